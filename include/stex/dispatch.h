@@ -1,0 +1,130 @@
+/*
+ * stex/dispatch.h - pipelines, bind groups and dispatchWorkgroups.
+ *
+ * A pipeline pairs a kernel (stex/shader.h) with its @workgroup_size and the
+ * layout of its bindings; a bind group binds views, buffers and samplers to
+ * that layout; a dispatch runs the workgroups on OpenMP threads in the order
+ * a schedule chooses, so racy kernels show different legal outcomes.
+ *
+ *     stex_layout_entry e[] = {{.binding = 0, .visibility = STEX_STAGE_COMPUTE,
+ *         .type = STEX_BINDING_STORAGE_TEXTURE,
+ *         .storage_texture = {STEX_ACCESS_READ_WRITE, STEX_FORMAT_R32FLOAT, 0}}};
+ *     stex_pipeline_desc pd = {.kernel = decaer, .workgroup_size = {8, 8, 1},
+ *                              .entries = e, .entry_count = 1};
+ *     stex_pipeline *p;  stex_pipeline_create(dev, &pd, &p);
+ *     stex_bind_group *g;
+ *     stex_bind_group_create(p, (stex_bind_group_entry[]){{.binding = 0, .view = v}}, 1, &g);
+ *     stex_dispatch_options o = {.schedule = STEX_SCHEDULE_SHUFFLED, .seed = 42};
+ *     stex_dispatch(p, g, 32, 32, 1, &o);
+ *
+ * Failure: creation returns STEX_VALIDATION_ERROR with the rule (workgroup
+ * size limits, layout/bind group mismatch); stex_dispatch returns
+ * STEX_VALIDATION_ERROR for a count over maxComputeWorkgroupsPerDimension and
+ * STEX_SHADER_ERROR when the kernel did something WGSL forbids (see shader.h)
+ * or broke barrier uniformity.
+ */
+#ifndef STEX_DISPATCH_H
+#define STEX_DISPATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stex/resource.h"
+#include "stex/shader.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct stex_pipeline stex_pipeline;
+typedef struct stex_bind_group stex_bind_group;
+typedef struct stex_race_detector stex_race_detector; /* stex/race.h */
+
+typedef enum stex_binding_type {
+    STEX_BINDING_STORAGE_TEXTURE = 1,   /* texture_storage_* */
+    STEX_BINDING_TEXTURE,               /* texture_2d<f32> etc. */
+    STEX_BINDING_SAMPLER,
+    STEX_BINDING_STORAGE_BUFFER,        /* var<storage, read_write> */
+    STEX_BINDING_READ_ONLY_STORAGE_BUFFER,
+    STEX_BINDING_UNIFORM_BUFFER
+} stex_binding_type;
+
+typedef struct stex_layout_entry {
+    uint32_t binding;
+    uint32_t visibility;                      /* STEX_STAGE_* */
+    stex_binding_type type;
+    stex_storage_texture_layout storage_texture; /* STORAGE_TEXTURE */
+    stex_view_dimension texture_view_dimension;  /* TEXTURE: UNDEFINED = 2d */
+} stex_layout_entry;
+
+typedef struct stex_pipeline_desc {
+    stex_kernel_fn kernel;
+    uint32_t workgroup_size[3];        /* 0 = 1 */
+    const stex_layout_entry *entries;
+    uint32_t entry_count;
+    uint32_t workgroup_memory_size;    /* bytes of var<workgroup> */
+    bool uses_barriers;                /* false: the fast plain loop */
+    const char *label;
+} stex_pipeline_desc;
+
+stex_status stex_pipeline_create(stex_device *d, const stex_pipeline_desc *desc,
+                                 stex_pipeline **out);
+void stex_pipeline_destroy(stex_pipeline *p);
+
+typedef struct stex_bind_group_entry {
+    uint32_t binding;
+    stex_texture_view *view;   /* STORAGE_TEXTURE, TEXTURE */
+    stex_sampler *sampler;     /* SAMPLER */
+    stex_buffer *buffer;       /* *_BUFFER */
+    uint64_t offset, size;     /* buffer range; size 0 = to the end */
+} stex_bind_group_entry;
+
+stex_status stex_bind_group_create(const stex_pipeline *p, const stex_bind_group_entry *entries,
+                                   uint32_t count, stex_bind_group **out);
+void stex_bind_group_destroy(stex_bind_group *g);
+
+typedef enum stex_schedule {
+    STEX_SCHEDULE_IN_ORDER = 0, STEX_SCHEDULE_REVERSED, STEX_SCHEDULE_SHUFFLED
+} stex_schedule;
+
+/* What a read of a texel written by another workgroup in the same dispatch returns. */
+typedef enum stex_visibility {
+    STEX_VISIBILITY_IMMEDIATE = 0, /* whatever has been written so far */
+    STEX_VISIBILITY_SNAPSHOT       /* the value at dispatch start */
+} stex_visibility;
+
+/* What an out-of-bounds textureLoad returns (all allowed by WGSL). */
+typedef enum stex_oob_load {
+    STEX_OOB_LOAD_ZERO = 0,        /* the zero texel, decoded: (0,0,0,0) or (0,0,0,1) */
+    STEX_OOB_LOAD_ZERO_ALPHA_ONE,  /* (0,0,0,1) always */
+    STEX_OOB_LOAD_RANDOM_TEXEL     /* some in-bounds texel, chosen by the seed */
+} stex_oob_load;
+
+typedef struct stex_dispatch_options {
+    stex_schedule schedule;
+    uint64_t seed;                 /* SHUFFLED: permutation seed */
+    int threads;                   /* 0 = all cores */
+    stex_visibility visibility;
+    stex_oob_load oob_load;
+    const stex_profile *profile;   /* NULL = the device's */
+    stex_race_detector *races;     /* NULL = no race detection (free) */
+    const void *params;            /* uniform block seen as inv->params */
+} stex_dispatch_options;
+
+const char *stex_schedule_name(stex_schedule s);
+bool stex_schedule_from_name(const char *name, stex_schedule *out);
+const char *stex_visibility_name(stex_visibility v);
+bool stex_visibility_from_name(const char *name, stex_visibility *out);
+const char *stex_oob_load_name(stex_oob_load o);
+bool stex_oob_load_from_name(const char *name, stex_oob_load *out);
+
+/* dispatchWorkgroups(x, y, z).  NULL options = in-order, all threads. Writes
+ * of one dispatch are all visible to the next. */
+stex_status stex_dispatch(const stex_pipeline *p, const stex_bind_group *g, uint32_t x,
+                          uint32_t y, uint32_t z, const stex_dispatch_options *opt);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,176 @@
+/*
+ * stex/resource.h - textures (tiled memory), views, buffers (linear memory),
+ * samplers, and the copies with WebGPU's byte layout.
+ *
+ *     stex_texture_desc td = {.size = {64, 64, 1}, .format = STEX_FORMAT_RGBA8UNORM,
+ *                             .usage = STEX_USAGE_STORAGE_BINDING | STEX_USAGE_COPY_SRC};
+ *     stex_texture *t;  stex_texture_create(dev, &td, &t);
+ *     stex_texture_view *v;  stex_texture_create_view(t, NULL, &v);
+ *     stex_view_store(v, NULL, 3, 4, 0, &(stex_vec4){.f = {1, 0, 0, 1}});
+ *     // read back exactly as copyTextureToBuffer would lay it out
+ *     stex_buffer *b; stex_buffer_create(dev, &(stex_buffer_desc){.size = 256 * 64,
+ *                     .usage = STEX_BUFFER_USAGE_COPY_DST}, &b);
+ *     stex_copy_texture_to_buffer(...);
+ *
+ * Texel coordinates are int64_t so that both WGSL i32 and u32 coordinates fit
+ * unchanged; anything outside [0, size) is out of bounds.
+ *
+ * Failure: create/copy functions return a status (validation errors named in
+ * stex_last_error()) and leave every resource unchanged; texel accessors
+ * report out-of-bounds by returning false and touching nothing.
+ */
+#ifndef STEX_RESOURCE_H
+#define STEX_RESOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stex/convert.h"
+#include "stex/device.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct stex_texture stex_texture;
+typedef struct stex_texture_view stex_texture_view;
+typedef struct stex_buffer stex_buffer;
+typedef struct stex_sampler stex_sampler;
+
+/* ---- textures ---- */
+
+stex_status stex_texture_create(stex_device *d, const stex_texture_desc *desc, stex_texture **out);
+void stex_texture_destroy(stex_texture *t);
+/* The descriptor with defaults filled in. */
+const stex_texture_desc *stex_texture_get_desc(const stex_texture *t);
+stex_device *stex_texture_device(const stex_texture *t);
+/* Size of mip level `mip` (1d: height = depth = 1). */
+stex_extent3d stex_texture_mip_size(const stex_texture *t, uint32_t mip);
+/* Byte offset of texel (x, y, z-or-layer) of level `mip` inside the texture's
+ * memory (see docs/ARCHITECTURE.md for the tiled scheme); SIZE_MAX if out of range. */
+size_t stex_texture_texel_offset(const stex_texture *t, uint32_t mip,
+                                 uint32_t x, uint32_t y, uint32_t z);
+/* Total bytes of memory the texture holds (all levels, layers, padding). */
+size_t stex_texture_memory_size(const stex_texture *t);
+/* Raw memory, for tests and the cache-line model. */
+uint8_t *stex_texture_memory(stex_texture *t);
+
+/* ---- views ---- */
+
+/* NULL desc = all defaults.  Validated with stex_validate_view. */
+stex_status stex_texture_create_view(stex_texture *t, const stex_view_desc *desc,
+                                     stex_texture_view **out);
+void stex_texture_view_destroy(stex_texture_view *v);
+stex_texture *stex_view_texture(const stex_texture_view *v);
+/* The resolved descriptor (every default filled in). */
+const stex_view_desc *stex_view_get_desc(const stex_texture_view *v);
+stex_format stex_view_format(const stex_texture_view *v);
+
+/* What textureDimensions returns: width, height, depth (3d) - unused
+ * components are 1.  And textureNumLayers (array_layer_count of the view). */
+stex_extent3d stex_view_dimensions(const stex_texture_view *v);
+uint32_t stex_view_num_layers(const stex_texture_view *v);
+
+/* Storage texel access at the view's single mip level.  `z` is the layer of a
+ * 2d-array view (relative to the view's base layer) or the depth of a 3d
+ * view; 0 otherwise.  Out-of-bounds: return false, memory untouched.
+ * Profile NULL = the device's profile. */
+bool stex_view_store(const stex_texture_view *v, const stex_profile *p,
+                     int64_t x, int64_t y, int64_t z, const stex_vec4 *value);
+bool stex_view_load(const stex_texture_view *v, const stex_profile *p,
+                    int64_t x, int64_t y, int64_t z, stex_vec4 *out);
+/* Address of the texel's bytes, or NULL when out of bounds: the fast path. */
+uint8_t *stex_view_texel(const stex_texture_view *v, int64_t x, int64_t y, int64_t z);
+
+/* ---- samplers and sampled reads (texture_2d<f32>) ---- */
+
+typedef enum stex_address_mode {
+    STEX_ADDRESS_CLAMP_TO_EDGE = 0, STEX_ADDRESS_REPEAT, STEX_ADDRESS_MIRROR_REPEAT
+} stex_address_mode;
+typedef enum stex_filter_mode { STEX_FILTER_NEAREST = 0, STEX_FILTER_LINEAR } stex_filter_mode;
+
+typedef struct stex_sampler_desc {
+    stex_address_mode address_mode_u, address_mode_v, address_mode_w;
+    stex_filter_mode mag_filter, min_filter, mipmap_filter;
+    float lod_min_clamp, lod_max_clamp; /* 0, 0 = WebGPU defaults 0, 32 */
+} stex_sampler_desc;
+
+stex_status stex_sampler_create(stex_device *d, const stex_sampler_desc *desc, stex_sampler **out);
+void stex_sampler_destroy(stex_sampler *s);
+const stex_sampler_desc *stex_sampler_get_desc(const stex_sampler *s);
+
+/* textureLoad(texture_2d<f32>, coords, level) on a sampled view: false (and
+ * a zero vector) out of bounds. */
+bool stex_view_load_level(const stex_texture_view *v, const stex_profile *p,
+                          int64_t x, int64_t y, int64_t layer, int64_t level, stex_vec4 *out);
+/* textureSampleLevel(t, s, uv, level) on a 2d / 2d-array view. */
+void stex_view_sample_level(const stex_texture_view *v, const stex_sampler *s,
+                            const stex_profile *p, float u, float v_, int64_t layer,
+                            float level, stex_vec4 *out);
+
+/* ---- buffers ---- */
+
+typedef struct stex_buffer_desc {
+    uint64_t size;   /* bytes; a multiple of 4 */
+    uint32_t usage;  /* STEX_BUFFER_USAGE_* */
+    const char *label;
+} stex_buffer_desc;
+
+stex_status stex_buffer_create(stex_device *d, const stex_buffer_desc *desc, stex_buffer **out);
+void stex_buffer_destroy(stex_buffer *b);
+uint64_t stex_buffer_size(const stex_buffer *b);
+uint32_t stex_buffer_usage(const stex_buffer *b);
+uint8_t *stex_buffer_data(stex_buffer *b); /* zero-initialised, 16-byte aligned */
+
+/* queue.writeBuffer */
+stex_status stex_queue_write_buffer(stex_buffer *b, uint64_t offset, const void *data, size_t size);
+
+/* WGSL atomics on 32-bit words at byte `offset` (a multiple of 4); each returns
+ * the old value.  Sequentially consistent, safe across threads. */
+uint32_t stex_atomic_load_u32(stex_buffer *b, uint64_t offset);
+void stex_atomic_store_u32(stex_buffer *b, uint64_t offset, uint32_t v);
+uint32_t stex_atomic_add_u32(stex_buffer *b, uint64_t offset, uint32_t v);
+uint32_t stex_atomic_sub_u32(stex_buffer *b, uint64_t offset, uint32_t v);
+uint32_t stex_atomic_max_u32(stex_buffer *b, uint64_t offset, uint32_t v);
+uint32_t stex_atomic_min_u32(stex_buffer *b, uint64_t offset, uint32_t v);
+int32_t stex_atomic_max_i32(stex_buffer *b, uint64_t offset, int32_t v);
+int32_t stex_atomic_min_i32(stex_buffer *b, uint64_t offset, int32_t v);
+uint32_t stex_atomic_and_u32(stex_buffer *b, uint64_t offset, uint32_t v);
+uint32_t stex_atomic_or_u32(stex_buffer *b, uint64_t offset, uint32_t v);
+uint32_t stex_atomic_xor_u32(stex_buffer *b, uint64_t offset, uint32_t v);
+uint32_t stex_atomic_exchange_u32(stex_buffer *b, uint64_t offset, uint32_t v);
+/* atomicCompareExchangeWeak: returns old_value, sets *exchanged. */
+uint32_t stex_atomic_compare_exchange_weak_u32(stex_buffer *b, uint64_t offset,
+                                               uint32_t cmp, uint32_t v, bool *exchanged);
+/* (i32 add/sub/and/or/xor/exchange are the u32 ones on the bit pattern.) */
+
+/* ---- copies (GPUTexelCopyBufferLayout / GPUTexelCopyTextureInfo) ---- */
+
+typedef struct stex_copy_layout {
+    uint64_t offset;
+    uint32_t bytes_per_row;   /* 0 = not given (allowed only for a single row) */
+    uint32_t rows_per_image;  /* 0 = not given (allowed only for a single image) */
+} stex_copy_layout;
+
+typedef struct stex_copy_texture {
+    stex_texture *texture;
+    uint32_t mip_level;
+    uint32_t origin[3];       /* x, y, z-or-layer */
+} stex_copy_texture;
+
+/* queue.writeTexture: no 256 rule on bytes_per_row. */
+stex_status stex_queue_write_texture(const stex_copy_texture *dst, const void *data,
+                                     size_t data_size, const stex_copy_layout *layout,
+                                     stex_extent3d size);
+/* Buffer copies: bytes_per_row a multiple of 256, usages COPY_SRC/COPY_DST.
+ * Bytes between rows and images in the buffer are left untouched. */
+stex_status stex_copy_buffer_to_texture(stex_buffer *src, const stex_copy_layout *layout,
+                                        const stex_copy_texture *dst, stex_extent3d size);
+stex_status stex_copy_texture_to_buffer(const stex_copy_texture *src, stex_buffer *dst,
+                                        const stex_copy_layout *layout, stex_extent3d size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,51 @@
+/* The stex command: shared helpers and the list of subcommands.
+ *
+ * Exit status everywhere: 0 success, 1 a refused/invalid case or a
+ * comparison mismatch, 2 a usage error (bad argument, unreadable input). */
+#ifndef STEX_CLI_H
+#define STEX_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum { CLI_OK = 0, CLI_REFUSED = 1, CLI_USAGE = 2 };
+
+typedef struct cli_command {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv); /* argv[0] is the subcommand name */
+} cli_command;
+
+/* One line per subcommand, defined in main.c. */
+extern const cli_command cli_commands[];
+
+/* Prints "stex CMD: <message>" and a hint to `stex CMD --help` on stderr;
+ * returns CLI_USAGE so callers can `return cli_usage(...)`. */
+int cli_usage(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Strict number parsing: the whole string must be a number in range.
+ * On failure they print a usage error naming `what` and return false. */
+bool cli_parse_u32(const char *cmd, const char *what, const char *s, uint32_t *out);
+bool cli_parse_u64(const char *cmd, const char *what, const char *s, uint64_t *out);
+/* "W", "WxH" or "WxHxL" (missing parts = 1); every part >= 1. */
+bool cli_parse_size(const char *cmd, const char *what, const char *s, uint32_t out[3]);
+
+/* Writes `s` as a JSON string literal (quotes and escapes). */
+void cli_json_string(FILE *f, const char *s);
+
+/* Subcommands (one file each). */
+int cli_formats(int argc, char **argv);
+int cli_store(int argc, char **argv);
+int cli_validate(int argc, char **argv);
+int cli_layout(int argc, char **argv);
+int cli_run(int argc, char **argv);
+int cli_race(int argc, char **argv);
+int cli_compare(int argc, char **argv);
+int cli_demo(int argc, char **argv);
+
+#endif

@@ -1,0 +1,38 @@
+/* stex: the command-line front end.  `stex help` lists the subcommands. */
+#include "cli/cli.h"
+
+#include <string.h>
+
+/* Add a subcommand here and in cli.h; keep the list in tour order. */
+const cli_command cli_commands[] = {
+    {NULL, NULL, NULL},
+};
+
+static void print_help(FILE *f)
+{
+    fputs("stex - a CPU reference emulator of WebGPU storage textures\n\n"
+          "usage: stex COMMAND [OPTIONS]\n\ncommands:\n", f);
+    for (const cli_command *c = cli_commands; c->name; c++)
+        fprintf(f, "  %-10s %s\n", c->name, c->summary);
+    fputs("\n`stex COMMAND --help` shows each command's options and examples.\n", f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_help(stderr);
+        return CLI_USAGE;
+    }
+    if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        print_help(stdout);
+        return CLI_OK;
+    }
+    for (const cli_command *c = cli_commands; c->name; c++)
+        if (!strcmp(argv[1], c->name))
+            return c->run(argc - 1, argv + 1);
+    fprintf(stderr, "stex: unknown command '%s'; the commands are:", argv[1]);
+    for (const cli_command *c = cli_commands; c->name; c++)
+        fprintf(stderr, " %s", c->name);
+    fputs("\n", stderr);
+    return CLI_USAGE;
+}
