@@ -21,6 +21,7 @@
 #define STEX_CONVERT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "stex/format.h"
@@ -67,6 +68,26 @@ stex_status stex_encode_texel(const stex_profile *p, stex_format f,
  * (g, b = 0, a = 1 in the scalar type). */
 stex_status stex_decode_texel(const stex_profile *p, stex_format f,
                               const uint8_t *in, stex_vec4 *out);
+
+/* The value a linear filter sees for this texel: what textureSampleLevel
+ * returns at the exact centre of a lone texel (weight 1), where devices
+ * differ from textureLoad (NVIDIA filters snorm8 as replicated snorm16 and
+ * turns every f16 NaN into 0x7fffe000).  Neighbour contamination (0 * inf)
+ * is the sampler's business, not this one's. */
+stex_status stex_decode_texel_filtered(const stex_profile *p, stex_format f,
+                                       const uint8_t *in, stex_vec4 *out);
+
+/* True iff `bytes` is an encoding of `input` in format f that the
+ * WebGPU/WGSL rules permit (per channel: either nearest unorm/snorm code,
+ * -S or -(S+1) for snorm -1, f16 rounded up or down, 65504 or inf past the
+ * range, flushed subnormals, any NaN for NaN, NaN -> 0/+S/-S for unorm and
+ * snorm, clamped integers).  Every profile's encoding is allowed.
+ * The _explain form returns STEX_OK, STEX_MISMATCH with a sentence naming
+ * the channel, the input, the stored code and what was allowed (also in
+ * stex_last_error()), or STEX_INVALID_ARGUMENT; `why` may be NULL. */
+bool stex_texel_allowed(stex_format f, const stex_vec4 *input, const uint8_t *bytes);
+stex_status stex_texel_allowed_explain(stex_format f, const stex_vec4 *input,
+                                       const uint8_t *bytes, char *why, size_t why_size);
 
 /* The per-texel fast path: look the function up once, call it per texel.
  * NULL for formats stex cannot encode. */

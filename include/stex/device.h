@@ -112,6 +112,11 @@ typedef struct stex_texture_desc {
     uint32_t sample_count;    /* 0 = 1 */
     uint32_t usage;           /* STEX_USAGE_* */
     const char *label;
+    /* GPUTextureDescriptor.viewFormats: other formats views may take (each
+     * must differ from `format` only in -srgb).  NULL/0 = none.  Validation
+     * reads the array; whoever keeps the descriptor must keep or copy it. */
+    const stex_format *view_formats;
+    uint32_t view_format_count;
 } stex_texture_desc;
 
 typedef struct stex_view_desc {
@@ -121,6 +126,7 @@ typedef struct stex_view_desc {
     uint32_t mip_level_count;           /* 0 = all remaining */
     uint32_t base_array_layer;
     uint32_t array_layer_count;         /* 0 = all remaining */
+    uint32_t usage;                     /* STEX_USAGE_*; 0 = the texture's usage */
 } stex_view_desc;
 
 typedef struct stex_storage_texture_layout {

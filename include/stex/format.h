@@ -95,6 +95,15 @@ bool stex_format_supports_storage(stex_format f, uint32_t features);
  * access means write-only.  The lessons' admiteReadWrite for READ_WRITE. */
 bool stex_format_supports_access(stex_format f, stex_access access,
                                  uint32_t features, uint32_t language_features);
+/* The one feature that makes (format, access) bindable as a storage texture:
+ * STEX_TIER_NONE (core), BGRA8UNORM_STORAGE, TIER1, TIER2, or NEVER.  It covers
+ * creating the format, making it a storage format and the access mode (tier2
+ * implies tier1, so one feature always suffices).  UNDEFINED access means
+ * write-only.  The WGSL language feature is not part of it. */
+stex_tier stex_format_access_tier(stex_format f, stex_access access);
+/* WebGPU name of the feature a tier stands for ("texture-formats-tier2"),
+ * "core" for NONE and "never" for NEVER. */
+const char *stex_tier_name(stex_tier t);
 /* The lessons' formatoIntermedio: r16float if it is a storage format under
  * these features (texture-formats-tier1), else r32float. */
 stex_format stex_format_intermediate(uint32_t features);

@@ -1,4 +1,209 @@
-/* stex/io.h - (being written) */
+/*
+ * stex/io.h - golden files and comparison.
+ *
+ * A readback (stex_image) holds texels exactly as copyTextureToBuffer lays
+ * them out in a buffer: rows of bytes_per_row bytes (a multiple of 256),
+ * images of rows_per_image rows, padding bytes zero.  It can be written and
+ * read back as
+ *   .bin   those very bytes, with a JSON sidecar X.bin.json (format, size,
+ *          layout, profile, schedule, seed, kernel, stex version)
+ *   .npy   the texels without padding, shape (depth, height, width, channels)
+ *   .png   an 8- or 16-bit picture (docs/file-formats.md gives the rules)
+ * and compared with a golden under a tolerance (exact, ulp:N, allowed).
+ *
+ *     stex_image img;
+ *     stex_image_from_texture(tex, 0, &img);           // the copy's bytes
+ *     stex_io_meta m = {.kernel = "decaer", .profile = "spec"};
+ *     stex_write_image("out.bin", &img, &m);           // + out.bin.json
+ *     stex_image golden;  stex_read_bin("golden.bin", &golden, NULL);
+ *     stex_compare_result r;
+ *     if (stex_compare(&golden, &img, (stex_tolerance){STEX_TOLERANCE_EXACT, 0},
+ *                      NULL, &r) == STEX_MISMATCH) ...
+ *     stex_image_free(&img);
+ *
+ * Writers never leave a half-written file: they write a temporary file in the
+ * target's directory and rename() it into place.
+ *
+ * Failure: readers return STEX_IO_ERROR (cannot open/read), or
+ * STEX_FILE_FORMAT_ERROR (bad magic, truncated data, size mismatch, absurd
+ * dimensions) with the reason in stex_last_error(); the image is then empty
+ * (data NULL) and needs no stex_image_free.  Writers return STEX_IO_ERROR and
+ * leave no file behind.  stex_compare returns STEX_MISMATCH when a texel is
+ * out of tolerance and STEX_INVALID_ARGUMENT when the images cannot be
+ * compared (format or size differ).
+ */
 #ifndef STEX_IO_H
 #define STEX_IO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stex/convert.h"
+#include "stex/format.h"
+#include "stex/resource.h"
+#include "stex/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Readers refuse anything larger: a guard against absurd headers. */
+#define STEX_IO_MAX_DIMENSION 65536u        /* width, height */
+#define STEX_IO_MAX_DEPTH 2048u             /* layers or depth */
+#define STEX_IO_MAX_BYTES (1ull << 30)      /* texel data of one file */
+
+/* A readback in copyTextureToBuffer's buffer layout. */
+typedef struct stex_image {
+    stex_format format;
+    uint32_t width, height, depth;   /* depth = array layers or 3d depth */
+    uint32_t bytes_per_row;          /* >= width * texel bytes */
+    uint32_t rows_per_image;         /* >= height */
+    uint8_t *data;                   /* bytes_per_row * rows_per_image * depth bytes */
+    size_t size;
+} stex_image;
+
+/* A zeroed image of the format, with bytes_per_row = width * texel bytes
+ * rounded up to 256 and rows_per_image = height. */
+stex_status stex_image_init(stex_image *img, stex_format f, uint32_t width, uint32_t height,
+                            uint32_t depth);
+void stex_image_free(stex_image *img);
+/* Address of texel (x, y, z); NULL out of range. */
+uint8_t *stex_image_texel(const stex_image *img, uint32_t x, uint32_t y, uint32_t z);
+/* Bytes per row of the WebGPU copy layout: width * texel bytes rounded up to 256. */
+uint32_t stex_copy_bytes_per_row(stex_format f, uint32_t width);
+
+/* Mip level `mip` of a texture (all layers), read with
+ * stex_copy_texture_to_buffer.  The texture needs COPY_SRC usage. */
+stex_status stex_image_from_texture(stex_texture *t, uint32_t mip, stex_image *out);
+
+/* What the .bin sidecar records besides the layout.  Strings may be NULL
+ * (written as null) when writing; after reading they are "" if absent. */
+typedef struct stex_io_meta {
+    const char *kernel;
+    const char *profile;
+    const char *schedule;
+    uint64_t seed;
+    bool has_seed;
+} stex_io_meta;
+
+/* What a read sidecar held (owned storage, nothing to free). */
+typedef struct stex_io_meta_read {
+    char kernel[64];
+    char profile[32];
+    char schedule[32];
+    char stex_version[32];
+    uint64_t seed;
+    bool has_seed;
+} stex_io_meta_read;
+
+/* ---- .bin + .bin.json ---- */
+stex_status stex_write_bin(const char *path, const stex_image *img, const stex_io_meta *meta);
+/* Reads path and path.json; meta may be NULL. */
+stex_status stex_read_bin(const char *path, stex_image *out, stex_io_meta_read *meta);
+/* A raw readback without a sidecar: the caller gives the layout
+ * (rows_per_image 0 = height).  The file may hold the full
+ * bytes_per_row * rows_per_image * depth bytes or WebGPU's minimum (the last
+ * row unpadded). */
+stex_status stex_read_bin_raw(const char *path, stex_format f, uint32_t width, uint32_t height,
+                              uint32_t depth, uint32_t bytes_per_row, uint32_t rows_per_image,
+                              stex_image *out);
+
+/* ---- .npy ---- */
+/* numpy dtype string of a format ("|u1", "<f2", "<u4" ...) and the number of
+ * channels the array has (packed formats: one '<u4' channel). NULL if none. */
+const char *stex_npy_dtype(stex_format f, uint32_t *channels);
+stex_status stex_write_npy(const char *path, const stex_image *img);
+/* f = UNDEFINED: inferred from dtype and channel count (u1 -> unorm,
+ * i1 -> snorm, u2/u4 -> uint, i2/i4 -> sint, f2/f4 -> float); else the file
+ * must match f.  Shapes (D,H,W,C), (H,W,C) and (H,W) are accepted. */
+stex_status stex_read_npy(const char *path, stex_format f, stex_image *out);
+
+/* ---- .png ---- */
+stex_status stex_write_png(const char *path, const stex_image *img);
+/* Any PNG, converted to 8-bit RGBA: an rgba8unorm image. */
+stex_status stex_read_png(const char *path, stex_image *out);
+/* The picture stex_write_png draws, as 8-bit RGBA (16-bit samples keep
+ * their high byte; grey is spread to R,G,B): width x (height * depth) pixels,
+ * malloc'ed into *rgba (free() it). */
+stex_status stex_image_render_rgba8(const stex_image *img, uint8_t **rgba);
+/* An 8-bit RGBA picture from raw pixels (width * height * 4 bytes). */
+stex_status stex_write_png_rgba8(const char *path, const uint8_t *rgba, uint32_t width,
+                                 uint32_t height);
+
+/* ---- by extension (.bin, .npy, .png) ---- */
+typedef enum stex_file_kind {
+    STEX_FILE_UNKNOWN = 0, STEX_FILE_BIN, STEX_FILE_NPY, STEX_FILE_PNG
+} stex_file_kind;
+stex_file_kind stex_file_kind_of(const char *path);
+stex_status stex_write_image(const char *path, const stex_image *img, const stex_io_meta *meta);
+
+/* ---- recorded store inputs (X.bin.inputs), for the `allowed` tolerance ----
+ * The vec4 each texel was last stored with, so that a comparison can accept
+ * every byte pattern the spec permits for that value. */
+typedef struct stex_inputs {
+    stex_scalar_type scalar;
+    uint32_t width, height, depth;
+    stex_vec4 *values;   /* width * height * depth, x fastest */
+    uint8_t *stored;     /* 1 if the texel was stored, 0 if it kept its initial value */
+} stex_inputs;
+
+stex_status stex_inputs_init(stex_inputs *in, stex_scalar_type scalar, uint32_t width,
+                             uint32_t height, uint32_t depth);
+void stex_inputs_free(stex_inputs *in);
+void stex_inputs_set(stex_inputs *in, uint32_t x, uint32_t y, uint32_t z, const stex_vec4 *v);
+stex_status stex_write_inputs(const char *path, const stex_inputs *in);
+stex_status stex_read_inputs(const char *path, stex_inputs *out);
+
+/* ---- comparison ---- */
+typedef enum stex_tolerance_kind {
+    STEX_TOLERANCE_EXACT = 0,  /* every texel byte equal */
+    STEX_TOLERANCE_ULP,        /* each channel within n units (LSB, or ULP for floats) */
+    STEX_TOLERANCE_ALLOWED     /* any value the spec permits for the recorded input */
+} stex_tolerance_kind;
+
+typedef struct stex_tolerance {
+    stex_tolerance_kind kind;
+    uint32_t ulp;
+} stex_tolerance;
+
+/* "exact", "ulp:N", "allowed". */
+bool stex_tolerance_parse(const char *s, stex_tolerance *out);
+
+#define STEX_COMPARE_LISTED 10
+
+typedef struct stex_mismatch {
+    uint32_t x, y, z;
+    uint8_t golden[16], actual[16];  /* texel bytes, memory order */
+    uint64_t diff;                   /* largest channel difference, format units */
+} stex_mismatch;
+
+typedef struct stex_compare_result {
+    uint64_t texels;          /* compared */
+    uint64_t mismatches;      /* out of tolerance */
+    uint64_t differing;       /* not byte-identical (>= mismatches) */
+    uint64_t max_diff;        /* largest channel difference, format units */
+    bool max_diff_unbounded;  /* a NaN against a number, or an infinite distance */
+    const char *unit;         /* "LSB" or "ULP" */
+    uint32_t listed;          /* first mismatches, in x, y, z order */
+    stex_mismatch first[STEX_COMPARE_LISTED];
+} stex_compare_result;
+
+/* Difference of one texel in the format's units (max over channels);
+ * UINT64_MAX for NaN against non-NaN. */
+uint64_t stex_texel_diff(stex_format f, const uint8_t *a, const uint8_t *b);
+
+/* inputs: required for ALLOWED (same size as the images), ignored otherwise. */
+stex_status stex_compare(const stex_image *golden, const stex_image *actual, stex_tolerance tol,
+                         const stex_inputs *inputs, stex_compare_result *res);
+/* A picture of the differences, width x (height * depth) (layers stacked):
+ * equal texels dark grey, differing-but-tolerated blue, mismatches red to
+ * yellow by the size of the difference. */
+stex_status stex_write_diff_png(const char *path, const stex_image *golden,
+                                const stex_image *actual, stex_tolerance tol,
+                                const stex_inputs *inputs);
+
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -1,4 +1,155 @@
-/* stex/kernels.h - (being written) */
+/*
+ * stex/kernels.h - the lessons' kernels, ready to run.
+ *
+ * Every compute kernel of the five lessons (and the two box blurs the
+ * harness timed) is written once in C against stex/shader.h, so that it
+ * reads like its WGSL, and registered here with its pipeline description,
+ * its default size and the inputs the conformance harness used.  The CLI
+ * (`stex run`, `stex race`), the tests and the benchmarks all run them
+ * through this one interface:
+ *
+ *     const stex_kernel *k = stex_kernel_find("decaer");
+ *     stex_kernel_instance *ki;
+ *     stex_kernel_setup s = {.width = 256, .height = 256};   // 0 = defaults
+ *     stex_kernel_instance_create(k, &s, &ki);   // textures + embedded inputs
+ *     stex_dispatch_options o = {.schedule = STEX_SCHEDULE_SHUFFLED, .seed = 7};
+ *     stex_kernel_instance_dispatch(ki, &o);     // iterations x all passes
+ *     uint8_t *bytes; size_t n;
+ *     stex_kernel_instance_read_output(ki, &bytes, &n);  // tightly packed rows
+ *     free(bytes);
+ *     stex_kernel_instance_destroy(ki);
+ *
+ * The embedded inputs are bit-identical to the harness's (mulberry32 seeds,
+ * special values), so at the default size an output can be compared with
+ * conformance/lavapipe/kernels.json.  docs/kernels.md describes each kernel.
+ *
+ * Failure: create returns STEX_INVALID_ARGUMENT for a size or input the
+ * kernel cannot take (message in stex_last_error()) and the status of the
+ * device/resource layer otherwise; dispatch returns what stex_dispatch
+ * returns.  *out is NULL after a failed create.
+ */
 #ifndef STEX_KERNELS_H
 #define STEX_KERNELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stex/dispatch.h"
+#include "stex/format.h"
+#include "stex/resource.h"
+#include "stex/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One compute pass: a WGSL entry point and the pipeline that runs its C twin. */
+typedef struct stex_kernel_pass {
+    const char *entry_point;       /* the WGSL function name */
+    const char *wgsl;              /* the WGSL source as the lesson/harness wrote it */
+    stex_pipeline_desc pipeline;   /* kernel fn, @workgroup_size, layout entries */
+} stex_kernel_pass;
+
+struct stex_kernel_ops; /* how an instance is set up and run (src/kernels) */
+
+typedef struct stex_kernel {
+    const char *name;              /* "decaer", "difundir-pingpong", ... */
+    const char *summary;           /* one line */
+    const char *lesson;            /* where the WGSL comes from */
+    uint32_t default_width, default_height;
+    stex_format input_format;      /* UNDEFINED: the kernel takes no input image */
+    stex_format output_format;
+    const char *input;             /* how the embedded default input is built */
+    bool racy;                     /* reads texels other invocations write: races by design */
+    const stex_kernel_pass *passes;
+    uint32_t pass_count;
+    const struct stex_kernel_ops *ops;
+} stex_kernel;
+
+/* The registry, in lesson order. */
+size_t stex_kernel_count(void);
+const stex_kernel *stex_kernel_at(size_t i);          /* NULL if out of range */
+const stex_kernel *stex_kernel_find(const char *name); /* NULL if unknown */
+
+/* What an instance is built with.  All zero = the harness's setup. */
+typedef struct stex_kernel_setup {
+    uint32_t width, height;        /* 0 = the kernel's default size */
+    /* Each stex_kernel_instance_dispatch runs the kernel this many times
+     * (0 = 1): decaer, difundir: dispatches in place; difundir-pingpong:
+     * dispatches alternating the two textures; blur: whole two-pass blurs,
+     * each blurring the previous result; histogram: accumulate passes (the
+     * counts add up) then one present; generar, box3x3-*: the same dispatch
+     * again (same result, for timing). */
+    uint32_t iterations;
+    float tiempo;                  /* generar: params.tiempo (the harness's perf run: 0.75) */
+    /* difundir and difundir-pingpong: "random" (default: Math.fround of
+     * mulberry32(0xd1f0) per texel) or "hot" (zero but 1000.0 at the centre). */
+    const char *variant;
+    /* Optional input image in input_format: height rows of width texels,
+     * rows input_bytes_per_row apart (0 = tightly packed).  NULL = the
+     * embedded default input. */
+    const void *input;
+    size_t input_size;
+    uint32_t input_bytes_per_row;
+    /* NULL: the instance creates (and owns) a device from the default
+     * adapter.  Otherwise it must outlive the instance. */
+    stex_device *device;
+} stex_kernel_setup;
+
+typedef struct stex_kernel_instance stex_kernel_instance;
+
+/* Creates the pipelines, textures, buffers and bind groups, and writes the
+ * input (stex_kernel_instance_reset). */
+stex_status stex_kernel_instance_create(const stex_kernel *k, const stex_kernel_setup *setup,
+                                        stex_kernel_instance **out);
+void stex_kernel_instance_destroy(stex_kernel_instance *ki);
+
+/* Writes the initial data again (as the harness did before every racy run)
+ * and zeroes accumulators, so that dispatches start over. */
+stex_status stex_kernel_instance_reset(stex_kernel_instance *ki);
+
+/* Runs `iterations` times every pass of the kernel.  The options (schedule,
+ * seed, threads, visibility, oob_load, profile, race detector) apply to each
+ * dispatch; `params` is ignored: the kernel supplies its own uniform block.
+ * NULL options = in order, all threads. */
+stex_status stex_kernel_instance_dispatch(stex_kernel_instance *ki,
+                                          const stex_dispatch_options *opt);
+
+/* The output: a texture for every kernel but box3x3-buffer, whose output is
+ * a buffer of pack4x8unorm words (read it as rgba8unorm texels). */
+stex_texture *stex_kernel_instance_output_texture(const stex_kernel_instance *ki);
+stex_buffer *stex_kernel_instance_output_buffer(const stex_kernel_instance *ki);
+stex_format stex_kernel_instance_output_format(const stex_kernel_instance *ki);
+uint32_t stex_kernel_instance_width(const stex_kernel_instance *ki);
+uint32_t stex_kernel_instance_height(const stex_kernel_instance *ki);
+stex_device *stex_kernel_instance_device(const stex_kernel_instance *ki);
+/* histogram: the accumulator buffer (array<u32>, width * height words). NULL otherwise. */
+stex_buffer *stex_kernel_instance_accumulator(const stex_kernel_instance *ki);
+
+/* The output texels as the harness hashed them: a copyTextureToBuffer
+ * readback with the row padding removed (rows tightly packed).  *bytes is
+ * malloc'ed; the caller frees it. */
+stex_status stex_kernel_instance_read_output(stex_kernel_instance *ki, uint8_t **bytes,
+                                             size_t *size);
+
+/* create + dispatch in one call: the instance is ready to read. */
+stex_status stex_kernel_run(const stex_kernel *k, const stex_kernel_setup *setup,
+                            const stex_dispatch_options *opt, stex_kernel_instance **out);
+
+/* REQUEST from F (io/cli, for `stex run --record-allowed`), to D and E:
+ * a way to see the vec4 each textureStore was given before conversion, e.g.
+ * in stex_dispatch_options (dispatch.h, D's):
+ *     void (*store_observer)(void *user, uint32_t binding, uint32_t x,
+ *                            uint32_t y, uint32_t z, const stex_vec4 *value);
+ *     void *store_observer_user;   // called for in-bounds stores only
+ * and the binding number of the instance's output texture here (E), e.g.
+ *     uint32_t stex_kernel_instance_output_binding(const stex_kernel_instance *ki, uint32_t pass);
+ * F records the last value per texel in X.bin.inputs; the `allowed`
+ * tolerance then accepts any bytes stex_texel_allowed() permits.  If you
+ * add it, reply here and F will use it. */
+
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -1,4 +1,122 @@
-/* stex/race.h - (being written) */
+/*
+ * stex/race.h - the race detector: which texels and buffer words two
+ * invocations of one dispatch touch without a happens-before between them.
+ *
+ * Pass a detector in stex_dispatch_options.races; the dispatch then records,
+ * beside every bound texture, buffer and the workgroup memory, who read and
+ * who wrote each location.  Two accesses conflict when at least one writes
+ * and they are not both atomic; they race unless a barrier that covers that
+ * memory separates them inside one workgroup (textureBarrier: storage
+ * textures, storageBarrier: storage buffers, workgroupBarrier: var<workgroup>)
+ * - nothing orders different workgroups but the end of the dispatch.
+ *
+ *     stex_race_detector *rd;  stex_race_detector_create(NULL, &rd);
+ *     stex_dispatch_options o = {.races = rd};
+ *     stex_dispatch(p, g, 32, 32, 1, &o);
+ *     if (stex_race_count(rd, STEX_RACE_ANY)) stex_race_report_text(rd, stdout);
+ *
+ * The verdict (which locations race, with which kind, and the two parties
+ * named) is a function of the set of accesses, never of the schedule, seed or
+ * thread count: docs/engine.md explains why.  Detectors accumulate over
+ * several dispatches until stex_race_detector_reset.
+ *
+ * Failure: create returns STEX_OUT_OF_MEMORY / STEX_INVALID_ARGUMENT; the
+ * report writers return STEX_IO_ERROR when the FILE* fails, the string
+ * versions return NULL when out of memory.
+ */
 #ifndef STEX_RACE_H
 #define STEX_RACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stex/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct stex_race_detector stex_race_detector;
+
+typedef struct stex_race_options {
+    bool suppress_same_value; /* write-write where every writer stored the same bytes: not reported */
+    uint32_t max_reported;    /* races kept in detail; 0 = 100 (counts are always complete) */
+} stex_race_options;
+
+typedef enum stex_race_kind {
+    STEX_RACE_WRITE_WRITE = 0,
+    STEX_RACE_READ_WRITE,
+    STEX_RACE_KIND_COUNT,
+    STEX_RACE_ANY = STEX_RACE_KIND_COUNT /* for stex_race_count */
+} stex_race_kind;
+
+/* What one party did to the location. */
+typedef enum stex_race_access {
+    STEX_RACE_ACCESS_READ = 0, STEX_RACE_ACCESS_WRITE,
+    STEX_RACE_ACCESS_ATOMIC_READ, STEX_RACE_ACCESS_ATOMIC_WRITE
+} stex_race_access;
+
+/* Which memory the location is in. */
+typedef enum stex_race_memory {
+    STEX_RACE_MEMORY_TEXTURE = 0, STEX_RACE_MEMORY_BUFFER, STEX_RACE_MEMORY_WORKGROUP
+} stex_race_memory;
+
+#define STEX_RACE_NO_BINDING UINT32_MAX /* binding of var<workgroup> races */
+
+typedef struct stex_race_party {
+    uint32_t workgroup_id[3];
+    uint32_t local_invocation_id[3];
+    stex_race_access access;
+} stex_race_party;
+
+typedef struct stex_race {
+    uint32_t dispatch;        /* 0 for the first dispatch since create/reset */
+    uint32_t binding;         /* @binding (the lowest one when views alias) */
+    stex_race_memory memory;
+    uint32_t coord[3];        /* texture: x, y, z-or-layer of the texture's mip level */
+    uint32_t mip_level;       /* texture only */
+    uint64_t word;            /* buffer / workgroup memory: 32-bit word index */
+    stex_race_kind kind;
+    bool same_workgroup;      /* both parties in one workgroup (missing/misplaced barrier) */
+    stex_race_party a, b;     /* a < b by (workgroup, local_invocation_index) */
+} stex_race;
+
+typedef struct stex_race_binding_count {
+    uint32_t binding;
+    stex_race_memory memory;
+    uint64_t count[STEX_RACE_KIND_COUNT];
+} stex_race_binding_count;
+
+stex_status stex_race_detector_create(const stex_race_options *opt, stex_race_detector **out);
+void stex_race_detector_destroy(stex_race_detector *rd);
+/* Forget every result (the options stay). */
+void stex_race_detector_reset(stex_race_detector *rd);
+const stex_race_options *stex_race_detector_options(const stex_race_detector *rd);
+
+const char *stex_race_kind_name(stex_race_kind k);     /* "write-write", "read-write" */
+const char *stex_race_access_name(stex_race_access a); /* "read", "write", "atomic-read", "atomic-write" */
+const char *stex_race_memory_name(stex_race_memory m); /* "texture", "buffer", "workgroup" */
+
+/* Racing locations of a kind (a location counts once per kind). */
+uint64_t stex_race_count(const stex_race_detector *rd, stex_race_kind kind);
+/* Dispatches recorded since create/reset. */
+uint32_t stex_race_dispatch_count(const stex_race_detector *rd);
+/* Per-binding counts, sorted by (dispatch-independent) binding number. */
+size_t stex_race_binding_counts(const stex_race_detector *rd, const stex_race_binding_count **out);
+/* The first max_reported races in a deterministic order: dispatch, memory,
+ * binding, mip, layer/z, y, x (or word), kind. */
+size_t stex_race_reported(const stex_race_detector *rd);
+const stex_race *stex_race_get(const stex_race_detector *rd, size_t i);
+
+/* Human-readable and JSON reports. */
+stex_status stex_race_report_text(const stex_race_detector *rd, FILE *f);
+stex_status stex_race_report_json(const stex_race_detector *rd, FILE *f);
+char *stex_race_report_text_string(const stex_race_detector *rd); /* free() it */
+char *stex_race_report_json_string(const stex_race_detector *rd); /* free() it */
+
+#ifdef __cplusplus
+}
+#endif
 #endif

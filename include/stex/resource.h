@@ -28,6 +28,7 @@
 
 #include "stex/convert.h"
 #include "stex/device.h"
+#include "stex/layout.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -48,13 +49,15 @@ stex_device *stex_texture_device(const stex_texture *t);
 /* Size of mip level `mip` (1d: height = depth = 1). */
 stex_extent3d stex_texture_mip_size(const stex_texture *t, uint32_t mip);
 /* Byte offset of texel (x, y, z-or-layer) of level `mip` inside the texture's
- * memory (see docs/ARCHITECTURE.md for the tiled scheme); SIZE_MAX if out of range. */
+ * memory (see docs/memory.md for the tiled scheme); SIZE_MAX if out of range. */
 size_t stex_texture_texel_offset(const stex_texture *t, uint32_t mip,
                                  uint32_t x, uint32_t y, uint32_t z);
 /* Total bytes of memory the texture holds (all levels, layers, padding). */
 size_t stex_texture_memory_size(const stex_texture *t);
 /* Raw memory, for tests and the cache-line model. */
 uint8_t *stex_texture_memory(stex_texture *t);
+/* The address rule of every level (what stex_texture_texel_offset applies). */
+const stex_texture_layout *stex_texture_get_layout(const stex_texture *t);
 
 /* ---- views ---- */
 
@@ -83,6 +86,30 @@ bool stex_view_load(const stex_texture_view *v, const stex_profile *p,
 /* Address of the texel's bytes, or NULL when out of bounds: the fast path. */
 uint8_t *stex_view_texel(const stex_texture_view *v, int64_t x, int64_t y, int64_t z);
 
+/* The per-texel fast path for the engine: everything a textureStore /
+ * textureLoad needs, copied out of the view once (no lock, no allocation per
+ * texel).  `memory` already points at the view's mip level and base layer;
+ * width/height/depth are the view's bounds (depth = layers of a 2d-array
+ * view, depth of a 3d view, 1 otherwise).  Valid while the texture lives. */
+typedef struct stex_view_access {
+    uint8_t *memory;
+    stex_level_layout layout;     /* base 0, relative to `memory` */
+    uint32_t width, height, depth;
+    stex_format format;
+    uint32_t bytes_per_texel;
+    const stex_profile *profile;  /* the device's */
+    stex_encode_fn encode;        /* NULL for formats stex cannot encode */
+    stex_decode_fn decode;
+} stex_view_access;
+void stex_view_get_access(const stex_texture_view *v, stex_view_access *out);
+static inline uint8_t *stex_view_access_texel(const stex_view_access *a, int64_t x, int64_t y,
+                                              int64_t z)
+{
+    if ((uint64_t)x >= a->width || (uint64_t)y >= a->height || (uint64_t)z >= a->depth)
+        return NULL; /* negative values wrap to huge unsigned ones */
+    return a->memory + stex_level_offset(&a->layout, (uint32_t)x, (uint32_t)y, (uint32_t)z);
+}
+
 /* ---- samplers and sampled reads (texture_2d<f32>) ---- */
 
 typedef enum stex_address_mode {
@@ -90,10 +117,28 @@ typedef enum stex_address_mode {
 } stex_address_mode;
 typedef enum stex_filter_mode { STEX_FILTER_NEAREST = 0, STEX_FILTER_LINEAR } stex_filter_mode;
 
+/* Filtering arithmetic (docs/memory.md, "Sampling"): where the spec only
+ * bounds the precision, a profile-like choice.  AUTO follows the profile the
+ * read uses: LAVAPIPE for the lavapipe profile, SPEC otherwise.
+ *   SPEC      f32 texel coordinates and weights; the 2x2 (and mip) blend is
+ *             computed in double and rounded once to f32.
+ *   LAVAPIPE  llvmpipe's arithmetic: float formats (and mirror-repeat) in f32
+ *             as w*(t1-t0)+t0 per axis with x86 NaN propagation; formats that
+ *             fit unorm8 with clamp-to-edge/repeat in 8-bit fixed point
+ *             (coordinate*256 rounded, 8-bit weights, integer lerp), then
+ *             decoded.  Exact at texel centres, as conformance/lavapipe shows;
+ *             off-centre it follows Mesa's gallivm code, unmeasured.
+ * Helper E (blur kernel): the blur samples only texel centres, where both
+ * choices return the texel itself unless a neighbour is inf/NaN. */
+typedef enum stex_filter_precision {
+    STEX_FILTER_PRECISION_AUTO = 0, STEX_FILTER_PRECISION_SPEC, STEX_FILTER_PRECISION_LAVAPIPE
+} stex_filter_precision;
+
 typedef struct stex_sampler_desc {
     stex_address_mode address_mode_u, address_mode_v, address_mode_w;
     stex_filter_mode mag_filter, min_filter, mipmap_filter;
     float lod_min_clamp, lod_max_clamp; /* 0, 0 = WebGPU defaults 0, 32 */
+    stex_filter_precision precision;    /* stex extension; AUTO = by profile */
 } stex_sampler_desc;
 
 stex_status stex_sampler_create(stex_device *d, const stex_sampler_desc *desc, stex_sampler **out);

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "stex/convert.h"
+#include "stex/layout.h"
 #include "stex/resource.h"
 
 #ifdef __cplusplus
@@ -65,26 +66,118 @@ static inline stex_value stex_u32x4(uint32_t r, uint32_t g, uint32_t b, uint32_t
 static inline stex_value stex_i32x4(int32_t r, int32_t g, int32_t b, int32_t a)
 { stex_value s = {STEX_SCALAR_I32, {.i = {r, g, b, a}}}; return s; }
 
-/* textureStore: out-of-bounds coordinates (or layer) discard the store. */
-void stex_textureStore_1d(const stex_invocation *inv, uint32_t binding, int64_t x, stex_value v);
-void stex_textureStore_2d(const stex_invocation *inv, uint32_t binding, int64_t x, int64_t y,
-                          stex_value v);
-void stex_textureStore_2d_array(const stex_invocation *inv, uint32_t binding, int64_t x,
-                                int64_t y, int64_t layer, stex_value v);
-void stex_textureStore_3d(const stex_invocation *inv, uint32_t binding, int64_t x, int64_t y,
-                          int64_t z, stex_value v);
+/* ---- the inline fast path ----
+ * textureStore, textureLoad and textureDimensions are static inline so that a
+ * kernel pays a few instructions per call: one compare of a tag, unsigned
+ * bounds compares, helper C's tiled address, and the format's encoder or
+ * decoder chosen once per dispatch.  Everything else (wrong type or binding,
+ * out of bounds, race detection, snapshot visibility) goes to the out-of-line
+ * stex__texture_* functions.  The two structs below are the engine's, laid
+ * out for these functions only: kernels must not touch them. */
+typedef struct stex_fast_binding {
+    uint32_t load_tag;   /* view dimension if a readable storage texture */
+    uint32_t store_tag;  /* view dimension | scalar << 8 if a writable storage texture */
+    uint32_t dims_tag;   /* view dimension of any texture binding */
+    stex_scalar_type scalar;
+    uint64_t w, h, d;    /* bounds: d = layers (2d-array) or depth (3d), else 1 */
+    uint8_t *memory;     /* the view's mip level and base layer */
+    stex_level_layout layout;
+    stex_encode_fn enc;
+    stex_decode_fn dec;
+} stex_fast_binding;
 
-/* textureLoad on read / read_write storage textures (no level). */
-stex_value stex_textureLoad_1d(const stex_invocation *inv, uint32_t binding, int64_t x);
-stex_value stex_textureLoad_2d(const stex_invocation *inv, uint32_t binding, int64_t x, int64_t y);
-stex_value stex_textureLoad_2d_array(const stex_invocation *inv, uint32_t binding, int64_t x,
-                                     int64_t y, int64_t layer);
-stex_value stex_textureLoad_3d(const stex_invocation *inv, uint32_t binding, int64_t x, int64_t y,
-                               int64_t z);
+typedef struct stex_exec_fast {
+    const stex_fast_binding *b; /* indexed by @binding */
+    uint32_t nb;
+    bool slow;                  /* race detection, snapshot visibility, or an error */
+    const stex_profile *profile;
+} stex_exec_fast;
+
+void stex__texture_store(const stex_invocation *inv, uint32_t binding, stex_view_dimension dim,
+                         int64_t x, int64_t y, int64_t z, const stex_value *v);
+stex_value stex__texture_load(const stex_invocation *inv, uint32_t binding,
+                              stex_view_dimension dim, int64_t x, int64_t y, int64_t z);
+stex_uvec2 stex__texture_dimensions_2d(const stex_invocation *inv, uint32_t binding);
+
+static inline const stex_fast_binding *stex__fast(const stex_invocation *inv, uint32_t binding)
+{
+    const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
+    return binding < e->nb ? &e->b[binding] : (const stex_fast_binding *)0;
+}
+
+static inline void stex__store(const stex_invocation *inv, uint32_t binding,
+                               stex_view_dimension dim, int64_t x, int64_t y, int64_t z,
+                               const stex_value *v)
+{
+    const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
+    const stex_fast_binding *b = stex__fast(inv, binding);
+    if (b && b->store_tag == ((uint32_t)dim | ((uint32_t)v->type << 8)) && !e->slow) {
+        if (((uint64_t)x < b->w) & ((uint64_t)y < b->h) & ((uint64_t)z < b->d))
+            b->enc(e->profile, &v->v,
+                   b->memory + stex_level_offset(&b->layout, (uint32_t)x, (uint32_t)y,
+                                                 (uint32_t)z));
+        return; /* WGSL: an out-of-bounds textureStore is discarded */
+    }
+    stex__texture_store(inv, binding, dim, x, y, z, v);
+}
+
+static inline stex_value stex__load(const stex_invocation *inv, uint32_t binding,
+                                    stex_view_dimension dim, int64_t x, int64_t y, int64_t z)
+{
+    const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
+    const stex_fast_binding *b = stex__fast(inv, binding);
+    if (b && b->load_tag == (uint32_t)dim && !e->slow
+        && (((uint64_t)x < b->w) & ((uint64_t)y < b->h) & ((uint64_t)z < b->d))) {
+        stex_value r;
+        r.type = b->scalar;
+        b->dec(e->profile,
+               b->memory + stex_level_offset(&b->layout, (uint32_t)x, (uint32_t)y, (uint32_t)z),
+               &r.v);
+        return r;
+    }
+    return stex__texture_load(inv, binding, dim, x, y, z);
+}
+
+/* textureStore: out-of-bounds coordinates (or layer) discard the store. */
+static inline void stex_textureStore_1d(const stex_invocation *inv, uint32_t binding, int64_t x,
+                                        stex_value v)
+{ stex__store(inv, binding, STEX_VIEW_DIMENSION_1D, x, 0, 0, &v); }
+static inline void stex_textureStore_2d(const stex_invocation *inv, uint32_t binding, int64_t x,
+                                        int64_t y, stex_value v)
+{ stex__store(inv, binding, STEX_VIEW_DIMENSION_2D, x, y, 0, &v); }
+static inline void stex_textureStore_2d_array(const stex_invocation *inv, uint32_t binding,
+                                              int64_t x, int64_t y, int64_t layer, stex_value v)
+{ stex__store(inv, binding, STEX_VIEW_DIMENSION_2D_ARRAY, x, y, layer, &v); }
+static inline void stex_textureStore_3d(const stex_invocation *inv, uint32_t binding, int64_t x,
+                                        int64_t y, int64_t z, stex_value v)
+{ stex__store(inv, binding, STEX_VIEW_DIMENSION_3D, x, y, z, &v); }
+
+/* textureLoad on read / read_write storage textures (no level); out of
+ * bounds: the dispatch's stex_oob_load policy. */
+static inline stex_value stex_textureLoad_1d(const stex_invocation *inv, uint32_t binding,
+                                             int64_t x)
+{ return stex__load(inv, binding, STEX_VIEW_DIMENSION_1D, x, 0, 0); }
+static inline stex_value stex_textureLoad_2d(const stex_invocation *inv, uint32_t binding,
+                                             int64_t x, int64_t y)
+{ return stex__load(inv, binding, STEX_VIEW_DIMENSION_2D, x, y, 0); }
+static inline stex_value stex_textureLoad_2d_array(const stex_invocation *inv, uint32_t binding,
+                                                   int64_t x, int64_t y, int64_t layer)
+{ return stex__load(inv, binding, STEX_VIEW_DIMENSION_2D_ARRAY, x, y, layer); }
+static inline stex_value stex_textureLoad_3d(const stex_invocation *inv, uint32_t binding,
+                                             int64_t x, int64_t y, int64_t z)
+{ return stex__load(inv, binding, STEX_VIEW_DIMENSION_3D, x, y, z); }
 
 /* textureDimensions (no level for storage textures) and textureNumLayers. */
 uint32_t stex_textureDimensions_1d(const stex_invocation *inv, uint32_t binding);
-stex_uvec2 stex_textureDimensions_2d(const stex_invocation *inv, uint32_t binding); /* 2d, 2d_array */
+static inline stex_uvec2 stex_textureDimensions_2d(const stex_invocation *inv, uint32_t binding)
+{ /* texture_storage_2d, texture_storage_2d_array, texture_2d */
+    const stex_fast_binding *b = stex__fast(inv, binding);
+    if (b && b->dims_tag == STEX_VIEW_DIMENSION_2D) {
+        stex_uvec2 r = {(uint32_t)b->w, (uint32_t)b->h};
+        return r;
+    }
+    return stex__texture_dimensions_2d(inv, binding);
+}
 stex_uvec3 stex_textureDimensions_3d(const stex_invocation *inv, uint32_t binding);
 uint32_t stex_textureNumLayers(const stex_invocation *inv, uint32_t binding);
 
@@ -122,8 +215,22 @@ uint32_t stex_atomicExchange(const stex_invocation *inv, uint32_t binding, uint6
 uint32_t stex_atomicCompareExchangeWeak(const stex_invocation *inv, uint32_t binding,
                                         uint64_t index, uint32_t cmp, uint32_t v, bool *exchanged);
 
+/* var<workgroup> memory as 32-bit words (index < workgroup_memory_size / 4).
+ * Kernels may also use inv->workgroup_memory directly; going through these
+ * lets the race detector see the accesses (a reduction missing its
+ * workgroupBarrier is then reported).  Out of range: loads 0, stores dropped. */
+uint32_t stex_workgroup_load_u32(const stex_invocation *inv, uint64_t index);
+void stex_workgroup_store_u32(const stex_invocation *inv, uint64_t index, uint32_t v);
+float stex_workgroup_load_f32(const stex_invocation *inv, uint64_t index);
+void stex_workgroup_store_f32(const stex_invocation *inv, uint64_t index, float v);
+uint32_t stex_workgroup_atomicAdd(const stex_invocation *inv, uint64_t index, uint32_t v);
+
 /* Barriers: only for pipelines created with uses_barriers; all invocations of
- * the workgroup must reach the same barrier (uniform control flow). */
+ * the workgroup must reach the same barrier (uniform control flow), else the
+ * dispatch returns STEX_SHADER_ERROR.  Each is a control barrier for the
+ * workgroup and orders one kind of memory: workgroupBarrier var<workgroup>,
+ * storageBarrier storage buffers, textureBarrier storage textures.  None
+ * orders anything between workgroups. */
 void stex_workgroupBarrier(const stex_invocation *inv);
 void stex_storageBarrier(const stex_invocation *inv);
 void stex_textureBarrier(const stex_invocation *inv);

@@ -114,15 +114,16 @@ typedef enum stex_texture_usage {
     STEX_USAGE_RENDER_ATTACHMENT = 16
 } stex_texture_usage;
 
-/* GPUBufferUsage flags (same values as WebGPU). */
-typedef enum stex_buffer_usage {
+/* GPUBufferUsage flags (same values as WebGPU).  The type is named _flags
+ * because stex_buffer_usage() is the accessor in resource.h. */
+typedef enum stex_buffer_usage_flags {
     STEX_BUFFER_USAGE_MAP_READ = 0x0001,
     STEX_BUFFER_USAGE_MAP_WRITE = 0x0002,
     STEX_BUFFER_USAGE_COPY_SRC = 0x0004,
     STEX_BUFFER_USAGE_COPY_DST = 0x0008,
     STEX_BUFFER_USAGE_UNIFORM = 0x0040,
     STEX_BUFFER_USAGE_STORAGE = 0x0080
-} stex_buffer_usage;
+} stex_buffer_usage_flags;
 
 /* Names, WebGPU spelling.  *_name returns "?" for an out-of-range value;
  * *_from_name returns false (and leaves *out alone) for an unknown string. */

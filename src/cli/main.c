@@ -5,6 +5,14 @@
 
 /* Add a subcommand here and in cli.h; keep the list in tour order. */
 const cli_command cli_commands[] = {
+    {"formats", "storage-texture formats and access modes under a feature set", cli_formats},
+    {"store", "the bytes textureStore writes for a value, and what textureLoad returns", cli_store},
+    {"validate", "validate a storageTexture layout entry: ok, or the error and the rule", cli_validate},
+    {"layout", "tiled texel addresses and the cache lines a 3x3 stencil touches, tiled vs linear", cli_layout},
+    {"run", "run one of the lessons' kernels and write its output (.bin, .npy, .png)", cli_run},
+    {"race", "run a kernel under many schedules: distinct outputs, races, a picture", cli_race},
+    {"compare", "compare a readback with a golden (exact, ulp:N, allowed)", cli_compare},
+    {"demo", "a few seconds' tour: formats, conversions, validation, a race", cli_demo},
     {NULL, NULL, NULL},
 };
 

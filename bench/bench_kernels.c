@@ -1,0 +1,197 @@
+/*
+ * bench_kernels - the lessons' kernels at 4096x4096, race detection off and
+ * on, 1 and 2 threads, against wgpu on lavapipe on the same machine class
+ * (tests/data/lavapipe-perf-wgpu.json: wall clock around submit + done,
+ * median of 7 after 2 warm-ups; the same method here: median of --reps after
+ * one warm-up, setup and readback outside the timed region).
+ *
+ * Targets (issue 4): race detection off, at most 0.5x wgpu's time; on, at
+ * most 1.5x; 2 threads at least 1.8x faster than 1.
+ *
+ *     ./build/bench/bench_kernels                    # all kernels, 4096x4096
+ *     ./build/bench/bench_kernels --kernel decaer --reps 3 --size 1024
+ *
+ * NOTES FOR HELPER D (engine): see docs/kernels.md "Performance" for the
+ * measured figures and the profile of where the time goes.
+ */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "stex/stex.h"
+
+#ifndef STEX_TEST_DATA_DIR
+#define STEX_TEST_DATA_DIR "tests/data"
+#endif
+
+/* The kernels and the name of their wgpu measurement (NULL: not measured). */
+static const struct {
+    const char *kernel, *wgpu;
+} BENCH[] = {
+    {"generar", "pattern_rgba8unorm_write"},
+    {"decaer", "decay_r32float_read_write"},
+    {"difundir", NULL},
+    {"difundir-pingpong", NULL},
+    {"blur", NULL},
+    {"histogram", NULL},
+    {"box3x3-texture", "box3x3_texture_rgba8unorm"},
+    {"box3x3-buffer", "box3x3_buffer_u32_pack4x8unorm"},
+};
+enum { NBENCH = sizeof BENCH / sizeof BENCH[0] };
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of `reps` timed dispatches after one warm-up; -1 on failure. */
+static double time_kernel(stex_kernel_instance *ki, int threads, bool races, int reps)
+{
+    double t[64];
+    for (int r = -1; r < reps; r++) {
+        stex_race_detector *rd = NULL;
+        if (races && stex_race_detector_create(NULL, &rd)) {
+            fprintf(stderr, "race detector: %s\n", stex_last_error());
+            return -1;
+        }
+        stex_dispatch_options o = {.threads = threads, .races = rd,
+                                   .schedule = STEX_SCHEDULE_SHUFFLED, .seed = (uint64_t)r + 1};
+        double t0 = now_ms();
+        stex_status st = stex_kernel_instance_dispatch(ki, &o);
+        double t1 = now_ms();
+        if (rd)
+            stex_race_detector_destroy(rd);
+        if (st) {
+            fprintf(stderr, "dispatch: %s: %s\n", stex_status_name(st), stex_last_error());
+            return -1;
+        }
+        if (r >= 0)
+            t[r] = t1 - t0;
+    }
+    qsort(t, (size_t)reps, sizeof t[0], cmp_double);
+    return t[reps / 2];
+}
+
+static double wgpu_ms(json_t *perf, const char *name)
+{
+    if (!perf || !name)
+        return 0;
+    json_t *k = json_object_get(json_object_get(perf, "kernels"), name);
+    return json_number_value(json_object_get(k, "median_ms"));
+}
+
+static void usage(FILE *f)
+{
+    fputs("usage: bench_kernels [--size N] [--reps N] [--kernel NAME]... [--data DIR]\n"
+          "  --size N     square size (default 4096, the harness's)\n"
+          "  --reps N     timed runs per configuration, median reported (default 5)\n"
+          "  --kernel K   only this kernel (repeatable)\n"
+          "  --data DIR   where lavapipe-perf-wgpu.json is (default the source tests/data)\n",
+          f);
+}
+
+int main(int argc, char **argv)
+{
+    uint32_t size = 4096;
+    int reps = 5;
+    const char *only[NBENCH];
+    int nonly = 0;
+    const char *data = STEX_TEST_DATA_DIR;
+    static const struct option longopts[] = {
+        {"size", required_argument, NULL, 's'}, {"reps", required_argument, NULL, 'r'},
+        {"kernel", required_argument, NULL, 'k'}, {"data", required_argument, NULL, 'd'},
+        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    int c;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 's': size = (uint32_t)strtoul(optarg, NULL, 10); break;
+        case 'r': reps = atoi(optarg); break;
+        case 'k':
+            if (nonly < NBENCH)
+                only[nonly++] = optarg;
+            break;
+        case 'd': data = optarg; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (size == 0 || reps < 1 || reps > 64) {
+        usage(stderr);
+        return 2;
+    }
+    char path[1024];
+    snprintf(path, sizeof path, "%s/lavapipe-perf-wgpu.json", data);
+    json_error_t err;
+    json_t *perf = json_load_file(path, 0, &err);
+    if (!perf)
+        fprintf(stderr, "note: %s not readable (%s); no wgpu ratios\n", path, err.text);
+    double scale = perf ? (double)size * size / (4096.0 * 4096.0) : 0; /* wgpu ran 4096x4096 */
+
+    printf("stex %s, %ux%u, median of %d after 1 warm-up; wgpu = wgpu on lavapipe, 2 cores "
+           "(lavapipe-perf-wgpu.json%s)\n\n", STEX_VERSION, size, size, reps,
+           size == 4096 ? "" : ", scaled by texel count");
+    printf("%-18s %7s %5s %10s %10s %9s %7s %7s\n", "kernel", "threads", "races", "ms",
+           "Mtexel/s", "wgpu ms", "ratio", "target");
+    int misses = 0;
+    for (int b = 0; b < NBENCH; b++) {
+        bool chosen = nonly == 0;
+        for (int i = 0; i < nonly; i++)
+            chosen = chosen || !strcmp(only[i], BENCH[b].kernel);
+        if (!chosen)
+            continue;
+        const stex_kernel *k = stex_kernel_find(BENCH[b].kernel);
+        stex_kernel_setup s = {.width = size, .height = size, .tiempo = 0.75f};
+        stex_kernel_instance *ki;
+        if (stex_kernel_instance_create(k, &s, &ki)) {
+            fprintf(stderr, "%s: %s\n", k->name, stex_last_error());
+            return 1;
+        }
+        double w = wgpu_ms(perf, BENCH[b].wgpu) * scale;
+        double ms[2][2]; /* [races][threads-1] */
+        for (int races = 0; races < 2; races++)
+            for (int threads = 1; threads <= 2; threads++) {
+                double t = time_kernel(ki, threads, races, reps);
+                ms[races][threads - 1] = t;
+                if (t < 0)
+                    return 1;
+                double target = races ? 1.5 : 0.5;
+                char ratio[16] = "-", wtxt[16] = "-", ttxt[16] = "-";
+                if (w > 0) {
+                    snprintf(ratio, sizeof ratio, "%.2f", t / w);
+                    snprintf(wtxt, sizeof wtxt, "%.1f", w);
+                    /* the target is for the machine's 2 cores, as lavapipe used them */
+                    if (threads == 2) {
+                        snprintf(ttxt, sizeof ttxt, "%s%.1f", t / w <= target ? "<=" : "MISS ",
+                                 target);
+                        misses += t / w > target;
+                    }
+                }
+                printf("%-18s %7d %5s %10.1f %10.1f %9s %7s %7s\n", k->name, threads,
+                       races ? "on" : "off", t, (double)size * size / (t * 1e3), wtxt, ratio,
+                       ttxt);
+            }
+        for (int races = 0; races < 2; races++) {
+            double sp = ms[races][0] / ms[races][1];
+            printf("%-18s speedup 1 -> 2 threads, races %-3s: %.2fx %s\n", k->name,
+                   races ? "on" : "off", sp, sp >= 1.8 ? "(>= 1.8)" : "(MISS: target 1.8)");
+            misses += sp < 1.8;
+        }
+        printf("%-18s race detection overhead (2 threads): %.2fx\n\n", k->name,
+               ms[1][1] / ms[0][1]);
+        stex_kernel_instance_destroy(ki);
+    }
+    printf("%d target(s) missed\n", misses);
+    json_decref(perf);
+    return 0;
+}

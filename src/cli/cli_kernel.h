@@ -1,0 +1,75 @@
+/* Helpers shared by `stex run`, `stex race`, `stex compare` and `stex demo`:
+ * name lookups that explain the accepted values, library status -> exit
+ * code, kernel outputs as images, and reading any golden file. */
+#ifndef STEX_CLI_KERNEL_H
+#define STEX_CLI_KERNEL_H
+
+#include "cli/cli.h"
+#include "common/error.h"
+#include "stex/stex.h"
+
+/* Exit code for a library failure: 2 for bad input (invalid argument, I/O,
+ * malformed file), 1 for anything the emulator refused or found. */
+int cli_exit_for(stex_status st);
+/* Prints "stex CMD: <stex_last_error()>" and returns cli_exit_for(st). */
+int cli_fail(const char *cmd, stex_status st);
+
+/* Lookups that print a usage error listing the accepted values. */
+const stex_kernel *cli_find_kernel(const char *cmd, const char *name);
+bool cli_parse_profile(const char *cmd, const char *s, stex_profile_id *out);
+bool cli_parse_schedule(const char *cmd, const char *s, stex_schedule *out);
+bool cli_parse_visibility(const char *cmd, const char *s, stex_visibility *out);
+bool cli_parse_format(const char *cmd, const char *s, stex_format *out);
+
+/* Threads a dispatch with `threads` (0 = all) really uses. */
+int cli_threads(uint32_t threads);
+double cli_now_ms(void);
+
+/* The kernel's output (texture or buffer) as a readback image. */
+stex_status cli_instance_image(stex_kernel_instance *ki, stex_image *out);
+
+/* A raw layout for .bin files without a sidecar (format UNDEFINED = none). */
+typedef struct cli_raw_layout {
+    stex_format format;
+    uint32_t size[3];
+    uint32_t bytes_per_row;   /* 0 = the copy layout's (width * bytes rounded up to 256) */
+    uint32_t rows_per_image;  /* 0 = height */
+} cli_raw_layout;
+
+/* Reads .bin (sidecar, else raw layout), .npy (format from raw->format, else
+ * inferred) or .png.  Prints the error and returns the exit code, 0 on success. */
+int cli_read_image(const char *cmd, const char *path, const cli_raw_layout *raw, stex_image *out,
+                   stex_io_meta_read *meta);
+
+/* "ab12..." hex of a texel's bytes into buf (>= 2 * 16 + 1). */
+void cli_hex(const uint8_t *p, unsigned n, char *buf);
+
+/* ---- stex race's study, shared with stex demo (cmd_race.c) ---- */
+typedef struct cli_race_output {
+    uint64_t hash;       /* FNV-1a of the readback */
+    uint32_t runs;
+    uint64_t first_seed;
+} cli_race_output;
+
+typedef struct cli_race_summary {
+    uint32_t width, height;
+    stex_format format;
+    uint32_t distinct;            /* distinct outputs */
+    cli_race_output *seen;        /* distinct entries; free() it */
+    uint64_t texels_differing;    /* differ from the first run in some run */
+    uint64_t races, read_write, write_write; /* the detector's counts */
+    uint64_t flagged, both;       /* texels flagged; flagged and differing */
+    uint64_t other_seed;          /* the run drawn beside the first */
+    bool other_differs;
+    uint32_t examples;
+    stex_race example[3];
+} cli_race_summary;
+
+/* Runs k `runs` times with shuffled schedules (seeds seed0...), the race
+ * detector on the first run; draws the picture to png if not NULL. */
+stex_status cli_race_study(const stex_kernel *k, const stex_kernel_setup *setup, uint32_t runs,
+                           uint64_t seed0, uint32_t threads, stex_visibility vis, const char *png,
+                           bool progress_bar, cli_race_summary *out);
+void cli_print_race(FILE *f, const stex_race *r);
+
+#endif

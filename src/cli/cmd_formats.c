@@ -1,0 +1,164 @@
+/* stex formats: which formats a storage texture may use, per access mode,
+ * under a feature set (the lessons' admiteStorage / admiteReadWrite). */
+#include <getopt.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_features.h"
+#include "stex/device.h"
+
+static const char *const formats_help =
+    "usage: stex formats [--features LIST] [--no-language-feature] [--json]\n"
+    "\n"
+    "Lists every texture format with its storage-texture support under a device\n"
+    "that has the given features: for write-only, read-only and read-write,\n"
+    "'yes' or why not (the feature it needs, 'never', or the missing WGSL\n"
+    "language feature).\n"
+    "\n"
+    "  --features LIST          comma-separated WebGPU feature names, e.g.\n"
+    "                           bgra8unorm-storage,texture-formats-tier1 ('all' = every\n"
+    "                           feature; default: none). Implied features are added\n"
+    "                           (texture-formats-tier2 -> tier1 -> rg11b10ufloat-renderable).\n"
+    "  --no-language-feature    model a browser without the WGSL language feature\n"
+    "                           readonly_and_readwrite_storage_textures\n"
+    "  --json                   machine-readable output\n"
+    "\n"
+    "examples:\n"
+    "  stex formats\n"
+    "  stex formats --features texture-formats-tier2 --json\n"
+    "  stex formats --features bgra8unorm-storage --no-language-feature\n";
+
+bool cli_parse_features(const char *cmd, const char *list, uint32_t *mask)
+{
+    const char *bad = NULL;
+    if (!strcmp(list, "all")) {
+        *mask = STEX_FEATURE_ALL;
+        return true;
+    }
+    if (stex_features_parse(list, mask, &bad))
+        return true;
+    size_t len = strcspn(bad, ",");
+    fprintf(stderr, "stex %s: --features: unknown feature '%.*s'; the features are: all", cmd,
+            (int)len, bad);
+    for (int i = 0; i < STEX_FEATURE_COUNT; i++)
+        fprintf(stderr, ", %s", stex_feature_name((stex_feature)(1u << i)));
+    fprintf(stderr, "\n(see `stex %s --help`)\n", cmd);
+    return false;
+}
+
+/* One cell: "yes" or the reason it is refused. */
+static const char *cell(stex_format f, stex_access a, uint32_t feat, uint32_t lf, char *buf,
+                        size_t size)
+{
+    stex_tier need = stex_format_access_tier(f, a);
+    if (need == STEX_TIER_NEVER)
+        return "never";
+    if (!stex_tier_enabled(need, feat)) {
+        snprintf(buf, size, "needs %s", stex_tier_name(need));
+        return buf;
+    }
+    if (!stex_format_supports_access(f, a, feat, lf))
+        return "needs language feature";
+    return "yes";
+}
+
+static void print_features(FILE *out, uint32_t feat, bool json)
+{
+    bool first = true;
+    for (int i = 0; i < STEX_FEATURE_COUNT; i++) {
+        if (!(feat & (1u << i)))
+            continue;
+        const char *name = stex_feature_name((stex_feature)(1u << i));
+        if (json) {
+            fputs(first ? "" : ", ", out);
+            cli_json_string(out, name);
+        } else {
+            fprintf(out, "%s%s", first ? "" : ", ", name);
+        }
+        first = false;
+    }
+    if (first && !json)
+        fputs("none", out);
+}
+
+int cli_formats(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"features", required_argument, NULL, 'f'},
+        {"no-language-feature", no_argument, NULL, 'L'},
+        {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    uint32_t req = 0;
+    bool lang = true, json = false;
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'f':
+            if (!cli_parse_features("formats", optarg, &req))
+                return CLI_USAGE;
+            break;
+        case 'L': lang = false; break;
+        case 'j': json = true; break;
+        case 'h': fputs(formats_help, stdout); return CLI_OK;
+        default:
+            return cli_usage("formats", "unknown or incomplete option '%s'", argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return cli_usage("formats", "unexpected argument '%s'", argv[optind]);
+
+    /* The device's features: the requested ones and what they imply. */
+    stex_adapter *ad;
+    stex_device *dev;
+    stex_device_desc dd = {.required_features = req};
+    if (stex_adapter_create(NULL, &ad) || stex_device_create(ad, &dd, &dev)) {
+        fprintf(stderr, "stex formats: %s\n", stex_last_error());
+        return CLI_USAGE;
+    }
+    uint32_t feat = stex_device_features(dev);
+    uint32_t lf = lang ? STEX_LANGUAGE_FEATURE_READONLY_AND_READWRITE_STORAGE_TEXTURES : 0;
+    static const stex_access acc[] = {STEX_ACCESS_WRITE_ONLY, STEX_ACCESS_READ_ONLY,
+                                      STEX_ACCESS_READ_WRITE};
+    char buf[3][64];
+    if (json) {
+        printf("{\"features\": [");
+        print_features(stdout, feat, true);
+        printf("], \"readonly_and_readwrite_storage_textures\": %s, \"formats\": [",
+               lang ? "true" : "false");
+        for (int f = 1; f < STEX_FORMAT_COUNT; f++) {
+            printf("%s\n  {\"format\": ", f > 1 ? "," : "");
+            cli_json_string(stdout, stex_format_name((stex_format)f));
+            printf(", \"exists\": %s", stex_format_can_create((stex_format)f, feat) ? "true" : "false");
+            for (int a = 0; a < 3; a++) {
+                const char *why = cell((stex_format)f, acc[a], feat, lf, buf[a], sizeof buf[a]);
+                printf(", \"%s\": {\"allowed\": %s, \"needs\": ", stex_access_name(acc[a]),
+                       strcmp(why, "yes") ? "false" : "true");
+                cli_json_string(stdout, stex_tier_name(stex_format_access_tier((stex_format)f, acc[a])));
+                printf(", \"status\": ");
+                cli_json_string(stdout, why);
+                printf("}");
+            }
+            printf("}");
+        }
+        printf("\n]}\n");
+    } else {
+        printf("features: ");
+        print_features(stdout, feat, false);
+        printf("\nWGSL language feature readonly_and_readwrite_storage_textures: %s\n\n",
+               lang ? "yes" : "no");
+        printf("%-22s %-30s %-30s %s\n", "format", "write-only", "read-only", "read-write");
+        for (int f = 1; f < STEX_FORMAT_COUNT; f++) {
+            const char *c0 = cell((stex_format)f, acc[0], feat, lf, buf[0], sizeof buf[0]);
+            const char *c1 = cell((stex_format)f, acc[1], feat, lf, buf[1], sizeof buf[1]);
+            const char *c2 = cell((stex_format)f, acc[2], feat, lf, buf[2], sizeof buf[2]);
+            printf("%-22s %-30s %-30s %s\n", stex_format_name((stex_format)f), c0, c1, c2);
+        }
+    }
+    stex_device_destroy(dev);
+    stex_adapter_destroy(ad);
+    return CLI_OK;
+}

@@ -1,0 +1,260 @@
+/* stex store: what textureStore writes for a value, and what textureLoad of
+ * that texel returns, under a device profile. */
+#include "cli/cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stex/convert.h"
+
+static const char *const CMD = "store";
+
+static void print_help(void)
+{
+    printf("usage: stex store [--profile P] [--bits] [--json] FORMAT V0 [V1 V2 V3]\n"
+           "       stex store [--profile P] --bits FORMAT < patterns\n\n"
+           "Shows the bytes textureStore writes to one texel of FORMAT for the value\n"
+           "(V0, V1, V2, V3) - in memory order, lowercase hex - and what textureLoad of\n"
+           "that texel returns.  Give as many values as the format has channels, or 4\n"
+           "(the extra ones are dropped, as textureStore drops them); missing ones are 0.\n\n"
+           "Values are decimal numbers: vec4<f32> for unorm, snorm and float formats\n"
+           "(nan, inf, -inf and -0 too), u32 for uint and i32 for sint formats.\n\n"
+           "options:\n"
+           "  --profile P  spec (default), lavapipe or nvidia: whose conversion rules\n"
+           "  --bits       values are 0x-prefixed 32-bit patterns (bitcast to f32 for\n"
+           "               float formats, u32 for uint, i32 for sint).  With no values,\n"
+           "               reads one vector per line (four hex patterns, 0x optional)\n"
+           "               from stdin and\n"
+           "               prints only the stored bytes, one line each\n"
+           "  --json       print the result as JSON\n"
+           "  --help       this text\n\n"
+           "examples:\n"
+           "  stex store rgba8unorm 1.5 -0.3 0.5 1          # ff0080ff: clamped, 127.5 -> 128\n"
+           "  stex store --profile nvidia rgba8unorm 0.5 0 0 1   # 7f: NVIDIA rounds half down\n"
+           "  stex store --profile lavapipe rgba16float 65519 nan 1e-7 -0\n"
+           "  stex store --bits r32float 0x7f800001          # signalling NaN kept\n"
+           "  stex store rgba8sint 200 -200 5 0             # 7f 80 05 00: clamped\n"
+           "  printf '0x3f000000 0 0 0\\n' | stex store --bits --profile nvidia rgba8unorm\n\n"
+           "exit status: 0 ok, 2 usage error (unknown or non-storage format, malformed\n"
+           "number, wrong count, unknown profile).\n");
+}
+
+static void list_storage_formats(FILE *f)
+{
+    fputs("the storage formats are:", f);
+    for (int i = STEX_FORMAT_UNDEFINED + 1; i < STEX_FORMAT_COUNT; i++) {
+        const stex_format_info *fi = stex_format_get((stex_format)i);
+        if (fi && fi->storage != STEX_TIER_NEVER)
+            fprintf(f, " %s", fi->name);
+    }
+    fputs("\n", f);
+}
+
+/* A 32-bit hex pattern, "0x"-prefixed unless `bare_ok`. */
+static bool parse_pattern(const char *s, bool bare_ok, uint32_t *out)
+{
+    if (!strncmp(s, "0x", 2) || !strncmp(s, "0X", 2))
+        s += 2;
+    else if (!bare_ok)
+        return false;
+    size_t len = strlen(s);
+    if (len == 0 || len > 8 || strspn(s, "0123456789abcdefABCDEF") != len)
+        return false;
+    *out = (uint32_t)strtoul(s, NULL, 16);
+    return true;
+}
+
+/* One value of the format's scalar type, decimal or (bits) 0x pattern. */
+static bool parse_value(const char *s, stex_scalar_type t, bool bits, uint32_t *out)
+{
+    char *end;
+    errno = 0;
+    if (bits)
+        return parse_pattern(s, false, out);
+    if (!*s || isspace((unsigned char)*s))
+        return false;
+    if (t == STEX_SCALAR_F32) {
+        float v = strtof(s, &end);
+        if (*end)
+            return false;
+        memcpy(out, &v, 4);
+        return true;
+    }
+    if (t == STEX_SCALAR_U32) {
+        if (*s == '-' || *s == '+')
+            return false;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (*end || errno || v > UINT32_MAX)
+            return false;
+        *out = (uint32_t)v;
+        return true;
+    }
+    long long v = strtoll(s, &end, 10);
+    if (*end || errno || v < INT32_MIN || v > INT32_MAX)
+        return false;
+    *out = (uint32_t)(int32_t)v;
+    return true;
+}
+
+static void print_scalar(FILE *f, stex_scalar_type t, uint32_t u, bool json)
+{
+    if (t == STEX_SCALAR_U32) {
+        fprintf(f, "%" PRIu32, u);
+    } else if (t == STEX_SCALAR_I32) {
+        fprintf(f, "%" PRId32, (int32_t)u);
+    } else {
+        float v;
+        memcpy(&v, &u, 4);
+        if (isnan(v))
+            fputs(json ? "\"nan\"" : "nan", f);
+        else if (isinf(v))
+            fputs(json ? (v > 0 ? "\"inf\"" : "\"-inf\"") : (v > 0 ? "inf" : "-inf"), f);
+        else
+            fprintf(f, "%.9g", (double)v);
+    }
+}
+
+static void print_hex(FILE *f, const uint8_t *b, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        fprintf(f, "%02x", b[i]);
+}
+
+static int batch(const stex_profile *p, stex_format fmt)
+{
+    const stex_format_info *fi = stex_format_get(fmt);
+    char line[512];
+    unsigned lineno = 0;
+    while (fgets(line, sizeof line, stdin)) {
+        lineno++;
+        char *tok[5], *save = NULL;
+        int n = 0;
+        for (char *t = strtok_r(line, " \t\r\n", &save); t && n < 5;
+             t = strtok_r(NULL, " \t\r\n", &save))
+            tok[n++] = t;
+        if (n == 0)
+            continue;
+        stex_vec4 v = {.u = {0, 0, 0, 0}};
+        if (n != 4)
+            return cli_usage(CMD, "stdin line %u: expected 4 hex bit patterns, got %d", lineno,
+                             n);
+        for (int i = 0; i < 4; i++)
+            if (!parse_pattern(tok[i], true, &v.u[i]))
+                return cli_usage(CMD, "stdin line %u: '%s' is not a 32-bit hex pattern",
+                                 lineno, tok[i]);
+        uint8_t bytes[16];
+        stex_encode_texel(p, fmt, &v, bytes);
+        print_hex(stdout, bytes, fi->bytes);
+        fputc('\n', stdout);
+    }
+    return CLI_OK;
+}
+
+int cli_store(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"profile", required_argument, NULL, 'p'},
+        {"bits", no_argument, NULL, 'b'},
+        {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    stex_profile_id pid = STEX_PROFILE_SPEC;
+    bool bits = false, json = false;
+    int c;
+    optind = 0;
+    /* "+": stop at the first operand, so "-0.3" is a value, not an option */
+    while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'p':
+            if (!stex_profile_from_name(optarg, &pid))
+                return cli_usage(CMD, "unknown profile '%s'; the profiles are spec, lavapipe, nvidia",
+                                 optarg);
+            break;
+        case 'b': bits = true; break;
+        case 'j': json = true; break;
+        case 'h': print_help(); return CLI_OK;
+        default: return cli_usage(CMD, "unknown option");
+        }
+    }
+    if (optind < argc && !strcmp(argv[optind], "--"))
+        optind++;
+    if (optind >= argc)
+        return cli_usage(CMD, "missing FORMAT");
+    const char *name = argv[optind++];
+    stex_format fmt = stex_format_from_name(name);
+    if (fmt == STEX_FORMAT_UNDEFINED) {
+        cli_usage(CMD, "unknown format '%s'", name);
+        list_storage_formats(stderr);
+        return CLI_USAGE;
+    }
+    const stex_format_info *fi = stex_format_get(fmt);
+    if (!stex_encoder(fmt) || fi->storage == STEX_TIER_NEVER) {
+        cli_usage(CMD, "%s is not a storage format: textureStore cannot write it", name);
+        list_storage_formats(stderr);
+        return CLI_USAGE;
+    }
+    const stex_profile *p = stex_profile_get(pid);
+    int nvals = argc - optind;
+    if (nvals == 0 && bits)
+        return batch(p, fmt);
+    if (nvals < fi->channels || nvals > 4)
+        return cli_usage(CMD, "%s has %u channel%s: give %u%s value%s, got %d", name,
+                         fi->channels, fi->channels == 1 ? "" : "s", fi->channels,
+                         fi->channels < 4 ? " to 4" : "", fi->channels == 1 ? "(s)" : "s", nvals);
+    stex_vec4 v = {.u = {0, 0, 0, 0}};
+    for (int i = 0; i < nvals; i++)
+        if (!parse_value(argv[optind + i], fi->scalar, bits, &v.u[i]))
+            return cli_usage(CMD, "value %d: '%s' is not %s", i,
+                             argv[optind + i],
+                             bits ? "a 0x-prefixed 32-bit pattern (e.g. 0x3f800000)"
+                             : fi->scalar == STEX_SCALAR_F32 ? "a decimal number (or nan, inf, -inf)"
+                             : fi->scalar == STEX_SCALAR_U32 ? "a u32 (0 to 4294967295)"
+                                                             : "an i32 (-2147483648 to 2147483647)");
+    uint8_t bytes[16];
+    stex_vec4 back;
+    stex_encode_texel(p, fmt, &v, bytes);
+    stex_decode_texel(p, fmt, bytes, &back);
+    const char *pname = stex_profile_name(pid);
+    if (json) {
+        printf("{\"format\": \"%s\", \"profile\": \"%s\", \"input\": [", name, pname);
+        for (int i = 0; i < 4; i++) {
+            print_scalar(stdout, fi->scalar, v.u[i], true);
+            printf(i < 3 ? ", " : "], \"input_bits\": [");
+        }
+        for (int i = 0; i < 4; i++)
+            printf("\"0x%08" PRIx32 "\"%s", v.u[i], i < 3 ? ", " : "], \"bytes\": \"");
+        print_hex(stdout, bytes, fi->bytes);
+        printf("\", \"load\": [");
+        for (int i = 0; i < 4; i++) {
+            print_scalar(stdout, fi->scalar, back.u[i], true);
+            printf(i < 3 ? ", " : "], \"load_bits\": [");
+        }
+        for (int i = 0; i < 4; i++)
+            printf("\"0x%08" PRIx32 "\"%s", back.u[i], i < 3 ? ", " : "]}\n");
+        return CLI_OK;
+    }
+    printf("%s, profile %s\n  input        ", name, pname);
+    for (int i = 0; i < 4; i++) {
+        print_scalar(stdout, fi->scalar, v.u[i], false);
+        printf(i < 3 ? " " : "   (bits");
+    }
+    for (int i = 0; i < 4; i++)
+        printf(" %08" PRIx32 "%s", v.u[i], i < 3 ? "" : ")\n  bytes        ");
+    print_hex(stdout, bytes, fi->bytes);
+    printf("   (memory order, %u byte%s)\n  textureLoad  ", fi->bytes, fi->bytes == 1 ? "" : "s");
+    for (int i = 0; i < 4; i++) {
+        print_scalar(stdout, fi->scalar, back.u[i], false);
+        printf(i < 3 ? " " : "   (bits");
+    }
+    for (int i = 0; i < 4; i++)
+        printf(" %08" PRIx32 "%s", back.u[i], i < 3 ? "" : ")\n");
+    if (fi->packing == STEX_PACKING_BGRA)
+        printf("  note         bgra8unorm storage is write-only; the load is texture_2d<f32>'s\n");
+    return CLI_OK;
+}

@@ -1,0 +1,320 @@
+/* createBindGroup against a pipeline's layout, and the per-dispatch table
+ * the builtins index by binding number. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "dispatch/dispatch_internal.h"
+
+#define OFFSET_ALIGNMENT 256 /* minStorageBufferOffsetAlignment, minUniformBufferOffsetAlignment */
+
+static const stex_bind_group_entry *entry_for(const stex_bind_group_entry *e, uint32_t n,
+                                              uint32_t binding)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (e[i].binding == binding)
+            return &e[i];
+    return NULL;
+}
+
+static stex_status validate_texture_entry(const stex_pipeline *p, const stex_layout_entry *le,
+                                          const stex_bind_group_entry *be)
+{
+    if (!be->view)
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u expects a "
+                         "GPUTextureView", le->binding);
+    const stex_texture *t = stex_view_texture(be->view);
+    const stex_texture_desc *td = stex_texture_get_desc(t);
+    const stex_view_desc *vd = stex_view_get_desc(be->view);
+    if (stex_texture_device(t) != p->dev)
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: the view's texture "
+                         "belongs to another device", le->binding);
+    if (le->type == STEX_BINDING_STORAGE_TEXTURE) {
+        stex_status st = stex_validate_storage_binding(p->dev, &le->storage_texture, td, vd);
+        if (st)
+            return st;
+        if (!stex_encoder(vd->format) || !stex_decoder(vd->format))
+            return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: format %s "
+                             "cannot be a storage texture", le->binding,
+                             stex_format_name(vd->format));
+        return STEX_OK;
+    }
+    if (!(td->usage & STEX_USAGE_TEXTURE_BINDING))
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u is a texture "
+                         "binding, but the texture lacks the TEXTURE_BINDING usage", le->binding);
+    if (vd->dimension != STEX_VIEW_DIMENSION_2D)
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: view dimension "
+                         "\"%s\" does not match the layout's \"2d\"", le->binding,
+                         stex_view_dimension_name(vd->dimension));
+    const stex_format_info *fi = stex_format_get(vd->format);
+    if (!fi || fi->scalar != STEX_SCALAR_F32)
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: texture_2d<f32> "
+                         "needs a float sample type, format %s is not", le->binding,
+                         stex_format_name(vd->format));
+    return STEX_OK;
+}
+
+static stex_status validate_buffer_entry(const stex_pipeline *p, const stex_layout_entry *le,
+                                         stex_bind_group_entry *be)
+{
+    const stex_limits *l = stex_device_limits(p->dev);
+    bool uniform = le->type == STEX_BINDING_UNIFORM_BUFFER;
+    if (!be->buffer)
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u expects a "
+                         "GPUBuffer", le->binding);
+    uint32_t need = uniform ? STEX_BUFFER_USAGE_UNIFORM : STEX_BUFFER_USAGE_STORAGE;
+    if (!(stex_buffer_usage(be->buffer) & need))
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: the buffer lacks "
+                         "the %s usage its layout entry needs", le->binding,
+                         uniform ? "UNIFORM" : "STORAGE");
+    uint64_t bsize = stex_buffer_size(be->buffer);
+    if (be->offset % OFFSET_ALIGNMENT)
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: offset %llu is not "
+                         "a multiple of %s (%d)", le->binding, (unsigned long long)be->offset,
+                         uniform ? "minUniformBufferOffsetAlignment"
+                                 : "minStorageBufferOffsetAlignment", OFFSET_ALIGNMENT);
+    if (be->offset > bsize)
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: offset %llu is "
+                         "beyond the buffer's %llu bytes", le->binding,
+                         (unsigned long long)be->offset, (unsigned long long)bsize);
+    uint64_t size = be->size ? be->size : bsize - be->offset;
+    if (size > bsize - be->offset)
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: range [%llu, "
+                         "%llu) is outside the buffer's %llu bytes", le->binding,
+                         (unsigned long long)be->offset, (unsigned long long)(be->offset + size),
+                         (unsigned long long)bsize);
+    if (size == 0)
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: the bound range "
+                         "is empty", le->binding);
+    if (!uniform && size % 4)
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: storage buffer "
+                         "binding size %llu is not a multiple of 4", le->binding,
+                         (unsigned long long)size);
+    uint64_t max = uniform ? l->max_uniform_buffer_binding_size : l->max_storage_buffer_binding_size;
+    if (size > max)
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: size %llu exceeds "
+                         "%s (%llu)", le->binding, (unsigned long long)size,
+                         uniform ? "maxUniformBufferBindingSize" : "maxStorageBufferBindingSize",
+                         (unsigned long long)max);
+    be->size = size;
+    return STEX_OK;
+}
+
+stex_status stex_bind_group_create(const stex_pipeline *p, const stex_bind_group_entry *entries,
+                                   uint32_t count, stex_bind_group **out)
+{
+    if (!out)
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_bind_group_create: out is NULL");
+    *out = NULL;
+    if (!p || (count && !entries))
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_bind_group_create: pipeline or entries is NULL");
+    for (uint32_t i = 0; i < count; i++) {
+        bool known = false;
+        for (uint32_t k = 0; k < p->n; k++)
+            known |= p->entries[k].binding == entries[i].binding;
+        if (!known)
+            return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: entry binding %u is not in "
+                             "the bind group layout", entries[i].binding);
+        for (uint32_t j = 0; j < i; j++)
+            if (entries[j].binding == entries[i].binding)
+                return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u is given "
+                                 "twice", entries[i].binding);
+    }
+    stex_bind_group *g = calloc(1, sizeof *g);
+    if (!g || !(g->e = calloc(p->n ? p->n : 1, sizeof *g->e))) {
+        free(g);
+        return stex_fail(STEX_OUT_OF_MEMORY, "createBindGroup: out of memory");
+    }
+    g->p = p;
+    for (uint32_t k = 0; k < p->n; k++) {
+        const stex_layout_entry *le = &p->entries[k];
+        const stex_bind_group_entry *be = entry_for(entries, count, le->binding);
+        stex_status st = STEX_OK;
+        if (!be)
+            st = stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: the layout's binding %u has "
+                           "no entry (the bind group must cover every layout entry)", le->binding);
+        else {
+            g->e[k] = *be;
+            switch (le->type) {
+            case STEX_BINDING_STORAGE_TEXTURE:
+            case STEX_BINDING_TEXTURE:
+                st = validate_texture_entry(p, le, be);
+                break;
+            case STEX_BINDING_SAMPLER:
+                if (!be->sampler)
+                    st = stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u expects "
+                                   "a GPUSampler", le->binding);
+                break;
+            default:
+                st = validate_buffer_entry(p, le, &g->e[k]);
+            }
+        }
+        if (st) {
+            stex_bind_group_destroy(g);
+            return st;
+        }
+    }
+    *out = g;
+    return STEX_OK;
+}
+
+void stex_bind_group_destroy(stex_bind_group *g)
+{
+    if (!g)
+        return;
+    free(g->e);
+    free(g);
+}
+
+/* ---- per-dispatch table ---- */
+
+static bool writable(const exec_binding *b)
+{
+    return b->type == STEX_BINDING_STORAGE_BUFFER
+           || (b->type == STEX_BINDING_STORAGE_TEXTURE && b->access != STEX_ACCESS_READ_ONLY);
+}
+
+static bool same_subresource(const exec_binding *a, const exec_binding *b)
+{
+    if (a->buffer || b->buffer)
+        return a->buffer && a->buffer == b->buffer; /* WebGPU tracks whole buffers */
+    if (!a->texture || a->texture != b->texture || a->mip != b->mip)
+        return false;
+    if (a->dim == STEX_VIEW_DIMENSION_3D || b->dim == STEX_VIEW_DIMENSION_3D)
+        return true;
+    uint64_t a0 = a->base_layer, a1 = a0 + (a->dim == STEX_VIEW_DIMENSION_2D_ARRAY ? a->d : 1);
+    uint64_t b0 = b->base_layer, b1 = b0 + (b->dim == STEX_VIEW_DIMENSION_2D_ARRAY ? b->d : 1);
+    return a0 < b1 && b0 < a1;
+}
+
+/* dispatchWorkgroups' usage scope: a writable storage binding may share its
+ * subresource only with other writable storage bindings. */
+static stex_status check_usage_scope(const exec_dispatch *ctx)
+{
+    for (uint32_t i = 0; i < ctx->nb; i++)
+        for (uint32_t j = 0; j < ctx->nb; j++) {
+            const exec_binding *a = &ctx->b[i], *b = &ctx->b[j];
+            if (i == j || !a->type || !b->type || !writable(a) || writable(b))
+                continue;
+            if (same_subresource(a, b))
+                return stex_fail(STEX_VALIDATION_ERROR,
+                                 "dispatchWorkgroups: %s of binding %u is used as writable "
+                                 "storage and, through binding %u, read-only in the same usage "
+                                 "scope", a->buffer ? "the buffer" : "a texture subresource", i, j);
+        }
+    return STEX_OK;
+}
+
+static void fill_texture(exec_binding *b, const stex_layout_entry *le, stex_texture_view *v,
+                         const stex_profile *prof)
+{
+    const stex_view_desc *vd = stex_view_get_desc(v);
+    const stex_format_info *fi = stex_format_get(vd->format);
+    stex_extent3d ext = stex_view_dimensions(v);
+    b->view = v;
+    stex_view_get_access(v, &b->acc);
+    b->texture = stex_view_texture(v);
+    b->format = vd->format;
+    b->dim = vd->dimension;
+    b->mip = vd->base_mip_level;
+    b->base_layer = vd->base_array_layer;
+    b->scalar = fi->scalar;
+    b->bpp = fi->bytes;
+    b->w = ext.width ? ext.width : 1;
+    b->h = b->dim == STEX_VIEW_DIMENSION_1D ? 1 : (ext.height ? ext.height : 1);
+    b->d = b->dim == STEX_VIEW_DIMENSION_3D ? ext.depth_or_array_layers
+           : b->dim == STEX_VIEW_DIMENSION_2D_ARRAY ? stex_view_num_layers(v) : 1;
+    if (!b->d)
+        b->d = 1;
+    b->dims_tag = b->dim;
+    b->mem_base = stex_texture_memory(b->texture);
+    b->mem_size = stex_texture_memory_size(b->texture);
+    if (le->type != STEX_BINDING_STORAGE_TEXTURE)
+        return;
+    b->access = le->storage_texture.access;
+    b->enc = stex_encoder(vd->format);
+    b->dec = stex_decoder(vd->format);
+    bool rd = b->access == STEX_ACCESS_READ_ONLY || b->access == STEX_ACCESS_READ_WRITE;
+    bool wr = b->access == STEX_ACCESS_WRITE_ONLY || b->access == STEX_ACCESS_READ_WRITE;
+    b->load_tag = rd ? (uint32_t)b->dim : EXEC_TAG_NONE;
+    b->store_tag = wr ? EXEC_STORE_TAG(b->dim, b->scalar) : EXEC_TAG_NONE;
+    static const uint8_t zeros[16];
+    b->dec(prof, zeros, &b->zero_value);
+}
+
+stex_status bind_group_prepare(const stex_bind_group *g, exec_dispatch *ctx)
+{
+    const stex_pipeline *p = g->p;
+    ctx->nb = p->nb;
+    ctx->b = calloc(p->nb ? p->nb : 1, sizeof *ctx->b);
+    ctx->fb = calloc(p->nb ? p->nb : 1, sizeof *ctx->fb);
+    if (!ctx->b || !ctx->fb)
+        return stex_fail(STEX_OUT_OF_MEMORY, "dispatchWorkgroups: out of memory");
+    for (uint32_t k = 0; k < p->n; k++) {
+        const stex_layout_entry *le = &p->entries[k];
+        const stex_bind_group_entry *be = &g->e[k];
+        exec_binding *b = &ctx->b[le->binding];
+        b->load_tag = b->store_tag = b->dims_tag = EXEC_TAG_NONE;
+        b->type = le->type;
+        switch (le->type) {
+        case STEX_BINDING_STORAGE_TEXTURE:
+        case STEX_BINDING_TEXTURE:
+            fill_texture(b, le, be->view, ctx->profile);
+            break;
+        case STEX_BINDING_SAMPLER:
+            b->sampler = be->sampler;
+            break;
+        default:
+            b->buffer = be->buffer;
+            b->mem_base = stex_buffer_data(be->buffer);
+            b->mem_size = stex_buffer_size(be->buffer);
+            b->offset = be->offset;
+            b->bytes = b->mem_base + be->offset;
+            b->words = be->size / 4;
+        }
+    }
+    for (uint32_t i = 0; i < ctx->nb; i++) { /* what the inline builtins read */
+        const exec_binding *b = &ctx->b[i];
+        stex_fast_binding *f = &ctx->fb[i];
+        f->load_tag = b->type ? b->load_tag : EXEC_TAG_NONE;
+        f->store_tag = b->type ? b->store_tag : EXEC_TAG_NONE;
+        f->dims_tag = b->type ? b->dims_tag : EXEC_TAG_NONE;
+        f->scalar = b->scalar;
+        f->w = b->w;
+        f->h = b->h;
+        f->d = b->d;
+        f->memory = b->acc.memory;
+        f->layout = b->acc.layout;
+        f->enc = b->enc;
+        f->dec = b->dec;
+    }
+    stex_status st = check_usage_scope(ctx);
+    if (st)
+        return st;
+    if (ctx->opt.visibility == STEX_VISIBILITY_SNAPSHOT)
+        for (uint32_t i = 0; i < ctx->nb; i++) {
+            exec_binding *b = &ctx->b[i];
+            bool rw = b->type == STEX_BINDING_STORAGE_BUFFER
+                      || (b->type == STEX_BINDING_STORAGE_TEXTURE
+                          && b->access == STEX_ACCESS_READ_WRITE);
+            if (!rw)
+                continue;
+            b->snap_base = malloc(b->mem_size ? b->mem_size : 1);
+            if (!b->snap_base)
+                return stex_fail(STEX_OUT_OF_MEMORY, "dispatchWorkgroups: out of memory for "
+                                 "the snapshot of binding %u", i);
+            memcpy(b->snap_base, b->mem_base, b->mem_size);
+        }
+    return STEX_OK;
+}
+
+void bind_group_release(exec_dispatch *ctx)
+{
+    for (uint32_t i = 0; ctx->b && i < ctx->nb; i++)
+        free(ctx->b[i].snap_base);
+    free(ctx->b);
+    free(ctx->fb);
+    ctx->b = NULL;
+    ctx->fb = NULL;
+}

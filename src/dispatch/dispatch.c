@@ -1,0 +1,256 @@
+/* dispatchWorkgroups: workgroups handed to OpenMP threads in the schedule's
+ * order; inside a workgroup, invocations run as a plain loop (no barriers) or
+ * as fibers (barriers).  One thread + one seed = one result, bit for bit. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "dispatch/dispatch_internal.h"
+#include "race/race_internal.h"
+
+/* Everything a thread allocates once per dispatch. */
+typedef struct thread_state {
+    struct stex_exec e;
+    stex_invocation *invs;   /* fibers: one per invocation */
+    uint32_t *order;         /* plain loop: invocation order */
+    uint8_t (*lid)[3];       /* local_invocation_index -> local_invocation_id */
+    bool oom;
+} thread_state;
+
+static bool thread_init(thread_state *t, exec_dispatch *ctx)
+{
+    memset(t, 0, sizeof *t);
+    struct stex_exec *e = &t->e;
+    e->ctx = ctx;
+    e->b = ctx->b;
+    e->nb = ctx->nb;
+    e->fast.b = ctx->fb;
+    e->fast.nb = ctx->nb;
+    e->fast.profile = ctx->profile;
+    e->fast.slow = ctx->slow;
+    uint32_t n = ctx->wg_invocations;
+    t->order = malloc(n * sizeof *t->order);
+    t->lid = malloc(n * sizeof *t->lid);
+    if (!t->order || !t->lid)
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        t->lid[i][0] = (uint8_t)(i % ctx->wg_size[0]);
+        t->lid[i][1] = (uint8_t)(i / ctx->wg_size[0] % ctx->wg_size[1]);
+        t->lid[i][2] = (uint8_t)(i / (ctx->wg_size[0] * ctx->wg_size[1]));
+    }
+    if (ctx->wg_memory_size && !(e->wg_mem = calloc(1, ctx->wg_memory_size)))
+        return false;
+    if (ctx->fibers && (!(e->fibers = fiber_pool_create(n))
+                        || !(t->invs = malloc(n * sizeof *t->invs))))
+        return false;
+    if (ctx->opt.visibility == STEX_VISIBILITY_SNAPSHOT && !(e->overlay = overlay_create()))
+        return false;
+    if (ctx->race && !(e->race = race_thread_create(ctx->race)))
+        return false;
+    return true;
+}
+
+static void thread_fini(thread_state *t)
+{
+    if (t->e.race)
+        race_thread_finish(t->e.race);
+    t->e.race = NULL;
+    overlay_destroy(t->e.overlay);
+    fiber_pool_destroy(t->e.fibers);
+    free(t->e.wg_mem);
+    free(t->invs);
+    free(t->order);
+    free(t->lid);
+}
+
+static void invocation_order(const thread_state *t, uint32_t n)
+{
+    const exec_dispatch *ctx = t->e.ctx;
+    for (uint32_t i = 0; i < n; i++)
+        t->order[i] = ctx->opt.schedule == STEX_SCHEDULE_REVERSED ? n - 1 - i : i;
+    if (ctx->opt.schedule != STEX_SCHEDULE_SHUFFLED)
+        return;
+    uint64_t r = sched_mix(ctx->opt.seed, t->e.wg);
+    for (uint32_t i = n - 1; i > 0; i--) { /* Fisher-Yates, seeded per workgroup */
+        r = sched_mix(r, i);
+        uint32_t j = (uint32_t)(r % (i + 1)), s = t->order[i];
+        t->order[i] = t->order[j];
+        t->order[j] = s;
+    }
+}
+
+static void set_local(stex_invocation *inv, const thread_state *t, const uint32_t base[3],
+                      uint32_t lid)
+{
+    for (int c = 0; c < 3; c++) {
+        inv->local_invocation_id[c] = t->lid[lid][c];
+        inv->global_invocation_id[c] = base[c] + t->lid[lid][c];
+    }
+    inv->local_invocation_index = lid;
+}
+
+static void run_workgroup(thread_state *t, uint64_t wg)
+{
+    struct stex_exec *e = &t->e;
+    const exec_dispatch *ctx = e->ctx;
+    const uint32_t *sz = ctx->wg_size, *nw = ctx->num_wg;
+    stex_invocation inv;
+    memset(&inv, 0, sizeof inv);
+    inv.workgroup_id[0] = (uint32_t)(wg % nw[0]);
+    inv.workgroup_id[1] = (uint32_t)(wg / nw[0] % nw[1]);
+    inv.workgroup_id[2] = (uint32_t)(wg / ((uint64_t)nw[0] * nw[1]));
+    memcpy(inv.num_workgroups, nw, sizeof inv.num_workgroups);
+    inv.params = ctx->opt.params;
+    inv.workgroup_memory = e->wg_mem;
+    inv.exec = e;
+    const uint32_t base[3] = {inv.workgroup_id[0] * sz[0], inv.workgroup_id[1] * sz[1],
+                              inv.workgroup_id[2] * sz[2]};
+    e->wg = wg;
+    if (!e->dead && atomic_load_explicit(&ctx->failed, memory_order_relaxed))
+        e->dead = e->fast.slow = true; /* another thread hit a shader error */
+    if (e->wg_mem)
+        memset(e->wg_mem, 0, ctx->wg_memory_size); /* var<workgroup> starts zeroed */
+    if (e->overlay)
+        overlay_clear(e->overlay);
+    if (e->race)
+        race_workgroup_begin(e->race, wg);
+    uint32_t n = ctx->wg_invocations;
+    stex_kernel_fn kernel = ctx->kernel;
+
+    if (ctx->fibers) {
+        for (uint32_t i = 0; i < n; i++) {
+            t->invs[i] = inv;
+            set_local(&t->invs[i], t, base, i);
+        }
+        fiber_run_workgroup(e, t->invs, n, kernel);
+    } else if (ctx->opt.schedule == STEX_SCHEDULE_IN_ORDER) {
+        uint32_t idx = 0; /* the fast path: no table, no division */
+        for (uint32_t z = 0; z < sz[2]; z++) {
+            inv.local_invocation_id[2] = z;
+            inv.global_invocation_id[2] = base[2] + z;
+            for (uint32_t y = 0; y < sz[1]; y++) {
+                inv.local_invocation_id[1] = y;
+                inv.global_invocation_id[1] = base[1] + y;
+                for (uint32_t x = 0; x < sz[0]; x++) {
+                    inv.local_invocation_id[0] = x;
+                    inv.global_invocation_id[0] = base[0] + x;
+                    inv.local_invocation_index = idx++;
+                    kernel(&inv);
+                }
+            }
+        }
+    } else {
+        invocation_order(t, n);
+        for (uint32_t k = 0; k < n; k++) {
+            set_local(&inv, t, base, t->order[k]);
+            kernel(&inv);
+        }
+    }
+    if (e->race)
+        race_workgroup_end(e->race);
+}
+
+static stex_status validate_counts(const stex_pipeline *p, const uint32_t n[3])
+{
+    uint64_t max = stex_device_limits(p->dev)->max_compute_workgroups_per_dimension;
+    static const char axis[] = "xyz";
+    for (int i = 0; i < 3; i++)
+        if (n[i] > max)
+            return stex_fail(STEX_VALIDATION_ERROR,
+                             "dispatchWorkgroups(%u, %u, %u): workgroupCount%c = %u exceeds "
+                             "maxComputeWorkgroupsPerDimension (%llu)", n[0], n[1], n[2],
+                             axis[i] - 'a' + 'A', n[i], (unsigned long long)max);
+    return STEX_OK;
+}
+
+stex_status stex_dispatch(const stex_pipeline *p, const stex_bind_group *g, uint32_t x,
+                          uint32_t y, uint32_t z, const stex_dispatch_options *opt)
+{
+    if (!p || !g)
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_dispatch: pipeline or bind group is NULL");
+    if (g->p != p)
+        return stex_fail(STEX_VALIDATION_ERROR, "dispatchWorkgroups: the bind group was created "
+                         "for another pipeline's layout");
+    const uint32_t count[3] = {x, y, z};
+    stex_status st = validate_counts(p, count);
+    if (st)
+        return st;
+    if (!x || !y || !z)
+        return STEX_OK; /* an empty dispatch runs nothing */
+
+    exec_dispatch ctx;
+    memset(&ctx, 0, sizeof ctx);
+    if (opt)
+        ctx.opt = *opt;
+    if ((unsigned)ctx.opt.schedule > STEX_SCHEDULE_SHUFFLED
+        || (unsigned)ctx.opt.visibility > STEX_VISIBILITY_SNAPSHOT
+        || (unsigned)ctx.opt.oob_load > STEX_OOB_LOAD_RANDOM_TEXEL)
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_dispatch: unknown schedule, visibility or "
+                         "oob_load value");
+    ctx.pipeline = p;
+    ctx.kernel = p->kernel;
+    ctx.profile = ctx.opt.profile ? ctx.opt.profile : stex_device_profile(p->dev);
+    memcpy(ctx.wg_size, p->wg, sizeof ctx.wg_size);
+    ctx.wg_invocations = p->invocations;
+    memcpy(ctx.num_wg, count, sizeof ctx.num_wg);
+    ctx.total_wg = (uint64_t)x * y * z;
+    ctx.wg_memory_size = p->wg_memory_size;
+    ctx.fibers = p->barriers;
+    ctx.slow = ctx.opt.races || ctx.opt.visibility == STEX_VISIBILITY_SNAPSHOT;
+
+    st = bind_group_prepare(g, &ctx);
+    if (!st && ctx.opt.races)
+        st = race_dispatch_begin(ctx.opt.races, &ctx, &ctx.race);
+    if (st) {
+        bind_group_release(&ctx);
+        return st;
+    }
+
+    int threads = ctx.opt.threads > 0 ? ctx.opt.threads : omp_get_num_procs();
+    if ((uint64_t)threads > ctx.total_wg)
+        threads = (int)ctx.total_wg;
+    thread_state *ts = calloc((size_t)threads, sizeof *ts);
+    if (!ts) {
+        race_dispatch_free(ctx.race);
+        bind_group_release(&ctx);
+        return stex_fail(STEX_OUT_OF_MEMORY, "dispatchWorkgroups: out of memory");
+    }
+    perm order;
+    perm_init(&order, ctx.total_wg, ctx.opt.schedule, ctx.opt.seed);
+    uint64_t chunk = ctx.total_wg / ((uint64_t)threads * 16);
+    chunk = chunk < 1 ? 1 : chunk > 256 ? 256 : chunk;
+
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        thread_state *t = &ts[omp_get_thread_num()];
+        bool ok = thread_init(t, &ctx);
+        if (!ok)
+            t->oom = true;
+#pragma omp for schedule(dynamic, chunk)
+        for (uint64_t i = 0; i < ctx.total_wg; i++)
+            if (ok)
+                run_workgroup(t, perm_at(&order, i));
+        thread_fini(t);
+    }
+
+    st = STEX_OK;
+    const struct stex_exec *err = NULL;
+    for (int i = 0; i < threads; i++) {
+        if (ts[i].oom)
+            st = stex_fail(STEX_OUT_OF_MEMORY, "dispatchWorkgroups: out of memory for the "
+                           "workers' state");
+        const struct stex_exec *e = &ts[i].e;
+        if (e->has_error && (!err || e->err_wg < err->err_wg
+                             || (e->err_wg == err->err_wg && e->err_lid < err->err_lid)))
+            err = e;
+    }
+    if (!st && ctx.race)
+        st = race_dispatch_end(ctx.race);
+    race_dispatch_free(ctx.race);
+    if (err)
+        st = stex_fail(STEX_SHADER_ERROR, "%s", err->err_msg);
+    free(ts);
+    bind_group_release(&ctx);
+    return st;
+}

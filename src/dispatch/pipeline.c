@@ -1,0 +1,179 @@
+/* createComputePipeline with an explicit layout: the kernel, its
+ * @workgroup_size and its bind group layout entries, validated against the
+ * device's limits and WebGPU's layout rules. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "dispatch/dispatch_internal.h"
+
+static const char *binding_type_name(stex_binding_type t)
+{
+    switch (t) {
+    case STEX_BINDING_STORAGE_TEXTURE: return "storageTexture";
+    case STEX_BINDING_TEXTURE: return "texture";
+    case STEX_BINDING_SAMPLER: return "sampler";
+    case STEX_BINDING_STORAGE_BUFFER: return "buffer (storage)";
+    case STEX_BINDING_READ_ONLY_STORAGE_BUFFER: return "buffer (read-only-storage)";
+    case STEX_BINDING_UNIFORM_BUFFER: return "buffer (uniform)";
+    }
+    return "?";
+}
+
+static int by_binding(const void *a, const void *b)
+{
+    uint32_t x = ((const stex_layout_entry *)a)->binding, y = ((const stex_layout_entry *)b)->binding;
+    return (x > y) - (x < y);
+}
+
+static stex_status validate_workgroup_size(const stex_limits *l, const uint32_t wg[3])
+{
+    static const char axis[] = "xyz";
+    const uint64_t max[3] = {l->max_compute_workgroup_size_x, l->max_compute_workgroup_size_y,
+                             l->max_compute_workgroup_size_z};
+    static const char *const limit[3] = {"maxComputeWorkgroupSizeX", "maxComputeWorkgroupSizeY",
+                                         "maxComputeWorkgroupSizeZ"};
+    for (int i = 0; i < 3; i++)
+        if (wg[i] > max[i])
+            return stex_fail(STEX_VALIDATION_ERROR,
+                             "createComputePipeline: @workgroup_size %c = %u exceeds %s (%llu)",
+                             axis[i], wg[i], limit[i], (unsigned long long)max[i]);
+    uint64_t total = (uint64_t)wg[0] * wg[1] * wg[2];
+    if (total > l->max_compute_invocations_per_workgroup)
+        return stex_fail(STEX_VALIDATION_ERROR,
+                         "createComputePipeline: @workgroup_size(%u, %u, %u) has %llu invocations, "
+                         "more than maxComputeInvocationsPerWorkgroup (%llu)",
+                         wg[0], wg[1], wg[2], (unsigned long long)total,
+                         (unsigned long long)l->max_compute_invocations_per_workgroup);
+    return STEX_OK;
+}
+
+static stex_status validate_entries(const stex_device *d, const stex_layout_entry *e, uint32_t n)
+{
+    const stex_limits *l = stex_device_limits(d);
+    uint32_t count[7] = {0};
+    for (uint32_t i = 0; i < n; i++) {
+        if (e[i].binding >= l->max_bindings_per_bind_group)
+            return stex_fail(STEX_VALIDATION_ERROR,
+                             "createBindGroupLayout: binding %u is not below "
+                             "maxBindingsPerBindGroup (%llu)", e[i].binding,
+                             (unsigned long long)l->max_bindings_per_bind_group);
+        if (i > 0 && e[i].binding == e[i - 1].binding)
+            return stex_fail(STEX_VALIDATION_ERROR,
+                             "createBindGroupLayout: binding %u appears twice; each entry "
+                             "needs a unique binding", e[i].binding);
+        if (e[i].type < STEX_BINDING_STORAGE_TEXTURE || e[i].type > STEX_BINDING_UNIFORM_BUFFER)
+            return stex_fail(STEX_TYPE_ERROR, "createBindGroupLayout: binding %u has no valid "
+                             "type (storageTexture, texture, sampler or buffer)", e[i].binding);
+        if (!(e[i].visibility & STEX_STAGE_COMPUTE))
+            return stex_fail(STEX_VALIDATION_ERROR,
+                             "createComputePipeline: binding %u (%s) is not visible to the "
+                             "COMPUTE stage, but the compute shader uses it",
+                             e[i].binding, binding_type_name(e[i].type));
+        count[e[i].type]++;
+        if (e[i].type == STEX_BINDING_STORAGE_TEXTURE) {
+            stex_status st = stex_validate_storage_texture_layout(d, e[i].visibility,
+                                                                  &e[i].storage_texture);
+            if (st)
+                return st;
+        }
+        if (e[i].type == STEX_BINDING_TEXTURE) {
+            stex_view_dimension vd = e[i].texture_view_dimension;
+            if (vd != STEX_VIEW_DIMENSION_UNDEFINED && vd != STEX_VIEW_DIMENSION_2D)
+                return stex_fail(STEX_VALIDATION_ERROR,
+                                 "createBindGroupLayout: binding %u: stex kernels read sampled "
+                                 "textures as texture_2d<f32> only (viewDimension \"%s\")",
+                                 e[i].binding, stex_view_dimension_name(vd));
+        }
+    }
+    struct { stex_binding_type t; uint64_t max; const char *limit; } caps[] = {
+        {STEX_BINDING_STORAGE_TEXTURE, l->max_storage_textures_per_shader_stage,
+         "maxStorageTexturesPerShaderStage"},
+        {STEX_BINDING_TEXTURE, l->max_sampled_textures_per_shader_stage,
+         "maxSampledTexturesPerShaderStage"},
+        {STEX_BINDING_SAMPLER, l->max_samplers_per_shader_stage, "maxSamplersPerShaderStage"},
+    };
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++)
+        if (count[caps[i].t] > caps[i].max)
+            return stex_fail(STEX_VALIDATION_ERROR,
+                             "createBindGroupLayout: %u %s bindings exceed %s (%llu)",
+                             count[caps[i].t], binding_type_name(caps[i].t), caps[i].limit,
+                             (unsigned long long)caps[i].max);
+    uint32_t sb = count[STEX_BINDING_STORAGE_BUFFER] + count[STEX_BINDING_READ_ONLY_STORAGE_BUFFER];
+    if (sb > l->max_storage_buffers_per_shader_stage)
+        return stex_fail(STEX_VALIDATION_ERROR,
+                         "createBindGroupLayout: %u storage buffer bindings exceed "
+                         "maxStorageBuffersPerShaderStage (%llu)", sb,
+                         (unsigned long long)l->max_storage_buffers_per_shader_stage);
+    return STEX_OK;
+}
+
+stex_status stex_pipeline_create(stex_device *d, const stex_pipeline_desc *desc, stex_pipeline **out)
+{
+    if (!out)
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_pipeline_create: out is NULL");
+    *out = NULL;
+    if (!d || !desc)
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_pipeline_create: device or descriptor is NULL");
+    if (!desc->kernel)
+        return stex_fail(STEX_INVALID_ARGUMENT, "createComputePipeline: no kernel (entry point)");
+    if (desc->entry_count && !desc->entries)
+        return stex_fail(STEX_INVALID_ARGUMENT, "createComputePipeline: entries is NULL");
+    const stex_limits *l = stex_device_limits(d);
+    uint32_t wg[3];
+    for (int i = 0; i < 3; i++)
+        wg[i] = desc->workgroup_size[i] ? desc->workgroup_size[i] : 1;
+    stex_status st = validate_workgroup_size(l, wg);
+    if (st)
+        return st;
+    if (desc->workgroup_memory_size > l->max_compute_workgroup_storage_size)
+        return stex_fail(STEX_VALIDATION_ERROR,
+                         "createComputePipeline: %u bytes of var<workgroup> exceed "
+                         "maxComputeWorkgroupStorageSize (%llu)", desc->workgroup_memory_size,
+                         (unsigned long long)l->max_compute_workgroup_storage_size);
+
+    stex_pipeline *p = calloc(1, sizeof *p);
+    if (!p)
+        return stex_fail(STEX_OUT_OF_MEMORY, "createComputePipeline: out of memory");
+    p->entries = calloc(desc->entry_count ? desc->entry_count : 1, sizeof *p->entries);
+    if (!p->entries) {
+        free(p);
+        return stex_fail(STEX_OUT_OF_MEMORY, "createComputePipeline: out of memory");
+    }
+    if (desc->entry_count)
+        memcpy(p->entries, desc->entries, desc->entry_count * sizeof *p->entries);
+    p->n = desc->entry_count;
+    qsort(p->entries, p->n, sizeof *p->entries, by_binding);
+    for (uint32_t i = 0; i < p->n; i++) /* resolve WebGPU defaults once */
+        if (p->entries[i].type == STEX_BINDING_STORAGE_TEXTURE) {
+            stex_storage_texture_layout *s = &p->entries[i].storage_texture;
+            if (s->access == STEX_ACCESS_UNDEFINED)
+                s->access = STEX_ACCESS_WRITE_ONLY;
+            if (s->view_dimension == STEX_VIEW_DIMENSION_UNDEFINED)
+                s->view_dimension = STEX_VIEW_DIMENSION_2D;
+        }
+    st = validate_entries(d, p->entries, p->n);
+    if (st) {
+        stex_pipeline_destroy(p);
+        return st;
+    }
+    p->dev = d;
+    p->kernel = desc->kernel;
+    memcpy(p->wg, wg, sizeof wg);
+    p->invocations = wg[0] * wg[1] * wg[2];
+    p->nb = p->n ? p->entries[p->n - 1].binding + 1 : 0;
+    p->wg_memory_size = desc->workgroup_memory_size;
+    p->barriers = desc->uses_barriers;
+    if (desc->label)
+        snprintf(p->label, sizeof p->label, "%s", desc->label);
+    *out = p;
+    return STEX_OK;
+}
+
+void stex_pipeline_destroy(stex_pipeline *p)
+{
+    if (!p)
+        return;
+    free(p->entries);
+    free(p);
+}

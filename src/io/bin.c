@@ -1,0 +1,263 @@
+/* .bin golden files: the bytes of a copyTextureToBuffer, plus a JSON sidecar
+ * (X.bin.json) that says how to read them. */
+#include "io/io_internal.h"
+
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "stex/stex.h"
+
+static char *sidecar_path(const char *path)
+{
+    size_t n = strlen(path) + 6;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s.json", path);
+    return p;
+}
+
+static json_t *str_or_null(const char *s) { return s ? json_string(s) : json_null(); }
+
+stex_status stex_write_bin(const char *path, const stex_image *img, const stex_io_meta *meta)
+{
+    if (!img || !img->data)
+        return stex_fail(STEX_INVALID_ARGUMENT, "write '%s': empty image", path ? path : "");
+    stex_io_meta none = {0};
+    if (!meta)
+        meta = &none;
+    json_t *o = json_object();
+    json_object_set_new(o, "stex_version", json_string(STEX_VERSION));
+    json_object_set_new(o, "format", json_string(stex_format_name(img->format)));
+    json_object_set_new(o, "size", json_pack("[III]", (json_int_t)img->width,
+                                             (json_int_t)img->height, (json_int_t)img->depth));
+    json_object_set_new(o, "bytes_per_row", json_integer(img->bytes_per_row));
+    json_object_set_new(o, "rows_per_image", json_integer(img->rows_per_image));
+    json_object_set_new(o, "kernel", str_or_null(meta->kernel));
+    json_object_set_new(o, "profile", str_or_null(meta->profile));
+    json_object_set_new(o, "schedule", str_or_null(meta->schedule));
+    if (!meta->has_seed)
+        json_object_set_new(o, "seed", json_null());
+    else if (meta->seed <= INT64_MAX)
+        json_object_set_new(o, "seed", json_integer((json_int_t)meta->seed));
+    else {
+        char s[24];
+        snprintf(s, sizeof s, "%" PRIu64, meta->seed);
+        json_object_set_new(o, "seed", json_string(s));
+    }
+    char *text = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    char *side = sidecar_path(path);
+    if (!text || !side) {
+        free(text);
+        free(side);
+        return stex_fail(STEX_OUT_OF_MEMORY, "write '%s': out of memory", path);
+    }
+    /* Both files are complete before either is renamed into place. */
+    io_tmpfile bin, js;
+    stex_status st = io_tmp_open(&bin, path);
+    if (!st) {
+        st = io_tmp_open(&js, side);
+        if (st)
+            io_tmp_abort(&bin);
+    }
+    if (!st) {
+        st = io_write_bytes(&bin, img->data, img->size);
+        if (!st)
+            st = io_write_bytes(&js, text, strlen(text));
+        if (!st)
+            st = io_write_bytes(&js, "\n", 1);
+        if (!st)
+            st = io_tmp_close(&bin);
+        else
+            io_tmp_abort(&bin);
+        if (!st)
+            st = io_tmp_close(&js);
+        else
+            io_tmp_abort(&js);
+        if (st)
+            io_tmp_abort(&bin);
+        if (!st)
+            st = io_tmp_rename(&bin);
+        else
+            io_tmp_abort(&js);
+        if (!st)
+            st = io_tmp_rename(&js);
+        else
+            io_tmp_abort(&js);
+        if (st)
+            remove(path); /* never a .bin without its sidecar */
+    }
+    free(text);
+    free(side);
+    return st;
+}
+
+/* Reads the data file of a .bin whose layout is known. */
+static stex_status read_bin_data(const char *path, stex_format f, uint32_t w, uint32_t h,
+                                 uint32_t d, uint32_t bpr, uint32_t rpi, stex_image *out)
+{
+    memset(out, 0, sizeof *out);
+    stex_status st = io_check_format(f, path);
+    if (st)
+        return st;
+    st = io_check_dims(path, w, h, d);
+    if (st)
+        return st;
+    const stex_format_info *fi = stex_format_get(f);
+    uint64_t row = (uint64_t)w * fi->bytes;
+    if (rpi == 0)
+        rpi = h;
+    if (bpr < row)
+        return stex_fail(STEX_FILE_FORMAT_ERROR,
+                         "%s: bytesPerRow %u is less than one row of %u %s texels (%llu bytes)",
+                         path, bpr, w, fi->name, (unsigned long long)row);
+    if (bpr % 256)
+        return stex_fail(STEX_FILE_FORMAT_ERROR,
+                         "%s: bytesPerRow %u is not a multiple of 256, as copyTextureToBuffer "
+                         "requires", path, bpr);
+    if (rpi < h)
+        return stex_fail(STEX_FILE_FORMAT_ERROR, "%s: rowsPerImage %u is less than the height %u",
+                         path, rpi, h);
+    uint64_t full = (uint64_t)bpr * rpi * d;
+    uint64_t minimum = (uint64_t)bpr * rpi * (d - 1) + (uint64_t)bpr * (h - 1) + row;
+    if (full > STEX_IO_MAX_BYTES)
+        return stex_fail(STEX_FILE_FORMAT_ERROR, "%s: layout needs %llu bytes, more than %llu",
+                         path, (unsigned long long)full, (unsigned long long)STEX_IO_MAX_BYTES);
+    uint8_t *data;
+    size_t size;
+    st = io_read_file(path, &data, &size, (size_t)full);
+    if (st) {
+        if (st == STEX_FILE_FORMAT_ERROR)
+            stex_fail(st, "%s: the file is larger than the %llu bytes its layout (%ux%ux%u %s, "
+                          "bytesPerRow %u, rowsPerImage %u) holds", path, (unsigned long long)full,
+                      w, h, d, fi->name, bpr, rpi);
+        return st;
+    }
+    if (size != full && size != minimum) {
+        free(data);
+        return stex_fail(STEX_FILE_FORMAT_ERROR,
+                         "%s: %zu bytes, but %ux%ux%u %s with bytesPerRow %u and rowsPerImage %u "
+                         "takes %llu bytes (or %llu without the last row's padding)%s",
+                         path, size, w, h, d, fi->name, bpr, rpi, (unsigned long long)full,
+                         (unsigned long long)minimum, size < minimum ? ": truncated" : "");
+    }
+    out->data = calloc((size_t)full, 1);
+    if (!out->data) {
+        free(data);
+        return stex_fail(STEX_OUT_OF_MEMORY, "%s: out of memory", path);
+    }
+    memcpy(out->data, data, size);
+    free(data);
+    out->format = f;
+    out->width = w;
+    out->height = h;
+    out->depth = d;
+    out->bytes_per_row = bpr;
+    out->rows_per_image = rpi;
+    out->size = (size_t)full;
+    return STEX_OK;
+}
+
+stex_status stex_read_bin_raw(const char *path, stex_format f, uint32_t width, uint32_t height,
+                              uint32_t depth, uint32_t bytes_per_row, uint32_t rows_per_image,
+                              stex_image *out)
+{
+    stex_status st = read_bin_data(path, f, width, height, depth, bytes_per_row, rows_per_image, out);
+    if (st == STEX_INVALID_ARGUMENT || st == STEX_FILE_FORMAT_ERROR)
+        st = STEX_FILE_FORMAT_ERROR;
+    return st;
+}
+
+static bool get_u32(json_t *o, const char *key, uint32_t *v)
+{
+    json_t *j = json_object_get(o, key);
+    if (!json_is_integer(j) || json_integer_value(j) < 0 || json_integer_value(j) > UINT32_MAX)
+        return false;
+    *v = (uint32_t)json_integer_value(j);
+    return true;
+}
+
+static void get_str(json_t *o, const char *key, char *dst, size_t n)
+{
+    json_t *j = json_object_get(o, key);
+    dst[0] = '\0';
+    if (json_is_string(j))
+        snprintf(dst, n, "%s", json_string_value(j));
+}
+
+stex_status stex_read_bin(const char *path, stex_image *out, stex_io_meta_read *meta)
+{
+    memset(out, 0, sizeof *out);
+    char *side = sidecar_path(path);
+    if (!side)
+        return stex_fail(STEX_OUT_OF_MEMORY, "%s: out of memory", path);
+    uint8_t *text;
+    size_t n;
+    stex_status st = io_read_file(side, &text, &n, 1 << 16);
+    if (st) {
+        if (st == STEX_IO_ERROR)
+            stex_fail(st, "cannot read the sidecar '%s' of '%s' (give --format, --size and "
+                          "--bytes-per-row to read a raw .bin)", side, path);
+        free(side);
+        return st;
+    }
+    json_error_t jerr;
+    json_t *o = json_loadb((const char *)text, n, 0, &jerr);
+    free(text);
+    if (!json_is_object(o)) {
+        st = stex_fail(STEX_FILE_FORMAT_ERROR, "%s: not a JSON object (%s, line %d)", side,
+                       o ? "wrong type" : jerr.text, jerr.line);
+        json_decref(o);
+        free(side);
+        return st;
+    }
+    json_t *fmt = json_object_get(o, "format"), *size = json_object_get(o, "size");
+    uint32_t dims[3] = {0, 0, 0}, bpr = 0, rpi = 0;
+    stex_format f = json_is_string(fmt) ? stex_format_from_name(json_string_value(fmt))
+                                        : STEX_FORMAT_UNDEFINED;
+    bool ok = json_is_array(size) && json_array_size(size) == 3;
+    for (size_t i = 0; ok && i < 3; i++) {
+        json_t *e = json_array_get(size, i);
+        ok = json_is_integer(e) && json_integer_value(e) >= 0 &&
+             json_integer_value(e) <= UINT32_MAX;
+        if (ok)
+            dims[i] = (uint32_t)json_integer_value(e);
+    }
+    if (f == STEX_FORMAT_UNDEFINED)
+        st = stex_fail(STEX_FILE_FORMAT_ERROR, "%s: \"format\" is missing or not a WebGPU format "
+                                               "name", side);
+    else if (!ok)
+        st = stex_fail(STEX_FILE_FORMAT_ERROR, "%s: \"size\" must be [width, height, depth] with "
+                                               "non-negative integers", side);
+    else if (!get_u32(o, "bytes_per_row", &bpr) || !get_u32(o, "rows_per_image", &rpi))
+        st = stex_fail(STEX_FILE_FORMAT_ERROR, "%s: \"bytes_per_row\" and \"rows_per_image\" must "
+                                               "be non-negative integers", side);
+    if (!st && meta) {
+        memset(meta, 0, sizeof *meta);
+        get_str(o, "kernel", meta->kernel, sizeof meta->kernel);
+        get_str(o, "profile", meta->profile, sizeof meta->profile);
+        get_str(o, "schedule", meta->schedule, sizeof meta->schedule);
+        get_str(o, "stex_version", meta->stex_version, sizeof meta->stex_version);
+        json_t *s = json_object_get(o, "seed");
+        if (json_is_integer(s) && json_integer_value(s) >= 0) {
+            meta->seed = (uint64_t)json_integer_value(s);
+            meta->has_seed = true;
+        } else if (json_is_string(s)) {
+            meta->seed = strtoull(json_string_value(s), NULL, 10);
+            meta->has_seed = true;
+        }
+    }
+    json_decref(o);
+    free(side);
+    if (st)
+        return st;
+    if (rpi == 0)
+        return stex_fail(STEX_FILE_FORMAT_ERROR, "%s.json: rows_per_image is 0", path);
+    st = read_bin_data(path, f, dims[0], dims[1], dims[2], bpr, rpi, out);
+    if (st == STEX_INVALID_ARGUMENT)
+        st = STEX_FILE_FORMAT_ERROR;
+    return st;
+}

@@ -1,0 +1,57 @@
+/* Internal helpers of the io layer: crash-safe writes, whole-file reads,
+ * little-endian access and per-format channel extraction. */
+#ifndef STEX_IO_INTERNAL_H
+#define STEX_IO_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stex/io.h"
+
+/* A file being written: a temporary in the target's directory, renamed into
+ * place by io_tmp_commit, deleted by io_tmp_abort. */
+typedef struct io_tmpfile {
+    FILE *f;
+    char *tmp_path;
+    char *final_path;
+} io_tmpfile;
+
+stex_status io_tmp_open(io_tmpfile *t, const char *path);
+/* Flushes and closes; on failure removes the temporary. Does not rename. */
+stex_status io_tmp_close(io_tmpfile *t);
+/* Renames a closed temporary into place (or removes it on failure). */
+stex_status io_tmp_rename(io_tmpfile *t);
+/* close + rename. */
+stex_status io_tmp_commit(io_tmpfile *t);
+/* Closes (if open) and removes the temporary. Safe on a zeroed struct. */
+void io_tmp_abort(io_tmpfile *t);
+stex_status io_write_bytes(io_tmpfile *t, const void *p, size_t n);
+
+/* Reads a whole file of at most `max` bytes. */
+stex_status io_read_file(const char *path, uint8_t **data, size_t *size, size_t max);
+
+static inline uint16_t io_le16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static inline uint32_t io_le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline void io_put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static inline void io_put32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+}
+
+/* True if the format's texels can be stored in a golden file (colour formats
+ * stex can encode). Sets an error naming the format otherwise. */
+stex_status io_check_format(stex_format f, const char *what);
+/* Validates dimensions against the STEX_IO_MAX_* guards. */
+stex_status io_check_dims(const char *what, uint32_t w, uint32_t h, uint32_t d);
+
+/* Channel c (R,G,B,A = 0..3, as the format names them) of a texel, as its raw
+ * code: the unsigned bit field for unorm/uint/float, sign-extended for
+ * snorm/sint (returned in an int64).  bgra8unorm's R is byte 2. */
+int64_t io_channel_code(const stex_format_info *fi, const uint8_t *texel, unsigned c);
+
+#endif

@@ -1,0 +1,166 @@
+/*
+ * blur - lesson 001 ("textureStore y las funciones de acceso directo"),
+ * section "Un ejemplo completo: desenfoque separable": a 9-tap Gaussian read
+ * through a linear sampler from a texture_2d<f32> and written to an
+ * rgba16float storage texture, dispatched twice (direccion (1,0) then (0,1)),
+ * the second pass reading what the first wrote.
+ *
+ * With radio 1 every sample lands on a texel centre, so the result depends
+ * on the sampler returning the texel exactly there and on the rgba16float
+ * store's rounding (round-toward-zero on lavapipe).
+ */
+#include "kernels/inputs.h"
+#include "kernels/instance.h"
+
+static const char WGSL[] =
+    "@group(0) @binding(0) var origen  : texture_2d<f32>;\n"
+    "@group(0) @binding(1) var smp     : sampler;\n"
+    "@group(0) @binding(2) var destino : texture_storage_2d<rgba16float, write>;\n"
+    "\n"
+    "struct Params { direccion : vec2<f32>, radio : f32 };\n"
+    "@group(0) @binding(3) var<uniform> params : Params;\n"
+    "\n"
+    "const PESOS = array<f32, 5>(0.227027, 0.194594, 0.121621, 0.054054, 0.016216);\n"
+    "\n"
+    "@compute @workgroup_size(8, 8)\n"
+    "fn main(@builtin(global_invocation_id) id : vec3<u32>) {\n"
+    "  let tam = textureDimensions(destino);\n"
+    "  if (any(id.xy >= tam)) { return; }\n"
+    "\n"
+    "  let uv = (vec2<f32>(id.xy) + vec2<f32>(0.5)) / vec2<f32>(tam);\n"
+    "  let paso = params.direccion * params.radio / vec2<f32>(tam);\n"
+    "\n"
+    "  var suma = textureSampleLevel(origen, smp, uv, 0.0) * PESOS[0];\n"
+    "  for (var i = 1; i < 5; i = i + 1) {\n"
+    "    let d = paso * f32(i);\n"
+    "    suma = suma + textureSampleLevel(origen, smp, uv + d, 0.0) * PESOS[i];\n"
+    "    suma = suma + textureSampleLevel(origen, smp, uv - d, 0.0) * PESOS[i];\n"
+    "  }\n"
+    "\n"
+    "  textureStore(destino, vec2<i32>(id.xy), suma);\n"
+    "}\n";
+
+/* @binding(0) origen: texture_2d<f32>, (1) smp: sampler,
+ * (2) destino: texture_storage_2d<rgba16float, write>, (3) params: uniform. */
+enum { ORIGEN = 0, SMP = 1, DESTINO = 2 };
+
+/* struct Params { direccion : vec2<f32>, radio : f32 } */
+typedef struct blur_params { float direccion[2]; float radio; } blur_params;
+
+static const float PESOS[5] = {0.227027f, 0.194594f, 0.121621f, 0.054054f, 0.016216f};
+
+/* suma = suma + s * w, per component, in f32 (a multiply then an add). */
+static void madd(stex_vec4 *suma, stex_vec4 s, float w)
+{
+    for (int c = 0; c < 4; c++)
+        suma->f[c] = suma->f[c] + s.f[c] * w;
+}
+
+static void blur(const stex_invocation *inv)
+{
+    const blur_params *params = inv->params;
+    const uint32_t *id = inv->global_invocation_id;
+    stex_uvec2 tam = stex_textureDimensions_2d(inv, DESTINO);
+    if (id[0] >= tam.x || id[1] >= tam.y)
+        return;
+
+    float uv_x = ((float)id[0] + 0.5f) / (float)tam.x;
+    float uv_y = ((float)id[1] + 0.5f) / (float)tam.y;
+    float paso_x = params->direccion[0] * params->radio / (float)tam.x;
+    float paso_y = params->direccion[1] * params->radio / (float)tam.y;
+
+    stex_vec4 s = stex_textureSampleLevel_2d(inv, ORIGEN, SMP, uv_x, uv_y, 0.0f);
+    stex_vec4 suma;
+    for (int c = 0; c < 4; c++)
+        suma.f[c] = s.f[c] * PESOS[0];
+    for (int i = 1; i < 5; i++) {
+        float d_x = paso_x * (float)i, d_y = paso_y * (float)i;
+        madd(&suma, stex_textureSampleLevel_2d(inv, ORIGEN, SMP, uv_x + d_x, uv_y + d_y, 0.0f),
+             PESOS[i]);
+        madd(&suma, stex_textureSampleLevel_2d(inv, ORIGEN, SMP, uv_x - d_x, uv_y - d_y, 0.0f),
+             PESOS[i]);
+    }
+
+    stex_textureStore_2d(inv, DESTINO, (int32_t)id[0], (int32_t)id[1],
+                         stex_f32x4(suma.f[0], suma.f[1], suma.f[2], suma.f[3]));
+}
+
+static const stex_layout_entry ENTRIES[] = {
+    {.binding = ORIGEN, .visibility = STEX_STAGE_COMPUTE, .type = STEX_BINDING_TEXTURE,
+     .texture_view_dimension = STEX_VIEW_DIMENSION_2D},
+    {.binding = SMP, .visibility = STEX_STAGE_COMPUTE, .type = STEX_BINDING_SAMPLER},
+    {.binding = DESTINO, .visibility = STEX_STAGE_COMPUTE, .type = STEX_BINDING_STORAGE_TEXTURE,
+     .storage_texture = {STEX_ACCESS_WRITE_ONLY, STEX_FORMAT_RGBA16FLOAT, STEX_VIEW_DIMENSION_2D}},
+};
+
+static const stex_kernel_pass PASSES[] = {
+    {"main", WGSL, {.kernel = blur, .workgroup_size = {8, 8, 1}, .entries = ENTRIES,
+                    .entry_count = 3, .label = "blur"}},
+};
+
+static void make_input(const stex_kernel_instance *ki, uint8_t *out)
+{
+    kernels_input_blur(ki->width, ki->height, out);
+}
+
+/* textures: 0 source (rgba8unorm), 1 tmp, 2 output (rgba16float).
+ * groups: 0 source -> tmp, 1 tmp -> output, 2 output -> tmp (later iterations). */
+static stex_status create(stex_kernel_instance *ki)
+{
+    const uint32_t sampled_storage = STEX_USAGE_TEXTURE_BINDING | STEX_USAGE_STORAGE_BINDING |
+                                     STEX_USAGE_COPY_SRC;
+    stex_status st;
+    if ((st = kernels_texture(ki, 0, STEX_FORMAT_RGBA8UNORM,
+                              STEX_USAGE_TEXTURE_BINDING | STEX_USAGE_COPY_DST)) ||
+        (st = kernels_texture(ki, 1, STEX_FORMAT_RGBA16FLOAT, sampled_storage)) ||
+        (st = kernels_texture(ki, 2, STEX_FORMAT_RGBA16FLOAT, sampled_storage)))
+        return st;
+    /* magFilter/minFilter linear, clamp-to-edge: the harness's sampler */
+    stex_sampler_desc sd = {.mag_filter = STEX_FILTER_LINEAR, .min_filter = STEX_FILTER_LINEAR};
+    if ((st = stex_sampler_create(ki->device, &sd, &ki->sampler)))
+        return st;
+    ki->out_texture = ki->texture[2];
+    const int from[3] = {0, 1, 2}, to[3] = {1, 2, 1};
+    for (int g = 0; g < 3; g++) {
+        stex_bind_group_entry e[] = {{.binding = ORIGEN, .view = ki->view[from[g]]},
+                                     {.binding = SMP, .sampler = ki->sampler},
+                                     {.binding = DESTINO, .view = ki->view[to[g]]}};
+        if ((st = kernels_group(ki, g, 0, e, 3)))
+            return st;
+    }
+    return STEX_OK;
+}
+
+static stex_status reset(stex_kernel_instance *ki)
+{
+    return kernels_write_texture(ki, 0, ki->input);
+}
+
+static stex_status iterate(stex_kernel_instance *ki, const stex_dispatch_options *opt)
+{
+    const blur_params horizontal = {{1.0f, 0.0f}, 1.0f}, vertical = {{0.0f, 1.0f}, 1.0f};
+    uint32_t gx = kernels_groups8(ki->width), gy = kernels_groups8(ki->height);
+    /* the first blur reads the source, later ones blur the previous result */
+    stex_status st = kernels_dispatch(ki, 0, ki->steps == 0 ? 0 : 2, gx, gy, opt, &horizontal);
+    if (st)
+        return st;
+    return kernels_dispatch(ki, 0, 1, gx, gy, opt, &vertical);
+}
+
+static const struct stex_kernel_ops OPS = {make_input, create, reset, iterate, NULL};
+
+const stex_kernel kernels_blur = {
+    .name = "blur",
+    .summary = "separable 9-tap Gaussian: texture_2d + linear sampler -> rgba16float, two passes",
+    .lesson = "001 textureStore y las funciones de acceso directo: \"desenfoque separable\"",
+    .default_width = 64,
+    .default_height = 64,
+    .input_format = STEX_FORMAT_RGBA8UNORM,
+    .output_format = STEX_FORMAT_RGBA16FLOAT,
+    .input = "rgba8unorm: r = (4x)&255, g = (4y)&255, b = ((x^y)&8) ? 255 : 0, "
+             "a = floor(mulberry32(0xb1a5)() * 256)",
+    .racy = false,
+    .passes = PASSES,
+    .pass_count = 1,
+    .ops = &OPS,
+};

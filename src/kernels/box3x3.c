@@ -1,0 +1,213 @@
+/*
+ * box3x3-texture and box3x3-buffer - lesson 002 ("Storage texture o storage
+ * buffer"), section "El mosaico": the same 3x3 box blur over an rgba8unorm
+ * image held as a (tiled) texture and as a linear buffer of pack4x8unorm
+ * words.  The WGSL is the harness's perf.mjs, which timed both on lavapipe;
+ * the two outputs are byte-identical there.
+ */
+#include "kernels/inputs.h"
+#include "kernels/instance.h"
+
+static const char WGSL_TEXTURE[] =
+    "@group(0) @binding(0) var origen : texture_2d<f32>;\n"
+    "@group(0) @binding(1) var destino : texture_storage_2d<rgba8unorm, write>;\n"
+    "@compute @workgroup_size(8, 8)\n"
+    "fn main(@builtin(global_invocation_id) id : vec3<u32>) {\n"
+    "  let tam = vec2<i32>(textureDimensions(destino));\n"
+    "  let c = vec2<i32>(id.xy);\n"
+    "  if (any(c >= tam)) { return; }\n"
+    "  var s = vec4<f32>(0.0);\n"
+    "  for (var dy = -1; dy <= 1; dy++) {\n"
+    "    for (var dx = -1; dx <= 1; dx++) {\n"
+    "      s += textureLoad(origen, clamp(c + vec2<i32>(dx, dy), vec2<i32>(0), tam - 1), 0);\n"
+    "    }\n"
+    "  }\n"
+    "  textureStore(destino, c, s / 9.0);\n"
+    "}\n";
+
+static const char WGSL_BUFFER[] =
+    "@group(0) @binding(0) var<storage, read> origen : array<u32>;\n"
+    "@group(0) @binding(1) var<storage, read_write> destino : array<u32>;\n"
+    "@group(0) @binding(2) var<uniform> tam : vec2<i32>;\n"
+    "@compute @workgroup_size(8, 8)\n"
+    "fn main(@builtin(global_invocation_id) id : vec3<u32>) {\n"
+    "  let c = vec2<i32>(id.xy);\n"
+    "  if (any(c >= tam)) { return; }\n"
+    "  var s = vec4<f32>(0.0);\n"
+    "  for (var dy = -1; dy <= 1; dy++) {\n"
+    "    for (var dx = -1; dx <= 1; dx++) {\n"
+    "      let p = clamp(c + vec2<i32>(dx, dy), vec2<i32>(0), tam - 1);\n"
+    "      s += unpack4x8unorm(origen[p.y * tam.x + p.x]);\n"
+    "    }\n"
+    "  }\n"
+    "  destino[c.y * tam.x + c.x] = pack4x8unorm(s / 9.0);\n"
+    "}\n";
+
+/* @binding(0) origen, @binding(1) destino (both variants); @binding(2) tam (buffer). */
+enum { ORIGEN = 0, DESTINO = 1 };
+
+/* The buffer variant's uniform: tam : vec2<i32>. */
+typedef struct box_params { int32_t tam[2]; } box_params;
+
+static int32_t clampi(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+static void box3x3_texture(const stex_invocation *inv)
+{
+    stex_uvec2 dims = stex_textureDimensions_2d(inv, DESTINO);
+    int32_t tam_x = (int32_t)dims.x, tam_y = (int32_t)dims.y;
+    int32_t cx = (int32_t)inv->global_invocation_id[0];
+    int32_t cy = (int32_t)inv->global_invocation_id[1];
+    if (cx >= tam_x || cy >= tam_y)
+        return;
+    float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (int32_t dy = -1; dy <= 1; dy++)
+        for (int32_t dx = -1; dx <= 1; dx++) {
+            stex_vec4 t = stex_textureLoad_level_2d(inv, ORIGEN, clampi(cx + dx, 0, tam_x - 1),
+                                                    clampi(cy + dy, 0, tam_y - 1), 0);
+            for (int k = 0; k < 4; k++)
+                s[k] += t.f[k];
+        }
+    stex_textureStore_2d(inv, DESTINO, cx, cy,
+                         stex_f32x4(s[0] / 9.0f, s[1] / 9.0f, s[2] / 9.0f, s[3] / 9.0f));
+}
+
+static void box3x3_buffer(const stex_invocation *inv)
+{
+    const box_params *params = inv->params;
+    const int32_t *tam = params->tam;
+    const stex_profile *prof = stex_invocation_profile(inv);
+    int32_t cx = (int32_t)inv->global_invocation_id[0];
+    int32_t cy = (int32_t)inv->global_invocation_id[1];
+    if (cx >= tam[0] || cy >= tam[1])
+        return;
+    float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (int32_t dy = -1; dy <= 1; dy++)
+        for (int32_t dx = -1; dx <= 1; dx++) {
+            int32_t px = clampi(cx + dx, 0, tam[0] - 1), py = clampi(cy + dy, 0, tam[1] - 1);
+            float t[4];
+            stex_unpack4x8unorm(prof, stex_buffer_load_u32(inv, ORIGEN, (uint32_t)(py * tam[0] + px)),
+                                t);
+            for (int k = 0; k < 4; k++)
+                s[k] += t[k];
+        }
+    const float q[4] = {s[0] / 9.0f, s[1] / 9.0f, s[2] / 9.0f, s[3] / 9.0f};
+    stex_buffer_store_u32(inv, DESTINO, (uint32_t)(cy * tam[0] + cx), stex_pack4x8unorm(prof, q));
+}
+
+static const stex_layout_entry ENTRIES_TEXTURE[] = {
+    {.binding = ORIGEN, .visibility = STEX_STAGE_COMPUTE, .type = STEX_BINDING_TEXTURE,
+     .texture_view_dimension = STEX_VIEW_DIMENSION_2D},
+    {.binding = DESTINO, .visibility = STEX_STAGE_COMPUTE, .type = STEX_BINDING_STORAGE_TEXTURE,
+     .storage_texture = {STEX_ACCESS_WRITE_ONLY, STEX_FORMAT_RGBA8UNORM, STEX_VIEW_DIMENSION_2D}},
+};
+static const stex_layout_entry ENTRIES_BUFFER[] = {
+    {.binding = ORIGEN, .visibility = STEX_STAGE_COMPUTE,
+     .type = STEX_BINDING_READ_ONLY_STORAGE_BUFFER},
+    {.binding = DESTINO, .visibility = STEX_STAGE_COMPUTE, .type = STEX_BINDING_STORAGE_BUFFER},
+};
+
+static const stex_kernel_pass PASSES_TEXTURE[] = {
+    {"main", WGSL_TEXTURE, {.kernel = box3x3_texture, .workgroup_size = {8, 8, 1},
+                            .entries = ENTRIES_TEXTURE, .entry_count = 2,
+                            .label = "box3x3-texture"}},
+};
+static const stex_kernel_pass PASSES_BUFFER[] = {
+    {"main", WGSL_BUFFER, {.kernel = box3x3_buffer, .workgroup_size = {8, 8, 1},
+                           .entries = ENTRIES_BUFFER, .entry_count = 2,
+                           .label = "box3x3-buffer"}},
+};
+
+static void make_input(const stex_kernel_instance *ki, uint8_t *out)
+{
+    kernels_input_box3x3(ki->width, ki->height, out);
+}
+
+/* texture 0 source (sampled), texture 1 output (storage) */
+static stex_status create_texture(stex_kernel_instance *ki)
+{
+    stex_status st;
+    if ((st = kernels_texture(ki, 0, STEX_FORMAT_RGBA8UNORM,
+                              STEX_USAGE_TEXTURE_BINDING | STEX_USAGE_COPY_DST)) ||
+        (st = kernels_texture(ki, 1, STEX_FORMAT_RGBA8UNORM,
+                              STEX_USAGE_STORAGE_BINDING | STEX_USAGE_COPY_SRC)))
+        return st;
+    ki->out_texture = ki->texture[1];
+    stex_bind_group_entry e[] = {{.binding = ORIGEN, .view = ki->view[0]},
+                                 {.binding = DESTINO, .view = ki->view[1]}};
+    return kernels_group(ki, 0, 0, e, 2);
+}
+
+/* buffer 0 source, buffer 1 output: width * height words each */
+static stex_status create_buffer(stex_kernel_instance *ki)
+{
+    uint64_t size = (uint64_t)ki->width * ki->height * 4;
+    stex_status st;
+    if ((st = kernels_buffer(ki, 0, size, STEX_BUFFER_USAGE_STORAGE | STEX_BUFFER_USAGE_COPY_DST)) ||
+        (st = kernels_buffer(ki, 1, size, STEX_BUFFER_USAGE_STORAGE | STEX_BUFFER_USAGE_COPY_SRC)))
+        return st;
+    ki->out_buffer = ki->buffer[1];
+    stex_bind_group_entry e[] = {{.binding = ORIGEN, .buffer = ki->buffer[0]},
+                                 {.binding = DESTINO, .buffer = ki->buffer[1]}};
+    return kernels_group(ki, 0, 0, e, 2);
+}
+
+static stex_status reset_texture(stex_kernel_instance *ki)
+{
+    return kernels_write_texture(ki, 0, ki->input);
+}
+
+static stex_status reset_buffer(stex_kernel_instance *ki)
+{
+    return stex_queue_write_buffer(ki->buffer[0], 0, ki->input,
+                                   (size_t)ki->width * ki->height * 4);
+}
+
+static stex_status iterate_texture(stex_kernel_instance *ki, const stex_dispatch_options *opt)
+{
+    return kernels_dispatch(ki, 0, 0, kernels_groups8(ki->width), kernels_groups8(ki->height),
+                            opt, NULL);
+}
+
+static stex_status iterate_buffer(stex_kernel_instance *ki, const stex_dispatch_options *opt)
+{
+    box_params params = {{(int32_t)ki->width, (int32_t)ki->height}};
+    return kernels_dispatch(ki, 0, 0, kernels_groups8(ki->width), kernels_groups8(ki->height),
+                            opt, &params);
+}
+
+static const struct stex_kernel_ops OPS_TEXTURE = {make_input, create_texture, reset_texture,
+                                                   iterate_texture, NULL};
+static const struct stex_kernel_ops OPS_BUFFER = {make_input, create_buffer, reset_buffer,
+                                                  iterate_buffer, NULL};
+
+#define BOX_INPUT "one mulberry32(0x9e7f) word per texel (bytes r, g, b, a little-endian)"
+
+const stex_kernel kernels_box3x3_texture = {
+    .name = "box3x3-texture",
+    .summary = "3x3 box blur: textureLoad from a tiled rgba8unorm texture, textureStore",
+    .lesson = "002 Storage texture o storage buffer: \"El mosaico\" (perf.mjs BOX_TEX)",
+    .default_width = 4096,
+    .default_height = 4096,
+    .input_format = STEX_FORMAT_RGBA8UNORM,
+    .output_format = STEX_FORMAT_RGBA8UNORM,
+    .input = BOX_INPUT,
+    .racy = false,
+    .passes = PASSES_TEXTURE,
+    .pass_count = 1,
+    .ops = &OPS_TEXTURE,
+};
+
+const stex_kernel kernels_box3x3_buffer = {
+    .name = "box3x3-buffer",
+    .summary = "3x3 box blur over a linear buffer: unpack4x8unorm, pack4x8unorm",
+    .lesson = "002 Storage texture o storage buffer: \"El mosaico\" (perf.mjs BOX_BUF)",
+    .default_width = 4096,
+    .default_height = 4096,
+    .input_format = STEX_FORMAT_RGBA8UNORM,
+    .output_format = STEX_FORMAT_RGBA8UNORM,
+    .input = BOX_INPUT,
+    .racy = false,
+    .passes = PASSES_BUFFER,
+    .pass_count = 1,
+    .ops = &OPS_BUFFER,
+};

@@ -1,0 +1,93 @@
+/*
+ * decaer - lesson 000 ("write, read y read_write: los tres modos de acceso"),
+ * section "Leer y escribir la misma textura": exponential decay in place on
+ * a read_write r32float texture.  Each invocation reads and writes only its
+ * own texel, so the kernel is race-free under every schedule.
+ */
+#include "kernels/inputs.h"
+#include "kernels/instance.h"
+
+static const char WGSL[] =
+    "@group(0) @binding(0) var campo : texture_storage_2d<r32float, read_write>;\n"
+    "\n"
+    "@compute @workgroup_size(8, 8)\n"
+    "fn decaer(@builtin(global_invocation_id) id : vec3<u32>) {\n"
+    "  let tam = textureDimensions(campo);\n"
+    "  if (any(id.xy >= tam)) { return; }\n"
+    "\n"
+    "  let c = vec2<i32>(id.xy);\n"
+    "  let v = textureLoad(campo, c).r;\n"
+    "  textureStore(campo, c, vec4<f32>(v * 0.98, 0.0, 0.0, 0.0));\n"
+    "}\n";
+
+enum { CAMPO = 0 }; /* @binding(0) var campo : texture_storage_2d<r32float, read_write> */
+
+static void decaer(const stex_invocation *inv)
+{
+    const uint32_t *id = inv->global_invocation_id;
+    stex_uvec2 tam = stex_textureDimensions_2d(inv, CAMPO);
+    if (id[0] >= tam.x || id[1] >= tam.y)                /* any(id.xy >= tam) */
+        return;
+
+    int32_t cx = (int32_t)id[0], cy = (int32_t)id[1];    /* vec2<i32>(id.xy) */
+    float v = stex_textureLoad_2d(inv, CAMPO, cx, cy).v.f[0];
+    /* 0.98 is an abstract literal converted to f32; the product is an f32 op. */
+    stex_textureStore_2d(inv, CAMPO, cx, cy, stex_f32x4(v * 0.98f, 0.0f, 0.0f, 0.0f));
+}
+
+static const stex_layout_entry ENTRIES[] = {
+    {.binding = CAMPO, .visibility = STEX_STAGE_COMPUTE, .type = STEX_BINDING_STORAGE_TEXTURE,
+     .storage_texture = {STEX_ACCESS_READ_WRITE, STEX_FORMAT_R32FLOAT, STEX_VIEW_DIMENSION_2D}},
+};
+
+static const stex_kernel_pass PASSES[] = {
+    {"decaer", WGSL, {.kernel = decaer, .workgroup_size = {8, 8, 1}, .entries = ENTRIES,
+                      .entry_count = 1, .label = "decaer"}},
+};
+
+static void make_input(const stex_kernel_instance *ki, uint8_t *out)
+{
+    kernels_input_decaer(ki->width, ki->height, out);
+}
+
+static stex_status create(stex_kernel_instance *ki)
+{
+    stex_status st = kernels_texture(ki, 0, STEX_FORMAT_R32FLOAT,
+                                     STEX_USAGE_STORAGE_BINDING | STEX_USAGE_COPY_SRC |
+                                         STEX_USAGE_COPY_DST);
+    if (st)
+        return st;
+    ki->out_texture = ki->texture[0];
+    stex_bind_group_entry e[] = {{.binding = CAMPO, .view = ki->view[0]}};
+    return kernels_group(ki, 0, 0, e, 1);
+}
+
+static stex_status reset(stex_kernel_instance *ki)
+{
+    return kernels_write_texture(ki, 0, ki->input);
+}
+
+static stex_status iterate(stex_kernel_instance *ki, const stex_dispatch_options *opt)
+{
+    return kernels_dispatch(ki, 0, 0, kernels_groups8(ki->width), kernels_groups8(ki->height),
+                            opt, NULL);
+}
+
+static const struct stex_kernel_ops OPS = {make_input, create, reset, iterate, NULL};
+
+const stex_kernel kernels_decaer = {
+    .name = "decaer",
+    .summary = "v * 0.98 in place on a read_write r32float texture (race-free)",
+    .lesson = "000 write, read y read_write: \"Leer y escribir la misma textura\"",
+    .default_width = 256,
+    .default_height = 256,
+    .input_format = STEX_FORMAT_R32FLOAT,
+    .output_format = STEX_FORMAT_R32FLOAT,
+    .input = "texels 0..15: 0, -0, 1, -1, 0.5, min subnormal, FLT_MIN, subnormal 0x006cf6c7, "
+             "qNaN, +inf, -inf, 65504, FLT_MAX, 1/3, 0.1, 255; the rest "
+             "Math.fround(mulberry32(0xdeca)())",
+    .racy = false,
+    .passes = PASSES,
+    .pass_count = 1,
+    .ops = &OPS,
+};

@@ -1,0 +1,87 @@
+/* Internal to the race layer: shadow records, candidates, the detector. */
+#ifndef STEX_RACE_STATE_H
+#define STEX_RACE_STATE_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "race/race_internal.h"
+
+enum { ACC_KINDS = 4 };            /* stex_race_access values */
+#define SHADOW_CHUNK 4096u
+#define WG_SHADOW UINT32_MAX       /* shadow id of var<workgroup> */
+
+/* An accessor: ((workgroup << 8) | local_invocation_index) + 1; 0 = none.
+ * Keys order accessors by (workgroup, local index). */
+static inline uint64_t acc_key(uint64_t wg, uint32_t lid) { return ((wg << 8) | lid) + 1; }
+static inline uint64_t key_wg(uint64_t key) { return (key - 1) >> 8; }
+static inline uint32_t key_lid(uint64_t key) { return (uint32_t)((key - 1) & 0xff); }
+
+/* Per location, per access kind: the smallest accessor of the smallest
+ * workgroup, and the smallest accessor of the second smallest workgroup.
+ * A function of the set of accesses - never of their order. */
+typedef struct shadow_rec {
+    uint64_t slot[ACC_KINDS][2];
+    uint64_t value;   /* hash of some written value */
+    uint32_t flags;   /* REC_HAS_VALUE, REC_VALUES_DIFFER */
+} shadow_rec;
+#define REC_HAS_VALUE 1u
+#define REC_VALUES_DIFFER 2u
+
+struct race_shadow {
+    struct race_shadow_geom g;
+    uint32_t id;                /* rank by (memory, binding, mip): the report order */
+    stex_race_memory memory;
+    uint32_t binding, mip;
+    const void *key;            /* texture or buffer */
+    uint64_t count;             /* locations */
+    _Atomic(shadow_rec *) *chunks;
+    uint64_t nchunks;
+};
+
+typedef struct race_cand {
+    uint32_t shadow;
+    uint64_t wgkey;             /* workgroup memory: the workgroup; else 0 */
+    uint64_t loc;
+    uint8_t kind;               /* stex_race_kind */
+    uint8_t same_wg;
+    uint8_t acc_a, acc_b;
+    uint64_t a, b;              /* accessor keys, a < b */
+} race_cand;
+
+typedef struct cand_vec {
+    race_cand *v;
+    size_t n, cap;
+    bool oom;
+} cand_vec;
+void cand_push(cand_vec *cv, const race_cand *c);
+
+/* Lexicographic order of candidates: the report order. */
+int cand_cmp(const void *a, const void *b);
+
+/* Judges one access summary (two smallest per kind) and emits the smallest
+ * conflicting pair per race kind.  `distinct` tells whether two accessors
+ * are unordered (different workgroup, or different invocation). */
+typedef struct pair_pick {
+    bool found[STEX_RACE_KIND_COUNT];
+    uint64_t a[STEX_RACE_KIND_COUNT], b[STEX_RACE_KIND_COUNT];
+    uint8_t acc_a[STEX_RACE_KIND_COUNT], acc_b[STEX_RACE_KIND_COUNT];
+} pair_pick;
+void judge_slots(const uint64_t slot[ACC_KINDS][2], bool by_workgroup, bool suppress_ww,
+                 pair_pick *out);
+
+struct race_dispatch {
+    stex_race_detector *rd;
+    exec_dispatch *ctx;
+    struct race_shadow **shadows;
+    uint32_t nshadows;
+    atomic_flag locks[4096];
+    cand_vec found;
+    atomic_bool oom;
+};
+
+/* detector.c: adds a dispatch's sorted, deduplicated races. */
+stex_status detector_add(stex_race_detector *rd, const struct race_dispatch *d,
+                         const race_cand *c, size_t n);
+
+#endif

@@ -1,0 +1,39 @@
+/* Internal: the resource objects, shared by the files of src/resource. */
+#ifndef STEX_RESOURCE_INTERNAL_H
+#define STEX_RESOURCE_INTERNAL_H
+
+#include "stex/resource.h"
+
+struct stex_texture {
+    stex_device *device;
+    stex_texture_desc desc;       /* defaults filled in, label not owned */
+    const stex_format_info *info;
+    stex_texture_layout layout;
+    uint8_t *memory;              /* layout.size bytes, zeroed, 256-byte aligned */
+};
+
+struct stex_texture_view {
+    stex_texture *texture;
+    stex_view_desc desc;          /* resolved */
+    stex_view_access access;      /* base mip level, base layer */
+};
+
+struct stex_buffer {
+    stex_device *device;
+    uint64_t size;
+    uint32_t usage;
+    uint8_t *data;                /* size rounded up to 16, zeroed, 16-byte aligned */
+};
+
+struct stex_sampler {
+    stex_device *device;
+    stex_sampler_desc desc;       /* defaults filled in */
+};
+
+/* The texture's size at level `mip`: width, height, depth-or-layers. */
+stex_extent3d stex_texture_level_extent(const stex_texture *t, uint32_t mip);
+
+/* The fast-path record of absolute mip level `mip` of a view. */
+void stex_view_access_at_level(const stex_texture_view *v, uint32_t mip, stex_view_access *a);
+
+#endif

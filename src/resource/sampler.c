@@ -1,0 +1,342 @@
+/* Samplers and sampled reads of texture_2d<f32>: textureLoad with a level
+ * and textureSampleLevel, in two filtering precisions (resource.h,
+ * docs/memory.md "Sampling"). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "resource/internal.h"
+
+stex_status stex_sampler_create(stex_device *d, const stex_sampler_desc *desc, stex_sampler **out)
+{
+    if (out)
+        *out = NULL;
+    if (!d || !out)
+        return stex_fail(STEX_INVALID_ARGUMENT, "createSampler: device and out must not be NULL");
+    stex_sampler_desc full;
+    memset(&full, 0, sizeof full);
+    if (desc)
+        full = *desc;
+    if (full.lod_min_clamp == 0 && full.lod_max_clamp == 0)
+        full.lod_max_clamp = 32;
+    if ((unsigned)full.address_mode_u > STEX_ADDRESS_MIRROR_REPEAT ||
+        (unsigned)full.address_mode_v > STEX_ADDRESS_MIRROR_REPEAT ||
+        (unsigned)full.address_mode_w > STEX_ADDRESS_MIRROR_REPEAT ||
+        (unsigned)full.mag_filter > STEX_FILTER_LINEAR || (unsigned)full.min_filter > STEX_FILTER_LINEAR ||
+        (unsigned)full.mipmap_filter > STEX_FILTER_LINEAR ||
+        (unsigned)full.precision > STEX_FILTER_PRECISION_LAVAPIPE)
+        return stex_fail(STEX_TYPE_ERROR, "createSampler: an address mode, filter or precision is not a valid enum value");
+    if (!(full.lod_min_clamp >= 0))
+        return stex_fail(STEX_VALIDATION_ERROR, "createSampler: lodMinClamp %g must be >= 0",
+                         (double)full.lod_min_clamp);
+    if (!(full.lod_max_clamp >= full.lod_min_clamp))
+        return stex_fail(STEX_VALIDATION_ERROR, "createSampler: lodMaxClamp %g must be >= lodMinClamp %g",
+                         (double)full.lod_max_clamp, (double)full.lod_min_clamp);
+    stex_sampler *s = calloc(1, sizeof *s);
+    if (!s)
+        return stex_fail(STEX_OUT_OF_MEMORY, "createSampler: out of memory");
+    s->device = d;
+    s->desc = full;
+    *out = s;
+    return STEX_OK;
+}
+
+void stex_sampler_destroy(stex_sampler *s) { free(s); }
+const stex_sampler_desc *stex_sampler_get_desc(const stex_sampler *s) { return &s->desc; }
+
+/* ---- textureLoad(texture_2d<f32>, coords, level) ---- */
+
+/* Bounds of array index `layer` for the view: an array view has its layers,
+ * any other view only layer 0. */
+static uint32_t view_layers(const stex_texture_view *v)
+{
+    return v->desc.dimension == STEX_VIEW_DIMENSION_2D_ARRAY ? v->desc.array_layer_count : 1;
+}
+
+bool stex_view_load_level(const stex_texture_view *v, const stex_profile *p, int64_t x, int64_t y,
+                          int64_t layer, int64_t level, stex_vec4 *out)
+{
+    memset(out, 0, sizeof *out);
+    if (level < 0 || (uint64_t)level >= v->desc.mip_level_count || layer < 0 ||
+        (uint64_t)layer >= view_layers(v))
+        return false;
+    stex_view_access a;
+    stex_view_access_at_level(v, v->desc.base_mip_level + (uint32_t)level, &a);
+    uint32_t z = v->desc.dimension == STEX_VIEW_DIMENSION_3D ? 0 : (uint32_t)layer;
+    if (v->desc.dimension != STEX_VIEW_DIMENSION_2D_ARRAY)
+        a.depth = a.depth ? a.depth : 1;
+    const uint8_t *t = stex_view_access_texel(&a, x, y, z);
+    if (!t || !a.decode)
+        return false;
+    a.decode(p ? p : a.profile, t, out);
+    return true;
+}
+
+/* ---- address modes on integer texel coordinates (WebGPU/Vulkan rules) ---- */
+
+static int64_t wrap(stex_address_mode m, int64_t i, int64_t n)
+{
+    switch (m) {
+    case STEX_ADDRESS_REPEAT:
+        return ((i % n) + n) % n;
+    case STEX_ADDRESS_MIRROR_REPEAT: {
+        int64_t t = ((i % (2 * n)) + 2 * n) % (2 * n);
+        return t < n ? t : 2 * n - 1 - t;
+    }
+    default:
+        return i < 0 ? 0 : i >= n ? n - 1 : i;
+    }
+}
+
+/* A float texel coordinate made safe to floor into an int64. */
+static float tame(float c)
+{
+    if (isnan(c))
+        return 0;
+    return c < -1e9f ? -1e9f : c > 1e9f ? 1e9f : c;
+}
+
+/* One 2x2 footprint: texel indices and weights along each axis. */
+typedef struct footprint {
+    int64_t x0, x1, y0, y1;
+    float a, b;          /* weights of x1 and y1 */
+    uint32_t fa, fb;     /* 8-bit fixed-point weights (lavapipe unorm8 path) */
+} footprint;
+
+static void fetch(const stex_view_access *acc, const stex_profile *p, int64_t x, int64_t y,
+                  uint32_t z, stex_vec4 *out)
+{
+    const uint8_t *t = stex_view_access_texel(acc, x, y, z);
+    if (t && acc->decode)
+        acc->decode(p, t, out);
+    else
+        memset(out, 0, sizeof *out);
+}
+
+/* ---- precision SPEC: f32 coordinates, double blend rounded once ---- */
+
+static void spec_axis(stex_address_mode m, float u, uint32_t n, int64_t *i0, int64_t *i1, float *w)
+{
+    float c = tame(u * (float)n - 0.5f);
+    float f = floorf(c);
+    *w = c - f;
+    *i0 = wrap(m, (int64_t)f, n);
+    *i1 = wrap(m, (int64_t)f + 1, n);
+}
+
+/* ---- precision LAVAPIPE: llvmpipe's gallivm sampling code ---- */
+
+static uint32_t bits_of(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static float float_of(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static float quiet(float a) { return float_of(bits_of(a) | 0x00400000u); }
+/* x86 SSE: the first NaN operand, quieted, else the x86 default NaN. */
+static float x86_result(float a, float b, float r)
+{
+    if (isnan(a))
+        return quiet(a);
+    if (isnan(b))
+        return quiet(b);
+    return isnan(r) ? float_of(0xffc00000u) : r;
+}
+static float sub86(float a, float b) { return x86_result(a, b, a - b); }
+static float mul86(float a, float b) { return x86_result(a, b, a * b); }
+static float add86(float a, float b) { return x86_result(a, b, a + b); }
+/* lp_build_lerp on floats: w * (v1 - v0) + v0 */
+static float lerp86(float w, float v0, float v1) { return add86(mul86(w, sub86(v1, v0)), v0); }
+
+static bool is_pot(uint32_t n) { return (n & (n - 1)) == 0; }
+
+/* lp_build_sample_wrap_linear, float (SoA) path. */
+static void lavapipe_axis(stex_address_mode m, float u, uint32_t n, int64_t *i0, int64_t *i1, float *w)
+{
+    float len = (float)n, c, f;
+    int64_t k0, k1;
+    switch (m) {
+    case STEX_ADDRESS_REPEAT:
+        if (is_pot(n)) {
+            c = tame(u * len - 0.5f);
+            f = floorf(c);
+            *w = c - f;
+            k0 = (int64_t)f;
+            *i0 = k0 & (n - 1);
+            *i1 = (k0 + 1) & (n - 1);
+        } else {
+            float fr = tame(u) - floorf(tame(u));
+            if (fr > 0.99999994f)
+                fr = 0.99999994f; /* lp_build_fract_safe */
+            c = fr * len - 0.5f;
+            f = floorf(c);
+            *w = c - f;
+            k0 = (int64_t)f;
+            if (k0 < 0)
+                k0 = n - 1;
+            k1 = k0 + 1 == n ? 0 : k0 + 1;
+            *i0 = k0;
+            *i1 = k1;
+        }
+        return;
+    case STEX_ADDRESS_MIRROR_REPEAT: {
+        float t = tame(u);
+        float mu = fabsf(t - 2.0f * rintf(t * 0.5f)); /* lp_build_coord_mirror */
+        c = mu * len - 0.5f;
+        f = floorf(c);
+        *w = c - f;
+        k0 = (int64_t)f;
+        *i0 = k0 < 0 ? 0 : k0;
+        k1 = k0 + 1;
+        *i1 = k1 > n - 1 ? n - 1 : k1;
+        return;
+    }
+    default: /* clamp-to-edge */
+        c = u * len;
+        c = isnan(c) ? len : (c < len ? c : len);
+        c = c - 0.5f;
+        c = c > 0 ? c : 0;
+        f = floorf(c);
+        *w = c - f;
+        k0 = (int64_t)f;
+        *i0 = k0;
+        *i1 = k0 + 1 > n - 1 ? n - 1 : k0 + 1;
+        return;
+    }
+}
+
+/* lp_build_sample_image_linear, 8-bit (AoS) path: coordinates in 24.8
+ * fixed point, rounded to nearest even. */
+static void lavapipe_axis_u8(stex_address_mode m, float u, uint32_t n, int64_t *i0, int64_t *i1,
+                             uint32_t *fw)
+{
+    float c = tame(u * (float)n * 256.0f);
+    int64_t s = (int64_t)rintf(c) - 128;
+    int64_t ip = s >> 8; /* arithmetic: floor */
+    *fw = (uint32_t)(s & 255);
+    if (m == STEX_ADDRESS_REPEAT) {
+        *i0 = wrap(m, ip, n);
+        *i1 = wrap(m, ip + 1, n);
+    } else {
+        *i0 = wrap(STEX_ADDRESS_CLAMP_TO_EDGE, ip, n);
+        *i1 = wrap(STEX_ADDRESS_CLAMP_TO_EDGE, ip + 1, n);
+    }
+}
+
+/* lp_build_lerp on normalised 8-bit values with weights 0..255 scaled to 0..256. */
+static uint32_t lerp_u8(uint32_t w8, uint32_t v0, uint32_t v1)
+{
+    int32_t w = (int32_t)(w8 + (w8 >> 7));
+    int32_t d = (int32_t)v1 - (int32_t)v0;
+    int32_t p = w * d;
+    return (uint32_t)((int32_t)v0 + (p >> 8)); /* >> on negatives: floor, as the 16-bit wrap gives */
+}
+
+/* Formats llvmpipe filters in its 8-bit AoS path (util_format_fits_8unorm). */
+static bool fits_8unorm(stex_format f)
+{
+    const stex_format_info *fi = stex_format_get(f);
+    if (!fi || fi->type != STEX_CHANNEL_UNORM ||
+        (fi->packing != STEX_PACKING_PLAIN && fi->packing != STEX_PACKING_BGRA))
+        return false;
+    for (int c = 0; c < fi->channels; c++)
+        if (fi->bits[c] != 8)
+            return false;
+    return true;
+}
+
+/* ---- filtering one level ---- */
+
+static void sample_one_level(const stex_view_access *a, const stex_sampler_desc *sd,
+                             const stex_profile *p, bool lavapipe, stex_filter_mode filter, float u,
+                             float v, uint32_t z, stex_vec4 *out)
+{
+    uint32_t w = a->width, h = a->height;
+    if (filter == STEX_FILTER_NEAREST) {
+        int64_t x = wrap(sd->address_mode_u, (int64_t)floorf(tame(u * (float)w)), w);
+        int64_t y = wrap(sd->address_mode_v, (int64_t)floorf(tame(v * (float)h)), h);
+        fetch(a, p, x, y, z, out);
+        return;
+    }
+    footprint fp;
+    if (lavapipe && fits_8unorm(a->format) && sd->address_mode_u != STEX_ADDRESS_MIRROR_REPEAT &&
+        sd->address_mode_v != STEX_ADDRESS_MIRROR_REPEAT) {
+        lavapipe_axis_u8(sd->address_mode_u, u, w, &fp.x0, &fp.x1, &fp.fa);
+        lavapipe_axis_u8(sd->address_mode_v, v, h, &fp.y0, &fp.y1, &fp.fb);
+        uint32_t bpp = a->bytes_per_texel;
+        const uint8_t *t00 = stex_view_access_texel(a, fp.x0, fp.y0, z);
+        const uint8_t *t10 = stex_view_access_texel(a, fp.x1, fp.y0, z);
+        const uint8_t *t01 = stex_view_access_texel(a, fp.x0, fp.y1, z);
+        const uint8_t *t11 = stex_view_access_texel(a, fp.x1, fp.y1, z);
+        uint8_t res[16];
+        for (uint32_t i = 0; i < bpp; i++) {
+            uint32_t r0 = lerp_u8(fp.fa, t00[i], t10[i]);
+            uint32_t r1 = lerp_u8(fp.fa, t01[i], t11[i]);
+            res[i] = (uint8_t)lerp_u8(fp.fb, r0, r1);
+        }
+        a->decode(p, res, out);
+        return;
+    }
+    if (lavapipe) {
+        lavapipe_axis(sd->address_mode_u, u, w, &fp.x0, &fp.x1, &fp.a);
+        lavapipe_axis(sd->address_mode_v, v, h, &fp.y0, &fp.y1, &fp.b);
+    } else {
+        spec_axis(sd->address_mode_u, u, w, &fp.x0, &fp.x1, &fp.a);
+        spec_axis(sd->address_mode_v, v, h, &fp.y0, &fp.y1, &fp.b);
+    }
+    stex_vec4 t00, t10, t01, t11;
+    fetch(a, p, fp.x0, fp.y0, z, &t00);
+    fetch(a, p, fp.x1, fp.y0, z, &t10);
+    fetch(a, p, fp.x0, fp.y1, z, &t01);
+    fetch(a, p, fp.x1, fp.y1, z, &t11);
+    for (int c = 0; c < 4; c++) {
+        if (lavapipe) {
+            out->f[c] = lerp86(fp.b, lerp86(fp.a, t00.f[c], t10.f[c]), lerp86(fp.a, t01.f[c], t11.f[c]));
+        } else {
+            double A = fp.a, B = fp.b;
+            out->f[c] = (float)((1 - A) * (1 - B) * t00.f[c] + A * (1 - B) * t10.f[c] +
+                                (1 - A) * B * t01.f[c] + A * B * t11.f[c]);
+        }
+    }
+}
+
+void stex_view_sample_level(const stex_texture_view *v, const stex_sampler *s, const stex_profile *p,
+                            float u, float v_, int64_t layer, float level, stex_vec4 *out)
+{
+    memset(out, 0, sizeof *out);
+    const stex_format_info *fi = stex_format_get(v->desc.format);
+    if (!fi || fi->scalar != STEX_SCALAR_F32 || !v->access.decode)
+        return; /* texture_2d<f32> binds float-sampleable formats only */
+    const stex_sampler_desc *sd = &s->desc;
+    if (!p)
+        p = v->access.profile;
+    bool lavapipe = sd->precision == STEX_FILTER_PRECISION_LAVAPIPE ||
+                    (sd->precision == STEX_FILTER_PRECISION_AUTO &&
+                     stex_profile_id_of(p) == STEX_PROFILE_LAVAPIPE);
+    uint32_t layers = view_layers(v);
+    uint32_t z = layer < 0 ? 0 : (uint64_t)layer >= layers ? layers - 1 : (uint32_t)layer;
+    /* level of detail: clamped, then mag filter at or below 0, min above */
+    float lod = isnan(level) ? 0 : level;
+    lod = lod < sd->lod_min_clamp ? sd->lod_min_clamp : lod;
+    lod = lod > sd->lod_max_clamp ? sd->lod_max_clamp : lod;
+    stex_filter_mode filter = lod <= 0 ? sd->mag_filter : sd->min_filter;
+    uint32_t q = v->desc.mip_level_count - 1;
+    stex_view_access a;
+    if (sd->mipmap_filter == STEX_FILTER_NEAREST || q == 0 || lod <= 0) {
+        /* Vulkan: nearest level = ceil(lod + 0.5) - 1, clamped to [0, q] */
+        float d = lod <= 0.5f ? 0 : ceilf(lod + 0.5f) - 1;
+        uint32_t m = d > (float)q ? q : (uint32_t)d;
+        stex_view_access_at_level(v, v->desc.base_mip_level + m, &a);
+        sample_one_level(&a, sd, p, lavapipe, filter, u, v_, z, out);
+        return;
+    }
+    float f = floorf(lod);
+    uint32_t lo = f >= (float)q ? q : (uint32_t)f;
+    uint32_t hi = lo + 1 > q ? q : lo + 1;
+    float delta = lo == q ? 0 : lod - f;
+    stex_vec4 t0, t1;
+    stex_view_access_at_level(v, v->desc.base_mip_level + lo, &a);
+    sample_one_level(&a, sd, p, lavapipe, filter, u, v_, z, &t0);
+    stex_view_access_at_level(v, v->desc.base_mip_level + hi, &a);
+    sample_one_level(&a, sd, p, lavapipe, filter, u, v_, z, &t1);
+    for (int c = 0; c < 4; c++)
+        out->f[c] = lavapipe ? lerp86(delta, t0.f[c], t1.f[c])
+                             : (float)((1.0 - delta) * t0.f[c] + (double)delta * t1.f[c]);
+}

@@ -1,0 +1,276 @@
+/* WGSL storage-buffer builtins (array<u32|i32|f32>, array<vec4<...>>), the
+ * atomics on array<atomic<u32|i32>>, and var<workgroup> word access.
+ *
+ * Out-of-range indices follow the bounded behaviour stex chooses among the
+ * ones WGSL allows: loads return 0, stores and atomics do nothing. */
+#include <string.h>
+
+#include "race/race_internal.h"
+#include "shader/describe.h"
+#include "shader/exec.h"
+
+typedef enum buf_op { OP_LOAD, OP_STORE, OP_ATOMIC } buf_op;
+
+/* The binding if it may be used for `op`, else NULL after recording the error. */
+static const exec_binding *buffer_for(const stex_invocation *inv, uint32_t binding, buf_op op,
+                                      const char *fn)
+{
+    const struct stex_exec *e = inv->exec;
+    const exec_binding *b = binding < e->nb ? &e->b[binding] : NULL;
+    stex_binding_type t = b ? b->type : 0;
+    if (t == STEX_BINDING_STORAGE_BUFFER
+        || (op == OP_LOAD && (t == STEX_BINDING_READ_ONLY_STORAGE_BUFFER
+                              || t == STEX_BINDING_UNIFORM_BUFFER)))
+        return b;
+    char what[96] = "not bound in the pipeline layout";
+    if (b)
+        exec_describe_binding(b, what, sizeof what);
+    const char *rule = op == OP_LOAD ? "a buffer load needs var<storage> or var<uniform>"
+                       : op == OP_STORE ? "a buffer store needs var<storage, read_write>"
+                                        : "atomics need array<atomic<T>> in var<storage, read_write>";
+    exec_shader_error(inv, "%s on @binding(%u), which is %s: %s", fn, binding, what, rule);
+    return NULL;
+}
+
+static inline uint8_t *word_ptr(const exec_binding *b, uint64_t index)
+{
+    return b->bytes + index * 4;
+}
+
+static uint32_t load_word(const stex_invocation *inv, uint32_t binding, uint64_t index)
+{
+    const struct stex_exec *e = inv->exec;
+    const exec_binding *b = binding < e->nb ? &e->b[binding] : NULL;
+    if (!b || (b->type != STEX_BINDING_STORAGE_BUFFER
+               && b->type != STEX_BINDING_READ_ONLY_STORAGE_BUFFER
+               && b->type != STEX_BINDING_UNIFORM_BUFFER))
+        b = buffer_for(inv, binding, OP_LOAD, "buffer load");
+    if (!b || index >= b->words)
+        return 0;
+    const uint8_t *p = word_ptr(b, index);
+    uint32_t v;
+    if (e->fast.slow) {
+        uint8_t tmp[4];
+        if (b->shadow)
+            race_access(e->race, b->shadow, b->offset / 4 + index, inv->local_invocation_index,
+                        STEX_RACE_ACCESS_READ, NULL, 0);
+        p = exec_visible(inv->exec, b, p, 4, tmp);
+        memcpy(&v, p, 4);
+        return v;
+    }
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static void store_word(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v)
+{
+    const struct stex_exec *e = inv->exec;
+    const exec_binding *b = binding < e->nb ? &e->b[binding] : NULL;
+    if (!b || b->type != STEX_BINDING_STORAGE_BUFFER)
+        b = buffer_for(inv, binding, OP_STORE, "buffer store");
+    if (!b || index >= b->words)
+        return;
+    uint8_t *p = word_ptr(b, index);
+    if (e->dead)
+        return;
+    if (e->fast.slow && b->shadow)
+        race_access(e->race, b->shadow, b->offset / 4 + index, inv->local_invocation_index,
+                    STEX_RACE_ACCESS_WRITE, &v, 4);
+    memcpy(p, &v, 4);
+    if (e->fast.slow)
+        exec_wrote(inv->exec, p, &v, 4);
+}
+
+uint32_t stex_buffer_load_u32(const stex_invocation *inv, uint32_t binding, uint64_t index)
+{
+    return load_word(inv, binding, index);
+}
+
+float stex_buffer_load_f32(const stex_invocation *inv, uint32_t binding, uint64_t index)
+{
+    uint32_t w = load_word(inv, binding, index);
+    float f;
+    memcpy(&f, &w, 4);
+    return f;
+}
+
+int32_t stex_buffer_load_i32(const stex_invocation *inv, uint32_t binding, uint64_t index)
+{
+    return (int32_t)load_word(inv, binding, index);
+}
+
+void stex_buffer_store_u32(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v)
+{
+    store_word(inv, binding, index, v);
+}
+
+void stex_buffer_store_f32(const stex_invocation *inv, uint32_t binding, uint64_t index, float v)
+{
+    uint32_t w;
+    memcpy(&w, &v, 4);
+    store_word(inv, binding, index, w);
+}
+
+void stex_buffer_store_i32(const stex_invocation *inv, uint32_t binding, uint64_t index, int32_t v)
+{
+    store_word(inv, binding, index, (uint32_t)v);
+}
+
+/* array<vec4<T>>: element i is words 4i..4i+3; an element partly out of range is out of range. */
+stex_vec4 stex_buffer_load_vec4(const stex_invocation *inv, uint32_t binding, uint64_t index)
+{
+    stex_vec4 r = {.u = {0, 0, 0, 0}};
+    const exec_binding *b = buffer_for(inv, binding, OP_LOAD, "buffer load (vec4)");
+    if (!b || index >= b->words / 4)
+        return r;
+    for (int c = 0; c < 4; c++)
+        r.u[c] = load_word(inv, binding, index * 4 + (uint64_t)c);
+    return r;
+}
+
+void stex_buffer_store_vec4(const stex_invocation *inv, uint32_t binding, uint64_t index, stex_vec4 v)
+{
+    const exec_binding *b = buffer_for(inv, binding, OP_STORE, "buffer store (vec4)");
+    if (!b || index >= b->words / 4)
+        return;
+    for (int c = 0; c < 4; c++)
+        store_word(inv, binding, index * 4 + (uint64_t)c, v.u[c]);
+}
+
+/* ---- atomics ---- */
+
+/* The binding and byte offset for an atomic on word `index`, or NULL (nothing done). */
+static const exec_binding *atomic_target(const stex_invocation *inv, uint32_t binding,
+                                         uint64_t index, const char *fn, bool writes,
+                                         uint64_t *offset)
+{
+    const exec_binding *b = buffer_for(inv, binding, OP_ATOMIC, fn);
+    if (!b || index >= b->words || inv->exec->dead)
+        return NULL;
+    *offset = b->offset + index * 4;
+    const struct stex_exec *e = inv->exec;
+    if (e->fast.slow && b->shadow)
+        race_access(e->race, b->shadow, *offset / 4, inv->local_invocation_index,
+                    writes ? STEX_RACE_ACCESS_ATOMIC_WRITE : STEX_RACE_ACCESS_ATOMIC_READ, NULL, 0);
+    return b;
+}
+
+#define ATOMIC_RMW(name, fn, T, impl)                                                     \
+    T name(const stex_invocation *inv, uint32_t binding, uint64_t index, T v)             \
+    {                                                                                     \
+        uint64_t off;                                                                     \
+        const exec_binding *b = atomic_target(inv, binding, index, fn, true, &off);      \
+        return b ? impl(b->buffer, off, v) : 0;                                           \
+    }
+
+ATOMIC_RMW(stex_atomicAdd, "atomicAdd", uint32_t, stex_atomic_add_u32)
+ATOMIC_RMW(stex_atomicSub, "atomicSub", uint32_t, stex_atomic_sub_u32)
+ATOMIC_RMW(stex_atomicMax_u32, "atomicMax", uint32_t, stex_atomic_max_u32)
+ATOMIC_RMW(stex_atomicMin_u32, "atomicMin", uint32_t, stex_atomic_min_u32)
+ATOMIC_RMW(stex_atomicMax_i32, "atomicMax", int32_t, stex_atomic_max_i32)
+ATOMIC_RMW(stex_atomicMin_i32, "atomicMin", int32_t, stex_atomic_min_i32)
+ATOMIC_RMW(stex_atomicAnd, "atomicAnd", uint32_t, stex_atomic_and_u32)
+ATOMIC_RMW(stex_atomicOr, "atomicOr", uint32_t, stex_atomic_or_u32)
+ATOMIC_RMW(stex_atomicXor, "atomicXor", uint32_t, stex_atomic_xor_u32)
+ATOMIC_RMW(stex_atomicExchange, "atomicExchange", uint32_t, stex_atomic_exchange_u32)
+
+uint32_t stex_atomicLoad(const stex_invocation *inv, uint32_t binding, uint64_t index)
+{
+    uint64_t off;
+    const exec_binding *b = atomic_target(inv, binding, index, "atomicLoad", false, &off);
+    return b ? stex_atomic_load_u32(b->buffer, off) : 0;
+}
+
+void stex_atomicStore(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v)
+{
+    uint64_t off;
+    const exec_binding *b = atomic_target(inv, binding, index, "atomicStore", true, &off);
+    if (b)
+        stex_atomic_store_u32(b->buffer, off, v);
+}
+
+uint32_t stex_atomicCompareExchangeWeak(const stex_invocation *inv, uint32_t binding,
+                                        uint64_t index, uint32_t cmp, uint32_t v, bool *exchanged)
+{
+    uint64_t off;
+    const exec_binding *b = atomic_target(inv, binding, index, "atomicCompareExchangeWeak", true,
+                                          &off);
+    if (!b) {
+        if (exchanged)
+            *exchanged = false;
+        return 0;
+    }
+    bool ex = false;
+    uint32_t old = stex_atomic_compare_exchange_weak_u32(b->buffer, off, cmp, v, &ex);
+    if (exchanged)
+        *exchanged = ex;
+    return old;
+}
+
+/* ---- var<workgroup> ---- */
+
+static bool wg_word_ok(const stex_invocation *inv, uint64_t index, const char *fn)
+{
+    const struct stex_exec *e = inv->exec;
+    if (index < e->ctx->wg_memory_size / 4)
+        return true;
+    if (e->ctx->wg_memory_size == 0)
+        exec_shader_error(inv, "%s: the pipeline declares no var<workgroup> memory "
+                          "(workgroup_memory_size 0)", fn);
+    return false; /* out of range: bounded behaviour */
+}
+
+uint32_t stex_workgroup_load_u32(const stex_invocation *inv, uint64_t index)
+{
+    if (!wg_word_ok(inv, index, "workgroup load"))
+        return 0;
+    struct stex_exec *e = inv->exec;
+    if (e->fast.slow && e->race)
+        race_workgroup_access(e->race, index, inv->local_invocation_index, STEX_RACE_ACCESS_READ,
+                              NULL, 0);
+    uint32_t v;
+    memcpy(&v, e->wg_mem + index * 4, 4);
+    return v;
+}
+
+void stex_workgroup_store_u32(const stex_invocation *inv, uint64_t index, uint32_t v)
+{
+    if (!wg_word_ok(inv, index, "workgroup store") || inv->exec->dead)
+        return;
+    struct stex_exec *e = inv->exec;
+    if (e->fast.slow && e->race)
+        race_workgroup_access(e->race, index, inv->local_invocation_index,
+                              STEX_RACE_ACCESS_WRITE, &v, 4);
+    memcpy(e->wg_mem + index * 4, &v, 4);
+}
+
+float stex_workgroup_load_f32(const stex_invocation *inv, uint64_t index)
+{
+    uint32_t w = stex_workgroup_load_u32(inv, index);
+    float f;
+    memcpy(&f, &w, 4);
+    return f;
+}
+
+void stex_workgroup_store_f32(const stex_invocation *inv, uint64_t index, float v)
+{
+    uint32_t w;
+    memcpy(&w, &v, 4);
+    stex_workgroup_store_u32(inv, index, w);
+}
+
+/* A workgroup runs on one thread, so its atomics need no hardware atomics. */
+uint32_t stex_workgroup_atomicAdd(const stex_invocation *inv, uint64_t index, uint32_t v)
+{
+    if (!wg_word_ok(inv, index, "atomicAdd (workgroup)"))
+        return 0;
+    struct stex_exec *e = inv->exec;
+    if (e->fast.slow && e->race)
+        race_workgroup_access(e->race, index, inv->local_invocation_index,
+                              STEX_RACE_ACCESS_ATOMIC_WRITE, NULL, 0);
+    uint32_t old;
+    memcpy(&old, e->wg_mem + index * 4, 4);
+    uint32_t nv = old + v;
+    memcpy(e->wg_mem + index * 4, &nv, 4);
+    return old;
+}

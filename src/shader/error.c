@@ -1,0 +1,69 @@
+/* Shader-creation errors found while a kernel runs, and the WGSL names used in
+ * their messages.  Each thread keeps the error of the smallest (workgroup,
+ * invocation) it saw, so the message a dispatch returns does not depend on
+ * which thread ran what; the dispatch runs to its end (to find that
+ * invocation) but drops every write after the first error. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "shader/describe.h"
+#include "shader/exec.h"
+
+const char *exec_scalar_name(stex_scalar_type t)
+{
+    switch (t) {
+    case STEX_SCALAR_F32: return "f32";
+    case STEX_SCALAR_U32: return "u32";
+    case STEX_SCALAR_I32: return "i32";
+    }
+    return "?";
+}
+
+void exec_describe_binding(const exec_binding *b, char *buf, size_t size)
+{
+    static const char *const dims[] = {
+        [STEX_VIEW_DIMENSION_1D] = "1d", [STEX_VIEW_DIMENSION_2D] = "2d",
+        [STEX_VIEW_DIMENSION_2D_ARRAY] = "2d_array", [STEX_VIEW_DIMENSION_3D] = "3d",
+        [STEX_VIEW_DIMENSION_CUBE] = "cube", [STEX_VIEW_DIMENSION_CUBE_ARRAY] = "cube_array",
+    };
+    const char *d = (unsigned)b->dim < STEX_VIEW_DIMENSION_COUNT && dims[b->dim] ? dims[b->dim] : "?";
+    switch (b->type) {
+    case STEX_BINDING_STORAGE_TEXTURE:
+        snprintf(buf, size, "texture_storage_%s<%s, %s>", d, stex_format_name(b->format),
+                 stex_access_wgsl_name(b->access));
+        return;
+    case STEX_BINDING_TEXTURE: snprintf(buf, size, "texture_%s<f32>", d); return;
+    case STEX_BINDING_SAMPLER: snprintf(buf, size, "sampler"); return;
+    case STEX_BINDING_STORAGE_BUFFER: snprintf(buf, size, "var<storage, read_write>"); return;
+    case STEX_BINDING_READ_ONLY_STORAGE_BUFFER: snprintf(buf, size, "var<storage, read>"); return;
+    case STEX_BINDING_UNIFORM_BUFFER: snprintf(buf, size, "var<uniform>"); return;
+    }
+    snprintf(buf, size, "not bound in the pipeline layout");
+}
+
+void exec_shader_error(const stex_invocation *inv, const char *fmt, ...)
+{
+    struct stex_exec *e = inv->exec;
+    /* WebGPU would not have run this shader at all: from now on no write of
+     * the dispatch reaches memory (the slow path drops them). */
+    e->dead = e->fast.slow = true;
+    atomic_store_explicit(&((exec_dispatch *)e->ctx)->failed, true, memory_order_relaxed);
+    uint64_t wg = e->wg;
+    uint32_t lid = inv->local_invocation_index;
+    if (e->has_error && (e->err_wg < wg || (e->err_wg == wg && e->err_lid <= lid)))
+        return;
+    e->has_error = true;
+    e->err_wg = wg;
+    e->err_lid = lid;
+    int n = snprintf(e->err_msg, sizeof e->err_msg, "shader error (workgroup (%u, %u, %u), "
+                     "local invocation (%u, %u, %u)): ",
+                     inv->workgroup_id[0], inv->workgroup_id[1], inv->workgroup_id[2],
+                     inv->local_invocation_id[0], inv->local_invocation_id[1],
+                     inv->local_invocation_id[2]);
+    if (n < 0 || (size_t)n >= sizeof e->err_msg)
+        n = 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->err_msg + n, sizeof e->err_msg - (size_t)n, fmt, ap);
+    va_end(ap);
+}

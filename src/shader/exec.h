@@ -1,0 +1,123 @@
+/* Internal: the engine state a kernel's builtins read (struct stex_exec) and
+ * the per-dispatch view of each binding.  Shared by shader/, dispatch/, race/. */
+#ifndef STEX_SHADER_EXEC_H
+#define STEX_SHADER_EXEC_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <ucontext.h>
+
+#include "stex/dispatch.h"
+#include "stex/layout.h"
+#include "stex/race.h"
+#include "stex/shader.h"
+
+/* Tags compared in one instruction by the builtins: a mismatch sends the call
+ * to the slow path that names the WGSL rule. */
+#define EXEC_TAG_NONE 0xffffu
+#define EXEC_STORE_TAG(dim, scalar) ((uint32_t)(dim) | ((uint32_t)(scalar) << 8))
+
+typedef struct exec_binding {
+    uint32_t load_tag;   /* view dimension if a readable storage texture */
+    uint32_t store_tag;  /* EXEC_STORE_TAG(dim, scalar) if a writable storage texture */
+    uint32_t dims_tag;   /* view dimension of any storage texture */
+    stex_binding_type type; /* 0 = nothing bound at this number */
+    stex_view_dimension dim;
+    stex_access access;
+    stex_scalar_type scalar;
+    stex_format format;
+    uint32_t bpp;
+    uint64_t w, h, d;    /* bounds: d = layers (2d-array) or depth (3d), else 1 */
+    stex_texture_view *view;
+    stex_view_access acc;        /* helper C's fast texel address */
+    stex_texture *texture;
+    uint32_t mip, base_layer;
+    stex_encode_fn enc;
+    stex_decode_fn dec;
+    stex_vec4 zero_value;        /* the decoded zero texel (OOB load policy ZERO) */
+    const stex_sampler *sampler;
+    stex_buffer *buffer;
+    uint8_t *bytes;              /* buffer: data + offset */
+    uint64_t words;              /* buffer: 32-bit words in the bound range */
+    uint64_t offset;             /* buffer: byte offset of the range */
+    uint8_t *mem_base;           /* texture memory / buffer data (live) */
+    size_t mem_size;
+    uint8_t *snap_base;          /* SNAPSHOT visibility: copy at dispatch start */
+    struct race_shadow *shadow;  /* race detection: NULL when off */
+} exec_binding;
+
+struct race_thread;
+struct fiber_pool;
+
+typedef struct exec_dispatch {
+    const stex_pipeline *pipeline;
+    stex_kernel_fn kernel;
+    exec_binding *b;
+    stex_fast_binding *fb;       /* the same bindings, as the inline fast path reads them */
+    uint32_t nb;                 /* entries in b and fb (max binding + 1) */
+    const stex_profile *profile;
+    stex_dispatch_options opt;
+    uint32_t wg_size[3], wg_invocations;
+    uint32_t num_wg[3];
+    uint64_t total_wg;
+    uint32_t wg_memory_size;
+    bool slow;                   /* race detection or snapshot visibility */
+    bool fibers;                 /* pipeline uses barriers */
+    atomic_bool failed;          /* some thread hit a shader error */
+    struct race_dispatch *race;
+} exec_dispatch;
+
+/* Per-thread engine state; inv->exec points here. */
+struct stex_exec {
+    stex_exec_fast fast;         /* first: the inline builtins read it (shader.h) */
+    const exec_dispatch *ctx;
+    exec_binding *b;
+    uint32_t nb;
+    bool dead;                   /* a shader error happened: no more writes */
+    uint64_t wg;                 /* linear workgroup index running now */
+    /* first shader error of this thread (smallest workgroup, invocation) */
+    bool has_error;
+    uint64_t err_wg;
+    uint32_t err_lid;
+    char err_msg[512];
+    /* workgroup memory */
+    uint8_t *wg_mem;
+    /* barriers */
+    struct fiber_pool *fibers;
+    /* snapshot visibility: this workgroup's own writes */
+    struct overlay *overlay;
+    /* race detection */
+    struct race_thread *race;
+};
+
+/* Records a shader-creation error found while running (shader/error.c). */
+void exec_shader_error(const stex_invocation *inv, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Barrier entry from the builtins: implemented by the fiber scheduler. */
+typedef enum exec_barrier {
+    EXEC_BARRIER_WORKGROUP = 0, EXEC_BARRIER_STORAGE, EXEC_BARRIER_TEXTURE, EXEC_BARRIER_COUNT
+} exec_barrier;
+void fiber_barrier(const stex_invocation *inv, exec_barrier kind);
+
+/* Snapshot visibility (dispatch/visibility.c): this workgroup's writes. */
+struct overlay;
+struct overlay *overlay_create(void);
+void overlay_destroy(struct overlay *o);
+void overlay_clear(struct overlay *o);
+void overlay_put(struct overlay *o, const uint8_t *live, const void *bytes, uint32_t n);
+/* Copies the bytes this workgroup wrote at `live`; false if it wrote none. */
+bool overlay_get(const struct overlay *o, const uint8_t *live, void *bytes, uint32_t n);
+
+/* Where a read of `live` (n bytes of binding b) comes from under the visibility mode. */
+const uint8_t *exec_visible(struct stex_exec *e, const exec_binding *b, const uint8_t *live,
+                            uint32_t n, uint8_t *tmp);
+/* Record a write for the visibility mode (SNAPSHOT keeps the workgroup's own writes). */
+void exec_wrote(struct stex_exec *e, const uint8_t *live, const void *bytes, uint32_t n);
+
+#endif

@@ -1,0 +1,77 @@
+/* Running the built stex binary (STEX_BIN) from a test: exit code, stdout
+ * and stderr captured through files in a scratch directory. */
+#ifndef STEX_TESTS_CLI_EXEC_H
+#define STEX_TESTS_CLI_EXEC_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "../io/io_test.h"
+
+typedef struct cli_result {
+    int code;
+    char *out, *err;
+} cli_result;
+
+static char cli_dir[256];
+
+static inline const char *stex_bin(void)
+{
+    const char *b = getenv("STEX_BIN");
+    if (!b) {
+        fprintf(stderr, "STEX_BIN is not set (run through meson test)\n");
+        exit(1);
+    }
+    return b;
+}
+
+static inline char *cli_slurp_text(const char *path)
+{
+    size_t n = 0;
+    uint8_t *p = slurp(path, &n);
+    char *s = malloc(n + 1);
+    if (p)
+        memcpy(s, p, n);
+    s[n] = '\0';
+    free(p);
+    return s;
+}
+
+/* Runs `stex ARGS` (a shell-quoted argument string). */
+static inline cli_result run_stex(const char *fmt, ...)
+{
+    char args[4096], cmd[8192], out[512], err[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(out, sizeof out, "%s/.stdout", cli_dir);
+    snprintf(err, sizeof err, "%s/.stderr", cli_dir);
+    snprintf(cmd, sizeof cmd, "'%s' %s >'%s' 2>'%s' </dev/null", stex_bin(), args, out, err);
+    int st = system(cmd);
+    cli_result r = {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), cli_slurp_text(out),
+                    cli_slurp_text(err)};
+    remove(out);
+    remove(err);
+    return r;
+}
+
+static inline void cli_free(cli_result *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static inline int cli_has_text(const char *s, const char *t) { return !t || strstr(s, t); }
+
+#define CLI_EXPECT(r, want_code, text_in_err)                                                    \
+    do {                                                                                         \
+        if ((r).code != (want_code) || !cli_has_text((r).err, (text_in_err)))                   \
+            fail_msg("exit %d (expected %d), stderr: %s\nexpected stderr to contain: %s",        \
+                     (r).code, (want_code), (r).err, cli_has_text("", (text_in_err)) ? "" : "(see test)"); \
+    } while (0)
+
+#endif

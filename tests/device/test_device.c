@@ -1,0 +1,209 @@
+/* Adapters and devices: requestDevice's rules (WebGPU spec "requestDevice",
+ * "Limits"; lesson 004 on requesting features). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "stex/device.h"
+
+#define T1 STEX_FEATURE_TEXTURE_FORMATS_TIER1
+#define T2 STEX_FEATURE_TEXTURE_FORMATS_TIER2
+#define RG11 STEX_FEATURE_RG11B10UFLOAT_RENDERABLE
+#define CORE STEX_FEATURE_CORE_FEATURES_AND_LIMITS
+#define LF STEX_LANGUAGE_FEATURE_READONLY_AND_READWRITE_STORAGE_TEXTURES
+
+static void expect_error(stex_status st, stex_status kind, const char *substr)
+{
+    if (st != kind || !strstr(stex_last_error(), substr))
+        fail_msg("expected %s containing \"%s\", got %s: \"%s\"", stex_status_name(kind), substr,
+                 stex_status_name(st), stex_last_error());
+}
+
+/* WebGPU's default limits (spec "Limits" table), written out. */
+static void test_default_limits(void **state)
+{
+    (void)state;
+    stex_limits l = stex_limits_default();
+    assert_int_equal(l.max_texture_dimension_1d, 8192);
+    assert_int_equal(l.max_texture_dimension_2d, 8192);
+    assert_int_equal(l.max_texture_dimension_3d, 2048);
+    assert_int_equal(l.max_texture_array_layers, 256);
+    assert_int_equal(l.max_storage_textures_per_shader_stage, 4);
+    assert_int_equal(l.max_compute_invocations_per_workgroup, 256);
+    assert_int_equal(l.max_compute_workgroup_size_x, 256);
+    assert_int_equal(l.max_compute_workgroup_size_y, 256);
+    assert_int_equal(l.max_compute_workgroup_size_z, 64);
+    assert_int_equal(l.max_compute_workgroups_per_dimension, 65535);
+    assert_int_equal(l.max_compute_workgroup_storage_size, 16384);
+    assert_int_equal(l.max_storage_buffer_binding_size, 134217728);
+    assert_int_equal(l.max_buffer_size, 268435456);
+}
+
+static void test_default_adapter(void **state)
+{
+    (void)state;
+    stex_adapter *a = NULL;
+    stex_device *d = NULL;
+    assert_int_equal(stex_adapter_create(NULL, &a), STEX_OK);
+    assert_int_equal(stex_adapter_features(a), STEX_FEATURE_ALL);
+    assert_true(stex_adapter_language_features(a) & LF);
+    assert_int_equal(stex_device_create(a, NULL, &d), STEX_OK);
+    /* A device asked for nothing has only core-features-and-limits. */
+    assert_int_equal(stex_device_features(d), CORE);
+    assert_true(stex_device_language_features(d) & LF);
+    stex_limits dl = stex_limits_default();
+    assert_memory_equal(stex_device_limits(d), &dl, sizeof dl);
+    assert_non_null(stex_device_profile(d));
+    assert_int_equal(stex_profile_id_of(stex_device_profile(d)), STEX_PROFILE_SPEC);
+    stex_device_set_profile(d, STEX_PROFILE_LAVAPIPE);
+    assert_int_equal(stex_profile_id_of(stex_device_profile(d)), STEX_PROFILE_LAVAPIPE);
+    stex_device_set_profile(d, STEX_PROFILE_COUNT); /* ignored */
+    assert_int_equal(stex_profile_id_of(stex_device_profile(d)), STEX_PROFILE_LAVAPIPE);
+    stex_device_destroy(d);
+    stex_adapter_destroy(a);
+}
+
+/* Lesson 004: tier2 implies tier1 and rg11b10ufloat-renderable; tier1 implies
+ * rg11b10ufloat-renderable. */
+static void test_implied_features(void **state)
+{
+    (void)state;
+    static const struct {
+        uint32_t ask, want;
+    } cases[] = {
+        {T2, T2 | T1 | RG11 | CORE},
+        {T1, T1 | RG11 | CORE},
+        {RG11, RG11 | CORE},
+        {STEX_FEATURE_BGRA8UNORM_STORAGE, STEX_FEATURE_BGRA8UNORM_STORAGE | CORE},
+    };
+    stex_adapter *a;
+    assert_int_equal(stex_adapter_create(NULL, &a), STEX_OK);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        stex_device *d;
+        stex_device_desc dd = {.required_features = cases[i].ask};
+        assert_int_equal(stex_device_create(a, &dd, &d), STEX_OK);
+        if (stex_device_features(d) != cases[i].want)
+            fail_msg("asked 0x%x: features 0x%x, want 0x%x", cases[i].ask,
+                     stex_device_features(d), cases[i].want);
+        stex_device_destroy(d);
+    }
+    stex_adapter_destroy(a);
+}
+
+/* requestDevice with a feature the adapter lacks: TypeError (lavapipe:
+ * "TypeError: Unsupported feature"). */
+static void test_missing_feature(void **state)
+{
+    (void)state;
+    stex_adapter_desc ad = stex_adapter_desc_default();
+    ad.features = STEX_FEATURE_BGRA8UNORM_STORAGE | CORE; /* lavapipe-like */
+    stex_adapter *a;
+    assert_int_equal(stex_adapter_create(&ad, &a), STEX_OK);
+    stex_device *d = (stex_device *)&d;
+    stex_device_desc dd = {.required_features = T2};
+    expect_error(stex_device_create(a, &dd, &d), STEX_TYPE_ERROR, "texture-formats-tier2");
+    assert_null(d);
+    dd.required_features = T1 | STEX_FEATURE_BGRA8UNORM_STORAGE;
+    expect_error(stex_device_create(a, &dd, &d), STEX_TYPE_ERROR, "texture-formats-tier1");
+    dd.required_features = 1u << 31;
+    expect_error(stex_device_create(a, &dd, &d), STEX_TYPE_ERROR, "GPUFeatureName");
+    /* An adapter that has tier2 has tier1 too. */
+    stex_adapter *b;
+    ad.features = T2;
+    assert_int_equal(stex_adapter_create(&ad, &b), STEX_OK);
+    assert_int_equal(stex_adapter_features(b), T2 | T1 | RG11);
+    dd.required_features = T1;
+    assert_int_equal(stex_device_create(b, &dd, &d), STEX_OK);
+    stex_device_destroy(d);
+    stex_adapter_destroy(b);
+    stex_adapter_destroy(a);
+}
+
+static void test_limits(void **state)
+{
+    (void)state;
+    stex_adapter_desc ad = stex_adapter_desc_default();
+    ad.limits = (stex_limits){0};
+    ad.limits.max_texture_dimension_2d = 16384; /* the rest: defaults */
+    stex_adapter *a;
+    assert_int_equal(stex_adapter_create(&ad, &a), STEX_OK);
+    assert_int_equal(stex_adapter_limits(a)->max_texture_dimension_2d, 16384);
+    assert_int_equal(stex_adapter_limits(a)->max_texture_array_layers, 256);
+
+    stex_device *d;
+    stex_device_desc dd = {0};
+    assert_int_equal(stex_device_create(a, &dd, &d), STEX_OK);
+    /* Not asked for: the device gets the default, not the adapter's best. */
+    assert_int_equal(stex_device_limits(d)->max_texture_dimension_2d, 8192);
+    stex_device_destroy(d);
+
+    dd.required_limits.max_texture_dimension_2d = 16384;
+    dd.required_limits.max_texture_array_layers = 10; /* worse than default: default */
+    assert_int_equal(stex_device_create(a, &dd, &d), STEX_OK);
+    assert_int_equal(stex_device_limits(d)->max_texture_dimension_2d, 16384);
+    assert_int_equal(stex_device_limits(d)->max_texture_array_layers, 256);
+    stex_device_destroy(d);
+
+    dd.required_limits.max_texture_dimension_2d = 16385;
+    expect_error(stex_device_create(a, &dd, &d), STEX_TYPE_ERROR, "max_texture_dimension_2d");
+    dd.required_limits.max_texture_dimension_2d = 0;
+    dd.required_limits.max_compute_workgroup_size_z = 65;
+    expect_error(stex_device_create(a, &dd, &d), STEX_TYPE_ERROR, "max_compute_workgroup_size_z");
+    stex_adapter_destroy(a);
+
+    /* An adapter below the defaults does not exist. */
+    ad.limits.max_texture_dimension_2d = 4096;
+    expect_error(stex_adapter_create(&ad, &a), STEX_INVALID_ARGUMENT, "below WebGPU's default");
+}
+
+static void test_bad_arguments(void **state)
+{
+    (void)state;
+    stex_adapter *a = NULL;
+    stex_device *d = NULL;
+    expect_error(stex_adapter_create(NULL, NULL), STEX_INVALID_ARGUMENT, "NULL");
+    expect_error(stex_device_create(NULL, NULL, &d), STEX_INVALID_ARGUMENT, "adapter");
+    stex_adapter_desc ad = stex_adapter_desc_default();
+    ad.features = 1u << 30;
+    expect_error(stex_adapter_create(&ad, &a), STEX_INVALID_ARGUMENT, "unknown bits");
+    ad = stex_adapter_desc_default();
+    ad.profile = STEX_PROFILE_COUNT;
+    expect_error(stex_adapter_create(&ad, &a), STEX_INVALID_ARGUMENT, "profile");
+    assert_null(a);
+    /* Accessors tolerate NULL. */
+    assert_int_equal(stex_device_features(NULL), 0);
+    assert_null(stex_device_limits(NULL));
+    stex_device_destroy(NULL);
+    stex_adapter_destroy(NULL);
+}
+
+/* The language feature is a property of the adapter description (navigator.gpu),
+ * switchable off to model an older browser; the device inherits it. */
+static void test_language_feature_off(void **state)
+{
+    (void)state;
+    stex_adapter_desc ad = stex_adapter_desc_default();
+    ad.language_features = 0;
+    stex_adapter *a;
+    stex_device *d;
+    assert_int_equal(stex_adapter_create(&ad, &a), STEX_OK);
+    assert_int_equal(stex_device_create(a, NULL, &d), STEX_OK);
+    assert_int_equal(stex_device_language_features(d), 0);
+    stex_device_destroy(d);
+    stex_adapter_destroy(a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_default_limits),   cmocka_unit_test(test_default_adapter),
+        cmocka_unit_test(test_implied_features), cmocka_unit_test(test_missing_feature),
+        cmocka_unit_test(test_limits),           cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_language_feature_off),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

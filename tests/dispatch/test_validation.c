@@ -1,0 +1,213 @@
+/* createComputePipeline, createBindGroup and dispatchWorkgroups validation:
+ * each row breaks one WebGPU rule and must be refused with
+ * STEX_VALIDATION_ERROR and a message naming it; the valid control next to
+ * it must pass (so a row cannot pass by refusing everything). */
+#include "dtest.h"
+
+static void nop(const stex_invocation *inv) { (void)inv; }
+
+typedef struct wg_case {
+    uint32_t wg[3];
+    uint32_t wg_memory;
+    bool ok;
+    const char *rule;
+} wg_case;
+
+static const wg_case wg_cases[] = {
+    {{256, 1, 1}, 0, true, NULL},
+    {{1, 256, 1}, 0, true, NULL},
+    {{1, 1, 64}, 0, true, NULL},
+    {{16, 16, 1}, 0, true, NULL},
+    {{0, 0, 0}, 0, true, NULL}, /* 0 = 1 */
+    {{257, 1, 1}, 0, false, "maxComputeWorkgroupSizeX"},
+    {{1, 257, 1}, 0, false, "maxComputeWorkgroupSizeY"},
+    {{1, 1, 65}, 0, false, "maxComputeWorkgroupSizeZ"},
+    {{16, 16, 2}, 0, false, "maxComputeInvocationsPerWorkgroup"},
+    {{128, 2, 2}, 0, false, "maxComputeInvocationsPerWorkgroup"},
+    {{8, 8, 1}, 16384, true, NULL},
+    {{8, 8, 1}, 16388, false, "maxComputeWorkgroupStorageSize"},
+};
+
+static void test_workgroup_size_limits(void **state)
+{
+    (void)state;
+    stex_device *dev = dt_device();
+    for (size_t i = 0; i < sizeof wg_cases / sizeof wg_cases[0]; i++) {
+        const wg_case *c = &wg_cases[i];
+        stex_pipeline_desc pd = {.kernel = nop, .workgroup_size = {c->wg[0], c->wg[1], c->wg[2]},
+                                 .workgroup_memory_size = c->wg_memory};
+        stex_pipeline *p = NULL;
+        stex_status st = stex_pipeline_create(dev, &pd, &p);
+        if (c->ok && st)
+            fail_msg("@workgroup_size(%u, %u, %u): refused: %s", c->wg[0], c->wg[1], c->wg[2],
+                     stex_last_error());
+        if (!c->ok && (st != STEX_VALIDATION_ERROR || !strstr(stex_last_error(), c->rule)))
+            fail_msg("@workgroup_size(%u, %u, %u) wg memory %u: status %s, message \"%s\", "
+                     "expected a validation error naming %s", c->wg[0], c->wg[1], c->wg[2],
+                     c->wg_memory, stex_status_name(st), stex_last_error(), c->rule);
+        if (!c->ok)
+            assert_null(p);
+        stex_pipeline_destroy(p);
+    }
+    dt_release(dev);
+}
+
+static void test_layout_entries(void **state)
+{
+    (void)state;
+    stex_device *dev = dt_device();
+    struct {
+        stex_layout_entry e[2];
+        uint32_t n;
+        bool ok;
+        const char *rule;
+    } cases[] = {
+        {{dt_storage_entry(0, STEX_ACCESS_READ_WRITE, STEX_FORMAT_R32FLOAT, 0)}, 1, true, NULL},
+        {{dt_storage_entry(0, STEX_ACCESS_READ_WRITE, STEX_FORMAT_R32FLOAT, 0),
+          dt_storage_entry(0, STEX_ACCESS_WRITE_ONLY, STEX_FORMAT_R32FLOAT, 0)}, 2, false, "twice"},
+        {{dt_storage_entry(0, STEX_ACCESS_READ_ONLY, STEX_FORMAT_BGRA8UNORM, 0)}, 1, false, ""},
+        {{dt_storage_entry(0, STEX_ACCESS_WRITE_ONLY, STEX_FORMAT_RGBA8UNORM,
+                           STEX_VIEW_DIMENSION_CUBE)}, 1, false, ""},
+        {{dt_storage_entry(0, STEX_ACCESS_WRITE_ONLY, STEX_FORMAT_RGBA8UNORM_SRGB, 0)}, 1, false, ""},
+        {{dt_buffer_entry(1000, STEX_BINDING_STORAGE_BUFFER)}, 1, false, "maxBindingsPerBindGroup"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        stex_pipeline_desc pd = {.kernel = nop, .entries = cases[i].e, .entry_count = cases[i].n};
+        stex_pipeline *p = NULL;
+        stex_status st = stex_pipeline_create(dev, &pd, &p);
+        if (cases[i].ok != (st == STEX_OK))
+            fail_msg("layout case %zu: status %s (%s)", i, stex_status_name(st), stex_last_error());
+        if (!cases[i].ok && (st != STEX_VALIDATION_ERROR || !strstr(stex_last_error(), cases[i].rule)))
+            fail_msg("layout case %zu: %s \"%s\", expected a validation error naming \"%s\"", i,
+                     stex_status_name(st), stex_last_error(), cases[i].rule);
+        stex_pipeline_destroy(p);
+    }
+    /* visibility without COMPUTE */
+    stex_layout_entry e = dt_storage_entry(0, STEX_ACCESS_WRITE_ONLY, STEX_FORMAT_R32FLOAT, 0);
+    e.visibility = STEX_STAGE_FRAGMENT;
+    stex_pipeline *p = NULL;
+    stex_pipeline_desc pd = {.kernel = nop, .entries = &e, .entry_count = 1};
+    assert_int_equal(stex_pipeline_create(dev, &pd, &p), STEX_VALIDATION_ERROR);
+    assert_non_null(strstr(stex_last_error(), "COMPUTE"));
+    dt_release(dev);
+}
+
+static void test_bind_groups(void **state)
+{
+    (void)state;
+    stex_device *dev = dt_device();
+    stex_texture *tf = dt_texture(dev, 0, 8, 8, 1, STEX_FORMAT_R32FLOAT, 2);
+    stex_texture *t8 = dt_texture(dev, 0, 8, 8, 1, STEX_FORMAT_RGBA8UNORM, 1);
+    stex_texture_desc nd = {.size = {8, 8, 1}, .format = STEX_FORMAT_R32FLOAT,
+                            .usage = STEX_USAGE_TEXTURE_BINDING};
+    stex_texture *tn;
+    DT_OK(stex_texture_create(dev, &nd, &tn));
+    stex_view_desc mip0 = {.mip_level_count = 1};
+    stex_texture_view *vf = dt_view(tf, &mip0), *vf2 = dt_view(tf, NULL), *v8 = dt_view(t8, NULL);
+    stex_texture_view *vn = dt_view(tn, NULL);
+    stex_buffer *sb = dt_buffer(dev, 1024, STEX_BUFFER_USAGE_STORAGE);
+    stex_buffer *ub = dt_buffer(dev, 1024, STEX_BUFFER_USAGE_UNIFORM);
+    stex_layout_entry e[2] = {dt_storage_entry(0, STEX_ACCESS_READ_WRITE, STEX_FORMAT_R32FLOAT, 0),
+                              dt_buffer_entry(1, STEX_BINDING_STORAGE_BUFFER)};
+    stex_pipeline_desc pd = {.kernel = nop, .entries = e, .entry_count = 2};
+    stex_pipeline *p;
+    DT_OK(stex_pipeline_create(dev, &pd, &p));
+    struct {
+        const char *what;
+        stex_bind_group_entry be[3];
+        uint32_t n;
+        const char *rule; /* NULL: valid */
+    } cases[] = {
+        {"valid", {{.binding = 0, .view = vf}, {.binding = 1, .buffer = sb}}, 2, NULL},
+        {"valid, buffer range", {{.binding = 0, .view = vf}, {.binding = 1, .buffer = sb,
+                                  .offset = 256, .size = 512}}, 2, NULL},
+        {"missing entry", {{.binding = 0, .view = vf}}, 1, "no entry"},
+        {"extra entry", {{.binding = 0, .view = vf}, {.binding = 1, .buffer = sb},
+                         {.binding = 2, .buffer = sb}}, 3, "not in"},
+        {"duplicate", {{.binding = 0, .view = vf}, {.binding = 0, .view = vf}}, 2, "twice"},
+        {"format differs", {{.binding = 0, .view = v8}, {.binding = 1, .buffer = sb}}, 2, ""},
+        {"two mip levels", {{.binding = 0, .view = vf2}, {.binding = 1, .buffer = sb}}, 2, ""},
+        {"no STORAGE_BINDING", {{.binding = 0, .view = vn}, {.binding = 1, .buffer = sb}}, 2, ""},
+        {"buffer lacks STORAGE", {{.binding = 0, .view = vf}, {.binding = 1, .buffer = ub}}, 2,
+         "STORAGE"},
+        {"unaligned offset", {{.binding = 0, .view = vf}, {.binding = 1, .buffer = sb,
+                              .offset = 4}}, 2, "minStorageBufferOffsetAlignment"},
+        {"range past the end", {{.binding = 0, .view = vf}, {.binding = 1, .buffer = sb,
+                                .offset = 512, .size = 1024}}, 2, "outside"},
+        {"size not a multiple of 4", {{.binding = 0, .view = vf}, {.binding = 1, .buffer = sb,
+                                      .size = 6}}, 2, "multiple of 4"},
+        {"view where a buffer goes", {{.binding = 0, .view = vf}, {.binding = 1, .view = vf}}, 2,
+         "GPUBuffer"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        stex_bind_group *g = NULL;
+        stex_status st = stex_bind_group_create(p, cases[i].be, cases[i].n, &g);
+        if (!cases[i].rule && st)
+            fail_msg("%s: refused: %s", cases[i].what, stex_last_error());
+        if (cases[i].rule && (st != STEX_VALIDATION_ERROR || !strstr(stex_last_error(), cases[i].rule)))
+            fail_msg("%s: %s \"%s\", expected a validation error naming \"%s\"", cases[i].what,
+                     stex_status_name(st), stex_last_error(), cases[i].rule);
+        stex_bind_group_destroy(g);
+    }
+    stex_pipeline_destroy(p);
+    stex_texture_view_destroy(vf);
+    stex_texture_view_destroy(vf2);
+    stex_texture_view_destroy(v8);
+    stex_texture_view_destroy(vn);
+    stex_texture_destroy(tf);
+    stex_texture_destroy(t8);
+    stex_texture_destroy(tn);
+    stex_buffer_destroy(sb);
+    stex_buffer_destroy(ub);
+    dt_release(dev);
+}
+
+static void test_dispatch_counts_and_scope(void **state)
+{
+    (void)state;
+    stex_device *dev = dt_device();
+    stex_texture *t = dt_texture(dev, 0, 8, 8, 1, STEX_FORMAT_R32FLOAT, 1);
+    stex_texture_view *v = dt_view(t, NULL);
+    stex_layout_entry e[2] = {dt_storage_entry(0, STEX_ACCESS_READ_WRITE, STEX_FORMAT_R32FLOAT, 0),
+                              dt_storage_entry(1, STEX_ACCESS_READ_ONLY, STEX_FORMAT_R32FLOAT, 0)};
+    stex_pipeline_desc pd = {.kernel = nop, .entries = e, .entry_count = 1};
+    stex_pipeline *p, *p2;
+    stex_bind_group *g, *g2;
+    DT_OK(stex_pipeline_create(dev, &pd, &p));
+    DT_OK(stex_bind_group_create(p, (stex_bind_group_entry[]){{.binding = 0, .view = v}}, 1, &g));
+    DT_OK(stex_dispatch(p, g, 65535, 1, 1, NULL));
+    DT_OK(stex_dispatch(p, g, 0, 5, 5, NULL)); /* empty: nothing to run */
+    const uint32_t bad[3][3] = {{65536, 1, 1}, {1, 65536, 1}, {1, 1, 70000}};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(stex_dispatch(p, g, bad[i][0], bad[i][1], bad[i][2], NULL),
+                         STEX_VALIDATION_ERROR);
+        assert_non_null(strstr(stex_last_error(), "maxComputeWorkgroupsPerDimension"));
+    }
+    /* the same texture as read_write storage and as read-only storage: usage conflict */
+    pd.entry_count = 2;
+    DT_OK(stex_pipeline_create(dev, &pd, &p2));
+    DT_OK(stex_bind_group_create(p2, (stex_bind_group_entry[]){{.binding = 0, .view = v},
+                                                               {.binding = 1, .view = v}}, 2, &g2));
+    assert_int_equal(stex_dispatch(p2, g2, 1, 1, 1, NULL), STEX_VALIDATION_ERROR);
+    assert_non_null(strstr(stex_last_error(), "usage scope"));
+    /* a bind group made for another pipeline */
+    assert_int_equal(stex_dispatch(p, g2, 1, 1, 1, NULL), STEX_VALIDATION_ERROR);
+    stex_bind_group_destroy(g);
+    stex_bind_group_destroy(g2);
+    stex_pipeline_destroy(p);
+    stex_pipeline_destroy(p2);
+    stex_texture_view_destroy(v);
+    stex_texture_destroy(t);
+    dt_release(dev);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_workgroup_size_limits),
+        cmocka_unit_test(test_layout_entries),
+        cmocka_unit_test(test_bind_groups),
+        cmocka_unit_test(test_dispatch_counts_and_scope),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,11 @@
+/* SHA-256 (FIPS 180-4), to compare outputs with the harness's hashes. */
+#ifndef STEX_TESTS_SHA256_H
+#define STEX_TESTS_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Writes 64 lowercase hex digits and a NUL into hex. */
+void sha256_hex(const void *data, size_t size, char hex[65]);
+
+#endif

@@ -1,0 +1,274 @@
+/* Copies with WebGPU's byte layout: copyTextureToBuffer / copyBufferToTexture /
+ * writeTexture against a reference built here from the layout rules, every
+ * validation rule refused with its message, padding bytes untouched. */
+#include "rtest.h"
+
+#define SENTINEL 0xa5
+
+/* The byte b of texel (x, y, z) of mip level m, as the tests fill it. */
+static uint8_t pattern(uint32_t m, uint32_t x, uint32_t y, uint32_t z, uint32_t b)
+{
+    return (uint8_t)(x * 7u + y * 31u + z * 101u + m * 53u + b * 13u + 1u);
+}
+
+static stex_texture *make_texture(stex_device *dev, stex_texture_dimension dim, stex_extent3d size,
+                                  stex_format f, uint32_t mips, uint32_t usage)
+{
+    stex_texture_desc td = {.dimension = dim, .size = size, .format = f, .mip_level_count = mips, .usage = usage};
+    stex_texture *t;
+    RTEST_CHECK_OK(stex_texture_create(dev, &td, &t));
+    /* fill every texel of every level through the layout's offsets */
+    uint32_t bpp = stex_format_get(f)->bytes;
+    for (uint32_t m = 0; m < mips; m++) {
+        stex_extent3d e = stex_texture_mip_size(t, m);
+        for (uint32_t z = 0; z < e.depth_or_array_layers; z++)
+            for (uint32_t y = 0; y < e.height; y++)
+                for (uint32_t x = 0; x < e.width; x++) {
+                    size_t off = stex_texture_texel_offset(t, m, x, y, z);
+                    for (uint32_t b = 0; b < bpp; b++)
+                        stex_texture_memory(t)[off + b] = pattern(m, x, y, z, b);
+                }
+    }
+    return t;
+}
+
+static stex_buffer *make_buffer(stex_device *dev, uint64_t size, uint32_t usage)
+{
+    stex_buffer *b;
+    RTEST_CHECK_OK(stex_buffer_create(dev, &(stex_buffer_desc){.size = size, .usage = usage}, &b));
+    memset(stex_buffer_data(b), SENTINEL, size);
+    return b;
+}
+
+typedef struct copy_case {
+    const char *name;
+    stex_texture_dimension dim;
+    stex_extent3d tex;
+    stex_format format;
+    uint32_t mips, mip;
+    uint32_t origin[3];
+    stex_extent3d size;
+    stex_copy_layout layout;
+} copy_case;
+
+static const copy_case copies[] = {
+    {"1d rgba8unorm", STEX_TEXTURE_DIMENSION_1D, {100, 1, 1}, STEX_FORMAT_RGBA8UNORM, 1, 0, {5, 0, 0}, {90, 1, 1}, {12, 0, 0}},
+    {"2d rgba8unorm padded rows", STEX_TEXTURE_DIMENSION_2D, {37, 11, 1}, STEX_FORMAT_RGBA8UNORM, 1, 0, {0, 0, 0}, {37, 11, 1}, {0, 256, 0}},
+    {"2d r32float sub-box, offset", STEX_TEXTURE_DIMENSION_2D, {64, 64, 1}, STEX_FORMAT_R32FLOAT, 1, 0, {9, 17, 0}, {30, 20, 1}, {64, 512, 0}},
+    {"2d rgba32float mip 1", STEX_TEXTURE_DIMENSION_2D, {40, 30, 1}, STEX_FORMAT_RGBA32FLOAT, 3, 1, {3, 2, 0}, {17, 13, 1}, {16, 512, 0}},
+    {"2d-array rgba16float layers 1..3", STEX_TEXTURE_DIMENSION_2D, {13, 7, 4}, STEX_FORMAT_RGBA16FLOAT, 1, 0, {1, 1, 1}, {12, 6, 3}, {0, 256, 9}},
+    {"3d r8unorm", STEX_TEXTURE_DIMENSION_3D, {9, 7, 5}, STEX_FORMAT_R8UNORM, 2, 0, {0, 0, 0}, {9, 7, 5}, {256, 256, 7}},
+    {"3d rg32uint mip 1", STEX_TEXTURE_DIMENSION_3D, {9, 7, 5}, STEX_FORMAT_RG32UINT, 2, 1, {1, 0, 0}, {3, 3, 2}, {8, 256, 4}},
+};
+
+/* Bytes a buffer needs for the case: WebGPU's required bytes in copy, plus offset. */
+static uint64_t need_bytes(const copy_case *c, uint32_t bpp)
+{
+    uint64_t rpi = c->layout.rows_per_image ? c->layout.rows_per_image : c->size.height;
+    return c->layout.offset + (uint64_t)c->layout.bytes_per_row * rpi * (c->size.depth_or_array_layers - 1) +
+           (uint64_t)c->layout.bytes_per_row * (c->size.height - 1) + (uint64_t)c->size.width * bpp;
+}
+
+static void test_texture_to_buffer(void **state)
+{
+    (void)state;
+    stex_device *dev = rtest_device(STEX_PROFILE_SPEC);
+    for (size_t i = 0; i < sizeof copies / sizeof *copies; i++) {
+        const copy_case *c = &copies[i];
+        uint32_t bpp = stex_format_get(c->format)->bytes;
+        stex_texture *t = make_texture(dev, c->dim, c->tex, c->format, c->mips, STEX_USAGE_COPY_SRC);
+        uint64_t size = (need_bytes(c, bpp) + 64 + 3) / 4 * 4;
+        stex_buffer *b = make_buffer(dev, size, STEX_BUFFER_USAGE_COPY_DST);
+        uint8_t *expect = malloc(size);
+        memset(expect, SENTINEL, size);
+        uint64_t rpi = c->layout.rows_per_image ? c->layout.rows_per_image : c->size.height;
+        for (uint32_t z = 0; z < c->size.depth_or_array_layers; z++)
+            for (uint32_t y = 0; y < c->size.height; y++)
+                for (uint32_t x = 0; x < c->size.width; x++)
+                    for (uint32_t k = 0; k < bpp; k++)
+                        expect[c->layout.offset + (z * rpi + y) * c->layout.bytes_per_row + x * bpp + k] =
+                            pattern(c->mip, c->origin[0] + x, c->origin[1] + y, c->origin[2] + z, k);
+        stex_copy_texture src = {.texture = t, .mip_level = c->mip, .origin = {c->origin[0], c->origin[1], c->origin[2]}};
+        stex_status st = stex_copy_texture_to_buffer(&src, b, &c->layout, c->size);
+        if (st)
+            fail_msg("%s: %s", c->name, stex_last_error());
+        for (uint64_t k = 0; k < size; k++)
+            if (stex_buffer_data(b)[k] != expect[k])
+                fail_msg("%s: buffer byte %llu is %02x, expected %02x", c->name, (unsigned long long)k,
+                         stex_buffer_data(b)[k], expect[k]);
+        free(expect);
+        stex_buffer_destroy(b);
+        stex_texture_destroy(t);
+    }
+    rtest_release(dev);
+}
+
+/* Buffer -> texture -> buffer, and writeTexture with unaligned rows. */
+static void test_buffer_to_texture(void **state)
+{
+    (void)state;
+    stex_device *dev = rtest_device(STEX_PROFILE_SPEC);
+    for (size_t i = 0; i < sizeof copies / sizeof *copies; i++) {
+        const copy_case *c = &copies[i];
+        uint32_t bpp = stex_format_get(c->format)->bytes;
+        stex_texture_desc td = {.dimension = c->dim, .size = c->tex, .format = c->format,
+                                .mip_level_count = c->mips, .usage = STEX_USAGE_COPY_DST};
+        stex_texture *t;
+        RTEST_CHECK_OK(stex_texture_create(dev, &td, &t));
+        uint64_t size = (need_bytes(c, bpp) + 3) / 4 * 4;
+        stex_buffer *b = make_buffer(dev, size, STEX_BUFFER_USAGE_COPY_SRC);
+        for (uint64_t k = 0; k < size; k++)
+            stex_buffer_data(b)[k] = (uint8_t)(k * 11 + 3);
+        stex_copy_texture dst = {.texture = t, .mip_level = c->mip, .origin = {c->origin[0], c->origin[1], c->origin[2]}};
+        RTEST_CHECK_OK(stex_copy_buffer_to_texture(b, &c->layout, &dst, c->size));
+        uint64_t rpi = c->layout.rows_per_image ? c->layout.rows_per_image : c->size.height;
+        stex_extent3d e = stex_texture_mip_size(t, c->mip);
+        for (uint32_t z = 0; z < e.depth_or_array_layers; z++)
+            for (uint32_t y = 0; y < e.height; y++)
+                for (uint32_t x = 0; x < e.width; x++) {
+                    const uint8_t *texel = stex_texture_memory(t) + stex_texture_texel_offset(t, c->mip, x, y, z);
+                    bool in = x >= c->origin[0] && x < c->origin[0] + c->size.width && y >= c->origin[1] &&
+                              y < c->origin[1] + c->size.height && z >= c->origin[2] &&
+                              z < c->origin[2] + c->size.depth_or_array_layers;
+                    for (uint32_t k = 0; k < bpp; k++) {
+                        uint64_t at = c->layout.offset +
+                                      ((z - c->origin[2]) * rpi + (y - c->origin[1])) * c->layout.bytes_per_row +
+                                      (x - c->origin[0]) * bpp + k;
+                        uint8_t want = in ? (uint8_t)(at * 11 + 3) : 0;
+                        if (texel[k] != want)
+                            fail_msg("%s: texel (%u,%u,%u) byte %u is %02x, expected %02x", c->name, x, y, z, k,
+                                     texel[k], want);
+                    }
+                }
+        /* the same box through writeTexture with tight rows (no 256 rule) */
+        stex_copy_layout tight = {.offset = 3, .bytes_per_row = c->size.width * bpp,
+                                  .rows_per_image = c->size.height};
+        size_t n = 3 + (size_t)c->size.width * bpp * c->size.height * c->size.depth_or_array_layers;
+        uint8_t *data = malloc(n);
+        for (size_t k = 0; k < n; k++)
+            data[k] = (uint8_t)(k * 5 + 1);
+        RTEST_CHECK_OK(stex_queue_write_texture(&dst, data, n, &tight, c->size));
+        for (uint32_t z = 0; z < c->size.depth_or_array_layers; z++)
+            for (uint32_t y = 0; y < c->size.height; y++)
+                for (uint32_t x = 0; x < c->size.width; x++) {
+                    const uint8_t *texel = stex_texture_memory(t) +
+                                           stex_texture_texel_offset(t, c->mip, c->origin[0] + x, c->origin[1] + y,
+                                                                     c->origin[2] + z);
+                    size_t at = 3 + (((size_t)z * c->size.height + y) * c->size.width + x) * bpp;
+                    assert_memory_equal(texel, data + at, bpp);
+                }
+        free(data);
+        stex_buffer_destroy(b);
+        stex_texture_destroy(t);
+    }
+    rtest_release(dev);
+}
+
+/* Every rule: refused with a message naming it; nothing changes. */
+typedef struct bad_case {
+    const char *why;
+    int op;                    /* 0 texture->buffer, 1 buffer->texture, 2 writeTexture */
+    uint32_t tex_usage, buf_usage;
+    uint64_t buf_size;
+    uint32_t mip;
+    uint32_t origin[3];
+    stex_extent3d size;
+    stex_copy_layout layout;
+    const char *message;
+} bad_case;
+
+#define TU (STEX_USAGE_COPY_SRC | STEX_USAGE_COPY_DST)
+#define BU (STEX_BUFFER_USAGE_COPY_SRC | STEX_BUFFER_USAGE_COPY_DST)
+static const bad_case bad[] = {
+    {"bytesPerRow not a multiple of 256", 0, TU, BU, 4096, 0, {0}, {10, 2, 1}, {0, 100, 0}, "bytesPerRow 100 is not a multiple of 256"},
+    {"bytesPerRow not a multiple of 256 (b2t)", 1, TU, BU, 4096, 0, {0}, {10, 2, 1}, {0, 300, 0}, "bytesPerRow 300 is not a multiple of 256"},
+    {"texture lacks COPY_SRC", 0, STEX_USAGE_COPY_DST, BU, 4096, 0, {0}, {10, 2, 1}, {0, 256, 0}, "lacks COPY_SRC"},
+    {"texture lacks COPY_DST", 1, STEX_USAGE_COPY_SRC, BU, 4096, 0, {0}, {10, 2, 1}, {0, 256, 0}, "lacks COPY_DST"},
+    {"texture lacks COPY_DST (write)", 2, STEX_USAGE_COPY_SRC, BU, 4096, 0, {0}, {10, 2, 1}, {0, 40, 0}, "lacks COPY_DST"},
+    {"buffer lacks COPY_DST", 0, TU, STEX_BUFFER_USAGE_COPY_SRC, 4096, 0, {0}, {10, 2, 1}, {0, 256, 0}, "buffer usage 0x4 lacks COPY_DST"},
+    {"buffer lacks COPY_SRC", 1, TU, STEX_BUFFER_USAGE_COPY_DST, 4096, 0, {0}, {10, 2, 1}, {0, 256, 0}, "buffer usage 0x8 lacks COPY_SRC"},
+    {"box beyond width", 0, TU, BU, 65536, 0, {10, 0, 0}, {30, 2, 1}, {0, 256, 0}, "origin.x 10 + copySize.width 30 > 32"},
+    {"box beyond height", 1, TU, BU, 65536, 0, {0, 15, 0}, {4, 2, 1}, {0, 256, 0}, "origin.y 15 + copySize.height 2 > 16"},
+    {"box beyond layers", 0, TU, BU, 65536, 0, {0, 0, 1}, {4, 2, 3}, {0, 256, 2}, "origin.array layer 1 + copySize.depthOrArrayLayers 3 > 3"},
+    {"box beyond mip level size", 0, TU, BU, 65536, 1, {0, 0, 0}, {17, 1, 1}, {0, 256, 0}, "> 16 at mip level 1"},
+    {"mip level out of range", 0, TU, BU, 65536, 2, {0, 0, 0}, {1, 1, 1}, {0, 256, 0}, "mipLevel 2 is not less than the texture's mipLevelCount 2"},
+    {"offset not a multiple of the texel size", 0, TU, BU, 4096, 0, {0}, {4, 1, 1}, {2, 256, 0}, "offset 2 is not a multiple of the texel block copy footprint (4 bytes)"},
+    {"rowsPerImage < height", 0, TU, BU, 65536, 0, {0}, {4, 4, 2}, {0, 256, 3}, "rowsPerImage 3 is less than copySize.height 4"},
+    {"bytesPerRow < row bytes", 0, TU, BU, 65536, 0, {0}, {32, 2, 1}, {0, 0, 0}, "bytesPerRow must be specified"},
+    {"bytesPerRow < row bytes (write)", 2, TU, BU, 65536, 0, {0}, {32, 2, 1}, {0, 100, 0}, "bytesPerRow 100 is less than the bytes in one row of the copy (32 texels x 4 bytes = 128)"},
+    {"rowsPerImage missing with depth > 1", 0, TU, BU, 65536, 0, {0}, {4, 4, 2}, {0, 256, 0}, "bytesPerRow and rowsPerImage must be specified"},
+    {"buffer too small", 0, TU, BU, 292, 0, {0}, {10, 2, 1}, {0, 256, 0}, "destination buffer size 292 is too small: offset 0 + required bytes in copy 296 = 296"},
+    {"buffer too small with offset", 1, TU, BU, 512, 0, {0}, {10, 2, 1}, {256, 256, 0}, "source buffer size 512 is too small: offset 256 + required bytes in copy 296 = 552"},
+    {"data too small", 2, TU, BU, 80, 0, {0}, {10, 2, 1}, {0, 50, 0}, "data size 80 is too small: offset 0 + required bytes in copy 90 = 90"},
+};
+
+static void test_invalid_copies(void **state)
+{
+    (void)state;
+    stex_device *dev = rtest_device(STEX_PROFILE_SPEC);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        const bad_case *c = &bad[i];
+        stex_texture *t = make_texture(dev, STEX_TEXTURE_DIMENSION_2D, (stex_extent3d){32, 16, 3},
+                                       STEX_FORMAT_RGBA8UNORM, 2, c->tex_usage);
+        stex_buffer *b = make_buffer(dev, c->buf_size, c->buf_usage);
+        size_t tsize = stex_texture_memory_size(t);
+        uint8_t *tbefore = malloc(tsize);
+        memcpy(tbefore, stex_texture_memory(t), tsize);
+        stex_copy_texture ct = {.texture = t, .mip_level = c->mip, .origin = {c->origin[0], c->origin[1], c->origin[2]}};
+        stex_status st;
+        if (c->op == 0)
+            st = stex_copy_texture_to_buffer(&ct, b, &c->layout, c->size);
+        else if (c->op == 1)
+            st = stex_copy_buffer_to_texture(b, &c->layout, &ct, c->size);
+        else
+            st = stex_queue_write_texture(&ct, stex_buffer_data(b), c->buf_size, &c->layout, c->size);
+        if (st != STEX_VALIDATION_ERROR)
+            fail_msg("%s: status %s, expected a validation error", c->why, stex_status_name(st));
+        if (!strstr(stex_last_error(), c->message))
+            fail_msg("%s: message \"%s\" does not contain \"%s\"", c->why, stex_last_error(), c->message);
+        for (uint64_t k = 0; k < c->buf_size; k++)
+            assert_int_equal(stex_buffer_data(b)[k], SENTINEL);
+        assert_memory_equal(tbefore, stex_texture_memory(t), tsize);
+        free(tbefore);
+        stex_buffer_destroy(b);
+        stex_texture_destroy(t);
+    }
+    rtest_release(dev);
+}
+
+/* Defaults and the exact size bound: a single row needs no bytesPerRow, a
+ * single image no rowsPerImage, the last row needs only its own bytes. */
+static void test_defaults_and_bounds(void **state)
+{
+    (void)state;
+    stex_device *dev = rtest_device(STEX_PROFILE_SPEC);
+    stex_texture *t = make_texture(dev, STEX_TEXTURE_DIMENSION_2D, (stex_extent3d){32, 16, 1},
+                                   STEX_FORMAT_RGBA8UNORM, 1, TU);
+    stex_buffer *b = make_buffer(dev, 296, BU);
+    stex_copy_texture ct = {.texture = t};
+    RTEST_CHECK_OK(stex_copy_texture_to_buffer(&ct, b, &(stex_copy_layout){0}, (stex_extent3d){10, 1, 1}));
+    RTEST_CHECK_OK(stex_copy_texture_to_buffer(&ct, b, &(stex_copy_layout){.bytes_per_row = 256},
+                                               (stex_extent3d){10, 2, 0}));
+    /* row 1 starts at byte 256: bytes 40..255 are padding and stay untouched */
+    for (int k = 40; k < 256; k++)
+        assert_int_equal(stex_buffer_data(b)[k], SENTINEL);
+    assert_memory_equal(stex_buffer_data(b) + 256,
+                        stex_texture_memory(t) + stex_texture_texel_offset(t, 0, 0, 1, 0), 4);
+    /* an empty copy is valid and does nothing */
+    RTEST_CHECK_OK(stex_copy_texture_to_buffer(&ct, b, &(stex_copy_layout){.bytes_per_row = 256},
+                                               (stex_extent3d){0, 1, 1}));
+    stex_buffer_destroy(b);
+    stex_texture_destroy(t);
+    rtest_release(dev);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_texture_to_buffer),
+        cmocka_unit_test(test_buffer_to_texture),
+        cmocka_unit_test(test_invalid_copies),
+        cmocka_unit_test(test_defaults_and_bounds),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
