@@ -5,6 +5,11 @@
  * median of 7 after 2 warm-ups; the same method here: median of --reps after
  * one warm-up, setup and readback outside the timed region).
  *
+ * Dispatches use the default options (in-order schedule, immediate
+ * visibility): the engine's fast path.  "cpu ms" is the process's CPU time
+ * for the same run: on a shared machine, wall time over CPU time shows how
+ * much of the cores the run actually got.
+ *
  * Targets (issue 4): race detection off, at most 0.5x wgpu's time; on, at
  * most 1.5x; 2 threads at least 1.8x faster than 1.
  *
@@ -42,10 +47,10 @@ static const struct {
 };
 enum { NBENCH = sizeof BENCH / sizeof BENCH[0] };
 
-static double now_ms(void)
+static double clock_ms(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
@@ -55,31 +60,36 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Median of `reps` timed dispatches after one warm-up; -1 on failure. */
-static double time_kernel(stex_kernel_instance *ki, int threads, bool races, int reps)
+/* Median of `reps` timed dispatches after one warm-up (wall clock, and the
+ * process's CPU time of the same run in *cpu); -1 on failure. */
+static double time_kernel(stex_kernel_instance *ki, int threads, bool races, int reps,
+                          double *cpu)
 {
-    double t[64];
+    double t[64], c[64];
     for (int r = -1; r < reps; r++) {
         stex_race_detector *rd = NULL;
         if (races && stex_race_detector_create(NULL, &rd)) {
             fprintf(stderr, "race detector: %s\n", stex_last_error());
             return -1;
         }
-        stex_dispatch_options o = {.threads = threads, .races = rd,
-                                   .schedule = STEX_SCHEDULE_SHUFFLED, .seed = (uint64_t)r + 1};
-        double t0 = now_ms();
+        stex_dispatch_options o = {.threads = threads, .races = rd};
+        double c0 = clock_ms(CLOCK_PROCESS_CPUTIME_ID), t0 = clock_ms(CLOCK_MONOTONIC);
         stex_status st = stex_kernel_instance_dispatch(ki, &o);
-        double t1 = now_ms();
+        double t1 = clock_ms(CLOCK_MONOTONIC), c1 = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
         if (rd)
             stex_race_detector_destroy(rd);
         if (st) {
             fprintf(stderr, "dispatch: %s: %s\n", stex_status_name(st), stex_last_error());
             return -1;
         }
-        if (r >= 0)
+        if (r >= 0) {
             t[r] = t1 - t0;
+            c[r] = c1 - c0;
+        }
     }
     qsort(t, (size_t)reps, sizeof t[0], cmp_double);
+    qsort(c, (size_t)reps, sizeof c[0], cmp_double);
+    *cpu = c[reps / 2];
     return t[reps / 2];
 }
 
@@ -93,10 +103,12 @@ static double wgpu_ms(json_t *perf, const char *name)
 
 static void usage(FILE *f)
 {
-    fputs("usage: bench_kernels [--size N] [--reps N] [--kernel NAME]... [--data DIR]\n"
+    fputs("usage: bench_kernels [--size N] [--reps N] [--kernel NAME]... [--races off|on|both]\n"
+          "                     [--data DIR]\n"
           "  --size N     square size (default 4096, the harness's)\n"
           "  --reps N     timed runs per configuration, median reported (default 5)\n"
           "  --kernel K   only this kernel (repeatable)\n"
+          "  --races M    race detection off, on or both (default both)\n"
           "  --data DIR   where lavapipe-perf-wgpu.json is (default the source tests/data)\n",
           f);
 }
@@ -108,7 +120,9 @@ int main(int argc, char **argv)
     const char *only[NBENCH];
     int nonly = 0;
     const char *data = STEX_TEST_DATA_DIR;
+    int races_from = 0, races_to = 1;
     static const struct option longopts[] = {
+        {"races", required_argument, NULL, 'R'},
         {"size", required_argument, NULL, 's'}, {"reps", required_argument, NULL, 'r'},
         {"kernel", required_argument, NULL, 'k'}, {"data", required_argument, NULL, 'd'},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
@@ -122,6 +136,10 @@ int main(int argc, char **argv)
                 only[nonly++] = optarg;
             break;
         case 'd': data = optarg; break;
+        case 'R':
+            races_from = strcmp(optarg, "on") ? 0 : 1;
+            races_to = strcmp(optarg, "off") ? 1 : 0;
+            break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -141,8 +159,8 @@ int main(int argc, char **argv)
     printf("stex %s, %ux%u, median of %d after 1 warm-up; wgpu = wgpu on lavapipe, 2 cores "
            "(lavapipe-perf-wgpu.json%s)\n\n", STEX_VERSION, size, size, reps,
            size == 4096 ? "" : ", scaled by texel count");
-    printf("%-18s %7s %5s %10s %10s %9s %7s %7s\n", "kernel", "threads", "races", "ms",
-           "Mtexel/s", "wgpu ms", "ratio", "target");
+    printf("%-18s %7s %5s %10s %10s %10s %9s %7s %9s\n", "kernel", "threads", "races", "ms",
+           "cpu ms", "Mtexel/s", "wgpu ms", "ratio", "target");
     int misses = 0;
     for (int b = 0; b < NBENCH; b++) {
         bool chosen = nonly == 0;
@@ -158,10 +176,11 @@ int main(int argc, char **argv)
             return 1;
         }
         double w = wgpu_ms(perf, BENCH[b].wgpu) * scale;
-        double ms[2][2]; /* [races][threads-1] */
-        for (int races = 0; races < 2; races++)
+        double ms[2][2] = {{0, 0}, {0, 0}}; /* [races][threads-1] */
+        for (int races = races_from; races <= races_to; races++)
             for (int threads = 1; threads <= 2; threads++) {
-                double t = time_kernel(ki, threads, races, reps);
+                double cpu;
+                double t = time_kernel(ki, threads, races, reps, &cpu);
                 ms[races][threads - 1] = t;
                 if (t < 0)
                     return 1;
@@ -177,18 +196,20 @@ int main(int argc, char **argv)
                         misses += t / w > target;
                     }
                 }
-                printf("%-18s %7d %5s %10.1f %10.1f %9s %7s %7s\n", k->name, threads,
-                       races ? "on" : "off", t, (double)size * size / (t * 1e3), wtxt, ratio,
-                       ttxt);
+                printf("%-18s %7d %5s %10.1f %10.1f %10.1f %9s %7s %9s\n", k->name, threads,
+                       races ? "on" : "off", t, cpu, (double)size * size / (t * 1e3), wtxt,
+                       ratio, ttxt);
             }
-        for (int races = 0; races < 2; races++) {
+        for (int races = races_from; races <= races_to; races++) {
             double sp = ms[races][0] / ms[races][1];
             printf("%-18s speedup 1 -> 2 threads, races %-3s: %.2fx %s\n", k->name,
                    races ? "on" : "off", sp, sp >= 1.8 ? "(>= 1.8)" : "(MISS: target 1.8)");
             misses += sp < 1.8;
         }
-        printf("%-18s race detection overhead (2 threads): %.2fx\n\n", k->name,
-               ms[1][1] / ms[0][1]);
+        if (races_from == 0 && races_to == 1)
+            printf("%-18s race detection overhead (2 threads): %.2fx\n", k->name,
+                   ms[1][1] / ms[0][1]);
+        putchar('\n');
         stex_kernel_instance_destroy(ki);
     }
     printf("%d target(s) missed\n", misses);

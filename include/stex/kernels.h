@@ -137,17 +137,16 @@ stex_status stex_kernel_instance_read_output(stex_kernel_instance *ki, uint8_t *
 stex_status stex_kernel_run(const stex_kernel *k, const stex_kernel_setup *setup,
                             const stex_dispatch_options *opt, stex_kernel_instance **out);
 
-/* REQUEST from F (io/cli, for `stex run --record-allowed`), to D and E:
- * a way to see the vec4 each textureStore was given before conversion, e.g.
- * in stex_dispatch_options (dispatch.h, D's):
- *     void (*store_observer)(void *user, uint32_t binding, uint32_t x,
- *                            uint32_t y, uint32_t z, const stex_vec4 *value);
- *     void *store_observer_user;   // called for in-bounds stores only
- * and the binding number of the instance's output texture here (E), e.g.
- *     uint32_t stex_kernel_instance_output_binding(const stex_kernel_instance *ki, uint32_t pass);
- * F records the last value per texel in X.bin.inputs; the `allowed`
- * tolerance then accepts any bytes stex_texel_allowed() permits.  If you
- * add it, reply here and F will use it. */
+/* REQUEST from F (io/cli, for `stex run --record-allowed`), to D: a way to
+ * see the vec4 each textureStore was given before conversion, in
+ * stex_dispatch_options (dispatch.h):
+ *     #define STEX_DISPATCH_HAS_STORE_OBSERVER 1
+ *     void (*store_observer)(void *user, const stex_texture_view *view,
+ *                            int64_t x, int64_t y, int64_t z, const stex_vec4 *value);
+ *     void *store_observer_user;   // in-bounds stores only, any thread
+ * src/cli/cmd_run.c already holds the recording code under
+ * #ifdef STEX_DISPATCH_HAS_STORE_OBSERVER (it records the last value per
+ * texel of the output texture into X.bin.inputs). */
 
 #ifdef __cplusplus
 }

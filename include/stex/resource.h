@@ -90,7 +90,8 @@ uint8_t *stex_view_texel(const stex_texture_view *v, int64_t x, int64_t y, int64
  * textureLoad needs, copied out of the view once (no lock, no allocation per
  * texel).  `memory` already points at the view's mip level and base layer;
  * width/height/depth are the view's bounds (depth = layers of a 2d-array
- * view, depth of a 3d view, 1 otherwise).  Valid while the texture lives. */
+ * view, depth of a 3d view, 1 otherwise).  Valid while the texture lives;
+ * `profile` is the device's when the view was created. */
 typedef struct stex_view_access {
     uint8_t *memory;
     stex_level_layout layout;     /* base 0, relative to `memory` */
@@ -123,11 +124,12 @@ typedef enum stex_filter_mode { STEX_FILTER_NEAREST = 0, STEX_FILTER_LINEAR } st
  *   SPEC      f32 texel coordinates and weights; the 2x2 (and mip) blend is
  *             computed in double and rounded once to f32.
  *   LAVAPIPE  llvmpipe's arithmetic: float formats (and mirror-repeat) in f32
- *             as w*(t1-t0)+t0 per axis with x86 NaN propagation; formats that
- *             fit unorm8 with clamp-to-edge/repeat in 8-bit fixed point
- *             (coordinate*256 rounded, 8-bit weights, integer lerp), then
- *             decoded.  Exact at texel centres, as conformance/lavapipe shows;
- *             off-centre it follows Mesa's gallivm code, unmeasured.
+ *             as fma(w, t1-t0, t0) per axis with x86 NaN propagation; formats
+ *             that fit unorm8 with clamp-to-edge/repeat in 8-bit fixed point
+ *             (coordinate*256 rounded, 8-bit weights, rounded integer lerp),
+ *             then decoded.  Bit-exact at texel centres (all rgba16float codes
+ *             of conformance/lavapipe, and blur_output.hex); off-centre it
+ *             follows Mesa's gallivm code, unmeasured.
  * Helper E (blur kernel): the blur samples only texel centres, where both
  * choices return the texel itself unless a neighbour is inf/NaN. */
 typedef enum stex_filter_precision {
@@ -167,6 +169,16 @@ void stex_buffer_destroy(stex_buffer *b);
 uint64_t stex_buffer_size(const stex_buffer *b);
 uint32_t stex_buffer_usage(const stex_buffer *b);
 uint8_t *stex_buffer_data(stex_buffer *b); /* zero-initialised, 16-byte aligned */
+
+/* Typed access to 32-bit words at byte `offset` (a multiple of 4), as
+ * array<u32> / array<i32> / array<f32> elements: false (and nothing read or
+ * written) when the word is misaligned or out of range.  Plain, not atomic. */
+bool stex_buffer_read_u32(const stex_buffer *b, uint64_t offset, uint32_t *out);
+bool stex_buffer_write_u32(stex_buffer *b, uint64_t offset, uint32_t v);
+bool stex_buffer_read_i32(const stex_buffer *b, uint64_t offset, int32_t *out);
+bool stex_buffer_write_i32(stex_buffer *b, uint64_t offset, int32_t v);
+bool stex_buffer_read_f32(const stex_buffer *b, uint64_t offset, float *out);
+bool stex_buffer_write_f32(stex_buffer *b, uint64_t offset, float v);
 
 /* queue.writeBuffer */
 stex_status stex_queue_write_buffer(stex_buffer *b, uint64_t offset, const void *data, size_t size);

@@ -70,6 +70,6 @@ typedef struct cli_race_summary {
 stex_status cli_race_study(const stex_kernel *k, const stex_kernel_setup *setup, uint32_t runs,
                            uint64_t seed0, uint32_t threads, stex_visibility vis, const char *png,
                            bool progress_bar, cli_race_summary *out);
-void cli_print_race(FILE *f, const stex_race *r);
+void cli_print_race(FILE *f, const char *indent, const stex_race *r);
 
 #endif

@@ -37,7 +37,8 @@ static void format_table(void)
     const uint32_t tier2 = STEX_FEATURE_TEXTURE_FORMATS_TIER2;
     printf("1. Storage formats (storage / read-only / read-write), with the WGSL language\n"
            "   feature readonly_and_readwrite_storage_textures present:\n\n");
-    printf("   %-16s %-22s %-22s\n", "format", "core", "texture-formats-tier2");
+    printf("   %-16s %-21s %s\n", "", "core", "texture-formats-tier2");
+    printf("   %-16s %-21s %s\n", "format", "st   ro   rw", "st   ro   rw");
     for (int i = 1; i < STEX_FORMAT_COUNT; i++) {
         stex_format f = (stex_format)i;
         const stex_format_info *fi = stex_format_get(f);
@@ -239,10 +240,11 @@ int cli_demo(int argc, char **argv)
     const stex_kernel *k = cli_find_kernel(cmd, "difundir");
     if (!k)
         return CLI_REFUSED;
-    stex_kernel_setup setup = {.width = 128, .height = 128};
+    stex_kernel_setup setup = {.width = 64, .height = 64, .iterations = 8, .variant = "hot"};
     printf("4. The racy difundir kernel (lesson 000): each invocation averages its four\n"
-           "   neighbours in place on one read_write r32float texture. %u runs, each with a\n"
-           "   shuffled workgroup order, %ux%u texels:\n\n", runs, setup.width, setup.height);
+           "   neighbours in place on one read_write r32float texture; %ux%u texels, all 0\n"
+           "   but 1000.0 at the centre, %u dispatches per run. %u runs, each with its own\n"
+           "   shuffled workgroup order:\n\n", setup.width, setup.height, setup.iterations, runs);
     cli_race_summary s;
     double t0 = cli_now_ms();
     stex_status st = cli_race_study(k, &setup, runs, 1, threads, STEX_VISIBILITY_IMMEDIATE, png,
@@ -253,12 +255,17 @@ int cli_demo(int argc, char **argv)
     printf("   distinct outputs: %u of %u runs\n", s.distinct, runs);
     printf("   texels that differ between runs: %" PRIu64 " of %u\n", s.texels_differing,
            s.width * s.height);
-    printf("   race detector: %" PRIu64 " racing texels (read-write %" PRIu64 ", write-write %"
-           PRIu64 "), the same under every schedule\n", s.races, s.read_write, s.write_write);
+    printf("   race detector: %" PRIu64 " texels race in every dispatch\n"
+           "     (%" PRIu64 " racing locations over %u dispatches: read-write %" PRIu64
+           ", write-write %" PRIu64 "),\n"
+           "     the same verdict under every schedule\n", s.flagged, s.races, setup.iterations,
+           s.read_write, s.write_write);
     if (s.examples)
-        cli_print_race(stdout, &s.example[0]);
-    printf("   picture: %s (two runs side by side, then red = differs between runs,\n"
-           "            blue = flagged by the detector, yellow = both)\n", png);
+        cli_print_race(stdout, "   e.g. ", &s.example[0]);
+    printf("   picture: %s\n"
+           "     two runs side by side, then the texels that differ between runs (dark red\n"
+           "     to yellow by the size of the difference) and those the detector flagged\n"
+           "     but that agreed in every run (blue)\n", png);
     printf("   the fix, difundir-pingpong, reads one texture and writes the other:\n"
            "     stex race difundir-pingpong --runs 20   (1 distinct output, 0 races)\n");
     printf("   (%.0f ms)\n", ms);

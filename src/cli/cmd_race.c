@@ -4,6 +4,7 @@
 
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,8 +15,10 @@ static const char HELP[] =
     "Runs KERNEL --runs times, each with a shuffled workgroup order (seeds S,\n"
     "S+1, ...), counts how many distinct outputs appear, and runs the race\n"
     "detector once (its verdict does not depend on the schedule). The picture\n"
-    "shows two runs that differ side by side and a heat map: red = texel differs\n"
-    "between runs, blue = the detector flagged it, yellow = both.\n"
+    "shows two runs that differ side by side and a heat map of the texels that\n"
+    "differ between runs (dark red = a small difference, yellow = the largest; in\n"
+    "the format's units, log scale) and of those the detector flagged but that\n"
+    "happened to agree (blue).\n"
     "\n"
     "options:\n"
     "  --runs N               how many runs (default 20)\n"
@@ -60,7 +63,7 @@ static void progress(int done, int total)
 
 /* Side by side: run A | run B | heat map, 4-pixel black gaps. */
 static stex_status draw(const char *path, const stex_image *a, const stex_image *b,
-                        const uint8_t *differs, const uint8_t *flagged)
+                        const uint64_t *differs, const uint8_t *flagged)
 {
     uint8_t *pa, *pb;
     stex_status st = stex_image_render_rgba8(a, &pa);
@@ -71,6 +74,12 @@ static stex_status draw(const char *path, const stex_image *a, const stex_image 
         return st;
     }
     uint32_t w = a->width, h = a->height, gap = 4, W = 3 * w + 2 * gap;
+    /* brightness: the largest difference seen at the texel, on a log scale
+     * relative to the largest anywhere */
+    double top = 0;
+    for (size_t i = 0; i < (size_t)w * h; i++)
+        if (differs[i] && log1p((double)differs[i]) > top)
+            top = log1p((double)differs[i]);
     uint8_t *pic = calloc((size_t)W * h * 4, 1);
     if (!pic) {
         free(pa);
@@ -86,14 +95,30 @@ static stex_status draw(const char *path, const stex_image *a, const stex_image 
         for (uint32_t x = 0; x < w; x++) {
             uint8_t *p = row + (size_t)(2 * (w + gap) + x) * 4;
             size_t i = (size_t)y * w + x;
-            if (differs[i] && flagged[i])
-                p[0] = 255, p[1] = 220, p[2] = 40;
-            else if (differs[i])
-                p[0] = 235, p[1] = 40, p[2] = 40;
-            else if (flagged[i])
+            if (differs[i]) {
+                double t = top > 0 ? log1p((double)differs[i]) / top : 1;
+                p[0] = (uint8_t)(90 + 165 * t);
+                p[1] = (uint8_t)(230 * t * t);
+                p[2] = flagged[i] ? 0 : (uint8_t)(200 * (1 - t));
+            } else if (flagged[i])
                 p[0] = 50, p[1] = 110, p[2] = 255;
             else
                 p[0] = p[1] = p[2] = 16;
+        }
+    }
+    /* small textures are drawn with square pixels up to 4x, to be seen */
+    uint32_t k = w < 64 ? 4 : w < 128 ? 2 : 1;
+    if (k > 1 && (uint64_t)W * k <= STEX_IO_MAX_DIMENSION) {
+        uint8_t *big = malloc((size_t)W * k * h * k * 4);
+        if (big) {
+            for (uint32_t y = 0; y < h * k; y++)
+                for (uint32_t x = 0; x < W * k; x++)
+                    memcpy(big + ((size_t)y * W * k + x) * 4,
+                           pic + ((size_t)(y / k) * W + x / k) * 4, 4);
+            free(pic);
+            pic = big;
+            W *= k;
+            h *= k;
         }
     }
     st = stex_write_png_rgba8(path, pic, W, h);
@@ -103,11 +128,11 @@ static stex_status draw(const char *path, const stex_image *a, const stex_image 
     return st;
 }
 
-void cli_print_race(FILE *f, const stex_race *r)
+void cli_print_race(FILE *f, const char *indent, const stex_race *r)
 {
-    fprintf(f, "  binding %u texel (%u, %u, %u): %s race between workgroup (%u,%u,%u) "
+    fprintf(f, "%sbinding %u texel (%u, %u, %u): %s race between workgroup (%u,%u,%u) "
                "invocation (%u,%u,%u) [%s] and workgroup (%u,%u,%u) invocation (%u,%u,%u) [%s]\n",
-            r->binding, r->coord[0], r->coord[1], r->coord[2], stex_race_kind_name(r->kind),
+            indent, r->binding, r->coord[0], r->coord[1], r->coord[2], stex_race_kind_name(r->kind),
             r->a.workgroup_id[0], r->a.workgroup_id[1], r->a.workgroup_id[2],
             r->a.local_invocation_id[0], r->a.local_invocation_id[1], r->a.local_invocation_id[2],
             stex_race_access_name(r->a.access), r->b.workgroup_id[0], r->b.workgroup_id[1],
@@ -123,7 +148,8 @@ stex_status cli_race_study(const stex_kernel *k, const stex_kernel_setup *setup,
     stex_kernel_instance *ki = NULL;
     stex_race_detector *rd = NULL;
     stex_image first = {0}, other = {0}, cur = {0};
-    uint8_t *differs = NULL, *flagged = NULL;
+    uint64_t *differs = NULL;
+    uint8_t *flagged = NULL;
     stex_status st;
     if ((st = stex_kernel_instance_create(k, setup, &ki)))
         goto done;
@@ -136,7 +162,7 @@ stex_status cli_race_study(const stex_kernel *k, const stex_kernel_setup *setup,
     if ((st = stex_race_detector_create(&ro, &rd)))
         goto done;
     out->seen = calloc(runs, sizeof *out->seen);
-    differs = calloc((size_t)w * h, 1);
+    differs = calloc((size_t)w * h, sizeof *differs);
     flagged = calloc((size_t)w * h, 1);
     if (!out->seen || !differs || !flagged) {
         st = stex_fail(STEX_OUT_OF_MEMORY, "race: out of memory");
@@ -168,15 +194,20 @@ stex_status cli_race_study(const stex_kernel *k, const stex_kernel_setup *setup,
             memset(&cur, 0, sizeof cur);
             continue;
         }
-        uint32_t bpp = stex_format_get(cur.format)->bytes;
         bool any = false;
         for (uint32_t y = 0; y < h; y++)
-            for (uint32_t x = 0; x < w; x++)
-                if (memcmp(stex_image_texel(&first, x, y, 0), stex_image_texel(&cur, x, y, 0),
-                           bpp)) {
-                    differs[(size_t)y * w + x] = 1;
-                    any = true;
-                }
+            for (uint32_t x = 0; x < w; x++) {
+                uint64_t d = stex_texel_diff(cur.format, stex_image_texel(&first, x, y, 0),
+                                             stex_image_texel(&cur, x, y, 0));
+                if (d == 0 && memcmp(stex_image_texel(&first, x, y, 0),
+                                     stex_image_texel(&cur, x, y, 0),
+                                     stex_format_get(cur.format)->bytes))
+                    d = 1; /* +0 against -0 */
+                uint64_t *slot = &differs[(size_t)y * w + x];
+                if (d > *slot)
+                    *slot = d;
+                any |= d != 0;
+            }
         if (any && !other.data) {
             other = cur;
             out->other_seed = seed0 + r;
@@ -196,7 +227,7 @@ stex_status cli_race_study(const stex_kernel *k, const stex_kernel_setup *setup,
             flagged[(size_t)rr->coord[1] * w + rr->coord[0]] = 1;
     }
     for (size_t i = 0; i < (size_t)w * h; i++) {
-        out->texels_differing += differs[i];
+        out->texels_differing += differs[i] != 0;
         out->flagged += flagged[i];
         out->both += differs[i] && flagged[i];
     }
@@ -351,11 +382,11 @@ int cli_race(int argc, char **argv)
                " of the differing texels among them\n",
                s.races, s.races == 1 ? "" : "s", s.read_write, s.write_write, s.flagged, s.both);
         for (uint32_t i = 0; i < s.examples; i++)
-            cli_print_race(stdout, &s.example[i]);
+            cli_print_race(stdout, "  ", &s.example[i]);
         if (png)
             printf("picture: %s (left: seed %" PRIu64 ", middle: seed %" PRIu64
-                   "%s, right: red = differs between runs, blue = flagged by the detector, "
-                   "yellow = both)\n", png, seed0, s.other_seed,
+                   "%s, right: texels that differ between runs, dark red to yellow by size; blue: "
+                   "flagged by the detector, equal in every run)\n", png, seed0, s.other_seed,
                    s.other_differs ? "" : " - no run differed");
     }
     free(s.seen);

@@ -81,6 +81,25 @@ static int list_kernels(bool json)
 enum { OPT_LIST = 256, OPT_SIZE, OPT_PROFILE, OPT_SCHEDULE, OPT_SEED, OPT_THREADS, OPT_VIS,
        OPT_RACE, OPT_IN, OPT_OUT, OPT_RECORD, OPT_JSON, OPT_ITER, OPT_VARIANT };
 
+#ifdef STEX_DISPATCH_HAS_STORE_OBSERVER
+/* --record-allowed: the last value stored to each texel of the output. */
+typedef struct recorder {
+    const stex_texture *output;
+    stex_inputs in;
+} recorder;
+
+static void record_store(void *user, const stex_texture_view *view, int64_t x, int64_t y,
+                         int64_t z, const stex_vec4 *value)
+{
+    recorder *r = user;
+    if (stex_view_texture(view) != r->output || x < 0 || y < 0 || z < 0 || x > UINT32_MAX ||
+        y > UINT32_MAX || z > UINT32_MAX)
+        return;
+    uint32_t layer = (uint32_t)z + stex_view_get_desc(view)->base_array_layer;
+    stex_inputs_set(&r->in, (uint32_t)x, (uint32_t)y, layer, value);
+}
+#endif
+
 static char *inputs_path(const char *bin)
 {
     size_t n = strlen(bin) + 8;
@@ -199,8 +218,10 @@ int cli_run(int argc, char **argv)
         if (!any_bin)
             return cli_usage(cmd, "--record-allowed: needs a .bin output (--out X.bin) to record "
                                   "X.bin.inputs beside it");
+#ifndef STEX_DISPATCH_HAS_STORE_OBSERVER
         return cli_usage(cmd, "--record-allowed: not available in this build: the engine does not "
                               "yet expose the values given to textureStore");
+#endif
     }
 
     stex_kernel_setup setup = {.width = size[0], .height = size[1], .iterations = iterations,
@@ -240,6 +261,9 @@ int cli_run(int argc, char **argv)
     stex_race_detector *rd = NULL;
     stex_kernel_instance *ki = NULL;
     stex_image out = {0};
+#ifdef STEX_DISPATCH_HAS_STORE_OBSERVER
+    recorder rec = {0};
+#endif
     int rc = CLI_OK;
     stex_status st = STEX_OK;
     if (race_check && (st = stex_race_detector_create(NULL, &rd)))
@@ -249,6 +273,24 @@ int cli_run(int argc, char **argv)
     stex_dispatch_options o = {.schedule = schedule, .seed = seed, .threads = (int)threads,
                                .visibility = vis, .profile = stex_profile_get(profile),
                                .races = rd};
+#ifdef STEX_DISPATCH_HAS_STORE_OBSERVER
+    if (record) {
+        stex_texture *t = stex_kernel_instance_output_texture(ki);
+        if (!t) {
+            st = stex_fail(STEX_INVALID_ARGUMENT, "--record-allowed: kernel %s writes a buffer, "
+                                                  "not a texture", k->name);
+            goto fail;
+        }
+        rec.output = t;
+        stex_extent3d ts = stex_texture_mip_size(t, 0);
+        if ((st = stex_inputs_init(&rec.in, stex_format_get(stex_kernel_instance_output_format(ki))->scalar,
+                                   ts.width, ts.height ? ts.height : 1,
+                                   ts.depth_or_array_layers ? ts.depth_or_array_layers : 1)))
+            goto fail;
+        o.store_observer = record_store;
+        o.store_observer_user = &rec;
+    }
+#endif
     double t0 = cli_now_ms();
     st = stex_kernel_instance_dispatch(ki, &o);
     double ms = cli_now_ms() - t0;
@@ -261,6 +303,21 @@ int cli_run(int argc, char **argv)
     for (int i = 0; i < nouts; i++)
         if ((st = stex_write_image(outs[i], &out, &meta)))
             goto fail;
+#ifdef STEX_DISPATCH_HAS_STORE_OBSERVER
+    for (int i = 0; record && i < nouts; i++) {
+        if (stex_file_kind_of(outs[i]) != STEX_FILE_BIN)
+            continue;
+        char *ip = inputs_path(outs[i]);
+        if (!ip) {
+            st = stex_fail(STEX_OUT_OF_MEMORY, "out of memory");
+            goto fail;
+        }
+        st = stex_write_inputs(ip, &rec.in);
+        free(ip);
+        if (st)
+            goto fail;
+    }
+#endif
 
     uint32_t w = stex_kernel_instance_width(ki), h = stex_kernel_instance_height(ki);
     const char *fmt = stex_format_name(stex_kernel_instance_output_format(ki));
@@ -281,6 +338,14 @@ int cli_run(int argc, char **argv)
         for (int i = 0; i < nouts; i++) {
             printf("%s", nf++ ? ", " : "");
             cli_json_string(stdout, outs[i]);
+            if (stex_file_kind_of(outs[i]) == STEX_FILE_BIN && record) {
+                char *ip = inputs_path(outs[i]);
+                if (ip) {
+                    fputs(", ", stdout);
+                    cli_json_string(stdout, ip);
+                    free(ip);
+                }
+            }
             if (stex_file_kind_of(outs[i]) == STEX_FILE_BIN) {
                 char *side = malloc(strlen(outs[i]) + 6);
                 if (side) {
@@ -308,7 +373,8 @@ int cli_run(int argc, char **argv)
         }
         for (int i = 0; i < nouts; i++)
             printf("wrote %s%s\n", outs[i],
-                   stex_file_kind_of(outs[i]) == STEX_FILE_BIN ? " (+ .json sidecar)" : "");
+                   stex_file_kind_of(outs[i]) != STEX_FILE_BIN ? ""
+                   : record ? " (+ .json sidecar, + .inputs)" : " (+ .json sidecar)");
     }
     goto done;
 fail:
@@ -318,6 +384,8 @@ done:
     stex_image_free(&input);
     stex_kernel_instance_destroy(ki);
     stex_race_detector_destroy(rd);
-    (void)inputs_path;
+#ifdef STEX_DISPATCH_HAS_STORE_OBSERVER
+    stex_inputs_free(&rec.in);
+#endif
     return rc;
 }

@@ -47,7 +47,7 @@ void stex_unpack4x8unorm(const stex_profile *p, uint32_t w, float out[4])
 void stex_unpack4x8snorm(const stex_profile *p, uint32_t w, float out[4])
 {
     for (unsigned i = 0; i < 4; i++)
-        out[i] = stex_snorm_value(p->unpack_norm, (int8_t)(w >> (8 * i)), 8);
+        out[i] = stex_snorm_value(p->unpack_norm, STEX_SNORM_MIN_DECODE_MINUS_ONE, (int8_t)(w >> (8 * i)), 8);
 }
 
 void stex_unpack2x16unorm(const stex_profile *p, uint32_t w, float out[2])
@@ -58,8 +58,8 @@ void stex_unpack2x16unorm(const stex_profile *p, uint32_t w, float out[2])
 
 void stex_unpack2x16snorm(const stex_profile *p, uint32_t w, float out[2])
 {
-    out[0] = stex_snorm_value(p->unpack_norm, (int16_t)w, 16);
-    out[1] = stex_snorm_value(p->unpack_norm, (int16_t)(w >> 16), 16);
+    out[0] = stex_snorm_value(p->unpack_norm, STEX_SNORM_MIN_DECODE_MINUS_ONE, (int16_t)w, 16);
+    out[1] = stex_snorm_value(p->unpack_norm, STEX_SNORM_MIN_DECODE_MINUS_ONE, (int16_t)(w >> 16), 16);
 }
 
 void stex_unpack2x16float(const stex_profile *p, uint32_t w, float out[2])

@@ -32,6 +32,8 @@ static const stex_profile profile_spec = {
     .store_int = STEX_INT_CLAMP,
     /* unorm k reads k / S; f32 result correctly rounded */
     .load_norm = STEX_NORM_DECODE_EXACT,
+    /* Vulkan/WebGPU: snorm decodes as max(k / S, -1), so -128 reads -1.0 */
+    .load_snorm_min = STEX_SNORM_MIN_DECODE_MINUS_ONE,
     /* f16 -> f32 widening is exact; NaNs come back quiet (IEEE convertFormat) */
     .load_f16_nan = STEX_NAN_DECODE_QUIET,
     .filter = {.snorm8_widen16 = 0, .f16_nan = STEX_NAN_DECODE_QUIET},
@@ -73,6 +75,7 @@ static const stex_profile profile_lavapipe = {
     .alpha2 = STEX_ALPHA2_DIRECT,             /* assumed (tier1 format) */
     .store_int = STEX_INT_CLAMP,              /* measured: 256 -> 255, -129 -> -128 */
     .load_norm = STEX_NORM_DECODE_MUL_RECIP,  /* measured: 0 mismatches of 256 */
+    .load_snorm_min = STEX_SNORM_MIN_DECODE_MINUS_ONE, /* measured: 0x80 -> -1.0 */
     .load_f16_nan = STEX_NAN_DECODE_QUIET,    /* measured: 2046/2046 quieted */
     /* filtered NaNs are dominated by neighbour contamination (0 * inf) on
      * lavapipe; a lone texel is taken to filter as it loads */
@@ -111,6 +114,7 @@ static const stex_profile profile_nvidia = {
     .alpha2 = STEX_ALPHA2_FROM_10BIT,         /* measured: a = (q10 + 128) / 320 */
     .store_int = STEX_INT_CLAMP,              /* measured */
     .load_norm = STEX_NORM_DECODE_EXACT,      /* measured: 8 and 16 bits */
+    .load_snorm_min = STEX_SNORM_MIN_DECODE_MINUS_ONE, /* measured: 0x80 -> -1.0 */
     .load_f16_nan = STEX_NAN_DECODE_KEEP,     /* measured: 0x7c01 -> 0x7f802000 */
     /* measured (sample-linear at texel centres): snorm8 filters as snorm16
      * with replicated bits; every f16 NaN filters to 0x7fffe000 */

@@ -84,6 +84,12 @@ typedef enum stex_norm_decode {
     STEX_NORM_DECODE_MUL_RECIP    /* f32(k * f32(1 / S)) */
 } stex_norm_decode;
 
+/* What the one code below -S (-128 for 8 bits) reads as. */
+typedef enum stex_snorm_min_decode {
+    STEX_SNORM_MIN_DECODE_MINUS_ONE,  /* max(k / S, -1): -1.0 */
+    STEX_SNORM_MIN_DECODE_RAW         /* k / S: -128/127 */
+} stex_snorm_min_decode;
+
 /* small-float NaN -> f32 NaN (payload shifted into the top mantissa bits). */
 typedef enum stex_nan_decode {
     STEX_NAN_DECODE_QUIET,       /* sign | 0x7fc00000 | payload */
@@ -123,6 +129,7 @@ struct stex_profile {
     stex_int_range store_int;
     /* textureLoad */
     stex_norm_decode load_norm;
+    stex_snorm_min_decode load_snorm_min;
     stex_nan_decode load_f16_nan;    /* also ufloat NaNs */
     /* filtered sample of one texel (stex_decode_texel_filtered) */
     stex_filter_rules filter;

@@ -191,9 +191,12 @@ static inline float stex_unorm_value(stex_norm_decode d, int32_t k, unsigned m)
     return (float)((double)k * (1.0 / (double)S));
 }
 
-static inline float stex_snorm_value(stex_norm_decode d, int32_t k, unsigned n)
+static inline float stex_snorm_value(stex_norm_decode d, stex_snorm_min_decode min, int32_t k,
+                                     unsigned n)
 {
     int32_t S = (int32_t)((1u << (n - 1)) - 1);
+    if (k < -S && min == STEX_SNORM_MIN_DECODE_RAW)
+        return stex_unorm_value(d, k, n - 1);
     if (k <= -S)
         return -1.0f; /* -S and -(S+1) both read -1.0 */
     return stex_unorm_value(d, k, n - 1);

@@ -111,9 +111,10 @@ ALWAYS_INLINE void decode_channel(const stex_profile *p, stex_channel_type t, un
              * rounded half to even - the 7 magnitude bits replicated into 15,
              * except that 64 gives 16512, not 16513 (measured: -64) */
             int32_t a = s < 0 ? -s : s, w = 258 * a + (a > 64);
-            out->f[c] = stex_snorm_value(p->load_norm, s < 0 ? -w : w, 16);
+            out->f[c] =
+                stex_snorm_value(p->load_norm, p->load_snorm_min, s < 0 ? -w : w, 16);
         } else {
-            out->f[c] = stex_snorm_value(p->load_norm, s, n);
+            out->f[c] = stex_snorm_value(p->load_norm, p->load_snorm_min, s, n);
         }
         break;
     }
@@ -299,7 +300,7 @@ float stex_unorm_to_f32(const stex_profile *p, uint32_t k, unsigned n)
 
 float stex_snorm_to_f32(const stex_profile *p, int32_t k, unsigned n)
 {
-    return stex_snorm_value(p->load_norm, k, n);
+    return stex_snorm_value(p->load_norm, p->load_snorm_min, k, n);
 }
 
 uint16_t stex_f32_to_f16(const stex_profile *p, float x)

@@ -83,20 +83,6 @@ uint64_t stex_texel_diff(stex_format f, const uint8_t *a, const uint8_t *b)
     return worst;
 }
 
-/* Would some device the spec allows store these bytes for this value? */
-static bool io_texel_allowed(stex_format f, const stex_vec4 *in, const uint8_t *bytes)
-{
-    /* Until convert's stex_texel_allowed is available: the bytes any of the
-     * modelled profiles stores. */
-    for (int p = 0; p < STEX_PROFILE_COUNT; p++) {
-        uint8_t t[16];
-        if (stex_encode_texel(stex_profile_get((stex_profile_id)p), f, in, t) == STEX_OK &&
-            !memcmp(t, bytes, stex_format_get(f)->bytes))
-            return true;
-    }
-    return false;
-}
-
 typedef enum texel_verdict { TEXEL_EQUAL, TEXEL_TOLERATED, TEXEL_MISMATCH } texel_verdict;
 
 static stex_status check_comparable(const stex_image *g, const stex_image *a, stex_tolerance tol,
@@ -143,7 +129,7 @@ static texel_verdict judge(const stex_format_info *fi, const uint8_t *g, const u
         size_t i = ((size_t)z * in->height + y) * in->width + x;
         if (!in->stored[i])
             return TEXEL_MISMATCH; /* never stored: the initial value, exactly */
-        return io_texel_allowed(fi->format, &in->values[i], a) ? TEXEL_TOLERATED
+        return stex_texel_allowed(fi->format, &in->values[i], a) ? TEXEL_TOLERATED
                                                               : TEXEL_MISMATCH;
     }
     default:

@@ -9,7 +9,7 @@
 
 enum { ACC_KINDS = 4 };            /* stex_race_access values */
 #define SHADOW_CHUNK 4096u
-#define WG_SHADOW UINT32_MAX       /* shadow id of var<workgroup> */
+#define WG_SHADOW (UINT32_MAX - 1) /* shadow id of var<workgroup>; +1 must not wrap to 0 */
 
 /* An accessor: ((workgroup << 8) | local_invocation_index) + 1; 0 = none.
  * Keys order accessors by (workgroup, local index). */

@@ -84,3 +84,29 @@ stex_status stex_queue_write_buffer(stex_buffer *b, uint64_t offset, const void 
         memcpy(b->data + offset, data, size);
     return STEX_OK;
 }
+
+/* Typed words: memcpy keeps the access free of aliasing and alignment traps. */
+static bool word_ok(const stex_buffer *b, uint64_t offset)
+{
+    return b && offset % 4 == 0 && offset <= b->size && b->size - offset >= 4;
+}
+
+#define TYPED(name, type)                                                        \
+    bool stex_buffer_read_##name(const stex_buffer *b, uint64_t offset, type *out) \
+    {                                                                            \
+        if (!word_ok(b, offset))                                                 \
+            return false;                                                        \
+        memcpy(out, b->data + offset, 4);                                        \
+        return true;                                                             \
+    }                                                                            \
+    bool stex_buffer_write_##name(stex_buffer *b, uint64_t offset, type v)       \
+    {                                                                            \
+        if (!word_ok(b, offset))                                                 \
+            return false;                                                        \
+        memcpy(b->data + offset, &v, 4);                                         \
+        return true;                                                             \
+    }
+TYPED(u32, uint32_t)
+TYPED(i32, int32_t)
+TYPED(f32, float)
+#undef TYPED

@@ -16,6 +16,7 @@ struct stex_texture_view {
     stex_texture *texture;
     stex_view_desc desc;          /* resolved */
     stex_view_access access;      /* base mip level, base layer */
+    stex_view_access level[STEX_MAX_MIP_LEVELS]; /* every level of the view, from its base */
 };
 
 struct stex_buffer {

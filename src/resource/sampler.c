@@ -61,15 +61,11 @@ bool stex_view_load_level(const stex_texture_view *v, const stex_profile *p, int
     if (level < 0 || (uint64_t)level >= v->desc.mip_level_count || layer < 0 ||
         (uint64_t)layer >= view_layers(v))
         return false;
-    stex_view_access a;
-    stex_view_access_at_level(v, v->desc.base_mip_level + (uint32_t)level, &a);
-    uint32_t z = v->desc.dimension == STEX_VIEW_DIMENSION_3D ? 0 : (uint32_t)layer;
-    if (v->desc.dimension != STEX_VIEW_DIMENSION_2D_ARRAY)
-        a.depth = a.depth ? a.depth : 1;
-    const uint8_t *t = stex_view_access_texel(&a, x, y, z);
-    if (!t || !a.decode)
+    const stex_view_access *a = &v->level[level];
+    const uint8_t *t = stex_view_access_texel(a, x, y, (uint32_t)layer);
+    if (!t || !a->decode)
         return false;
-    a.decode(p ? p : a.profile, t, out);
+    a->decode(p ? p : stex_device_profile(v->texture->device), t, out);
     return true;
 }
 
@@ -140,18 +136,37 @@ static float x86_result(float a, float b, float r)
     return isnan(r) ? float_of(0xffc00000u) : r;
 }
 static float sub86(float a, float b) { return x86_result(a, b, a - b); }
-static float mul86(float a, float b) { return x86_result(a, b, a * b); }
-static float add86(float a, float b) { return x86_result(a, b, a + b); }
-/* lp_build_lerp on floats: w * (v1 - v0) + v0 */
-static float lerp86(float w, float v0, float v1) { return add86(mul86(w, sub86(v1, v0)), v0); }
+/* lp_build_lerp on floats: lp_build_mad(w, v1 - v0, v0), an llvm.fmuladd
+ * that an FMA host fuses; NaN operands propagate in operand order. */
+static float lerp86(float w, float v0, float v1)
+{
+    float d = sub86(v1, v0);
+    if (isnan(w))
+        return quiet(w);
+    if (isnan(d))
+        return quiet(d);
+    if (isnan(v0))
+        return quiet(v0);
+    float r = fmaf(w, d, v0);
+    return isnan(r) ? float_of(0xffc00000u) : r;
+}
 
 static bool is_pot(uint32_t n) { return (n & (n - 1)) == 0; }
+static float fract(float x) { return x - floorf(x); }
+/* lp_build_coord_mirror(coord, posOnly): |2 (x/2 - round(x/2))|, NaN -> 0 */
+static float mirror_coord(float u)
+{
+    float h = u * 0.5f;
+    float f = h - rintf(h);
+    float m = fabsf(f + f);
+    return isnan(m) ? 0 : m;
+}
 
 /* lp_build_sample_wrap_linear, float (SoA) path. */
 static void lavapipe_axis(stex_address_mode m, float u, uint32_t n, int64_t *i0, int64_t *i1, float *w)
 {
     float len = (float)n, c, f;
-    int64_t k0, k1;
+    int64_t k0;
     switch (m) {
     case STEX_ADDRESS_REPEAT:
         if (is_pot(n)) {
@@ -162,32 +177,22 @@ static void lavapipe_axis(stex_address_mode m, float u, uint32_t n, int64_t *i0,
             *i0 = k0 & (n - 1);
             *i1 = (k0 + 1) & (n - 1);
         } else {
-            float fr = tame(u) - floorf(tame(u));
-            if (fr > 0.99999994f)
-                fr = 0.99999994f; /* lp_build_fract_safe */
-            c = fr * len - 0.5f;
+            c = tame(fract(tame(u)) * len - 0.5f); /* lp_build_coord_repeat_npot_linear */
             f = floorf(c);
             *w = c - f;
-            k0 = (int64_t)f;
-            if (k0 < 0)
-                k0 = n - 1;
-            k1 = k0 + 1 == n ? 0 : k0 + 1;
+            k0 = c < 0 ? n - 1 : (int64_t)f;
             *i0 = k0;
-            *i1 = k1;
+            *i1 = k0 == n - 1 ? 0 : k0 + 1;
         }
         return;
-    case STEX_ADDRESS_MIRROR_REPEAT: {
-        float t = tame(u);
-        float mu = fabsf(t - 2.0f * rintf(t * 0.5f)); /* lp_build_coord_mirror */
-        c = mu * len - 0.5f;
+    case STEX_ADDRESS_MIRROR_REPEAT:
+        c = mirror_coord(tame(u)) * len - 0.5f;
         f = floorf(c);
         *w = c - f;
         k0 = (int64_t)f;
         *i0 = k0 < 0 ? 0 : k0;
-        k1 = k0 + 1;
-        *i1 = k1 > n - 1 ? n - 1 : k1;
+        *i1 = k0 + 1 > n - 1 ? n - 1 : k0 + 1;
         return;
-    }
     default: /* clamp-to-edge */
         c = u * len;
         c = isnan(c) ? len : (c < len ? c : len);
@@ -202,31 +207,60 @@ static void lavapipe_axis(stex_address_mode m, float u, uint32_t n, int64_t *i0,
     }
 }
 
-/* lp_build_sample_image_linear, 8-bit (AoS) path: coordinates in 24.8
- * fixed point, rounded to nearest even. */
-static void lavapipe_axis_u8(stex_address_mode m, float u, uint32_t n, int64_t *i0, int64_t *i1,
-                             uint32_t *fw)
+/* lp_build_sample_wrap_nearest (SoA). */
+static int64_t lavapipe_nearest(stex_address_mode m, float u, uint32_t n)
 {
-    float c = tame(u * (float)n * 256.0f);
-    int64_t s = (int64_t)rintf(c) - 128;
-    int64_t ip = s >> 8; /* arithmetic: floor */
-    *fw = (uint32_t)(s & 255);
-    if (m == STEX_ADDRESS_REPEAT) {
-        *i0 = wrap(m, ip, n);
-        *i1 = wrap(m, ip + 1, n);
-    } else {
-        *i0 = wrap(STEX_ADDRESS_CLAMP_TO_EDGE, ip, n);
-        *i1 = wrap(STEX_ADDRESS_CLAMP_TO_EDGE, ip + 1, n);
+    float len = (float)n;
+    int64_t i;
+    switch (m) {
+    case STEX_ADDRESS_REPEAT:
+        if (is_pot(n))
+            return (int64_t)floorf(tame(u * len)) & (n - 1);
+        {
+            float fr = fract(tame(u));
+            if (!(fr <= 0.99999994f))
+                fr = 0.99999994f; /* lp_build_fract_safe */
+            i = (int64_t)(fr * len);
+        }
+        return i > n - 1 ? n - 1 : i;
+    case STEX_ADDRESS_MIRROR_REPEAT:
+        i = (int64_t)(mirror_coord(tame(u)) * len);
+        return i > n - 1 ? n - 1 : i;
+    default:
+        i = (int64_t)truncf(tame(u * len));
+        return i < 0 ? 0 : i > n - 1 ? n - 1 : i;
     }
 }
 
-/* lp_build_lerp on normalised 8-bit values with weights 0..255 scaled to 0..256. */
-static uint32_t lerp_u8(uint32_t w8, uint32_t v0, uint32_t v1)
+/* lp_build_sample_image_linear, 8-bit (AoS) path: coordinates in 24.8
+ * fixed point, rounded to nearest even; clamp-to-edge and repeat only. */
+static void lavapipe_axis_u8(stex_address_mode m, float u, uint32_t n, int64_t *i0, int64_t *i1,
+                             uint32_t *fw)
 {
-    int32_t w = (int32_t)(w8 + (w8 >> 7));
+    if (m == STEX_ADDRESS_REPEAT && !is_pot(n)) {
+        /* lp_build_coord_repeat_npot_linear_int */
+        int64_t s = (int64_t)rintf(tame(fract(tame(u)) * (float)n * 256.0f)) - 128;
+        *fw = (uint32_t)(s & 255);
+        int64_t k = s >> 8;
+        k = k < 0 ? n - 1 : k > n - 1 ? n - 1 : k;
+        *i0 = k;
+        *i1 = k == n - 1 ? 0 : k + 1;
+        return;
+    }
+    int64_t s = (int64_t)rintf(tame(u * (float)(n * 256u))) - 128;
+    int64_t ip = s >> 8; /* arithmetic: floor */
+    *fw = (uint32_t)(s & 255);
+    *i0 = wrap(m, ip, n);
+    *i1 = wrap(m, ip + 1, n);
+}
+
+/* lp_build_lerp on unorm8 with LP_BLD_LERP_PRESCALED_WEIGHTS (weights
+ * 0..255 as they are): pmulhrsw(w, d << 7) = (w * d + 128) >> 8, rounded. */
+static uint32_t lerp_u8(uint32_t w, uint32_t v0, uint32_t v1)
+{
     int32_t d = (int32_t)v1 - (int32_t)v0;
-    int32_t p = w * d;
-    return (uint32_t)((int32_t)v0 + (p >> 8)); /* >> on negatives: floor, as the 16-bit wrap gives */
+    int32_t p = ((int32_t)w * d + 128) >> 8; /* arithmetic shift: floor */
+    return (uint32_t)((int32_t)v0 + p) & 0xffu;
 }
 
 /* Formats llvmpipe filters in its 8-bit AoS path (util_format_fits_8unorm). */
@@ -250,8 +284,14 @@ static void sample_one_level(const stex_view_access *a, const stex_sampler_desc 
 {
     uint32_t w = a->width, h = a->height;
     if (filter == STEX_FILTER_NEAREST) {
-        int64_t x = wrap(sd->address_mode_u, (int64_t)floorf(tame(u * (float)w)), w);
-        int64_t y = wrap(sd->address_mode_v, (int64_t)floorf(tame(v * (float)h)), h);
+        int64_t x, y;
+        if (lavapipe) {
+            x = lavapipe_nearest(sd->address_mode_u, u, w);
+            y = lavapipe_nearest(sd->address_mode_v, v, h);
+        } else {
+            x = wrap(sd->address_mode_u, (int64_t)floorf(tame(u * (float)w)), w);
+            y = wrap(sd->address_mode_v, (int64_t)floorf(tame(v * (float)h)), h);
+        }
         fetch(a, p, x, y, z, out);
         return;
     }
@@ -306,7 +346,7 @@ void stex_view_sample_level(const stex_texture_view *v, const stex_sampler *s, c
         return; /* texture_2d<f32> binds float-sampleable formats only */
     const stex_sampler_desc *sd = &s->desc;
     if (!p)
-        p = v->access.profile;
+        p = stex_device_profile(v->texture->device);
     bool lavapipe = sd->precision == STEX_FILTER_PRECISION_LAVAPIPE ||
                     (sd->precision == STEX_FILTER_PRECISION_AUTO &&
                      stex_profile_id_of(p) == STEX_PROFILE_LAVAPIPE);
@@ -318,13 +358,11 @@ void stex_view_sample_level(const stex_texture_view *v, const stex_sampler *s, c
     lod = lod > sd->lod_max_clamp ? sd->lod_max_clamp : lod;
     stex_filter_mode filter = lod <= 0 ? sd->mag_filter : sd->min_filter;
     uint32_t q = v->desc.mip_level_count - 1;
-    stex_view_access a;
     if (sd->mipmap_filter == STEX_FILTER_NEAREST || q == 0 || lod <= 0) {
         /* Vulkan: nearest level = ceil(lod + 0.5) - 1, clamped to [0, q] */
         float d = lod <= 0.5f ? 0 : ceilf(lod + 0.5f) - 1;
         uint32_t m = d > (float)q ? q : (uint32_t)d;
-        stex_view_access_at_level(v, v->desc.base_mip_level + m, &a);
-        sample_one_level(&a, sd, p, lavapipe, filter, u, v_, z, out);
+        sample_one_level(&v->level[m], sd, p, lavapipe, filter, u, v_, z, out);
         return;
     }
     float f = floorf(lod);
@@ -332,10 +370,8 @@ void stex_view_sample_level(const stex_texture_view *v, const stex_sampler *s, c
     uint32_t hi = lo + 1 > q ? q : lo + 1;
     float delta = lo == q ? 0 : lod - f;
     stex_vec4 t0, t1;
-    stex_view_access_at_level(v, v->desc.base_mip_level + lo, &a);
-    sample_one_level(&a, sd, p, lavapipe, filter, u, v_, z, &t0);
-    stex_view_access_at_level(v, v->desc.base_mip_level + hi, &a);
-    sample_one_level(&a, sd, p, lavapipe, filter, u, v_, z, &t1);
+    sample_one_level(&v->level[lo], sd, p, lavapipe, filter, u, v_, z, &t0);
+    sample_one_level(&v->level[hi], sd, p, lavapipe, filter, u, v_, z, &t1);
     for (int c = 0; c < 4; c++)
         out->f[c] = lavapipe ? lerp86(delta, t0.f[c], t1.f[c])
                              : (float)((1.0 - delta) * t0.f[c] + (double)delta * t1.f[c]);

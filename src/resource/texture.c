@@ -1,9 +1,34 @@
 /* Textures: creation through the validating device, tiled memory. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "common/error.h"
 #include "resource/internal.h"
+
+/* Zeroed, 256-byte aligned memory.  Large textures come straight from mmap:
+ * zero pages are mapped lazily, so a big texture costs nothing until used,
+ * and a size the system cannot commit fails here (GPUOutOfMemoryError). */
+enum { MMAP_THRESHOLD = 1 << 20 };
+static uint8_t *texture_alloc(size_t bytes)
+{
+    if (bytes >= MMAP_THRESHOLD) {
+        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        return p == MAP_FAILED ? NULL : p;
+    }
+    uint8_t *p = aligned_alloc(STEX_LEVEL_ALIGN, bytes);
+    if (p)
+        memset(p, 0, bytes);
+    return p;
+}
+
+static void texture_free(uint8_t *p, size_t bytes)
+{
+    if (bytes >= MMAP_THRESHOLD)
+        munmap(p, bytes);
+    else
+        free(p);
+}
 
 stex_status stex_texture_create(stex_device *d, const stex_texture_desc *desc, stex_texture **out)
 {
@@ -39,15 +64,14 @@ stex_status stex_texture_create(stex_device *d, const stex_texture_desc *desc, s
         return st;
     }
     size_t bytes = (size_t)(t->layout.size ? t->layout.size : STEX_LEVEL_ALIGN);
-    t->memory = aligned_alloc(STEX_LEVEL_ALIGN, bytes);
+    t->memory = texture_alloc(bytes);
     if (!t->memory) {
         free(t);
         return stex_fail(STEX_OUT_OF_MEMORY, "createTexture: cannot allocate %zu bytes for %s %ux%ux%u",
                          bytes, info->name, full.size.width, full.size.height,
                          full.size.depth_or_array_layers);
     }
-    memset(t->memory, 0, bytes); /* WebGPU textures start zeroed */
-    t->device = d;
+    t->device = d; /* memory starts zeroed, as WebGPU textures do */
     t->desc = full;
     t->info = info;
     *out = t;
@@ -58,7 +82,7 @@ void stex_texture_destroy(stex_texture *t)
 {
     if (!t)
         return;
-    free(t->memory);
+    texture_free(t->memory, (size_t)(t->layout.size ? t->layout.size : STEX_LEVEL_ALIGN));
     free(t);
 }
 

@@ -65,7 +65,9 @@ stex_status stex_texture_create_view(stex_texture *t, const stex_view_desc *desc
         return stex_fail(STEX_OUT_OF_MEMORY, "createView: out of memory");
     v->texture = t;
     v->desc = stex_view_desc_resolve(&t->desc, desc);
-    stex_view_access_at_level(v, v->desc.base_mip_level, &v->access);
+    for (uint32_t m = 0; m < v->desc.mip_level_count && m < STEX_MAX_MIP_LEVELS; m++)
+        stex_view_access_at_level(v, v->desc.base_mip_level + m, &v->level[m]);
+    v->access = v->level[0];
     *out = v;
     return STEX_OK;
 }
@@ -99,7 +101,7 @@ bool stex_view_store(const stex_texture_view *v, const stex_profile *p, int64_t 
     uint8_t *texel = stex_view_access_texel(&v->access, x, y, z);
     if (!texel || !v->access.encode)
         return false; /* out of bounds: discarded, as WGSL says */
-    v->access.encode(p ? p : v->access.profile, value, texel);
+    v->access.encode(p ? p : stex_device_profile(v->texture->device), value, texel);
     return true;
 }
 
@@ -109,6 +111,6 @@ bool stex_view_load(const stex_texture_view *v, const stex_profile *p, int64_t x
     const uint8_t *texel = stex_view_access_texel(&v->access, x, y, z);
     if (!texel || !v->access.decode)
         return false;
-    v->access.decode(p ? p : v->access.profile, texel, out);
+    v->access.decode(p ? p : stex_device_profile(v->texture->device), texel, out);
     return true;
 }

@@ -8,6 +8,8 @@
  *                       arithmetic in double (the product x*S is exact there)
  *                       or, for NVIDIA, the rational form of its rule:
  *                       q = round-half-down(floor(|x| 2^(m+4)) * S / 2^(m+4))
+ *   f32 -> unorm/snorm  8 and 16 bits through each profile's store rules and
+ *                       its pack4x8snorm (NaN, -1 and rounding together)
  *   f32 -> ufloat11/10  every profile's rule vs the double model
  *   f16 -> f32          all 65536 patterns vs ldexp and F16C vcvtph2ps
  *   unorm/snorm -> f32  all 8- and 16-bit codes, every profile: correct
@@ -177,6 +179,18 @@ static void sweep_f32(uint64_t stride)
             uint32_t h = stex_f32_to_f16(p, x), want = ref_small(&p->store_f16, x, 10, 1);
             CHECK(h == want, "[%s] f32->f16 %08x: expected %04x (double model), got %04x\n", pn, u,
                   want, h);
+            /* the profile's own store and pack rules, NaN and -1 included */
+            for (unsigned n = 8; n <= 16; n += 8) {
+                int32_t gu = (int32_t)stex_f32_to_unorm(p, x, n), wu = ref_norm(&p->store_norm, x, n, 0);
+                int32_t gs = stex_f32_to_snorm(p, x, n), ws = ref_norm(&p->store_norm, x, n, 1);
+                CHECK(gu == wu && gs == ws,
+                      "[%s] store %08x: unorm%u expected %d got %d, snorm%u expected %d got %d\n",
+                      pn, u, n, wu, gu, n, ws, gs);
+            }
+            float pv[4] = {x, x, x, x};
+            uint32_t pk = stex_pack4x8snorm(p, pv), pw = (uint32_t)ref_norm(&p->pack_norm, x, 8, 1) & 0xff;
+            CHECK(pk == pw * 0x01010101u, "[%s] pack4x8snorm %08x: expected %08x, got %08x\n", pn, u,
+                  pw * 0x01010101u, pk);
             for (unsigned mb = 5; mb <= 6; mb++) {
                 uint32_t g = stex_float_to_small(&p->store_ufloat, u, mb, false);
                 uint32_t w = ref_small(&p->store_ufloat, x, mb, 0);
@@ -210,7 +224,7 @@ static void sweep_f32(uint64_t stride)
 #endif
     }
     printf("sweep: %llu f32 patterns (stride %llu), 3 profiles x (f16, ufloat11, ufloat10) + "
-           "4 roundings x (unorm 2/8/10/16, snorm 8/10/16)\n",
+           "4 roundings x (unorm 2/8/10/16, snorm 8/10/16) + each profile's store/pack norm rules\n",
            count, (unsigned long long)stride);
 }
 

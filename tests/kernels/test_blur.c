@@ -93,8 +93,8 @@ static void diagnose(const uint8_t *want, const uint8_t *got, const uint8_t *pas
                             c, w, t_f16_to_f32(w), g, t_f16_to_f32(g), u, s, rtz, rne);
         }
     print_error("blur: %zu of %d channels differ, max %u ULP; %zu are the f16 store rounding "
-                "to nearest where lavapipe truncates, %zu come before the store (sampler or "
-                "arithmetic; see the model sums above)\n", differ, B * B * 4, max_ulp, store_rne,
+                "to nearest where lavapipe truncates, %zu come before pass 2's store (pass 1, the "
+                "sampler or the arithmetic; see the model sums above)\n", differ, B * B * 4, max_ulp, store_rne,
                 other);
 }
 

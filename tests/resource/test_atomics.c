@@ -29,6 +29,21 @@ static void test_buffer_basics(void **state)
     assert_true(strstr(stex_last_error(), "exceeds the buffer size 1028"));
     assert_int_equal(stex_queue_write_buffer(b, 2, words, 4), STEX_VALIDATION_ERROR);
     assert_true(strstr(stex_last_error(), "bufferOffset 2 is not a multiple of 4"));
+    /* typed words: little-endian bytes, misaligned / out of range refused */
+    assert_true(stex_buffer_write_f32(b, 0, -2.5f));
+    assert_true(stex_buffer_write_i32(b, 4, -2));
+    const uint8_t want[8] = {0x00, 0x00, 0x20, 0xc0, 0xfe, 0xff, 0xff, 0xff};
+    assert_memory_equal(stex_buffer_data(b), want, 8);
+    float f;
+    int32_t i;
+    uint32_t u;
+    assert_true(stex_buffer_read_f32(b, 0, &f) && f == -2.5f);
+    assert_true(stex_buffer_read_i32(b, 4, &i) && i == -2);
+    assert_true(stex_buffer_read_u32(b, 4, &u) && u == 0xfffffffeu);
+    assert_false(stex_buffer_read_u32(b, 1026, &u));
+    assert_false(stex_buffer_read_u32(b, 1028, &u));
+    assert_false(stex_buffer_write_u32(b, 2, 1));
+    assert_true(stex_buffer_read_u32(b, 1024, &u) && u == 3);
     stex_buffer_destroy(b);
     stex_buffer *bad = NULL;
     assert_int_equal(stex_buffer_create(dev, &(stex_buffer_desc){.size = 64, .usage = STEX_BUFFER_USAGE_MAP_READ | STEX_BUFFER_USAGE_STORAGE}, &bad),

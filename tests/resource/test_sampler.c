@@ -109,14 +109,18 @@ static void test_unorm8_precision(void **state)
     stex_sampler *sp = sampler(dev, STEX_ADDRESS_CLAMP_TO_EDGE, STEX_FILTER_LINEAR, STEX_FILTER_PRECISION_SPEC);
     stex_vec4 a, b;
     /* u = 0.5: half way.  llvmpipe: coordinate 0.5*2*256 - 128 = 128, weight
-     * 128 -> 129/256, 0 + floor(129 * 255 / 256) = 128 -> 128 * f32(1/255) */
+     * 128 (prescaled: used as is), 0 + ((128 * 255 + 128) >> 8) = 128, then
+     * decoded as 128 * f32(1/255) */
     stex_view_sample_level(v, lp, NULL, 0.5f, 0.5f, 0, 0, &a);
     stex_view_sample_level(v, sp, NULL, 0.5f, 0.5f, 0, 0, &b);
     assert_true(a.f[0] == 128.0f * (1.0f / 255.0f));
     assert_true(b.f[0] == 0.5f);
-    /* u = 0.3: 0.3*2*256 = 153.6 -> 154 - 128 = 26 -> floor(26 * 255 / 256) = 25 */
+    /* u = 0.3: 0.3*2*256 = 153.6 -> 154 - 128 = 26 -> (26 * 255 + 128) >> 8 = 26 */
     stex_view_sample_level(v, lp, NULL, 0.3f, 0.5f, 0, 0, &a);
-    assert_true(a.f[0] == 25.0f * (1.0f / 255.0f));
+    assert_true(a.f[0] == 26.0f * (1.0f / 255.0f));
+    /* u = 0.2520: 0.252*512 = 129.02 -> 129 - 128 = 1 -> (255 + 128) >> 8 = 1 (rounded, not floored) */
+    stex_view_sample_level(v, lp, NULL, 0.252f, 0.5f, 0, 0, &a);
+    assert_true(a.f[0] == 1.0f / 255.0f);
     /* texel centres return the texel itself in both precisions */
     stex_view_sample_level(v, lp, NULL, 0.75f, 0.5f, 0, 0, &a);
     assert_true(a.f[0] == 1.0f);
@@ -274,6 +278,116 @@ static void test_lavapipe_centres(void **state)
     rtest_release(dev);
 }
 
+/* The blur lesson at the sampler level (no dispatch): the kernel's f32
+ * arithmetic around stex_view_sample_level, rgba16float stores through the
+ * lavapipe profile, compared with lavapipe's output bytes.  The kernel
+ * itself lives in src/kernels; this checks that the sampler gives it what
+ * lavapipe's sampler gave. */
+static uint32_t mulberry_state;
+static double mulberry32(void)
+{
+    mulberry_state += 0x6d2b79f5u;
+    uint32_t t = mulberry_state;
+    t = (t ^ (t >> 15)) * (t | 1u);
+    t ^= t + (t ^ (t >> 7)) * (t | 61u);
+    return (double)(t ^ (t >> 14)) / 4294967296.0;
+}
+
+static void blur_pass(stex_texture_view *src, stex_sampler *smp, stex_texture_view *dst, const stex_profile *p,
+                      float dx, float dy)
+{
+    static const float w[5] = {0.227027f, 0.194594f, 0.121621f, 0.054054f, 0.016216f};
+    for (uint32_t y = 0; y < 64; y++)
+        for (uint32_t x = 0; x < 64; x++) {
+            float u = ((float)x + 0.5f) / 64.0f, v = ((float)y + 0.5f) / 64.0f;
+            float px = dx * 1.0f / 64.0f, py = dy * 1.0f / 64.0f;
+            stex_vec4 s, a, b;
+            stex_view_sample_level(src, smp, p, u, v, 0, 0, &s);
+            float sum[4];
+            for (int c = 0; c < 4; c++)
+                sum[c] = s.f[c] * w[0];
+            for (int i = 1; i < 5; i++) {
+                float ox = px * (float)i, oy = py * (float)i;
+                stex_view_sample_level(src, smp, p, u + ox, v + oy, 0, 0, &a);
+                stex_view_sample_level(src, smp, p, u - ox, v - oy, 0, 0, &b);
+                for (int c = 0; c < 4; c++) {
+                    float t1 = a.f[c] * w[i];
+                    sum[c] = sum[c] + t1;
+                    float t2 = b.f[c] * w[i];
+                    sum[c] = sum[c] + t2;
+                }
+            }
+            stex_vec4 out = {.f = {sum[0], sum[1], sum[2], sum[3]}};
+            assert_true(stex_view_store(dst, p, x, y, 0, &out));
+        }
+}
+
+static void test_blur_through_sampler(void **state)
+{
+    (void)state;
+    FILE *f = fopen(rtest_data("lavapipe-blur_output.hex"), "r");
+    if (!f)
+        fail_msg("cannot open %s", rtest_data("lavapipe-blur_output.hex"));
+    static uint8_t expect[64 * 64 * 8];
+    char line[2048];
+    size_t n = 0;
+    while (fgets(line, sizeof line, f) && n < sizeof expect) {
+        if (line[0] == '#')
+            continue;
+        for (char *q = line; q[0] && q[1] && q[0] != '\n' && n < sizeof expect; q += 2) {
+            unsigned byte;
+            sscanf(q, "%2x", &byte);
+            expect[n++] = (uint8_t)byte;
+        }
+    }
+    fclose(f);
+    assert_int_equal(n, sizeof expect);
+    stex_device *dev = rtest_device(STEX_PROFILE_LAVAPIPE);
+    const stex_profile *p = stex_device_profile(dev);
+    stex_texture *s = tex2d(dev, STEX_FORMAT_RGBA8UNORM, 64, 64, 1, 1);
+    static uint8_t src[64 * 64 * 4];
+    mulberry_state = 0xb1a5;
+    for (uint32_t y = 0; y < 64; y++)
+        for (uint32_t x = 0; x < 64; x++) {
+            uint8_t *t = src + (y * 64 + x) * 4;
+            t[0] = (uint8_t)(x * 4);
+            t[1] = (uint8_t)(y * 4);
+            t[2] = ((x ^ y) & 8) ? 255 : 0;
+            t[3] = (uint8_t)(mulberry32() * 256);
+        }
+    write_level(s, 0, 0, src, 64, 64, 4);
+    stex_texture_desc td = {.size = {64, 64, 1}, .format = STEX_FORMAT_RGBA16FLOAT,
+                            .usage = STEX_USAGE_TEXTURE_BINDING | STEX_USAGE_STORAGE_BINDING | STEX_USAGE_COPY_SRC};
+    stex_texture *tmp, *dst;
+    RTEST_CHECK_OK(stex_texture_create(dev, &td, &tmp));
+    RTEST_CHECK_OK(stex_texture_create(dev, &td, &dst));
+    stex_texture_view *vs, *vt, *vd;
+    RTEST_CHECK_OK(stex_texture_create_view(s, NULL, &vs));
+    RTEST_CHECK_OK(stex_texture_create_view(tmp, NULL, &vt));
+    RTEST_CHECK_OK(stex_texture_create_view(dst, NULL, &vd));
+    stex_sampler *smp = sampler(dev, STEX_ADDRESS_CLAMP_TO_EDGE, STEX_FILTER_LINEAR, STEX_FILTER_PRECISION_AUTO);
+    blur_pass(vs, smp, vt, p, 1, 0);
+    blur_pass(vt, smp, vd, p, 0, 1);
+    size_t diff = 0;
+    for (uint32_t y = 0; y < 64; y++)
+        for (uint32_t x = 0; x < 64; x++) {
+            const uint8_t *got = stex_view_texel(vd, x, y, 0), *want = expect + (y * 64 + x) * 8;
+            if (memcmp(got, want, 8) && diff++ < 5)
+                print_message("blur texel (%u,%u): %02x%02x.. expected %02x%02x..\n", x, y, got[0], got[1], want[0],
+                              want[1]);
+        }
+    if (diff)
+        fail_msg("%zu of 4096 blur texels differ from lavapipe's blur_output.hex", diff);
+    stex_sampler_destroy(smp);
+    stex_texture_view_destroy(vs);
+    stex_texture_view_destroy(vt);
+    stex_texture_view_destroy(vd);
+    stex_texture_destroy(s);
+    stex_texture_destroy(tmp);
+    stex_texture_destroy(dst);
+    rtest_release(dev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -281,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_unorm8_precision),
         cmocka_unit_test(test_levels),
         cmocka_unit_test(test_lavapipe_centres),
+        cmocka_unit_test(test_blur_through_sampler),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
