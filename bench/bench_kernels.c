@@ -66,7 +66,7 @@ static double time_kernel(stex_kernel_instance *ki, int threads, bool races, int
                           double *cpu)
 {
     double t[64], c[64];
-    for (int r = -1; r < reps; r++) {
+    for (int r = races ? 0 : -1; r < reps; r++) { /* race runs: no warm-up, they are slow */
         stex_race_detector *rd = NULL;
         if (races && stex_race_detector_create(NULL, &rd)) {
             fprintf(stderr, "race detector: %s\n", stex_last_error());
@@ -109,6 +109,7 @@ static void usage(FILE *f)
           "  --reps N     timed runs per configuration, median reported (default 5)\n"
           "  --kernel K   only this kernel (repeatable)\n"
           "  --races M    race detection off, on or both (default both)\n"
+          "  --race-reps N  timed runs with race detection, no warm-up (default 1)\n"
           "  --data DIR   where lavapipe-perf-wgpu.json is (default the source tests/data)\n",
           f);
 }
@@ -120,9 +121,9 @@ int main(int argc, char **argv)
     const char *only[NBENCH];
     int nonly = 0;
     const char *data = STEX_TEST_DATA_DIR;
-    int races_from = 0, races_to = 1;
+    int races_from = 0, races_to = 1, race_reps = 1;
     static const struct option longopts[] = {
-        {"races", required_argument, NULL, 'R'},
+        {"races", required_argument, NULL, 'R'}, {"race-reps", required_argument, NULL, 'Q'},
         {"size", required_argument, NULL, 's'}, {"reps", required_argument, NULL, 'r'},
         {"kernel", required_argument, NULL, 'k'}, {"data", required_argument, NULL, 'd'},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
@@ -136,6 +137,7 @@ int main(int argc, char **argv)
                 only[nonly++] = optarg;
             break;
         case 'd': data = optarg; break;
+        case 'Q': race_reps = atoi(optarg); break;
         case 'R':
             races_from = strcmp(optarg, "on") ? 0 : 1;
             races_to = strcmp(optarg, "off") ? 1 : 0;
@@ -144,7 +146,7 @@ int main(int argc, char **argv)
         default: usage(stderr); return 2;
         }
     }
-    if (size == 0 || reps < 1 || reps > 64) {
+    if (size == 0 || reps < 1 || reps > 64 || race_reps < 1 || race_reps > 64) {
         usage(stderr);
         return 2;
     }
@@ -156,9 +158,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "note: %s not readable (%s); no wgpu ratios\n", path, err.text);
     double scale = perf ? (double)size * size / (4096.0 * 4096.0) : 0; /* wgpu ran 4096x4096 */
 
-    printf("stex %s, %ux%u, median of %d after 1 warm-up; wgpu = wgpu on lavapipe, 2 cores "
+    printf("stex %s, %ux%u, median of %d after 1 warm-up (race detection on: %d run%s); wgpu = wgpu on lavapipe, 2 cores "
            "(lavapipe-perf-wgpu.json%s)\n\n", STEX_VERSION, size, size, reps,
-           size == 4096 ? "" : ", scaled by texel count");
+           race_reps, race_reps == 1 ? "" : "s", size == 4096 ? "" : ", scaled by texel count");
     printf("%-18s %7s %5s %10s %10s %10s %9s %7s %9s\n", "kernel", "threads", "races", "ms",
            "cpu ms", "Mtexel/s", "wgpu ms", "ratio", "target");
     int misses = 0;
@@ -180,7 +182,7 @@ int main(int argc, char **argv)
         for (int races = races_from; races <= races_to; races++)
             for (int threads = 1; threads <= 2; threads++) {
                 double cpu;
-                double t = time_kernel(ki, threads, races, reps, &cpu);
+                double t = time_kernel(ki, threads, races, races ? race_reps : reps, &cpu);
                 ms[races][threads - 1] = t;
                 if (t < 0)
                     return 1;

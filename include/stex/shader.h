@@ -26,9 +26,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "stex/convert.h"
-#include "stex/layout.h"
 #include "stex/resource.h"
 
 #ifdef __cplusplus
@@ -73,7 +73,14 @@ static inline stex_value stex_i32x4(int32_t r, int32_t g, int32_t b, int32_t a)
  * decoder chosen once per dispatch.  Everything else (wrong type or binding,
  * out of bounds, race detection, snapshot visibility) goes to the out-of-line
  * stex__texture_* functions.  The two structs below are the engine's, laid
- * out for these functions only: kernels must not touch them. */
+ * out for these functions only: kernels must not touch them.
+ *
+ * The texel address is helper C's tiled layout (stex_level_offset) split in
+ * two sums, because a macro-tile index and a Morton index are both separable
+ * in x and y: offset = z * slice + col[x] + row[y], with col and row
+ * tabulated per binding for each dispatch.  A format of one 32-bit channel
+ * whose conversions keep every bit under the profile in force (checked once
+ * per dispatch) is copied without calling the converter. */
 typedef struct stex_fast_binding {
     uint32_t load_tag;   /* view dimension if a readable storage texture */
     uint32_t store_tag;  /* view dimension | scalar << 8 if a writable storage texture */
@@ -81,7 +88,11 @@ typedef struct stex_fast_binding {
     stex_scalar_type scalar;
     uint64_t w, h, d;    /* bounds: d = layers (2d-array) or depth (3d), else 1 */
     uint8_t *memory;     /* the view's mip level and base layer */
-    stex_level_layout layout;
+    const uint64_t *col; /* byte offset of column x within its row of tiles */
+    const uint64_t *row; /* byte offset of row y within its slice */
+    uint64_t slice;      /* bytes per layer / z slice */
+    uint32_t raw32;      /* 1: one 32-bit channel whose encode/decode keep every bit */
+    uint32_t alpha_one;  /* bits of 1 in the texel type (the missing alpha) */
     stex_encode_fn enc;
     stex_decode_fn dec;
 } stex_fast_binding;
@@ -99,10 +110,12 @@ stex_value stex__texture_load(const stex_invocation *inv, uint32_t binding,
                               stex_view_dimension dim, int64_t x, int64_t y, int64_t z);
 stex_uvec2 stex__texture_dimensions_2d(const stex_invocation *inv, uint32_t binding);
 
+extern const stex_fast_binding stex__no_binding; /* every tag mismatches */
+
 static inline const stex_fast_binding *stex__fast(const stex_invocation *inv, uint32_t binding)
 {
     const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
-    return binding < e->nb ? &e->b[binding] : (const stex_fast_binding *)0;
+    return binding < e->nb ? &e->b[binding] : &stex__no_binding;
 }
 
 static inline void stex__store(const stex_invocation *inv, uint32_t binding,
@@ -111,11 +124,14 @@ static inline void stex__store(const stex_invocation *inv, uint32_t binding,
 {
     const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
     const stex_fast_binding *b = stex__fast(inv, binding);
-    if (b && b->store_tag == ((uint32_t)dim | ((uint32_t)v->type << 8)) && !e->slow) {
-        if (((uint64_t)x < b->w) & ((uint64_t)y < b->h) & ((uint64_t)z < b->d))
-            b->enc(e->profile, &v->v,
-                   b->memory + stex_level_offset(&b->layout, (uint32_t)x, (uint32_t)y,
-                                                 (uint32_t)z));
+    if (b->store_tag == ((uint32_t)dim | ((uint32_t)v->type << 8)) && !e->slow) {
+        if (((uint64_t)x < b->w) & ((uint64_t)y < b->h) & ((uint64_t)z < b->d)) {
+            uint8_t *p = b->memory + (uint64_t)z * b->slice + b->col[x] + b->row[y];
+            if (b->raw32)
+                memcpy(p, &v->v.u[0], 4);
+            else
+                b->enc(e->profile, &v->v, p);
+        }
         return; /* WGSL: an out-of-bounds textureStore is discarded */
     }
     stex__texture_store(inv, binding, dim, x, y, z, v);
@@ -126,13 +142,17 @@ static inline stex_value stex__load(const stex_invocation *inv, uint32_t binding
 {
     const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
     const stex_fast_binding *b = stex__fast(inv, binding);
-    if (b && b->load_tag == (uint32_t)dim && !e->slow
+    if (b->load_tag == (uint32_t)dim && !e->slow
         && (((uint64_t)x < b->w) & ((uint64_t)y < b->h) & ((uint64_t)z < b->d))) {
         stex_value r;
         r.type = b->scalar;
-        b->dec(e->profile,
-               b->memory + stex_level_offset(&b->layout, (uint32_t)x, (uint32_t)y, (uint32_t)z),
-               &r.v);
+        const uint8_t *p = b->memory + (uint64_t)z * b->slice + b->col[x] + b->row[y];
+        if (b->raw32) {
+            memcpy(&r.v.u[0], p, 4);
+            r.v.u[1] = r.v.u[2] = 0;
+            r.v.u[3] = b->alpha_one;
+        } else
+            b->dec(e->profile, p, &r.v);
         return r;
     }
     return stex__texture_load(inv, binding, dim, x, y, z);
@@ -172,7 +192,7 @@ uint32_t stex_textureDimensions_1d(const stex_invocation *inv, uint32_t binding)
 static inline stex_uvec2 stex_textureDimensions_2d(const stex_invocation *inv, uint32_t binding)
 { /* texture_storage_2d, texture_storage_2d_array, texture_2d */
     const stex_fast_binding *b = stex__fast(inv, binding);
-    if (b && b->dims_tag == STEX_VIEW_DIMENSION_2D) {
+    if (b->dims_tag == STEX_VIEW_DIMENSION_2D) {
         stex_uvec2 r = {(uint32_t)b->w, (uint32_t)b->h};
         return r;
     }

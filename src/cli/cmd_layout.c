@@ -105,8 +105,9 @@ int cli_layout(int argc, char **argv)
     uint32_t size[3];
     if (!cli_parse_size(cmd, "size", argv[optind + 1], size))
         return CLI_USAGE;
-    if (size[0] > 65536 || size[1] > 65536 || size[2] > 2048)
-        return cli_usage(cmd, "size %ux%ux%u is too large (at most 65536x65536x2048)", size[0], size[1], size[2]);
+    if (size[0] > 8192 || size[1] > 8192 || size[2] > 256)
+        return cli_usage(cmd, "size %ux%ux%u is too large: at most 8192x8192x256 (the default "
+                         "maxTextureDimension2D and maxTextureArrayLayers)", size[0], size[1], size[2]);
     stex_level_layout tiled, linear;
     if (stex_level_layout_tiled(&tiled, size[0], size[1], size[2], fi->bytes) ||
         stex_level_layout_linear(&linear, size[0], size[1], 1, fi->bytes))

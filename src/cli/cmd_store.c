@@ -29,8 +29,7 @@ static void print_help(void)
            "  --bits       values are 0x-prefixed 32-bit patterns (bitcast to f32 for\n"
            "               float formats, u32 for uint, i32 for sint).  With no values,\n"
            "               reads one vector per line (four hex patterns, 0x optional)\n"
-           "               from stdin and\n"
-           "               prints only the stored bytes, one line each\n"
+           "               from stdin and prints only the stored bytes, one line each\n"
            "  --json       print the result as JSON\n"
            "  --help       this text\n\n"
            "examples:\n"
@@ -38,7 +37,7 @@ static void print_help(void)
            "  stex store --profile nvidia rgba8unorm 0.5 0 0 1   # 7f: NVIDIA rounds half down\n"
            "  stex store --profile lavapipe rgba16float 65519 nan 1e-7 -0\n"
            "  stex store --bits r32float 0x7f800001          # signalling NaN kept\n"
-           "  stex store rgba8sint 200 -200 5 0             # 7f 80 05 00: clamped\n"
+           "  stex store rgba8sint 200 -200 5 0             # 7f800500: clamped\n"
            "  printf '0x3f000000 0 0 0\\n' | stex store --bits --profile nvidia rgba8unorm\n\n"
            "exit status: 0 ok, 2 usage error (unknown or non-storage format, malformed\n"
            "number, wrong count, unknown profile).\n");

@@ -206,6 +206,27 @@ static stex_status check_usage_scope(const exec_dispatch *ctx)
     return STEX_OK;
 }
 
+/* Helper C's tiled address, stex_level_offset(l, x, y, z), is
+ * base + z * slice + (a term in x) + (a term in y): the macro-tile index is
+ * linear in (x >> s) and (y >> s), and a Morton index interleaves disjoint
+ * bits.  Tabulating the two terms once per dispatch turns every address into
+ * two loads and three adds (tests/shader/test_texels.c checks every texel
+ * against stex_view_texel). */
+static bool split_layout(exec_binding *b)
+{
+    const stex_level_layout *l = &b->acc.layout;
+    b->col = malloc(b->w * sizeof *b->col);
+    b->row = malloc(b->h * sizeof *b->row);
+    if (!b->col || !b->row)
+        return false;
+    uint64_t origin = stex_level_offset(l, 0, 0, 0);
+    for (uint64_t x = 0; x < b->w; x++)
+        b->col[x] = stex_level_offset(l, (uint32_t)x, 0, 0);
+    for (uint64_t y = 0; y < b->h; y++)
+        b->row[y] = stex_level_offset(l, 0, (uint32_t)y, 0) - origin;
+    return true;
+}
+
 static void fill_texture(exec_binding *b, const stex_layout_entry *le, stex_texture_view *v,
                          const stex_profile *prof)
 {
@@ -243,6 +264,34 @@ static void fill_texture(exec_binding *b, const stex_layout_entry *le, stex_text
     b->dec(prof, zeros, &b->zero_value);
 }
 
+/* Does this binding's format store and load one 32-bit channel bit for bit
+ * under profile p?  Probed with the values profiles treat specially (signed
+ * zeros, subnormals, infinities, NaN payloads) and a spread of others. */
+static bool raw32_format(const exec_binding *b, const stex_profile *p)
+{
+    const stex_format_info *fi = stex_format_get(b->format);
+    if (!b->enc || !b->dec || fi->channels != 1 || fi->bytes != 4 || fi->bits[0] != 32)
+        return false;
+    static const uint32_t probes[] = {0, 0x80000000u, 1, 0x807fffffu, 0x00800000u, 0x3f800000u,
+                                      0x7f7fffffu, 0x7f800000u, 0xff800000u, 0x7fc00000u,
+                                      0x7f800001u, 0xffc12345u, 0x7fa00000u, 0xdeadbeefu,
+                                      0x12345678u, 0xffffffffu, 0x7fffffffu, 0x477fe000u};
+    for (size_t i = 0; i < sizeof probes / sizeof probes[0]; i++) {
+        stex_vec4 in = {.u = {probes[i], 7, 7, 7}}, out;
+        uint8_t bytes[16];
+        uint32_t w;
+        b->enc(p, &in, bytes);
+        memcpy(&w, bytes, 4);
+        if (w != probes[i])
+            return false;
+        b->dec(p, bytes, &out);
+        uint32_t one = fi->scalar == STEX_SCALAR_F32 ? 0x3f800000u : 1u;
+        if (out.u[0] != probes[i] || out.u[1] || out.u[2] || out.u[3] != one)
+            return false;
+    }
+    return true;
+}
+
 stex_status bind_group_prepare(const stex_bind_group *g, exec_dispatch *ctx)
 {
     const stex_pipeline *p = g->p;
@@ -261,6 +310,8 @@ stex_status bind_group_prepare(const stex_bind_group *g, exec_dispatch *ctx)
         case STEX_BINDING_STORAGE_TEXTURE:
         case STEX_BINDING_TEXTURE:
             fill_texture(b, le, be->view, ctx->profile);
+            if (!split_layout(b))
+                return stex_fail(STEX_OUT_OF_MEMORY, "dispatchWorkgroups: out of memory");
             break;
         case STEX_BINDING_SAMPLER:
             b->sampler = be->sampler;
@@ -285,7 +336,11 @@ stex_status bind_group_prepare(const stex_bind_group *g, exec_dispatch *ctx)
         f->h = b->h;
         f->d = b->d;
         f->memory = b->acc.memory;
-        f->layout = b->acc.layout;
+        f->col = b->col;
+        f->row = b->row;
+        f->slice = b->acc.layout.slice_bytes;
+        f->raw32 = b->type == STEX_BINDING_STORAGE_TEXTURE && raw32_format(b, ctx->profile);
+        f->alpha_one = b->scalar == STEX_SCALAR_F32 ? 0x3f800000u : 1u;
         f->enc = b->enc;
         f->dec = b->dec;
     }
@@ -311,8 +366,11 @@ stex_status bind_group_prepare(const stex_bind_group *g, exec_dispatch *ctx)
 
 void bind_group_release(exec_dispatch *ctx)
 {
-    for (uint32_t i = 0; ctx->b && i < ctx->nb; i++)
+    for (uint32_t i = 0; ctx->b && i < ctx->nb; i++) {
         free(ctx->b[i].snap_base);
+        free(ctx->b[i].col);
+        free(ctx->b[i].row);
+    }
     free(ctx->b);
     free(ctx->fb);
     ctx->b = NULL;

@@ -71,13 +71,7 @@ static void invocation_order(const thread_state *t, uint32_t n)
         t->order[i] = ctx->opt.schedule == STEX_SCHEDULE_REVERSED ? n - 1 - i : i;
     if (ctx->opt.schedule != STEX_SCHEDULE_SHUFFLED)
         return;
-    uint64_t r = sched_mix(ctx->opt.seed, t->e.wg);
-    for (uint32_t i = n - 1; i > 0; i--) { /* Fisher-Yates, seeded per workgroup */
-        r = sched_mix(r, i);
-        uint32_t j = (uint32_t)(r % (i + 1)), s = t->order[i];
-        t->order[i] = t->order[j];
-        t->order[j] = s;
-    }
+    sched_shuffle(t->order, n, sched_mix(ctx->opt.seed, t->e.wg)); /* seeded per workgroup */
 }
 
 static void set_local(stex_invocation *inv, const thread_state *t, const uint32_t base[3],

@@ -38,6 +38,9 @@ typedef struct perm {
 void perm_init(perm *p, uint64_t n, stex_schedule kind, uint64_t seed);
 uint64_t perm_at(const perm *p, uint64_t i);
 uint64_t sched_mix(uint64_t a, uint64_t b);
+/* Fisher-Yates shuffle of order[0..n) driven by an xorshift64* stream seeded
+ * with `seed` (cheap enough to run for every workgroup). */
+void sched_shuffle(uint32_t *order, uint32_t n, uint64_t seed);
 
 /* ---- fibers (fiber.c): a workgroup whose invocations meet at barriers ---- */
 

@@ -140,14 +140,7 @@ static void phase_order(const struct stex_exec *e, struct fiber_pool *fp, uint32
         fp->order[i] = s == STEX_SCHEDULE_REVERSED ? n - 1 - i : i;
     if (s != STEX_SCHEDULE_SHUFFLED)
         return;
-    uint64_t r = sched_mix(sched_mix(e->ctx->opt.seed, e->wg), phase + 1);
-    for (uint32_t i = n - 1; i > 0; i--) {
-        r = sched_mix(r, i);
-        uint32_t j = (uint32_t)(r % (i + 1));
-        uint32_t t = fp->order[i];
-        fp->order[i] = fp->order[j];
-        fp->order[j] = t;
-    }
+    sched_shuffle(fp->order, n, sched_mix(sched_mix(e->ctx->opt.seed, e->wg), phase + 1));
 }
 
 bool fiber_run_workgroup(struct stex_exec *e, stex_invocation *invs, uint32_t n,

@@ -82,3 +82,18 @@ uint64_t perm_at(const perm *p, uint64_t i)
         return i;
     }
 }
+
+void sched_shuffle(uint32_t *order, uint32_t n, uint64_t seed)
+{
+    uint64_t r = mix64(seed) | 1; /* xorshift64* state: never 0 */
+    for (uint32_t i = n - 1; i > 0; i--) {
+        r ^= r >> 12;
+        r ^= r << 25;
+        r ^= r >> 27;
+        uint64_t k = (r * 0x2545f4914f6cdd1dull) >> 32;
+        uint32_t j = (uint32_t)((k * (i + 1)) >> 32); /* uniform in [0, i] */
+        uint32_t t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+}

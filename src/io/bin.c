@@ -33,8 +33,8 @@ stex_status stex_write_bin(const char *path, const stex_image *img, const stex_i
     json_object_set_new(o, "format", json_string(stex_format_name(img->format)));
     json_object_set_new(o, "size", json_pack("[III]", (json_int_t)img->width,
                                              (json_int_t)img->height, (json_int_t)img->depth));
-    json_object_set_new(o, "bytes_per_row", json_integer(img->bytes_per_row));
-    json_object_set_new(o, "rows_per_image", json_integer(img->rows_per_image));
+    json_object_set_new(o, "bytesPerRow", json_integer(img->bytes_per_row));
+    json_object_set_new(o, "rowsPerImage", json_integer(img->rows_per_image));
     json_object_set_new(o, "kernel", str_or_null(meta->kernel));
     json_object_set_new(o, "profile", str_or_null(meta->profile));
     json_object_set_new(o, "schedule", str_or_null(meta->schedule));
@@ -232,8 +232,8 @@ stex_status stex_read_bin(const char *path, stex_image *out, stex_io_meta_read *
     else if (!ok)
         st = stex_fail(STEX_FILE_FORMAT_ERROR, "%s: \"size\" must be [width, height, depth] with "
                                                "non-negative integers", side);
-    else if (!get_u32(o, "bytes_per_row", &bpr) || !get_u32(o, "rows_per_image", &rpi))
-        st = stex_fail(STEX_FILE_FORMAT_ERROR, "%s: \"bytes_per_row\" and \"rows_per_image\" must "
+    else if (!get_u32(o, "bytesPerRow", &bpr) || !get_u32(o, "rowsPerImage", &rpi))
+        st = stex_fail(STEX_FILE_FORMAT_ERROR, "%s: \"bytesPerRow\" and \"rowsPerImage\" must "
                                                "be non-negative integers", side);
     if (!st && meta) {
         memset(meta, 0, sizeof *meta);
@@ -255,7 +255,7 @@ stex_status stex_read_bin(const char *path, stex_image *out, stex_io_meta_read *
     if (st)
         return st;
     if (rpi == 0)
-        return stex_fail(STEX_FILE_FORMAT_ERROR, "%s.json: rows_per_image is 0", path);
+        return stex_fail(STEX_FILE_FORMAT_ERROR, "%s.json: rowsPerImage is 0", path);
     st = read_bin_data(path, f, dims[0], dims[1], dims[2], bpr, rpi, out);
     if (st == STEX_INVALID_ARGUMENT)
         st = STEX_FILE_FORMAT_ERROR;

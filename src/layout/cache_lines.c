@@ -22,7 +22,17 @@ static size_t distinct(uint64_t *lines, size_t n)
 {
     if (n == 0)
         return 0;
-    qsort(lines, n, sizeof *lines, cmp_u64);
+    if (n <= 32) { /* one invocation's lines: insertion sort beats qsort */
+        for (size_t i = 1; i < n; i++) {
+            uint64_t v = lines[i];
+            size_t j = i;
+            for (; j > 0 && lines[j - 1] > v; j--)
+                lines[j] = lines[j - 1];
+            lines[j] = v;
+        }
+    } else {
+        qsort(lines, n, sizeof *lines, cmp_u64);
+    }
     size_t k = 1;
     for (size_t i = 1; i < n; i++)
         if (lines[i] != lines[k - 1])

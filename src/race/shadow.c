@@ -465,7 +465,8 @@ stex_status race_dispatch_end(struct race_dispatch *d)
     }
     if (d->found.oom || atomic_load(&d->oom))
         return STEX_OUT_OF_MEMORY;
-    qsort(d->found.v, d->found.n, sizeof *d->found.v, cand_cmp);
+    if (d->found.n)
+        qsort(d->found.v, d->found.n, sizeof *d->found.v, cand_cmp);
     /* keep the smallest pair per (location, kind) */
     size_t m = 0;
     for (size_t i = 0; i < d->found.n; i++) {

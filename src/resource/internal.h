@@ -6,7 +6,10 @@
 
 struct stex_texture {
     stex_device *device;
-    stex_texture_desc desc;       /* defaults filled in, label not owned */
+    stex_texture_desc desc;       /* defaults filled in; view_formats and label
+                                   * point at the texture's own copies below */
+    stex_format *view_formats;
+    char *label;
     const stex_format_info *info;
     stex_texture_layout layout;
     uint8_t *memory;              /* layout.size bytes, zeroed, 256-byte aligned */

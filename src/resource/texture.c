@@ -71,6 +71,21 @@ stex_status stex_texture_create(stex_device *d, const stex_texture_desc *desc, s
                          bytes, info->name, full.size.width, full.size.height,
                          full.size.depth_or_array_layers);
     }
+    /* Keep copies of what the descriptor points at: the caller may free it. */
+    if (full.view_format_count && full.view_formats) {
+        t->view_formats = malloc(full.view_format_count * sizeof *t->view_formats);
+        if (!t->view_formats) {
+            texture_free(t->memory, bytes);
+            free(t);
+            return stex_fail(STEX_OUT_OF_MEMORY, "createTexture: out of memory");
+        }
+        memcpy(t->view_formats, full.view_formats, full.view_format_count * sizeof *t->view_formats);
+    } else {
+        full.view_format_count = 0;
+    }
+    full.view_formats = t->view_formats;
+    t->label = full.label ? strdup(full.label) : NULL;
+    full.label = t->label;
     t->device = d; /* memory starts zeroed, as WebGPU textures do */
     t->desc = full;
     t->info = info;
@@ -83,6 +98,8 @@ void stex_texture_destroy(stex_texture *t)
     if (!t)
         return;
     texture_free(t->memory, (size_t)(t->layout.size ? t->layout.size : STEX_LEVEL_ALIGN));
+    free(t->view_formats);
+    free(t->label);
     free(t);
 }
 

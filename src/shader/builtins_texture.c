@@ -9,10 +9,10 @@
 #include "shader/describe.h"
 #include "shader/exec.h"
 
-/* Callers check the bounds first. */
+/* Callers check the bounds first.  The same address the inline path computes. */
 static inline uint8_t *texel_ptr(const exec_binding *b, int64_t x, int64_t y, int64_t z)
 {
-    return b->acc.memory + stex_level_offset(&b->acc.layout, (uint32_t)x, (uint32_t)y, (uint32_t)z);
+    return b->acc.memory + (uint64_t)z * b->acc.layout.slice_bytes + b->col[x] + b->row[y];
 }
 
 static inline bool in_bounds(const exec_binding *b, int64_t x, int64_t y, int64_t z)
@@ -26,6 +26,10 @@ static const exec_binding *binding_at(const stex_invocation *inv, uint32_t bindi
     const struct stex_exec *e = inv->exec;
     return binding < e->nb ? &e->b[binding] : &none;
 }
+
+const stex_fast_binding stex__no_binding = {EXEC_TAG_NONE, EXEC_TAG_NONE, EXEC_TAG_NONE,
+                                             STEX_SCALAR_F32, 0, 0, 0, NULL, NULL, NULL, 0, 0, 0,
+                                             NULL, NULL};
 
 static const char *const dim_suffix[] = {
     [STEX_VIEW_DIMENSION_1D] = "1d", [STEX_VIEW_DIMENSION_2D] = "2d",

@@ -76,6 +76,27 @@ static void test_race_pingpong(void **state)
     cli_free(&r);
 }
 
+/* On a terminal (script(1) provides one) the progress bar shows. */
+static void test_race_progress_on_tty(void **state)
+{
+    (void)state;
+    if (system("command -v script >/dev/null 2>&1") != 0) {
+        printf("script(1) not found: progress bar on a terminal not checked\n");
+        return;
+    }
+    char cmd[2048], out[512];
+    snprintf(out, sizeof out, "%s/tty.txt", cli_dir);
+    snprintf(cmd, sizeof cmd,
+             "script -qec \"'%s' race difundir-pingpong --size 8x8 --runs 3\" /dev/null > '%s'",
+             stex_bin(), out);
+    assert_int_equal(system(cmd), 0);
+    char *text = cli_slurp_text(out);
+    assert_non_null(strstr(text, "run 2/3 ["));
+    assert_non_null(strstr(text, "distinct outputs: 1"));
+    free(text);
+    remove(out);
+}
+
 static void test_race_errors(void **state)
 {
     (void)state;
@@ -148,6 +169,7 @@ int main(void)
     scratch_make(cli_dir, sizeof cli_dir);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_race_difundir), cmocka_unit_test(test_race_pingpong),
+        cmocka_unit_test(test_race_progress_on_tty),
         cmocka_unit_test(test_race_errors),   cmocka_unit_test(test_demo),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

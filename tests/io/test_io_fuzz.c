@@ -200,12 +200,12 @@ static void test_absurd_headers(void **state)
     char side[520];
     snprintf(side, sizeof side, "%s.json", p);
     const char *js = "{\"format\": \"rgba32float\", \"size\": [65536, 65536, 1], "
-                     "\"bytes_per_row\": 1048576, \"rows_per_image\": 65536}";
+                     "\"bytesPerRow\": 1048576, \"rowsPerImage\": 65536}";
     spit(side, js, strlen(js));
     stex_image img;
     assert_int_equal(stex_read_bin(p, &img, NULL), STEX_FILE_FORMAT_ERROR);
     const char *js2 = "{\"format\": \"rgba8unorm\", \"size\": [4, 4, 1], "
-                      "\"bytes_per_row\": 100, \"rows_per_image\": 4}";
+                      "\"bytesPerRow\": 100, \"rowsPerImage\": 4}";
     spit(side, js2, strlen(js2));
     assert_int_equal(stex_read_bin(p, &img, NULL), STEX_FILE_FORMAT_ERROR);
     assert_non_null(strstr(stex_last_error(), "256"));
