@@ -8,7 +8,7 @@
  * Dispatches use the default options (in-order schedule, immediate
  * visibility): the engine's fast path.  "cpu ms" is the process's CPU time
  * for the same run: on a shared machine, wall time over CPU time shows how
- * much of the cores the run actually got.
+ * much of the cores the run actually got (column "cores" = cpu / wall).
  *
  * Targets (issue 4): race detection off, at most 0.5x wgpu's time; on, at
  * most 1.5x; 2 threads at least 1.8x faster than 1.
@@ -16,8 +16,37 @@
  *     ./build/bench/bench_kernels                    # all kernels, 4096x4096
  *     ./build/bench/bench_kernels --kernel decaer --reps 3 --size 1024
  *
- * NOTES FOR HELPER D (engine): see docs/kernels.md "Performance" for the
- * measured figures and the profile of where the time goes.
+ * NOTES FOR HELPERS D (engine), A (convert) and C (resource) - measured
+ * 2026-11-30 on the shared 2-core machine (load 6-12, so read "cpu ms"),
+ * profiled with `perf record` on --size 1024, 1 thread.  Where the time goes:
+ *   - race detection on costs 25-40x (decaer: 208 ms CPU off, 8072 ms on;
+ *     target 1.5x).  perf: race_access 43% (the per-location spin lock and
+ *     the shadow record load miss: `mov (%rcx)` / `test` on the lock take
+ *     88% of it), page faults and memset 27% (shadow chunks calloc'ed per
+ *     dispatch: keep them across dispatches in the detector), seg_note +
+ *     judge_slots 9%.  Suggest: shadow allocated once per resource and
+ *     reused, no lock for a location only this workgroup touched (the
+ *     per-workgroup seg table already sees every access: publish to the
+ *     global shadow once per workgroup, at seg_flush, not per access).
+ *   - decaer (fast path): 6.3-12.4 ns CPU per texel; the kernel body 33%
+ *     (the tiled address computed twice, for the load and the store),
+ *     dec_R32FLOAT 18% behind an indirect call, the OpenMP loop 15-22%.
+ *     Suggest: r32float/rgba8unorm decode/encode inlined for the common
+ *     formats, or an address cache for load-then-store of one texel.
+ *   - box3x3-texture: 222 ns per texel = 25 ns per textureLoad(texture_2d):
+ *     stex_textureLoad_level_2d + stex_view_load_level are out of line (34%)
+ *     and dec_RGBA8UNORM is 26%.  Suggest the storage-texture inline fast
+ *     path for sampled textures too, and a 256-entry table for unorm8 decode.
+ *   - blur: 2.3 us per texel (2 passes x 9 samples): dec_RGBA16FLOAT 36%,
+ *     sample_one_level 21%, fetch 15%.  At texel centres the bilinear weights
+ *     are 0 for three of the four texels: skip zero-weight fetches, and
+ *     decode f16 with a table or F16C.
+ *   - generar: 45 ns per texel: __sinf 32% (3 calls, libm), enc_RGBA8UNORM
+ *     31% (the generic profile-driven encoder; a per-profile specialised
+ *     unorm8 encoder would cut it).  histogram: enc_RGBA16FLOAT 22%,
+ *     stex_atomic_add_u32 out of line 15%.
+ *   - 2 threads: the CPU time is the same as with 1 (no parallel overhead);
+ *     wall-clock speedups were capped by the other processes on the cores.
  */
 #include <getopt.h>
 #include <jansson.h>
@@ -110,6 +139,7 @@ static void usage(FILE *f)
           "  --kernel K   only this kernel (repeatable)\n"
           "  --races M    race detection off, on or both (default both)\n"
           "  --race-reps N  timed runs with race detection, no warm-up (default 1)\n"
+          "  --threads N  only 1 or only 2 threads (default both)\n"
           "  --data DIR   where lavapipe-perf-wgpu.json is (default the source tests/data)\n",
           f);
 }
@@ -121,9 +151,9 @@ int main(int argc, char **argv)
     const char *only[NBENCH];
     int nonly = 0;
     const char *data = STEX_TEST_DATA_DIR;
-    int races_from = 0, races_to = 1, race_reps = 1;
+    int races_from = 0, races_to = 1, race_reps = 1, threads_from = 1, threads_to = 2;
     static const struct option longopts[] = {
-        {"races", required_argument, NULL, 'R'}, {"race-reps", required_argument, NULL, 'Q'},
+        {"races", required_argument, NULL, 'R'}, {"threads", required_argument, NULL, 'T'}, {"race-reps", required_argument, NULL, 'Q'},
         {"size", required_argument, NULL, 's'}, {"reps", required_argument, NULL, 'r'},
         {"kernel", required_argument, NULL, 'k'}, {"data", required_argument, NULL, 'd'},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
@@ -138,6 +168,7 @@ int main(int argc, char **argv)
             break;
         case 'd': data = optarg; break;
         case 'Q': race_reps = atoi(optarg); break;
+        case 'T': threads_from = threads_to = atoi(optarg) == 1 ? 1 : 2; break;
         case 'R':
             races_from = strcmp(optarg, "on") ? 0 : 1;
             races_to = strcmp(optarg, "off") ? 1 : 0;
@@ -161,8 +192,8 @@ int main(int argc, char **argv)
     printf("stex %s, %ux%u, median of %d after 1 warm-up (race detection on: %d run%s); wgpu = wgpu on lavapipe, 2 cores "
            "(lavapipe-perf-wgpu.json%s)\n\n", STEX_VERSION, size, size, reps,
            race_reps, race_reps == 1 ? "" : "s", size == 4096 ? "" : ", scaled by texel count");
-    printf("%-18s %7s %5s %10s %10s %10s %9s %7s %9s\n", "kernel", "threads", "races", "ms",
-           "cpu ms", "Mtexel/s", "wgpu ms", "ratio", "target");
+    printf("%-18s %7s %5s %10s %10s %6s %10s %9s %7s %9s\n", "kernel", "threads", "races", "ms",
+           "cpu ms", "cores", "Mtexel/s", "wgpu ms", "ratio", "target");
     int misses = 0;
     for (int b = 0; b < NBENCH; b++) {
         bool chosen = nonly == 0;
@@ -180,7 +211,7 @@ int main(int argc, char **argv)
         double w = wgpu_ms(perf, BENCH[b].wgpu) * scale;
         double ms[2][2] = {{0, 0}, {0, 0}}; /* [races][threads-1] */
         for (int races = races_from; races <= races_to; races++)
-            for (int threads = 1; threads <= 2; threads++) {
+            for (int threads = threads_from; threads <= threads_to; threads++) {
                 double cpu;
                 double t = time_kernel(ki, threads, races, races ? race_reps : reps, &cpu);
                 ms[races][threads - 1] = t;
@@ -198,17 +229,18 @@ int main(int argc, char **argv)
                         misses += t / w > target;
                     }
                 }
-                printf("%-18s %7d %5s %10.1f %10.1f %10.1f %9s %7s %9s\n", k->name, threads,
-                       races ? "on" : "off", t, cpu, (double)size * size / (t * 1e3), wtxt,
-                       ratio, ttxt);
+                /* cores = cpu / wall: below `threads`, other processes had the cores */
+                printf("%-18s %7d %5s %10.1f %10.1f %6.2f %10.1f %9s %7s %9s\n", k->name,
+                       threads, races ? "on" : "off", t, cpu, cpu / t,
+                       (double)size * size / (t * 1e3), wtxt, ratio, ttxt);
             }
-        for (int races = races_from; races <= races_to; races++) {
+        for (int races = races_from; races <= races_to && threads_from < threads_to; races++) {
             double sp = ms[races][0] / ms[races][1];
             printf("%-18s speedup 1 -> 2 threads, races %-3s: %.2fx %s\n", k->name,
                    races ? "on" : "off", sp, sp >= 1.8 ? "(>= 1.8)" : "(MISS: target 1.8)");
             misses += sp < 1.8;
         }
-        if (races_from == 0 && races_to == 1)
+        if (races_from == 0 && races_to == 1 && threads_to == 2)
             printf("%-18s race detection overhead (2 threads): %.2fx\n", k->name,
                    ms[1][1] / ms[0][1]);
         putchar('\n');

@@ -179,8 +179,9 @@ static bool same_subresource(const exec_binding *a, const exec_binding *b)
 {
     if (a->buffer || b->buffer)
         return a->buffer && a->buffer == b->buffer; /* WebGPU tracks whole buffers */
-    if (!a->texture || a->texture != b->texture || a->mip != b->mip)
-        return false;
+    if (!a->texture || a->texture != b->texture || a->mip >= b->mip + b->mip_count
+        || b->mip >= a->mip + a->mip_count)
+        return false; /* different textures, or mip ranges apart */
     if (a->dim == STEX_VIEW_DIMENSION_3D || b->dim == STEX_VIEW_DIMENSION_3D)
         return true;
     uint64_t a0 = a->base_layer, a1 = a0 + (a->dim == STEX_VIEW_DIMENSION_2D_ARRAY ? a->d : 1);
@@ -239,6 +240,7 @@ static void fill_texture(exec_binding *b, const stex_layout_entry *le, stex_text
     b->format = vd->format;
     b->dim = vd->dimension;
     b->mip = vd->base_mip_level;
+    b->mip_count = vd->mip_level_count ? vd->mip_level_count : 1;
     b->base_layer = vd->base_array_layer;
     b->scalar = fi->scalar;
     b->bpp = fi->bytes;

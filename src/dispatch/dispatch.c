@@ -107,8 +107,10 @@ static void run_workgroup(thread_state *t, uint64_t wg)
         memset(e->wg_mem, 0, ctx->wg_memory_size); /* var<workgroup> starts zeroed */
     if (e->overlay)
         overlay_clear(e->overlay);
-    if (e->race)
+    if (e->race) {
         race_workgroup_begin(e->race, wg);
+        e->race_key = (uint32_t)(wg * ctx->wg_invocations + 1); /* summary mode: < 2^32 */
+    }
     uint32_t n = ctx->wg_invocations;
     stex_kernel_fn kernel = ctx->kernel;
 
@@ -193,6 +195,10 @@ stex_status stex_dispatch(const stex_pipeline *p, const stex_bind_group *g, uint
     ctx.fibers = p->barriers;
     ctx.slow = ctx.opt.races || ctx.opt.visibility == STEX_VISIBILITY_SNAPSHOT;
 
+    int threads = ctx.opt.threads > 0 ? ctx.opt.threads : omp_get_num_procs();
+    if ((uint64_t)threads > ctx.total_wg)
+        threads = (int)ctx.total_wg;
+    ctx.threads = threads;
     st = bind_group_prepare(g, &ctx);
     if (!st && ctx.opt.races)
         st = race_dispatch_begin(ctx.opt.races, &ctx, &ctx.race);
@@ -201,9 +207,6 @@ stex_status stex_dispatch(const stex_pipeline *p, const stex_bind_group *g, uint
         return st;
     }
 
-    int threads = ctx.opt.threads > 0 ? ctx.opt.threads : omp_get_num_procs();
-    if ((uint64_t)threads > ctx.total_wg)
-        threads = (int)ctx.total_wg;
     thread_state *ts = calloc((size_t)threads, sizeof *ts);
     if (!ts) {
         race_dispatch_free(ctx.race);

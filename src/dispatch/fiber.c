@@ -143,6 +143,19 @@ static void phase_order(const struct stex_exec *e, struct fiber_pool *fp, uint32
     sched_shuffle(fp->order, n, sched_mix(sched_mix(e->ctx->opt.seed, e->wg), phase + 1));
 }
 
+/* getcontext returns twice, so it lives in its own small function: a loop
+ * around it would have its counter "clobbered" in the compiler's eyes. */
+static __attribute__((noinline)) void fiber_prepare(fiber *f, stex_invocation *inv)
+{
+    f->inv = inv;
+    f->state = FIBER_READY;
+    getcontext(&f->ctx);
+    f->ctx.uc_stack.ss_sp = f->stack;
+    f->ctx.uc_stack.ss_size = FIBER_STACK_SIZE;
+    f->ctx.uc_link = NULL;
+    makecontext(&f->ctx, trampoline, 0);
+}
+
 bool fiber_run_workgroup(struct stex_exec *e, stex_invocation *invs, uint32_t n,
                          stex_kernel_fn kernel)
 {
@@ -150,16 +163,8 @@ bool fiber_run_workgroup(struct stex_exec *e, stex_invocation *invs, uint32_t n,
     struct fiber_pool *fp = e->fibers;
     tl_pool = fp;
     fp->kernel = kernel;
-    for (uint32_t i = 0; i < n; i++) {
-        fiber *f = &fp->f[i];
-        f->inv = &invs[i];
-        f->state = FIBER_READY;
-        getcontext(&f->ctx);
-        f->ctx.uc_stack.ss_sp = f->stack;
-        f->ctx.uc_stack.ss_size = FIBER_STACK_SIZE;
-        f->ctx.uc_link = NULL;
-        makecontext(&f->ctx, trampoline, 0);
-    }
+    for (uint32_t i = 0; i < n; i++)
+        fiber_prepare(&fp->f[i], &invs[i]);
     for (uint32_t phase = 0;; phase++) {
         phase_order(e, fp, n, phase);
         for (uint32_t k = 0; k < n; k++)

@@ -13,7 +13,24 @@ struct stex_race_detector {
     size_t nbc, capbc;
     stex_race *races;
     size_t nraces;
+    bool force_full;            /* test hook: never the summary detector */
+    uint64_t shadow_bytes;      /* of the last dispatch */
 };
+
+void race_detector_force_full(stex_race_detector *rd, bool on) { rd->force_full = on; }
+bool detector_force_full(const stex_race_detector *rd) { return rd->force_full; }
+uint64_t race_detector_shadow_bytes(const stex_race_detector *rd) { return rd->shadow_bytes; }
+
+size_t detector_room(const stex_race_detector *rd)
+{
+    return rd->opt.max_reported - rd->nraces;
+}
+
+void detector_dispatch_done(stex_race_detector *rd, uint64_t shadow_bytes)
+{
+    rd->shadow_bytes = shadow_bytes;
+    rd->dispatches++;
+}
 
 stex_status stex_race_detector_create(const stex_race_options *opt, stex_race_detector **out)
 {
@@ -158,11 +175,16 @@ stex_status detector_add(stex_race_detector *rd, const struct race_dispatch *d,
             r.binding = s->binding;
             if (s->memory == STEX_RACE_MEMORY_TEXTURE) {
                 r.mip_level = s->mip;
-                r.coord[0] = (uint32_t)(c[i].loc % s->g.w);
-                r.coord[1] = (uint32_t)(c[i].loc / s->g.w % s->g.h);
-                r.coord[2] = (uint32_t)(c[i].loc / (s->g.w * s->g.h));
+                r.coord[0] = (uint32_t)(c[i].loc % s->h.g.w);
+                r.coord[1] = (uint32_t)(c[i].loc / s->h.g.w % s->h.g.h);
+                r.coord[2] = (uint32_t)(c[i].loc / (s->h.g.w * s->h.g.h));
             } else
                 r.word = c[i].loc;
+        }
+        if (c[i].counted) {
+            if (rd->nraces < rd->opt.max_reported)
+                rd->races[rd->nraces++] = r;
+            continue;
         }
         rd->count[r.kind]++;
         stex_race_binding_count *bc = binding_count(rd, r.binding, r.memory);
@@ -172,6 +194,20 @@ stex_status detector_add(stex_race_detector *rd, const struct race_dispatch *d,
         if (rd->nraces < rd->opt.max_reported)
             rd->races[rd->nraces++] = r;
     }
-    rd->dispatches++;
+    return STEX_OK;
+}
+
+stex_status detector_add_counts(stex_race_detector *rd, uint32_t binding, stex_race_memory m,
+                                const uint64_t count[STEX_RACE_KIND_COUNT])
+{
+    if (!count[0] && !count[1])
+        return STEX_OK;
+    stex_race_binding_count *bc = binding_count(rd, binding, m);
+    if (!bc)
+        return stex_fail(STEX_OUT_OF_MEMORY, "race detector: out of memory");
+    for (int k = 0; k < STEX_RACE_KIND_COUNT; k++) {
+        bc->count[k] += count[k];
+        rd->count[k] += count[k];
+    }
     return STEX_OK;
 }

@@ -2,6 +2,8 @@
 #ifndef STEX_RACE_INTERNAL_H
 #define STEX_RACE_INTERNAL_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "shader/exec.h"
@@ -37,16 +39,128 @@ void race_access(struct race_thread *t, struct race_shadow *s, uint64_t loc, uin
 void race_workgroup_access(struct race_thread *t, uint64_t word, uint32_t lid,
                            stex_race_access acc, const void *value, uint32_t n);
 
-/* Location index of a texel of binding b inside its shadow. */
-static inline uint64_t race_texel_loc(const struct race_shadow *s, const exec_binding *b,
-                                      int64_t x, int64_t y, int64_t z);
-
-/* Shadow geometry, visible for race_texel_loc. */
+/* Shadow geometry and, for dispatches run by the summary detector
+ * (pipelines without barriers), the summary arrays the builtins update
+ * inline.  The head of every struct race_shadow. */
 struct race_shadow_geom {
     uint64_t w, h; /* texture mip width, height; buffers: w = words, h = 1 */
 };
-const struct race_shadow_geom *race_shadow_geometry(const struct race_shadow *s);
+typedef struct race_shadow_head {
+    struct race_shadow_geom g;
+    uint64_t count;            /* locations */
+    /* Summary mode (NULL: the full detector).  Per location one 32-bit word:
+     * 0 (untouched), or the key of the only invocation that accessed it
+     * (key = linear invocation index + 1, < 2^30) with a bit per plain access
+     * kind it made, or RACE_WORD_SHARED once a second invocation (or an
+     * atomic) came: then `pairs` holds, for each access kind, the two
+     * smallest distinct keys (packed in 64 bits, smallest in the high half). */
+    _Atomic uint32_t *word;
+    _Atomic uint64_t *pairs;   /* `stride` per location; pages touched only where shared */
+    uint32_t stride;           /* 2 (reads, writes) for textures, 4 with atomics for buffers */
+    _Atomic uint64_t *value;   /* suppress_same_value: RACE_VALUE_* word */
+    bool mt;                   /* more than one thread: updates use CAS */
+} race_shadow_head;
 
+#define RACE_WORD_READ (1u << 30)
+#define RACE_WORD_WRITE (1u << 31)
+#define RACE_WORD_KEY (RACE_WORD_READ - 1)
+#define RACE_WORD_SHARED UINT32_MAX
+#define RACE_KEY_LIMIT RACE_WORD_KEY /* keys must stay below */
+
+#define RACE_VALUE_HAS (1ull << 62)
+#define RACE_VALUE_DIFFER (1ull << 63)
+
+/* Inserts key k into a pair of the two smallest distinct keys.  The result
+ * is a function of the set of keys inserted, whatever their order. */
+static inline void race_pair_insert(_Atomic uint64_t *p, uint32_t k, bool mt)
+{
+    uint64_t old = atomic_load_explicit(p, memory_order_relaxed);
+    for (;;) {
+        uint32_t a = (uint32_t)(old >> 32), b = (uint32_t)old;
+        uint64_t nw;
+        if (!a)
+            nw = (uint64_t)k << 32;
+        else if (k == a || k == b)
+            return;
+        else if (k < a)
+            nw = ((uint64_t)k << 32) | a;
+        else if (!b || k < b)
+            nw = ((uint64_t)a << 32) | k;
+        else
+            return;
+        if (!mt) {
+            atomic_store_explicit(p, nw, memory_order_relaxed);
+            return;
+        }
+        if (atomic_compare_exchange_weak_explicit(p, &old, nw, memory_order_relaxed,
+                                                  memory_order_relaxed))
+            return;
+    }
+}
+
+/* The value word: 0, then the first value seen (RACE_VALUE_HAS | bits),
+ * then RACE_VALUE_DIFFER once two different values were seen - whatever
+ * came first, DIFFER ends up set iff the set holds two values. */
+uint64_t race_value_word(const void *v, uint32_t n);
+static inline void race_value_note(_Atomic uint64_t *p, uint64_t h)
+{
+    uint64_t old = atomic_load_explicit(p, memory_order_relaxed);
+    while (old != h && !(old & RACE_VALUE_DIFFER)) {
+        uint64_t nw = old ? RACE_VALUE_DIFFER : h;
+        if (atomic_compare_exchange_weak_explicit(p, &old, nw, memory_order_relaxed,
+                                                  memory_order_relaxed))
+            return;
+    }
+}
+
+/* Moves a location to its pairs: what word w says, then this access. */
+void race_share(race_shadow_head *s, uint64_t loc, uint32_t w, uint32_t key,
+                stex_race_access acc);
+
+/* One access to a summary shadow by the invocation with key `key`.  The
+ * common case - the location's only invocation so far - costs one load and,
+ * on the first access of a kind, one store (one CAS with threads). */
+static inline void race_note(struct race_shadow *sh, uint64_t loc, uint32_t key,
+                             stex_race_access acc, const void *value, uint32_t n)
+{
+    race_shadow_head *s = (race_shadow_head *)(void *)sh;
+    if (loc >= s->count)
+        return;
+    if (value && s->value)
+        race_value_note(s->value + loc, race_value_word(value, n));
+    _Atomic uint32_t *wp = s->word + loc;
+    uint32_t w = atomic_load_explicit(wp, memory_order_relaxed);
+    uint32_t bit = acc == STEX_RACE_ACCESS_WRITE ? RACE_WORD_WRITE : RACE_WORD_READ;
+    for (;;) {
+        if (acc >= STEX_RACE_ACCESS_ATOMIC_READ || (w && (w & RACE_WORD_KEY) != key)
+            || w == RACE_WORD_SHARED) {
+            race_share(s, loc, w, key, acc);
+            return;
+        }
+        if (w & bit)
+            return; /* already known */
+        uint32_t nw = w | bit | key;
+        if (!s->mt) {
+            atomic_store_explicit(wp, nw, memory_order_relaxed);
+            return;
+        }
+        if (atomic_compare_exchange_weak_explicit(wp, &w, nw, memory_order_relaxed,
+                                                  memory_order_relaxed))
+            return;
+    }
+}
+
+static inline bool race_summary(const struct race_shadow *sh)
+{
+    return ((const race_shadow_head *)(const void *)sh)->word != NULL;
+}
+
+static inline const struct race_shadow_geom *race_shadow_geometry(const struct race_shadow *s)
+{
+    return &((const race_shadow_head *)(const void *)s)->g;
+}
+
+/* Location index of a texel of binding b inside its shadow. */
 static inline uint64_t race_texel_loc(const struct race_shadow *s, const exec_binding *b,
                                       int64_t x, int64_t y, int64_t z)
 {
@@ -54,5 +168,10 @@ static inline uint64_t race_texel_loc(const struct race_shadow *s, const exec_bi
     uint64_t layer = (uint64_t)z + (b->dim == STEX_VIEW_DIMENSION_3D ? 0 : b->base_layer);
     return (uint64_t)x + g->w * ((uint64_t)y + g->h * layer);
 }
+
+/* Test hook: force the full (barrier-aware) detector for every dispatch. */
+void race_detector_force_full(stex_race_detector *rd, bool on);
+/* Shadow bytes allocated by the last dispatch (summary: mapped lazily). */
+uint64_t race_detector_shadow_bytes(const stex_race_detector *rd);
 
 #endif

@@ -29,12 +29,12 @@ typedef struct shadow_rec {
 #define REC_VALUES_DIFFER 2u
 
 struct race_shadow {
-    struct race_shadow_geom g;
+    race_shadow_head h;         /* first: the inline hooks read it */
     uint32_t id;                /* rank by (memory, binding, mip): the report order */
     stex_race_memory memory;
     uint32_t binding, mip;
     const void *key;            /* texture or buffer */
-    uint64_t count;             /* locations */
+    
     _Atomic(shadow_rec *) *chunks;
     uint64_t nchunks;
 };
@@ -46,6 +46,7 @@ typedef struct race_cand {
     uint8_t kind;               /* stex_race_kind */
     uint8_t same_wg;
     uint8_t acc_a, acc_b;
+    uint8_t counted;            /* already in the counts (summary details) */
     uint64_t a, b;              /* accessor keys, a < b */
 } race_cand;
 
@@ -78,10 +79,26 @@ struct race_dispatch {
     atomic_flag locks[4096];
     cand_vec found;
     atomic_bool oom;
+    bool summary;               /* no barriers: the per-location summary decides */
+    uint32_t invocations;       /* per workgroup (summary keys) */
 };
 
-/* detector.c: adds a dispatch's sorted, deduplicated races. */
+/* detector.c: adds a dispatch's sorted, deduplicated races (one count each). */
 stex_status detector_add(stex_race_detector *rd, const struct race_dispatch *d,
                          const race_cand *c, size_t n);
+/* Adds counts of a binding without detail. */
+stex_status detector_add_counts(stex_race_detector *rd, uint32_t binding, stex_race_memory m,
+                                const uint64_t count[STEX_RACE_KIND_COUNT]);
+/* Room left for detailed races; the end of a dispatch; shadow statistics. */
+size_t detector_room(const stex_race_detector *rd);
+void detector_dispatch_done(stex_race_detector *rd, uint64_t shadow_bytes);
+bool detector_force_full(const stex_race_detector *rd);
+
+/* summary.c: the summary detector's shadows and verdict. */
+bool summary_shadow_alloc(struct race_shadow *s, bool atomics, bool values, bool mt);
+void summary_shadow_free(struct race_shadow *s);
+uint64_t summary_shadow_resident(const struct race_shadow *s); /* bytes in RAM */
+stex_status summary_dispatch_end(struct race_dispatch *d, cand_vec *details,
+                                 uint64_t (*counts)[STEX_RACE_KIND_COUNT]);
 
 #endif

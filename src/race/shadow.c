@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/error.h"
 #include "race/race_state.h"
 
 /* ---- summaries ---- */
@@ -67,7 +68,11 @@ void judge_slots(const uint64_t slot[ACC_KINDS][2], bool by_workgroup, bool supp
                         continue;
                     uint64_t lo = p < q ? p : q, hi = p < q ? q : p;
                     uint8_t alo = (uint8_t)(p < q ? ka : kb), ahi = (uint8_t)(p < q ? kb : ka);
-                    if (!out->found[rk] || lo < out->a[rk] || (lo == out->a[rk] && hi < out->b[rk])) {
+                    if (!out->found[rk] || lo < out->a[rk] || (lo == out->a[rk] && hi < out->b[rk])
+                        || (lo == out->a[rk] && hi == out->b[rk]
+                            && (alo < out->acc_a[rk]
+                                || (alo == out->acc_a[rk] && ahi < out->acc_b[rk])))) {
+                        /* the smallest pair; for it, the smallest (access a, access b) */
                         out->found[rk] = true;
                         out->a[rk] = lo;
                         out->b[rk] = hi;
@@ -76,6 +81,24 @@ void judge_slots(const uint64_t slot[ACC_KINDS][2], bool by_workgroup, bool supp
                     }
                 }
         }
+}
+
+uint64_t race_value_word(const void *v, uint32_t n)
+{
+    if (n <= 4) { /* up to 32 bits: the value itself, exactly */
+        uint32_t x = 0;
+        memcpy(&x, v, n);
+        return RACE_VALUE_HAS | ((uint64_t)n << 32) | x;
+    }
+    uint8_t b[16] = {0};
+    memcpy(b, v, n > 16 ? 16 : n);
+    uint64_t x, y;
+    memcpy(&x, b, 8);
+    memcpy(&y, b + 8, 8);
+    uint64_t h = (x ^ 0x9e3779b97f4a7c15ull) * 0xbf58476d1ce4e5b9ull;
+    h = (h ^ (h >> 31) ^ y) * 0x94d049bb133111ebull;
+    h ^= (h >> 29) ^ n;
+    return RACE_VALUE_HAS | (h & (RACE_VALUE_HAS - 1));
 }
 
 static uint64_t value_hash(const void *v, uint32_t n)
@@ -135,7 +158,7 @@ static void emit(cand_vec *cv, const pair_pick *pk, uint32_t shadow, uint64_t wg
     for (int rk = 0; rk < STEX_RACE_KIND_COUNT; rk++)
         if (pk->found[rk]) {
             race_cand c = {shadow, wgkey, loc, (uint8_t)rk, same_wg, pk->acc_a[rk], pk->acc_b[rk],
-                           pk->a[rk], pk->b[rk]};
+                           0, pk->a[rk], pk->b[rk]};
             cand_push(cv, &c);
         }
 }
@@ -290,14 +313,9 @@ void race_barrier(struct race_thread *t, exec_barrier kind)
 
 /* ---- the dispatch-wide shadows (cross-workgroup conflicts) ---- */
 
-const struct race_shadow_geom *race_shadow_geometry(const struct race_shadow *s)
-{
-    return &s->g;
-}
-
 static shadow_rec *shadow_at(struct race_dispatch *d, struct race_shadow *s, uint64_t loc)
 {
-    if (loc >= s->count)
+    if (loc >= s->h.count)
         return NULL;
     uint64_t c = loc / SHADOW_CHUNK;
     shadow_rec *chunk = atomic_load_explicit(&s->chunks[c], memory_order_acquire);
@@ -322,6 +340,10 @@ void race_access(struct race_thread *t, struct race_shadow *s, uint64_t loc, uin
                  stex_race_access acc, const void *value, uint32_t n)
 {
     struct race_dispatch *d = t->d;
+    if (race_summary(s)) {
+        race_note(s, loc, (uint32_t)(t->wg * d->invocations + lid + 1), acc, value, n);
+        return;
+    }
     uint64_t key = acc_key(t->wg, lid);
     shadow_rec *r = shadow_at(d, s, loc);
     if (r) {
@@ -364,9 +386,9 @@ static struct race_shadow *shadow_new(stex_race_memory m, uint32_t binding, uint
     s->binding = binding;
     s->mip = mip;
     s->key = key;
-    s->g.w = w;
-    s->g.h = h;
-    s->count = count;
+    s->h.g.w = w;
+    s->h.g.h = h;
+    s->h.count = count;
     s->nchunks = (count + SHADOW_CHUNK - 1) / SHADOW_CHUNK;
     s->chunks = calloc(s->nchunks ? s->nchunks : 1, sizeof *s->chunks);
     if (!s->chunks) {
@@ -380,10 +402,28 @@ static void shadow_free(struct race_shadow *s)
 {
     if (!s)
         return;
+    summary_shadow_free(s);
     for (uint64_t i = 0; i < s->nchunks; i++)
         free(atomic_load(&s->chunks[i]));
     free(s->chunks);
     free(s);
+}
+
+/* Keeps the smallest pair per (location, kind) of sorted candidates. */
+static size_t dedup(cand_vec *cv)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < cv->n; i++) {
+        const race_cand *c = &cv->v[i];
+        if (m) {
+            const race_cand *p = &cv->v[m - 1];
+            if (p->shadow == c->shadow && p->wgkey == c->wgkey && p->loc == c->loc
+                && p->kind == c->kind)
+                continue;
+        }
+        cv->v[m++] = *c;
+    }
+    return m;
 }
 
 stex_status race_dispatch_begin(stex_race_detector *rd, exec_dispatch *ctx,
@@ -396,6 +436,12 @@ stex_status race_dispatch_begin(stex_race_detector *rd, exec_dispatch *ctx,
     d->ctx = ctx;
     for (int i = 0; i < 4096; i++)
         atomic_flag_clear(&d->locks[i]);
+    /* Without barriers no two invocations are ordered: the per-location
+     * summary decides (keys are 32-bit linear invocation indices). */
+    d->invocations = ctx->wg_invocations;
+    d->summary = !ctx->fibers && !detector_force_full(rd)
+                 && ctx->total_wg * ctx->wg_invocations < RACE_KEY_LIMIT - 1;
+    bool values = stex_race_detector_options(rd)->suppress_same_value;
     d->shadows = calloc(ctx->nb ? ctx->nb : 1, sizeof *d->shadows);
     if (!d->shadows) {
         free(d);
@@ -429,6 +475,10 @@ stex_status race_dispatch_begin(stex_race_detector *rd, exec_dispatch *ctx,
             uint64_t words = stex_buffer_size(b->buffer) / 4;
             s = shadow_new(STEX_RACE_MEMORY_BUFFER, i, 0, key, words, 1, words);
         }
+        if (s && d->summary && !summary_shadow_alloc(s, buf, values, ctx->threads > 1)) {
+            shadow_free(s);
+            s = NULL;
+        }
         if (!s) {
             race_dispatch_free(d);
             return STEX_OUT_OF_MEMORY;
@@ -443,15 +493,21 @@ stex_status race_dispatch_begin(stex_race_detector *rd, exec_dispatch *ctx,
     return STEX_OK;
 }
 
+static stex_status summary_end(struct race_dispatch *d);
+
 stex_status race_dispatch_end(struct race_dispatch *d)
 {
+    if (d->summary)
+        return summary_end(d);
     bool suppress = stex_race_detector_options(d->rd)->suppress_same_value;
+    uint64_t bytes = 0;
     for (uint32_t k = 0; k < d->nshadows; k++) {
         struct race_shadow *s = d->shadows[k];
         for (uint64_t c = 0; c < s->nchunks; c++) {
             shadow_rec *chunk = atomic_load(&s->chunks[c]);
             if (!chunk)
                 continue;
+            bytes += SHADOW_CHUNK * sizeof *chunk;
             for (uint32_t i = 0; i < SHADOW_CHUNK; i++) {
                 const shadow_rec *r = &chunk[i];
                 if (!r->flags && !r->slot[0][0] && !r->slot[1][0] && !r->slot[2][0]
@@ -467,19 +523,43 @@ stex_status race_dispatch_end(struct race_dispatch *d)
         return STEX_OUT_OF_MEMORY;
     if (d->found.n)
         qsort(d->found.v, d->found.n, sizeof *d->found.v, cand_cmp);
-    /* keep the smallest pair per (location, kind) */
-    size_t m = 0;
-    for (size_t i = 0; i < d->found.n; i++) {
-        const race_cand *c = &d->found.v[i];
-        if (m) {
-            const race_cand *p = &d->found.v[m - 1];
-            if (p->shadow == c->shadow && p->wgkey == c->wgkey && p->loc == c->loc
-                && p->kind == c->kind)
-                continue;
-        }
-        d->found.v[m++] = *c;
+    size_t m = dedup(&d->found);
+    stex_status st = detector_add(d->rd, d, d->found.v, m);
+    detector_dispatch_done(d->rd, bytes);
+    return st;
+}
+
+/* Summary mode: the shadows' verdict (in report order, counts complete,
+ * detail for the first races), then var<workgroup> from the threads. */
+static stex_status summary_end(struct race_dispatch *d)
+{
+    cand_vec details = {0};
+    uint64_t (*counts)[STEX_RACE_KIND_COUNT] = calloc(d->nshadows + 1, sizeof *counts);
+    stex_status st = counts ? summary_dispatch_end(d, &details, counts) : STEX_OUT_OF_MEMORY;
+    if (!st && (d->found.oom || atomic_load(&d->oom)))
+        st = STEX_OUT_OF_MEMORY;
+    uint64_t bytes = 0;
+    for (uint32_t k = 0; !st && k < d->nshadows; k++) {
+        const struct race_shadow *s = d->shadows[k];
+        bytes += summary_shadow_resident(s);
+        size_t n0 = 0;
+        while (n0 < details.n && details.v[n0].shadow == k)
+            n0++;
+        st = detector_add(d->rd, d, details.v, n0);
+        if (!st)
+            st = detector_add_counts(d->rd, s->binding, s->memory, counts[k]);
+        memmove(details.v, details.v + n0, (details.n - n0) * sizeof *details.v);
+        details.n -= n0;
     }
-    return detector_add(d->rd, d, d->found.v, m);
+    if (!st && d->found.n) {
+        qsort(d->found.v, d->found.n, sizeof *d->found.v, cand_cmp);
+        st = detector_add(d->rd, d, d->found.v, dedup(&d->found));
+    }
+    if (!st)
+        detector_dispatch_done(d->rd, bytes);
+    free(details.v);
+    free(counts);
+    return st ? stex_fail(st, "race detector: out of memory") : STEX_OK;
 }
 
 void race_dispatch_free(struct race_dispatch *d)

@@ -75,12 +75,22 @@ void stex__texture_store(const stex_invocation *inv, uint32_t binding, stex_view
         return; /* WGSL: an out-of-bounds textureStore is discarded */
     uint8_t *p = texel_ptr(b, x, y, z);
     uint8_t bytes[16];
-    b->enc(e->fast.profile, &v->v, bytes);
-    if (b->shadow)
-        race_access(e->race, b->shadow, race_texel_loc(b->shadow, b, x, y, z),
-                    inv->local_invocation_index, STEX_RACE_ACCESS_WRITE, bytes, b->bpp);
+    if (e->fast.b[binding].raw32)
+        memcpy(bytes, &v->v.u[0], 4);
+    else
+        b->enc(e->fast.profile, &v->v, bytes);
+    if (b->shadow) {
+        uint64_t loc = race_texel_loc(b->shadow, b, x, y, z);
+        if (race_summary(b->shadow))
+            race_note(b->shadow, loc, e->race_key + inv->local_invocation_index,
+                      STEX_RACE_ACCESS_WRITE, bytes, b->bpp);
+        else
+            race_access(e->race, b->shadow, loc, inv->local_invocation_index,
+                        STEX_RACE_ACCESS_WRITE, bytes, b->bpp);
+    }
     memcpy(p, bytes, b->bpp);
-    exec_wrote(e, p, bytes, b->bpp);
+    if (e->overlay)
+        exec_wrote(e, p, bytes, b->bpp);
 }
 
 /* ---- textureLoad ---- */
@@ -147,12 +157,26 @@ stex_value stex__texture_load(const stex_invocation *inv, uint32_t binding,
     if (!in_bounds(b, x, y, z))
         return oob_load(inv, b, binding, x, y, z);
     const uint8_t *p = texel_ptr(b, x, y, z);
-    if (b->shadow)
-        race_access(e->race, b->shadow, race_texel_loc(b->shadow, b, x, y, z),
-                    inv->local_invocation_index, STEX_RACE_ACCESS_READ, NULL, 0);
+    if (b->shadow) {
+        uint64_t loc = race_texel_loc(b->shadow, b, x, y, z);
+        if (race_summary(b->shadow))
+            race_note(b->shadow, loc, e->race_key + inv->local_invocation_index,
+                      STEX_RACE_ACCESS_READ, NULL, 0);
+        else
+            race_access(e->race, b->shadow, loc, inv->local_invocation_index,
+                        STEX_RACE_ACCESS_READ, NULL, 0);
+    }
     uint8_t tmp[16];
+    if (b->snap_base)
+        p = exec_visible(e, b, p, b->bpp, tmp);
+    const stex_fast_binding *f = &e->fast.b[binding];
+    if (f->raw32) { /* the same bit copy the inline path makes */
+        uint32_t u;
+        memcpy(&u, p, 4);
+        return (stex_value){b->scalar, {.u = {u, 0, 0, f->alpha_one}}};
+    }
     stex_value r = {b->scalar, {.u = {0, 0, 0, 0}}};
-    b->dec(e->fast.profile, exec_visible(e, b, p, b->bpp, tmp), &r.v);
+    b->dec(e->fast.profile, p, &r.v);
     return r;
 }
 

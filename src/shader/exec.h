@@ -34,7 +34,7 @@ typedef struct exec_binding {
     stex_view_access acc;        /* helper C's fast texel address */
     uint64_t *col, *row;         /* acc.layout split in x and y (see shader.h) */
     stex_texture *texture;
-    uint32_t mip, base_layer;
+    uint32_t mip, mip_count, base_layer; /* the view's subresources */
     stex_encode_fn enc;
     stex_decode_fn dec;
     stex_vec4 zero_value;        /* the decoded zero texel (OOB load policy ZERO) */
@@ -67,6 +67,7 @@ typedef struct exec_dispatch {
     bool slow;                   /* race detection or snapshot visibility */
     bool fibers;                 /* pipeline uses barriers */
     atomic_bool failed;          /* some thread hit a shader error */
+    int threads;                 /* OpenMP threads running the dispatch */
     struct race_dispatch *race;
 } exec_dispatch;
 
@@ -91,6 +92,7 @@ struct stex_exec {
     struct overlay *overlay;
     /* race detection */
     struct race_thread *race;
+    uint32_t race_key;           /* summary key of invocation 0 of the running workgroup */
 };
 
 /* Records a shader-creation error found while running (shader/error.c). */

@@ -190,6 +190,33 @@ static void test_dispatch_counts_and_scope(void **state)
                                                                {.binding = 1, .view = v}}, 2, &g2));
     assert_int_equal(stex_dispatch(p2, g2, 1, 1, 1, NULL), STEX_VALIDATION_ERROR);
     assert_non_null(strstr(stex_last_error(), "usage scope"));
+    /* sampled view of mips 0..1 and a storage view of mip 1: overlap; of mip 0 only: fine */
+    stex_texture *tm = dt_texture(dev, 0, 8, 8, 1, STEX_FORMAT_R32FLOAT, 2);
+    stex_view_desc m1 = {.base_mip_level = 1, .mip_level_count = 1}, m0 = {.mip_level_count = 1};
+    stex_texture_view *vall = dt_view(tm, NULL), *v0 = dt_view(tm, &m0), *v1 = dt_view(tm, &m1);
+    stex_layout_entry e3[2] = {dt_storage_entry(0, STEX_ACCESS_WRITE_ONLY, STEX_FORMAT_R32FLOAT, 0),
+                               {.binding = 1, .visibility = STEX_STAGE_COMPUTE,
+                                .type = STEX_BINDING_TEXTURE}};
+    stex_pipeline_desc pd3 = {.kernel = nop, .entries = e3, .entry_count = 2};
+    stex_pipeline *p3;
+    DT_OK(stex_pipeline_create(dev, &pd3, &p3));
+    stex_texture_view *sampled[2] = {vall, v0};
+    for (int i = 0; i < 2; i++) {
+        stex_bind_group *g3;
+        DT_OK(stex_bind_group_create(p3, (stex_bind_group_entry[]){{.binding = 0, .view = v1},
+                                     {.binding = 1, .view = sampled[i]}}, 2, &g3));
+        stex_status st = stex_dispatch(p3, g3, 1, 1, 1, NULL);
+        if (i == 0)
+            assert_int_equal(st, STEX_VALIDATION_ERROR);
+        else
+            assert_int_equal(st, STEX_OK);
+        stex_bind_group_destroy(g3);
+    }
+    stex_pipeline_destroy(p3);
+    stex_texture_view_destroy(vall);
+    stex_texture_view_destroy(v0);
+    stex_texture_view_destroy(v1);
+    stex_texture_destroy(tm);
     /* a bind group made for another pipeline */
     assert_int_equal(stex_dispatch(p, g2, 1, 1, 1, NULL), STEX_VALIDATION_ERROR);
     stex_bind_group_destroy(g);

@@ -441,6 +441,20 @@ static void test_atomic_writes(void **state)
         assert_int_equal(scratch_count(ro), 0);
     }
     rmdir(ro);
+    /* works as root too: the sidecar's name is taken by a non-empty
+     * directory, so its rename fails after the .bin's succeeded; the .bin
+     * must go too, and no temporary may stay */
+    char zbin[512], zside[600], zfile[700];
+    path_in(zbin, sizeof zbin, "z.bin");
+    snprintf(zside, sizeof zside, "%s.json", zbin);
+    snprintf(zfile, sizeof zfile, "%s/keep", zside);
+    mkdir(zside, 0700);
+    spit(zfile, "x", 1);
+    assert_int_equal(stex_write_bin(zbin, &img, NULL), STEX_IO_ERROR);
+    assert_int_equal(access(zbin, F_OK), -1);
+    assert_int_equal(scratch_count(dir), 1); /* only the directory */
+    remove(zfile);
+    rmdir(zside);
     assert_int_equal(stex_write_image("noext", &img, NULL), STEX_INVALID_ARGUMENT);
     stex_image_free(&img);
     assert_int_equal(scratch_count(dir), 0);

@@ -1,0 +1,233 @@
+/* The summary detector, for pipelines without barriers.
+ *
+ * There no two invocations of a dispatch are ordered, so two accesses to a
+ * location race iff they come from different invocations, at least one
+ * writes and they are not both atomic.  Per location and access kind it is
+ * enough to keep the two smallest distinct invocation keys (a pair packed in
+ * 64 bits, updated with a CAS or, with one thread, a plain store): that set
+ * function decides every race kind, and gives the smallest conflicting pair
+ * exactly (if a party of the smallest pair were not among the two smallest
+ * of its kind, a smaller key of that kind would make a smaller pair).
+ * Memory: 16 bytes per location (reads, writes), + 16 for buffers whose
+ * atomics were used, + 8 with suppress_same_value; mapped lazily zeroed, so
+ * untouched pages cost nothing.  After the dispatch one parallel pass over
+ * the summaries counts the races and details the first ones, in report
+ * order by construction. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "race/race_state.h"
+
+static void *map_zeroed(size_t bytes, bool huge)
+{
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    if (huge && bytes >= (4u << 20))
+        madvise(p, bytes, MADV_HUGEPAGE); /* fewer page faults for dense arrays */
+#else
+    (void)huge;
+#endif
+    return p;
+}
+
+static size_t word_bytes(const struct race_shadow *s) { return (size_t)(s->h.count ? s->h.count : 1) * 4; }
+static size_t pair_bytes(const struct race_shadow *s) { return word_bytes(s) * 2 * s->h.stride; }
+static size_t value_bytes(const struct race_shadow *s) { return word_bytes(s) * 2; }
+
+bool summary_shadow_alloc(struct race_shadow *s, bool atomics, bool values, bool mt)
+{
+    s->h.mt = mt;
+    s->h.stride = atomics ? 4 : 2;
+    if (!(s->h.word = map_zeroed(word_bytes(s), true))
+        || !(s->h.pairs = map_zeroed(pair_bytes(s), false))
+        || (values && !(s->h.value = map_zeroed(value_bytes(s), true))))
+        return false;
+    return true;
+}
+
+static uint64_t resident(const volatile void *p, size_t bytes)
+{
+    long page = sysconf(_SC_PAGESIZE);
+    size_t n = (bytes + (size_t)page - 1) / (size_t)page;
+    unsigned char *v = malloc(n ? n : 1);
+    uint64_t r = 0;
+    if (v && mincore((void *)p, bytes, v) == 0)
+        for (size_t i = 0; i < n; i++)
+            r += v[i] & 1;
+    free(v);
+    return r * (uint64_t)page;
+}
+
+uint64_t summary_shadow_resident(const struct race_shadow *s)
+{
+    return resident(s->h.word, word_bytes(s)) + resident(s->h.pairs, pair_bytes(s))
+           + (s->h.value ? resident(s->h.value, value_bytes(s)) : 0);
+}
+
+void summary_shadow_free(struct race_shadow *s)
+{
+    if (s->h.word)
+        munmap((void *)s->h.word, word_bytes(s));
+    if (s->h.pairs)
+        munmap((void *)s->h.pairs, pair_bytes(s));
+    if (s->h.value)
+        munmap((void *)s->h.value, value_bytes(s));
+    s->h.word = NULL;
+    s->h.pairs = s->h.value = NULL;
+}
+
+void race_share(race_shadow_head *s, uint64_t loc, uint32_t w, uint32_t key,
+                stex_race_access acc)
+{
+    _Atomic uint64_t *p = s->pairs + (uint64_t)s->stride * loc;
+    _Atomic uint32_t *wp = s->word + loc;
+    for (;;) {
+        race_pair_insert(p + acc, key, s->mt);
+        if (w == RACE_WORD_SHARED)
+            return;
+        if (w & RACE_WORD_READ)
+            race_pair_insert(p + STEX_RACE_ACCESS_READ, w & RACE_WORD_KEY, s->mt);
+        if (w & RACE_WORD_WRITE)
+            race_pair_insert(p + STEX_RACE_ACCESS_WRITE, w & RACE_WORD_KEY, s->mt);
+        if (!s->mt) {
+            atomic_store_explicit(wp, RACE_WORD_SHARED, memory_order_relaxed);
+            return;
+        }
+        /* if the word changed meanwhile (its invocation added a kind, or
+         * another thread shared it), fold in what it says now and retry */
+        if (atomic_compare_exchange_weak_explicit(wp, &w, RACE_WORD_SHARED, memory_order_relaxed,
+                                                  memory_order_relaxed))
+            return;
+    }
+}
+
+/* ---- the verdict ---- */
+
+static inline uint32_t pa(uint64_t p) { return (uint32_t)(p >> 32); }
+static inline uint32_t pb(uint64_t p) { return (uint32_t)p; }
+
+/* Do sets X and Y hold two different keys, one from each? */
+static inline bool distinct(uint64_t x, uint64_t y)
+{
+    return pa(x) && pa(y) && (pb(x) || pb(y) || pa(x) != pa(y));
+}
+
+typedef struct verdict_in {
+    uint64_t r, w, ar, aw;
+    bool suppress_ww;
+} verdict_in;
+
+/* Which race kinds the location has: bit STEX_RACE_WRITE_WRITE, bit STEX_RACE_READ_WRITE. */
+static inline unsigned verdict(const verdict_in *v)
+{
+    unsigned k = 0;
+    if ((pb(v->w) && !v->suppress_ww) || distinct(v->w, v->aw))
+        k |= 1u << STEX_RACE_WRITE_WRITE;
+    if (distinct(v->r, v->w) || distinct(v->r, v->aw) || distinct(v->ar, v->w))
+        k |= 1u << STEX_RACE_READ_WRITE;
+    return k;
+}
+
+/* Summary key (linear index + 1) -> the full detector's key (workgroup, local index). */
+static uint64_t full_key(uint32_t k, uint32_t invocations)
+{
+    if (!k)
+        return 0;
+    uint64_t i = (uint64_t)k - 1;
+    return acc_key(i / invocations, (uint32_t)(i % invocations));
+}
+
+static void detail(const verdict_in *v, uint32_t invocations, uint32_t shadow, uint64_t loc,
+                   cand_vec *out)
+{
+    uint64_t slot[ACC_KINDS][2];
+    const uint64_t p[ACC_KINDS] = {v->r, v->w, v->ar, v->aw};
+    for (int k = 0; k < ACC_KINDS; k++) {
+        slot[k][0] = full_key(pa(p[k]), invocations);
+        slot[k][1] = full_key(pb(p[k]), invocations);
+    }
+    pair_pick pk;
+    judge_slots((const uint64_t(*)[2])slot, false, v->suppress_ww, &pk);
+    for (int rk = 0; rk < STEX_RACE_KIND_COUNT; rk++)
+        if (pk.found[rk]) {
+            race_cand c = {shadow, 0, loc, (uint8_t)rk,
+                           key_wg(pk.a[rk]) == key_wg(pk.b[rk]), pk.acc_a[rk], pk.acc_b[rk], 1,
+                           pk.a[rk], pk.b[rk]};
+            cand_push(out, &c);
+        }
+}
+
+enum { BLOCK = 1u << 16 }; /* locations per unit of the parallel pass */
+
+typedef struct block_out {
+    uint64_t count[STEX_RACE_KIND_COUNT];
+    cand_vec c;
+} block_out;
+
+static void scan_block(const struct race_shadow *s, uint64_t lo, uint64_t hi, bool suppress,
+                       uint32_t invocations, size_t room, block_out *o)
+{
+    const _Atomic uint32_t *word = s->h.word;
+    for (uint64_t i = lo; i < hi; i++) {
+        if (atomic_load_explicit(&word[i], memory_order_relaxed) != RACE_WORD_SHARED)
+            continue; /* one invocation at most: no race */
+        const _Atomic uint64_t *p = s->h.pairs + (uint64_t)s->h.stride * i;
+        verdict_in v;
+        v.r = atomic_load_explicit(&p[0], memory_order_relaxed);
+        v.w = atomic_load_explicit(&p[1], memory_order_relaxed);
+        v.ar = s->h.stride > 2 ? atomic_load_explicit(&p[2], memory_order_relaxed) : 0;
+        v.aw = s->h.stride > 2 ? atomic_load_explicit(&p[3], memory_order_relaxed) : 0;
+        v.suppress_ww = suppress && s->h.value
+                        && !(atomic_load_explicit(&s->h.value[i], memory_order_relaxed)
+                             & RACE_VALUE_DIFFER);
+        unsigned k = verdict(&v);
+        if (!k)
+            continue;
+        for (int rk = 0; rk < STEX_RACE_KIND_COUNT; rk++)
+            o->count[rk] += (k >> rk) & 1;
+        if (o->c.n < room)
+            detail(&v, invocations, s->id, i, &o->c);
+    }
+}
+
+stex_status summary_dispatch_end(struct race_dispatch *d, cand_vec *details,
+                                 uint64_t (*counts)[STEX_RACE_KIND_COUNT])
+{
+    bool suppress = stex_race_detector_options(d->rd)->suppress_same_value;
+    size_t room = detector_room(d->rd);
+    int threads = d->ctx->threads > 0 ? d->ctx->threads : 1;
+    for (uint32_t k = 0; k < d->nshadows; k++) {
+        const struct race_shadow *s = d->shadows[k];
+        uint64_t nblocks = (s->h.count + BLOCK - 1) / BLOCK;
+        if (!nblocks)
+            continue;
+        block_out *bo = calloc(nblocks, sizeof *bo);
+        if (!bo)
+            return STEX_OUT_OF_MEMORY;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1 && nblocks > 1)
+        for (uint64_t b = 0; b < nblocks; b++) {
+            uint64_t hi = (b + 1) * BLOCK < s->h.count ? (b + 1) * BLOCK : s->h.count;
+            scan_block(s, b * BLOCK, hi, suppress, d->invocations, room, &bo[b]);
+        }
+        /* blocks in location order: the first `room` details, every count */
+        bool oom = false;
+        for (uint64_t b = 0; b < nblocks; b++) {
+            for (int rk = 0; rk < STEX_RACE_KIND_COUNT; rk++)
+                counts[k][rk] += bo[b].count[rk];
+            for (size_t i = 0; i < bo[b].c.n && details->n < room; i++)
+                cand_push(details, &bo[b].c.v[i]);
+            oom |= bo[b].c.oom;
+            free(bo[b].c.v);
+        }
+        free(bo);
+        if (oom || details->oom)
+            return STEX_OUT_OF_MEMORY;
+    }
+    return STEX_OK;
+}
