@@ -47,6 +47,7 @@ typedef struct race_cand {
     uint8_t same_wg;
     uint8_t acc_a, acc_b;
     uint8_t counted;            /* already in the counts (summary details) */
+    uint8_t needs_differ;       /* write-write kept only if the location's writes differ */
     uint64_t a, b;              /* accessor keys, a < b */
 } race_cand;
 

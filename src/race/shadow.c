@@ -158,9 +158,32 @@ static void emit(cand_vec *cv, const pair_pick *pk, uint32_t shadow, uint64_t wg
     for (int rk = 0; rk < STEX_RACE_KIND_COUNT; rk++)
         if (pk->found[rk]) {
             race_cand c = {shadow, wgkey, loc, (uint8_t)rk, same_wg, pk->acc_a[rk], pk->acc_b[rk],
-                           0, pk->a[rk], pk->b[rk]};
+                           0, 0, pk->a[rk], pk->b[rk]};
             cand_push(cv, &c);
         }
+}
+
+/* A segment's candidates under suppress_same_value: whether every write to
+ * the location stored the same bytes is known only when the dispatch (or,
+ * for var<workgroup>, the workgroup) ends, so the write-write pair judged
+ * without suppression is kept too, marked: it counts iff the writes differ. */
+static void emit_segment(cand_vec *cv, const uint64_t slot[ACC_KINDS][2], bool suppress,
+                         uint32_t shadow, uint64_t wgkey, uint64_t loc)
+{
+    pair_pick pk;
+    judge_slots(slot, false, suppress, &pk);
+    emit(cv, &pk, shadow, wgkey, loc, true);
+    if (!suppress)
+        return;
+    pair_pick all;
+    judge_slots(slot, false, false, &all);
+    int ww = STEX_RACE_WRITE_WRITE;
+    if (all.found[ww] && (!pk.found[ww] || all.a[ww] != pk.a[ww] || all.b[ww] != pk.b[ww]
+                          || all.acc_a[ww] != pk.acc_a[ww] || all.acc_b[ww] != pk.acc_b[ww])) {
+        race_cand c = {shadow, wgkey, loc, (uint8_t)ww, 1, all.acc_a[ww], all.acc_b[ww], 0, 1,
+                       all.a[ww], all.b[ww]};
+        cand_push(cv, &c);
+    }
 }
 
 /* ---- the per-thread segment tables (same-workgroup conflicts) ---- */
@@ -187,6 +210,11 @@ struct race_thread {
     uint64_t wg;
     seg_tab seg[SEG_COUNT];
     cand_vec found;
+    /* var<workgroup> under suppress_same_value: the running workgroup's
+     * value words (RACE_VALUE_*), and its candidates waiting for them */
+    _Atomic uint64_t *wg_values;
+    uint32_t wg_words;
+    cand_vec wg_pending;
 };
 
 static size_t seg_hash(uint32_t s, uint64_t loc, size_t mask)
@@ -247,16 +275,33 @@ static void seg_flush(struct race_thread *t, int cls)
 {
     seg_tab *tab = &t->seg[cls];
     bool suppress = t->d->rd ? stex_race_detector_options(t->d->rd)->suppress_same_value : false;
+    cand_vec *out = cls == SEG_WORKGROUP && suppress ? &t->wg_pending : &t->found;
     for (size_t i = 0; i < tab->used; i++) {
         seg_ent *e = &tab->e[tab->touched[i]];
-        pair_pick pk;
-        judge_slots((const uint64_t(*)[2])e->slot, false,
-                    suppress && !(e->flags & REC_VALUES_DIFFER), &pk);
         uint32_t s = e->shadow_plus1 - 1;
-        emit(&t->found, &pk, s, s == WG_SHADOW ? t->wg : 0, e->loc, true);
+        emit_segment(out, (const uint64_t(*)[2])e->slot, suppress, s, s == WG_SHADOW ? t->wg : 0,
+                     e->loc);
         memset(e, 0, sizeof *e);
     }
     tab->used = 0;
+}
+
+/* End of a workgroup: its var<workgroup> writes are all known. */
+static void wg_pending_settle(struct race_thread *t)
+{
+    for (size_t i = 0; i < t->wg_pending.n; i++) {
+        const race_cand *c = &t->wg_pending.v[i];
+        if (c->needs_differ && c->loc < t->wg_words
+            && !(atomic_load_explicit(&t->wg_values[c->loc], memory_order_relaxed)
+                 & RACE_VALUE_DIFFER))
+            continue;
+        race_cand k = *c;
+        k.needs_differ = 0;
+        cand_push(&t->found, &k);
+    }
+    t->wg_pending.n = 0;
+    if (t->wg_values)
+        memset((void *)t->wg_values, 0, t->wg_words * sizeof *t->wg_values);
 }
 
 struct race_thread *race_thread_create(struct race_dispatch *d)
@@ -265,12 +310,19 @@ struct race_thread *race_thread_create(struct race_dispatch *d)
     if (!t)
         return NULL;
     t->d = d;
+    t->wg_words = d->ctx->wg_memory_size / 4;
+    if (t->wg_words && stex_race_detector_options(d->rd)->suppress_same_value
+        && !(t->wg_values = calloc(t->wg_words, sizeof *t->wg_values))) {
+        free(t);
+        return NULL;
+    }
     for (int c = 0; c < SEG_COUNT; c++)
         if (!seg_grow(&t->seg[c])) {
             for (int k = 0; k < SEG_COUNT; k++) {
                 free(t->seg[k].e);
                 free(t->seg[k].touched);
             }
+            free((void *)t->wg_values);
             free(t);
             return NULL;
         }
@@ -284,9 +336,11 @@ void race_thread_finish(struct race_thread *t)
     {
         for (size_t i = 0; i < t->found.n; i++)
             cand_push(&d->found, &t->found.v[i]);
-        if (t->found.oom || d->found.oom)
+        if (t->found.oom || d->found.oom || t->wg_pending.oom)
             atomic_store(&d->oom, true);
     }
+    free((void *)t->wg_values);
+    free(t->wg_pending.v);
     for (int c = 0; c < SEG_COUNT; c++) {
         free(t->seg[c].e);
         free(t->seg[c].touched);
@@ -304,6 +358,7 @@ void race_workgroup_end(struct race_thread *t)
 {
     for (int c = 0; c < SEG_COUNT; c++)
         seg_flush(t, c);
+    wg_pending_settle(t);
 }
 
 void race_barrier(struct race_thread *t, exec_barrier kind)
@@ -362,6 +417,8 @@ void race_access(struct race_thread *t, struct race_shadow *s, uint64_t loc, uin
 void race_workgroup_access(struct race_thread *t, uint64_t word, uint32_t lid,
                            stex_race_access acc, const void *value, uint32_t n)
 {
+    if (value && word < t->wg_words && t->wg_values)
+        race_value_note(&t->wg_values[word], race_value_word(value, n));
     seg_note(t, SEG_WORKGROUP, WG_SHADOW, word, acc_key(t->wg, lid), acc, value, n);
 }
 
@@ -521,6 +578,19 @@ stex_status race_dispatch_end(struct race_dispatch *d)
     }
     if (d->found.oom || atomic_load(&d->oom))
         return STEX_OUT_OF_MEMORY;
+    /* same-workgroup write-write pairs that count only if the writes differ */
+    size_t kept = 0;
+    for (size_t i = 0; i < d->found.n; i++) {
+        race_cand *c = &d->found.v[i];
+        if (c->needs_differ && c->shadow != WG_SHADOW) {
+            const shadow_rec *r = shadow_at(d, d->shadows[c->shadow], c->loc);
+            if (r && !(r->flags & REC_VALUES_DIFFER))
+                continue;
+            c->needs_differ = 0;
+        }
+        d->found.v[kept++] = *c;
+    }
+    d->found.n = kept;
     if (d->found.n)
         qsort(d->found.v, d->found.n, sizeof *d->found.v, cand_cmp);
     size_t m = dedup(&d->found);

@@ -157,7 +157,7 @@ static void detail(const verdict_in *v, uint32_t invocations, uint32_t shadow, u
     for (int rk = 0; rk < STEX_RACE_KIND_COUNT; rk++)
         if (pk.found[rk]) {
             race_cand c = {shadow, 0, loc, (uint8_t)rk,
-                           key_wg(pk.a[rk]) == key_wg(pk.b[rk]), pk.acc_a[rk], pk.acc_b[rk], 1,
+                           key_wg(pk.a[rk]) == key_wg(pk.b[rk]), pk.acc_a[rk], pk.acc_b[rk], 1, 0,
                            pk.a[rk], pk.b[rk]};
             cand_push(out, &c);
         }

@@ -44,8 +44,72 @@ static stex_value zero_of(stex_scalar_type t)
 
 /* ---- textureStore ---- */
 
+/* Race detection by summary (no barriers), nothing else out of the ordinary:
+ * the inline path's checks and address, plus one summary update.  Keeps the
+ * detector's cost near a few loads and stores per access. */
+static inline bool summary_only(const struct stex_exec *e, const exec_binding *b)
+{
+    return b->shadow && race_summary(b->shadow) && !e->overlay && !b->snap_base;
+}
+
+static inline uint8_t *fast_ptr(const stex_fast_binding *f, int64_t x, int64_t y, int64_t z)
+{
+    return f->memory + (uint64_t)z * f->slice + f->col[x] + f->row[y];
+}
+
+/* Built field by field in the return slot: a vec4 assembled on the stack
+ * and copied costs a store-forwarding stall per call. */
+static inline stex_value raw32_value(const stex_fast_binding *f, uint32_t u)
+{
+    stex_value r;
+    r.type = f->scalar;
+    r.v.u[0] = u;
+    r.v.u[1] = 0;
+    r.v.u[2] = 0;
+    r.v.u[3] = f->alpha_one;
+    return r;
+}
+
+static void texture_store_slow(const stex_invocation *inv, uint32_t binding,
+                               stex_view_dimension dim, int64_t x, int64_t y, int64_t z,
+                               const stex_value *v);
+
 void stex__texture_store(const stex_invocation *inv, uint32_t binding, stex_view_dimension dim,
                          int64_t x, int64_t y, int64_t z, const stex_value *v)
+{
+    struct stex_exec *e = inv->exec;
+    if (binding < e->nb) {
+        const stex_fast_binding *f = &e->fast.b[binding];
+        const exec_binding *b = &e->b[binding];
+        if (f->store_tag == ((uint32_t)dim | ((uint32_t)v->type << 8)) && summary_only(e, b)
+            && !e->dead) {
+            if (!(((uint64_t)x < f->w) & ((uint64_t)y < f->h) & ((uint64_t)z < f->d)))
+                return;
+            uint8_t *p = fast_ptr(f, x, y, z);
+            if (f->raw32) {
+                race_note(b->shadow, race_texel_loc(b->shadow, b, x, y, z),
+                          e->race_key + inv->local_invocation_index, STEX_RACE_ACCESS_WRITE,
+                          &v->v.u[0], 4);
+                memcpy(p, &v->v.u[0], 4);
+            } else {
+                uint8_t bytes[16];
+                f->enc(e->fast.profile, &v->v, bytes);
+                race_note(b->shadow, race_texel_loc(b->shadow, b, x, y, z),
+                          e->race_key + inv->local_invocation_index, STEX_RACE_ACCESS_WRITE,
+                          bytes, b->bpp);
+                memcpy(p, bytes, b->bpp);
+            }
+            return;
+        }
+    }
+    texture_store_slow(inv, binding, dim, x, y, z, v);
+}
+
+/* Everything else: errors, bounds, the full detector, snapshot visibility. */
+static __attribute__((noinline)) void texture_store_slow(const stex_invocation *inv,
+                                                         uint32_t binding, stex_view_dimension dim,
+                                                         int64_t x, int64_t y, int64_t z,
+                                                         const stex_value *v)
 {
     struct stex_exec *e = inv->exec;
     const exec_binding *b = binding_at(inv, binding);
@@ -133,8 +197,39 @@ static stex_value oob_load(const stex_invocation *inv, const exec_binding *b, ui
     }
 }
 
+static stex_value texture_load_slow(const stex_invocation *inv, uint32_t binding,
+                                    stex_view_dimension dim, int64_t x, int64_t y, int64_t z);
+
 stex_value stex__texture_load(const stex_invocation *inv, uint32_t binding,
                               stex_view_dimension dim, int64_t x, int64_t y, int64_t z)
+{
+    struct stex_exec *e = inv->exec;
+    if (binding < e->nb) {
+        const stex_fast_binding *f = &e->fast.b[binding];
+        const exec_binding *b = &e->b[binding];
+        if (f->load_tag == (uint32_t)dim && summary_only(e, b)
+            && (((uint64_t)x < f->w) & ((uint64_t)y < f->h) & ((uint64_t)z < f->d))) {
+            const uint8_t *p = fast_ptr(f, x, y, z);
+            race_note(b->shadow, race_texel_loc(b->shadow, b, x, y, z),
+                      e->race_key + inv->local_invocation_index, STEX_RACE_ACCESS_READ, NULL, 0);
+            if (f->raw32) {
+                uint32_t u;
+                memcpy(&u, p, 4);
+                return raw32_value(f, u);
+            }
+            stex_value r;
+            r.type = f->scalar;
+            f->dec(e->fast.profile, p, &r.v);
+            return r;
+        }
+    }
+    return texture_load_slow(inv, binding, dim, x, y, z);
+}
+
+static __attribute__((noinline)) stex_value texture_load_slow(const stex_invocation *inv,
+                                                              uint32_t binding,
+                                                              stex_view_dimension dim, int64_t x,
+                                                              int64_t y, int64_t z)
 {
     struct stex_exec *e = inv->exec;
     const exec_binding *b = binding_at(inv, binding);
@@ -173,7 +268,7 @@ stex_value stex__texture_load(const stex_invocation *inv, uint32_t binding,
     if (f->raw32) { /* the same bit copy the inline path makes */
         uint32_t u;
         memcpy(&u, p, 4);
-        return (stex_value){b->scalar, {.u = {u, 0, 0, f->alpha_one}}};
+        return raw32_value(f, u);
     }
     stex_value r = {b->scalar, {.u = {0, 0, 0, 0}}};
     b->dec(e->fast.profile, p, &r.v);

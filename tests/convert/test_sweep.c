@@ -240,8 +240,9 @@ static void sweep_f32(uint64_t stride)
 #endif
     }
     printf("sweep: %llu f32 patterns (stride %llu), 3 profiles x (f16, ufloat11, ufloat10) + "
-           "4 roundings x (unorm 2/8/10/16, snorm 8/10/16) + each profile's store/pack norm rules\n",
-           count, (unsigned long long)stride);
+           "4 roundings x (unorm %s, snorm %s)%s\n", count, (unsigned long long)stride,
+           full ? "8/16" : "2/8/10/16", full ? "8/16" : "8/10/16",
+           full ? "" : " + each profile's store/pack norm rules");
 }
 
 /* Is f the f32 nearest to k / S?  Both neighbours must be farther (exact in double). */
