@@ -19,15 +19,14 @@
  * NOTES FOR HELPERS D (engine), A (convert) and C (resource) - measured
  * 2026-11-30 on the shared 2-core machine (load 6-12, so read "cpu ms"),
  * profiled with `perf record` on --size 1024, 1 thread.  Where the time goes:
- *   - race detection on costs 25-40x (decaer: 208 ms CPU off, 8072 ms on;
- *     target 1.5x).  perf: race_access 43% (the per-location spin lock and
- *     the shadow record load miss: `mov (%rcx)` / `test` on the lock take
- *     88% of it), page faults and memset 27% (shadow chunks calloc'ed per
- *     dispatch: keep them across dispatches in the detector), seg_note +
- *     judge_slots 9%.  Suggest: shadow allocated once per resource and
- *     reused, no lock for a location only this workgroup touched (the
- *     per-workgroup seg table already sees every access: publish to the
- *     global shadow once per workgroup, at seg_flush, not per access).
+ *   - race detection on: 25-40x the fast path's CPU time before D's rework
+ *     of 08:45 (race_access's per-location spin lock and shadow misses, and
+ *     shadow chunks calloc'ed per dispatch); after it, 1.1-9x (decaer 104 ->
+ *     387 ms CPU, difundir 224 -> 1962 ms).  difundir (every texel racing):
+ *     stex__texture_load 26% and race_share 25%, page faults 17% (shadow
+ *     allocated per dispatch still), summary_dispatch_end 8%.  Target 1.5x
+ *     wgpu: decaer and box3x3-texture/-buffer are at 4-11x wgpu with races
+ *     on, mostly because their fast paths are already 1-12x wgpu (below).
  *   - decaer (fast path): 6.3-12.4 ns CPU per texel; the kernel body 33%
  *     (the tiled address computed twice, for the load and the store),
  *     dec_R32FLOAT 18% behind an indirect call, the OpenMP loop 15-22%.

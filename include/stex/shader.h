@@ -95,14 +95,61 @@ typedef struct stex_fast_binding {
     uint32_t alpha_one;  /* bits of 1 in the texel type (the missing alpha) */
     stex_encode_fn enc;
     stex_decode_fn dec;
+    /* race detection by summary (pipelines without barriers): the binding's
+     * word per texel (see src/race/race_internal.h), NULL otherwise */
+    uint32_t *race;
+    uint64_t race_w, race_h, race_z0; /* word index = x + w * (y + h * (z + z0)) */
+    uint32_t race_bpp;
+    bool race_values;           /* suppress_same_value: written bytes go out of line */
 } stex_fast_binding;
 
 typedef struct stex_exec_fast {
     const stex_fast_binding *b; /* indexed by @binding */
     uint32_t nb;
     bool slow;                  /* race detection, snapshot visibility, or an error */
+    bool race_inline;           /* slow only for the race summary: the inline path records */
+    bool race_mt;               /* the dispatch runs on several threads */
+    uint32_t race_key;          /* summary key of local invocation 0 of the running workgroup */
     const stex_profile *profile;
 } stex_exec_fast;
+
+/* Race summary word bits (the engine's, see src/race/race_internal.h). */
+#define STEX__RACE_READ (1u << 30)
+#define STEX__RACE_WRITE (1u << 31)
+#define STEX__RACE_KEY (STEX__RACE_READ - 1)
+
+void stex__race_note(const stex_invocation *inv, const stex_fast_binding *b, uint64_t word,
+                     uint32_t key, uint32_t bit, const void *value);
+
+/* Records a texel access for the race summary.  The common case - the
+ * texel's only invocation so far - is a load and a store (CAS with threads)
+ * of its word; anything else goes out of line. */
+static inline void stex__race_mark(const stex_invocation *inv, const stex_fast_binding *b,
+                                   int64_t x, int64_t y, int64_t z, uint32_t bit,
+                                   const void *value)
+{
+    const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
+    uint64_t i = (uint64_t)x + b->race_w * ((uint64_t)y + b->race_h * ((uint64_t)z + b->race_z0));
+    uint32_t key = e->race_key + inv->local_invocation_index;
+#if defined(__GNUC__)
+    if (!b->race_values) {
+        uint32_t *wp = b->race + i;
+        uint32_t w = __atomic_load_n(wp, __ATOMIC_RELAXED);
+        if (!w || (w & STEX__RACE_KEY) == key) {
+            if (w & bit)
+                return;
+            if (!e->race_mt) {
+                __atomic_store_n(wp, w | key | bit, __ATOMIC_RELAXED);
+                return;
+            }
+            if (__atomic_compare_exchange_n(wp, &w, w | key | bit, false, __ATOMIC_RELAXED,
+                                            __ATOMIC_RELAXED))
+                return;
+        }
+    }
+#endif
+    stex__race_note(inv, b, i, key, bit, value);
+}
 
 void stex__texture_store(const stex_invocation *inv, uint32_t binding, stex_view_dimension dim,
                          int64_t x, int64_t y, int64_t z, const stex_value *v);
@@ -124,13 +171,16 @@ static inline void stex__store(const stex_invocation *inv, uint32_t binding,
 {
     const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
     const stex_fast_binding *b = stex__fast(inv, binding);
-    if (b->store_tag == ((uint32_t)dim | ((uint32_t)v->type << 8)) && !e->slow) {
+    if (b->store_tag == ((uint32_t)dim | ((uint32_t)v->type << 8))
+        && (!e->slow || e->race_inline)) {
         if (((uint64_t)x < b->w) & ((uint64_t)y < b->h) & ((uint64_t)z < b->d)) {
             uint8_t *p = b->memory + (uint64_t)z * b->slice + b->col[x] + b->row[y];
             if (b->raw32)
                 memcpy(p, &v->v.u[0], 4);
             else
                 b->enc(e->profile, &v->v, p);
+            if (e->slow && b->race)
+                stex__race_mark(inv, b, x, y, z, STEX__RACE_WRITE, p);
         }
         return; /* WGSL: an out-of-bounds textureStore is discarded */
     }
@@ -142,11 +192,13 @@ static inline stex_value stex__load(const stex_invocation *inv, uint32_t binding
 {
     const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
     const stex_fast_binding *b = stex__fast(inv, binding);
-    if (b->load_tag == (uint32_t)dim && !e->slow
+    if (b->load_tag == (uint32_t)dim && (!e->slow || e->race_inline)
         && (((uint64_t)x < b->w) & ((uint64_t)y < b->h) & ((uint64_t)z < b->d))) {
         stex_value r;
         r.type = b->scalar;
         const uint8_t *p = b->memory + (uint64_t)z * b->slice + b->col[x] + b->row[y];
+        if (e->slow && b->race)
+            stex__race_mark(inv, b, x, y, z, STEX__RACE_READ, NULL);
         if (b->raw32) {
             memcpy(&r.v.u[0], p, 4);
             r.v.u[1] = r.v.u[2] = 0;

@@ -48,6 +48,9 @@ static bool thread_init(thread_state *t, exec_dispatch *ctx)
         return false;
     if (ctx->race && !(e->race = race_thread_create(ctx->race)))
         return false;
+    /* race summary without snapshot visibility: the inline builtins record */
+    e->fast.race_inline = ctx->race && race_dispatch_summary(ctx->race) && !e->overlay;
+    e->fast.race_mt = ctx->threads > 1;
     return true;
 }
 
@@ -102,14 +105,18 @@ static void run_workgroup(thread_state *t, uint64_t wg)
                               inv.workgroup_id[2] * sz[2]};
     e->wg = wg;
     if (!e->dead && atomic_load_explicit(&ctx->failed, memory_order_relaxed))
+    {
         e->dead = e->fast.slow = true; /* another thread hit a shader error */
+        e->fast.race_inline = false;
+    }
     if (e->wg_mem)
         memset(e->wg_mem, 0, ctx->wg_memory_size); /* var<workgroup> starts zeroed */
     if (e->overlay)
         overlay_clear(e->overlay);
     if (e->race) {
         race_workgroup_begin(e->race, wg);
-        e->race_key = (uint32_t)(wg * ctx->wg_invocations + 1); /* summary mode: < 2^32 */
+        e->race_key = (uint32_t)(wg * ctx->wg_invocations + 1); /* summary mode: < 2^30 */
+        e->fast.race_key = e->race_key;
     }
     uint32_t n = ctx->wg_invocations;
     stex_kernel_fn kernel = ctx->kernel;

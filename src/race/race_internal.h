@@ -61,8 +61,8 @@ typedef struct race_shadow_head {
     bool mt;                   /* more than one thread: updates use CAS */
 } race_shadow_head;
 
-#define RACE_WORD_READ (1u << 30)
-#define RACE_WORD_WRITE (1u << 31)
+#define RACE_WORD_READ STEX__RACE_READ /* shader.h's inline path sets them too */
+#define RACE_WORD_WRITE STEX__RACE_WRITE
 #define RACE_WORD_KEY (RACE_WORD_READ - 1)
 #define RACE_WORD_SHARED UINT32_MAX
 #define RACE_KEY_LIMIT RACE_WORD_KEY /* keys must stay below */
@@ -168,6 +168,9 @@ static inline uint64_t race_texel_loc(const struct race_shadow *s, const exec_bi
     uint64_t layer = (uint64_t)z + (b->dim == STEX_VIEW_DIMENSION_3D ? 0 : b->base_layer);
     return (uint64_t)x + g->w * ((uint64_t)y + g->h * layer);
 }
+
+/* Summary mode: the inline builtins may record (no snapshot visibility). */
+bool race_dispatch_summary(const struct race_dispatch *d);
 
 /* Test hook: force the full (barrier-aware) detector for every dispatch. */
 void race_detector_force_full(stex_race_detector *rd, bool on);

@@ -466,6 +466,8 @@ static void shadow_free(struct race_shadow *s)
     free(s);
 }
 
+bool race_dispatch_summary(const struct race_dispatch *d) { return d->summary; }
+
 /* Keeps the smallest pair per (location, kind) of sorted candidates. */
 static size_t dedup(cand_vec *cv)
 {
@@ -543,6 +545,20 @@ stex_status race_dispatch_begin(stex_race_detector *rd, exec_dispatch *ctx,
         d->shadows[d->nshadows++] = s;
         b->shadow = s;
     }
+    /* the inline builtins (shader.h) update the texture words themselves */
+    for (uint32_t i = 0; d->summary && i < ctx->nb; i++) {
+        exec_binding *b = &ctx->b[i];
+        if (!b->shadow || b->type != STEX_BINDING_STORAGE_TEXTURE)
+            continue;
+        stex_fast_binding *f = &ctx->fb[i];
+        const race_shadow_head *h = &b->shadow->h;
+        f->race = (uint32_t *)(void *)h->word;
+        f->race_w = h->g.w;
+        f->race_h = h->g.h;
+        f->race_z0 = b->dim == STEX_VIEW_DIMENSION_3D ? 0 : b->base_layer;
+        f->race_bpp = b->bpp;
+        f->race_values = h->value != NULL;
+    }
     qsort(d->shadows, d->nshadows, sizeof *d->shadows, shadow_rank);
     for (uint32_t k = 0; k < d->nshadows; k++)
         d->shadows[k]->id = k;
@@ -618,8 +634,10 @@ static stex_status summary_end(struct race_dispatch *d)
         st = detector_add(d->rd, d, details.v, n0);
         if (!st)
             st = detector_add_counts(d->rd, s->binding, s->memory, counts[k]);
-        memmove(details.v, details.v + n0, (details.n - n0) * sizeof *details.v);
-        details.n -= n0;
+        if (n0) {
+            memmove(details.v, details.v + n0, (details.n - n0) * sizeof *details.v);
+            details.n -= n0;
+        }
     }
     if (!st && d->found.n) {
         qsort(d->found.v, d->found.n, sizeof *d->found.v, cand_cmp);

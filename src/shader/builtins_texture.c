@@ -29,7 +29,7 @@ static const exec_binding *binding_at(const stex_invocation *inv, uint32_t bindi
 
 const stex_fast_binding stex__no_binding = {EXEC_TAG_NONE, EXEC_TAG_NONE, EXEC_TAG_NONE,
                                              STEX_SCALAR_F32, 0, 0, 0, NULL, NULL, NULL, 0, 0, 0,
-                                             NULL, NULL};
+                                             NULL, NULL, NULL, 0, 0, 0, 0, false};
 
 static const char *const dim_suffix[] = {
     [STEX_VIEW_DIMENSION_1D] = "1d", [STEX_VIEW_DIMENSION_2D] = "2d",
@@ -55,6 +55,17 @@ static inline bool summary_only(const struct stex_exec *e, const exec_binding *b
 static inline uint8_t *fast_ptr(const stex_fast_binding *f, int64_t x, int64_t y, int64_t z)
 {
     return f->memory + (uint64_t)z * f->slice + f->col[x] + f->row[y];
+}
+
+/* The inline path's out-of-line half of a race summary update. */
+void stex__race_note(const stex_invocation *inv, const stex_fast_binding *f, uint64_t word,
+                     uint32_t key, uint32_t bit, const void *value)
+{
+    const struct stex_exec *e = inv->exec;
+    const exec_binding *b = &e->b[f - e->fast.b];
+    race_note(b->shadow, word, key,
+              bit == STEX__RACE_WRITE ? STEX_RACE_ACCESS_WRITE : STEX_RACE_ACCESS_READ, value,
+              value ? f->race_bpp : 0);
 }
 
 /* Built field by field in the return slot: a vec4 assembled on the stack

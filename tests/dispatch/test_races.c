@@ -10,6 +10,7 @@
  * schedule, seed, thread count and visibility mode.  Racy programs come in
  * pairs with their fix, as in Oclgrind's corpus. */
 #include "dtest.h"
+#include "race/race_internal.h"
 
 enum { TW = 16, TH = 8, WX = 4, WY = 4, NWX = TW / WX, NWY = TH / WY, PER = WX * WY };
 
@@ -300,6 +301,9 @@ static void rig_free(rig *r)
     dt_release(r->dev);
 }
 
+/* true: every dispatch uses the full (barrier-aware) detector, never the summary */
+static bool force_full;
+
 static char *run_detector(rig *r, const race_case *c, const stex_dispatch_options *base,
                           stex_race_detector **out)
 {
@@ -318,6 +322,7 @@ static char *run_detector(rig *r, const race_case *c, const stex_dispatch_option
     stex_race_options ro = {.suppress_same_value = c->suppress, .max_reported = 100000};
     stex_race_detector *rd;
     DT_OK(stex_race_detector_create(&ro, &rd));
+    race_detector_force_full(rd, force_full);
     stex_dispatch_options o = *base;
     o.races = rd;
     o.params = c->prog;
@@ -475,10 +480,82 @@ static void test_report_formats(void **state)
     rig_free(&r);
 }
 
+/* Pipelines without barriers go to the summary detector; the full detector
+ * must give byte-identical reports (counts, order, locations, parties). */
+static void same_reports(rig *r, const race_case *c)
+{
+    for (int s = 0; s < 3; s++)
+        for (int threads = 1; threads <= 2; threads++) {
+            stex_dispatch_options o = {.schedule = (stex_schedule)s, .seed = 7, .threads = threads};
+            force_full = false;
+            char *summary = run_detector(r, c, &o, NULL);
+            force_full = true;
+            char *full = run_detector(r, c, &o, NULL);
+            force_full = false;
+            if (strcmp(summary, full))
+                fail_msg("%s (%s, %d threads): the summary detector and the full detector "
+                         "disagree\nsummary: %s\nfull: %s", c->name,
+                         stex_schedule_name(o.schedule), threads, summary, full);
+            free(summary);
+            free(full);
+        }
+}
+
+static void test_summary_equals_full(void **state)
+{
+    (void)state;
+    rig r;
+    rig_make(&r);
+    for (size_t i = 0; i < sizeof corpus / sizeof corpus[0]; i++)
+        if (!uses_barriers(corpus[i].prog))
+            same_reports(&r, &corpus[i]);
+    rig_free(&r);
+}
+
+/* Random barrier-free programs (seeded): the summary detector against the
+ * oracle (every check of the corpus) and against the full detector. */
+static void test_random_programs(void **state)
+{
+    (void)state;
+    rig r;
+    rig_make(&r);
+    static const opk kinds[] = {TLOAD, TSTORE, T1LOAD, BLOAD, BSTORE, BATOMIC, BATOMICLOAD,
+                                WLOAD, WSTORE};
+    uint64_t x = 0x5eedf00dull;
+#define RND(n) ((x = x * 6364136223846793005ull + 1442695040888963407ull), (int)((x >> 33) % (n)))
+    for (int k = 0; k < 40; k++) {
+        race_case c = {"random", {{END, 0, 0, 0, 0}}, false, RND(2) == 1};
+        int n = 1 + RND(4);
+        for (int i = 0; i < n; i++) {
+            op o = {kinds[RND(9)], (addr)RND(5), RND(3) - 1, RND(3) - 1, (val)RND(2)};
+            if (o.a == A_FIXED) {
+                o.dx = RND(3);
+                o.dy = RND(2);
+            }
+            c.prog[i] = o;
+        }
+        static access acc[NWX * NWY * PER * 8];
+        static expect want[NWX * NWY * PER * 8];
+        c.racy = oracle_races(acc, oracle_accesses(c.prog, acc), c.suppress, want) > 0;
+        char name[256];
+        int len = snprintf(name, sizeof name, "random %d (suppress %d):", k, c.suppress);
+        for (int i = 0; i < n && len < 200; i++)
+            len += snprintf(name + len, sizeof name - (size_t)len, " {%d,%d,%d,%d,%d}", c.prog[i].k,
+                            c.prog[i].a, c.prog[i].dx, c.prog[i].dy, c.prog[i].v);
+        c.name = name;
+        check_case(&r, &c);
+        same_reports(&r, &c);
+    }
+#undef RND
+    rig_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_corpus),
+        cmocka_unit_test(test_summary_equals_full),
+        cmocka_unit_test(test_random_programs),
         cmocka_unit_test(test_report_formats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
