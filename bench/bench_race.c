@@ -6,7 +6,7 @@
  * (tests/data/lavapipe-perf-wgpu.json).  CPU time is printed beside wall
  * time: on a shared machine cpu / wall shows how much of the cores we got.
  *
- *     ./build/bench/bench_race [size] [reps]      (default 4096 5)
+ *     ./build/bench/bench_race [size] [reps] [kernel]   (default 4096 5, all)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +84,8 @@ int main(int argc, char **argv)
            "on 1 thread", "off 2 threads", "on 2 threads", "on/off", "2t/1t", "B/texel",
            "races", "on vs 1.5x wgpu");
     for (size_t i = 0; i < sizeof K / sizeof K[0]; i++) {
+        if (argc > 3 && strcmp(argv[3], K[i].kernel))
+            continue;
         stex_kernel_setup s = {.width = size, .height = size, .tiempo = 0.75f};
         stex_kernel_instance *ki;
         if (stex_kernel_instance_create(stex_kernel_find(K[i].kernel), &s, &ki)) {

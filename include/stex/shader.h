@@ -96,21 +96,141 @@ typedef struct stex_fast_binding {
     stex_encode_fn enc;
     stex_decode_fn dec;
     /* race detection by summary (pipelines without barriers): the binding's
-     * word per texel (see src/race/race_internal.h), NULL otherwise */
+     * words, one per texel per thread (see src/race/race_internal.h), NULL otherwise */
     uint32_t *race;
+    uint64_t race_count;        /* words per thread */
     uint64_t race_w, race_h, race_z0; /* word index = x + w * (y + h * (z + z0)) */
     uint32_t race_bpp;
     bool race_values;           /* suppress_same_value: written bytes go out of line */
+    /* the hot formats' conversions written out inline (stex__encode_fast) */
+    uint32_t enc_codec, dec_codec; /* STEX__CODEC_* */
+    uint32_t u8_round, u8_nan;  /* unorm8 store: STEX__UNORM8_* rule, the code NaN stores */
+    const float *u8_value;      /* unorm8 load: the profile's value of each code */
+    bool sampled_2d;            /* texture_2d<f32> with a decoder: inline textureLoad */
+    bool buf_load, buf_store;   /* a buffer the inline loads / stores may use */
+    uint8_t *buf;               /* buffer: the bound range */
+    uint64_t buf_words;         /* buffer: 32-bit words in the bound range */
 } stex_fast_binding;
+
+/* Inline codecs, chosen once per dispatch from the format and the profile's
+ * rules (src/convert/fast.c); every other pair calls enc / dec.
+ * tests/convert/test_fast_codec.c checks them against the converter. */
+enum { STEX__CODEC_CALL = 0, STEX__CODEC_RGBA8UNORM, STEX__CODEC_BGRA8UNORM };
+/* unorm8 store rules, as convert/profile.h's stex_norm_round */
+enum { STEX__UNORM8_EXACT_EVEN = 0, STEX__UNORM8_EXACT_HALF_UP, STEX__UNORM8_F32_EVEN,
+       STEX__UNORM8_FIXED4 };
+
+/* f32 -> unorm8 code by one of the rules (bit-exact with the converter). */
+static inline uint32_t stex__unorm8_encode(uint32_t round, uint32_t nan, float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return nan;
+    /* clamp on the bit pattern, without branches (in-range and clamped values
+     * mix): negatives, -0, -inf -> 0; past 1, +inf -> 1 */
+    u = (int32_t)u < 0 ? 0 : u;
+    u = u > 0x3f800000u ? 0x3f800000u : u;
+    memcpy(&x, &u, 4);
+    if (round == STEX__UNORM8_FIXED4) { /* floor(x * 2^12) is exact */
+        uint32_t y = (uint32_t)(x * 4096.0f);
+        return (y - (y >> 8) + 7) >> 4;
+    }
+    if (round == STEX__UNORM8_F32_EVEN) {
+        float p = x * 255.0f; /* the f32 product, rounded */
+#if defined(__GNUC__)
+        __asm__("" : "+x"(p)); /* kept apart from the add below (no FMA contraction) */
+#endif
+        float t = p + 8388608.0f; /* + 2^23: rounds to an integer, ties to even */
+        memcpy(&u, &t, 4);
+        return u & 0x1ff;
+    }
+    /* x * 255 is exact in f64 */
+    double t = (double)x * 255.0;
+    if (round == STEX__UNORM8_EXACT_HALF_UP)
+        return (uint32_t)(t + 0.5); /* floor(0.5 + x*S), exact below 2^-21 too */
+    t += 4503599627370496.0; /* + 2^52: ties to even */
+    uint64_t w;
+    memcpy(&w, &t, 8);
+    return (uint32_t)w & 0x1ff;
+}
+
+/* Four channels to four unorm8 codes (r in the low byte), the rule a
+ * constant in each case so every channel's code is straight-line. */
+#if defined(__GNUC__)
+#define STEX__ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define STEX__ALWAYS_INLINE static inline
+#endif
+STEX__ALWAYS_INLINE uint32_t stex__unorm8x4_by(uint32_t round, uint32_t nan, const float f[4])
+{
+    return stex__unorm8_encode(round, nan, f[0]) | stex__unorm8_encode(round, nan, f[1]) << 8
+           | stex__unorm8_encode(round, nan, f[2]) << 16
+           | stex__unorm8_encode(round, nan, f[3]) << 24;
+}
+static inline uint32_t stex__unorm8x4(uint32_t round, uint32_t nan, const float f[4])
+{
+    switch (round) {
+    case STEX__UNORM8_F32_EVEN: return stex__unorm8x4_by(STEX__UNORM8_F32_EVEN, nan, f);
+    case STEX__UNORM8_FIXED4: return stex__unorm8x4_by(STEX__UNORM8_FIXED4, nan, f);
+    case STEX__UNORM8_EXACT_HALF_UP: return stex__unorm8x4_by(STEX__UNORM8_EXACT_HALF_UP, nan, f);
+    default: return stex__unorm8x4_by(STEX__UNORM8_EXACT_EVEN, nan, f);
+    }
+}
+
+static inline void stex__put_le32(uint8_t *p, uint32_t w)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(p, &w, 4); /* one store */
+#else
+    p[0] = (uint8_t)w, p[1] = (uint8_t)(w >> 8), p[2] = (uint8_t)(w >> 16), p[3] = (uint8_t)(w >> 24);
+#endif
+}
+
+static inline void stex__encode_fast(const stex_profile *prof, const stex_fast_binding *b,
+                                     const stex_vec4 *v, uint8_t *p)
+{
+    uint32_t w;
+    switch (b->enc_codec) {
+    case STEX__CODEC_RGBA8UNORM:
+        stex__put_le32(p, stex__unorm8x4(b->u8_round, b->u8_nan, v->f));
+        return;
+    case STEX__CODEC_BGRA8UNORM: /* memory order b, g, r, a */
+        w = stex__unorm8x4(b->u8_round, b->u8_nan, v->f);
+        stex__put_le32(p, (w & 0xff00ff00u) | (w >> 16 & 0xffu) | (w & 0xffu) << 16);
+        return;
+    default:
+        b->enc(prof, v, p);
+    }
+}
+
+static inline void stex__decode_fast(const stex_profile *prof, const stex_fast_binding *b,
+                                     const uint8_t *p, stex_vec4 *r)
+{
+    const float *t = b->u8_value;
+    switch (b->dec_codec) {
+    case STEX__CODEC_RGBA8UNORM:
+        r->f[0] = t[p[0]], r->f[1] = t[p[1]], r->f[2] = t[p[2]], r->f[3] = t[p[3]];
+        return;
+    case STEX__CODEC_BGRA8UNORM:
+        r->f[0] = t[p[2]], r->f[1] = t[p[1]], r->f[2] = t[p[0]], r->f[3] = t[p[3]];
+        return;
+    default:
+        b->dec(prof, p, r);
+    }
+}
 
 typedef struct stex_exec_fast {
     const stex_fast_binding *b; /* indexed by @binding */
     uint32_t nb;
     bool slow;                  /* race detection, snapshot visibility, or an error */
     bool race_inline;           /* slow only for the race summary: the inline path records */
-    bool race_mt;               /* the dispatch runs on several threads */
+    uint32_t race_tid;          /* this thread's words: race + race_tid * race_count */
     uint32_t race_key;          /* summary key of local invocation 0 of the running workgroup */
     const stex_profile *profile;
+    /* the profile's pack4x8unorm rule and unpack4x8unorm values (inline builtins) */
+    uint32_t pack_u8_round, pack_u8_nan;
+    const float *unpack_u8;
 } stex_exec_fast;
 
 /* Race summary word bits (the engine's, see src/race/race_internal.h). */
@@ -122,8 +242,9 @@ void stex__race_note(const stex_invocation *inv, const stex_fast_binding *b, uin
                      uint32_t key, uint32_t bit, const void *value);
 
 /* Records a texel access for the race summary.  The common case - the
- * texel's only invocation so far - is a load and a store (CAS with threads)
- * of its word; anything else goes out of line. */
+ * texel's only invocation so far - is a load and a store of this thread's
+ * word (no other thread reads it before the dispatch ends); anything else
+ * goes out of line. */
 static inline void stex__race_mark(const stex_invocation *inv, const stex_fast_binding *b,
                                    int64_t x, int64_t y, int64_t z, uint32_t bit,
                                    const void *value)
@@ -131,23 +252,12 @@ static inline void stex__race_mark(const stex_invocation *inv, const stex_fast_b
     const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
     uint64_t i = (uint64_t)x + b->race_w * ((uint64_t)y + b->race_h * ((uint64_t)z + b->race_z0));
     uint32_t key = e->race_key + inv->local_invocation_index;
-#if defined(__GNUC__)
-    if (!b->race_values) {
-        uint32_t *wp = b->race + i;
-        uint32_t w = __atomic_load_n(wp, __ATOMIC_RELAXED);
-        if (!w || (w & STEX__RACE_KEY) == key) {
-            if (w & bit)
-                return;
-            if (!e->race_mt) {
-                __atomic_store_n(wp, w | key | bit, __ATOMIC_RELAXED);
-                return;
-            }
-            if (__atomic_compare_exchange_n(wp, &w, w | key | bit, false, __ATOMIC_RELAXED,
-                                            __ATOMIC_RELAXED))
-                return;
-        }
+    uint32_t *wp = b->race + (uint64_t)e->race_tid * b->race_count + i;
+    uint32_t w = *wp;
+    if (!b->race_values && (!w || (w & STEX__RACE_KEY) == key)) {
+        *wp = w | key | bit;
+        return;
     }
-#endif
     stex__race_note(inv, b, i, key, bit, value);
 }
 
@@ -178,7 +288,7 @@ static inline void stex__store(const stex_invocation *inv, uint32_t binding,
             if (b->raw32)
                 memcpy(p, &v->v.u[0], 4);
             else
-                b->enc(e->profile, &v->v, p);
+                stex__encode_fast(e->profile, b, &v->v, p);
             if (e->slow && b->race)
                 stex__race_mark(inv, b, x, y, z, STEX__RACE_WRITE, p);
         }
@@ -204,7 +314,7 @@ static inline stex_value stex__load(const stex_invocation *inv, uint32_t binding
             r.v.u[1] = r.v.u[2] = 0;
             r.v.u[3] = b->alpha_one;
         } else
-            b->dec(e->profile, p, &r.v);
+            stex__decode_fast(e->profile, b, p, &r.v);
         return r;
     }
     return stex__texture_load(inv, binding, dim, x, y, z);
@@ -254,20 +364,71 @@ stex_uvec3 stex_textureDimensions_3d(const stex_invocation *inv, uint32_t bindin
 uint32_t stex_textureNumLayers(const stex_invocation *inv, uint32_t binding);
 
 /* texture_2d<f32>: textureLoad with a level, textureSampleLevel with a sampler. */
-stex_vec4 stex_textureLoad_level_2d(const stex_invocation *inv, uint32_t binding, int64_t x,
-                                    int64_t y, int64_t level);
+stex_vec4 stex__texture_load_level_2d(const stex_invocation *inv, uint32_t binding, int64_t x,
+                                     int64_t y, int64_t level);
+static inline stex_vec4 stex_textureLoad_level_2d(const stex_invocation *inv, uint32_t binding,
+                                                  int64_t x, int64_t y, int64_t level)
+{ /* sampled textures are read-only in the dispatch: no race or visibility path */
+    const stex_fast_binding *b = stex__fast(inv, binding);
+    if (b->sampled_2d && level == 0 && (((uint64_t)x < b->w) & ((uint64_t)y < b->h))) {
+        const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
+        stex_vec4 r;
+        stex__decode_fast(e->profile, b, b->memory + b->col[x] + b->row[y], &r);
+        return r;
+    }
+    return stex__texture_load_level_2d(inv, binding, x, y, level);
+}
 stex_vec4 stex_textureSampleLevel_2d(const stex_invocation *inv, uint32_t texture_binding,
                                      uint32_t sampler_binding, float u, float v, float level);
 
 /* Storage buffers, addressed by 32-bit word index (array<u32|i32|f32>) or by
  * vec4 index (array<vec4<...>>).  Out-of-range accesses follow WGSL's
  * bounded behaviour: stores are discarded, loads return 0. */
-uint32_t stex_buffer_load_u32(const stex_invocation *inv, uint32_t binding, uint64_t index);
-float stex_buffer_load_f32(const stex_invocation *inv, uint32_t binding, uint64_t index);
-int32_t stex_buffer_load_i32(const stex_invocation *inv, uint32_t binding, uint64_t index);
-void stex_buffer_store_u32(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
-void stex_buffer_store_f32(const stex_invocation *inv, uint32_t binding, uint64_t index, float v);
-void stex_buffer_store_i32(const stex_invocation *inv, uint32_t binding, uint64_t index, int32_t v);
+uint32_t stex__buffer_load_word(const stex_invocation *inv, uint32_t binding, uint64_t index);
+void stex__buffer_store_word(const stex_invocation *inv, uint32_t binding, uint64_t index,
+                             uint32_t v);
+/* Inline: a word in range of a buffer the binding may access, without race
+ * detection or snapshot visibility; everything else goes out of line. */
+static inline uint32_t stex__buffer_load(const stex_invocation *inv, uint32_t binding,
+                                         uint64_t index)
+{
+    const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
+    const stex_fast_binding *b = stex__fast(inv, binding);
+    if (b->buf_load && !e->slow && index < b->buf_words) {
+        uint32_t v;
+        memcpy(&v, b->buf + index * 4, 4);
+        return v;
+    }
+    return stex__buffer_load_word(inv, binding, index);
+}
+static inline void stex__buffer_store(const stex_invocation *inv, uint32_t binding,
+                                      uint64_t index, uint32_t v)
+{
+    const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
+    const stex_fast_binding *b = stex__fast(inv, binding);
+    if (b->buf_store && !e->slow && index < b->buf_words)
+        memcpy(b->buf + index * 4, &v, 4);
+    else
+        stex__buffer_store_word(inv, binding, index, v);
+}
+static inline uint32_t stex_buffer_load_u32(const stex_invocation *inv, uint32_t binding,
+                                            uint64_t index)
+{ return stex__buffer_load(inv, binding, index); }
+static inline float stex_buffer_load_f32(const stex_invocation *inv, uint32_t binding,
+                                         uint64_t index)
+{ uint32_t w = stex__buffer_load(inv, binding, index); float f; memcpy(&f, &w, 4); return f; }
+static inline int32_t stex_buffer_load_i32(const stex_invocation *inv, uint32_t binding,
+                                           uint64_t index)
+{ return (int32_t)stex__buffer_load(inv, binding, index); }
+static inline void stex_buffer_store_u32(const stex_invocation *inv, uint32_t binding,
+                                         uint64_t index, uint32_t v)
+{ stex__buffer_store(inv, binding, index, v); }
+static inline void stex_buffer_store_f32(const stex_invocation *inv, uint32_t binding,
+                                         uint64_t index, float v)
+{ uint32_t w; memcpy(&w, &v, 4); stex__buffer_store(inv, binding, index, w); }
+static inline void stex_buffer_store_i32(const stex_invocation *inv, uint32_t binding,
+                                         uint64_t index, int32_t v)
+{ stex__buffer_store(inv, binding, index, (uint32_t)v); }
 stex_vec4 stex_buffer_load_vec4(const stex_invocation *inv, uint32_t binding, uint64_t index);
 void stex_buffer_store_vec4(const stex_invocation *inv, uint32_t binding, uint64_t index, stex_vec4 v);
 
@@ -309,6 +470,21 @@ void stex_textureBarrier(const stex_invocation *inv);
 
 /* The conversion profile in force (for the pack/unpack builtins of convert.h). */
 const stex_profile *stex_invocation_profile(const stex_invocation *inv);
+
+/* pack4x8unorm and unpack4x8unorm under the profile in force, inline: the
+ * same results as convert.h's given stex_invocation_profile(inv). */
+static inline uint32_t stex_invocation_pack4x8unorm(const stex_invocation *inv, const float v[4])
+{
+    const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
+    return stex__unorm8x4(e->pack_u8_round, e->pack_u8_nan, v);
+}
+static inline void stex_invocation_unpack4x8unorm(const stex_invocation *inv, uint32_t w,
+                                                  float out[4])
+{
+    const float *t = ((const stex_exec_fast *)(const void *)inv->exec)->unpack_u8;
+    out[0] = t[w & 0xff], out[1] = t[(w >> 8) & 0xff], out[2] = t[(w >> 16) & 0xff],
+    out[3] = t[w >> 24];
+}
 
 #ifdef __cplusplus
 }

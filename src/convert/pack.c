@@ -1,15 +1,35 @@
 /* WGSL pack/unpack builtins (WGSL 17.9, 17.10).  They use the profile's pack
  * rules, which are not always its textureStore rules: NVIDIA packs 0.5 to 128
  * but stores it as 127. */
+#include "convert/fast.h"
 #include "convert/scalar.h"
 #include "stex/convert.h"
 
-uint32_t stex_pack4x8unorm(const stex_profile *p, const float v[4])
+/* pack4x8unorm with the rounding rule a constant, so that the converter's
+ * switch folds away (the other rules stay the profile's). */
+static inline __attribute__((always_inline)) uint32_t pack_unorm8x4(const stex_norm_rules *r,
+                                                                    stex_norm_round round,
+                                                                    const float v[4])
 {
+    stex_norm_rules k = *r;
+    k.round = round;
     uint32_t w = 0;
     for (unsigned i = 0; i < 4; i++)
-        w |= stex_norm_to_unorm(&p->pack_norm, v[i], 8) << (8 * i);
+        w |= stex_norm_to_unorm(&k, v[i], 8) << (8 * i);
     return w;
+}
+
+uint32_t stex_pack4x8unorm(const stex_profile *p, const float v[4])
+{
+    const stex_norm_rules *r = &p->pack_norm;
+    switch (r->round) {
+    case STEX_NORM_ROUND_EXACT_EVEN: return pack_unorm8x4(r, STEX_NORM_ROUND_EXACT_EVEN, v);
+    case STEX_NORM_ROUND_EXACT_HALF_UP: return pack_unorm8x4(r, STEX_NORM_ROUND_EXACT_HALF_UP, v);
+    case STEX_NORM_ROUND_F32_EVEN: return pack_unorm8x4(r, STEX_NORM_ROUND_F32_EVEN, v);
+    case STEX_NORM_ROUND_FIXED4_HALF_DOWN:
+        return pack_unorm8x4(r, STEX_NORM_ROUND_FIXED4_HALF_DOWN, v);
+    }
+    return 0;
 }
 
 uint32_t stex_pack4x8snorm(const stex_profile *p, const float v[4])
@@ -40,8 +60,9 @@ uint32_t stex_pack2x16float(const stex_profile *p, const float v[2])
 
 void stex_unpack4x8unorm(const stex_profile *p, uint32_t w, float out[4])
 {
+    const float *t = stex__unorm8_values(p->unpack_norm); /* stex_unorm_value of each code */
     for (unsigned i = 0; i < 4; i++)
-        out[i] = stex_unorm_value(p->unpack_norm, (int32_t)((w >> (8 * i)) & 0xff), 8);
+        out[i] = t[(w >> (8 * i)) & 0xff];
 }
 
 void stex_unpack4x8snorm(const stex_profile *p, uint32_t w, float out[4])

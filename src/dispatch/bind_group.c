@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "convert/fast.h"
 #include "dispatch/dispatch_internal.h"
 
 #define OFFSET_ALIGNMENT 256 /* minStorageBufferOffsetAlignment, minUniformBufferOffsetAlignment */
@@ -345,6 +346,25 @@ stex_status bind_group_prepare(const stex_bind_group *g, exec_dispatch *ctx)
         f->alpha_one = b->scalar == STEX_SCALAR_F32 ? 0x3f800000u : 1u;
         f->enc = b->enc;
         f->dec = b->dec;
+        /* the inline codecs, sampled texture loads and buffer words (shader.h) */
+        if (b->type == STEX_BINDING_STORAGE_TEXTURE || b->type == STEX_BINDING_TEXTURE) {
+            stex_fast_codec c = stex__fast_codec(ctx->profile, b->format);
+            f->enc_codec = c.enc;
+            f->dec_codec = c.dec;
+            f->u8_round = c.u8_round;
+            f->u8_nan = c.u8_nan;
+            f->u8_value = c.u8_value;
+        }
+        if (b->type == STEX_BINDING_TEXTURE && b->dim == STEX_VIEW_DIMENSION_2D && b->acc.decode) {
+            f->dec = b->acc.decode;
+            f->sampled_2d = true;
+        }
+        f->buf_load = b->type == STEX_BINDING_STORAGE_BUFFER
+                      || b->type == STEX_BINDING_READ_ONLY_STORAGE_BUFFER
+                      || b->type == STEX_BINDING_UNIFORM_BUFFER;
+        f->buf_store = b->type == STEX_BINDING_STORAGE_BUFFER;
+        f->buf = f->buf_load ? b->bytes : NULL;
+        f->buf_words = f->buf_load ? b->words : 0;
     }
     stex_status st = check_usage_scope(ctx);
     if (st)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "convert/fast.h"
 #include "dispatch/dispatch_internal.h"
 #include "race/race_internal.h"
 
@@ -28,6 +29,8 @@ static bool thread_init(thread_state *t, exec_dispatch *ctx)
     e->fast.b = ctx->fb;
     e->fast.nb = ctx->nb;
     e->fast.profile = ctx->profile;
+    stex__unorm8_rule(&ctx->profile->pack_norm, &e->fast.pack_u8_round, &e->fast.pack_u8_nan);
+    e->fast.unpack_u8 = stex__unorm8_values(ctx->profile->unpack_norm);
     e->fast.slow = ctx->slow;
     uint32_t n = ctx->wg_invocations;
     t->order = malloc(n * sizeof *t->order);
@@ -50,7 +53,7 @@ static bool thread_init(thread_state *t, exec_dispatch *ctx)
         return false;
     /* race summary without snapshot visibility: the inline builtins record */
     e->fast.race_inline = ctx->race && race_dispatch_summary(ctx->race) && !e->overlay;
-    e->fast.race_mt = ctx->threads > 1;
+    e->fast.race_tid = (uint32_t)omp_get_thread_num();
     return true;
 }
 

@@ -75,7 +75,6 @@ static void box3x3_buffer(const stex_invocation *inv)
 {
     const box_params *params = inv->params;
     const int32_t *tam = params->tam;
-    const stex_profile *prof = stex_invocation_profile(inv);
     int32_t cx = (int32_t)inv->global_invocation_id[0];
     int32_t cy = (int32_t)inv->global_invocation_id[1];
     if (cx >= tam[0] || cy >= tam[1])
@@ -85,13 +84,13 @@ static void box3x3_buffer(const stex_invocation *inv)
         for (int32_t dx = -1; dx <= 1; dx++) {
             int32_t px = clampi(cx + dx, 0, tam[0] - 1), py = clampi(cy + dy, 0, tam[1] - 1);
             float t[4];
-            stex_unpack4x8unorm(prof, stex_buffer_load_u32(inv, ORIGEN, (uint32_t)(py * tam[0] + px)),
-                                t);
+            stex_invocation_unpack4x8unorm(
+                inv, stex_buffer_load_u32(inv, ORIGEN, (uint32_t)(py * tam[0] + px)), t);
             for (int k = 0; k < 4; k++)
                 s[k] += t[k];
         }
     const float q[4] = {s[0] / 9.0f, s[1] / 9.0f, s[2] / 9.0f, s[3] / 9.0f};
-    stex_buffer_store_u32(inv, DESTINO, (uint32_t)(cy * tam[0] + cx), stex_pack4x8unorm(prof, q));
+    stex_buffer_store_u32(inv, DESTINO, (uint32_t)(cy * tam[0] + cx), stex_invocation_pack4x8unorm(inv, q));
 }
 
 static const stex_layout_entry ENTRIES_TEXTURE[] = {

@@ -48,17 +48,21 @@ struct race_shadow_geom {
 typedef struct race_shadow_head {
     struct race_shadow_geom g;
     uint64_t count;            /* locations */
-    /* Summary mode (NULL: the full detector).  Per location one 32-bit word:
-     * 0 (untouched), or the key of the only invocation that accessed it
-     * (key = linear invocation index + 1, < 2^30) with a bit per plain access
-     * kind it made, or RACE_WORD_SHARED once a second invocation (or an
-     * atomic) came: then `pairs` holds, for each access kind, the two
-     * smallest distinct keys (packed in 64 bits, smallest in the high half). */
-    _Atomic uint32_t *word;
+    /* Summary mode (NULL: the full detector).  Per location and per thread
+     * one 32-bit word, written only by its thread: 0 (untouched), or the key
+     * of the only invocation that accessed it from this thread (key = linear
+     * invocation index + 1, < 2^30) with a bit per plain access kind it
+     * made, or RACE_WORD_SHARED once a second invocation (or an atomic) came:
+     * then `pairs` (shared by the threads, updated by CAS) holds, for each
+     * access kind, the two smallest distinct keys (packed in 64 bits,
+     * smallest in the high half).  The end of the dispatch folds the
+     * threads' words together. */
+    uint32_t *word;            /* nthreads * count */
+    uint32_t nthreads;
     _Atomic uint64_t *pairs;   /* `stride` per location; pages touched only where shared */
     uint32_t stride;           /* 2 (reads, writes) for textures, 4 with atomics for buffers */
     _Atomic uint64_t *value;   /* suppress_same_value: RACE_VALUE_* word */
-    bool mt;                   /* more than one thread: updates use CAS */
+    bool mt;                   /* more than one thread: pair updates use CAS */
 } race_shadow_head;
 
 #define RACE_WORD_READ STEX__RACE_READ /* shader.h's inline path sets them too */
@@ -113,14 +117,14 @@ static inline void race_value_note(_Atomic uint64_t *p, uint64_t h)
     }
 }
 
-/* Moves a location to its pairs: what word w says, then this access. */
-void race_share(race_shadow_head *s, uint64_t loc, uint32_t w, uint32_t key,
+/* Moves a location to its pairs: what this thread's word w says, then this access. */
+void race_share(race_shadow_head *s, uint32_t tid, uint64_t loc, uint32_t w, uint32_t key,
                 stex_race_access acc);
 
-/* One access to a summary shadow by the invocation with key `key`.  The
- * common case - the location's only invocation so far - costs one load and,
- * on the first access of a kind, one store (one CAS with threads). */
-static inline void race_note(struct race_shadow *sh, uint64_t loc, uint32_t key,
+/* One access to a summary shadow by the invocation with key `key`, running
+ * on thread `tid`.  The common case - the location's only invocation so far
+ * on this thread - costs a load and a store. */
+static inline void race_note(struct race_shadow *sh, uint32_t tid, uint64_t loc, uint32_t key,
                              stex_race_access acc, const void *value, uint32_t n)
 {
     race_shadow_head *s = (race_shadow_head *)(void *)sh;
@@ -128,26 +132,14 @@ static inline void race_note(struct race_shadow *sh, uint64_t loc, uint32_t key,
         return;
     if (value && s->value)
         race_value_note(s->value + loc, race_value_word(value, n));
-    _Atomic uint32_t *wp = s->word + loc;
-    uint32_t w = atomic_load_explicit(wp, memory_order_relaxed);
+    uint32_t *wp = s->word + (uint64_t)tid * s->count + loc;
+    uint32_t w = *wp;
     uint32_t bit = acc == STEX_RACE_ACCESS_WRITE ? RACE_WORD_WRITE : RACE_WORD_READ;
-    for (;;) {
-        if (acc >= STEX_RACE_ACCESS_ATOMIC_READ || (w && (w & RACE_WORD_KEY) != key)
-            || w == RACE_WORD_SHARED) {
-            race_share(s, loc, w, key, acc);
-            return;
-        }
-        if (w & bit)
-            return; /* already known */
-        uint32_t nw = w | bit | key;
-        if (!s->mt) {
-            atomic_store_explicit(wp, nw, memory_order_relaxed);
-            return;
-        }
-        if (atomic_compare_exchange_weak_explicit(wp, &w, nw, memory_order_relaxed,
-                                                  memory_order_relaxed))
-            return;
+    if (acc >= STEX_RACE_ACCESS_ATOMIC_READ || (w && (w & RACE_WORD_KEY) != key)) {
+        race_share(s, tid, loc, w, key, acc); /* also when w is RACE_WORD_SHARED */
+        return;
     }
+    *wp = w | key | bit;
 }
 
 static inline bool race_summary(const struct race_shadow *sh)

@@ -96,7 +96,7 @@ void detector_dispatch_done(stex_race_detector *rd, uint64_t shadow_bytes);
 bool detector_force_full(const stex_race_detector *rd);
 
 /* summary.c: the summary detector's shadows and verdict. */
-bool summary_shadow_alloc(struct race_shadow *s, bool atomics, bool values, bool mt);
+bool summary_shadow_alloc(struct race_shadow *s, bool atomics, bool values, uint32_t threads);
 void summary_shadow_free(struct race_shadow *s);
 uint64_t summary_shadow_resident(const struct race_shadow *s); /* bytes in RAM */
 stex_status summary_dispatch_end(struct race_dispatch *d, cand_vec *details,

@@ -12,6 +12,7 @@
  * Every conflict found is a candidate; the report keeps, per location and
  * race kind, the smallest pair.  No step depends on the order accesses came
  * in, so the verdict does not depend on schedule, seed or thread count. */
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -215,6 +216,7 @@ struct race_thread {
     _Atomic uint64_t *wg_values;
     uint32_t wg_words;
     cand_vec wg_pending;
+    uint32_t tid;               /* OpenMP thread number: its summary words */
 };
 
 static size_t seg_hash(uint32_t s, uint64_t loc, size_t mask)
@@ -310,6 +312,7 @@ struct race_thread *race_thread_create(struct race_dispatch *d)
     if (!t)
         return NULL;
     t->d = d;
+    t->tid = (uint32_t)omp_get_thread_num();
     t->wg_words = d->ctx->wg_memory_size / 4;
     if (t->wg_words && stex_race_detector_options(d->rd)->suppress_same_value
         && !(t->wg_values = calloc(t->wg_words, sizeof *t->wg_values))) {
@@ -396,7 +399,7 @@ void race_access(struct race_thread *t, struct race_shadow *s, uint64_t loc, uin
 {
     struct race_dispatch *d = t->d;
     if (race_summary(s)) {
-        race_note(s, loc, (uint32_t)(t->wg * d->invocations + lid + 1), acc, value, n);
+        race_note(s, t->tid, loc, (uint32_t)(t->wg * d->invocations + lid + 1), acc, value, n);
         return;
     }
     uint64_t key = acc_key(t->wg, lid);
@@ -534,7 +537,7 @@ stex_status race_dispatch_begin(stex_race_detector *rd, exec_dispatch *ctx,
             uint64_t words = stex_buffer_size(b->buffer) / 4;
             s = shadow_new(STEX_RACE_MEMORY_BUFFER, i, 0, key, words, 1, words);
         }
-        if (s && d->summary && !summary_shadow_alloc(s, buf, values, ctx->threads > 1)) {
+        if (s && d->summary && !summary_shadow_alloc(s, buf, values, (uint32_t)ctx->threads)) {
             shadow_free(s);
             s = NULL;
         }
@@ -552,7 +555,8 @@ stex_status race_dispatch_begin(stex_race_detector *rd, exec_dispatch *ctx,
             continue;
         stex_fast_binding *f = &ctx->fb[i];
         const race_shadow_head *h = &b->shadow->h;
-        f->race = (uint32_t *)(void *)h->word;
+        f->race = h->word;
+        f->race_count = h->count;
         f->race_w = h->g.w;
         f->race_h = h->g.h;
         f->race_z0 = b->dim == STEX_VIEW_DIMENSION_3D ? 0 : b->base_layer;

@@ -36,16 +36,18 @@ static void *map_zeroed(size_t bytes, bool huge)
     return p;
 }
 
-static size_t word_bytes(const struct race_shadow *s) { return (size_t)(s->h.count ? s->h.count : 1) * 4; }
-static size_t pair_bytes(const struct race_shadow *s) { return word_bytes(s) * 2 * s->h.stride; }
-static size_t value_bytes(const struct race_shadow *s) { return word_bytes(s) * 2; }
+static size_t loc_count(const struct race_shadow *s) { return (size_t)(s->h.count ? s->h.count : 1); }
+static size_t word_bytes(const struct race_shadow *s) { return loc_count(s) * 4 * s->h.nthreads; }
+static size_t pair_bytes(const struct race_shadow *s) { return loc_count(s) * 8 * s->h.stride; }
+static size_t value_bytes(const struct race_shadow *s) { return loc_count(s) * 8; }
 
-bool summary_shadow_alloc(struct race_shadow *s, bool atomics, bool values, bool mt)
+bool summary_shadow_alloc(struct race_shadow *s, bool atomics, bool values, uint32_t threads)
 {
-    s->h.mt = mt;
+    s->h.mt = threads > 1;
+    s->h.nthreads = threads ? threads : 1;
     s->h.stride = atomics ? 4 : 2;
     if (!(s->h.word = map_zeroed(word_bytes(s), true))
-        || !(s->h.pairs = map_zeroed(pair_bytes(s), false))
+        || !(s->h.pairs = map_zeroed(pair_bytes(s), true))
         || (values && !(s->h.value = map_zeroed(value_bytes(s), true))))
         return false;
     return true;
@@ -82,29 +84,18 @@ void summary_shadow_free(struct race_shadow *s)
     s->h.pairs = s->h.value = NULL;
 }
 
-void race_share(race_shadow_head *s, uint64_t loc, uint32_t w, uint32_t key,
+void race_share(race_shadow_head *s, uint32_t tid, uint64_t loc, uint32_t w, uint32_t key,
                 stex_race_access acc)
 {
     _Atomic uint64_t *p = s->pairs + (uint64_t)s->stride * loc;
-    _Atomic uint32_t *wp = s->word + loc;
-    for (;;) {
-        race_pair_insert(p + acc, key, s->mt);
-        if (w == RACE_WORD_SHARED)
-            return;
-        if (w & RACE_WORD_READ)
-            race_pair_insert(p + STEX_RACE_ACCESS_READ, w & RACE_WORD_KEY, s->mt);
-        if (w & RACE_WORD_WRITE)
-            race_pair_insert(p + STEX_RACE_ACCESS_WRITE, w & RACE_WORD_KEY, s->mt);
-        if (!s->mt) {
-            atomic_store_explicit(wp, RACE_WORD_SHARED, memory_order_relaxed);
-            return;
-        }
-        /* if the word changed meanwhile (its invocation added a kind, or
-         * another thread shared it), fold in what it says now and retry */
-        if (atomic_compare_exchange_weak_explicit(wp, &w, RACE_WORD_SHARED, memory_order_relaxed,
-                                                  memory_order_relaxed))
-            return;
-    }
+    race_pair_insert(p + acc, key, s->mt);
+    if (w == RACE_WORD_SHARED)
+        return;
+    if (w & RACE_WORD_READ)
+        race_pair_insert(p + STEX_RACE_ACCESS_READ, w & RACE_WORD_KEY, s->mt);
+    if (w & RACE_WORD_WRITE)
+        race_pair_insert(p + STEX_RACE_ACCESS_WRITE, w & RACE_WORD_KEY, s->mt);
+    s->word[(uint64_t)tid * s->count + loc] = RACE_WORD_SHARED;
 }
 
 /* ---- the verdict ---- */
@@ -173,11 +164,31 @@ typedef struct block_out {
 static void scan_block(const struct race_shadow *s, uint64_t lo, uint64_t hi, bool suppress,
                        uint32_t invocations, size_t room, block_out *o)
 {
-    const _Atomic uint32_t *word = s->h.word;
+    const uint32_t *word = s->h.word;
+    uint32_t nt = s->h.nthreads;
     for (uint64_t i = lo; i < hi; i++) {
-        if (atomic_load_explicit(&word[i], memory_order_relaxed) != RACE_WORD_SHARED)
-            continue; /* one invocation at most: no race */
-        const _Atomic uint64_t *p = s->h.pairs + (uint64_t)s->h.stride * i;
+        /* the threads' words: one key everywhere (or none) means no race */
+        uint32_t key = 0;
+        bool shared = false;
+        for (uint32_t t = 0; t < nt && !shared; t++) {
+            uint32_t w = word[(uint64_t)t * s->h.count + i];
+            if (!w)
+                continue;
+            shared = w == RACE_WORD_SHARED || (key && (w & RACE_WORD_KEY) != key);
+            key = w & RACE_WORD_KEY;
+        }
+        if (!shared)
+            continue;
+        _Atomic uint64_t *p = s->h.pairs + (uint64_t)s->h.stride * i;
+        for (uint32_t t = 0; t < nt; t++) { /* fold the single words in (blocks are disjoint) */
+            uint32_t w = word[(uint64_t)t * s->h.count + i];
+            if (w && w != RACE_WORD_SHARED) {
+                if (w & RACE_WORD_READ)
+                    race_pair_insert(p + STEX_RACE_ACCESS_READ, w & RACE_WORD_KEY, false);
+                if (w & RACE_WORD_WRITE)
+                    race_pair_insert(p + STEX_RACE_ACCESS_WRITE, w & RACE_WORD_KEY, false);
+            }
+        }
         verdict_in v;
         v.r = atomic_load_explicit(&p[0], memory_order_relaxed);
         v.w = atomic_load_explicit(&p[1], memory_order_relaxed);

@@ -7,6 +7,11 @@
 
 #include "common/error.h"
 #include "resource/internal.h"
+#include "resource/sample_codec.h"
+
+/* Tests turn the tables off to compare with the decoder (sample_codec.h). */
+static bool use_tables = true;
+void sample_codec_enable(bool on) { use_tables = on; }
 
 stex_status stex_sampler_create(stex_device *d, const stex_sampler_desc *desc, stex_sampler **out)
 {
@@ -100,12 +105,34 @@ typedef struct footprint {
     uint32_t fa, fb;     /* 8-bit fixed-point weights (lavapipe unorm8 path) */
 } footprint;
 
-static void fetch(const stex_view_access *acc, const stex_profile *p, int64_t x, int64_t y,
-                  uint32_t z, stex_vec4 *out)
+/* What one sampled read needs, worked out once per call. */
+typedef struct sample_ctx {
+    const stex_sampler_desc *sd;
+    const stex_profile *p;
+    const sample_codec *codec;
+    bool lavapipe;
+    bool u8;             /* lavapipe's 8-bit fixed-point path applies */
+    const stex_view_access *level0;      /* the level col/row describe */
+    const uint64_t *col, *row;           /* NULL: compute the tiled address */
+} sample_ctx;
+
+/* stex_view_access_texel, through the dispatch's address tables on level 0. */
+static inline const uint8_t *texel_at(const stex_view_access *a, const sample_ctx *cx, int64_t x,
+                                      int64_t y, uint32_t z)
 {
-    const uint8_t *t = stex_view_access_texel(acc, x, y, z);
+    if ((uint64_t)x >= a->width || (uint64_t)y >= a->height || (uint64_t)z >= a->depth)
+        return NULL;
+    if (a == cx->level0)
+        return a->memory + (uint64_t)z * a->layout.slice_bytes + cx->col[x] + cx->row[y];
+    return a->memory + stex_level_offset(&a->layout, (uint32_t)x, (uint32_t)y, z);
+}
+
+static inline void fetch(const stex_view_access *acc, const sample_ctx *cx, int64_t x, int64_t y,
+                         uint32_t z, stex_vec4 *out)
+{
+    const uint8_t *t = texel_at(acc, cx, x, y, z);
     if (t && acc->decode)
-        acc->decode(p, t, out);
+        sample_codec_decode(cx->codec, acc->decode, cx->p, t, out);
     else
         memset(out, 0, sizeof *out);
 }
@@ -278,43 +305,42 @@ static bool fits_8unorm(stex_format f)
 
 /* ---- filtering one level ---- */
 
-static void sample_one_level(const stex_view_access *a, const stex_sampler_desc *sd,
-                             const stex_profile *p, bool lavapipe, stex_filter_mode filter, float u,
-                             float v, uint32_t z, stex_vec4 *out)
+static void sample_one_level(const stex_view_access *a, const sample_ctx *cx,
+                             stex_filter_mode filter, float u, float v, uint32_t z, stex_vec4 *out)
 {
+    const stex_sampler_desc *sd = cx->sd;
     uint32_t w = a->width, h = a->height;
     if (filter == STEX_FILTER_NEAREST) {
         int64_t x, y;
-        if (lavapipe) {
+        if (cx->lavapipe) {
             x = lavapipe_nearest(sd->address_mode_u, u, w);
             y = lavapipe_nearest(sd->address_mode_v, v, h);
         } else {
             x = wrap(sd->address_mode_u, (int64_t)floorf(tame(u * (float)w)), w);
             y = wrap(sd->address_mode_v, (int64_t)floorf(tame(v * (float)h)), h);
         }
-        fetch(a, p, x, y, z, out);
+        fetch(a, cx, x, y, z, out);
         return;
     }
     footprint fp;
-    if (lavapipe && fits_8unorm(a->format) && sd->address_mode_u != STEX_ADDRESS_MIRROR_REPEAT &&
-        sd->address_mode_v != STEX_ADDRESS_MIRROR_REPEAT) {
+    if (cx->u8) {
         lavapipe_axis_u8(sd->address_mode_u, u, w, &fp.x0, &fp.x1, &fp.fa);
         lavapipe_axis_u8(sd->address_mode_v, v, h, &fp.y0, &fp.y1, &fp.fb);
         uint32_t bpp = a->bytes_per_texel;
-        const uint8_t *t00 = stex_view_access_texel(a, fp.x0, fp.y0, z);
-        const uint8_t *t10 = stex_view_access_texel(a, fp.x1, fp.y0, z);
-        const uint8_t *t01 = stex_view_access_texel(a, fp.x0, fp.y1, z);
-        const uint8_t *t11 = stex_view_access_texel(a, fp.x1, fp.y1, z);
+        const uint8_t *t00 = texel_at(a, cx, fp.x0, fp.y0, z);
+        const uint8_t *t10 = texel_at(a, cx, fp.x1, fp.y0, z);
+        const uint8_t *t01 = texel_at(a, cx, fp.x0, fp.y1, z);
+        const uint8_t *t11 = texel_at(a, cx, fp.x1, fp.y1, z);
         uint8_t res[16];
         for (uint32_t i = 0; i < bpp; i++) {
             uint32_t r0 = lerp_u8(fp.fa, t00[i], t10[i]);
             uint32_t r1 = lerp_u8(fp.fa, t01[i], t11[i]);
             res[i] = (uint8_t)lerp_u8(fp.fb, r0, r1);
         }
-        a->decode(p, res, out);
+        sample_codec_decode(cx->codec, a->decode, cx->p, res, out);
         return;
     }
-    if (lavapipe) {
+    if (cx->lavapipe) {
         lavapipe_axis(sd->address_mode_u, u, w, &fp.x0, &fp.x1, &fp.a);
         lavapipe_axis(sd->address_mode_v, v, h, &fp.y0, &fp.y1, &fp.b);
     } else {
@@ -322,34 +348,54 @@ static void sample_one_level(const stex_view_access *a, const stex_sampler_desc 
         spec_axis(sd->address_mode_v, v, h, &fp.y0, &fp.y1, &fp.b);
     }
     stex_vec4 t00, t10, t01, t11;
-    fetch(a, p, fp.x0, fp.y0, z, &t00);
-    fetch(a, p, fp.x1, fp.y0, z, &t10);
-    fetch(a, p, fp.x0, fp.y1, z, &t01);
-    fetch(a, p, fp.x1, fp.y1, z, &t11);
-    for (int c = 0; c < 4; c++) {
-        if (lavapipe) {
-            out->f[c] = lerp86(fp.b, lerp86(fp.a, t00.f[c], t10.f[c]), lerp86(fp.a, t01.f[c], t11.f[c]));
-        } else {
-            double A = fp.a, B = fp.b;
-            out->f[c] = (float)((1 - A) * (1 - B) * t00.f[c] + A * (1 - B) * t10.f[c] +
-                                (1 - A) * B * t01.f[c] + A * B * t11.f[c]);
-        }
+    fetch(a, cx, fp.x0, fp.y0, z, &t00);
+    fetch(a, cx, fp.x1, fp.y0, z, &t10);
+    fetch(a, cx, fp.x0, fp.y1, z, &t01);
+    fetch(a, cx, fp.x1, fp.y1, z, &t11);
+    if (cx->lavapipe) {
+        for (int c = 0; c < 4; c++)
+            out->f[c] = lerp86(fp.b, lerp86(fp.a, t00.f[c], t10.f[c]),
+                               lerp86(fp.a, t01.f[c], t11.f[c]));
+        return;
     }
+    double A = fp.a, B = fp.b;
+    for (int c = 0; c < 4; c++)
+        out->f[c] = (float)((1 - A) * (1 - B) * t00.f[c] + A * (1 - B) * t10.f[c] +
+                            (1 - A) * B * t01.f[c] + A * B * t11.f[c]);
 }
 
-void stex_view_sample_level(const stex_texture_view *v, const stex_sampler *s, const stex_profile *p,
-                            float u, float v_, int64_t layer, float level, stex_vec4 *out)
+static void sample_level(const stex_texture_view *v, const stex_sampler *s, const stex_profile *p,
+                         float u, float v_, int64_t layer, float level, sample_ctx *cx,
+                         stex_vec4 *out)
 {
     memset(out, 0, sizeof *out);
-    const stex_format_info *fi = stex_format_get(v->desc.format);
-    if (!fi || fi->scalar != STEX_SCALAR_F32 || !v->access.decode)
-        return; /* texture_2d<f32> binds float-sampleable formats only */
-    const stex_sampler_desc *sd = &s->desc;
+    if (!v->access.decode)
+        return;
     if (!p)
         p = stex_device_profile(v->texture->device);
-    bool lavapipe = sd->precision == STEX_FILTER_PRECISION_LAVAPIPE ||
-                    (sd->precision == STEX_FILTER_PRECISION_AUTO &&
-                     stex_profile_id_of(p) == STEX_PROFILE_LAVAPIPE);
+    static const sample_codec none = {.kind = SAMPLE_CODEC_DECODER};
+    const sample_codec *codec = use_tables ? sample_codec_get(p, v->desc.format, v->access.decode)
+                                           : NULL;
+    bool f32, fits8;
+    if (codec) {
+        f32 = codec->f32;
+        fits8 = codec->fits8;
+    } else {
+        const stex_format_info *fi = stex_format_get(v->desc.format);
+        f32 = fi && fi->scalar == STEX_SCALAR_F32;
+        fits8 = fits_8unorm(v->desc.format);
+        codec = &none;
+    }
+    if (!f32)
+        return; /* texture_2d<f32> binds float-sampleable formats only */
+    const stex_sampler_desc *sd = cx->sd = &s->desc;
+    cx->p = p;
+    cx->codec = codec;
+    cx->lavapipe = sd->precision == STEX_FILTER_PRECISION_LAVAPIPE ||
+                   (sd->precision == STEX_FILTER_PRECISION_AUTO &&
+                    stex_profile_id_of(p) == STEX_PROFILE_LAVAPIPE);
+    cx->u8 = cx->lavapipe && fits8 && sd->address_mode_u != STEX_ADDRESS_MIRROR_REPEAT &&
+             sd->address_mode_v != STEX_ADDRESS_MIRROR_REPEAT;
     uint32_t layers = view_layers(v);
     uint32_t z = layer < 0 ? 0 : (uint64_t)layer >= layers ? layers - 1 : (uint32_t)layer;
     /* level of detail: clamped, then mag filter at or below 0, min above */
@@ -362,7 +408,7 @@ void stex_view_sample_level(const stex_texture_view *v, const stex_sampler *s, c
         /* Vulkan: nearest level = ceil(lod + 0.5) - 1, clamped to [0, q] */
         float d = lod <= 0.5f ? 0 : ceilf(lod + 0.5f) - 1;
         uint32_t m = d > (float)q ? q : (uint32_t)d;
-        sample_one_level(&v->level[m], sd, p, lavapipe, filter, u, v_, z, out);
+        sample_one_level(&v->level[m], cx, filter, u, v_, z, out);
         return;
     }
     float f = floorf(lod);
@@ -370,9 +416,28 @@ void stex_view_sample_level(const stex_texture_view *v, const stex_sampler *s, c
     uint32_t hi = lo + 1 > q ? q : lo + 1;
     float delta = lo == q ? 0 : lod - f;
     stex_vec4 t0, t1;
-    sample_one_level(&v->level[lo], sd, p, lavapipe, filter, u, v_, z, &t0);
-    sample_one_level(&v->level[hi], sd, p, lavapipe, filter, u, v_, z, &t1);
+    sample_one_level(&v->level[lo], cx, filter, u, v_, z, &t0);
+    sample_one_level(&v->level[hi], cx, filter, u, v_, z, &t1);
     for (int c = 0; c < 4; c++)
-        out->f[c] = lavapipe ? lerp86(delta, t0.f[c], t1.f[c])
-                             : (float)((1.0 - delta) * t0.f[c] + (double)delta * t1.f[c]);
+        out->f[c] = cx->lavapipe ? lerp86(delta, t0.f[c], t1.f[c])
+                                : (float)((1.0 - delta) * t0.f[c] + (double)delta * t1.f[c]);
+}
+
+void stex_view_sample_level(const stex_texture_view *v, const stex_sampler *s, const stex_profile *p,
+                            float u, float v_, int64_t layer, float level, stex_vec4 *out)
+{
+    sample_ctx cx = {.level0 = NULL};
+    sample_level(v, s, p, u, v_, layer, level, &cx, out);
+}
+
+void stex__sample_level_2d(const stex_texture_view *v, const stex_sampler *s, const stex_profile *p,
+                           float u, float v_, float level, const uint8_t *mem, const uint64_t *col,
+                           const uint64_t *row, stex_vec4 *out)
+{
+    sample_ctx cx = {.level0 = NULL};
+    if (col && row && mem == v->level[0].memory)
+        cx.level0 = &v->level[0];
+    cx.col = col;
+    cx.row = row;
+    sample_level(v, s, p, u, v_, 0, level, &cx, out);
 }

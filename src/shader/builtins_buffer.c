@@ -81,39 +81,16 @@ static void store_word(const stex_invocation *inv, uint32_t binding, uint64_t in
         exec_wrote(inv->exec, p, &v, 4);
 }
 
-uint32_t stex_buffer_load_u32(const stex_invocation *inv, uint32_t binding, uint64_t index)
+/* The out-of-line half of the inline buffer builtins (shader.h). */
+uint32_t stex__buffer_load_word(const stex_invocation *inv, uint32_t binding, uint64_t index)
 {
     return load_word(inv, binding, index);
 }
 
-float stex_buffer_load_f32(const stex_invocation *inv, uint32_t binding, uint64_t index)
-{
-    uint32_t w = load_word(inv, binding, index);
-    float f;
-    memcpy(&f, &w, 4);
-    return f;
-}
-
-int32_t stex_buffer_load_i32(const stex_invocation *inv, uint32_t binding, uint64_t index)
-{
-    return (int32_t)load_word(inv, binding, index);
-}
-
-void stex_buffer_store_u32(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v)
+void stex__buffer_store_word(const stex_invocation *inv, uint32_t binding, uint64_t index,
+                             uint32_t v)
 {
     store_word(inv, binding, index, v);
-}
-
-void stex_buffer_store_f32(const stex_invocation *inv, uint32_t binding, uint64_t index, float v)
-{
-    uint32_t w;
-    memcpy(&w, &v, 4);
-    store_word(inv, binding, index, w);
-}
-
-void stex_buffer_store_i32(const stex_invocation *inv, uint32_t binding, uint64_t index, int32_t v)
-{
-    store_word(inv, binding, index, (uint32_t)v);
 }
 
 /* array<vec4<T>>: element i is words 4i..4i+3; an element partly out of range is out of range. */

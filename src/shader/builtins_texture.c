@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "race/race_internal.h"
+#include "resource/sample_codec.h"
 #include "shader/describe.h"
 #include "shader/exec.h"
 
@@ -27,9 +28,11 @@ static const exec_binding *binding_at(const stex_invocation *inv, uint32_t bindi
     return binding < e->nb ? &e->b[binding] : &none;
 }
 
-const stex_fast_binding stex__no_binding = {EXEC_TAG_NONE, EXEC_TAG_NONE, EXEC_TAG_NONE,
-                                             STEX_SCALAR_F32, 0, 0, 0, NULL, NULL, NULL, 0, 0, 0,
-                                             NULL, NULL, NULL, 0, 0, 0, 0, false};
+/* designated: fields added to stex_fast_binding start zeroed */
+const stex_fast_binding stex__no_binding = {.load_tag = EXEC_TAG_NONE,
+                                             .store_tag = EXEC_TAG_NONE,
+                                             .dims_tag = EXEC_TAG_NONE,
+                                             .scalar = STEX_SCALAR_F32}; /* the rest 0 */
 
 static const char *const dim_suffix[] = {
     [STEX_VIEW_DIMENSION_1D] = "1d", [STEX_VIEW_DIMENSION_2D] = "2d",
@@ -44,26 +47,13 @@ static stex_value zero_of(stex_scalar_type t)
 
 /* ---- textureStore ---- */
 
-/* Race detection by summary (no barriers), nothing else out of the ordinary:
- * the inline path's checks and address, plus one summary update.  Keeps the
- * detector's cost near a few loads and stores per access. */
-static inline bool summary_only(const struct stex_exec *e, const exec_binding *b)
-{
-    return b->shadow && race_summary(b->shadow) && !e->overlay && !b->snap_base;
-}
-
-static inline uint8_t *fast_ptr(const stex_fast_binding *f, int64_t x, int64_t y, int64_t z)
-{
-    return f->memory + (uint64_t)z * f->slice + f->col[x] + f->row[y];
-}
-
 /* The inline path's out-of-line half of a race summary update. */
 void stex__race_note(const stex_invocation *inv, const stex_fast_binding *f, uint64_t word,
                      uint32_t key, uint32_t bit, const void *value)
 {
     const struct stex_exec *e = inv->exec;
     const exec_binding *b = &e->b[f - e->fast.b];
-    race_note(b->shadow, word, key,
+    race_note(b->shadow, e->fast.race_tid, word, key,
               bit == STEX__RACE_WRITE ? STEX_RACE_ACCESS_WRITE : STEX_RACE_ACCESS_READ, value,
               value ? f->race_bpp : 0);
 }
@@ -81,46 +71,8 @@ static inline stex_value raw32_value(const stex_fast_binding *f, uint32_t u)
     return r;
 }
 
-static void texture_store_slow(const stex_invocation *inv, uint32_t binding,
-                               stex_view_dimension dim, int64_t x, int64_t y, int64_t z,
-                               const stex_value *v);
-
 void stex__texture_store(const stex_invocation *inv, uint32_t binding, stex_view_dimension dim,
                          int64_t x, int64_t y, int64_t z, const stex_value *v)
-{
-    struct stex_exec *e = inv->exec;
-    if (binding < e->nb) {
-        const stex_fast_binding *f = &e->fast.b[binding];
-        const exec_binding *b = &e->b[binding];
-        if (f->store_tag == ((uint32_t)dim | ((uint32_t)v->type << 8)) && summary_only(e, b)
-            && !e->dead) {
-            if (!(((uint64_t)x < f->w) & ((uint64_t)y < f->h) & ((uint64_t)z < f->d)))
-                return;
-            uint8_t *p = fast_ptr(f, x, y, z);
-            if (f->raw32) {
-                race_note(b->shadow, race_texel_loc(b->shadow, b, x, y, z),
-                          e->race_key + inv->local_invocation_index, STEX_RACE_ACCESS_WRITE,
-                          &v->v.u[0], 4);
-                memcpy(p, &v->v.u[0], 4);
-            } else {
-                uint8_t bytes[16];
-                f->enc(e->fast.profile, &v->v, bytes);
-                race_note(b->shadow, race_texel_loc(b->shadow, b, x, y, z),
-                          e->race_key + inv->local_invocation_index, STEX_RACE_ACCESS_WRITE,
-                          bytes, b->bpp);
-                memcpy(p, bytes, b->bpp);
-            }
-            return;
-        }
-    }
-    texture_store_slow(inv, binding, dim, x, y, z, v);
-}
-
-/* Everything else: errors, bounds, the full detector, snapshot visibility. */
-static __attribute__((noinline)) void texture_store_slow(const stex_invocation *inv,
-                                                         uint32_t binding, stex_view_dimension dim,
-                                                         int64_t x, int64_t y, int64_t z,
-                                                         const stex_value *v)
 {
     struct stex_exec *e = inv->exec;
     const exec_binding *b = binding_at(inv, binding);
@@ -157,7 +109,7 @@ static __attribute__((noinline)) void texture_store_slow(const stex_invocation *
     if (b->shadow) {
         uint64_t loc = race_texel_loc(b->shadow, b, x, y, z);
         if (race_summary(b->shadow))
-            race_note(b->shadow, loc, e->race_key + inv->local_invocation_index,
+            race_note(b->shadow, e->fast.race_tid, loc, e->race_key + inv->local_invocation_index,
                       STEX_RACE_ACCESS_WRITE, bytes, b->bpp);
         else
             race_access(e->race, b->shadow, loc, inv->local_invocation_index,
@@ -208,39 +160,8 @@ static stex_value oob_load(const stex_invocation *inv, const exec_binding *b, ui
     }
 }
 
-static stex_value texture_load_slow(const stex_invocation *inv, uint32_t binding,
-                                    stex_view_dimension dim, int64_t x, int64_t y, int64_t z);
-
 stex_value stex__texture_load(const stex_invocation *inv, uint32_t binding,
                               stex_view_dimension dim, int64_t x, int64_t y, int64_t z)
-{
-    struct stex_exec *e = inv->exec;
-    if (binding < e->nb) {
-        const stex_fast_binding *f = &e->fast.b[binding];
-        const exec_binding *b = &e->b[binding];
-        if (f->load_tag == (uint32_t)dim && summary_only(e, b)
-            && (((uint64_t)x < f->w) & ((uint64_t)y < f->h) & ((uint64_t)z < f->d))) {
-            const uint8_t *p = fast_ptr(f, x, y, z);
-            race_note(b->shadow, race_texel_loc(b->shadow, b, x, y, z),
-                      e->race_key + inv->local_invocation_index, STEX_RACE_ACCESS_READ, NULL, 0);
-            if (f->raw32) {
-                uint32_t u;
-                memcpy(&u, p, 4);
-                return raw32_value(f, u);
-            }
-            stex_value r;
-            r.type = f->scalar;
-            f->dec(e->fast.profile, p, &r.v);
-            return r;
-        }
-    }
-    return texture_load_slow(inv, binding, dim, x, y, z);
-}
-
-static __attribute__((noinline)) stex_value texture_load_slow(const stex_invocation *inv,
-                                                              uint32_t binding,
-                                                              stex_view_dimension dim, int64_t x,
-                                                              int64_t y, int64_t z)
 {
     struct stex_exec *e = inv->exec;
     const exec_binding *b = binding_at(inv, binding);
@@ -266,7 +187,7 @@ static __attribute__((noinline)) stex_value texture_load_slow(const stex_invocat
     if (b->shadow) {
         uint64_t loc = race_texel_loc(b->shadow, b, x, y, z);
         if (race_summary(b->shadow))
-            race_note(b->shadow, loc, e->race_key + inv->local_invocation_index,
+            race_note(b->shadow, e->fast.race_tid, loc, e->race_key + inv->local_invocation_index,
                       STEX_RACE_ACCESS_READ, NULL, 0);
         else
             race_access(e->race, b->shadow, loc, inv->local_invocation_index,
@@ -346,8 +267,9 @@ static const exec_binding *sampled_binding(const stex_invocation *inv, uint32_t 
     return NULL;
 }
 
-stex_vec4 stex_textureLoad_level_2d(const stex_invocation *inv, uint32_t binding, int64_t x,
-                                    int64_t y, int64_t level)
+/* The out-of-line half of the inline textureLoad(texture_2d) (shader.h). */
+stex_vec4 stex__texture_load_level_2d(const stex_invocation *inv, uint32_t binding, int64_t x,
+                                      int64_t y, int64_t level)
 {
     stex_vec4 r = {.u = {0, 0, 0, 0}};
     const exec_binding *b = sampled_binding(inv, binding, "textureLoad");
@@ -384,7 +306,9 @@ stex_vec4 stex_textureSampleLevel_2d(const stex_invocation *inv, uint32_t textur
                           sampler_binding, what);
         return r;
     }
-    stex_view_sample_level(b->view, s->sampler, inv->exec->fast.profile, u, v, 0, level, &r);
+    /* the dispatch's address tables of the view's level 0 (resource/sample_codec.h) */
+    stex__sample_level_2d(b->view, s->sampler, inv->exec->fast.profile, u, v, level, b->acc.memory,
+                          b->col, b->row, &r);
     return r;
 }
 
