@@ -120,6 +120,16 @@ enum { STEX__CODEC_CALL = 0, STEX__CODEC_RGBA8UNORM, STEX__CODEC_BGRA8UNORM };
 enum { STEX__UNORM8_EXACT_EVEN = 0, STEX__UNORM8_EXACT_HALF_UP, STEX__UNORM8_F32_EVEN,
        STEX__UNORM8_FIXED4 };
 
+/* A value the compiler must treat as unknown: an f32 product stays rounded
+ * to f32 instead of being fused into a following add. */
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__)) && defined(__SSE__)
+#define STEX__OPAQUE(v) __asm__("" : "+x"(v))
+#elif defined(__GNUC__)
+#define STEX__OPAQUE(v) __asm__("" : "+m"(v))
+#else
+#define STEX__OPAQUE(v) ((void)0) /* C11 does not contract across statements */
+#endif
+
 /* f32 -> unorm8 code by one of the rules (bit-exact with the converter). */
 static inline uint32_t stex__unorm8_encode(uint32_t round, uint32_t nan, float x)
 {
@@ -138,9 +148,7 @@ static inline uint32_t stex__unorm8_encode(uint32_t round, uint32_t nan, float x
     }
     if (round == STEX__UNORM8_F32_EVEN) {
         float p = x * 255.0f; /* the f32 product, rounded */
-#if defined(__GNUC__)
-        __asm__("" : "+x"(p)); /* kept apart from the add below (no FMA contraction) */
-#endif
+        STEX__OPAQUE(p); /* kept apart from the add below (no FMA contraction) */
         float t = p + 8388608.0f; /* + 2^23: rounds to an integer, ties to even */
         memcpy(&u, &t, 4);
         return u & 0x1ff;
@@ -168,6 +176,53 @@ STEX__ALWAYS_INLINE uint32_t stex__unorm8x4_by(uint32_t round, uint32_t nan, con
            | stex__unorm8_encode(round, nan, f[2]) << 16
            | stex__unorm8_encode(round, nan, f[3]) << 24;
 }
+#if defined(__GNUC__) && defined(__SSE2__) && defined(__has_builtin)
+#if __has_builtin(__builtin_convertvector)
+#define STEX__UNORM8_VECTOR 1
+#endif
+#endif
+#if STEX__UNORM8_VECTOR
+/* The same four conversions on one vector: the same clamps and products,
+ * lane by lane (the converter's exactness argument holds per lane). */
+typedef int32_t stex__v4i __attribute__((vector_size(16)));
+typedef float stex__v4f __attribute__((vector_size(16)));
+typedef double stex__v4d __attribute__((vector_size(32)));
+typedef int64_t stex__v4l __attribute__((vector_size(32)));
+STEX__ALWAYS_INLINE uint32_t stex__unorm8x4_vec(uint32_t round, uint32_t nan, const float f[4])
+{
+    stex__v4i s, q;
+    memcpy(&s, f, 16);
+    stex__v4i isnan = (s & 0x7fffffff) > 0x7f800000;    /* -1 in NaN lanes */
+    s &= ~(s >> 31);                                    /* negatives, -0 -> 0 */
+    stex__v4i big = s > 0x3f800000;                     /* past 1, +inf -> 1 */
+    s = (s & ~big) | (0x3f800000 & big);
+    stex__v4f x;
+    memcpy(&x, &s, 16);
+    if (round == STEX__UNORM8_FIXED4) {
+        stex__v4i y = __builtin_convertvector(x * 4096.0f, stex__v4i);
+        q = (y - (y >> 8) + 7) >> 4;
+    } else if (round == STEX__UNORM8_F32_EVEN) {
+        stex__v4f p = x * 255.0f;
+        STEX__OPAQUE(p);
+        stex__v4f t = p + 8388608.0f;
+        memcpy(&q, &t, 16);
+        q &= 0x1ff;
+    } else {
+        stex__v4d t = __builtin_convertvector(x, stex__v4d) * 255.0;
+        if (round == STEX__UNORM8_EXACT_HALF_UP) {
+            q = __builtin_convertvector(t + 0.5, stex__v4i);
+        } else {
+            stex__v4l w;
+            t += 4503599627370496.0;
+            memcpy(&w, &t, 32);
+            q = __builtin_convertvector(w & 0x1ff, stex__v4i);
+        }
+    }
+    q = (q & ~isnan) | ((int32_t)nan & isnan);
+    return (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+}
+#define stex__unorm8x4_by stex__unorm8x4_vec
+#endif
 static inline uint32_t stex__unorm8x4(uint32_t round, uint32_t nan, const float f[4])
 {
     switch (round) {
@@ -394,8 +449,10 @@ static inline uint32_t stex__buffer_load(const stex_invocation *inv, uint32_t bi
 {
     const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
     const stex_fast_binding *b = stex__fast(inv, binding);
-    if (b->buf_load && !e->slow && index < b->buf_words) {
+    if (b->buf_load && (!e->slow || e->race_inline) && index < b->buf_words) {
         uint32_t v;
+        if (e->slow && b->race)
+            stex__race_mark(inv, b, (int64_t)index, 0, 0, STEX__RACE_READ, NULL);
         memcpy(&v, b->buf + index * 4, 4);
         return v;
     }
@@ -406,9 +463,11 @@ static inline void stex__buffer_store(const stex_invocation *inv, uint32_t bindi
 {
     const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
     const stex_fast_binding *b = stex__fast(inv, binding);
-    if (b->buf_store && !e->slow && index < b->buf_words)
+    if (b->buf_store && (!e->slow || e->race_inline) && index < b->buf_words) {
+        if (e->slow && b->race)
+            stex__race_mark(inv, b, (int64_t)index, 0, 0, STEX__RACE_WRITE, &v);
         memcpy(b->buf + index * 4, &v, 4);
-    else
+    } else
         stex__buffer_store_word(inv, binding, index, v);
 }
 static inline uint32_t stex_buffer_load_u32(const stex_invocation *inv, uint32_t binding,

@@ -548,20 +548,26 @@ stex_status race_dispatch_begin(stex_race_detector *rd, exec_dispatch *ctx,
         d->shadows[d->nshadows++] = s;
         b->shadow = s;
     }
-    /* the inline builtins (shader.h) update the texture words themselves */
+    /* the inline builtins (shader.h) update the words themselves */
     for (uint32_t i = 0; d->summary && i < ctx->nb; i++) {
         exec_binding *b = &ctx->b[i];
-        if (!b->shadow || b->type != STEX_BINDING_STORAGE_TEXTURE)
+        if (!b->shadow)
             continue;
         stex_fast_binding *f = &ctx->fb[i];
         const race_shadow_head *h = &b->shadow->h;
         f->race = h->word;
         f->race_count = h->count;
-        f->race_w = h->g.w;
-        f->race_h = h->g.h;
-        f->race_z0 = b->dim == STEX_VIEW_DIMENSION_3D ? 0 : b->base_layer;
-        f->race_bpp = b->bpp;
         f->race_values = h->value != NULL;
+        if (b->type == STEX_BINDING_STORAGE_TEXTURE) {
+            f->race_w = h->g.w;
+            f->race_h = h->g.h;
+            f->race_z0 = b->dim == STEX_VIEW_DIMENSION_3D ? 0 : b->base_layer;
+            f->race_bpp = b->bpp;
+        } else { /* buffer word index + offset / 4 */
+            f->race_w = f->race_h = 1;
+            f->race_z0 = b->offset / 4;
+            f->race_bpp = 4;
+        }
     }
     qsort(d->shadows, d->nshadows, sizeof *d->shadows, shadow_rank);
     for (uint32_t k = 0; k < d->nshadows; k++)

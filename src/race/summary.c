@@ -2,17 +2,19 @@
  *
  * There no two invocations of a dispatch are ordered, so two accesses to a
  * location race iff they come from different invocations, at least one
- * writes and they are not both atomic.  Per location and access kind it is
- * enough to keep the two smallest distinct invocation keys (a pair packed in
- * 64 bits, updated with a CAS or, with one thread, a plain store): that set
- * function decides every race kind, and gives the smallest conflicting pair
- * exactly (if a party of the smallest pair were not among the two smallest
- * of its kind, a smaller key of that kind would make a smaller pair).
- * Memory: 16 bytes per location (reads, writes), + 16 for buffers whose
- * atomics were used, + 8 with suppress_same_value; mapped lazily zeroed, so
- * untouched pages cost nothing.  After the dispatch one parallel pass over
- * the summaries counts the races and details the first ones, in report
- * order by construction. */
+ * writes and they are not both atomic.  Per location and thread, a word
+ * holds the only invocation (key + read / write bits) seen so far by that
+ * thread - the common case, updated inline by the builtins - or SHARED;
+ * shared locations keep, per access kind, the two smallest distinct keys
+ * (a pair packed in 64 bits, CAS with threads).  Two smallest per kind
+ * decide every race kind and give the smallest conflicting pair exactly (if
+ * a party of the smallest pair were not among the two smallest of its kind,
+ * a smaller key of that kind would make a smaller pair).  Everything is a
+ * function of the set of accesses.  Memory: 4 bytes per location and
+ * thread, + 16 (32 for buffers) per shared location, + 8 with
+ * suppress_same_value, mapped lazily zeroed.  After the dispatch one
+ * parallel pass folds the threads' words, counts the races and details the
+ * first ones, in report order by construction. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>

@@ -121,21 +121,21 @@ static sample_codec *build(const stex_profile *p, stex_format f, stex_decode_fn 
 
 /* One slot per (profile, format); a built codec is published once and never
  * freed (a losing racer frees its own copy). */
-static _Atomic(const sample_codec *) cache[STEX_PROFILE_COUNT][STEX_FORMAT_COUNT];
+_Atomic(const sample_codec *) sample_codec_cache[STEX_PROFILE_COUNT][STEX_FORMAT_COUNT];
 
 const sample_codec *sample_codec_get(const stex_profile *p, stex_format f, stex_decode_fn dec)
 {
     unsigned id = (unsigned)stex_profile_id_of(p);
     if (id >= STEX_PROFILE_COUNT || (unsigned)f >= STEX_FORMAT_COUNT || !p)
         return NULL;
-    const sample_codec *sc = atomic_load_explicit(&cache[id][f], memory_order_acquire);
+    const sample_codec *sc = atomic_load_explicit(&sample_codec_cache[id][f], memory_order_acquire);
     if (sc)
         return sc;
     sample_codec *mine = build(p, f, dec);
     const sample_codec *expected = NULL;
     if (!mine)
         return NULL;
-    if (atomic_compare_exchange_strong_explicit(&cache[id][f], &expected, mine,
+    if (atomic_compare_exchange_strong_explicit(&sample_codec_cache[id][f], &expected, mine,
                                                 memory_order_acq_rel, memory_order_acquire))
         return mine;
     free((void *)mine->t16);

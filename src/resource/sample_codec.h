@@ -4,6 +4,7 @@
 #ifndef STEX_RESOURCE_SAMPLE_CODEC_H
 #define STEX_RESOURCE_SAMPLE_CODEC_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -29,6 +30,8 @@ typedef struct sample_codec {
 /* The codec of format f under profile p (kind DECODER when no table fits;
  * NULL only when out of memory or p is not a stex_profile_get profile).  Thread-safe; tables live until the process ends. */
 const sample_codec *sample_codec_get(const stex_profile *p, stex_format f, stex_decode_fn dec);
+/* Its slots, indexed [profile id][format]: NULL until built. */
+extern _Atomic(const sample_codec *) sample_codec_cache[STEX_PROFILE_COUNT][STEX_FORMAT_COUNT];
 
 /* textureSampleLevel on a texture_2d<f32> view (stex_view_sample_level,
  * layer 0) for the engine: `col`/`row` are the dispatch's address tables of

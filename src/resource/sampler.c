@@ -4,8 +4,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "common/error.h"
+#include "convert/profile.h"
 #include "resource/internal.h"
 #include "resource/sample_codec.h"
 
@@ -90,6 +94,17 @@ static int64_t wrap(stex_address_mode m, int64_t i, int64_t n)
     }
 }
 
+/* floorf, without the library call or SSE4.1: the same value for every
+ * input (-0 stays -0; |x| >= 2^23, inf and NaN are already integral). */
+static inline float ffloor(float x)
+{
+    if (!(fabsf(x) < 8388608.0f))
+        return x + 0.0f;
+    float f = (float)(int32_t)x;
+    f = f > x ? f - 1.0f : f;
+    return f == 0 ? copysignf(0.0f, x) : f;
+}
+
 /* A float texel coordinate made safe to floor into an int64. */
 static float tame(float c)
 {
@@ -142,7 +157,7 @@ static inline void fetch(const stex_view_access *acc, const sample_ctx *cx, int6
 static void spec_axis(stex_address_mode m, float u, uint32_t n, int64_t *i0, int64_t *i1, float *w)
 {
     float c = tame(u * (float)n - 0.5f);
-    float f = floorf(c);
+    float f = ffloor(c);
     *w = c - f;
     *i0 = wrap(m, (int64_t)f, n);
     *i1 = wrap(m, (int64_t)f + 1, n);
@@ -179,7 +194,7 @@ static float lerp86(float w, float v0, float v1)
 }
 
 static bool is_pot(uint32_t n) { return (n & (n - 1)) == 0; }
-static float fract(float x) { return x - floorf(x); }
+static float fract(float x) { return x - ffloor(x); }
 /* lp_build_coord_mirror(coord, posOnly): |2 (x/2 - round(x/2))|, NaN -> 0 */
 static float mirror_coord(float u)
 {
@@ -198,14 +213,14 @@ static void lavapipe_axis(stex_address_mode m, float u, uint32_t n, int64_t *i0,
     case STEX_ADDRESS_REPEAT:
         if (is_pot(n)) {
             c = tame(u * len - 0.5f);
-            f = floorf(c);
+            f = ffloor(c);
             *w = c - f;
             k0 = (int64_t)f;
             *i0 = k0 & (n - 1);
             *i1 = (k0 + 1) & (n - 1);
         } else {
             c = tame(fract(tame(u)) * len - 0.5f); /* lp_build_coord_repeat_npot_linear */
-            f = floorf(c);
+            f = ffloor(c);
             *w = c - f;
             k0 = c < 0 ? n - 1 : (int64_t)f;
             *i0 = k0;
@@ -214,7 +229,7 @@ static void lavapipe_axis(stex_address_mode m, float u, uint32_t n, int64_t *i0,
         return;
     case STEX_ADDRESS_MIRROR_REPEAT:
         c = mirror_coord(tame(u)) * len - 0.5f;
-        f = floorf(c);
+        f = ffloor(c);
         *w = c - f;
         k0 = (int64_t)f;
         *i0 = k0 < 0 ? 0 : k0;
@@ -225,7 +240,7 @@ static void lavapipe_axis(stex_address_mode m, float u, uint32_t n, int64_t *i0,
         c = isnan(c) ? len : (c < len ? c : len);
         c = c - 0.5f;
         c = c > 0 ? c : 0;
-        f = floorf(c);
+        f = ffloor(c);
         *w = c - f;
         k0 = (int64_t)f;
         *i0 = k0;
@@ -242,7 +257,7 @@ static int64_t lavapipe_nearest(stex_address_mode m, float u, uint32_t n)
     switch (m) {
     case STEX_ADDRESS_REPEAT:
         if (is_pot(n))
-            return (int64_t)floorf(tame(u * len)) & (n - 1);
+            return (int64_t)ffloor(tame(u * len)) & (n - 1);
         {
             float fr = fract(tame(u));
             if (!(fr <= 0.99999994f))
@@ -316,8 +331,8 @@ static void sample_one_level(const stex_view_access *a, const sample_ctx *cx,
             x = lavapipe_nearest(sd->address_mode_u, u, w);
             y = lavapipe_nearest(sd->address_mode_v, v, h);
         } else {
-            x = wrap(sd->address_mode_u, (int64_t)floorf(tame(u * (float)w)), w);
-            y = wrap(sd->address_mode_v, (int64_t)floorf(tame(v * (float)h)), h);
+            x = wrap(sd->address_mode_u, (int64_t)ffloor(tame(u * (float)w)), w);
+            y = wrap(sd->address_mode_v, (int64_t)ffloor(tame(v * (float)h)), h);
         }
         fetch(a, cx, x, y, z, out);
         return;
@@ -362,6 +377,94 @@ static void sample_one_level(const stex_view_access *a, const sample_ctx *cx,
     for (int c = 0; c < 4; c++)
         out->f[c] = (float)((1 - A) * (1 - B) * t00.f[c] + A * (1 - B) * t10.f[c] +
                             (1 - A) * B * t01.f[c] + A * B * t11.f[c]);
+}
+
+/* ---- the engine's common call, specialised ---- */
+
+static inline uint32_t clamp_index(int32_t k, uint32_t n)
+{
+    return k < 0 ? 0 : (uint32_t)k >= n ? n - 1 : (uint32_t)k;
+}
+
+/* Linear filter, clamp-to-edge on both axes, level 0 through the address
+ * tables, a 4-channel table codec, float arithmetic (not lavapipe's 8-bit
+ * path): the arithmetic of spec_axis / lavapipe_axis and sample_one_level
+ * step for step, without the switches.  tests/resource/test_sampler.c
+ * compares it with the general path. */
+static inline void sample_linear_clamp(const stex_view_access *a, const uint64_t *col,
+                                       const uint64_t *row, const sample_codec *k, bool lavapipe,
+                                       float u, float v, stex_vec4 *out)
+{
+    uint32_t w = a->width, h = a->height;
+    float lw = (float)w, lh = (float)h, A, B, c, f;
+    uint32_t x0, x1, y0, y1;
+    if (lavapipe) { /* lavapipe_axis, clamp-to-edge */
+        c = u * lw;
+        c = isnan(c) ? lw : (c < lw ? c : lw);
+        c = c - 0.5f;
+        c = c > 0 ? c : 0;
+        f = ffloor(c);
+        A = c - f;
+        x0 = (uint32_t)f;
+        x1 = x0 + 1 > w - 1 ? w - 1 : x0 + 1;
+        c = v * lh;
+        c = isnan(c) ? lh : (c < lh ? c : lh);
+        c = c - 0.5f;
+        c = c > 0 ? c : 0;
+        f = ffloor(c);
+        B = c - f;
+        y0 = (uint32_t)f;
+        y1 = y0 + 1 > h - 1 ? h - 1 : y0 + 1;
+    } else { /* spec_axis with wrap() clamp-to-edge; |f| <= 1e9 fits an int32 */
+        c = tame(u * lw - 0.5f);
+        f = ffloor(c);
+        A = c - f;
+        x0 = clamp_index((int32_t)f, w);
+        x1 = clamp_index((int32_t)f + 1, w);
+        c = tame(v * lh - 0.5f);
+        f = ffloor(c);
+        B = c - f;
+        y0 = clamp_index((int32_t)f, h);
+        y1 = clamp_index((int32_t)f + 1, h);
+    }
+    const uint8_t *m = a->memory;
+    const uint8_t *p00 = m + col[x0] + row[y0], *p10 = m + col[x1] + row[y0];
+    const uint8_t *p01 = m + col[x0] + row[y1], *p11 = m + col[x1] + row[y1];
+    stex_vec4 t00, t10, t01, t11;
+    sample_codec_decode(k, NULL, NULL, p00, &t00);
+    sample_codec_decode(k, NULL, NULL, p10, &t10);
+    sample_codec_decode(k, NULL, NULL, p01, &t01);
+    sample_codec_decode(k, NULL, NULL, p11, &t11);
+    if (lavapipe) {
+        for (int i = 0; i < 4; i++)
+            out->f[i] = lerp86(B, lerp86(A, t00.f[i], t10.f[i]), lerp86(A, t01.f[i], t11.f[i]));
+        return;
+    }
+    double dA = A, dB = B;
+#if defined(__SSE2__)
+    /* the same double products and sums, two channels per instruction */
+    __m128d w00 = _mm_set1_pd((1 - dA) * (1 - dB)), w10 = _mm_set1_pd(dA * (1 - dB));
+    __m128d w01 = _mm_set1_pd((1 - dA) * dB), w11 = _mm_set1_pd(dA * dB);
+    __m128 v00 = _mm_loadu_ps(t00.f), v10 = _mm_loadu_ps(t10.f);
+    __m128 v01 = _mm_loadu_ps(t01.f), v11 = _mm_loadu_ps(t11.f);
+    __m128d lo = _mm_add_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(w00, _mm_cvtps_pd(v00)),
+                                                  _mm_mul_pd(w10, _mm_cvtps_pd(v10))),
+                                       _mm_mul_pd(w01, _mm_cvtps_pd(v01))),
+                            _mm_mul_pd(w11, _mm_cvtps_pd(v11)));
+    v00 = _mm_movehl_ps(v00, v00);
+    v10 = _mm_movehl_ps(v10, v10);
+    v01 = _mm_movehl_ps(v01, v01);
+    v11 = _mm_movehl_ps(v11, v11);
+    __m128d hi = _mm_add_pd(_mm_add_pd(_mm_add_pd(_mm_mul_pd(w00, _mm_cvtps_pd(v00)),
+                                                  _mm_mul_pd(w10, _mm_cvtps_pd(v10))),
+                                       _mm_mul_pd(w01, _mm_cvtps_pd(v01))),
+                            _mm_mul_pd(w11, _mm_cvtps_pd(v11)));
+    _mm_storeu_ps(out->f, _mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi)));
+#else
+    for (int i = 0; i < 4; i++)
+        out->f[i] = (float)((1 - dA) * (1 - dB) * t00.f[i] + dA * (1 - dB) * t10.f[i] +
+                            (1 - dA) * dB * t01.f[i] + dA * dB * t11.f[i]);
+#endif
 }
 
 static void sample_level(const stex_texture_view *v, const stex_sampler *s, const stex_profile *p,
@@ -411,7 +514,7 @@ static void sample_level(const stex_texture_view *v, const stex_sampler *s, cons
         sample_one_level(&v->level[m], cx, filter, u, v_, z, out);
         return;
     }
-    float f = floorf(lod);
+    float f = ffloor(lod);
     uint32_t lo = f >= (float)q ? q : (uint32_t)f;
     uint32_t hi = lo + 1 > q ? q : lo + 1;
     float delta = lo == q ? 0 : lod - f;
@@ -434,10 +537,36 @@ void stex__sample_level_2d(const stex_texture_view *v, const stex_sampler *s, co
                            float u, float v_, float level, const uint8_t *mem, const uint64_t *col,
                            const uint64_t *row, stex_vec4 *out)
 {
-    sample_ctx cx = {.level0 = NULL};
-    if (col && row && mem == v->level[0].memory)
-        cx.level0 = &v->level[0];
-    cx.col = col;
-    cx.row = row;
+    const stex_view_access *level0 =
+        col && row && mem == v->level[0].memory ? &v->level[0] : NULL;
+    const stex_sampler_desc *sd = &s->desc;
+    /* The common call, level 0.0 with lodMinClamp 0: the lod is 0, so the
+     * mag filter on level 0, as sample_level works out at more cost. */
+    if (level0 && level == 0.0f && sd->lod_min_clamp == 0 && p && use_tables &&
+        (unsigned)p->id < STEX_PROFILE_COUNT && (unsigned)v->desc.format < STEX_FORMAT_COUNT &&
+        v->access.decode) {
+        const sample_codec *codec =
+            atomic_load_explicit(&sample_codec_cache[p->id][v->desc.format], memory_order_acquire);
+        if (!codec)
+            codec = sample_codec_get(p, v->desc.format, v->access.decode);
+        if (codec && codec->f32) {
+            bool lavapipe = sd->precision == STEX_FILTER_PRECISION_LAVAPIPE ||
+                            (sd->precision == STEX_FILTER_PRECISION_AUTO &&
+                             p->id == STEX_PROFILE_LAVAPIPE);
+            bool u8 = lavapipe && codec->fits8 && sd->address_mode_u != STEX_ADDRESS_MIRROR_REPEAT &&
+                      sd->address_mode_v != STEX_ADDRESS_MIRROR_REPEAT;
+            if (sd->mag_filter == STEX_FILTER_LINEAR && !u8 && codec->kind != SAMPLE_CODEC_DECODER &&
+                codec->channels == 4 && sd->address_mode_u == STEX_ADDRESS_CLAMP_TO_EDGE &&
+                sd->address_mode_v == STEX_ADDRESS_CLAMP_TO_EDGE) {
+                sample_linear_clamp(level0, col, row, codec, lavapipe, u, v_, out);
+                return;
+            }
+            sample_ctx cx = {.sd = sd, .p = p, .codec = codec, .lavapipe = lavapipe, .u8 = u8,
+                             .level0 = level0, .col = col, .row = row};
+            sample_one_level(level0, &cx, sd->mag_filter, u, v_, 0, out);
+            return;
+        }
+    }
+    sample_ctx cx = {.level0 = level0, .col = col, .row = row};
     sample_level(v, s, p, u, v_, 0, level, &cx, out);
 }

@@ -32,6 +32,19 @@ static const exec_binding *buffer_for(const stex_invocation *inv, uint32_t bindi
     return NULL;
 }
 
+/* One 32-bit word access for the race detector (summary: inline). */
+static inline void buffer_race(const struct stex_exec *e, const stex_invocation *inv,
+                               const exec_binding *b, uint64_t word, stex_race_access acc,
+                               const uint32_t *value)
+{
+    if (race_summary(b->shadow))
+        race_note(b->shadow, e->fast.race_tid, word, e->race_key + inv->local_invocation_index,
+                  acc, value, value ? 4 : 0);
+    else
+        race_access(e->race, b->shadow, word, inv->local_invocation_index, acc, value,
+                    value ? 4 : 0);
+}
+
 static inline uint8_t *word_ptr(const exec_binding *b, uint64_t index)
 {
     return b->bytes + index * 4;
@@ -52,8 +65,7 @@ static uint32_t load_word(const stex_invocation *inv, uint32_t binding, uint64_t
     if (e->fast.slow) {
         uint8_t tmp[4];
         if (b->shadow)
-            race_access(e->race, b->shadow, b->offset / 4 + index, inv->local_invocation_index,
-                        STEX_RACE_ACCESS_READ, NULL, 0);
+            buffer_race(e, inv, b, b->offset / 4 + index, STEX_RACE_ACCESS_READ, NULL);
         p = exec_visible(inv->exec, b, p, 4, tmp);
         memcpy(&v, p, 4);
         return v;
@@ -74,8 +86,7 @@ static void store_word(const stex_invocation *inv, uint32_t binding, uint64_t in
     if (e->dead)
         return;
     if (e->fast.slow && b->shadow)
-        race_access(e->race, b->shadow, b->offset / 4 + index, inv->local_invocation_index,
-                    STEX_RACE_ACCESS_WRITE, &v, 4);
+        buffer_race(e, inv, b, b->offset / 4 + index, STEX_RACE_ACCESS_WRITE, &v);
     memcpy(p, &v, 4);
     if (e->fast.slow)
         exec_wrote(inv->exec, p, &v, 4);
@@ -127,8 +138,8 @@ static const exec_binding *atomic_target(const stex_invocation *inv, uint32_t bi
     *offset = b->offset + index * 4;
     const struct stex_exec *e = inv->exec;
     if (e->fast.slow && b->shadow)
-        race_access(e->race, b->shadow, *offset / 4, inv->local_invocation_index,
-                    writes ? STEX_RACE_ACCESS_ATOMIC_WRITE : STEX_RACE_ACCESS_ATOMIC_READ, NULL, 0);
+        buffer_race(e, inv, b, *offset / 4,
+                    writes ? STEX_RACE_ACCESS_ATOMIC_WRITE : STEX_RACE_ACCESS_ATOMIC_READ, NULL);
     return b;
 }
 

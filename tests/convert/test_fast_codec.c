@@ -74,6 +74,12 @@ static void check_texel(const stex_profile *p, stex_format f, const stex_fast_bi
         uint8_t want[16] = {0}, got[16] = {0};
         stex_encode_texel(p, f, &v, want);
         stex__encode_fast(p, b, &v, got);
+        for (int c = 0; c < 4; c++) { /* the one-channel form, vector or not */
+            uint32_t q = stex__unorm8_encode(b->u8_round, b->u8_nan, v.f[c]);
+            uint8_t w = f == STEX_FORMAT_BGRA8UNORM && c != 3 ? want[2 - c] : want[c];
+            CHECK(q == w, "%s %s channel %a: converter %u, stex__unorm8_encode %u",
+                  stex_profile_name(p->id), stex_format_name(f), v.f[c], w, q);
+        }
         CHECK(!memcmp(want, got, 4),
               "%s %s encode (%a, %a, %a, %a): converter %02x %02x %02x %02x, inline %02x %02x "
               "%02x %02x", stex_profile_name(p->id), stex_format_name(f), v.f[0], v.f[1], v.f[2],
@@ -109,6 +115,9 @@ static void check_pack(const stex_profile *p)
         uint32_t w = 0;
         for (int c = 0; c < 4; c++)
             w |= stex_norm_to_unorm(&p->pack_norm, v[c], 8) << (8 * c);
+        CHECK(stex__unorm8x4(round, nan, v) == w, "%s inline pack4x8unorm(%a, %a, %a, 0.25): "
+              "%08x, expected %08x", stex_profile_name(p->id), v[0], v[1], v[2],
+              stex__unorm8x4(round, nan, v), w);
         CHECK(stex_pack4x8unorm(p, v) == w, "%s stex_pack4x8unorm(%a, %a, %a, 0.25): %08x, "
               "expected %08x", stex_profile_name(p->id), v[0], v[1], v[2], stex_pack4x8unorm(p, v), w);
     }

@@ -523,7 +523,7 @@ static void test_random_programs(void **state)
                                 WLOAD, WSTORE};
     uint64_t x = 0x5eedf00dull;
 #define RND(n) ((x = x * 6364136223846793005ull + 1442695040888963407ull), (int)((x >> 33) % (n)))
-    for (int k = 0; k < 40; k++) {
+    for (int k = 0; k < 30; k++) {
         race_case c = {"random", {{END, 0, 0, 0, 0}}, false, RND(2) == 1};
         int n = 1 + RND(4);
         for (int i = 0; i < n; i++) {
