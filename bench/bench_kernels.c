@@ -47,20 +47,25 @@
  *   - 2 threads: the CPU time is the same as with 1 (no parallel overhead);
  *     wall-clock speedups were capped by the other processes on the cores.
  *
- * AFTER H's fast paths (09:10, fast path, 1 thread, cpu ms at 4096 / at 1024):
- *   decaer 135 / 10.6, generar 384 / 24 (was 810 / 69), box3x3-texture 650 / 41
- *   (was 4897 / 361), box3x3-buffer 486 / 38 (was 1894 / 121).  What changed:
- *   textureLoad(texture_2d, level 0) inline like the storage loads; rgba8unorm
- *   and bgra8unorm encoded inline per profile rule and decoded by a 256-entry
- *   table filled by the converter (shader.h stex__encode_fast/decode_fast,
- *   src/convert/fast.c; tests/convert/test_fast_codec.c compares them with the
- *   converter); buffer word loads/stores inline; stex_invocation_pack4x8unorm
- *   / unpack4x8unorm inline (box3x3-buffer uses them).  Left, by callgrind
- *   (--size 512): generar ~200 instructions per texel in the kernel (the
- *   four exact-product encodes ~60, the rest uv, the store's checks) plus 3
- *   libm sinf (~65); decaer ~104 per texel; box3x3-texture: 9 inline loads.
- *   2-thread wall times need two free cores: under load 6 one thread often
- *   gets none (cores column 1.0).
+ * AFTER H's fast paths (09:10-09:30).  Same-load interleaved runs, --size
+ * 2048 --threads 1 --races off, cpu ms before -> after: generar 233 -> 127,
+ * box3x3-texture 1077 -> 178, box3x3-buffer 331 -> 142, decaer 37 -> 36.
+ * Callgrind, whole process (--size 512 --reps 1 --threads 1 --races off):
+ * generar 300M -> 157M instructions, box3x3-texture 1869M -> 364M,
+ * box3x3-buffer 643M -> 296M, decaer 93M -> 94M.  At 4096 (load ~6, 09:10):
+ * 1 thread cpu ms decaer 135, generar 384, box3x3-texture 650, box3x3-buffer
+ * 486; 2 threads box3x3-texture 410 ms wall (1.58x), box3x3-buffer 249 ms
+ * (1.95x); decaer and generar got one core (cores column 1.0).  What changed:
+ * textureLoad(texture_2d, level 0) inline like the storage loads; rgba8unorm
+ * and bgra8unorm encoded inline per profile rule (four lanes in one SSE
+ * vector) and decoded by a 256-entry table filled by the converter
+ * (shader.h stex__encode_fast / stex__decode_fast, src/convert/fast.c;
+ * tests/convert/test_fast_codec.c compares them with the converter under
+ * every profile); buffer word loads/stores inline; stex_invocation_pack4x8unorm
+ * / unpack4x8unorm inline (box3x3-buffer uses them).  Left (callgrind): per
+ * texel, generar ~180 instructions in the kernel + 3 libm sinf (~65);
+ * box3x3-texture ~625 (9 inline loads of ~45 with the clamps, the encode);
+ * box3x3-buffer ~525; decaer ~104 (the binding checks done twice).
  */
 #include <getopt.h>
 #include <jansson.h>

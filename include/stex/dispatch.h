@@ -101,6 +101,17 @@ typedef enum stex_oob_load {
     STEX_OOB_LOAD_RANDOM_TEXEL     /* some in-bounds texel, chosen by the seed */
 } stex_oob_load;
 
+/* Sees each textureStore that lands: an in-bounds store, with the view, its
+ * coordinates (z = array layer of the view, or depth) and the vec4 before
+ * the format's conversion; never an out-of-bounds (discarded) store, nor one
+ * after a shader error.  Called from the thread that runs the invocation -
+ * with threads > 1, from several at once, in no order across threads -
+ * before the texel is written.  Setting it sends every store of the
+ * dispatch down the out-of-line path; without it the engine pays nothing. */
+#define STEX_DISPATCH_HAS_STORE_OBSERVER 1
+typedef void (*stex_store_observer_fn)(void *user, const stex_texture_view *view, int64_t x,
+                                       int64_t y, int64_t z, const stex_vec4 *value);
+
 typedef struct stex_dispatch_options {
     stex_schedule schedule;
     uint64_t seed;                 /* SHUFFLED: permutation seed */
@@ -110,6 +121,8 @@ typedef struct stex_dispatch_options {
     const stex_profile *profile;   /* NULL = the device's */
     stex_race_detector *races;     /* NULL = no race detection (free) */
     const void *params;            /* uniform block seen as inv->params */
+    stex_store_observer_fn store_observer; /* NULL = none (free) */
+    void *store_observer_user;     /* its first argument */
 } stex_dispatch_options;
 
 const char *stex_schedule_name(stex_schedule s);

@@ -137,16 +137,9 @@ stex_status stex_kernel_instance_read_output(stex_kernel_instance *ki, uint8_t *
 stex_status stex_kernel_run(const stex_kernel *k, const stex_kernel_setup *setup,
                             const stex_dispatch_options *opt, stex_kernel_instance **out);
 
-/* REQUEST from F (io/cli, for `stex run --record-allowed`), to D: a way to
- * see the vec4 each textureStore was given before conversion, in
- * stex_dispatch_options (dispatch.h):
- *     #define STEX_DISPATCH_HAS_STORE_OBSERVER 1
- *     void (*store_observer)(void *user, const stex_texture_view *view,
- *                            int64_t x, int64_t y, int64_t z, const stex_vec4 *value);
- *     void *store_observer_user;   // in-bounds stores only, any thread
- * src/cli/cmd_run.c already holds the recording code under
- * #ifdef STEX_DISPATCH_HAS_STORE_OBSERVER (it records the last value per
- * texel of the output texture into X.bin.inputs). */
+/* `stex run --record-allowed` sees the value each textureStore was given
+ * through stex_dispatch_options.store_observer (dispatch.h), which
+ * stex_kernel_instance_dispatch passes on to every dispatch. */
 
 #ifdef __cplusplus
 }

@@ -30,13 +30,15 @@ static const char HELP[] =
     "  --race-check           run the race detector and report what it finds\n"
     "  --in FILE              input image (.png, .npy, .bin) instead of the embedded one\n"
     "  --out FILE             write the output (repeatable; type from the extension)\n"
-    "  --record-allowed       with a .bin output, also write X.bin.inputs (the values\n"
-    "                         stored) for `stex compare --tolerance allowed`\n"
+    "  --record-allowed       with a .bin output, also write X.bin.inputs (the value\n"
+    "                         last stored to each texel) for `stex compare --tolerance\n"
+    "                         allowed`; runs on one thread\n"
     "  --json                 print one JSON summary object\n"
     "\n"
     "examples:\n"
     "  stex run --list\n"
     "  stex run decaer --size 64x64 --out golden.bin\n"
+    "  stex run generar --out golden.bin --record-allowed\n"
     "  stex run generar --out pattern.png --out pattern.npy --json\n"
     "  stex run difundir --schedule shuffled --seed 7 --threads 2 --race-check\n"
     "  stex run blur --in photo.png --out blurred.png\n"
@@ -81,8 +83,10 @@ static int list_kernels(bool json)
 enum { OPT_LIST = 256, OPT_SIZE, OPT_PROFILE, OPT_SCHEDULE, OPT_SEED, OPT_THREADS, OPT_VIS,
        OPT_RACE, OPT_IN, OPT_OUT, OPT_RECORD, OPT_JSON, OPT_ITER, OPT_VARIANT };
 
-#ifdef STEX_DISPATCH_HAS_STORE_OBSERVER
-/* --record-allowed: the last value stored to each texel of the output. */
+/* --record-allowed: the last value stored to each texel of the output.  The
+ * run uses one thread, so the observer's calls come in the order the stores
+ * reach memory and the last one recorded is the one whose bytes the golden
+ * holds. */
 typedef struct recorder {
     const stex_texture *output;
     stex_inputs in;
@@ -92,13 +96,13 @@ static void record_store(void *user, const stex_texture_view *view, int64_t x, i
                          int64_t z, const stex_vec4 *value)
 {
     recorder *r = user;
-    if (stex_view_texture(view) != r->output || x < 0 || y < 0 || z < 0 || x > UINT32_MAX ||
-        y > UINT32_MAX || z > UINT32_MAX)
+    const stex_view_desc *vd = stex_view_get_desc(view);
+    if (stex_view_texture(view) != r->output || vd->base_mip_level != 0 || x < 0 || y < 0 ||
+        z < 0 || x > UINT32_MAX || y > UINT32_MAX || z > UINT32_MAX)
         return;
-    uint32_t layer = (uint32_t)z + stex_view_get_desc(view)->base_array_layer;
+    uint32_t layer = (uint32_t)z + vd->base_array_layer;
     stex_inputs_set(&r->in, (uint32_t)x, (uint32_t)y, layer, value);
 }
-#endif
 
 static char *inputs_path(const char *bin)
 {
@@ -218,10 +222,12 @@ int cli_run(int argc, char **argv)
         if (!any_bin)
             return cli_usage(cmd, "--record-allowed: needs a .bin output (--out X.bin) to record "
                                   "X.bin.inputs beside it");
-#ifndef STEX_DISPATCH_HAS_STORE_OBSERVER
-        return cli_usage(cmd, "--record-allowed: not available in this build: the engine does not "
-                              "yet expose the values given to textureStore");
-#endif
+        /* several threads may store one texel in an order the observer cannot
+         * see; one thread makes the last recorded value the one in the golden */
+        if (threads > 1)
+            return cli_usage(cmd, "--record-allowed: runs on one thread (the recorded value of a "
+                                  "texel must be its last store); drop --threads %u", threads);
+        threads = 1;
     }
 
     stex_kernel_setup setup = {.width = size[0], .height = size[1], .iterations = iterations,
@@ -261,9 +267,7 @@ int cli_run(int argc, char **argv)
     stex_race_detector *rd = NULL;
     stex_kernel_instance *ki = NULL;
     stex_image out = {0};
-#ifdef STEX_DISPATCH_HAS_STORE_OBSERVER
     recorder rec = {0};
-#endif
     int rc = CLI_OK;
     stex_status st = STEX_OK;
     if (race_check && (st = stex_race_detector_create(NULL, &rd)))
@@ -273,7 +277,6 @@ int cli_run(int argc, char **argv)
     stex_dispatch_options o = {.schedule = schedule, .seed = seed, .threads = (int)threads,
                                .visibility = vis, .profile = stex_profile_get(profile),
                                .races = rd};
-#ifdef STEX_DISPATCH_HAS_STORE_OBSERVER
     if (record) {
         stex_texture *t = stex_kernel_instance_output_texture(ki);
         if (!t) {
@@ -290,7 +293,6 @@ int cli_run(int argc, char **argv)
         o.store_observer = record_store;
         o.store_observer_user = &rec;
     }
-#endif
     double t0 = cli_now_ms();
     st = stex_kernel_instance_dispatch(ki, &o);
     double ms = cli_now_ms() - t0;
@@ -303,7 +305,6 @@ int cli_run(int argc, char **argv)
     for (int i = 0; i < nouts; i++)
         if ((st = stex_write_image(outs[i], &out, &meta)))
             goto fail;
-#ifdef STEX_DISPATCH_HAS_STORE_OBSERVER
     for (int i = 0; record && i < nouts; i++) {
         if (stex_file_kind_of(outs[i]) != STEX_FILE_BIN)
             continue;
@@ -317,7 +318,6 @@ int cli_run(int argc, char **argv)
         if (st)
             goto fail;
     }
-#endif
 
     uint32_t w = stex_kernel_instance_width(ki), h = stex_kernel_instance_height(ki);
     const char *fmt = stex_format_name(stex_kernel_instance_output_format(ki));
@@ -384,8 +384,6 @@ done:
     stex_image_free(&input);
     stex_kernel_instance_destroy(ki);
     stex_race_detector_destroy(rd);
-#ifdef STEX_DISPATCH_HAS_STORE_OBSERVER
     stex_inputs_free(&rec.in);
-#endif
     return rc;
 }

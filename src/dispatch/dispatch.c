@@ -52,7 +52,8 @@ static bool thread_init(thread_state *t, exec_dispatch *ctx)
     if (ctx->race && !(e->race = race_thread_create(ctx->race)))
         return false;
     /* race summary without snapshot visibility: the inline builtins record */
-    e->fast.race_inline = ctx->race && race_dispatch_summary(ctx->race) && !e->overlay;
+    e->fast.race_inline = ctx->race && race_dispatch_summary(ctx->race) && !e->overlay
+                          && !ctx->opt.store_observer;
     e->fast.race_tid = (uint32_t)omp_get_thread_num();
     return true;
 }
@@ -203,7 +204,9 @@ stex_status stex_dispatch(const stex_pipeline *p, const stex_bind_group *g, uint
     ctx.total_wg = (uint64_t)x * y * z;
     ctx.wg_memory_size = p->wg_memory_size;
     ctx.fibers = p->barriers;
-    ctx.slow = ctx.opt.races || ctx.opt.visibility == STEX_VISIBILITY_SNAPSHOT;
+    /* the store observer is called from the out-of-line textureStore only */
+    ctx.slow = ctx.opt.races || ctx.opt.visibility == STEX_VISIBILITY_SNAPSHOT
+               || ctx.opt.store_observer;
 
     int threads = ctx.opt.threads > 0 ? ctx.opt.threads : omp_get_num_procs();
     if ((uint64_t)threads > ctx.total_wg)

@@ -47,8 +47,14 @@ void stex__sample_level_2d(const struct stex_texture_view *v, const struct stex_
 /* Tables on (the default) or off, for tests that compare the two (sampler.c). */
 void sample_codec_enable(bool on);
 
+#if defined(__GNUC__)
+#define SAMPLE_INLINE static inline __attribute__((always_inline))
+#else
+#define SAMPLE_INLINE static inline
+#endif
+
 /* One texel through the codec: the same bits as dec(p, t, out). */
-static inline void sample_codec_decode(const sample_codec *c, stex_decode_fn dec,
+SAMPLE_INLINE void sample_codec_decode(const sample_codec *c, stex_decode_fn dec,
                                        const stex_profile *p, const uint8_t *t, stex_vec4 *out)
 {
     switch (c->kind) {

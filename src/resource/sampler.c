@@ -96,7 +96,7 @@ static int64_t wrap(stex_address_mode m, int64_t i, int64_t n)
 
 /* floorf, without the library call or SSE4.1: the same value for every
  * input (-0 stays -0; |x| >= 2^23, inf and NaN are already integral). */
-static inline float ffloor(float x)
+SAMPLE_INLINE float ffloor(float x)
 {
     if (!(fabsf(x) < 8388608.0f))
         return x + 0.0f;
@@ -106,7 +106,7 @@ static inline float ffloor(float x)
 }
 
 /* A float texel coordinate made safe to floor into an int64. */
-static float tame(float c)
+SAMPLE_INLINE float tame(float c)
 {
     if (isnan(c))
         return 0;
@@ -152,7 +152,38 @@ static inline void fetch(const stex_view_access *acc, const sample_ctx *cx, int6
         memset(out, 0, sizeof *out);
 }
 
+static uint32_t bits_of(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static float float_of(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+
 /* ---- precision SPEC: f32 coordinates, double blend rounded once ---- */
+
+/* The NaN a SPEC blend returns, fixed so that it does not depend on how the
+ * compiler orders the operands of + (x86 keeps the first NaN operand, and
+ * gcc may swap the operands of a commutative add): the first term, in the
+ * order written, that is a NaN (w * t with t NaN, or 0 * inf), else the
+ * x86 default NaN (inf - inf). */
+static float spec_nan(const double *w, const float *t, int n, int stride)
+{
+    for (int i = 0; i < n; i++) {
+        double p = w[i] * (double)t[i * stride];
+        if (isnan(p))
+            return (float)p;
+    }
+    return float_of(0xffc00000u);
+}
+
+/* The 2x2 blend in double, rounded once; channel c of the four texels. */
+static float spec_blend(double A, double B, const stex_vec4 *t00, const stex_vec4 *t10,
+                        const stex_vec4 *t01, const stex_vec4 *t11, int c)
+{
+    float r = (float)((1 - A) * (1 - B) * t00->f[c] + A * (1 - B) * t10->f[c] +
+                      (1 - A) * B * t01->f[c] + A * B * t11->f[c]);
+    if (!isnan(r))
+        return r;
+    const double w[4] = {(1 - A) * (1 - B), A * (1 - B), (1 - A) * B, A * B};
+    const float t[4] = {t00->f[c], t10->f[c], t01->f[c], t11->f[c]};
+    return spec_nan(w, t, 4, 1);
+}
 
 static void spec_axis(stex_address_mode m, float u, uint32_t n, int64_t *i0, int64_t *i1, float *w)
 {
@@ -163,10 +194,19 @@ static void spec_axis(stex_address_mode m, float u, uint32_t n, int64_t *i0, int
     *i1 = wrap(m, (int64_t)f + 1, n);
 }
 
+/* The mip blend in double, rounded once (NaN as spec_nan). */
+static float spec_mip(float delta, float t0, float t1)
+{
+    float r = (float)((1.0 - delta) * t0 + (double)delta * t1);
+    if (!isnan(r))
+        return r;
+    const double w[2] = {1.0 - delta, delta};
+    const float t[2] = {t0, t1};
+    return spec_nan(w, t, 2, 1);
+}
+
 /* ---- precision LAVAPIPE: llvmpipe's gallivm sampling code ---- */
 
-static uint32_t bits_of(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-static float float_of(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static float quiet(float a) { return float_of(bits_of(a) | 0x00400000u); }
 /* x86 SSE: the first NaN operand, quieted, else the x86 default NaN. */
 static float x86_result(float a, float b, float r)
@@ -375,13 +415,12 @@ static void sample_one_level(const stex_view_access *a, const sample_ctx *cx,
     }
     double A = fp.a, B = fp.b;
     for (int c = 0; c < 4; c++)
-        out->f[c] = (float)((1 - A) * (1 - B) * t00.f[c] + A * (1 - B) * t10.f[c] +
-                            (1 - A) * B * t01.f[c] + A * B * t11.f[c]);
+        out->f[c] = spec_blend(A, B, &t00, &t10, &t01, &t11, c);
 }
 
 /* ---- the engine's common call, specialised ---- */
 
-static inline uint32_t clamp_index(int32_t k, uint32_t n)
+SAMPLE_INLINE uint32_t clamp_index(int32_t k, uint32_t n)
 {
     return k < 0 ? 0 : (uint32_t)k >= n ? n - 1 : (uint32_t)k;
 }
@@ -391,9 +430,9 @@ static inline uint32_t clamp_index(int32_t k, uint32_t n)
  * path): the arithmetic of spec_axis / lavapipe_axis and sample_one_level
  * step for step, without the switches.  tests/resource/test_sampler.c
  * compares it with the general path. */
-static inline void sample_linear_clamp(const stex_view_access *a, const uint64_t *col,
-                                       const uint64_t *row, const sample_codec *k, bool lavapipe,
-                                       float u, float v, stex_vec4 *out)
+SAMPLE_INLINE void sample_linear_clamp(const stex_view_access *a, const uint64_t *col,
+                                      const uint64_t *row, const sample_codec *k, bool lavapipe,
+                                      float u, float v, stex_vec4 *out)
 {
     uint32_t w = a->width, h = a->height;
     float lw = (float)w, lh = (float)h, A, B, c, f;
@@ -460,10 +499,12 @@ static inline void sample_linear_clamp(const stex_view_access *a, const uint64_t
                                        _mm_mul_pd(w01, _mm_cvtps_pd(v01))),
                             _mm_mul_pd(w11, _mm_cvtps_pd(v11)));
     _mm_storeu_ps(out->f, _mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi)));
+    for (int i = 0; i < 4; i++)
+        if (isnan(out->f[i]))
+            out->f[i] = spec_blend(dA, dB, &t00, &t10, &t01, &t11, i);
 #else
     for (int i = 0; i < 4; i++)
-        out->f[i] = (float)((1 - dA) * (1 - dB) * t00.f[i] + dA * (1 - dB) * t10.f[i] +
-                            (1 - dA) * dB * t01.f[i] + dA * dB * t11.f[i]);
+        out->f[i] = spec_blend(dA, dB, &t00, &t10, &t01, &t11, i);
 #endif
 }
 
@@ -523,7 +564,7 @@ static void sample_level(const stex_texture_view *v, const stex_sampler *s, cons
     sample_one_level(&v->level[hi], cx, filter, u, v_, z, &t1);
     for (int c = 0; c < 4; c++)
         out->f[c] = cx->lavapipe ? lerp86(delta, t0.f[c], t1.f[c])
-                                : (float)((1.0 - delta) * t0.f[c] + (double)delta * t1.f[c]);
+                                : spec_mip(delta, t0.f[c], t1.f[c]);
 }
 
 void stex_view_sample_level(const stex_texture_view *v, const stex_sampler *s, const stex_profile *p,

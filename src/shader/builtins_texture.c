@@ -100,6 +100,8 @@ void stex__texture_store(const stex_invocation *inv, uint32_t binding, stex_view
     }
     if (!in_bounds(b, x, y, z) || e->dead)
         return; /* WGSL: an out-of-bounds textureStore is discarded */
+    if (e->ctx->opt.store_observer) /* set: the dispatch runs every store through here */
+        e->ctx->opt.store_observer(e->ctx->opt.store_observer_user, b->view, x, y, z, &v->v);
     uint8_t *p = texel_ptr(b, x, y, z);
     uint8_t bytes[16];
     if (e->fast.b[binding].raw32)

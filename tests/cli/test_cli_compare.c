@@ -142,7 +142,6 @@ static void test_record_allowed(void **state)
     path_in(np, sizeof np, "rec-nvidia.bin");
     snprintf(ip, sizeof ip, "%s.inputs", gp);
     cli_result r = run_stex("run generar --size 40x12 --record-allowed --out '%s'", gp);
-#ifdef STEX_DISPATCH_HAS_STORE_OBSERVER
     CLI_EXPECT(r, 0, NULL);
     cli_free(&r);
     stex_inputs in;
@@ -162,14 +161,6 @@ static void test_record_allowed(void **state)
     remove(np), remove(side), remove(ip);
     snprintf(side, sizeof side, "%s.json", gp);
     remove(gp), remove(side);
-#else
-    /* the engine does not expose stored values yet: a clear refusal */
-    CLI_EXPECT(r, 2, "--record-allowed");
-    cli_free(&r);
-    assert_int_equal(access(gp, F_OK), -1);
-    (void)np;
-    (void)ip;
-#endif
 }
 
 static void test_errors(void **state)
