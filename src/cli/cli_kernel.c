@@ -163,7 +163,10 @@ int cli_read_image(const char *cmd, const char *path, const cli_raw_layout *raw,
 
 void cli_hex(const uint8_t *p, unsigned n, char *buf)
 {
-    for (unsigned i = 0; i < n; i++)
-        sprintf(buf + 2 * i, "%02x", p[i]);
+    static const char digits[] = "0123456789abcdef";
+    for (unsigned i = 0; i < n; i++) {
+        buf[2 * i] = digits[p[i] >> 4];
+        buf[2 * i + 1] = digits[p[i] & 15];
+    }
     buf[2 * n] = '\0';
 }

@@ -498,9 +498,10 @@ SAMPLE_INLINE void sample_linear_clamp(const stex_view_access *a, const uint64_t
                                                   _mm_mul_pd(w10, _mm_cvtps_pd(v10))),
                                        _mm_mul_pd(w01, _mm_cvtps_pd(v01))),
                             _mm_mul_pd(w11, _mm_cvtps_pd(v11)));
-    _mm_storeu_ps(out->f, _mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi)));
-    for (int i = 0; i < 4; i++)
-        if (isnan(out->f[i]))
+    __m128 r = _mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi));
+    _mm_storeu_ps(out->f, r);
+    if (_mm_movemask_ps(_mm_cmpunord_ps(r, r))) /* a NaN: spec_nan picks which */
+        for (int i = 0; i < 4; i++)
             out->f[i] = spec_blend(dA, dB, &t00, &t10, &t01, &t11, i);
 #else
     for (int i = 0; i < 4; i++)
