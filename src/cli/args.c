@@ -49,6 +49,20 @@ bool cli_parse_u32(const char *cmd, const char *what, const char *s, uint32_t *o
     return true;
 }
 
+bool cli_parse_u32_range(const char *cmd, const char *what, const char *s, uint32_t lo,
+                         uint32_t hi, uint32_t *out)
+{
+    uint32_t v;
+    if (!cli_parse_u32(cmd, what, s, &v))
+        return false;
+    if (v < lo || v > hi) {
+        cli_usage(cmd, "%s: expected %" PRIu32 "..%" PRIu32 ", got '%s'", what, lo, hi, s);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
 bool cli_parse_size(const char *cmd, const char *what, const char *s, uint32_t out[3])
 {
     uint32_t v[3] = {1, 1, 1};

@@ -32,6 +32,9 @@ int cli_usage(const char *cmd, const char *fmt, ...)
  * On failure they print a usage error naming `what` and return false. */
 bool cli_parse_u32(const char *cmd, const char *what, const char *s, uint32_t *out);
 bool cli_parse_u64(const char *cmd, const char *what, const char *s, uint64_t *out);
+/* As cli_parse_u32, and the value must lie in [lo, hi]. */
+bool cli_parse_u32_range(const char *cmd, const char *what, const char *s, uint32_t lo,
+                         uint32_t hi, uint32_t *out);
 /* "W", "WxH" or "WxHxL" (missing parts = 1); every part >= 1. */
 bool cli_parse_size(const char *cmd, const char *what, const char *s, uint32_t out[3]);
 

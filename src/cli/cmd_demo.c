@@ -205,16 +205,12 @@ int cli_demo(int argc, char **argv)
             png = optarg;
             break;
         case OPT_RUNS:
-            if (!cli_parse_u32(cmd, "--runs", optarg, &runs))
+            if (!cli_parse_u32_range(cmd, "--runs", optarg, 2, 1000, &runs))
                 return CLI_USAGE;
-            if (runs < 2 || runs > 1000)
-                return cli_usage(cmd, "--runs: expected 2..1000, got '%s'", optarg);
             break;
         case OPT_THREADS:
-            if (!cli_parse_u32(cmd, "--threads", optarg, &threads))
+            if (!cli_parse_u32_range(cmd, "--threads", optarg, 1, 1024, &threads))
                 return CLI_USAGE;
-            if (threads == 0 || threads > 1024)
-                return cli_usage(cmd, "--threads: expected 1..1024, got '%s'", optarg);
             break;
         default:
             return cli_usage(cmd, "unknown or incomplete option '%s'", argv[optind - 1]);

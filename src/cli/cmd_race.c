@@ -279,22 +279,16 @@ int cli_race(int argc, char **argv)
             fputs(HELP, stdout);
             return CLI_OK;
         case OPT_RUNS:
-            if (!cli_parse_u32(cmd, "--runs", optarg, &runs))
+            if (!cli_parse_u32_range(cmd, "--runs", optarg, 1, 100000, &runs))
                 return CLI_USAGE;
-            if (runs < 1 || runs > 100000)
-                return cli_usage(cmd, "--runs: expected 1..100000, got '%s'", optarg);
             break;
         case OPT_ITER:
-            if (!cli_parse_u32(cmd, "--iterations", optarg, &iterations))
+            if (!cli_parse_u32_range(cmd, "--iterations", optarg, 1, 100000, &iterations))
                 return CLI_USAGE;
-            if (iterations == 0 || iterations > 100000)
-                return cli_usage(cmd, "--iterations: expected 1..100000, got '%s'", optarg);
             break;
         case OPT_THREADS:
-            if (!cli_parse_u32(cmd, "--threads", optarg, &threads))
+            if (!cli_parse_u32_range(cmd, "--threads", optarg, 1, 1024, &threads))
                 return CLI_USAGE;
-            if (threads == 0 || threads > 1024)
-                return cli_usage(cmd, "--threads: expected 1..1024, got '%s'", optarg);
             break;
         case OPT_SIZE:
             if (!cli_parse_size(cmd, "--size", optarg, size))

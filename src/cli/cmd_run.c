@@ -168,16 +168,12 @@ int cli_run(int argc, char **argv)
                 return CLI_USAGE;
             break;
         case OPT_THREADS:
-            if (!cli_parse_u32(cmd, "--threads", optarg, &threads))
+            if (!cli_parse_u32_range(cmd, "--threads", optarg, 1, 1024, &threads))
                 return CLI_USAGE;
-            if (threads == 0 || threads > 1024)
-                return cli_usage(cmd, "--threads: expected 1..1024, got '%s'", optarg);
             break;
         case OPT_ITER:
-            if (!cli_parse_u32(cmd, "--iterations", optarg, &iterations))
+            if (!cli_parse_u32_range(cmd, "--iterations", optarg, 1, 100000, &iterations))
                 return CLI_USAGE;
-            if (iterations == 0 || iterations > 100000)
-                return cli_usage(cmd, "--iterations: expected 1..100000, got '%s'", optarg);
             break;
         case OPT_VARIANT:
             if (strcmp(optarg, "random") && strcmp(optarg, "hot"))
