@@ -68,6 +68,14 @@ bool cli_parse_visibility(const char *cmd, const char *s, stex_visibility *out)
     return false;
 }
 
+bool cli_parse_oob_load(const char *cmd, const char *s, stex_oob_load *out)
+{
+    if (stex_oob_load_from_name(s, out))
+        return true;
+    cli_usage(cmd, "--oob-load: unknown policy '%s' (accepted: zero, zero-alpha-one, random-texel)", s);
+    return false;
+}
+
 bool cli_parse_format(const char *cmd, const char *s, stex_format *out)
 {
     stex_format f = stex_format_from_name(s);

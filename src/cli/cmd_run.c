@@ -25,6 +25,9 @@ static const char HELP[] =
     "  --threads T            OpenMP threads (default: all cores)\n"
     "  --visibility V         what a read sees of other workgroups' writes:\n"
     "                         immediate (default) or snapshot\n"
+    "  --oob-load P           what an out-of-bounds textureLoad returns (all allowed by\n"
+    "                         WGSL): zero (default, as lavapipe and NVIDIA do),\n"
+    "                         zero-alpha-one, random-texel (some in-bounds texel)\n"
     "  --iterations N         dispatches per run (default 1)\n"
     "  --variant V            difundir input: random (default) or hot\n"
     "  --race-check           run the race detector and report what it finds\n"
@@ -81,7 +84,7 @@ static int list_kernels(bool json)
 }
 
 enum { OPT_LIST = 256, OPT_SIZE, OPT_PROFILE, OPT_SCHEDULE, OPT_SEED, OPT_THREADS, OPT_VIS,
-       OPT_RACE, OPT_IN, OPT_OUT, OPT_RECORD, OPT_JSON, OPT_ITER, OPT_VARIANT };
+       OPT_RACE, OPT_IN, OPT_OUT, OPT_RECORD, OPT_JSON, OPT_ITER, OPT_VARIANT, OPT_OOB };
 
 /* --record-allowed: the last value stored to each texel of the output.  The
  * run uses one thread, so the observer's calls come in the order the stores
@@ -121,6 +124,7 @@ int cli_run(int argc, char **argv)
         {"schedule", required_argument, NULL, OPT_SCHEDULE},
         {"seed", required_argument, NULL, OPT_SEED}, {"threads", required_argument, NULL, OPT_THREADS},
         {"visibility", required_argument, NULL, OPT_VIS},
+        {"oob-load", required_argument, NULL, OPT_OOB},
         {"race-check", no_argument, NULL, OPT_RACE}, {"in", required_argument, NULL, OPT_IN},
         {"out", required_argument, NULL, OPT_OUT},
         {"record-allowed", no_argument, NULL, OPT_RECORD}, {"json", no_argument, NULL, OPT_JSON},
@@ -133,6 +137,7 @@ int cli_run(int argc, char **argv)
     stex_profile_id profile = STEX_PROFILE_SPEC;
     stex_schedule schedule = STEX_SCHEDULE_IN_ORDER;
     stex_visibility vis = STEX_VISIBILITY_IMMEDIATE;
+    stex_oob_load oob = STEX_OOB_LOAD_ZERO;
     const char *in_path = NULL, *variant = NULL, *outs[MAX_OUTS];
     int nouts = 0, c;
     optind = 0;
@@ -161,6 +166,10 @@ int cli_run(int argc, char **argv)
             break;
         case OPT_VIS:
             if (!cli_parse_visibility(cmd, optarg, &vis))
+                return CLI_USAGE;
+            break;
+        case OPT_OOB:
+            if (!cli_parse_oob_load(cmd, optarg, &oob))
                 return CLI_USAGE;
             break;
         case OPT_SEED:
@@ -271,8 +280,8 @@ int cli_run(int argc, char **argv)
     if ((st = stex_kernel_instance_create(k, &setup, &ki)))
         goto fail;
     stex_dispatch_options o = {.schedule = schedule, .seed = seed, .threads = (int)threads,
-                               .visibility = vis, .profile = stex_profile_get(profile),
-                               .races = rd};
+                               .visibility = vis, .oob_load = oob,
+                               .profile = stex_profile_get(profile), .races = rd};
     if (record) {
         stex_texture *t = stex_kernel_instance_output_texture(ki);
         if (!t) {
@@ -320,9 +329,11 @@ int cli_run(int argc, char **argv)
     if (json) {
         printf("{\"kernel\": \"%s\", \"size\": [%u, %u], \"format\": \"%s\", \"profile\": \"%s\", "
                "\"schedule\": \"%s\", \"seed\": %" PRIu64 ", \"threads\": %d, "
-               "\"visibility\": \"%s\", \"iterations\": %u, \"dispatch_ms\": %.3f, \"races\": ",
+               "\"visibility\": \"%s\", \"oob_load\": \"%s\", \"iterations\": %u, "
+               "\"dispatch_ms\": %.3f, \"races\": ",
                k->name, w, h, fmt, stex_profile_name(profile), stex_schedule_name(schedule), seed,
-               cli_threads(threads), stex_visibility_name(vis), iterations ? iterations : 1, ms);
+               cli_threads(threads), stex_visibility_name(vis), stex_oob_load_name(oob),
+               iterations ? iterations : 1, ms);
         if (rd)
             printf("{\"write-write\": %" PRIu64 ", \"read-write\": %" PRIu64 ", \"total\": %" PRIu64
                    "}", stex_race_count(rd, STEX_RACE_WRITE_WRITE),

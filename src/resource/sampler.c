@@ -162,10 +162,10 @@ static float float_of(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
  * gcc may swap the operands of a commutative add): the first term, in the
  * order written, that is a NaN (w * t with t NaN, or 0 * inf), else the
  * x86 default NaN (inf - inf). */
-static float spec_nan(const double *w, const float *t, int n, int stride)
+static float spec_nan(const double *w, const float *t, int n)
 {
     for (int i = 0; i < n; i++) {
-        double p = w[i] * (double)t[i * stride];
+        double p = w[i] * (double)t[i];
         if (isnan(p))
             return (float)p;
     }
@@ -182,7 +182,7 @@ static float spec_blend(double A, double B, const stex_vec4 *t00, const stex_vec
         return r;
     const double w[4] = {(1 - A) * (1 - B), A * (1 - B), (1 - A) * B, A * B};
     const float t[4] = {t00->f[c], t10->f[c], t01->f[c], t11->f[c]};
-    return spec_nan(w, t, 4, 1);
+    return spec_nan(w, t, 4);
 }
 
 static void spec_axis(stex_address_mode m, float u, uint32_t n, int64_t *i0, int64_t *i1, float *w)
@@ -202,7 +202,7 @@ static float spec_mip(float delta, float t0, float t1)
         return r;
     const double w[2] = {1.0 - delta, delta};
     const float t[2] = {t0, t1};
-    return spec_nan(w, t, 2, 1);
+    return spec_nan(w, t, 2);
 }
 
 /* ---- precision LAVAPIPE: llvmpipe's gallivm sampling code ---- */

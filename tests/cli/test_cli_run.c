@@ -4,6 +4,8 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <jansson.h>
@@ -195,6 +197,62 @@ static void test_run_race_check(void **state)
     cli_free(&r);
 }
 
+/* --oob-load: difundir-pingpong reads the four neighbours of every texel, so
+ * only the border texels read outside the texture.  WGSL lets an
+ * out-of-bounds load return any in-bounds texel: with random-texel the
+ * interior must stay bit-identical to the zero policy, and the border change. */
+static uint8_t *read_file(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    *n = (size_t)ftell(f);
+    rewind(f);
+    uint8_t *b = malloc(*n);
+    assert_non_null(b);
+    assert_int_equal(fread(b, 1, *n, f), *n);
+    fclose(f);
+    return b;
+}
+
+static void test_run_oob_load(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/stex-oob-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *policy[] = {"zero", "random-texel"};
+    uint8_t *bin[2];
+    size_t n[2];
+    for (int i = 0; i < 2; i++) {
+        cli_result r = run_stex("run difundir-pingpong --size 32x32 --threads 1 --seed 7 "
+                                "--oob-load %s --out %s/%s.bin --json", policy[i], dir, policy[i]);
+        CLI_EXPECT(r, 0, NULL);
+        assert_non_null(strstr(r.out, policy[i]));
+        cli_free(&r);
+        char path[64];
+        snprintf(path, sizeof path, "%s/%s.bin", dir, policy[i]);
+        bin[i] = read_file(path, &n[i]);
+        remove(path);
+        snprintf(path, sizeof path, "%s/%s.bin.json", dir, policy[i]);
+        remove(path);
+    }
+    rmdir(dir);
+    assert_int_equal(n[0], 256 * 32); /* r32float, 32 texels = 128 bytes, rows padded to 256 */
+    assert_int_equal(n[1], n[0]);
+    unsigned border_diff = 0;
+    for (uint32_t y = 0; y < 32; y++)
+        for (uint32_t x = 0; x < 32; x++) {
+            bool border = x == 0 || y == 0 || x == 31 || y == 31;
+            int same = !memcmp(bin[0] + y * 256 + x * 4, bin[1] + y * 256 + x * 4, 4);
+            if (!border && !same)
+                fail_msg("interior texel (%u, %u) changed with --oob-load random-texel", x, y);
+            border_diff += border && !same;
+        }
+    assert_true(border_diff > 0);
+    free(bin[0]);
+    free(bin[1]);
+}
+
 /* Bad input: a clear message naming what was wrong, exit 2, no file left. */
 static void test_run_errors(void **state)
 {
@@ -252,7 +310,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_and_list), cmocka_unit_test(test_run_outputs),
         cmocka_unit_test(test_run_input),     cmocka_unit_test(test_run_race_check),
-        cmocka_unit_test(test_run_errors),
+        cmocka_unit_test(test_run_errors),    cmocka_unit_test(test_run_oob_load),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     scratch_remove(cli_dir);
