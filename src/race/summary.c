@@ -163,49 +163,68 @@ typedef struct block_out {
     cand_vec c;
 } block_out;
 
+/* A location the screen flagged (two keys, or a shared word): fold the
+ * threads' single words into the pairs, judge, count, detail. */
+static void judge_location(const struct race_shadow *s, uint64_t i, bool suppress,
+                           uint32_t invocations, size_t room, block_out *o)
+{
+    const uint32_t *word = s->h.word;
+    uint32_t nt = s->h.nthreads;
+    _Atomic uint64_t *p = s->h.pairs + (uint64_t)s->h.stride * i;
+    for (uint32_t t = 0; t < nt; t++) { /* fold the single words in (blocks are disjoint) */
+        uint32_t w = word[(uint64_t)t * s->h.count + i];
+        if (w && w != RACE_WORD_SHARED) {
+            if (w & RACE_WORD_READ)
+                race_pair_insert(p + STEX_RACE_ACCESS_READ, w & RACE_WORD_KEY, false);
+            if (w & RACE_WORD_WRITE)
+                race_pair_insert(p + STEX_RACE_ACCESS_WRITE, w & RACE_WORD_KEY, false);
+        }
+    }
+    verdict_in v;
+    v.r = atomic_load_explicit(&p[0], memory_order_relaxed);
+    v.w = atomic_load_explicit(&p[1], memory_order_relaxed);
+    v.ar = s->h.stride > 2 ? atomic_load_explicit(&p[2], memory_order_relaxed) : 0;
+    v.aw = s->h.stride > 2 ? atomic_load_explicit(&p[3], memory_order_relaxed) : 0;
+    v.suppress_ww = suppress && s->h.value
+                    && !(atomic_load_explicit(&s->h.value[i], memory_order_relaxed)
+                         & RACE_VALUE_DIFFER);
+    unsigned k = verdict(&v);
+    if (!k)
+        return;
+    for (int rk = 0; rk < STEX_RACE_KIND_COUNT; rk++)
+        o->count[rk] += (k >> rk) & 1;
+    if (o->c.n < room)
+        detail(&v, invocations, s->id, i, &o->c);
+}
+
+enum { RUN = 1024 }; /* locations screened together */
+
 static void scan_block(const struct race_shadow *s, uint64_t lo, uint64_t hi, bool suppress,
                        uint32_t invocations, size_t room, block_out *o)
 {
     const uint32_t *word = s->h.word;
     uint32_t nt = s->h.nthreads;
-    for (uint64_t i = lo; i < hi; i++) {
-        /* the threads' words: one key everywhere (or none) means no race */
-        uint32_t key = 0;
-        bool shared = false;
-        for (uint32_t t = 0; t < nt && !shared; t++) {
-            uint32_t w = word[(uint64_t)t * s->h.count + i];
-            if (!w)
-                continue;
-            shared = w == RACE_WORD_SHARED || (key && (w & RACE_WORD_KEY) != key);
-            key = w & RACE_WORD_KEY;
-        }
-        if (!shared)
-            continue;
-        _Atomic uint64_t *p = s->h.pairs + (uint64_t)s->h.stride * i;
-        for (uint32_t t = 0; t < nt; t++) { /* fold the single words in (blocks are disjoint) */
-            uint32_t w = word[(uint64_t)t * s->h.count + i];
-            if (w && w != RACE_WORD_SHARED) {
-                if (w & RACE_WORD_READ)
-                    race_pair_insert(p + STEX_RACE_ACCESS_READ, w & RACE_WORD_KEY, false);
-                if (w & RACE_WORD_WRITE)
-                    race_pair_insert(p + STEX_RACE_ACCESS_WRITE, w & RACE_WORD_KEY, false);
+    uint32_t key[RUN];
+    uint8_t shared[RUN];
+    for (uint64_t r = lo; r < hi; r += RUN) {
+        uint32_t n = hi - r < RUN ? (uint32_t)(hi - r) : RUN;
+        /* The screen reads each thread's words as one stream, without branches:
+         * one key everywhere (or none) means no race - the common case.  A
+         * shared word's key part is RACE_WORD_KEY, never a real key. */
+        memset(key, 0, n * sizeof *key);
+        memset(shared, 0, n);
+        for (uint32_t t = 0; t < nt; t++) {
+            const uint32_t *wt = word + (uint64_t)t * s->h.count + r;
+            for (uint32_t j = 0; j < n; j++) {
+                uint32_t w = wt[j], kw = w & RACE_WORD_KEY;
+                shared[j] |= (w == RACE_WORD_SHARED)
+                             | ((kw != 0) & (key[j] != 0) & (kw != key[j]));
+                key[j] = kw ? kw : key[j];
             }
         }
-        verdict_in v;
-        v.r = atomic_load_explicit(&p[0], memory_order_relaxed);
-        v.w = atomic_load_explicit(&p[1], memory_order_relaxed);
-        v.ar = s->h.stride > 2 ? atomic_load_explicit(&p[2], memory_order_relaxed) : 0;
-        v.aw = s->h.stride > 2 ? atomic_load_explicit(&p[3], memory_order_relaxed) : 0;
-        v.suppress_ww = suppress && s->h.value
-                        && !(atomic_load_explicit(&s->h.value[i], memory_order_relaxed)
-                             & RACE_VALUE_DIFFER);
-        unsigned k = verdict(&v);
-        if (!k)
-            continue;
-        for (int rk = 0; rk < STEX_RACE_KIND_COUNT; rk++)
-            o->count[rk] += (k >> rk) & 1;
-        if (o->c.n < room)
-            detail(&v, invocations, s->id, i, &o->c);
+        for (uint32_t j = 0; j < n; j++)
+            if (shared[j])
+                judge_location(s, r + j, suppress, invocations, room, o);
     }
 }
 
