@@ -76,6 +76,16 @@ bool cli_parse_oob_load(const char *cmd, const char *s, stex_oob_load *out)
     return false;
 }
 
+bool cli_parse_variant(const char *cmd, const char *s, const char **out)
+{
+    if (strcmp(s, "random") && strcmp(s, "hot")) {
+        cli_usage(cmd, "--variant: unknown variant '%s' (accepted: random, hot)", s);
+        return false;
+    }
+    *out = s;
+    return true;
+}
+
 bool cli_parse_format(const char *cmd, const char *s, stex_format *out)
 {
     stex_format f = stex_format_from_name(s);

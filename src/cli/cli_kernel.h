@@ -20,6 +20,8 @@ bool cli_parse_profile(const char *cmd, const char *s, stex_profile_id *out);
 bool cli_parse_schedule(const char *cmd, const char *s, stex_schedule *out);
 bool cli_parse_visibility(const char *cmd, const char *s, stex_visibility *out);
 bool cli_parse_oob_load(const char *cmd, const char *s, stex_oob_load *out);
+/* difundir's input: "random" or "hot". */
+bool cli_parse_variant(const char *cmd, const char *s, const char **out);
 bool cli_parse_format(const char *cmd, const char *s, stex_format *out);
 
 /* Threads a dispatch with `threads` (0 = all) really uses. */

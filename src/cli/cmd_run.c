@@ -185,10 +185,8 @@ int cli_run(int argc, char **argv)
                 return CLI_USAGE;
             break;
         case OPT_VARIANT:
-            if (strcmp(optarg, "random") && strcmp(optarg, "hot"))
-                return cli_usage(cmd, "--variant: unknown variant '%s' (accepted: random, hot)",
-                                 optarg);
-            variant = optarg;
+            if (!cli_parse_variant(cmd, optarg, &variant))
+                return CLI_USAGE;
             break;
         case OPT_IN: in_path = optarg; break;
         case OPT_OUT:
