@@ -60,6 +60,10 @@ typedef struct stex_layout_entry {
 
 typedef struct stex_pipeline_desc {
     stex_kernel_fn kernel;
+    /* optional: the same kernel as a workgroup loop (STEX_WORKGROUP_FN in
+     * stex/shader.h), used for pipelines without barriers; NULL = call
+     * .kernel once per invocation */
+    stex_workgroup_fn workgroup;
     uint32_t workgroup_size[3];        /* 0 = 1 */
     const stex_layout_entry *entries;
     uint32_t entry_count;

@@ -50,6 +50,68 @@ typedef struct stex_invocation {
 
 typedef void (*stex_kernel_fn)(const stex_invocation *inv);
 
+/* One workgroup handed to a workgroup function (below): the invocation with
+ * the workgroup's ids filled in, and the order to run its invocations in. */
+typedef struct stex_workgroup {
+    stex_invocation *inv;
+    const uint32_t *order;     /* local_invocation_index in run order; NULL = 0, 1, 2, ... */
+    const uint8_t (*lid)[3];   /* local_invocation_index -> local_invocation_id */
+    uint32_t base[3];          /* workgroup_id * workgroup_size */
+    uint32_t size[3];          /* @workgroup_size */
+} stex_workgroup;
+typedef void (*stex_workgroup_fn)(const stex_workgroup *wg);
+
+/* The engine's per-invocation loop with the kernel compiled into it, so the
+ * compiler inlines the kernel and its builtins instead of making one
+ * indirect call per invocation.  The order is exactly the one the engine
+ * would use calling the kernel itself, so results do not change. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void stex__workgroup_loop(const stex_workgroup *w, stex_kernel_fn kernel)
+{
+    stex_invocation *inv = w->inv;
+    if (!w->order) {
+        uint32_t idx = 0;
+        for (uint32_t z = 0; z < w->size[2]; z++) {
+            inv->local_invocation_id[2] = z;
+            inv->global_invocation_id[2] = w->base[2] + z;
+            for (uint32_t y = 0; y < w->size[1]; y++) {
+                inv->local_invocation_id[1] = y;
+                inv->global_invocation_id[1] = w->base[1] + y;
+                for (uint32_t x = 0; x < w->size[0]; x++) {
+                    inv->local_invocation_id[0] = x;
+                    inv->global_invocation_id[0] = w->base[0] + x;
+                    inv->local_invocation_index = idx++;
+                    kernel(inv);
+                }
+            }
+        }
+        return;
+    }
+    uint32_t n = w->size[0] * w->size[1] * w->size[2];
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t i = w->order[k];
+        for (int c = 0; c < 3; c++) {
+            inv->local_invocation_id[c] = w->lid[i][c];
+            inv->global_invocation_id[c] = w->base[c] + w->lid[i][c];
+        }
+        inv->local_invocation_index = i;
+        kernel(inv);
+    }
+}
+
+/* Defines `static void name(const stex_workgroup *)` running `kernel` (a
+ * static function of the same file) for every invocation of a workgroup;
+ * give it to stex_pipeline_desc.workgroup next to .kernel. */
+#if defined(__GNUC__)
+#define STEX__FLATTEN __attribute__((flatten)) /* inline the kernel and its builtins */
+#else
+#define STEX__FLATTEN
+#endif
+#define STEX_WORKGROUP_FN(name, kernel) \
+    STEX__FLATTEN static void name(const stex_workgroup *w_) { stex__workgroup_loop(w_, kernel); }
+
 /* A typed shader value: vec4<f32>, vec4<u32> or vec4<i32>. */
 typedef struct stex_value {
     stex_scalar_type type;
@@ -110,6 +172,7 @@ typedef struct stex_fast_binding {
     bool buf_load, buf_store;   /* a buffer the inline loads / stores may use */
     uint8_t *buf;               /* buffer: the bound range */
     uint64_t buf_words;         /* buffer: 32-bit words in the bound range */
+    uint32_t binding;           /* its @binding number */
 } stex_fast_binding;
 
 /* Inline codecs, chosen once per dispatch from the format and the profile's
@@ -119,6 +182,26 @@ enum { STEX__CODEC_CALL = 0, STEX__CODEC_RGBA8UNORM, STEX__CODEC_BGRA8UNORM };
 /* unorm8 store rules, as convert/profile.h's stex_norm_round */
 enum { STEX__UNORM8_EXACT_EVEN = 0, STEX__UNORM8_EXACT_HALF_UP, STEX__UNORM8_F32_EVEN,
        STEX__UNORM8_FIXED4 };
+
+/* Branch hints: the inline path is laid out straight, the rest out of line. */
+#if defined(__GNUC__)
+#define STEX__LIKELY(c) __builtin_expect(!!(c), 1)
+#define STEX__UNLIKELY(c) __builtin_expect(!!(c), 0)
+#else
+#define STEX__LIKELY(c) (c)
+#define STEX__UNLIKELY(c) (c)
+#endif
+
+/* STEX_UNROLL(n) before a kernel's short constant loop (a 3x3 stencil, the
+ * taps of a filter) unrolls it: the taps' address arithmetic then folds. */
+#define STEX__PRAGMA(x) _Pragma(#x)
+#if defined(__clang__)
+#define STEX_UNROLL(n) STEX__PRAGMA(unroll n)
+#elif defined(__GNUC__)
+#define STEX_UNROLL(n) STEX__PRAGMA(GCC unroll n)
+#else
+#define STEX_UNROLL(n)
+#endif
 
 /* A value the compiler must treat as unknown: an f32 product stays rounded
  * to f32 instead of being fused into a following add. */
@@ -233,10 +316,20 @@ static inline uint32_t stex__unorm8x4(uint32_t round, uint32_t nan, const float 
     }
 }
 
+/* A 4-byte store into texture or buffer memory, aligned (texel offsets are
+ * multiples of the texel size, buffer offsets of 256).  Typed as uint32_t,
+ * not bytes: a byte store may alias anything, so the compiler would reload
+ * every engine pointer after each one; this store cannot change a pointer,
+ * so a workgroup loop keeps them in registers. */
+static inline void stex__store32(uint8_t *p, uint32_t w)
+{
+    *(uint32_t *)(void *)p = w;
+}
+
 static inline void stex__put_le32(uint8_t *p, uint32_t w)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(p, &w, 4); /* one store */
+    stex__store32(p, w); /* one store */
 #else
     p[0] = (uint8_t)w, p[1] = (uint8_t)(w >> 8), p[2] = (uint8_t)(w >> 16), p[3] = (uint8_t)(w >> 24);
 #endif
@@ -259,24 +352,38 @@ static inline void stex__encode_fast(const stex_profile *prof, const stex_fast_b
     }
 }
 
-static inline void stex__decode_fast(const stex_profile *prof, const stex_fast_binding *b,
-                                     const uint8_t *p, stex_vec4 *r)
+/* The format's decoder through its function pointer, out of line: the
+ * inline decoders below then keep their vec4 in registers. */
+stex_vec4 stex__decode_call(const stex_profile *prof, const stex_fast_binding *b,
+                            const uint8_t *p);
+
+static inline stex_vec4 stex__decode_fast(const stex_profile *prof, const stex_fast_binding *b,
+                                          const uint8_t *p)
 {
     const float *t = b->u8_value;
+    stex_vec4 r;
     switch (b->dec_codec) {
     case STEX__CODEC_RGBA8UNORM:
-        r->f[0] = t[p[0]], r->f[1] = t[p[1]], r->f[2] = t[p[2]], r->f[3] = t[p[3]];
-        return;
+        r.f[0] = t[p[0]], r.f[1] = t[p[1]], r.f[2] = t[p[2]], r.f[3] = t[p[3]];
+        return r;
     case STEX__CODEC_BGRA8UNORM:
-        r->f[0] = t[p[2]], r->f[1] = t[p[1]], r->f[2] = t[p[0]], r->f[3] = t[p[3]];
-        return;
+        r.f[0] = t[p[2]], r.f[1] = t[p[1]], r.f[2] = t[p[0]], r.f[3] = t[p[3]];
+        return r;
     default:
-        b->dec(prof, p, r);
+        return stex__decode_call(prof, b, p);
     }
 }
 
+/* Each thread holds its own copy of the bindings, the first few inside its
+ * state so that a constant @binding is a constant offset (no table load, no
+ * bound check).  A dispatch the inline path must not serve (snapshot
+ * visibility, a store observer, the epoch race detector) or a thread after
+ * a shader error has its copies' load/store tags cleared: then every texture
+ * and buffer access goes out of line, and the inline path checks one tag. */
+#define STEX__NEAR_BINDINGS 8
 typedef struct stex_exec_fast {
-    const stex_fast_binding *b; /* indexed by @binding */
+    stex_fast_binding near[STEX__NEAR_BINDINGS]; /* @binding 0..7 */
+    const stex_fast_binding *b; /* every @binding (nb of them) */
     uint32_t nb;
     bool slow;                  /* race detection, snapshot visibility, or an error */
     bool race_inline;           /* slow only for the race summary: the inline path records */
@@ -327,6 +434,8 @@ extern const stex_fast_binding stex__no_binding; /* every tag mismatches */
 static inline const stex_fast_binding *stex__fast(const stex_invocation *inv, uint32_t binding)
 {
     const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
+    if (binding < STEX__NEAR_BINDINGS)
+        return &e->near[binding]; /* unbound numbers hold stex__no_binding */
     return binding < e->nb ? &e->b[binding] : &stex__no_binding;
 }
 
@@ -336,15 +445,14 @@ static inline void stex__store(const stex_invocation *inv, uint32_t binding,
 {
     const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
     const stex_fast_binding *b = stex__fast(inv, binding);
-    if (b->store_tag == ((uint32_t)dim | ((uint32_t)v->type << 8))
-        && (!e->slow || e->race_inline)) {
-        if (((uint64_t)x < b->w) & ((uint64_t)y < b->h) & ((uint64_t)z < b->d)) {
+    if (STEX__LIKELY(b->store_tag == ((uint32_t)dim | ((uint32_t)v->type << 8)))) {
+        if (STEX__LIKELY(((uint64_t)x < b->w) & ((uint64_t)y < b->h) & ((uint64_t)z < b->d))) {
             uint8_t *p = b->memory + (uint64_t)z * b->slice + b->col[x] + b->row[y];
             if (b->raw32)
-                memcpy(p, &v->v.u[0], 4);
+                stex__store32(p, v->v.u[0]);
             else
                 stex__encode_fast(e->profile, b, &v->v, p);
-            if (e->slow && b->race)
+            if (STEX__UNLIKELY(b->race != NULL))
                 stex__race_mark(inv, b, x, y, z, STEX__RACE_WRITE, p);
         }
         return; /* WGSL: an out-of-bounds textureStore is discarded */
@@ -357,19 +465,19 @@ static inline stex_value stex__load(const stex_invocation *inv, uint32_t binding
 {
     const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
     const stex_fast_binding *b = stex__fast(inv, binding);
-    if (b->load_tag == (uint32_t)dim && (!e->slow || e->race_inline)
-        && (((uint64_t)x < b->w) & ((uint64_t)y < b->h) & ((uint64_t)z < b->d))) {
+    if (STEX__LIKELY((b->load_tag == (uint32_t)dim)
+                     & ((uint64_t)x < b->w) & ((uint64_t)y < b->h) & ((uint64_t)z < b->d))) {
         stex_value r;
         r.type = b->scalar;
         const uint8_t *p = b->memory + (uint64_t)z * b->slice + b->col[x] + b->row[y];
-        if (e->slow && b->race)
+        if (STEX__UNLIKELY(b->race != NULL))
             stex__race_mark(inv, b, x, y, z, STEX__RACE_READ, NULL);
         if (b->raw32) {
             memcpy(&r.v.u[0], p, 4);
             r.v.u[1] = r.v.u[2] = 0;
             r.v.u[3] = b->alpha_one;
         } else
-            stex__decode_fast(e->profile, b, p, &r.v);
+            r.v = stex__decode_fast(e->profile, b, p);
         return r;
     }
     return stex__texture_load(inv, binding, dim, x, y, z);
@@ -409,7 +517,7 @@ uint32_t stex_textureDimensions_1d(const stex_invocation *inv, uint32_t binding)
 static inline stex_uvec2 stex_textureDimensions_2d(const stex_invocation *inv, uint32_t binding)
 { /* texture_storage_2d, texture_storage_2d_array, texture_2d */
     const stex_fast_binding *b = stex__fast(inv, binding);
-    if (b->dims_tag == STEX_VIEW_DIMENSION_2D) {
+    if (STEX__LIKELY(b->dims_tag == STEX_VIEW_DIMENSION_2D)) {
         stex_uvec2 r = {(uint32_t)b->w, (uint32_t)b->h};
         return r;
     }
@@ -425,11 +533,9 @@ static inline stex_vec4 stex_textureLoad_level_2d(const stex_invocation *inv, ui
                                                   int64_t x, int64_t y, int64_t level)
 { /* sampled textures are read-only in the dispatch: no race or visibility path */
     const stex_fast_binding *b = stex__fast(inv, binding);
-    if (b->sampled_2d && level == 0 && (((uint64_t)x < b->w) & ((uint64_t)y < b->h))) {
+    if (STEX__LIKELY(b->sampled_2d & (level == 0) & ((uint64_t)x < b->w) & ((uint64_t)y < b->h))) {
         const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
-        stex_vec4 r;
-        stex__decode_fast(e->profile, b, b->memory + b->col[x] + b->row[y], &r);
-        return r;
+        return stex__decode_fast(e->profile, b, b->memory + b->col[x] + b->row[y]);
     }
     return stex__texture_load_level_2d(inv, binding, x, y, level);
 }
@@ -447,11 +553,10 @@ void stex__buffer_store_word(const stex_invocation *inv, uint32_t binding, uint6
 static inline uint32_t stex__buffer_load(const stex_invocation *inv, uint32_t binding,
                                          uint64_t index)
 {
-    const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
     const stex_fast_binding *b = stex__fast(inv, binding);
-    if (b->buf_load && (!e->slow || e->race_inline) && index < b->buf_words) {
+    if (STEX__LIKELY(b->buf_load & (index < b->buf_words))) {
         uint32_t v;
-        if (e->slow && b->race)
+        if (STEX__UNLIKELY(b->race != NULL))
             stex__race_mark(inv, b, (int64_t)index, 0, 0, STEX__RACE_READ, NULL);
         memcpy(&v, b->buf + index * 4, 4);
         return v;
@@ -461,12 +566,11 @@ static inline uint32_t stex__buffer_load(const stex_invocation *inv, uint32_t bi
 static inline void stex__buffer_store(const stex_invocation *inv, uint32_t binding,
                                       uint64_t index, uint32_t v)
 {
-    const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
     const stex_fast_binding *b = stex__fast(inv, binding);
-    if (b->buf_store && (!e->slow || e->race_inline) && index < b->buf_words) {
-        if (e->slow && b->race)
+    if (STEX__LIKELY(b->buf_store & (index < b->buf_words))) {
+        if (STEX__UNLIKELY(b->race != NULL))
             stex__race_mark(inv, b, (int64_t)index, 0, 0, STEX__RACE_WRITE, &v);
-        memcpy(b->buf + index * 4, &v, 4);
+        stex__store32(b->buf + index * 4, v);
     } else
         stex__buffer_store_word(inv, binding, index, v);
 }

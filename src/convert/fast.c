@@ -2,6 +2,7 @@
  * per unorm decode rule, filled by the converter itself so the two cannot
  * diverge, and the store rule as the small integers the inline encoder reads. */
 #include <pthread.h>
+#include <string.h>
 
 #include "convert/fast.h"
 #include "convert/scalar.h"
@@ -48,4 +49,13 @@ stex_fast_codec stex__fast_codec(const stex_profile *p, stex_format f)
     stex__unorm8_rule(&p->store_norm, &c.u8_round, &c.u8_nan);
     c.u8_value = stex__unorm8_values(p->load_norm);
     return c;
+}
+
+stex_vec4 stex__decode_call(const stex_profile *prof, const stex_fast_binding *b,
+                            const uint8_t *p)
+{
+    stex_vec4 r;
+    memset(&r, 0, sizeof r);
+    b->dec(prof, p, &r);
+    return r;
 }

@@ -331,6 +331,7 @@ stex_status bind_group_prepare(const stex_bind_group *g, exec_dispatch *ctx)
     for (uint32_t i = 0; i < ctx->nb; i++) { /* what the inline builtins read */
         const exec_binding *b = &ctx->b[i];
         stex_fast_binding *f = &ctx->fb[i];
+        f->binding = i;
         f->load_tag = b->type ? b->load_tag : EXEC_TAG_NONE;
         f->store_tag = b->type ? b->store_tag : EXEC_TAG_NONE;
         f->dims_tag = b->type ? b->dims_tag : EXEC_TAG_NONE;

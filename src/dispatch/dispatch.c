@@ -16,6 +16,7 @@ typedef struct thread_state {
     stex_invocation *invs;   /* fibers: one per invocation */
     uint32_t *order;         /* plain loop: invocation order */
     uint8_t (*lid)[3];       /* local_invocation_index -> local_invocation_id */
+    stex_fast_binding *far;  /* this thread's copy of every binding (e.fast.b) */
     bool oom;
 } thread_state;
 
@@ -26,8 +27,9 @@ static bool thread_init(thread_state *t, exec_dispatch *ctx)
     e->ctx = ctx;
     e->b = ctx->b;
     e->nb = ctx->nb;
-    e->fast.b = ctx->fb;
     e->fast.nb = ctx->nb;
+    for (uint32_t i = 0; i < STEX__NEAR_BINDINGS; i++)
+        e->fast.near[i] = i < ctx->nb ? ctx->fb[i] : stex__no_binding;
     e->fast.profile = ctx->profile;
     stex__unorm8_rule(&ctx->profile->pack_norm, &e->fast.pack_u8_round, &e->fast.pack_u8_nan);
     e->fast.unpack_u8 = stex__unorm8_values(ctx->profile->unpack_norm);
@@ -35,8 +37,11 @@ static bool thread_init(thread_state *t, exec_dispatch *ctx)
     uint32_t n = ctx->wg_invocations;
     t->order = malloc(n * sizeof *t->order);
     t->lid = malloc(n * sizeof *t->lid);
-    if (!t->order || !t->lid)
+    t->far = malloc(ctx->nb * sizeof *t->far);
+    if (!t->order || !t->lid || !t->far)
         return false;
+    memcpy(t->far, ctx->fb, ctx->nb * sizeof *t->far);
+    e->fast.b = t->far;
     for (uint32_t i = 0; i < n; i++) {
         t->lid[i][0] = (uint8_t)(i % ctx->wg_size[0]);
         t->lid[i][1] = (uint8_t)(i / ctx->wg_size[0] % ctx->wg_size[1]);
@@ -55,6 +60,8 @@ static bool thread_init(thread_state *t, exec_dispatch *ctx)
     e->fast.race_inline = ctx->race && race_dispatch_summary(ctx->race) && !e->overlay
                           && !ctx->opt.store_observer;
     e->fast.race_tid = (uint32_t)omp_get_thread_num();
+    if (e->fast.slow && !e->fast.race_inline)
+        exec_fast_disable(e); /* everything out of line */
     return true;
 }
 
@@ -69,6 +76,7 @@ static void thread_fini(thread_state *t)
     free(t->invs);
     free(t->order);
     free(t->lid);
+    free(t->far);
 }
 
 static void invocation_order(const thread_state *t, uint32_t n)
@@ -112,6 +120,7 @@ static void run_workgroup(thread_state *t, uint64_t wg)
     {
         e->dead = e->fast.slow = true; /* another thread hit a shader error */
         e->fast.race_inline = false;
+        exec_fast_disable(e);
     }
     if (e->wg_mem)
         memset(e->wg_mem, 0, ctx->wg_memory_size); /* var<workgroup> starts zeroed */
@@ -131,6 +140,14 @@ static void run_workgroup(thread_state *t, uint64_t wg)
             set_local(&t->invs[i], t, base, i);
         }
         fiber_run_workgroup(e, t->invs, n, kernel);
+    } else if (ctx->pipeline->workgroup) {
+        stex_workgroup w = {&inv, NULL, (const uint8_t(*)[3])t->lid, {base[0], base[1], base[2]},
+                            {sz[0], sz[1], sz[2]}};
+        if (ctx->opt.schedule != STEX_SCHEDULE_IN_ORDER) {
+            invocation_order(t, n);
+            w.order = t->order;
+        }
+        ctx->pipeline->workgroup(&w);
     } else if (ctx->opt.schedule == STEX_SCHEDULE_IN_ORDER) {
         uint32_t idx = 0; /* the fast path: no table, no division */
         for (uint32_t z = 0; z < sz[2]; z++) {
@@ -156,6 +173,25 @@ static void run_workgroup(thread_state *t, uint64_t wg)
     }
     if (e->race)
         race_workgroup_end(e->race);
+}
+
+/* Warms the cache for a workgroup about to run: in each 2d storage texture,
+ * the texels whose coordinates equal the workgroup's global ids (the usual
+ * one-invocation-per-texel mapping).  Only a hint: it reads nothing. */
+static void prefetch_workgroup(const exec_dispatch *ctx, uint64_t wg)
+{
+    uint64_t x0 = wg % ctx->num_wg[0] * ctx->wg_size[0];
+    uint64_t y0 = wg / ctx->num_wg[0] % ctx->num_wg[1] * ctx->wg_size[1];
+    for (uint32_t i = 0; i < ctx->nb; i++) {
+        const stex_fast_binding *b = &ctx->fb[i];
+        if (!b->memory || !b->col || x0 >= b->w || y0 >= b->h)
+            continue;
+        uint64_t x1 = x0 + ctx->wg_size[0] - 1 < b->w ? x0 + ctx->wg_size[0] - 1 : b->w - 1;
+        for (uint64_t y = y0; y < y0 + ctx->wg_size[1] && y < b->h; y++) {
+            __builtin_prefetch(b->memory + b->col[x0] + b->row[y], 1);
+            __builtin_prefetch(b->memory + b->col[x1] + b->row[y], 1);
+        }
+    }
 }
 
 static stex_status validate_counts(const stex_pipeline *p, const uint32_t n[3])
@@ -239,8 +275,11 @@ stex_status stex_dispatch(const stex_pipeline *p, const stex_bind_group *g, uint
             t->oom = true;
 #pragma omp for schedule(dynamic, chunk)
         for (uint64_t i = 0; i < ctx.total_wg; i++)
-            if (ok)
+            if (ok) {
+                if (i + 1 < ctx.total_wg)
+                    prefetch_workgroup(&ctx, perm_at(&order, i + 1));
                 run_workgroup(t, perm_at(&order, i));
+            }
         thread_fini(t);
     }
 

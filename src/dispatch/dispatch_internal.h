@@ -10,6 +10,7 @@
 struct stex_pipeline {
     stex_device *dev;
     stex_kernel_fn kernel;
+    stex_workgroup_fn workgroup; /* the kernel as a workgroup loop, or NULL */
     uint32_t wg[3], invocations;
     stex_layout_entry *entries;  /* sorted by binding */
     uint32_t n;

@@ -159,6 +159,7 @@ stex_status stex_pipeline_create(stex_device *d, const stex_pipeline_desc *desc,
     }
     p->dev = d;
     p->kernel = desc->kernel;
+    p->workgroup = desc->workgroup;
     memcpy(p->wg, wg, sizeof wg);
     p->invocations = wg[0] * wg[1] * wg[2];
     p->nb = p->n ? p->entries[p->n - 1].binding + 1 : 0;

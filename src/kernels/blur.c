@@ -85,6 +85,8 @@ static void blur(const stex_invocation *inv)
                          stex_f32x4(suma.f[0], suma.f[1], suma.f[2], suma.f[3]));
 }
 
+STEX_WORKGROUP_FN(blur_workgroup, blur)
+
 static const stex_layout_entry ENTRIES[] = {
     {.binding = ORIGEN, .visibility = STEX_STAGE_COMPUTE, .type = STEX_BINDING_TEXTURE,
      .texture_view_dimension = STEX_VIEW_DIMENSION_2D},
@@ -94,7 +96,8 @@ static const stex_layout_entry ENTRIES[] = {
 };
 
 static const stex_kernel_pass PASSES[] = {
-    {"main", WGSL, {.kernel = blur, .workgroup_size = {8, 8, 1}, .entries = ENTRIES,
+    {"main", WGSL, {.kernel = blur, .workgroup = blur_workgroup,
+      .workgroup_size = {8, 8, 1}, .entries = ENTRIES,
                     .entry_count = 3, .label = "blur"}},
 };
 

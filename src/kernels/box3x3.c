@@ -60,7 +60,9 @@ static void box3x3_texture(const stex_invocation *inv)
     if (cx >= tam_x || cy >= tam_y)
         return;
     float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    STEX_UNROLL(3)
     for (int32_t dy = -1; dy <= 1; dy++)
+        STEX_UNROLL(3)
         for (int32_t dx = -1; dx <= 1; dx++) {
             stex_vec4 t = stex_textureLoad_level_2d(inv, ORIGEN, clampi(cx + dx, 0, tam_x - 1),
                                                     clampi(cy + dy, 0, tam_y - 1), 0);
@@ -80,7 +82,9 @@ static void box3x3_buffer(const stex_invocation *inv)
     if (cx >= tam[0] || cy >= tam[1])
         return;
     float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    STEX_UNROLL(3)
     for (int32_t dy = -1; dy <= 1; dy++)
+        STEX_UNROLL(3)
         for (int32_t dx = -1; dx <= 1; dx++) {
             int32_t px = clampi(cx + dx, 0, tam[0] - 1), py = clampi(cy + dy, 0, tam[1] - 1);
             float t[4];
@@ -92,6 +96,9 @@ static void box3x3_buffer(const stex_invocation *inv)
     const float q[4] = {s[0] / 9.0f, s[1] / 9.0f, s[2] / 9.0f, s[3] / 9.0f};
     stex_buffer_store_u32(inv, DESTINO, (uint32_t)(cy * tam[0] + cx), stex_invocation_pack4x8unorm(inv, q));
 }
+
+STEX_WORKGROUP_FN(box3x3_texture_workgroup, box3x3_texture)
+STEX_WORKGROUP_FN(box3x3_buffer_workgroup, box3x3_buffer)
 
 static const stex_layout_entry ENTRIES_TEXTURE[] = {
     {.binding = ORIGEN, .visibility = STEX_STAGE_COMPUTE, .type = STEX_BINDING_TEXTURE,
@@ -106,12 +113,14 @@ static const stex_layout_entry ENTRIES_BUFFER[] = {
 };
 
 static const stex_kernel_pass PASSES_TEXTURE[] = {
-    {"main", WGSL_TEXTURE, {.kernel = box3x3_texture, .workgroup_size = {8, 8, 1},
+    {"main", WGSL_TEXTURE, {.kernel = box3x3_texture, .workgroup = box3x3_texture_workgroup,
+      .workgroup_size = {8, 8, 1},
                             .entries = ENTRIES_TEXTURE, .entry_count = 2,
                             .label = "box3x3-texture"}},
 };
 static const stex_kernel_pass PASSES_BUFFER[] = {
-    {"main", WGSL_BUFFER, {.kernel = box3x3_buffer, .workgroup_size = {8, 8, 1},
+    {"main", WGSL_BUFFER, {.kernel = box3x3_buffer, .workgroup = box3x3_buffer_workgroup,
+      .workgroup_size = {8, 8, 1},
                            .entries = ENTRIES_BUFFER, .entry_count = 2,
                            .label = "box3x3-buffer"}},
 };

@@ -35,13 +35,16 @@ static void decaer(const stex_invocation *inv)
     stex_textureStore_2d(inv, CAMPO, cx, cy, stex_f32x4(v * 0.98f, 0.0f, 0.0f, 0.0f));
 }
 
+STEX_WORKGROUP_FN(decaer_workgroup, decaer)
+
 static const stex_layout_entry ENTRIES[] = {
     {.binding = CAMPO, .visibility = STEX_STAGE_COMPUTE, .type = STEX_BINDING_STORAGE_TEXTURE,
      .storage_texture = {STEX_ACCESS_READ_WRITE, STEX_FORMAT_R32FLOAT, STEX_VIEW_DIMENSION_2D}},
 };
 
 static const stex_kernel_pass PASSES[] = {
-    {"decaer", WGSL, {.kernel = decaer, .workgroup_size = {8, 8, 1}, .entries = ENTRIES,
+    {"decaer", WGSL, {.kernel = decaer, .workgroup = decaer_workgroup,
+                      .workgroup_size = {8, 8, 1}, .entries = ENTRIES,
                       .entry_count = 1, .label = "decaer"}},
 };
 

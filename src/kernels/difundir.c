@@ -71,6 +71,9 @@ static void difundir_pingpong(const stex_invocation *inv)
     stex_textureStore_2d(inv, DESTINO, cx, cy, stex_f32x4(suma * 0.25f, 0.0f, 0.0f, 0.0f));
 }
 
+STEX_WORKGROUP_FN(difundir_workgroup, difundir)
+STEX_WORKGROUP_FN(difundir_pingpong_workgroup, difundir_pingpong)
+
 static const stex_layout_entry ENTRIES_RACY[] = {
     {.binding = CAMPO, .visibility = STEX_STAGE_COMPUTE, .type = STEX_BINDING_STORAGE_TEXTURE,
      .storage_texture = {STEX_ACCESS_READ_WRITE, STEX_FORMAT_R32FLOAT, STEX_VIEW_DIMENSION_2D}},
@@ -83,12 +86,14 @@ static const stex_layout_entry ENTRIES_PINGPONG[] = {
 };
 
 static const stex_kernel_pass PASSES_RACY[] = {
-    {"difundir", WGSL_RACY, {.kernel = difundir, .workgroup_size = {8, 8, 1},
+    {"difundir", WGSL_RACY, {.kernel = difundir, .workgroup = difundir_workgroup,
+      .workgroup_size = {8, 8, 1},
                              .entries = ENTRIES_RACY, .entry_count = 1, .label = "difundir"}},
 };
 static const stex_kernel_pass PASSES_PINGPONG[] = {
     {"difundir", WGSL_PINGPONG,
-     {.kernel = difundir_pingpong, .workgroup_size = {8, 8, 1}, .entries = ENTRIES_PINGPONG,
+     {.kernel = difundir_pingpong, .workgroup = difundir_pingpong_workgroup,
+      .workgroup_size = {8, 8, 1}, .entries = ENTRIES_PINGPONG,
       .entry_count = 2, .label = "difundir-pingpong"}},
 };
 

@@ -84,6 +84,9 @@ static void presentar(const stex_invocation *inv)
     stex_textureStore_2d(inv, SALIDA, (int32_t)id[0], (int32_t)id[1], stex_f32x4(v, v, v, 1.0f));
 }
 
+STEX_WORKGROUP_FN(acumular_workgroup, acumular)
+STEX_WORKGROUP_FN(presentar_workgroup, presentar)
+
 static const stex_layout_entry ENTRIES_ACUMULAR[] = {
     {.binding = ACUMULADOR, .visibility = STEX_STAGE_COMPUTE,
      .type = STEX_BINDING_STORAGE_BUFFER},
@@ -99,10 +102,12 @@ static const stex_layout_entry ENTRIES_PRESENTAR[] = {
 
 static const stex_kernel_pass PASSES[] = {
     {"acumular", WGSL_ACUMULAR,
-     {.kernel = acumular, .workgroup_size = {64, 1, 1}, .entries = ENTRIES_ACUMULAR,
+     {.kernel = acumular, .workgroup = acumular_workgroup,
+      .workgroup_size = {64, 1, 1}, .entries = ENTRIES_ACUMULAR,
       .entry_count = 2, .label = "acumular"}},
     {"presentar", WGSL_PRESENTAR,
-     {.kernel = presentar, .workgroup_size = {8, 8, 1}, .entries = ENTRIES_PRESENTAR,
+     {.kernel = presentar, .workgroup = presentar_workgroup,
+      .workgroup_size = {8, 8, 1}, .entries = ENTRIES_PRESENTAR,
       .entry_count = 2, .label = "presentar"}},
 };
 

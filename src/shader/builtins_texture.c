@@ -52,7 +52,7 @@ void stex__race_note(const stex_invocation *inv, const stex_fast_binding *f, uin
                      uint32_t key, uint32_t bit, const void *value)
 {
     const struct stex_exec *e = inv->exec;
-    const exec_binding *b = &e->b[f - e->fast.b];
+    const exec_binding *b = &e->b[f->binding];
     race_note(b->shadow, e->fast.race_tid, word, key,
               bit == STEX__RACE_WRITE ? STEX_RACE_ACCESS_WRITE : STEX_RACE_ACCESS_READ, value,
               value ? f->race_bpp : 0);
@@ -104,7 +104,7 @@ void stex__texture_store(const stex_invocation *inv, uint32_t binding, stex_view
         e->ctx->opt.store_observer(e->ctx->opt.store_observer_user, b->view, x, y, z, &v->v);
     uint8_t *p = texel_ptr(b, x, y, z);
     uint8_t bytes[16];
-    if (e->fast.b[binding].raw32)
+    if (exec_fast_binding(e, binding)->raw32)
         memcpy(bytes, &v->v.u[0], 4);
     else
         b->enc(e->fast.profile, &v->v, bytes);
@@ -198,7 +198,7 @@ stex_value stex__texture_load(const stex_invocation *inv, uint32_t binding,
     uint8_t tmp[16];
     if (b->snap_base)
         p = exec_visible(e, b, p, b->bpp, tmp);
-    const stex_fast_binding *f = &e->fast.b[binding];
+    const stex_fast_binding *f = exec_fast_binding(e, binding);
     if (f->raw32) { /* the same bit copy the inline path makes */
         uint32_t u;
         memcpy(&u, p, 4);

@@ -41,6 +41,16 @@ void exec_describe_binding(const exec_binding *b, char *buf, size_t size)
     snprintf(buf, size, "not bound in the pipeline layout");
 }
 
+void exec_fast_disable(struct stex_exec *e)
+{
+    stex_fast_binding *far = (stex_fast_binding *)(uintptr_t)e->fast.b;
+    for (uint32_t i = 0; i < e->fast.nb || i < STEX__NEAR_BINDINGS; i++) {
+        stex_fast_binding *f = i < STEX__NEAR_BINDINGS ? &e->fast.near[i] : &far[i];
+        f->load_tag = f->store_tag = EXEC_TAG_NONE;
+        f->buf_load = f->buf_store = false;
+    }
+}
+
 void exec_shader_error(const stex_invocation *inv, const char *fmt, ...)
 {
     struct stex_exec *e = inv->exec;
@@ -48,6 +58,7 @@ void exec_shader_error(const stex_invocation *inv, const char *fmt, ...)
      * the dispatch reaches memory (the slow path drops them). */
     e->dead = e->fast.slow = true;
     e->fast.race_inline = false; /* no write may reach memory any more */
+    exec_fast_disable(e);
     atomic_store_explicit(&((exec_dispatch *)e->ctx)->failed, true, memory_order_relaxed);
     uint64_t wg = e->wg;
     uint32_t lid = inv->local_invocation_index;

@@ -123,4 +123,15 @@ const uint8_t *exec_visible(struct stex_exec *e, const exec_binding *b, const ui
 /* Record a write for the visibility mode (SNAPSHOT keeps the workgroup's own writes). */
 void exec_wrote(struct stex_exec *e, const uint8_t *live, const void *bytes, uint32_t n);
 
+/* This thread's copy of binding `binding` as the inline builtins see it. */
+static inline const stex_fast_binding *exec_fast_binding(const struct stex_exec *e,
+                                                         uint32_t binding)
+{
+    return binding < STEX__NEAR_BINDINGS ? &e->fast.near[binding] : &e->fast.b[binding];
+}
+
+/* Clears the load/store tags of this thread's binding copies: every texture
+ * and buffer access then goes out of line (see stex_exec_fast). */
+void exec_fast_disable(struct stex_exec *e);
+
 #endif
