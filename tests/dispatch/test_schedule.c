@@ -17,6 +17,11 @@ static void ticket(const stex_invocation *inv)
     stex_atomicStore(inv, 0, 1 + wg * PER + inv->local_invocation_index, t);
 }
 
+STEX_WORKGROUP_FN(ticket_workgroup, ticket)
+
+/* How a pipeline runs its invocations. */
+typedef enum run_mode { PLAIN, FIBERS, WORKGROUP_FN } run_mode;
+
 typedef struct rig {
     stex_device *dev;
     stex_buffer *buf;
@@ -24,13 +29,14 @@ typedef struct rig {
     stex_bind_group *g;
 } rig;
 
-static void rig_make(rig *r, stex_kernel_fn k, bool barriers)
+static void rig_make(rig *r, stex_kernel_fn k, stex_workgroup_fn wk, run_mode mode)
 {
     r->dev = dt_device();
     r->buf = dt_buffer(r->dev, 4 * (1 + NWG * PER), STEX_BUFFER_USAGE_STORAGE);
     stex_layout_entry e = dt_buffer_entry(0, STEX_BINDING_STORAGE_BUFFER);
-    stex_pipeline_desc pd = {.kernel = k, .workgroup_size = {WX, WY, 1}, .entries = &e,
-                             .entry_count = 1, .uses_barriers = barriers};
+    stex_pipeline_desc pd = {.kernel = k, .workgroup = mode == WORKGROUP_FN ? wk : NULL,
+                             .workgroup_size = {WX, WY, 1}, .entries = &e, .entry_count = 1,
+                             .uses_barriers = mode == FIBERS};
     DT_OK(stex_pipeline_create(r->dev, &pd, &r->p));
     DT_OK(stex_bind_group_create(r->p, (stex_bind_group_entry[]){{.binding = 0, .buffer = r->buf}},
                                  1, &r->g));
@@ -63,10 +69,10 @@ static void assert_permutation(const uint32_t *t, const char *what)
     }
 }
 
-static void check_orders(bool barriers)
+static void check_orders(run_mode mode)
 {
     rig r;
-    rig_make(&r, ticket, barriers);
+    rig_make(&r, ticket, ticket_workgroup, mode);
     uint32_t t[NWG * PER], u[NWG * PER];
     run_tickets(&r, STEX_SCHEDULE_IN_ORDER, 0, 1, t);
     for (uint32_t i = 0; i < NWG * PER; i++)
@@ -107,13 +113,35 @@ static void check_orders(bool barriers)
 static void test_schedule_orders(void **state)
 {
     (void)state;
-    check_orders(false);
+    check_orders(PLAIN);
 }
 
 static void test_schedule_orders_fibers(void **state)
 {
     (void)state;
-    check_orders(true);
+    check_orders(FIBERS);
+}
+
+/* A workgroup function runs the invocations in the very order the engine
+ * would call the kernel in: same tickets, schedule by schedule. */
+static void test_schedule_orders_workgroup_fn(void **state)
+{
+    (void)state;
+    check_orders(WORKGROUP_FN);
+    rig a, b;
+    rig_make(&a, ticket, ticket_workgroup, PLAIN);
+    rig_make(&b, ticket, ticket_workgroup, WORKGROUP_FN);
+    uint32_t t[NWG * PER], u[NWG * PER];
+    for (int k = 0; k < 3; k++)
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            run_tickets(&a, (stex_schedule)k, seed, 1, t);
+            run_tickets(&b, (stex_schedule)k, seed, 1, u);
+            if (memcmp(t, u, sizeof t))
+                fail_msg("schedule %s seed %llu: the workgroup function ran another order",
+                         stex_schedule_name((stex_schedule)k), (unsigned long long)seed);
+        }
+    rig_free(&a);
+    rig_free(&b);
 }
 
 /* The lessons' racy difundir (in-place 4-neighbour average, r32float read_write). */
@@ -143,17 +171,24 @@ typedef struct trig {
     stex_bind_group *g;
 } trig;
 
-static void trig_make(trig *r, stex_kernel_fn k, uint32_t n)
+STEX_WORKGROUP_FN(difundir_workgroup, difundir)
+
+static void trig_make_wg(trig *r, stex_kernel_fn k, stex_workgroup_fn wk, uint32_t n)
 {
     r->dev = dt_device();
     r->t = dt_texture(r->dev, 0, n, n, 1, STEX_FORMAT_R32FLOAT, 1);
     r->v = dt_view(r->t, NULL);
     stex_layout_entry e = dt_storage_entry(0, STEX_ACCESS_READ_WRITE, STEX_FORMAT_R32FLOAT, 0);
-    stex_pipeline_desc pd = {.kernel = k, .workgroup_size = {8, 8, 1}, .entries = &e,
-                             .entry_count = 1};
+    stex_pipeline_desc pd = {.kernel = k, .workgroup = wk, .workgroup_size = {8, 8, 1},
+                             .entries = &e, .entry_count = 1};
     DT_OK(stex_pipeline_create(r->dev, &pd, &r->p));
     DT_OK(stex_bind_group_create(r->p, (stex_bind_group_entry[]){{.binding = 0, .view = r->v}},
                                  1, &r->g));
+}
+
+static void trig_make(trig *r, stex_kernel_fn k, uint32_t n)
+{
+    trig_make_wg(r, k, NULL, n);
 }
 
 static void trig_free(trig *r)
@@ -201,6 +236,28 @@ static void test_seeded_single_thread_is_deterministic(void **state)
         free(got);
     }
     assert_true(differ >= 4);
+    /* the same racy pictures through a workgroup function, seed by seed */
+    trig w;
+    trig_make_wg(&w, difundir, difundir_workgroup, N);
+    for (uint64_t seed = 0; seed <= 8; seed++)
+        for (int k = 0; k < 3; k++) {
+            uint8_t *out[2];
+            trig *rr[2] = {&r, &w};
+            for (int i = 0; i < 2; i++) {
+                dt_upload(rr[i]->t, init, N, N, 1, 4);
+                stex_dispatch_options o = {.schedule = (stex_schedule)k, .seed = seed, .threads = 1};
+                DT_OK(stex_dispatch(rr[i]->p, rr[i]->g, N / 8, N / 8, 1, &o));
+                DT_OK(stex_dispatch(rr[i]->p, rr[i]->g, N / 8, N / 8, 1, &o));
+                out[i] = dt_readback(rr[i]->t, N, N, 1, 4);
+            }
+            if (memcmp(out[0], out[1], N * N * 4))
+                fail_msg("difundir, schedule %s seed %llu: the workgroup function's output "
+                         "differs from the kernel's", stex_schedule_name((stex_schedule)k),
+                         (unsigned long long)seed);
+            free(out[0]);
+            free(out[1]);
+        }
+    trig_free(&w);
     free(first);
     trig_free(&r);
 }
@@ -292,6 +349,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_schedule_orders),
         cmocka_unit_test(test_schedule_orders_fibers),
+        cmocka_unit_test(test_schedule_orders_workgroup_fn),
         cmocka_unit_test(test_seeded_single_thread_is_deterministic),
         cmocka_unit_test(test_next_dispatch_sees_every_write),
         cmocka_unit_test(test_workgroup_memory_zeroed),
