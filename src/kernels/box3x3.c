@@ -59,13 +59,18 @@ static void box3x3_texture(const stex_invocation *inv)
     int32_t cy = (int32_t)inv->global_invocation_id[1];
     if (cx >= tam_x || cy >= tam_y)
         return;
+    /* clamp(c + vec2(dx, dy), vec2(0), tam - 1), one axis at a time */
+    int32_t px[3], py[3];
+    for (int32_t d = -1; d <= 1; d++) {
+        px[d + 1] = clampi(cx + d, 0, tam_x - 1);
+        py[d + 1] = clampi(cy + d, 0, tam_y - 1);
+    }
     float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     STEX_UNROLL(3)
-    for (int32_t dy = -1; dy <= 1; dy++)
+    for (int32_t dy = 0; dy < 3; dy++)
         STEX_UNROLL(3)
-        for (int32_t dx = -1; dx <= 1; dx++) {
-            stex_vec4 t = stex_textureLoad_level_2d(inv, ORIGEN, clampi(cx + dx, 0, tam_x - 1),
-                                                    clampi(cy + dy, 0, tam_y - 1), 0);
+        for (int32_t dx = 0; dx < 3; dx++) {
+            stex_vec4 t = stex_textureLoad_level_2d(inv, ORIGEN, px[dx], py[dy], 0);
             for (int k = 0; k < 4; k++)
                 s[k] += t.f[k];
         }
@@ -76,25 +81,31 @@ static void box3x3_texture(const stex_invocation *inv)
 static void box3x3_buffer(const stex_invocation *inv)
 {
     const box_params *params = inv->params;
-    const int32_t *tam = params->tam;
+    const int32_t tam_x = params->tam[0], tam_y = params->tam[1];
     int32_t cx = (int32_t)inv->global_invocation_id[0];
     int32_t cy = (int32_t)inv->global_invocation_id[1];
-    if (cx >= tam[0] || cy >= tam[1])
+    if (cx >= tam_x || cy >= tam_y)
         return;
+    /* p = clamp(c + vec2(dx, dy), vec2(0), tam - 1), one axis at a time */
+    int32_t px[3], row[3];
+    for (int32_t d = -1; d <= 1; d++) {
+        px[d + 1] = clampi(cx + d, 0, tam_x - 1);
+        row[d + 1] = clampi(cy + d, 0, tam_y - 1) * tam_x; /* p.y * tam.x */
+    }
     float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     STEX_UNROLL(3)
-    for (int32_t dy = -1; dy <= 1; dy++)
+    for (int32_t dy = 0; dy < 3; dy++)
         STEX_UNROLL(3)
-        for (int32_t dx = -1; dx <= 1; dx++) {
-            int32_t px = clampi(cx + dx, 0, tam[0] - 1), py = clampi(cy + dy, 0, tam[1] - 1);
+        for (int32_t dx = 0; dx < 3; dx++) {
             float t[4];
             stex_invocation_unpack4x8unorm(
-                inv, stex_buffer_load_u32(inv, ORIGEN, (uint32_t)(py * tam[0] + px)), t);
+                inv, stex_buffer_load_u32(inv, ORIGEN, (uint32_t)(row[dy] + px[dx])), t);
             for (int k = 0; k < 4; k++)
                 s[k] += t[k];
         }
     const float q[4] = {s[0] / 9.0f, s[1] / 9.0f, s[2] / 9.0f, s[3] / 9.0f};
-    stex_buffer_store_u32(inv, DESTINO, (uint32_t)(cy * tam[0] + cx), stex_invocation_pack4x8unorm(inv, q));
+    stex_buffer_store_u32(inv, DESTINO, (uint32_t)(cy * tam_x + cx),
+                          stex_invocation_pack4x8unorm(inv, q));
 }
 
 STEX_WORKGROUP_FN(box3x3_texture_workgroup, box3x3_texture)

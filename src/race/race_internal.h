@@ -58,6 +58,8 @@ typedef struct race_shadow_head {
      * smallest in the high half).  The end of the dispatch folds the
      * threads' words together. */
     uint32_t *word;            /* nthreads * count */
+    size_t word_map;           /* bytes of the mapping `word` lies in */
+    bool word_clean;           /* the end-of-dispatch scan zeroed every word */
     uint32_t nthreads;
     _Atomic uint64_t *pairs;   /* `stride` per location; pages touched only where shared */
     uint32_t stride;           /* 2 (reads, writes) for textures, 4 with atomics for buffers */

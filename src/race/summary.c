@@ -16,6 +16,7 @@
  * parallel pass folds the threads' words, counts the races and details the
  * first ones, in report order by construction. */
 #include <omp.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -38,6 +39,65 @@ static void *map_zeroed(size_t bytes, bool huge)
     return p;
 }
 
+/* The words of a dispatch are dense (every location of every thread's
+ * array is scanned at the end), and a fresh mapping costs a page fault and
+ * a page clear per page - on a virtual machine as much as the dispatch
+ * itself.  So the scan zeroes the words as it reads them, and the mapping
+ * goes back to a small process-wide cache for the next dispatch instead of
+ * being unmapped.  The cache keeps at most CACHE_SLOTS mappings and
+ * CACHE_BYTES in all (resident memory kept between dispatches). */
+enum { CACHE_SLOTS = 4 };
+#define CACHE_BYTES ((size_t)1 << 30)
+static struct { void *p; size_t bytes; } word_cache[CACHE_SLOTS];
+static pthread_mutex_t word_cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A zeroed mapping of at least `bytes` (its size in *map). */
+static uint32_t *words_take(size_t bytes, size_t *map)
+{
+    void *p = NULL;
+    pthread_mutex_lock(&word_cache_lock);
+    int best = -1;
+    for (int i = 0; i < CACHE_SLOTS; i++) /* the smallest that fits */
+        if (word_cache[i].p && word_cache[i].bytes >= bytes
+            && (best < 0 || word_cache[i].bytes < word_cache[best].bytes))
+            best = i;
+    if (best >= 0) {
+        p = word_cache[best].p;
+        *map = word_cache[best].bytes;
+        word_cache[best].p = NULL;
+    }
+    pthread_mutex_unlock(&word_cache_lock);
+    if (p)
+        return p;
+    *map = bytes;
+    return map_zeroed(bytes, true);
+}
+
+/* Gives back a mapping; `clean`: every byte is zero again. */
+static void words_give(uint32_t *p, size_t map, bool clean)
+{
+    if (!p)
+        return;
+    if (clean) {
+        pthread_mutex_lock(&word_cache_lock);
+        size_t total = map;
+        int slot = -1;
+        for (int i = 0; i < CACHE_SLOTS; i++) {
+            total += word_cache[i].p ? word_cache[i].bytes : 0;
+            if (!word_cache[i].p && slot < 0)
+                slot = i;
+        }
+        if (slot >= 0 && total <= CACHE_BYTES) {
+            word_cache[slot].p = p;
+            word_cache[slot].bytes = map;
+            p = NULL;
+        }
+        pthread_mutex_unlock(&word_cache_lock);
+    }
+    if (p)
+        munmap(p, map);
+}
+
 static size_t loc_count(const struct race_shadow *s) { return (size_t)(s->h.count ? s->h.count : 1); }
 static size_t word_bytes(const struct race_shadow *s) { return loc_count(s) * 4 * s->h.nthreads; }
 static size_t pair_bytes(const struct race_shadow *s) { return loc_count(s) * 8 * s->h.stride; }
@@ -48,7 +108,8 @@ bool summary_shadow_alloc(struct race_shadow *s, bool atomics, bool values, uint
     s->h.mt = threads > 1;
     s->h.nthreads = threads ? threads : 1;
     s->h.stride = atomics ? 4 : 2;
-    if (!(s->h.word = map_zeroed(word_bytes(s), true))
+    s->h.word_clean = false;
+    if (!(s->h.word = words_take(word_bytes(s), &s->h.word_map))
         || !(s->h.pairs = map_zeroed(pair_bytes(s), true))
         || (values && !(s->h.value = map_zeroed(value_bytes(s), true))))
         return false;
@@ -76,8 +137,7 @@ uint64_t summary_shadow_resident(const struct race_shadow *s)
 
 void summary_shadow_free(struct race_shadow *s)
 {
-    if (s->h.word)
-        munmap((void *)s->h.word, word_bytes(s));
+    words_give(s->h.word, s->h.word_map, s->h.word_clean);
     if (s->h.pairs)
         munmap((void *)s->h.pairs, pair_bytes(s));
     if (s->h.value)
@@ -202,7 +262,7 @@ enum { RUN = 1024 }; /* locations screened together */
 static void scan_block(const struct race_shadow *s, uint64_t lo, uint64_t hi, bool suppress,
                        uint32_t invocations, size_t room, block_out *o)
 {
-    const uint32_t *word = s->h.word;
+    uint32_t *word = s->h.word;
     uint32_t nt = s->h.nthreads;
     uint32_t key[RUN];
     uint8_t shared[RUN];
@@ -225,6 +285,8 @@ static void scan_block(const struct race_shadow *s, uint64_t lo, uint64_t hi, bo
         for (uint32_t j = 0; j < n; j++)
             if (shared[j])
                 judge_location(s, r + j, suppress, invocations, room, o);
+        for (uint32_t t = 0; t < nt; t++) /* clean for the next dispatch (words_give) */
+            memset(word + (uint64_t)t * s->h.count + r, 0, n * sizeof *word);
     }
 }
 
@@ -235,7 +297,7 @@ stex_status summary_dispatch_end(struct race_dispatch *d, cand_vec *details,
     size_t room = detector_room(d->rd);
     int threads = d->ctx->threads > 0 ? d->ctx->threads : 1;
     for (uint32_t k = 0; k < d->nshadows; k++) {
-        const struct race_shadow *s = d->shadows[k];
+        struct race_shadow *s = d->shadows[k];
         uint64_t nblocks = (s->h.count + BLOCK - 1) / BLOCK;
         if (!nblocks)
             continue;
@@ -258,6 +320,7 @@ stex_status summary_dispatch_end(struct race_dispatch *d, cand_vec *details,
             free(bo[b].c.v);
         }
         free(bo);
+        s->h.word_clean = true;
         if (oom || details->oom)
             return STEX_OUT_OF_MEMORY;
     }
