@@ -167,6 +167,7 @@ typedef struct stex_fast_binding {
     /* the hot formats' conversions written out inline (stex__encode_fast) */
     uint32_t enc_codec, dec_codec; /* STEX__CODEC_* */
     uint32_t u8_round, u8_nan;  /* unorm8 store: STEX__UNORM8_* rule, the code NaN stores */
+    uint32_t f16_even;          /* f16 store: 1 round to nearest even, 0 toward zero */
     const float *u8_value;      /* unorm8 load: the profile's value of each code */
     bool sampled_2d;            /* texture_2d<f32> with a decoder: inline textureLoad */
     bool buf_load, buf_store;   /* a buffer the inline loads / stores may use */
@@ -178,7 +179,8 @@ typedef struct stex_fast_binding {
 /* Inline codecs, chosen once per dispatch from the format and the profile's
  * rules (src/convert/fast.c); every other pair calls enc / dec.
  * tests/convert/test_fast_codec.c checks them against the converter. */
-enum { STEX__CODEC_CALL = 0, STEX__CODEC_RGBA8UNORM, STEX__CODEC_BGRA8UNORM };
+enum { STEX__CODEC_CALL = 0, STEX__CODEC_RGBA8UNORM, STEX__CODEC_BGRA8UNORM,
+       STEX__CODEC_RGBA16FLOAT /* stores only */ };
 /* unorm8 store rules, as convert/profile.h's stex_norm_round */
 enum { STEX__UNORM8_EXACT_EVEN = 0, STEX__UNORM8_EXACT_HALF_UP, STEX__UNORM8_F32_EVEN,
        STEX__UNORM8_FIXED4 };
@@ -335,6 +337,31 @@ static inline void stex__put_le32(uint8_t *p, uint32_t w)
 #endif
 }
 
+/* Four f32 to f16 when every result is zero or a normal f16 (|x| in
+ * [2^-14, 65504]): then the profiles' roundings - to nearest even, or toward
+ * zero - are a few integer operations on the bits.  Anything else (an f16
+ * subnormal, overflow, infinity, NaN: where profiles differ) returns false
+ * and the converter decides. */
+static inline bool stex__f16x4_normal(uint32_t even, const float f[4], uint64_t *out)
+{
+    uint32_t u[4];
+    memcpy(u, f, 16);
+    uint64_t r = 0;
+    bool ok = true;
+    for (int c = 0; c < 4; c++) {
+        uint32_t a = u[c] & 0x7fffffffu;
+        ok &= (a - 0x38800000u <= 0x477fe000u - 0x38800000u) | (a == 0);
+        uint32_t h = (a >> 13) - (112u << 10); /* rebias 127 -> 15, truncated */
+        uint32_t rest = a & 0x1fffu;
+        if (even) /* past half, or a tie with an odd result: up (a carry is exact) */
+            h += (rest > 0x1000u) | ((rest == 0x1000u) & h);
+        h = a ? h : 0;
+        r |= (uint64_t)((h & 0x7fffu) | ((u[c] >> 16) & 0x8000u)) << (16 * c);
+    }
+    *out = r;
+    return ok;
+}
+
 static inline void stex__encode_fast(const stex_profile *prof, const stex_fast_binding *b,
                                      const stex_vec4 *v, uint8_t *p)
 {
@@ -347,6 +374,17 @@ static inline void stex__encode_fast(const stex_profile *prof, const stex_fast_b
         w = stex__unorm8x4(b->u8_round, b->u8_nan, v->f);
         stex__put_le32(p, (w & 0xff00ff00u) | (w >> 16 & 0xffu) | (w & 0xffu) << 16);
         return;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    case STEX__CODEC_RGBA16FLOAT: {
+        uint64_t h;
+        if (STEX__LIKELY(stex__f16x4_normal(b->f16_even, v->f, &h))) {
+            *(uint64_t *)(void *)p = h; /* aligned: 8-byte texels */
+            return;
+        }
+        b->enc(prof, v, p);
+        return;
+    }
+#endif
     default:
         b->enc(prof, v, p);
     }

@@ -39,10 +39,16 @@ void stex__unorm8_rule(const stex_norm_rules *r, uint32_t *round, uint32_t *nan)
 
 stex_fast_codec stex__fast_codec(const stex_profile *p, stex_format f)
 {
-    stex_fast_codec c = {STEX__CODEC_CALL, STEX__CODEC_CALL, 0, 0, NULL};
+    stex_fast_codec c = {STEX__CODEC_CALL, STEX__CODEC_CALL, 0, 0, NULL, 0};
     uint32_t id = f == STEX_FORMAT_RGBA8UNORM   ? STEX__CODEC_RGBA8UNORM
                   : f == STEX_FORMAT_BGRA8UNORM ? STEX__CODEC_BGRA8UNORM
                                                 : STEX__CODEC_CALL;
+    if (f == STEX_FORMAT_RGBA16FLOAT && p) { /* the two roundings the inline store knows */
+        if (p->store_f16.round == STEX_FLOAT_ROUND_EVEN || p->store_f16.round == STEX_FLOAT_ROUND_ZERO)
+            c.enc = STEX__CODEC_RGBA16FLOAT;
+        c.f16_even = p->store_f16.round == STEX_FLOAT_ROUND_EVEN;
+        return c;
+    }
     if (id == STEX__CODEC_CALL || !p)
         return c;
     c.enc = c.dec = id;

@@ -17,6 +17,7 @@ typedef struct stex_fast_codec {
     uint32_t enc, dec;        /* STEX__CODEC_* of stex/shader.h */
     uint32_t u8_round, u8_nan; /* the store rule and the code a NaN stores */
     const float *u8_value;    /* the load values */
+    uint32_t f16_even;        /* rgba16float: stores round to nearest even (else toward zero) */
 } stex_fast_codec;
 
 /* The inline codec of format f under profile p (STEX__CODEC_CALL if none). */

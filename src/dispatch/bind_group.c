@@ -353,6 +353,7 @@ stex_status bind_group_prepare(const stex_bind_group *g, exec_dispatch *ctx)
             f->enc_codec = c.enc;
             f->dec_codec = c.dec;
             f->u8_round = c.u8_round;
+            f->f16_even = c.f16_even;
             f->u8_nan = c.u8_nan;
             f->u8_value = c.u8_value;
         }

@@ -8,7 +8,10 @@
  *           infinities, NaNs, subnormals, values past 1 and below 0
  *   decode  every code in every channel position
  *   pack    the same floats through the profile's pack rule
- *   unpack  every code */
+ *   unpack  every code
+ *   rgba16float store (the inline f16 path for normal results): the same
+ *           floats plus every f16 value, the ties between neighbours and
+ *           +-2 ulps around them, across the normal/subnormal edge and 65504 */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,6 +59,21 @@ static void make_values(void)
                                        0xff800001u, 0x7fffffffu, 0x7f7fffffu, 0xff7fffffu};
     for (size_t i = 0; i < sizeof special / sizeof special[0]; i++)
         add_bits(special[i]);
+    for (uint32_t h = 0; h < 0x7c00; h += 3) { /* f16 values and their ties */
+        uint32_t e = h >> 10, m = h & 0x3ff; /* normal: exponent e - 15 */
+        if (!e)
+            continue;
+        uint32_t u = ((e + 112) << 23) | (m << 13);
+        for (int d = -2; d <= 2; d++) {
+            add_bits(u + (uint32_t)d);
+            add_bits((u | 0x1000u) + (uint32_t)d);          /* the tie above */
+            add_bits((u | 0x80000000u) + (uint32_t)d);
+        }
+    }
+    for (int d = -300; d <= 300; d++) { /* 2^-14 and 65504 .. 65520 */
+        add_bits(0x38800000u + (uint32_t)d);
+        add_bits(0x477fe000u + (uint32_t)d);
+    }
     for (int k = 0; k <= 255; k++)
         for (int half = 0; half < 2; half++) {
             float c = (float)((k + 0.5 * half) / 255.0);
@@ -99,6 +117,32 @@ static void check_texel(const stex_profile *p, stex_format f, const stex_fast_bi
                   in[3], want.f[0], want.f[1], want.f[2], want.f[3], got.f[0], got.f[1],
                   got.f[2], got.f[3]);
         }
+}
+
+static void check_f16_store(const stex_profile *p)
+{
+    stex_fast_codec c = stex__fast_codec(p, STEX_FORMAT_RGBA16FLOAT);
+    CHECK(c.enc == STEX__CODEC_RGBA16FLOAT, "%s rgba16float: no inline store",
+          stex_profile_name(p->id));
+    stex_fast_binding b = {.enc_codec = c.enc, .f16_even = c.f16_even,
+                           .enc = stex_encoder(STEX_FORMAT_RGBA16FLOAT)};
+    size_t inline_hits = 0;
+    for (size_t i = 0; i < nvalues; i++) {
+        stex_vec4 v = {.f = {values[i], values[(i + 1) % nvalues], values[(i + 7) % nvalues],
+                             values[(i + 13) % nvalues]}};
+        uint8_t want[16] = {0}, got[16] = {0};
+        uint64_t h;
+        inline_hits += stex__f16x4_normal(c.f16_even, v.f, &h);
+        stex_encode_texel(p, STEX_FORMAT_RGBA16FLOAT, &v, want);
+        stex__encode_fast(p, &b, &v, got);
+        CHECK(!memcmp(want, got, 8), "%s rgba16float encode (%a, %a, %a, %a): converter "
+              "%02x%02x %02x%02x %02x%02x %02x%02x, inline %02x%02x %02x%02x %02x%02x %02x%02x",
+              stex_profile_name(p->id), v.f[0], v.f[1], v.f[2], v.f[3], want[1], want[0],
+              want[3], want[2], want[5], want[4], want[7], want[6], got[1], got[0], got[3],
+              got[2], got[5], got[4], got[7], got[6]);
+    }
+    CHECK(inline_hits > nvalues / 20, "%s rgba16float: the inline path took only %zu of %zu",
+          stex_profile_name(p->id), inline_hits, nvalues);
 }
 
 static void check_pack(const stex_profile *p)
@@ -149,6 +193,7 @@ int main(void)
             check_texel(p, FORMATS[i], &b);
         }
         check_pack(p);
+        check_f16_store(p);
     }
     printf("%zu values x %d profiles: %llu failures\n", nvalues, (int)STEX_PROFILE_COUNT,
            failures);
