@@ -187,9 +187,19 @@ enum { STEX__UNORM8_EXACT_EVEN = 0, STEX__UNORM8_EXACT_HALF_UP, STEX__UNORM8_F32
 
 /* Branch hints: the inline path is laid out straight, the rest out of line. */
 #if defined(__GNUC__)
+/* The out-of-line halves of the builtins.  On x86-64 they use the Microsoft
+ * calling convention, whose callee saves xmm6-xmm15: a kernel's vector
+ * values then stay in registers across the (rarely taken) call instead of
+ * living on the stack for the whole kernel. */
+#if defined(__x86_64__) && !defined(_WIN32)
+#define STEX__COLD __attribute__((cold, ms_abi))
+#else
+#define STEX__COLD __attribute__((cold))
+#endif
 #define STEX__LIKELY(c) __builtin_expect(!!(c), 1)
 #define STEX__UNLIKELY(c) __builtin_expect(!!(c), 0)
 #else
+#define STEX__COLD
 #define STEX__LIKELY(c) (c)
 #define STEX__UNLIKELY(c) (c)
 #endif
@@ -438,7 +448,7 @@ typedef struct stex_exec_fast {
 #define STEX__RACE_WRITE (1u << 31)
 #define STEX__RACE_KEY (STEX__RACE_READ - 1)
 
-void stex__race_note(const stex_invocation *inv, const stex_fast_binding *b, uint64_t word,
+STEX__COLD void stex__race_note(const stex_invocation *inv, const stex_fast_binding *b, uint64_t word,
                      uint32_t key, uint32_t bit, const void *value);
 
 /* Records a texel access for the race summary.  The common case - the
@@ -461,11 +471,11 @@ static inline void stex__race_mark(const stex_invocation *inv, const stex_fast_b
     stex__race_note(inv, b, i, key, bit, value);
 }
 
-void stex__texture_store(const stex_invocation *inv, uint32_t binding, stex_view_dimension dim,
+STEX__COLD void stex__texture_store(const stex_invocation *inv, uint32_t binding, stex_view_dimension dim,
                          int64_t x, int64_t y, int64_t z, const stex_value *v);
-stex_value stex__texture_load(const stex_invocation *inv, uint32_t binding,
+STEX__COLD stex_value stex__texture_load(const stex_invocation *inv, uint32_t binding,
                               stex_view_dimension dim, int64_t x, int64_t y, int64_t z);
-stex_uvec2 stex__texture_dimensions_2d(const stex_invocation *inv, uint32_t binding);
+STEX__COLD stex_uvec2 stex__texture_dimensions_2d(const stex_invocation *inv, uint32_t binding);
 
 extern const stex_fast_binding stex__no_binding; /* every tag mismatches */
 
@@ -565,7 +575,7 @@ stex_uvec3 stex_textureDimensions_3d(const stex_invocation *inv, uint32_t bindin
 uint32_t stex_textureNumLayers(const stex_invocation *inv, uint32_t binding);
 
 /* texture_2d<f32>: textureLoad with a level, textureSampleLevel with a sampler. */
-stex_vec4 stex__texture_load_level_2d(const stex_invocation *inv, uint32_t binding, int64_t x,
+STEX__COLD stex_vec4 stex__texture_load_level_2d(const stex_invocation *inv, uint32_t binding, int64_t x,
                                      int64_t y, int64_t level);
 static inline stex_vec4 stex_textureLoad_level_2d(const stex_invocation *inv, uint32_t binding,
                                                   int64_t x, int64_t y, int64_t level)
@@ -583,8 +593,8 @@ stex_vec4 stex_textureSampleLevel_2d(const stex_invocation *inv, uint32_t textur
 /* Storage buffers, addressed by 32-bit word index (array<u32|i32|f32>) or by
  * vec4 index (array<vec4<...>>).  Out-of-range accesses follow WGSL's
  * bounded behaviour: stores are discarded, loads return 0. */
-uint32_t stex__buffer_load_word(const stex_invocation *inv, uint32_t binding, uint64_t index);
-void stex__buffer_store_word(const stex_invocation *inv, uint32_t binding, uint64_t index,
+STEX__COLD uint32_t stex__buffer_load_word(const stex_invocation *inv, uint32_t binding, uint64_t index);
+STEX__COLD void stex__buffer_store_word(const stex_invocation *inv, uint32_t binding, uint64_t index,
                              uint32_t v);
 /* Inline: a word in range of a buffer the binding may access, without race
  * detection or snapshot visibility; everything else goes out of line. */

@@ -65,17 +65,16 @@ static void box3x3_texture(const stex_invocation *inv)
         px[d + 1] = clampi(cx + d, 0, tam_x - 1);
         py[d + 1] = clampi(cy + d, 0, tam_y - 1);
     }
-    float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    /* var s = vec4<f32>(0.0): four scalars (not an array, which gcc keeps in memory) */
+    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
     STEX_UNROLL(3)
     for (int32_t dy = 0; dy < 3; dy++)
         STEX_UNROLL(3)
         for (int32_t dx = 0; dx < 3; dx++) {
             stex_vec4 t = stex_textureLoad_level_2d(inv, ORIGEN, px[dx], py[dy], 0);
-            for (int k = 0; k < 4; k++)
-                s[k] += t.f[k];
+            s0 += t.f[0], s1 += t.f[1], s2 += t.f[2], s3 += t.f[3];
         }
-    stex_textureStore_2d(inv, DESTINO, cx, cy,
-                         stex_f32x4(s[0] / 9.0f, s[1] / 9.0f, s[2] / 9.0f, s[3] / 9.0f));
+    stex_textureStore_2d(inv, DESTINO, cx, cy, stex_f32x4(s0 / 9.0f, s1 / 9.0f, s2 / 9.0f, s3 / 9.0f));
 }
 
 static void box3x3_buffer(const stex_invocation *inv)
@@ -92,7 +91,8 @@ static void box3x3_buffer(const stex_invocation *inv)
         px[d + 1] = clampi(cx + d, 0, tam_x - 1);
         row[d + 1] = clampi(cy + d, 0, tam_y - 1) * tam_x; /* p.y * tam.x */
     }
-    float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    /* var s = vec4<f32>(0.0): four scalars (not an array, which gcc keeps in memory) */
+    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
     STEX_UNROLL(3)
     for (int32_t dy = 0; dy < 3; dy++)
         STEX_UNROLL(3)
@@ -100,10 +100,9 @@ static void box3x3_buffer(const stex_invocation *inv)
             float t[4];
             stex_invocation_unpack4x8unorm(
                 inv, stex_buffer_load_u32(inv, ORIGEN, (uint32_t)(row[dy] + px[dx])), t);
-            for (int k = 0; k < 4; k++)
-                s[k] += t[k];
+            s0 += t[0], s1 += t[1], s2 += t[2], s3 += t[3];
         }
-    const float q[4] = {s[0] / 9.0f, s[1] / 9.0f, s[2] / 9.0f, s[3] / 9.0f};
+    const float q[4] = {s0 / 9.0f, s1 / 9.0f, s2 / 9.0f, s3 / 9.0f};
     stex_buffer_store_u32(inv, DESTINO, (uint32_t)(cy * tam_x + cx),
                           stex_invocation_pack4x8unorm(inv, q));
 }

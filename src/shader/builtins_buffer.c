@@ -93,12 +93,12 @@ static void store_word(const stex_invocation *inv, uint32_t binding, uint64_t in
 }
 
 /* The out-of-line half of the inline buffer builtins (shader.h). */
-uint32_t stex__buffer_load_word(const stex_invocation *inv, uint32_t binding, uint64_t index)
+STEX__COLD uint32_t stex__buffer_load_word(const stex_invocation *inv, uint32_t binding, uint64_t index)
 {
     return load_word(inv, binding, index);
 }
 
-void stex__buffer_store_word(const stex_invocation *inv, uint32_t binding, uint64_t index,
+STEX__COLD void stex__buffer_store_word(const stex_invocation *inv, uint32_t binding, uint64_t index,
                              uint32_t v)
 {
     store_word(inv, binding, index, v);

@@ -48,7 +48,7 @@ static stex_value zero_of(stex_scalar_type t)
 /* ---- textureStore ---- */
 
 /* The inline path's out-of-line half of a race summary update. */
-void stex__race_note(const stex_invocation *inv, const stex_fast_binding *f, uint64_t word,
+STEX__COLD void stex__race_note(const stex_invocation *inv, const stex_fast_binding *f, uint64_t word,
                      uint32_t key, uint32_t bit, const void *value)
 {
     const struct stex_exec *e = inv->exec;
@@ -71,7 +71,7 @@ static inline stex_value raw32_value(const stex_fast_binding *f, uint32_t u)
     return r;
 }
 
-void stex__texture_store(const stex_invocation *inv, uint32_t binding, stex_view_dimension dim,
+STEX__COLD void stex__texture_store(const stex_invocation *inv, uint32_t binding, stex_view_dimension dim,
                          int64_t x, int64_t y, int64_t z, const stex_value *v)
 {
     struct stex_exec *e = inv->exec;
@@ -162,7 +162,7 @@ static stex_value oob_load(const stex_invocation *inv, const exec_binding *b, ui
     }
 }
 
-stex_value stex__texture_load(const stex_invocation *inv, uint32_t binding,
+STEX__COLD stex_value stex__texture_load(const stex_invocation *inv, uint32_t binding,
                               stex_view_dimension dim, int64_t x, int64_t y, int64_t z)
 {
     struct stex_exec *e = inv->exec;
@@ -231,7 +231,7 @@ uint32_t stex_textureDimensions_1d(const stex_invocation *inv, uint32_t binding)
     return b ? (uint32_t)b->w : 0;
 }
 
-stex_uvec2 stex__texture_dimensions_2d(const stex_invocation *inv, uint32_t binding)
+STEX__COLD stex_uvec2 stex__texture_dimensions_2d(const stex_invocation *inv, uint32_t binding)
 {
     const exec_binding *b = dims_binding(inv, binding, "textureDimensions (vec2<u32>)",
                                          STEX_VIEW_DIMENSION_2D, STEX_VIEW_DIMENSION_2D_ARRAY);
@@ -270,7 +270,7 @@ static const exec_binding *sampled_binding(const stex_invocation *inv, uint32_t 
 }
 
 /* The out-of-line half of the inline textureLoad(texture_2d) (shader.h). */
-stex_vec4 stex__texture_load_level_2d(const stex_invocation *inv, uint32_t binding, int64_t x,
+STEX__COLD stex_vec4 stex__texture_load_level_2d(const stex_invocation *inv, uint32_t binding, int64_t x,
                                       int64_t y, int64_t level)
 {
     stex_vec4 r = {.u = {0, 0, 0, 0}};
