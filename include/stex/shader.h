@@ -187,15 +187,8 @@ enum { STEX__UNORM8_EXACT_EVEN = 0, STEX__UNORM8_EXACT_HALF_UP, STEX__UNORM8_F32
 
 /* Branch hints: the inline path is laid out straight, the rest out of line. */
 #if defined(__GNUC__)
-/* The out-of-line halves of the builtins.  On x86-64 they use the Microsoft
- * calling convention, whose callee saves xmm6-xmm15: a kernel's vector
- * values then stay in registers across the (rarely taken) call instead of
- * living on the stack for the whole kernel. */
-#if defined(__x86_64__) && !defined(_WIN32)
-#define STEX__COLD __attribute__((cold, ms_abi))
-#else
+/* The out-of-line halves of the builtins: laid out away from the kernel. */
 #define STEX__COLD __attribute__((cold))
-#endif
 #define STEX__LIKELY(c) __builtin_expect(!!(c), 1)
 #define STEX__UNLIKELY(c) __builtin_expect(!!(c), 0)
 #else
