@@ -16,56 +16,22 @@
  *     ./build/bench/bench_kernels                    # all kernels, 4096x4096
  *     ./build/bench/bench_kernels --kernel decaer --reps 3 --size 1024
  *
- * NOTES FOR HELPERS D (engine), A (convert) and C (resource) - measured
- * 2026-11-30 on the shared 2-core machine (load 6-12, so read "cpu ms"),
- * profiled with `perf record` on --size 1024, 1 thread.  Where the time goes:
- *   - race detection on: 25-40x the fast path's CPU time before D's rework
- *     of 08:45 (race_access's per-location spin lock and shadow misses, and
- *     shadow chunks calloc'ed per dispatch); after it, 1.1-9x (decaer 104 ->
- *     387 ms CPU, difundir 224 -> 1962 ms).  difundir (every texel racing):
- *     stex__texture_load 26% and race_share 25%, page faults 17% (shadow
- *     allocated per dispatch still), summary_dispatch_end 8%.  Target 1.5x
- *     wgpu: decaer and box3x3-texture/-buffer are at 4-11x wgpu with races
- *     on, mostly because their fast paths are already 1-12x wgpu (below).
- *   - decaer (fast path): 6.3-12.4 ns CPU per texel; the kernel body 33%
- *     (the tiled address computed twice, for the load and the store),
- *     dec_R32FLOAT 18% behind an indirect call, the OpenMP loop 15-22%.
- *     Suggest: r32float/rgba8unorm decode/encode inlined for the common
- *     formats, or an address cache for load-then-store of one texel.
- *   - box3x3-texture: 222 ns per texel = 25 ns per textureLoad(texture_2d):
- *     stex_textureLoad_level_2d + stex_view_load_level are out of line (34%)
- *     and dec_RGBA8UNORM is 26%.  Suggest the storage-texture inline fast
- *     path for sampled textures too, and a 256-entry table for unorm8 decode.
- *   - blur: 2.3 us per texel (2 passes x 9 samples): dec_RGBA16FLOAT 36%,
- *     sample_one_level 21%, fetch 15%.  At texel centres the bilinear weights
- *     are 0 for three of the four texels: skip zero-weight fetches, and
- *     decode f16 with a table or F16C.
- *   - generar: 45 ns per texel: __sinf 32% (3 calls, libm), enc_RGBA8UNORM
- *     31% (the generic profile-driven encoder; a per-profile specialised
- *     unorm8 encoder would cut it).  histogram: enc_RGBA16FLOAT 22%,
- *     stex_atomic_add_u32 out of line 15%.
- *   - 2 threads: the CPU time is the same as with 1 (no parallel overhead);
- *     wall-clock speedups were capped by the other processes on the cores.
- *
- * AFTER H's fast paths (09:10-09:30).  Same-load interleaved runs, --size
- * 2048 --threads 1 --races off, cpu ms before -> after: generar 233 -> 127,
- * box3x3-texture 1077 -> 178, box3x3-buffer 331 -> 142, decaer 37 -> 36.
- * Callgrind, whole process (--size 512 --reps 1 --threads 1 --races off):
- * generar 300M -> 157M instructions, box3x3-texture 1869M -> 364M,
- * box3x3-buffer 643M -> 296M, decaer 93M -> 94M.  At 4096 (load ~6, 09:10):
- * 1 thread cpu ms decaer 135, generar 384, box3x3-texture 650, box3x3-buffer
- * 486; 2 threads box3x3-texture 410 ms wall (1.58x), box3x3-buffer 249 ms
- * (1.95x); decaer and generar got one core (cores column 1.0).  What changed:
- * textureLoad(texture_2d, level 0) inline like the storage loads; rgba8unorm
- * and bgra8unorm encoded inline per profile rule (four lanes in one SSE
- * vector) and decoded by a 256-entry table filled by the converter
- * (shader.h stex__encode_fast / stex__decode_fast, src/convert/fast.c;
- * tests/convert/test_fast_codec.c compares them with the converter under
- * every profile); buffer word loads/stores inline; stex_invocation_pack4x8unorm
- * / unpack4x8unorm inline (box3x3-buffer uses them).  Left (callgrind): per
- * texel, generar ~180 instructions in the kernel + 3 libm sinf (~65);
- * box3x3-texture ~625 (9 inline loads of ~45 with the clamps, the encode);
- * box3x3-buffer ~525; decaer ~104 (the binding checks done twice).
+ * Where the time goes (callgrind, --size 512 --threads 1 --races off,
+ * instructions per invocation of the kernel's workgroup function, which has
+ * the kernel and its builtins inlined - docs/engine.md):
+ *   decaer ~78: one load, one store, the bounds and tag compares;
+ *   box3x3-buffer ~390 and box3x3-texture ~425: nine taps of ~30 (clamp,
+ *     bound compare, address, four table decodes), the encode;
+ *   generar ~276: three stex_sin of ~35 each (in double, 3.2 ns per call:
+ *     10 ns per invocation before anything else is done), two divisions,
+ *     the unorm8 encode;
+ *   blur: the exact emulation of lavapipe's bilinear filter, ~290 per sample
+ *     and nine samples per pass;
+ *   histogram: the present pass's logf and rgba16float store.
+ * With race detection on, the inline marking adds ~20-45 per invocation;
+ * the rest is memory: the per-thread words (4 bytes per location) and the
+ * end-of-dispatch scan.  The words stay mapped between dispatches, so the
+ * warm-up run pays their page faults.
  */
 #include <getopt.h>
 #include <jansson.h>
@@ -114,7 +80,7 @@ static double time_kernel(stex_kernel_instance *ki, int threads, bool races, int
                           double *cpu)
 {
     double t[64], c[64];
-    for (int r = races ? 0 : -1; r < reps; r++) { /* race runs: no warm-up, they are slow */
+    for (int r = -1; r < reps; r++) { /* r = -1: the warm-up (also faults in the race words) */
         stex_race_detector *rd = NULL;
         if (races && stex_race_detector_create(NULL, &rd)) {
             fprintf(stderr, "race detector: %s\n", stex_last_error());
@@ -157,7 +123,7 @@ static void usage(FILE *f)
           "  --reps N     timed runs per configuration, median reported (default 5)\n"
           "  --kernel K   only this kernel (repeatable)\n"
           "  --races M    race detection off, on or both (default both)\n"
-          "  --race-reps N  timed runs with race detection, no warm-up (default 1)\n"
+          "  --race-reps N  timed runs with race detection, after one warm-up (default 1)\n"
           "  --threads N  only 1 or only 2 threads (default both)\n"
           "  --data DIR   where lavapipe-perf-wgpu.json is (default the source tests/data)\n",
           f);
@@ -208,7 +174,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "note: %s not readable (%s); no wgpu ratios\n", path, err.text);
     double scale = perf ? (double)size * size / (4096.0 * 4096.0) : 0; /* wgpu ran 4096x4096 */
 
-    printf("stex %s, %ux%u, median of %d after 1 warm-up (race detection on: %d run%s); wgpu = wgpu on lavapipe, 2 cores "
+    printf("stex %s, %ux%u, median of %d after 1 warm-up (race detection on: %d run%s after 1 warm-up); wgpu = wgpu on lavapipe, 2 cores "
            "(lavapipe-perf-wgpu.json%s)\n\n", STEX_VERSION, size, size, reps,
            race_reps, race_reps == 1 ? "" : "s", size == 4096 ? "" : ", scaled by texel count");
     printf("%-18s %7s %5s %10s %10s %6s %10s %9s %7s %9s\n", "kernel", "threads", "races", "ms",

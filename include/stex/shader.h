@@ -395,7 +395,7 @@ static inline void stex__encode_fast(const stex_profile *prof, const stex_fast_b
 
 /* The format's decoder through its function pointer, out of line: the
  * inline decoders below then keep their vec4 in registers. */
-stex_vec4 stex__decode_call(const stex_profile *prof, const stex_fast_binding *b,
+STEX__COLD stex_vec4 stex__decode_call(const stex_profile *prof, const stex_fast_binding *b,
                             const uint8_t *p);
 
 static inline stex_vec4 stex__decode_fast(const stex_profile *prof, const stex_fast_binding *b,

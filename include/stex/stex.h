@@ -10,6 +10,7 @@
  *   device   adapter, device, limits, validation
  *   resource textures, views, buffers, samplers, copies
  *   shader   what a kernel sees: ids, bindings, WGSL builtins
+ *   wgsl_math  WGSL's inexact math builtins (stex_sin)
  *   dispatch pipelines, bind groups, schedules, dispatchWorkgroups
  *   race     the race detector
  *   kernels  the lessons' kernels, ready to run
@@ -26,6 +27,7 @@
 #include "stex/device.h"
 #include "stex/resource.h"
 #include "stex/shader.h"
+#include "stex/wgsl_math.h"
 #include "stex/dispatch.h"
 #include "stex/race.h"
 #include "stex/kernels.h"

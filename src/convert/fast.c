@@ -57,7 +57,7 @@ stex_fast_codec stex__fast_codec(const stex_profile *p, stex_format f)
     return c;
 }
 
-stex_vec4 stex__decode_call(const stex_profile *prof, const stex_fast_binding *b,
+STEX__COLD stex_vec4 stex__decode_call(const stex_profile *prof, const stex_fast_binding *b,
                             const uint8_t *p)
 {
     stex_vec4 r;

@@ -6,7 +6,7 @@
  * apart (WGSL's sin error bound, 2^-11 in [-pi, pi], moves 0.5 + 0.5 sin by
  * at most 2^-12 < 1/255).  At 4096x4096, tiempo 0.75, under the lavapipe
  * profile the bytes also equal lavapipe's (perf.json pattern_output_sha256):
- * there C's sinf and llvmpipe's sin round to the same codes.
+ * there stex's sin (stex_sin) and llvmpipe's round to the same codes.
  */
 #include "kernel_test.h"
 
@@ -78,7 +78,7 @@ static void test_matches_lavapipe_perf_run(void **state)
     const char *want = json_string_value(json_object_get(perf, "pattern_output_sha256"));
     if (!want || strcmp(hex, want))
         fail_msg("generar 4096x4096 tiempo 0.75: sha256 %s, lavapipe %s (both stores round "
-                 "the same way; a difference here means this sinf rounds differently)", hex,
+                 "the same way; a difference here means stex_sin rounds differently)", hex,
                  want ? want : "(missing)");
     free(out);
     json_decref(perf);
