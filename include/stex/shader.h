@@ -264,52 +264,49 @@ STEX__ALWAYS_INLINE uint32_t stex__unorm8x4_by(uint32_t round, uint32_t nan, con
            | stex__unorm8_encode(round, nan, f[2]) << 16
            | stex__unorm8_encode(round, nan, f[3]) << 24;
 }
-#if defined(__GNUC__) && defined(__SSE2__) && defined(__has_builtin)
-#if __has_builtin(__builtin_convertvector)
-#define STEX__UNORM8_VECTOR 1
-#endif
-#endif
-#if STEX__UNORM8_VECTOR
-/* The same four conversions on one vector: the same clamps and products,
- * lane by lane (the converter's exactness argument holds per lane). */
-typedef int32_t stex__v4i __attribute__((vector_size(16)));
-typedef float stex__v4f __attribute__((vector_size(16)));
-typedef double stex__v4d __attribute__((vector_size(32)));
-typedef int64_t stex__v4l __attribute__((vector_size(32)));
-STEX__ALWAYS_INLINE uint32_t stex__unorm8x4_vec(uint32_t round, uint32_t nan, const float f[4])
+#if defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__))
+#include <emmintrin.h>
+/* The same four conversions on one SSE2 vector: the same clamps and
+ * products, lane by lane (the converter's exactness argument holds per
+ * lane), and the four codes packed to bytes with two saturating packs. */
+STEX__ALWAYS_INLINE uint32_t stex__unorm8x4_sse2(uint32_t round, uint32_t nan, const float f[4])
 {
-    stex__v4i s, q;
-    memcpy(&s, f, 16);
-    stex__v4i isnan = (s & 0x7fffffff) > 0x7f800000;    /* -1 in NaN lanes */
-    s &= ~(s >> 31);                                    /* negatives, -0 -> 0 */
-    stex__v4i big = s > 0x3f800000;                     /* past 1, +inf -> 1 */
-    s = (s & ~big) | (0x3f800000 & big);
-    stex__v4f x;
-    memcpy(&x, &s, 16);
+    __m128i s = _mm_loadu_si128((const __m128i *)(const void *)f);
+    __m128i isnan = _mm_cmpgt_epi32(_mm_and_si128(s, _mm_set1_epi32(0x7fffffff)),
+                                    _mm_set1_epi32(0x7f800000));     /* -1 in NaN lanes */
+    s = _mm_andnot_si128(_mm_srai_epi32(s, 31), s);                  /* negatives, -0 -> 0 */
+    __m128i big = _mm_cmpgt_epi32(s, _mm_set1_epi32(0x3f800000));    /* past 1, +inf -> 1 */
+    s = _mm_or_si128(_mm_andnot_si128(big, s), _mm_and_si128(big, _mm_set1_epi32(0x3f800000)));
+    __m128 x = _mm_castsi128_ps(s);
+    __m128i q;
     if (round == STEX__UNORM8_FIXED4) {
-        stex__v4i y = __builtin_convertvector(x * 4096.0f, stex__v4i);
-        q = (y - (y >> 8) + 7) >> 4;
+        __m128i y = _mm_cvttps_epi32(_mm_mul_ps(x, _mm_set1_ps(4096.0f)));
+        q = _mm_srli_epi32(_mm_add_epi32(_mm_sub_epi32(y, _mm_srli_epi32(y, 8)),
+                                         _mm_set1_epi32(7)), 4);
     } else if (round == STEX__UNORM8_F32_EVEN) {
-        stex__v4f p = x * 255.0f;
+        __m128 p = _mm_mul_ps(x, _mm_set1_ps(255.0f));
         STEX__OPAQUE(p);
-        stex__v4f t = p + 8388608.0f;
-        memcpy(&q, &t, 16);
-        q &= 0x1ff;
-    } else {
-        stex__v4d t = __builtin_convertvector(x, stex__v4d) * 255.0;
+        __m128 t = _mm_add_ps(p, _mm_set1_ps(8388608.0f));
+        q = _mm_and_si128(_mm_castps_si128(t), _mm_set1_epi32(0x1ff));
+    } else { /* x * 255 is exact in f64: two lanes per register */
+        __m128d lo = _mm_mul_pd(_mm_cvtps_pd(x), _mm_set1_pd(255.0));
+        __m128d hi = _mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(x, x)), _mm_set1_pd(255.0));
         if (round == STEX__UNORM8_EXACT_HALF_UP) {
-            q = __builtin_convertvector(t + 0.5, stex__v4i);
-        } else {
-            stex__v4l w;
-            t += 4503599627370496.0;
-            memcpy(&w, &t, 32);
-            q = __builtin_convertvector(w & 0x1ff, stex__v4i);
+            q = _mm_unpacklo_epi64(_mm_cvttpd_epi32(_mm_add_pd(lo, _mm_set1_pd(0.5))),
+                                   _mm_cvttpd_epi32(_mm_add_pd(hi, _mm_set1_pd(0.5))));
+        } else { /* + 2^52 rounds to an integer, ties to even: the low words hold it */
+            lo = _mm_add_pd(lo, _mm_set1_pd(4503599627370496.0));
+            hi = _mm_add_pd(hi, _mm_set1_pd(4503599627370496.0));
+            q = _mm_castps_si128(_mm_shuffle_ps(_mm_castpd_ps(lo), _mm_castpd_ps(hi),
+                                                _MM_SHUFFLE(2, 0, 2, 0)));
+            q = _mm_and_si128(q, _mm_set1_epi32(0x1ff));
         }
     }
-    q = (q & ~isnan) | ((int32_t)nan & isnan);
-    return (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+    q = _mm_or_si128(_mm_andnot_si128(isnan, q), _mm_and_si128(isnan, _mm_set1_epi32((int)nan)));
+    q = _mm_packs_epi32(q, q); /* codes are 0..255: both packs are exact */
+    return (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(q, q));
 }
-#define stex__unorm8x4_by stex__unorm8x4_vec
+#define stex__unorm8x4_by stex__unorm8x4_sse2
 #endif
 static inline uint32_t stex__unorm8x4(uint32_t round, uint32_t nan, const float f[4])
 {
