@@ -21,7 +21,8 @@
             fail_msg("%s -> %s: %s", #expr, stex_status_name(st_), stex_last_error()); \
     } while (0)
 
-static stex_adapter *dt_adapter_;
+/* Each device's adapter, released with it (a test may hold a few devices). */
+static struct { stex_device *d; stex_adapter *a; } dt_adapters_[8];
 
 /* A device with every feature and the lavapipe profile (the measured device). */
 static inline stex_device *dt_device(void)
@@ -35,15 +36,25 @@ static inline stex_device *dt_device(void)
                                                 STEX_FEATURE_BGRA8UNORM_STORAGE |
                                                 STEX_FEATURE_FLOAT32_FILTERABLE};
     DT_OK(stex_device_create(a, &dd, &d));
-    dt_adapter_ = a;
+    for (int i = 0; i < 8; i++)
+        if (!dt_adapters_[i].d) {
+            dt_adapters_[i].d = d;
+            dt_adapters_[i].a = a;
+            return d;
+        }
+    fail_msg("dt_device: more than 8 devices alive");
     return d;
 }
 
 static inline void dt_release(stex_device *d)
 {
     stex_device_destroy(d);
-    stex_adapter_destroy(dt_adapter_);
-    dt_adapter_ = NULL;
+    for (int i = 0; i < 8; i++)
+        if (dt_adapters_[i].d == d) {
+            stex_adapter_destroy(dt_adapters_[i].a);
+            dt_adapters_[i].d = NULL;
+            dt_adapters_[i].a = NULL;
+        }
 }
 
 static inline const char *dt_data(const char *name)
