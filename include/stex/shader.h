@@ -144,6 +144,9 @@ static inline stex_value stex_i32x4(int32_t r, int32_t g, int32_t b, int32_t a)
  * whose conversions keep every bit under the profile in force (checked once
  * per dispatch) is copied without calling the converter. */
 typedef struct stex_fast_binding {
+    /* The tags carry STEX__TAG_RACE when the race summary records the
+     * binding's accesses: the plain inline path then compares one tag and
+     * never tests for the race detector. */
     uint32_t load_tag;   /* view dimension if a readable storage texture */
     uint32_t store_tag;  /* view dimension | scalar << 8 if a writable storage texture */
     uint32_t dims_tag;   /* view dimension of any texture binding */
@@ -170,7 +173,8 @@ typedef struct stex_fast_binding {
     uint32_t f16_even;          /* f16 store: 1 round to nearest even, 0 toward zero */
     const float *u8_value;      /* unorm8 load: the profile's value of each code */
     bool sampled_2d;            /* texture_2d<f32> with a decoder: inline textureLoad */
-    bool buf_load, buf_store;   /* a buffer the inline loads / stores may use */
+    uint32_t buf_load, buf_store; /* STEX__BUF_WORDS (| STEX__TAG_RACE): a buffer the inline
+                                   * loads / stores may use; 0 otherwise */
     uint8_t *buf;               /* buffer: the bound range */
     uint64_t buf_words;         /* buffer: 32-bit words in the bound range */
     uint32_t binding;           /* its @binding number */
@@ -433,6 +437,9 @@ typedef struct stex_exec_fast {
     const float *unpack_u8;
 } stex_exec_fast;
 
+#define STEX__TAG_RACE (1u << 16)
+#define STEX__BUF_WORDS 1u
+
 /* Race summary word bits (the engine's, see src/race/race_internal.h). */
 #define STEX__RACE_READ (1u << 30)
 #define STEX__RACE_WRITE (1u << 31)
@@ -477,48 +484,68 @@ static inline const stex_fast_binding *stex__fast(const stex_invocation *inv, ui
     return binding < e->nb ? &e->b[binding] : &stex__no_binding;
 }
 
+/* The inline textureStore / textureLoad once the tag matched; `race`: the
+ * binding is recorded by the race summary (a constant at each call). */
+STEX__ALWAYS_INLINE void stex__store_at(const stex_invocation *inv, const stex_fast_binding *b,
+                                        int64_t x, int64_t y, int64_t z, const stex_value *v,
+                                        bool race)
+{
+    const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
+    if (STEX__LIKELY(((uint64_t)x < b->w) & ((uint64_t)y < b->h) & ((uint64_t)z < b->d))) {
+        uint8_t *p = b->memory + (uint64_t)z * b->slice + b->col[x] + b->row[y];
+        if (b->raw32)
+            stex__store32(p, v->v.u[0]);
+        else
+            stex__encode_fast(e->profile, b, &v->v, p);
+        if (race)
+            stex__race_mark(inv, b, x, y, z, STEX__RACE_WRITE, p);
+    }
+    /* else WGSL: an out-of-bounds textureStore is discarded */
+}
+
 static inline void stex__store(const stex_invocation *inv, uint32_t binding,
                                stex_view_dimension dim, int64_t x, int64_t y, int64_t z,
                                const stex_value *v)
 {
-    const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
     const stex_fast_binding *b = stex__fast(inv, binding);
-    if (STEX__LIKELY(b->store_tag == ((uint32_t)dim | ((uint32_t)v->type << 8)))) {
-        if (STEX__LIKELY(((uint64_t)x < b->w) & ((uint64_t)y < b->h) & ((uint64_t)z < b->d))) {
-            uint8_t *p = b->memory + (uint64_t)z * b->slice + b->col[x] + b->row[y];
-            if (b->raw32)
-                stex__store32(p, v->v.u[0]);
-            else
-                stex__encode_fast(e->profile, b, &v->v, p);
-            if (STEX__UNLIKELY(b->race != NULL))
-                stex__race_mark(inv, b, x, y, z, STEX__RACE_WRITE, p);
-        }
-        return; /* WGSL: an out-of-bounds textureStore is discarded */
-    }
-    stex__texture_store(inv, binding, dim, x, y, z, v);
+    uint32_t tag = (uint32_t)dim | ((uint32_t)v->type << 8);
+    if (STEX__LIKELY(b->store_tag == tag))
+        stex__store_at(inv, b, x, y, z, v, false);
+    else if (b->store_tag == (tag | STEX__TAG_RACE))
+        stex__store_at(inv, b, x, y, z, v, true);
+    else
+        stex__texture_store(inv, binding, dim, x, y, z, v);
+}
+
+STEX__ALWAYS_INLINE stex_value stex__load_at(const stex_invocation *inv,
+                                             const stex_fast_binding *b, int64_t x, int64_t y,
+                                             int64_t z, bool race)
+{
+    const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
+    stex_value r;
+    r.type = b->scalar;
+    const uint8_t *p = b->memory + (uint64_t)z * b->slice + b->col[x] + b->row[y];
+    if (race)
+        stex__race_mark(inv, b, x, y, z, STEX__RACE_READ, NULL);
+    if (b->raw32) {
+        memcpy(&r.v.u[0], p, 4);
+        r.v.u[1] = r.v.u[2] = 0;
+        r.v.u[3] = b->alpha_one;
+    } else
+        r.v = stex__decode_fast(e->profile, b, p);
+    return r;
 }
 
 static inline stex_value stex__load(const stex_invocation *inv, uint32_t binding,
                                     stex_view_dimension dim, int64_t x, int64_t y, int64_t z)
 {
-    const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
     const stex_fast_binding *b = stex__fast(inv, binding);
-    if (STEX__LIKELY((b->load_tag == (uint32_t)dim)
-                     & ((uint64_t)x < b->w) & ((uint64_t)y < b->h) & ((uint64_t)z < b->d))) {
-        stex_value r;
-        r.type = b->scalar;
-        const uint8_t *p = b->memory + (uint64_t)z * b->slice + b->col[x] + b->row[y];
-        if (STEX__UNLIKELY(b->race != NULL))
-            stex__race_mark(inv, b, x, y, z, STEX__RACE_READ, NULL);
-        if (b->raw32) {
-            memcpy(&r.v.u[0], p, 4);
-            r.v.u[1] = r.v.u[2] = 0;
-            r.v.u[3] = b->alpha_one;
-        } else
-            r.v = stex__decode_fast(e->profile, b, p);
-        return r;
-    }
-    return stex__texture_load(inv, binding, dim, x, y, z);
+    bool in = ((uint64_t)x < b->w) & ((uint64_t)y < b->h) & ((uint64_t)z < b->d);
+    if (STEX__LIKELY((b->load_tag == (uint32_t)dim) & in))
+        return stex__load_at(inv, b, x, y, z, false);
+    if ((b->load_tag == ((uint32_t)dim | STEX__TAG_RACE)) & in)
+        return stex__load_at(inv, b, x, y, z, true);
+    return stex__texture_load(inv, binding, dim, x, y, z); /* out of bounds too */
 }
 
 /* textureStore: out-of-bounds coordinates (or layer) discard the store. */
@@ -592,10 +619,13 @@ static inline uint32_t stex__buffer_load(const stex_invocation *inv, uint32_t bi
                                          uint64_t index)
 {
     const stex_fast_binding *b = stex__fast(inv, binding);
-    if (STEX__LIKELY(b->buf_load & (index < b->buf_words))) {
-        uint32_t v;
-        if (STEX__UNLIKELY(b->race != NULL))
-            stex__race_mark(inv, b, (int64_t)index, 0, 0, STEX__RACE_READ, NULL);
+    uint32_t v;
+    if (STEX__LIKELY((b->buf_load == STEX__BUF_WORDS) & (index < b->buf_words))) {
+        memcpy(&v, b->buf + index * 4, 4);
+        return v;
+    }
+    if ((b->buf_load == (STEX__BUF_WORDS | STEX__TAG_RACE)) & (index < b->buf_words)) {
+        stex__race_mark(inv, b, (int64_t)index, 0, 0, STEX__RACE_READ, NULL);
         memcpy(&v, b->buf + index * 4, 4);
         return v;
     }
@@ -605,9 +635,10 @@ static inline void stex__buffer_store(const stex_invocation *inv, uint32_t bindi
                                       uint64_t index, uint32_t v)
 {
     const stex_fast_binding *b = stex__fast(inv, binding);
-    if (STEX__LIKELY(b->buf_store & (index < b->buf_words))) {
-        if (STEX__UNLIKELY(b->race != NULL))
-            stex__race_mark(inv, b, (int64_t)index, 0, 0, STEX__RACE_WRITE, &v);
+    if (STEX__LIKELY((b->buf_store == STEX__BUF_WORDS) & (index < b->buf_words))) {
+        stex__store32(b->buf + index * 4, v);
+    } else if ((b->buf_store == (STEX__BUF_WORDS | STEX__TAG_RACE)) & (index < b->buf_words)) {
+        stex__race_mark(inv, b, (int64_t)index, 0, 0, STEX__RACE_WRITE, &v);
         stex__store32(b->buf + index * 4, v);
     } else
         stex__buffer_store_word(inv, binding, index, v);

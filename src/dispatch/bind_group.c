@@ -362,9 +362,10 @@ stex_status bind_group_prepare(const stex_bind_group *g, exec_dispatch *ctx)
             f->sampled_2d = true;
         }
         f->buf_load = b->type == STEX_BINDING_STORAGE_BUFFER
-                      || b->type == STEX_BINDING_READ_ONLY_STORAGE_BUFFER
-                      || b->type == STEX_BINDING_UNIFORM_BUFFER;
-        f->buf_store = b->type == STEX_BINDING_STORAGE_BUFFER;
+                              || b->type == STEX_BINDING_READ_ONLY_STORAGE_BUFFER
+                              || b->type == STEX_BINDING_UNIFORM_BUFFER
+                          ? STEX__BUF_WORDS : 0;
+        f->buf_store = b->type == STEX_BINDING_STORAGE_BUFFER ? STEX__BUF_WORDS : 0;
         f->buf = f->buf_load ? b->bytes : NULL;
         f->buf_words = f->buf_load ? b->words : 0;
     }

@@ -556,6 +556,13 @@ stex_status race_dispatch_begin(stex_race_detector *rd, exec_dispatch *ctx,
         stex_fast_binding *f = &ctx->fb[i];
         const race_shadow_head *h = &b->shadow->h;
         f->race = h->word;
+        /* the inline builtins take their race path on these tags (shader.h) */
+        if (f->load_tag != EXEC_TAG_NONE)
+            f->load_tag |= STEX__TAG_RACE;
+        if (f->store_tag != EXEC_TAG_NONE)
+            f->store_tag |= STEX__TAG_RACE;
+        f->buf_load |= f->buf_load ? STEX__TAG_RACE : 0;
+        f->buf_store |= f->buf_store ? STEX__TAG_RACE : 0;
         f->race_count = h->count;
         f->race_values = h->value != NULL;
         if (b->type == STEX_BINDING_STORAGE_TEXTURE) {

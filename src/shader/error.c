@@ -47,7 +47,7 @@ void exec_fast_disable(struct stex_exec *e)
     for (uint32_t i = 0; i < e->fast.nb || i < STEX__NEAR_BINDINGS; i++) {
         stex_fast_binding *f = i < STEX__NEAR_BINDINGS ? &e->fast.near[i] : &far[i];
         f->load_tag = f->store_tag = EXEC_TAG_NONE;
-        f->buf_load = f->buf_store = false;
+        f->buf_load = f->buf_store = 0;
     }
 }
 
