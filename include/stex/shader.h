@@ -167,6 +167,8 @@ typedef struct stex_fast_binding {
     uint64_t race_w, race_h, race_z0; /* word index = x + w * (y + h * (z + z0)) */
     uint32_t race_bpp;
     bool race_values;           /* suppress_same_value: written bytes go out of line */
+    uint8_t *race_touch;        /* per thread, per run of locations: accessed (see below) */
+    uint64_t race_runs;         /* runs per thread */
     /* the hot formats' conversions written out inline (stex__encode_fast) */
     uint32_t enc_codec, dec_codec; /* STEX__CODEC_* */
     uint32_t u8_round, u8_nan;  /* unorm8 store: STEX__UNORM8_* rule, the code NaN stores */
@@ -444,6 +446,7 @@ typedef struct stex_exec_fast {
 #define STEX__RACE_READ (1u << 30)
 #define STEX__RACE_WRITE (1u << 31)
 #define STEX__RACE_KEY (STEX__RACE_READ - 1)
+#define STEX__RACE_RUN_SHIFT 10 /* locations per run of the race_touch marks: 1024 */
 
 STEX__COLD void stex__race_note(const stex_invocation *inv, const stex_fast_binding *b, uint64_t word,
                      uint32_t key, uint32_t bit, const void *value);
@@ -463,6 +466,8 @@ static inline void stex__race_mark(const stex_invocation *inv, const stex_fast_b
     uint32_t w = *wp;
     if (!b->race_values && (!w || (w & STEX__RACE_KEY) == key)) {
         *wp = w | key | bit;
+        /* the end-of-dispatch scan skips runs no thread touched */
+        b->race_touch[e->race_tid * b->race_runs + (i >> STEX__RACE_RUN_SHIFT)] = 1;
         return;
     }
     stex__race_note(inv, b, i, key, bit, value);

@@ -64,6 +64,12 @@ typedef struct race_shadow_head {
     _Atomic uint64_t *pairs;   /* `stride` per location; pages touched only where shared */
     uint32_t stride;           /* 2 (reads, writes) for textures, 4 with atomics for buffers */
     _Atomic uint64_t *value;   /* suppress_same_value: RACE_VALUE_* word */
+    /* Per thread and per run of RACE_RUN locations, 1 once the thread
+     * accessed a location of the run (touch) / moved one to the pairs
+     * (mixed).  A run touched by one thread only and not mixed cannot race:
+     * the scan only clears its words. */
+    uint8_t *touch, *mixed;    /* nthreads * runs each */
+    uint64_t runs;
     bool mt;                   /* more than one thread: pair updates use CAS */
 } race_shadow_head;
 
@@ -123,6 +129,9 @@ static inline void race_value_note(_Atomic uint64_t *p, uint64_t h)
 void race_share(race_shadow_head *s, uint32_t tid, uint64_t loc, uint32_t w, uint32_t key,
                 stex_race_access acc);
 
+#define RACE_RUN_SHIFT STEX__RACE_RUN_SHIFT
+#define RACE_RUN (1u << RACE_RUN_SHIFT)
+
 /* One access to a summary shadow by the invocation with key `key`, running
  * on thread `tid`.  The common case - the location's only invocation so far
  * on this thread - costs a load and a store. */
@@ -137,6 +146,7 @@ static inline void race_note(struct race_shadow *sh, uint32_t tid, uint64_t loc,
     uint32_t *wp = s->word + (uint64_t)tid * s->count + loc;
     uint32_t w = *wp;
     uint32_t bit = acc == STEX_RACE_ACCESS_WRITE ? RACE_WORD_WRITE : RACE_WORD_READ;
+    s->touch[tid * s->runs + (loc >> RACE_RUN_SHIFT)] = 1;
     if (acc >= STEX_RACE_ACCESS_ATOMIC_READ || (w && (w & RACE_WORD_KEY) != key)) {
         race_share(s, tid, loc, w, key, acc); /* also when w is RACE_WORD_SHARED */
         return;

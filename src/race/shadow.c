@@ -556,6 +556,8 @@ stex_status race_dispatch_begin(stex_race_detector *rd, exec_dispatch *ctx,
         stex_fast_binding *f = &ctx->fb[i];
         const race_shadow_head *h = &b->shadow->h;
         f->race = h->word;
+        f->race_touch = h->touch;
+        f->race_runs = h->runs;
         /* the inline builtins take their race path on these tags (shader.h) */
         if (f->load_tag != EXEC_TAG_NONE)
             f->load_tag |= STEX__TAG_RACE;

@@ -109,6 +109,10 @@ bool summary_shadow_alloc(struct race_shadow *s, bool atomics, bool values, uint
     s->h.nthreads = threads ? threads : 1;
     s->h.stride = atomics ? 4 : 2;
     s->h.word_clean = false;
+    s->h.runs = (loc_count(s) + RACE_RUN - 1) >> RACE_RUN_SHIFT;
+    if (!(s->h.touch = calloc(2 * s->h.nthreads * s->h.runs, 1)))
+        return false;
+    s->h.mixed = s->h.touch + s->h.nthreads * s->h.runs;
     if (!(s->h.word = words_take(word_bytes(s), &s->h.word_map))
         || !(s->h.pairs = map_zeroed(pair_bytes(s), true))
         || (values && !(s->h.value = map_zeroed(value_bytes(s), true))))
@@ -138,6 +142,8 @@ uint64_t summary_shadow_resident(const struct race_shadow *s)
 void summary_shadow_free(struct race_shadow *s)
 {
     words_give(s->h.word, s->h.word_map, s->h.word_clean);
+    free(s->h.touch);
+    s->h.touch = s->h.mixed = NULL;
     if (s->h.pairs)
         munmap((void *)s->h.pairs, pair_bytes(s));
     if (s->h.value)
@@ -150,6 +156,7 @@ void race_share(race_shadow_head *s, uint32_t tid, uint64_t loc, uint32_t w, uin
                 stex_race_access acc)
 {
     _Atomic uint64_t *p = s->pairs + (uint64_t)s->stride * loc;
+    s->mixed[tid * s->runs + (loc >> RACE_RUN_SHIFT)] = 1;
     race_pair_insert(p + acc, key, s->mt);
     if (w == RACE_WORD_SHARED)
         return;
@@ -257,7 +264,7 @@ static void judge_location(const struct race_shadow *s, uint64_t i, bool suppres
         detail(&v, invocations, s->id, i, &o->c);
 }
 
-enum { RUN = 1024 }; /* locations screened together */
+enum { RUN = RACE_RUN }; /* locations screened together: one run of the touch marks */
 
 static void scan_block(const struct race_shadow *s, uint64_t lo, uint64_t hi, bool suppress,
                        uint32_t invocations, size_t room, block_out *o)
@@ -268,6 +275,20 @@ static void scan_block(const struct race_shadow *s, uint64_t lo, uint64_t hi, bo
     uint8_t shared[RUN];
     for (uint64_t r = lo; r < hi; r += RUN) {
         uint32_t n = hi - r < RUN ? (uint32_t)(hi - r) : RUN;
+        uint64_t run = r >> RACE_RUN_SHIFT;
+        uint32_t users = 0, only = 0;
+        bool mixed = false;
+        for (uint32_t t = 0; t < nt; t++) {
+            if (s->h.touch[t * s->h.runs + run])
+                users++, only = t;
+            mixed |= s->h.mixed[t * s->h.runs + run] != 0;
+        }
+        if (!users && !mixed)
+            continue; /* untouched: every word is still 0 */
+        if (users == 1 && !mixed) { /* one invocation per location: no race */
+            memset(word + (uint64_t)only * s->h.count + r, 0, n * sizeof *word);
+            continue;
+        }
         /* The screen reads each thread's words as one stream, without branches:
          * one key everywhere (or none) means no race - the common case.  A
          * shared word's key part is RACE_WORD_KEY, never a real key. */
