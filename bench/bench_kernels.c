@@ -74,37 +74,44 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Median of `reps` timed dispatches after one warm-up (wall clock, and the
- * process's CPU time of the same run in *cpu); -1 on failure. */
-static double time_kernel(stex_kernel_instance *ki, int threads, bool races, int reps,
-                          double *cpu)
+/* Median of `reps` timed dispatches after one warm-up, for each thread count
+ * from..to (wall clock in t[], the process's CPU time of the same runs in
+ * cpu[]); false on failure.  The thread counts take turns, run after run:
+ * this machine's speed drifts over seconds, and interleaving puts the 1- and
+ * 2-thread runs under the same conditions. */
+static bool time_kernel(stex_kernel_instance *ki, int from, int to, bool races, int reps,
+                        double t[2], double cpu[2])
 {
-    double t[64], c[64];
-    for (int r = -1; r < reps; r++) { /* r = -1: the warm-up (also faults in the race words) */
-        stex_race_detector *rd = NULL;
-        if (races && stex_race_detector_create(NULL, &rd)) {
-            fprintf(stderr, "race detector: %s\n", stex_last_error());
-            return -1;
+    double w[2][64], c[2][64];
+    for (int r = -1; r < reps; r++) /* r = -1: the warm-up (also faults in the race words) */
+        for (int threads = from; threads <= to; threads++) {
+            stex_race_detector *rd = NULL;
+            if (races && stex_race_detector_create(NULL, &rd)) {
+                fprintf(stderr, "race detector: %s\n", stex_last_error());
+                return false;
+            }
+            stex_dispatch_options o = {.threads = threads, .races = rd};
+            double c0 = clock_ms(CLOCK_PROCESS_CPUTIME_ID), t0 = clock_ms(CLOCK_MONOTONIC);
+            stex_status st = stex_kernel_instance_dispatch(ki, &o);
+            double t1 = clock_ms(CLOCK_MONOTONIC), c1 = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
+            if (rd)
+                stex_race_detector_destroy(rd);
+            if (st) {
+                fprintf(stderr, "dispatch: %s: %s\n", stex_status_name(st), stex_last_error());
+                return false;
+            }
+            if (r >= 0) {
+                w[threads - 1][r] = t1 - t0;
+                c[threads - 1][r] = c1 - c0;
+            }
         }
-        stex_dispatch_options o = {.threads = threads, .races = rd};
-        double c0 = clock_ms(CLOCK_PROCESS_CPUTIME_ID), t0 = clock_ms(CLOCK_MONOTONIC);
-        stex_status st = stex_kernel_instance_dispatch(ki, &o);
-        double t1 = clock_ms(CLOCK_MONOTONIC), c1 = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
-        if (rd)
-            stex_race_detector_destroy(rd);
-        if (st) {
-            fprintf(stderr, "dispatch: %s: %s\n", stex_status_name(st), stex_last_error());
-            return -1;
-        }
-        if (r >= 0) {
-            t[r] = t1 - t0;
-            c[r] = c1 - c0;
-        }
+    for (int threads = from; threads <= to; threads++) {
+        qsort(w[threads - 1], (size_t)reps, sizeof w[0][0], cmp_double);
+        qsort(c[threads - 1], (size_t)reps, sizeof c[0][0], cmp_double);
+        t[threads - 1] = w[threads - 1][reps / 2];
+        cpu[threads - 1] = c[threads - 1][reps / 2];
     }
-    qsort(t, (size_t)reps, sizeof t[0], cmp_double);
-    qsort(c, (size_t)reps, sizeof c[0], cmp_double);
-    *cpu = c[reps / 2];
-    return t[reps / 2];
+    return true;
 }
 
 static double wgpu_ms(json_t *perf, const char *name)
@@ -174,8 +181,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "note: %s not readable (%s); no wgpu ratios\n", path, err.text);
     double scale = perf ? (double)size * size / (4096.0 * 4096.0) : 0; /* wgpu ran 4096x4096 */
 
-    printf("stex %s, %ux%u, median of %d after 1 warm-up (race detection on: %d run%s after 1 warm-up); wgpu = wgpu on lavapipe, 2 cores "
-           "(lavapipe-perf-wgpu.json%s)\n\n", STEX_VERSION, size, size, reps,
+    printf("stex %s, %ux%u, median of %d after 1 warm-up (race detection on: %d run%s after 1 warm-up), "
+           "1 and 2 threads in turn; wgpu = wgpu on lavapipe, 2 cores (lavapipe-perf-wgpu.json%s)\n\n", STEX_VERSION, size, size, reps,
            race_reps, race_reps == 1 ? "" : "s", size == 4096 ? "" : ", scaled by texel count");
     printf("%-18s %7s %5s %10s %10s %6s %10s %9s %7s %9s\n", "kernel", "threads", "races", "ms",
            "cpu ms", "cores", "Mtexel/s", "wgpu ms", "ratio", "target");
@@ -195,13 +202,14 @@ int main(int argc, char **argv)
         }
         double w = wgpu_ms(perf, BENCH[b].wgpu) * scale;
         double ms[2][2] = {{0, 0}, {0, 0}}; /* [races][threads-1] */
-        for (int races = races_from; races <= races_to; races++)
+        for (int races = races_from; races <= races_to; races++) {
+            double tt[2], cc[2];
+            if (!time_kernel(ki, threads_from, threads_to, races, races ? race_reps : reps, tt,
+                             cc))
+                return 1;
             for (int threads = threads_from; threads <= threads_to; threads++) {
-                double cpu;
-                double t = time_kernel(ki, threads, races, races ? race_reps : reps, &cpu);
+                double t = tt[threads - 1], cpu = cc[threads - 1];
                 ms[races][threads - 1] = t;
-                if (t < 0)
-                    return 1;
                 double target = races ? 1.5 : 0.5;
                 char ratio[16] = "-", wtxt[16] = "-", ttxt[16] = "-";
                 if (w > 0) {
@@ -219,6 +227,7 @@ int main(int argc, char **argv)
                        threads, races ? "on" : "off", t, cpu, cpu / t,
                        (double)size * size / (t * 1e3), wtxt, ratio, ttxt);
             }
+        }
         for (int races = races_from; races <= races_to && threads_from < threads_to; races++) {
             double sp = ms[races][0] / ms[races][1];
             printf("%-18s speedup 1 -> 2 threads, races %-3s: %.2fx %s\n", k->name,
