@@ -19,10 +19,10 @@
  * Where the time goes (callgrind, --size 512 --threads 1 --races off,
  * instructions per invocation of the kernel's workgroup function, which has
  * the kernel and its builtins inlined - docs/engine.md):
- *   decaer ~78: one load, one store, the bounds and tag compares;
- *   box3x3-buffer ~390 and box3x3-texture ~425: nine taps of ~30 (clamp,
+ *   decaer ~74: one load, one store, the bounds and tag compares;
+ *   box3x3-buffer ~345 and box3x3-texture ~410: nine taps of ~25-30 (clamp,
  *     bound compare, address, four table decodes), the encode;
- *   generar ~276: three stex_sin of ~35 each (in double, 3.2 ns per call:
+ *   generar ~261: three stex_sin of ~35 each (in double, 3.2 ns per call:
  *     10 ns per invocation before anything else is done), two divisions,
  *     the unorm8 encode;
  *   blur: the exact emulation of lavapipe's bilinear filter, ~290 per sample
