@@ -35,6 +35,10 @@ static void gradiente(const stex_invocation *inv)
     stex_textureStore_2d(inv, 0, x, y, stex_f32x4(u, v, 1.5f - u, 1.0f));
 }
 
+/* The same kernel with the engine's invocation loop compiled around it: the
+ * kernel is inlined instead of called once per invocation (optional). */
+STEX_WORKGROUP_FN(gradiente_workgroup, gradiente)
+
 #define CHECK(call)                                                                     \
     do {                                                                                \
         stex_status st_ = (call);                                                       \
@@ -67,8 +71,9 @@ int main(int argc, char **argv)
                                .type = STEX_BINDING_STORAGE_TEXTURE,
                                .storage_texture = {STEX_ACCESS_WRITE_ONLY, STEX_FORMAT_RGBA8UNORM,
                                                    STEX_VIEW_DIMENSION_2D}};
-    stex_pipeline_desc pd = {.kernel = gradiente, .workgroup_size = {8, 8, 1},
-                             .entries = &entry, .entry_count = 1, .label = "gradiente"};
+    stex_pipeline_desc pd = {.kernel = gradiente, .workgroup = gradiente_workgroup,
+                             .workgroup_size = {8, 8, 1}, .entries = &entry, .entry_count = 1,
+                             .label = "gradiente"};
     stex_pipeline *pipe;
     stex_bind_group *group;
     CHECK(stex_pipeline_create(device, &pd, &pipe));
