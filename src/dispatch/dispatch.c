@@ -140,40 +140,27 @@ static void run_workgroup(thread_state *t, uint64_t wg)
             set_local(&t->invs[i], t, base, i);
         }
         fiber_run_workgroup(e, t->invs, n, kernel);
-    } else if (ctx->pipeline->workgroup) {
+    } else { /* the plain loop: the kernel's workgroup function, or the kernel called */
         stex_workgroup w = {&inv, NULL, (const uint8_t(*)[3])t->lid, {base[0], base[1], base[2]},
                             {sz[0], sz[1], sz[2]}};
         if (ctx->opt.schedule != STEX_SCHEDULE_IN_ORDER) {
             invocation_order(t, n);
             w.order = t->order;
         }
-        ctx->pipeline->workgroup(&w);
-    } else if (ctx->opt.schedule == STEX_SCHEDULE_IN_ORDER) {
-        uint32_t idx = 0; /* the fast path: no table, no division */
-        for (uint32_t z = 0; z < sz[2]; z++) {
-            inv.local_invocation_id[2] = z;
-            inv.global_invocation_id[2] = base[2] + z;
-            for (uint32_t y = 0; y < sz[1]; y++) {
-                inv.local_invocation_id[1] = y;
-                inv.global_invocation_id[1] = base[1] + y;
-                for (uint32_t x = 0; x < sz[0]; x++) {
-                    inv.local_invocation_id[0] = x;
-                    inv.global_invocation_id[0] = base[0] + x;
-                    inv.local_invocation_index = idx++;
-                    kernel(&inv);
-                }
-            }
-        }
-    } else {
-        invocation_order(t, n);
-        for (uint32_t k = 0; k < n; k++) {
-            set_local(&inv, t, base, t->order[k]);
-            kernel(&inv);
-        }
+        if (ctx->pipeline->workgroup)
+            ctx->pipeline->workgroup(&w);
+        else
+            stex__workgroup_loop(&w, kernel);
     }
     if (e->race)
         race_workgroup_end(e->race);
 }
+
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch((p), 1)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
 
 /* Warms the cache for a workgroup about to run: in each 2d storage texture,
  * the texels whose coordinates equal the workgroup's global ids (the usual
@@ -188,8 +175,8 @@ static void prefetch_workgroup(const exec_dispatch *ctx, uint64_t wg)
             continue;
         uint64_t x1 = x0 + ctx->wg_size[0] - 1 < b->w ? x0 + ctx->wg_size[0] - 1 : b->w - 1;
         for (uint64_t y = y0; y < y0 + ctx->wg_size[1] && y < b->h; y++) {
-            __builtin_prefetch(b->memory + b->col[x0] + b->row[y], 1);
-            __builtin_prefetch(b->memory + b->col[x1] + b->row[y], 1);
+            PREFETCH(b->memory + b->col[x0] + b->row[y]);
+            PREFETCH(b->memory + b->col[x1] + b->row[y]);
         }
     }
 }
