@@ -20,6 +20,12 @@
  * thread count: docs/engine.md explains why.  Detectors accumulate over
  * several dispatches until stex_race_detector_reset.
  *
+ * Memory: for pipelines without barriers each thread keeps 4 bytes per
+ * location of every writable binding; those words stay mapped after the
+ * dispatch, zeroed, for the next one (at most 1 GiB per process), because
+ * mapping them afresh costs page faults on every dispatch.
+ * stex_race_release_memory() gives them back to the system.
+ *
  * Failure: create returns STEX_OUT_OF_MEMORY / STEX_INVALID_ARGUMENT; the
  * report writers return STEX_IO_ERROR when the FILE* fails, the string
  * versions return NULL when out of memory.
@@ -109,6 +115,11 @@ size_t stex_race_binding_counts(const stex_race_detector *rd, const stex_race_bi
  * binding, mip, layer/z, y, x (or word), kind. */
 size_t stex_race_reported(const stex_race_detector *rd);
 const stex_race *stex_race_get(const stex_race_detector *rd, size_t i);
+
+/* Unmaps the shadow memory kept between dispatches (see above); the next
+ * dispatch with detection maps it again.  Do not call it while a dispatch
+ * with race detection runs. */
+void stex_race_release_memory(void);
 
 /* Human-readable and JSON reports. */
 stex_status stex_race_report_text(const stex_race_detector *rd, FILE *f);

@@ -73,6 +73,17 @@ static uint32_t *words_take(size_t bytes, size_t *map)
     return map_zeroed(bytes, true);
 }
 
+void stex_race_release_memory(void)
+{
+    pthread_mutex_lock(&word_cache_lock);
+    for (int i = 0; i < CACHE_SLOTS; i++)
+        if (word_cache[i].p) {
+            munmap(word_cache[i].p, word_cache[i].bytes);
+            word_cache[i].p = NULL;
+        }
+    pthread_mutex_unlock(&word_cache_lock);
+}
+
 /* Gives back a mapping; `clean`: every byte is zero again. */
 static void words_give(uint32_t *p, size_t map, bool clean)
 {

@@ -4,7 +4,8 @@
  * an independent computation gives (the converter, IEEE f32), under every
  * way of running it: kernel or workgroup function, race detection off or
  * on, 1 or 2 threads, in-order or shuffled; races and shader errors on a
- * far binding must name it. */
+ * far binding must name it; the race words kept between dispatches must not
+ * carry one dispatch's accesses into the next, released or not. */
 #include "dtest.h"
 
 enum { N = 37, A = 3, B = 9, C = 12, D = 300 };
@@ -32,6 +33,19 @@ static void clash(const stex_invocation *inv)
     stex_buffer_store_u32(inv, C, 0, inv->local_invocation_index);
 }
 STEX_WORKGROUP_FN(clash_workgroup, clash)
+
+/* each invocation writes its own texel of B, and every one texel (0, 0):
+ * exactly one racing location, and a run of locations that the scan must
+ * screen word by word (it holds a shared location) */
+static void mark(const stex_invocation *inv)
+{
+    uint32_t x = inv->global_invocation_id[0], y = inv->global_invocation_id[1];
+    if (x >= N || y >= N)
+        return;
+    stex_textureStore_2d(inv, B, x, y, stex_f32x4(1.0f, 0, 0, 1));
+    stex_textureStore_2d(inv, B, 0, 0, stex_f32x4(0.5f, 0, 0, 1));
+}
+STEX_WORKGROUP_FN(mark_workgroup, mark)
 
 /* vec4<u32> into rgba8unorm: WGSL rejects it at shader creation */
 static void wrong_type(const stex_invocation *inv)
@@ -197,12 +211,42 @@ static void test_far_binding_shader_error(void **state)
     rig_free(&r);
 }
 
+/* The words kept between dispatches, released and mapped again, must not
+ * carry one dispatch's accesses into the next: the same texels are written
+ * under two workgroup grids in turn (6x5, then 5x5), so a stale word would
+ * hold another invocation's key and the scan would report more races than
+ * the one at texel (0, 0). */
+static void test_words_kept_between_dispatches(void **state)
+{
+    (void)state;
+    rig r;
+    rig_make(&r, mark, mark_workgroup);
+    for (int round = 0; round < 4; round++)
+        for (uint32_t gx = 6; gx >= 5; gx--) {
+            stex_race_detector *rd;
+            DT_OK(stex_race_detector_create(NULL, &rd));
+            stex_dispatch_options o = {.threads = 1 + round % 2, .races = rd};
+            DT_OK(stex_dispatch(r.p, r.g, gx, 5, 1, &o));
+            if (stex_race_count(rd, STEX_RACE_ANY) != 1) {
+                char *txt = stex_race_report_text_string(rd);
+                fail_msg("round %d, %ux5 workgroups: %llu racing locations, expected 1 "
+                         "(texel (0, 0)):\n%s", round, gx,
+                         (unsigned long long)stex_race_count(rd, STEX_RACE_ANY), txt ? txt : "?");
+            }
+            stex_race_detector_destroy(rd);
+            if (round == 1 && gx == 6)
+                stex_race_release_memory();
+        }
+    rig_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_far_bindings_every_way),
         cmocka_unit_test(test_far_binding_races_named),
         cmocka_unit_test(test_far_binding_shader_error),
+        cmocka_unit_test(test_words_kept_between_dispatches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
