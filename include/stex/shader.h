@@ -37,6 +37,14 @@ extern "C" {
 
 struct stex_exec; /* engine state, opaque to kernels */
 
+/* The builtins below are inlined into every kernel, whatever the compiler's
+ * size heuristics (a clone called per invocation costs more than the body). */
+#if defined(__GNUC__)
+#define STEX__ALWAYS_INLINE static inline __attribute__((always_inline))
+#else
+#define STEX__ALWAYS_INLINE static inline
+#endif
+
 typedef struct stex_invocation {
     uint32_t global_invocation_id[3];
     uint32_t local_invocation_id[3];
@@ -68,7 +76,7 @@ typedef void (*stex_workgroup_fn)(const stex_workgroup *wg);
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
-static inline void stex__workgroup_loop(const stex_workgroup *w, stex_kernel_fn kernel)
+STEX__ALWAYS_INLINE void stex__workgroup_loop(const stex_workgroup *w, stex_kernel_fn kernel)
 {
     stex_invocation *inv = w->inv;
     if (!w->order) {
@@ -121,15 +129,15 @@ typedef struct stex_value {
 typedef struct stex_uvec2 { uint32_t x, y; } stex_uvec2;
 typedef struct stex_uvec3 { uint32_t x, y, z; } stex_uvec3;
 
-static inline stex_value stex_f32x4(float r, float g, float b, float a)
+STEX__ALWAYS_INLINE stex_value stex_f32x4(float r, float g, float b, float a)
 { stex_value s = {STEX_SCALAR_F32, {.f = {r, g, b, a}}}; return s; }
-static inline stex_value stex_u32x4(uint32_t r, uint32_t g, uint32_t b, uint32_t a)
+STEX__ALWAYS_INLINE stex_value stex_u32x4(uint32_t r, uint32_t g, uint32_t b, uint32_t a)
 { stex_value s = {STEX_SCALAR_U32, {.u = {r, g, b, a}}}; return s; }
-static inline stex_value stex_i32x4(int32_t r, int32_t g, int32_t b, int32_t a)
+STEX__ALWAYS_INLINE stex_value stex_i32x4(int32_t r, int32_t g, int32_t b, int32_t a)
 { stex_value s = {STEX_SCALAR_I32, {.i = {r, g, b, a}}}; return s; }
 
 /* ---- the inline fast path ----
- * textureStore, textureLoad and textureDimensions are static inline so that a
+ * textureStore, textureLoad and textureDimensions are STEX__ALWAYS_INLINE so that a
  * kernel pays a few instructions per call: one compare of a tag, unsigned
  * bounds compares, helper C's tiled address, and the format's encoder or
  * decoder chosen once per dispatch.  Everything else (wrong type or binding,
@@ -225,7 +233,7 @@ enum { STEX__UNORM8_EXACT_EVEN = 0, STEX__UNORM8_EXACT_HALF_UP, STEX__UNORM8_F32
 #endif
 
 /* f32 -> unorm8 code by one of the rules (bit-exact with the converter). */
-static inline uint32_t stex__unorm8_encode(uint32_t round, uint32_t nan, float x)
+STEX__ALWAYS_INLINE uint32_t stex__unorm8_encode(uint32_t round, uint32_t nan, float x)
 {
     uint32_t u;
     memcpy(&u, &x, 4);
@@ -259,11 +267,6 @@ static inline uint32_t stex__unorm8_encode(uint32_t round, uint32_t nan, float x
 
 /* Four channels to four unorm8 codes (r in the low byte), the rule a
  * constant in each case so every channel's code is straight-line. */
-#if defined(__GNUC__)
-#define STEX__ALWAYS_INLINE static inline __attribute__((always_inline))
-#else
-#define STEX__ALWAYS_INLINE static inline
-#endif
 STEX__ALWAYS_INLINE uint32_t stex__unorm8x4_by(uint32_t round, uint32_t nan, const float f[4])
 {
     return stex__unorm8_encode(round, nan, f[0]) | stex__unorm8_encode(round, nan, f[1]) << 8
@@ -314,7 +317,7 @@ STEX__ALWAYS_INLINE uint32_t stex__unorm8x4_sse2(uint32_t round, uint32_t nan, c
 }
 #define stex__unorm8x4_by stex__unorm8x4_sse2
 #endif
-static inline uint32_t stex__unorm8x4(uint32_t round, uint32_t nan, const float f[4])
+STEX__ALWAYS_INLINE uint32_t stex__unorm8x4(uint32_t round, uint32_t nan, const float f[4])
 {
     switch (round) {
     case STEX__UNORM8_F32_EVEN: return stex__unorm8x4_by(STEX__UNORM8_F32_EVEN, nan, f);
@@ -329,12 +332,12 @@ static inline uint32_t stex__unorm8x4(uint32_t round, uint32_t nan, const float 
  * not bytes: a byte store may alias anything, so the compiler would reload
  * every engine pointer after each one; this store cannot change a pointer,
  * so a workgroup loop keeps them in registers. */
-static inline void stex__store32(uint8_t *p, uint32_t w)
+STEX__ALWAYS_INLINE void stex__store32(uint8_t *p, uint32_t w)
 {
     *(uint32_t *)(void *)p = w;
 }
 
-static inline void stex__put_le32(uint8_t *p, uint32_t w)
+STEX__ALWAYS_INLINE void stex__put_le32(uint8_t *p, uint32_t w)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     stex__store32(p, w); /* one store */
@@ -348,7 +351,7 @@ static inline void stex__put_le32(uint8_t *p, uint32_t w)
  * zero - are a few integer operations on the bits.  Anything else (an f16
  * subnormal, overflow, infinity, NaN: where profiles differ) returns false
  * and the converter decides. */
-static inline bool stex__f16x4_normal(uint32_t even, const float f[4], uint64_t *out)
+STEX__ALWAYS_INLINE bool stex__f16x4_normal(uint32_t even, const float f[4], uint64_t *out)
 {
     uint32_t u[4];
     memcpy(u, f, 16);
@@ -368,7 +371,7 @@ static inline bool stex__f16x4_normal(uint32_t even, const float f[4], uint64_t 
     return ok;
 }
 
-static inline void stex__encode_fast(const stex_profile *prof, const stex_fast_binding *b,
+STEX__ALWAYS_INLINE void stex__encode_fast(const stex_profile *prof, const stex_fast_binding *b,
                                      const stex_vec4 *v, uint8_t *p)
 {
     uint32_t w;
@@ -401,7 +404,7 @@ static inline void stex__encode_fast(const stex_profile *prof, const stex_fast_b
 STEX__COLD stex_vec4 stex__decode_call(const stex_profile *prof, const stex_fast_binding *b,
                             const uint8_t *p);
 
-static inline stex_vec4 stex__decode_fast(const stex_profile *prof, const stex_fast_binding *b,
+STEX__ALWAYS_INLINE stex_vec4 stex__decode_fast(const stex_profile *prof, const stex_fast_binding *b,
                                           const uint8_t *p)
 {
     const float *t = b->u8_value;
@@ -455,7 +458,7 @@ STEX__COLD void stex__race_note(const stex_invocation *inv, const stex_fast_bind
  * texel's only invocation so far - is a load and a store of this thread's
  * word (no other thread reads it before the dispatch ends); anything else
  * goes out of line. */
-static inline void stex__race_mark(const stex_invocation *inv, const stex_fast_binding *b,
+STEX__ALWAYS_INLINE void stex__race_mark(const stex_invocation *inv, const stex_fast_binding *b,
                                    int64_t x, int64_t y, int64_t z, uint32_t bit,
                                    const void *value)
 {
@@ -481,7 +484,7 @@ STEX__COLD stex_uvec2 stex__texture_dimensions_2d(const stex_invocation *inv, ui
 
 extern const stex_fast_binding stex__no_binding; /* every tag mismatches */
 
-static inline const stex_fast_binding *stex__fast(const stex_invocation *inv, uint32_t binding)
+STEX__ALWAYS_INLINE const stex_fast_binding *stex__fast(const stex_invocation *inv, uint32_t binding)
 {
     const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
     if (binding < STEX__NEAR_BINDINGS)
@@ -508,7 +511,7 @@ STEX__ALWAYS_INLINE void stex__store_at(const stex_invocation *inv, const stex_f
     /* else WGSL: an out-of-bounds textureStore is discarded */
 }
 
-static inline void stex__store(const stex_invocation *inv, uint32_t binding,
+STEX__ALWAYS_INLINE void stex__store(const stex_invocation *inv, uint32_t binding,
                                stex_view_dimension dim, int64_t x, int64_t y, int64_t z,
                                const stex_value *v)
 {
@@ -541,7 +544,7 @@ STEX__ALWAYS_INLINE stex_value stex__load_at(const stex_invocation *inv,
     return r;
 }
 
-static inline stex_value stex__load(const stex_invocation *inv, uint32_t binding,
+STEX__ALWAYS_INLINE stex_value stex__load(const stex_invocation *inv, uint32_t binding,
                                     stex_view_dimension dim, int64_t x, int64_t y, int64_t z)
 {
     const stex_fast_binding *b = stex__fast(inv, binding);
@@ -554,37 +557,37 @@ static inline stex_value stex__load(const stex_invocation *inv, uint32_t binding
 }
 
 /* textureStore: out-of-bounds coordinates (or layer) discard the store. */
-static inline void stex_textureStore_1d(const stex_invocation *inv, uint32_t binding, int64_t x,
+STEX__ALWAYS_INLINE void stex_textureStore_1d(const stex_invocation *inv, uint32_t binding, int64_t x,
                                         stex_value v)
 { stex__store(inv, binding, STEX_VIEW_DIMENSION_1D, x, 0, 0, &v); }
-static inline void stex_textureStore_2d(const stex_invocation *inv, uint32_t binding, int64_t x,
+STEX__ALWAYS_INLINE void stex_textureStore_2d(const stex_invocation *inv, uint32_t binding, int64_t x,
                                         int64_t y, stex_value v)
 { stex__store(inv, binding, STEX_VIEW_DIMENSION_2D, x, y, 0, &v); }
-static inline void stex_textureStore_2d_array(const stex_invocation *inv, uint32_t binding,
+STEX__ALWAYS_INLINE void stex_textureStore_2d_array(const stex_invocation *inv, uint32_t binding,
                                               int64_t x, int64_t y, int64_t layer, stex_value v)
 { stex__store(inv, binding, STEX_VIEW_DIMENSION_2D_ARRAY, x, y, layer, &v); }
-static inline void stex_textureStore_3d(const stex_invocation *inv, uint32_t binding, int64_t x,
+STEX__ALWAYS_INLINE void stex_textureStore_3d(const stex_invocation *inv, uint32_t binding, int64_t x,
                                         int64_t y, int64_t z, stex_value v)
 { stex__store(inv, binding, STEX_VIEW_DIMENSION_3D, x, y, z, &v); }
 
 /* textureLoad on read / read_write storage textures (no level); out of
  * bounds: the dispatch's stex_oob_load policy. */
-static inline stex_value stex_textureLoad_1d(const stex_invocation *inv, uint32_t binding,
+STEX__ALWAYS_INLINE stex_value stex_textureLoad_1d(const stex_invocation *inv, uint32_t binding,
                                              int64_t x)
 { return stex__load(inv, binding, STEX_VIEW_DIMENSION_1D, x, 0, 0); }
-static inline stex_value stex_textureLoad_2d(const stex_invocation *inv, uint32_t binding,
+STEX__ALWAYS_INLINE stex_value stex_textureLoad_2d(const stex_invocation *inv, uint32_t binding,
                                              int64_t x, int64_t y)
 { return stex__load(inv, binding, STEX_VIEW_DIMENSION_2D, x, y, 0); }
-static inline stex_value stex_textureLoad_2d_array(const stex_invocation *inv, uint32_t binding,
+STEX__ALWAYS_INLINE stex_value stex_textureLoad_2d_array(const stex_invocation *inv, uint32_t binding,
                                                    int64_t x, int64_t y, int64_t layer)
 { return stex__load(inv, binding, STEX_VIEW_DIMENSION_2D_ARRAY, x, y, layer); }
-static inline stex_value stex_textureLoad_3d(const stex_invocation *inv, uint32_t binding,
+STEX__ALWAYS_INLINE stex_value stex_textureLoad_3d(const stex_invocation *inv, uint32_t binding,
                                              int64_t x, int64_t y, int64_t z)
 { return stex__load(inv, binding, STEX_VIEW_DIMENSION_3D, x, y, z); }
 
 /* textureDimensions (no level for storage textures) and textureNumLayers. */
 uint32_t stex_textureDimensions_1d(const stex_invocation *inv, uint32_t binding);
-static inline stex_uvec2 stex_textureDimensions_2d(const stex_invocation *inv, uint32_t binding)
+STEX__ALWAYS_INLINE stex_uvec2 stex_textureDimensions_2d(const stex_invocation *inv, uint32_t binding)
 { /* texture_storage_2d, texture_storage_2d_array, texture_2d */
     const stex_fast_binding *b = stex__fast(inv, binding);
     if (STEX__LIKELY(b->dims_tag == STEX_VIEW_DIMENSION_2D)) {
@@ -599,7 +602,7 @@ uint32_t stex_textureNumLayers(const stex_invocation *inv, uint32_t binding);
 /* texture_2d<f32>: textureLoad with a level, textureSampleLevel with a sampler. */
 STEX__COLD stex_vec4 stex__texture_load_level_2d(const stex_invocation *inv, uint32_t binding, int64_t x,
                                      int64_t y, int64_t level);
-static inline stex_vec4 stex_textureLoad_level_2d(const stex_invocation *inv, uint32_t binding,
+STEX__ALWAYS_INLINE stex_vec4 stex_textureLoad_level_2d(const stex_invocation *inv, uint32_t binding,
                                                   int64_t x, int64_t y, int64_t level)
 { /* sampled textures are read-only in the dispatch: no race or visibility path */
     const stex_fast_binding *b = stex__fast(inv, binding);
@@ -620,7 +623,7 @@ STEX__COLD void stex__buffer_store_word(const stex_invocation *inv, uint32_t bin
                              uint32_t v);
 /* Inline: a word in range of a buffer the binding may access, without race
  * detection or snapshot visibility; everything else goes out of line. */
-static inline uint32_t stex__buffer_load(const stex_invocation *inv, uint32_t binding,
+STEX__ALWAYS_INLINE uint32_t stex__buffer_load(const stex_invocation *inv, uint32_t binding,
                                          uint64_t index)
 {
     const stex_fast_binding *b = stex__fast(inv, binding);
@@ -636,7 +639,7 @@ static inline uint32_t stex__buffer_load(const stex_invocation *inv, uint32_t bi
     }
     return stex__buffer_load_word(inv, binding, index);
 }
-static inline void stex__buffer_store(const stex_invocation *inv, uint32_t binding,
+STEX__ALWAYS_INLINE void stex__buffer_store(const stex_invocation *inv, uint32_t binding,
                                       uint64_t index, uint32_t v)
 {
     const stex_fast_binding *b = stex__fast(inv, binding);
@@ -648,22 +651,22 @@ static inline void stex__buffer_store(const stex_invocation *inv, uint32_t bindi
     } else
         stex__buffer_store_word(inv, binding, index, v);
 }
-static inline uint32_t stex_buffer_load_u32(const stex_invocation *inv, uint32_t binding,
+STEX__ALWAYS_INLINE uint32_t stex_buffer_load_u32(const stex_invocation *inv, uint32_t binding,
                                             uint64_t index)
 { return stex__buffer_load(inv, binding, index); }
-static inline float stex_buffer_load_f32(const stex_invocation *inv, uint32_t binding,
+STEX__ALWAYS_INLINE float stex_buffer_load_f32(const stex_invocation *inv, uint32_t binding,
                                          uint64_t index)
 { uint32_t w = stex__buffer_load(inv, binding, index); float f; memcpy(&f, &w, 4); return f; }
-static inline int32_t stex_buffer_load_i32(const stex_invocation *inv, uint32_t binding,
+STEX__ALWAYS_INLINE int32_t stex_buffer_load_i32(const stex_invocation *inv, uint32_t binding,
                                            uint64_t index)
 { return (int32_t)stex__buffer_load(inv, binding, index); }
-static inline void stex_buffer_store_u32(const stex_invocation *inv, uint32_t binding,
+STEX__ALWAYS_INLINE void stex_buffer_store_u32(const stex_invocation *inv, uint32_t binding,
                                          uint64_t index, uint32_t v)
 { stex__buffer_store(inv, binding, index, v); }
-static inline void stex_buffer_store_f32(const stex_invocation *inv, uint32_t binding,
+STEX__ALWAYS_INLINE void stex_buffer_store_f32(const stex_invocation *inv, uint32_t binding,
                                          uint64_t index, float v)
 { uint32_t w; memcpy(&w, &v, 4); stex__buffer_store(inv, binding, index, w); }
-static inline void stex_buffer_store_i32(const stex_invocation *inv, uint32_t binding,
+STEX__ALWAYS_INLINE void stex_buffer_store_i32(const stex_invocation *inv, uint32_t binding,
                                          uint64_t index, int32_t v)
 { stex__buffer_store(inv, binding, index, (uint32_t)v); }
 stex_vec4 stex_buffer_load_vec4(const stex_invocation *inv, uint32_t binding, uint64_t index);
@@ -710,12 +713,12 @@ const stex_profile *stex_invocation_profile(const stex_invocation *inv);
 
 /* pack4x8unorm and unpack4x8unorm under the profile in force, inline: the
  * same results as convert.h's given stex_invocation_profile(inv). */
-static inline uint32_t stex_invocation_pack4x8unorm(const stex_invocation *inv, const float v[4])
+STEX__ALWAYS_INLINE uint32_t stex_invocation_pack4x8unorm(const stex_invocation *inv, const float v[4])
 {
     const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
     return stex__unorm8x4(e->pack_u8_round, e->pack_u8_nan, v);
 }
-static inline void stex_invocation_unpack4x8unorm(const stex_invocation *inv, uint32_t w,
+STEX__ALWAYS_INLINE void stex_invocation_unpack4x8unorm(const stex_invocation *inv, uint32_t w,
                                                   float out[4])
 {
     const float *t = ((const stex_exec_fast *)(const void *)inv->exec)->unpack_u8;
