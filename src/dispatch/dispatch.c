@@ -260,12 +260,17 @@ stex_status stex_dispatch(const stex_pipeline *p, const stex_bind_group *g, uint
         bool ok = thread_init(t, &ctx);
         if (!ok)
             t->oom = true;
+        uint64_t next_i = UINT64_MAX, next_wg = 0; /* the workgroup prefetched last */
 #pragma omp for schedule(dynamic, chunk)
         for (uint64_t i = 0; i < ctx.total_wg; i++)
             if (ok) {
-                if (i + 1 < ctx.total_wg)
-                    prefetch_workgroup(&ctx, perm_at(&order, i + 1));
-                run_workgroup(t, perm_at(&order, i));
+                uint64_t wg = i == next_i ? next_wg : perm_at(&order, i);
+                if (i + 1 < ctx.total_wg) { /* a chunk's iterations are consecutive */
+                    next_i = i + 1;
+                    next_wg = perm_at(&order, next_i);
+                    prefetch_workgroup(&ctx, next_wg);
+                }
+                run_workgroup(t, wg);
             }
         thread_fini(t);
     }
