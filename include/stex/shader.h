@@ -175,7 +175,10 @@ typedef struct stex_fast_binding {
     uint64_t race_w, race_h, race_z0; /* word index = x + w * (y + h * (z + z0)) */
     uint32_t race_bpp;
     bool race_values;           /* suppress_same_value: written bytes go out of line */
-    uint8_t *race_touch;        /* per thread, per run of locations: accessed (see below) */
+    /* per thread, per run of locations: accessed (see below); 16-bit, not
+     * bytes: a byte store may alias anything and would make the kernel
+     * reload the engine's pointers after every access */
+    uint16_t *race_touch;
     uint64_t race_runs;         /* runs per thread */
     /* the hot formats' conversions written out inline (stex__encode_fast) */
     uint32_t enc_codec, dec_codec; /* STEX__CODEC_* */

@@ -68,7 +68,7 @@ typedef struct race_shadow_head {
      * accessed a location of the run (touch) / moved one to the pairs
      * (mixed).  A run touched by one thread only and not mixed cannot race:
      * the scan only clears its words. */
-    uint8_t *touch, *mixed;    /* nthreads * runs each */
+    uint16_t *touch, *mixed;   /* nthreads * runs each (16-bit: see shader.h) */
     uint64_t runs;
     bool mt;                   /* more than one thread: pair updates use CAS */
 } race_shadow_head;

@@ -121,7 +121,7 @@ bool summary_shadow_alloc(struct race_shadow *s, bool atomics, bool values, uint
     s->h.stride = atomics ? 4 : 2;
     s->h.word_clean = false;
     s->h.runs = (loc_count(s) + RACE_RUN - 1) >> RACE_RUN_SHIFT;
-    if (!(s->h.touch = calloc(2 * s->h.nthreads * s->h.runs, 1)))
+    if (!(s->h.touch = calloc(2 * s->h.nthreads * s->h.runs, sizeof *s->h.touch)))
         return false;
     s->h.mixed = s->h.touch + s->h.nthreads * s->h.runs;
     if (!(s->h.word = words_take(word_bytes(s), &s->h.word_map))
