@@ -37,7 +37,7 @@ static bool thread_init(thread_state *t, exec_dispatch *ctx)
     uint32_t n = ctx->wg_invocations;
     t->order = malloc(n * sizeof *t->order);
     t->lid = malloc(n * sizeof *t->lid);
-    t->far = malloc(ctx->nb * sizeof *t->far);
+    t->far = malloc((ctx->nb ? ctx->nb : 1) * sizeof *t->far); /* malloc(0) may be NULL */
     if (!t->order || !t->lid || !t->far)
         return false;
     memcpy(t->far, ctx->fb, ctx->nb * sizeof *t->far);
