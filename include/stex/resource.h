@@ -130,7 +130,7 @@ typedef enum stex_filter_mode { STEX_FILTER_NEAREST = 0, STEX_FILTER_LINEAR } st
  *             then decoded.  Bit-exact at texel centres (all rgba16float codes
  *             of conformance/lavapipe, and blur_output.hex); off-centre it
  *             follows Mesa's gallivm code, unmeasured.
- * Helper E (blur kernel): the blur samples only texel centres, where both
+ * The blur kernel samples only texel centres, where both
  * choices return the texel itself unless a neighbour is inf/NaN. */
 typedef enum stex_filter_precision {
     STEX_FILTER_PRECISION_AUTO = 0, STEX_FILTER_PRECISION_SPEC, STEX_FILTER_PRECISION_LAVAPIPE

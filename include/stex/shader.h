@@ -137,15 +137,17 @@ STEX__ALWAYS_INLINE stex_value stex_i32x4(int32_t r, int32_t g, int32_t b, int32
 { stex_value s = {STEX_SCALAR_I32, {.i = {r, g, b, a}}}; return s; }
 
 /* ---- the inline fast path ----
- * textureStore, textureLoad and textureDimensions are STEX__ALWAYS_INLINE so that a
- * kernel pays a few instructions per call: one compare of a tag, unsigned
- * bounds compares, helper C's tiled address, and the format's encoder or
- * decoder chosen once per dispatch.  Everything else (wrong type or binding,
- * out of bounds, race detection, snapshot visibility) goes to the out-of-line
- * stex__texture_* functions.  The two structs below are the engine's, laid
- * out for these functions only: kernels must not touch them.
+ * The builtins are always inlined so that a kernel pays a few instructions
+ * per call: one compare of a tag, unsigned bounds compares, the tiled
+ * address, and the format's encoder or decoder chosen once per dispatch
+ * (inline for the hot formats).  The race summary's marking stays inline too
+ * (a second tag value); everything else (wrong type or binding, out-of-bounds
+ * loads, the full race detector, snapshot visibility, a store observer) goes
+ * to the out-of-line stex__texture_* / stex__buffer_* functions.  The two
+ * structs below are the engine's, laid out for these functions only: kernels
+ * must not touch them.
  *
- * The texel address is helper C's tiled layout (stex_level_offset) split in
+ * The texel address is the tiled layout (stex_level_offset) split in
  * two sums, because a macro-tile index and a Morton index are both separable
  * in x and y: offset = z * slice + col[x] + row[y], with col and row
  * tabulated per binding for each dispatch.  A format of one 32-bit channel

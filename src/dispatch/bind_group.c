@@ -208,7 +208,7 @@ static stex_status check_usage_scope(const exec_dispatch *ctx)
     return STEX_OK;
 }
 
-/* Helper C's tiled address, stex_level_offset(l, x, y, z), is
+/* The layout layer's tiled address, stex_level_offset(l, x, y, z), is
  * base + z * slice + (a term in x) + (a term in y): the macro-tile index is
  * linear in (x >> s) and (y >> s), and a Morton index interleaves disjoint
  * bits.  Tabulating the two terms once per dispatch turns every address into

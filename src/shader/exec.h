@@ -31,7 +31,7 @@ typedef struct exec_binding {
     uint32_t bpp;
     uint64_t w, h, d;    /* bounds: d = layers (2d-array) or depth (3d), else 1 */
     stex_texture_view *view;
-    stex_view_access acc;        /* helper C's fast texel address */
+    stex_view_access acc;        /* the layout layer's fast texel address */
     uint64_t *col, *row;         /* acc.layout split in x and y (see shader.h) */
     stex_texture *texture;
     uint32_t mip, mip_count, base_layer; /* the view's subresources */

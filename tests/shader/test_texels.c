@@ -1,4 +1,4 @@
-/* Every texel a kernel stores lands where helper C's layout says it lives
+/* Every texel a kernel stores lands where the layout layer says it lives
  * (stex_view_texel), and every texel a kernel loads is the one C's layout
  * holds - over 1d, 2d, 2d-array layer ranges, 3d and mip views, macro-tiled
  * and small textures.  This guards the engine's split form of the tiled
