@@ -8,7 +8,10 @@
  * Dispatches use the default options (in-order schedule, immediate
  * visibility): the engine's fast path.  "cpu ms" is the process's CPU time
  * for the same run: on a shared machine, wall time over CPU time shows how
- * much of the cores the run actually got (column "cores" = cpu / wall).
+ * much of the cores the run actually got (column "cores" = cpu / wall).  A
+ * 1-thread row can read a little above 1: 1- and 2-thread runs take turns,
+ * and the idle OpenMP thread of a 2-thread run spins for a while after it
+ * (libgomp's default wait policy).
  *
  * Targets (issue 4): race detection off, at most 0.5x wgpu's time; on, at
  * most 1.5x; 2 threads at least 1.8x faster than 1.
