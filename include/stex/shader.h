@@ -438,7 +438,6 @@ typedef struct stex_exec_fast {
     const stex_fast_binding *b; /* every @binding (nb of them) */
     uint32_t nb;
     bool slow;                  /* race detection, snapshot visibility, or an error */
-    bool race_inline;           /* slow only for the race summary: the inline path records */
     uint32_t race_tid;          /* this thread's words: race + race_tid * race_count */
     uint32_t race_key;          /* summary key of local invocation 0 of the running workgroup */
     const stex_profile *profile;

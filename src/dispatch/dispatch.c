@@ -56,12 +56,13 @@ static bool thread_init(thread_state *t, exec_dispatch *ctx)
         return false;
     if (ctx->race && !(e->race = race_thread_create(ctx->race)))
         return false;
-    /* race summary without snapshot visibility: the inline builtins record */
-    e->fast.race_inline = ctx->race && race_dispatch_summary(ctx->race) && !e->overlay
-                          && !ctx->opt.store_observer;
     e->fast.race_tid = (uint32_t)omp_get_thread_num();
-    if (e->fast.slow && !e->fast.race_inline)
-        exec_fast_disable(e); /* everything out of line */
+    /* the race summary alone (no snapshot, no observer) is recorded inline;
+     * any other reason to be slow sends every access out of line */
+    bool inline_race = ctx->race && race_dispatch_summary(ctx->race) && !e->overlay
+                       && !ctx->opt.store_observer;
+    if (e->fast.slow && !inline_race)
+        exec_fast_disable(e);
     return true;
 }
 
@@ -119,7 +120,6 @@ static void run_workgroup(thread_state *t, uint64_t wg)
     if (!e->dead && atomic_load_explicit(&ctx->failed, memory_order_relaxed))
     {
         e->dead = e->fast.slow = true; /* another thread hit a shader error */
-        e->fast.race_inline = false;
         exec_fast_disable(e);
     }
     if (e->wg_mem)

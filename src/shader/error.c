@@ -57,8 +57,7 @@ void exec_shader_error(const stex_invocation *inv, const char *fmt, ...)
     /* WebGPU would not have run this shader at all: from now on no write of
      * the dispatch reaches memory (the slow path drops them). */
     e->dead = e->fast.slow = true;
-    e->fast.race_inline = false; /* no write may reach memory any more */
-    exec_fast_disable(e);
+    exec_fast_disable(e); /* no write may reach memory any more */
     atomic_store_explicit(&((exec_dispatch *)e->ctx)->failed, true, memory_order_relaxed);
     uint64_t wg = e->wg;
     uint32_t lid = inv->local_invocation_index;
