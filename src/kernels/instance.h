@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "shader/fast.h" /* the builtins inline: kernels are hot loops */
 #include "stex/kernels.h"
 
 enum { KI_TEXTURES = 3, KI_BUFFERS = 3, KI_GROUPS = 4, KI_PIPELINES = 2 };

@@ -45,6 +45,16 @@ static stex_value zero_of(stex_scalar_type t)
     return r;
 }
 
+/* The inline decoders' call for every other format (shader/fast.h). */
+STEX__COLD stex_vec4 stex__decode_call(const stex_profile *prof, const stex_fast_binding *b,
+                            const uint8_t *p)
+{
+    stex_vec4 r;
+    memset(&r, 0, sizeof r);
+    b->dec(prof, p, &r);
+    return r;
+}
+
 /* ---- textureStore ---- */
 
 /* The inline path's out-of-line half of a race summary update. */

@@ -12,7 +12,7 @@
 #include "stex/dispatch.h"
 #include "stex/layout.h"
 #include "stex/race.h"
-#include "stex/shader.h"
+#include "shader/fast.h"
 
 /* Tags compared in one instruction by the builtins: a mismatch sends the call
  * to the slow path that names the WGSL rule. */
