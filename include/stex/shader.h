@@ -141,6 +141,8 @@ STEX__ALWAYS_INLINE stex_value stex_i32x4(int32_t r, int32_t g, int32_t b, int32
 #define STEX_BINDING(group, binding) (((uint32_t)(group) << 16) | (uint32_t)(binding))
 #define STEX_BINDING_GROUP(ref) ((ref) >> 16)
 #define STEX_BINDING_NUMBER(ref) ((ref) & 0xffffu)
+/* "@binding(3)" for @group(0), "@group(1) @binding(3)" otherwise; returns buf. */
+const char *stex_binding_name(uint32_t ref, char buf[32]);
 
 /* STEX_UNROLL(n) before a kernel's short constant loop (a 3x3 stencil, the
  * taps of a filter) unrolls it: the taps' address arithmetic then folds. */

@@ -16,19 +16,18 @@ static const exec_binding *buffer_for(const stex_invocation *inv, uint32_t bindi
                                       const char *fn)
 {
     const struct stex_exec *e = inv->exec;
-    const exec_binding *b = binding < e->nb ? &e->b[binding] : NULL;
-    stex_binding_type t = b ? b->type : 0;
+    const exec_binding *b = exec_binding_at(e, binding);
+    stex_binding_type t = b->type;
     if (t == STEX_BINDING_STORAGE_BUFFER
         || (op == OP_LOAD && (t == STEX_BINDING_READ_ONLY_STORAGE_BUFFER
                               || t == STEX_BINDING_UNIFORM_BUFFER)))
         return b;
-    char what[96] = "not bound in the pipeline layout";
-    if (b)
-        exec_describe_binding(b, what, sizeof what);
+    char what[96];
+    exec_describe_binding(b, what, sizeof what);
     const char *rule = op == OP_LOAD ? "a buffer load needs var<storage> or var<uniform>"
                        : op == OP_STORE ? "a buffer store needs var<storage, read_write>"
                                         : "atomics need array<atomic<T>> in var<storage, read_write>";
-    exec_shader_error(inv, "%s on @binding(%u), which is %s: %s", fn, binding, what, rule);
+    exec_shader_error(inv, "%s on %s, which is %s: %s", fn, EXEC_REF(binding), what, rule);
     return NULL;
 }
 
@@ -53,8 +52,8 @@ static inline uint8_t *word_ptr(const exec_binding *b, uint64_t index)
 static uint32_t load_word(const stex_invocation *inv, uint32_t binding, uint64_t index)
 {
     const struct stex_exec *e = inv->exec;
-    const exec_binding *b = binding < e->nb ? &e->b[binding] : NULL;
-    if (!b || (b->type != STEX_BINDING_STORAGE_BUFFER
+    const exec_binding *b = exec_binding_at(e, binding);
+    if ((b->type != STEX_BINDING_STORAGE_BUFFER
                && b->type != STEX_BINDING_READ_ONLY_STORAGE_BUFFER
                && b->type != STEX_BINDING_UNIFORM_BUFFER))
         b = buffer_for(inv, binding, OP_LOAD, "buffer load");
@@ -77,8 +76,8 @@ static uint32_t load_word(const stex_invocation *inv, uint32_t binding, uint64_t
 static void store_word(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v)
 {
     const struct stex_exec *e = inv->exec;
-    const exec_binding *b = binding < e->nb ? &e->b[binding] : NULL;
-    if (!b || b->type != STEX_BINDING_STORAGE_BUFFER)
+    const exec_binding *b = exec_binding_at(e, binding);
+    if (b->type != STEX_BINDING_STORAGE_BUFFER)
         b = buffer_for(inv, binding, OP_STORE, "buffer store");
     if (!b || index >= b->words)
         return;

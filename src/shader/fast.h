@@ -73,7 +73,7 @@ typedef struct stex_fast_binding {
                                    * loads / stores may use; 0 otherwise */
     uint8_t *buf;               /* buffer: the bound range */
     uint64_t buf_words;         /* buffer: 32-bit words in the bound range */
-    uint32_t binding;           /* its @binding number */
+    uint32_t slot;              /* its index in the dispatch's table of bindings */
 } stex_fast_binding;
 
 
@@ -134,10 +134,27 @@ STEX__ALWAYS_INLINE stex_vec4 stex__decode_fast(const stex_profile *prof, const 
  * a shader error has its copies' load/store tags cleared: then every texture
  * and buffer access goes out of line, and the inline path checks one tag. */
 #define STEX__NEAR_BINDINGS 8
+#define STEX__MAX_GROUPS 4 /* maxBindGroups */
+
+/* A dispatch's bindings live in one table: group g's binding n at slot
+ * first[g] + n (n < count[g]), so @group(0) @binding(n) is slot n. */
+typedef struct stex_slots {
+    uint32_t first[STEX__MAX_GROUPS], count[STEX__MAX_GROUPS];
+    uint32_t total;
+} stex_slots;
+#define STEX__NO_SLOT UINT32_MAX
+
+/* The slot of binding reference ref (STEX_BINDING), or STEX__NO_SLOT. */
+STEX__ALWAYS_INLINE uint32_t stex__slot(const stex_slots *s, uint32_t ref)
+{
+    uint32_t g = STEX_BINDING_GROUP(ref), n = STEX_BINDING_NUMBER(ref);
+    return g < STEX__MAX_GROUPS && n < s->count[g] ? s->first[g] + n : STEX__NO_SLOT;
+}
+
 typedef struct stex_exec_fast {
-    stex_fast_binding near[STEX__NEAR_BINDINGS]; /* @binding 0..7 */
-    const stex_fast_binding *b; /* every @binding (nb of them) */
-    uint32_t nb;
+    stex_fast_binding near[STEX__NEAR_BINDINGS]; /* @group(0) @binding(0..7) */
+    const stex_fast_binding *b; /* every binding, by slot (stex__slot) */
+    stex_slots slots;
     bool slow;                  /* race detection, snapshot visibility, or an error */
     uint32_t race_tid;          /* this thread's words: race + race_tid * race_count */
     uint32_t race_key;          /* summary key of local invocation 0 of the running workgroup */
@@ -194,7 +211,8 @@ STEX__ALWAYS_INLINE const stex_fast_binding *stex__fast(const stex_invocation *i
     const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
     if (binding < STEX__NEAR_BINDINGS)
         return &e->near[binding]; /* unbound numbers hold stex__no_binding */
-    return binding < e->nb ? &e->b[binding] : &stex__no_binding;
+    uint32_t slot = stex__slot(&e->slots, binding);
+    return slot != STEX__NO_SLOT ? &e->b[slot] : &stex__no_binding;
 }
 
 /* The inline textureStore / textureLoad once the tag matched; `race`: the
