@@ -197,6 +197,9 @@ int32_t stex_buffer_load_i32(const stex_invocation *inv, uint32_t binding, uint6
 void stex_buffer_store_u32(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
 void stex_buffer_store_f32(const stex_invocation *inv, uint32_t binding, uint64_t index, float v);
 void stex_buffer_store_i32(const stex_invocation *inv, uint32_t binding, uint64_t index, int32_t v);
+/* arrayLength of a runtime-sized array of `stride`-byte elements filling the
+ * bound range: floor(range / stride). */
+uint32_t stex_arrayLength(const stex_invocation *inv, uint32_t binding, uint32_t stride);
 stex_vec4 stex_buffer_load_vec4(const stex_invocation *inv, uint32_t binding, uint64_t index);
 void stex_buffer_store_vec4(const stex_invocation *inv, uint32_t binding, uint64_t index, stex_vec4 v);
 

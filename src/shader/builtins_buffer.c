@@ -103,6 +103,14 @@ STEX__COLD void stex__buffer_store_word(const stex_invocation *inv, uint32_t bin
     store_word(inv, binding, index, v);
 }
 
+uint32_t stex_arrayLength(const stex_invocation *inv, uint32_t binding, uint32_t stride)
+{
+    const exec_binding *b = buffer_for(inv, binding, OP_LOAD, "arrayLength");
+    if (!b || !stride)
+        return 0;
+    return (uint32_t)(b->words * 4 / stride);
+}
+
 /* array<vec4<T>>: element i is words 4i..4i+3; an element partly out of range is out of range. */
 stex_vec4 stex_buffer_load_vec4(const stex_invocation *inv, uint32_t binding, uint64_t index)
 {
