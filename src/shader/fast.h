@@ -234,11 +234,12 @@ STEX__ALWAYS_INLINE void stex__store_at(const stex_invocation *inv, const stex_f
     /* else WGSL: an out-of-bounds textureStore is discarded */
 }
 
-STEX__ALWAYS_INLINE void stex__store(const stex_invocation *inv, uint32_t binding,
-                               stex_view_dimension dim, int64_t x, int64_t y, int64_t z,
-                               const stex_value *v)
+/* textureStore through binding b (stex__fast(inv, binding), looked up once
+ * by the caller): the one place a store picks its path. */
+STEX__ALWAYS_INLINE void stex__store_b(const stex_invocation *inv, const stex_fast_binding *b,
+                                       uint32_t binding, stex_view_dimension dim, int64_t x,
+                                       int64_t y, int64_t z, const stex_value *v)
 {
-    const stex_fast_binding *b = stex__fast(inv, binding);
     uint32_t tag = (uint32_t)dim | ((uint32_t)v->type << 8);
     if (STEX__LIKELY(b->store_tag == tag))
         stex__store_at(inv, b, x, y, z, v, false);
@@ -246,6 +247,13 @@ STEX__ALWAYS_INLINE void stex__store(const stex_invocation *inv, uint32_t bindin
         stex__store_at(inv, b, x, y, z, v, true);
     else
         stex__texture_store(inv, binding, dim, x, y, z, v);
+}
+
+STEX__ALWAYS_INLINE void stex__store(const stex_invocation *inv, uint32_t binding,
+                               stex_view_dimension dim, int64_t x, int64_t y, int64_t z,
+                               const stex_value *v)
+{
+    stex__store_b(inv, stex__fast(inv, binding), binding, dim, x, y, z, v);
 }
 
 STEX__ALWAYS_INLINE stex_value stex__load_at(const stex_invocation *inv,
@@ -267,16 +275,23 @@ STEX__ALWAYS_INLINE stex_value stex__load_at(const stex_invocation *inv,
     return r;
 }
 
-STEX__ALWAYS_INLINE stex_value stex__load(const stex_invocation *inv, uint32_t binding,
-                                    stex_view_dimension dim, int64_t x, int64_t y, int64_t z)
+/* textureLoad through binding b, looked up once by the caller. */
+STEX__ALWAYS_INLINE stex_value stex__load_b(const stex_invocation *inv, const stex_fast_binding *b,
+                                            uint32_t binding, stex_view_dimension dim, int64_t x,
+                                            int64_t y, int64_t z)
 {
-    const stex_fast_binding *b = stex__fast(inv, binding);
     bool in = ((uint64_t)x < b->w) & ((uint64_t)y < b->h) & ((uint64_t)z < b->d);
     if (STEX__LIKELY((b->load_tag == (uint32_t)dim) & in))
         return stex__load_at(inv, b, x, y, z, false);
     if ((b->load_tag == ((uint32_t)dim | STEX__TAG_RACE)) & in)
         return stex__load_at(inv, b, x, y, z, true);
     return stex__texture_load(inv, binding, dim, x, y, z); /* out of bounds too */
+}
+
+STEX__ALWAYS_INLINE stex_value stex__load(const stex_invocation *inv, uint32_t binding,
+                                    stex_view_dimension dim, int64_t x, int64_t y, int64_t z)
+{
+    return stex__load_b(inv, stex__fast(inv, binding), binding, dim, x, y, z);
 }
 
 /* textureStore: out-of-bounds coordinates (or layer) discard the store. */
@@ -322,15 +337,20 @@ STEX__ALWAYS_INLINE stex_uvec2 stex__fast_textureDimensions_2d(const stex_invoca
 /* texture_2d<f32>: textureLoad with a level. */
 STEX__COLD stex_vec4 stex__texture_load_level_2d(const stex_invocation *inv, uint32_t binding, int64_t x,
                                      int64_t y, int64_t level);
-STEX__ALWAYS_INLINE stex_vec4 stex__fast_textureLoad_level_2d(const stex_invocation *inv, uint32_t binding,
-                                                  int64_t x, int64_t y, int64_t level)
+STEX__ALWAYS_INLINE stex_vec4 stex__load_level_b(const stex_invocation *inv,
+                                                 const stex_fast_binding *b, uint32_t binding,
+                                                 int64_t x, int64_t y, int64_t level)
 { /* sampled textures are read-only in the dispatch: no race or visibility path */
-    const stex_fast_binding *b = stex__fast(inv, binding);
     if (STEX__LIKELY(b->sampled_2d & (level == 0) & ((uint64_t)x < b->w) & ((uint64_t)y < b->h))) {
         const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
         return stex__decode_fast(e->profile, b, b->memory + b->col[x] + b->row[y]);
     }
     return stex__texture_load_level_2d(inv, binding, x, y, level);
+}
+STEX__ALWAYS_INLINE stex_vec4 stex__fast_textureLoad_level_2d(const stex_invocation *inv, uint32_t binding,
+                                                  int64_t x, int64_t y, int64_t level)
+{
+    return stex__load_level_b(inv, stex__fast(inv, binding), binding, x, y, level);
 }
 
 /* Buffer words: out of line when out of range or not a plain buffer. */
@@ -339,10 +359,10 @@ STEX__COLD void stex__buffer_store_word(const stex_invocation *inv, uint32_t bin
                              uint32_t v);
 /* Inline: a word in range of a buffer the binding may access, without race
  * detection or snapshot visibility; everything else goes out of line. */
-STEX__ALWAYS_INLINE uint32_t stex__buffer_load(const stex_invocation *inv, uint32_t binding,
-                                         uint64_t index)
+STEX__ALWAYS_INLINE uint32_t stex__buffer_load_b(const stex_invocation *inv,
+                                                 const stex_fast_binding *b, uint32_t binding,
+                                                 uint64_t index)
 {
-    const stex_fast_binding *b = stex__fast(inv, binding);
     uint32_t v;
     if (STEX__LIKELY((b->buf_load == STEX__BUF_WORDS) & (index < b->buf_words))) {
         memcpy(&v, b->buf + index * 4, 4);
@@ -355,10 +375,15 @@ STEX__ALWAYS_INLINE uint32_t stex__buffer_load(const stex_invocation *inv, uint3
     }
     return stex__buffer_load_word(inv, binding, index);
 }
-STEX__ALWAYS_INLINE void stex__buffer_store(const stex_invocation *inv, uint32_t binding,
-                                      uint64_t index, uint32_t v)
+STEX__ALWAYS_INLINE uint32_t stex__buffer_load(const stex_invocation *inv, uint32_t binding,
+                                         uint64_t index)
 {
-    const stex_fast_binding *b = stex__fast(inv, binding);
+    return stex__buffer_load_b(inv, stex__fast(inv, binding), binding, index);
+}
+STEX__ALWAYS_INLINE void stex__buffer_store_b(const stex_invocation *inv,
+                                              const stex_fast_binding *b, uint32_t binding,
+                                              uint64_t index, uint32_t v)
+{
     if (STEX__LIKELY((b->buf_store == STEX__BUF_WORDS) & (index < b->buf_words))) {
         stex__store32(b->buf + index * 4, v);
     } else if ((b->buf_store == (STEX__BUF_WORDS | STEX__TAG_RACE)) & (index < b->buf_words)) {
@@ -366,6 +391,11 @@ STEX__ALWAYS_INLINE void stex__buffer_store(const stex_invocation *inv, uint32_t
         stex__store32(b->buf + index * 4, v);
     } else
         stex__buffer_store_word(inv, binding, index, v);
+}
+STEX__ALWAYS_INLINE void stex__buffer_store(const stex_invocation *inv, uint32_t binding,
+                                      uint64_t index, uint32_t v)
+{
+    stex__buffer_store_b(inv, stex__fast(inv, binding), binding, index, v);
 }
 STEX__ALWAYS_INLINE uint32_t stex__fast_buffer_load_u32(const stex_invocation *inv, uint32_t binding,
                                             uint64_t index)
