@@ -17,6 +17,9 @@
 #ifndef STEX_STATUS_H
 #define STEX_STATUS_H
 
+/* The library's version (meson.build's project version). */
+#define STEX_VERSION "0.1.0"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
