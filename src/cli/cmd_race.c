@@ -163,6 +163,25 @@ void cli_print_race(FILE *f, const char *indent, const stex_race *r)
             r->b.local_invocation_id[2], stex_race_access_name(r->b.access));
 }
 
+/* Raises differs[texel] to how far `cur` is from `first` there; true if
+ * any texel differs. */
+static bool note_differences(const stex_image *first, const stex_image *cur, uint64_t *differs)
+{
+    bool any = false;
+    for (uint32_t y = 0; y < cur->height; y++)
+        for (uint32_t x = 0; x < cur->width; x++) {
+            const uint8_t *a = stex_image_texel(first, x, y, 0), *b = stex_image_texel(cur, x, y, 0);
+            uint64_t d = stex_texel_diff(cur->format, a, b);
+            if (d == 0 && memcmp(a, b, stex_format_get(cur->format)->bytes))
+                d = 1; /* +0 against -0 */
+            uint64_t *slot = &differs[(size_t)y * cur->width + x];
+            if (d > *slot)
+                *slot = d;
+            any |= d != 0;
+        }
+    return any;
+}
+
 stex_status cli_race_study(const stex_kernel *k, const stex_kernel_setup *setup, uint32_t runs,
                            uint64_t seed0, uint32_t threads, stex_visibility vis, const char *png,
                            bool bar, cli_race_summary *out)
@@ -217,20 +236,7 @@ stex_status cli_race_study(const stex_kernel *k, const stex_kernel_setup *setup,
             memset(&cur, 0, sizeof cur);
             continue;
         }
-        bool any = false;
-        for (uint32_t y = 0; y < h; y++)
-            for (uint32_t x = 0; x < w; x++) {
-                uint64_t d = stex_texel_diff(cur.format, stex_image_texel(&first, x, y, 0),
-                                             stex_image_texel(&cur, x, y, 0));
-                if (d == 0 && memcmp(stex_image_texel(&first, x, y, 0),
-                                     stex_image_texel(&cur, x, y, 0),
-                                     stex_format_get(cur.format)->bytes))
-                    d = 1; /* +0 against -0 */
-                uint64_t *slot = &differs[(size_t)y * w + x];
-                if (d > *slot)
-                    *slot = d;
-                any |= d != 0;
-            }
+        bool any = note_differences(&first, &cur, differs);
         if (any && !other.data) {
             other = cur;
             out->other_seed = seed0 + r;
