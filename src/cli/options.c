@@ -99,6 +99,12 @@ static int one_option(const cli_spec *spec, int argc, char **argv, void *opts, c
         return cli_usage(spec->name, "option '%s' needs a value", token);
     int i = option_index(spec, c);
     if (c == '?' || i < 0) {
+        /* getopt sets optopt to a known option's code when it refused a
+         * value given to an option that takes none ("--json=1") */
+        int known = c == '?' ? option_index(spec, optopt) : -1;
+        if (known >= 0 && spec->options[known].kind == CLI_FLAG)
+            return cli_usage(spec->name, "option '--%s' takes no value, got '%s'",
+                             spec->options[known].name, token);
         if (optopt > 0 && optopt < 256)
             return cli_usage(spec->name, "unknown option '-%c'", optopt);
         return cli_usage(spec->name, "unknown option '%s'", token);

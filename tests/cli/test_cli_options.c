@@ -99,7 +99,8 @@ static void test_parse(void **state)
     assert_false(cli_given(&t_spec, &a, "count"));
     /* each a usage error: out of range, octal-looking, unknown, missing value */
     char *bad[][3] = {{"t", "-c", "0"}, {"t", "--count", "010"}, {"t", "--nope", "x"},
-                      {"t", "x", "--count"}, {"t", "--count", "0x3"}, {"t", "-q", "x"}};
+                      {"t", "x", "--count"}, {"t", "--count", "0x3"}, {"t", "-q", "x"},
+                      {"t", "--json=1", "x"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char *argv3[] = {bad[i][0], bad[i][1], bad[i][2], NULL};
         if (cli_parse(&t_spec, 3, argv3, &d, &a) != CLI_USAGE)
