@@ -56,10 +56,11 @@ KERNELS = [
     ("generar", "pattern_rgba8unorm_write"),
 ]
 
-# The two peers: key, how the table names it, how the harness names the run.
+# The two peers: key, how the table names it, how the harness names the run,
+# and the runtime versions (perf.json's "runtime") worth printing.
 PEERS = [
-    ("wgpu", "wgpu on lavapipe (deno)", "wgpu-lavapipe"),
-    ("dawn", "Dawn on lavapipe (node)", "dawn-lavapipe"),
+    ("wgpu", "wgpu on lavapipe (deno)", "wgpu-lavapipe", ("deno", "npm:deno")),
+    ("dawn", "Dawn on lavapipe (node)", "dawn-lavapipe", ("node", "npm:webgpu")),
 ]
 
 
@@ -172,7 +173,17 @@ def package_version(name):
 
 
 def copy_peer(src, dst):
-    """Copy the peer's sources (not its node_modules or results) into the cache, writable."""
+    """Copy the peer's sources (not its node_modules or results) into the cache, writable,
+    replacing an earlier copy but keeping the installed node_modules."""
+    if os.path.isdir(dst):
+        for name in os.listdir(dst):
+            path = os.path.join(dst, name)
+            if name == "node_modules":
+                continue
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path)
+            else:
+                os.unlink(path)
     skip = shutil.ignore_patterns("node_modules", "results", "deno-bin", ".git")
     shutil.copytree(src, dst, ignore=skip, dirs_exist_ok=True)
     for root, dirs, files in os.walk(dst):
@@ -272,7 +283,7 @@ def measure_plain(args, kernel):
 
 def measure_peer(args, key, argv_prefix, run_dir, rnd):
     """One perf.mjs run: {stex kernel: median ms} and the perf.json document."""
-    impl = dict((k, i) for k, _, i in PEERS)[key]
+    impl = dict((k, i) for k, _, i, _ in PEERS)[key]
     out_dir = os.path.join(run_dir, f"{impl}-round{rnd}")
     argv = argv_prefix + ["--impl", impl, "--out", out_dir, "--only", "perf",
                           "--perf-size", str(args.size)]
@@ -282,11 +293,13 @@ def measure_peer(args, key, argv_prefix, run_dir, rnd):
         raise RuntimeError(f"exit {rc}: {last_lines(err or out)}")
     with open(perf_path) as f:
         doc = json.load(f)
+    if doc.get("fatal_error"):
+        raise RuntimeError("perf.mjs failed: " + doc["fatal_error"].splitlines()[0])
     ms = {}
     for kernel, name in KERNELS:
         k = doc.get("kernels", {}).get(name, {})
         if "median_ms" not in k:
-            raise RuntimeError(f"perf.json has no time for {name}: {k.get('result')}")
+            raise RuntimeError(f"perf.json has no time for {name}: {json.dumps(k.get('result'))}")
         ms[kernel] = k["median_ms"]
     return ms, doc
 
@@ -294,20 +307,25 @@ def measure_peer(args, key, argv_prefix, run_dir, rnd):
 # ---------------------------------------------------------------- report
 
 
-def cell(values):
-    """'median (min-max)' of one column's per-round figures."""
+def median_range(values, digits):
+    """'median (min-max)' of per-round figures; the median alone for one round."""
     if not values:
         return "-"
-    fmt = (lambda v: f"{v:.1f}") if max(values) >= 10 else (lambda v: f"{v:.2f}")
-    return f"{fmt(statistics.median(values))} ({fmt(min(values))}-{fmt(max(values))})"
+    text = f"{statistics.median(values):.{digits}f}"
+    if len(values) > 1:
+        text += f" ({min(values):.{digits}f}-{max(values):.{digits}f})"
+    return text
+
+
+def cell(values):
+    """One column's per-round milliseconds."""
+    values = [v for v in values if v is not None]
+    return median_range(values, 1 if values and max(values) >= 10 else 2)
 
 
 def ratio_cell(num, den):
-    """Median and range of the per-round ratios num[r] / den[r] (rounds where both ran)."""
-    r = [a / b for a, b in zip(num, den) if a is not None and b]
-    if not r:
-        return "-"
-    return f"{statistics.median(r):.2f} ({min(r):.2f}-{max(r):.2f})"
+    """The per-round ratios num[r] / den[r], for the rounds where both ran."""
+    return median_range([a / b for a, b in zip(num, den) if a is not None and b], 2)
 
 
 def machine_line():
@@ -353,21 +371,23 @@ def report(args, started, load_start, data, peers_ran, peer_docs, notes):
         f"stex and plain C: median of {args.reps} runs after 1 warm-up, one process per kernel "
         "(and race mode); plain C = build/bench/bench_plain",
     ]
-    for key, title, _ in PEERS:
+    for key, title, _, shown in PEERS:
         if key in peers_ran:
             doc = peer_docs[key]
             rt = doc.get("runtime", {})
             # e.g. {"node": "20.20.2", "npm:webgpu": "0.6.2"}; deno's own entry is {"deno": "2.9.6", "v8": ...}
-            runtime = ", ".join(f"{k} {v.get(k, v) if isinstance(v, dict) else v}" for k, v in rt.items())
+            runtime = ", ".join(f"{k} {rt[k].get(k, rt[k]) if isinstance(rt[k], dict) else rt[k]}"
+                                for k in shown if k in rt)
             adapter = doc.get("adapter", {}).get("description") or doc.get("adapter", {}).get("device", "?")
             lines.append(f"- {title}: peer tests/perf.mjs, median of 7 after 2 warm-ups, one process "
                          f"per round; {runtime}; adapter \"{adapter}\"")
     if peers_ran:
         mesa = package_version("mesa-vulkan-drivers")
         lines.append(f"- lavapipe: mesa-vulkan-drivers {mesa or '?'}, LP_NUM_THREADS={args.threads}")
-    lines.append(f"- {args.rounds} rounds, taking turns within each round (the order rotates every round); "
+    lines.append(f"- {args.rounds} round{'s' if args.rounds > 1 else ''}, the parts taking turns "
+                 "(one part's runs, then the next; the order rotates every round); "
                  "each cell: wall ms, median of the rounds' figures (min-max); ratios: median (min-max) "
-                 "of the per-round ratios")
+                 "of the per-round ratios, \"off / on\" for stex with race detection off / on")
     for n in notes:
         lines.append(f"- **{n}**")
     if not peers_ran:
@@ -375,31 +395,42 @@ def report(args, started, load_start, data, peers_ran, peer_docs, notes):
     lines.append("")
 
     head = ["kernel", "stex", "stex, race detection on", "plain C"]
-    for key, title, _ in PEERS:
+    for key, title, _, _ in PEERS:
         if key in peers_ran:
             head.append(title)
-    for key, title, _ in PEERS:
+    for key, title, _, _ in PEERS:
         if key in peers_ran:
-            head += [f"stex/{key}", f"stex/{key}, race detection on"]
-    head += ["stex/plain C", "stex/plain C, race detection on"]
+            head.append(f"stex/{title.split()[0]}: off / on")
+    head.append("stex/plain C: off / on")
     lines.append("| " + " | ".join(head) + " |")
     lines.append("|" + " --- |" * len(head))
     for kernel, _ in KERNELS:
         d = data[kernel]
         off, on, plain = d["stex-off"], d["stex-on"], d["plain"]
         row = [kernel, cell(off), cell(on), cell(plain)]
-        for key, _, _ in PEERS:
+        for key, _, _, _ in PEERS:
             if key in peers_ran:
                 row.append(cell([v for v in d[key] if v is not None]))
-        for key, _, _ in PEERS:
+        for key, _, _, _ in PEERS:
             if key in peers_ran:
-                row += [ratio_cell(off, d[key]), ratio_cell(on, d[key])]
-        row += [ratio_cell(off, plain), ratio_cell(on, plain)]
+                row.append(ratio_cell(off, d[key]) + " / " + ratio_cell(on, d[key]))
+        row.append(ratio_cell(off, plain) + " / " + ratio_cell(on, plain))
         lines.append("| " + " | ".join(row) + " |")
     return "\n".join(lines) + "\n"
 
 
 # ---------------------------------------------------------------- main
+
+
+def give_cache_back(cache):
+    """Under sudo, hand the cache folder to the user who ran sudo, so that later
+    runs without sudo can use and replace it."""
+    uid, gid = os.environ.get("SUDO_UID"), os.environ.get("SUDO_GID")
+    if os.geteuid() != 0 or not uid or not gid:
+        return
+    for root, dirs, files in os.walk(cache):
+        for name in [root] + [os.path.join(root, n) for n in dirs + files]:
+            os.lchown(name, int(uid), int(gid))
 
 
 def main():
@@ -446,7 +477,7 @@ def main():
     run_dir = os.path.join(args.cache, "runs", started.strftime("%Y%m%dT%H%M%SZ"))
     os.makedirs(run_dir, exist_ok=True)
     # data[kernel][column] = one figure per round (None where that part failed)
-    data = {k: {c: [] for c in ["stex-off", "stex-on", "plain"] + [p for p, _, _ in PEERS]}
+    data = {k: {c: [] for c in ["stex-off", "stex-on", "plain"] + [p for p, _, _, _ in PEERS]}
             for k, _ in KERNELS}
     peer_docs, peers_ran = {}, set()
 
@@ -483,17 +514,17 @@ def main():
                 say(f"  {key} {kernel}: {ms[kernel]:.1f} ms")
         return go
 
-    parts = [("stex", part_stex), ("plain C", part_plain)]
-    parts += [(key, part_peer(key)) for key, _, _ in PEERS if key in peers]
     t0 = time.monotonic()
     for rnd in range(1, args.rounds + 1):
+        parts = [("stex", part_stex), ("plain C", part_plain)]
+        parts += [(key, part_peer(key)) for key, _, _, _ in PEERS if key in peers]  # those still running
         order = parts[(rnd - 1) % len(parts):] + parts[:(rnd - 1) % len(parts)]
         say(f"[round {rnd}/{args.rounds}] " + ", ".join(name for name, _ in order))
         for _, part in order:
             part(rnd)
         # a peer that failed in round 1 leaves None where the others have figures; keep columns aligned
         for kernel, _ in KERNELS:
-            for key, _, _ in PEERS:
+            for key, _, _, _ in PEERS:
                 while 0 < len(data[kernel][key]) < rnd:
                     data[kernel][key].append(None)
     say(f"[done] {args.rounds} rounds in {time.monotonic() - t0:.0f} s; raw figures in {run_dir}")
@@ -506,6 +537,7 @@ def main():
     if args.out:
         with open(args.out, "w") as f:
             f.write(text)
+    give_cache_back(args.cache)
     print(text, end="")
 
 
