@@ -215,7 +215,10 @@ def setup_peer(args, notes):
     stamp = os.path.join(args.cache, "installed-package-lock.json")
     with open(lock) as f:
         wanted = f.read()
-    installed = open(stamp).read() if os.path.exists(stamp) else None
+    installed = None
+    if os.path.exists(stamp):
+        with open(stamp) as f:
+            installed = f.read()
     if installed != wanted or not os.path.isdir(os.path.join(dst, "node_modules")):
         say("[setup] npm ci (webgpu and deno) in " + dst)
         rc, out, err = run(["npm", "ci", "--no-audit", "--no-fund"], timeout=1200, cwd=dst)
