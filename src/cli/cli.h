@@ -50,5 +50,6 @@ int cli_run(int argc, char **argv);
 int cli_race(int argc, char **argv);
 int cli_compare(int argc, char **argv);
 int cli_demo(int argc, char **argv);
+int cli_eval(int argc, char **argv);
 
 #endif

@@ -13,6 +13,7 @@ const cli_command cli_commands[] = {
     {"race", "run a kernel under many schedules: distinct outputs, races, a picture", cli_race},
     {"compare", "compare a readback with a golden (exact, ulp:N, allowed)", cli_compare},
     {"demo", "a few seconds' tour: formats, conversions, validation, a race", cli_demo},
+    {"eval", "a WGSL expression as each profile computes it (bits and value)", cli_eval},
     {NULL, NULL, NULL},
 };
 
