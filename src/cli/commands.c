@@ -11,5 +11,6 @@ const cli_command cli_commands[] = {
     {&cli_race_spec, "run a kernel under many schedules: distinct outputs, races, a picture", cli_race},
     {&cli_compare_spec, "compare a readback with a golden (exact, ulp:N, allowed)", cli_compare},
     {&cli_demo_spec, "a few seconds' tour: formats, conversions, validation, a race", cli_demo},
+    {&cli_eval_spec, "a WGSL expression as each profile computes it (bits and value)", cli_eval},
     {NULL, NULL, NULL},
 };
