@@ -92,16 +92,6 @@ static void thread_fini(thread_state *t)
     free(t->far);
 }
 
-static void invocation_order(const thread_state *t, uint32_t n)
-{
-    const exec_dispatch *ctx = t->e.ctx;
-    for (uint32_t i = 0; i < n; i++)
-        t->order[i] = ctx->opt.schedule == STEX_SCHEDULE_REVERSED ? n - 1 - i : i;
-    if (ctx->opt.schedule != STEX_SCHEDULE_SHUFFLED)
-        return;
-    sched_shuffle(t->order, n, sched_mix(ctx->opt.seed, t->e.wg)); /* seeded per workgroup */
-}
-
 static void run_workgroup(thread_state *t, uint64_t wg)
 {
     struct stex_exec *e = &t->e;
@@ -140,8 +130,9 @@ static void run_workgroup(thread_state *t, uint64_t wg)
         phase_begin(e, &w);
         x->run_workgroup(&w, x->user);
     } else { /* the plain loop: the kernel's workgroup function, or the kernel called */
-        if (ctx->opt.schedule != STEX_SCHEDULE_IN_ORDER) {
-            invocation_order(t, ctx->wg_invocations);
+        if (ctx->opt.schedule != STEX_SCHEDULE_IN_ORDER) { /* seeded per workgroup */
+            sched_invocation_order(t->order, ctx->wg_invocations, ctx->opt.schedule,
+                                   sched_mix(ctx->opt.seed, wg));
             w.order = t->order;
         }
         if (ctx->pipeline->workgroup)

@@ -79,13 +79,10 @@ void phase_invocation(const stex_workgroup *w, uint32_t lid, stex_invocation *in
 const uint32_t *phase_order(struct stex_exec *e)
 {
     struct phase_state *ps = e->phase;
-    const exec_dispatch *ctx = e->ctx;
-    stex_schedule s = ctx->opt.schedule;
-    for (uint32_t i = 0; i < ps->n; i++)
-        ps->order[i] = s == STEX_SCHEDULE_REVERSED ? ps->n - 1 - i : i;
-    if (s == STEX_SCHEDULE_SHUFFLED) /* seeded by (seed, workgroup, phase): not by the thread */
-        sched_shuffle(ps->order, ps->n,
-                      sched_mix(sched_mix(ctx->opt.seed, e->wg), ps->phase + 1));
+    const stex_dispatch_options *o = &e->ctx->opt;
+    /* seeded by (seed, workgroup, phase): not by the thread */
+    sched_invocation_order(ps->order, ps->n, o->schedule,
+                           sched_mix(sched_mix(o->seed, e->wg), ps->phase + 1));
     return ps->order;
 }
 
