@@ -63,7 +63,7 @@ typedef void (*stex_kernel_fn)(const stex_invocation *inv);
 typedef struct stex_workgroup {
     stex_invocation *inv;
     const uint32_t *order;     /* local_invocation_index in run order; NULL = 0, 1, 2, ... */
-    const uint8_t (*lid)[3];   /* local_invocation_index -> local_invocation_id */
+    const uint32_t (*lid)[3];  /* local_invocation_index -> local_invocation_id */
     uint32_t base[3];          /* workgroup_id * workgroup_size */
     uint32_t size[3];          /* @workgroup_size */
 } stex_workgroup;

@@ -1,6 +1,8 @@
 /* dispatchWorkgroups: workgroups handed to OpenMP threads in the schedule's
- * order; inside a workgroup, invocations run as a plain loop (no barriers) or
- * as fibers (barriers).  One thread + one seed = one result, bit for bit. */
+ * order; inside a workgroup, invocations run as a plain loop (no barriers),
+ * or phase by phase by an executor (phase.h): fibers for a C kernel with
+ * barriers, or the pipeline's own.  One thread + one seed = one result, bit
+ * for bit. */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,12 +12,21 @@
 #include "dispatch/dispatch_internal.h"
 #include "race/race_internal.h"
 
+/* Who runs a pipeline's workgroups phase by phase: its own executor, the
+ * fibers for a C kernel with barriers, or nobody (the plain loop). */
+static const phase_executor fibers = {fiber_run_workgroup, NULL};
+static const phase_executor *workgroup_executor(const exec_dispatch *ctx)
+{
+    if (ctx->pipeline->executor.run_workgroup)
+        return &ctx->pipeline->executor;
+    return ctx->barriers ? &fibers : NULL;
+}
+
 /* Everything a thread allocates once per dispatch. */
 typedef struct thread_state {
     struct stex_exec e;
-    stex_invocation *invs;   /* fibers: one per invocation */
     uint32_t *order;         /* plain loop: invocation order */
-    uint8_t (*lid)[3];       /* local_invocation_index -> local_invocation_id */
+    uint32_t (*lid)[3];      /* local_invocation_index -> local_invocation_id */
     stex_fast_binding *far;  /* this thread's copy of every binding (e.fast.b) */
     bool oom;
 } thread_state;
@@ -42,14 +53,15 @@ static bool thread_init(thread_state *t, exec_dispatch *ctx)
     memcpy(t->far, ctx->fb, ctx->nb * sizeof *t->far);
     e->fast.b = t->far;
     for (uint32_t i = 0; i < n; i++) {
-        t->lid[i][0] = (uint8_t)(i % ctx->wg_size[0]);
-        t->lid[i][1] = (uint8_t)(i / ctx->wg_size[0] % ctx->wg_size[1]);
-        t->lid[i][2] = (uint8_t)(i / (ctx->wg_size[0] * ctx->wg_size[1]));
+        t->lid[i][0] = i % ctx->wg_size[0];
+        t->lid[i][1] = i / ctx->wg_size[0] % ctx->wg_size[1];
+        t->lid[i][2] = i / (ctx->wg_size[0] * ctx->wg_size[1]);
     }
     if (ctx->wg_memory_size && !(e->wg_mem = calloc(1, ctx->wg_memory_size)))
         return false;
-    if (ctx->fibers && (!(e->fibers = fiber_pool_create(n))
-                        || !(t->invs = malloc(n * sizeof *t->invs))))
+    if (workgroup_executor(ctx) && !(e->phase = phase_state_create(n)))
+        return false;
+    if (workgroup_executor(ctx) == &fibers && !(e->fibers = fiber_pool_create(n)))
         return false;
     if (ctx->opt.visibility == STEX_VISIBILITY_SNAPSHOT && !(e->overlay = overlay_create()))
         return false;
@@ -72,31 +84,11 @@ static void thread_fini(thread_state *t)
     t->e.race = NULL;
     overlay_destroy(t->e.overlay);
     fiber_pool_destroy(t->e.fibers);
+    phase_state_destroy(t->e.phase);
     free(t->e.wg_mem);
-    free(t->invs);
     free(t->order);
     free(t->lid);
     free(t->far);
-}
-
-static void invocation_order(const thread_state *t, uint32_t n)
-{
-    const exec_dispatch *ctx = t->e.ctx;
-    for (uint32_t i = 0; i < n; i++)
-        t->order[i] = ctx->opt.schedule == STEX_SCHEDULE_REVERSED ? n - 1 - i : i;
-    if (ctx->opt.schedule != STEX_SCHEDULE_SHUFFLED)
-        return;
-    sched_shuffle(t->order, n, sched_mix(ctx->opt.seed, t->e.wg)); /* seeded per workgroup */
-}
-
-static void set_local(stex_invocation *inv, const thread_state *t, const uint32_t base[3],
-                      uint32_t lid)
-{
-    for (int c = 0; c < 3; c++) {
-        inv->local_invocation_id[c] = t->lid[lid][c];
-        inv->global_invocation_id[c] = base[c] + t->lid[lid][c];
-    }
-    inv->local_invocation_index = lid;
 }
 
 static void run_workgroup(thread_state *t, uint64_t wg)
@@ -130,26 +122,22 @@ static void run_workgroup(thread_state *t, uint64_t wg)
         e->race_key = (uint32_t)(wg * ctx->wg_invocations + 1); /* summary mode: < 2^30 */
         e->fast.race_key = e->race_key;
     }
-    uint32_t n = ctx->wg_invocations;
-    stex_kernel_fn kernel = ctx->kernel;
-
-    if (ctx->fibers) {
-        for (uint32_t i = 0; i < n; i++) {
-            t->invs[i] = inv;
-            set_local(&t->invs[i], t, base, i);
-        }
-        fiber_run_workgroup(e, t->invs, n, kernel);
+    stex_workgroup w = {&inv, NULL, (const uint32_t(*)[3])t->lid, {base[0], base[1], base[2]},
+                        {sz[0], sz[1], sz[2]}};
+    const phase_executor *x = workgroup_executor(ctx);
+    if (x) { /* phase by phase; the executor takes each phase's order from phase_order */
+        phase_begin(e, &w);
+        x->run_workgroup(&w, x->user);
     } else { /* the plain loop: the kernel's workgroup function, or the kernel called */
-        stex_workgroup w = {&inv, NULL, (const uint8_t(*)[3])t->lid, {base[0], base[1], base[2]},
-                            {sz[0], sz[1], sz[2]}};
-        if (ctx->opt.schedule != STEX_SCHEDULE_IN_ORDER) {
-            invocation_order(t, n);
+        if (ctx->opt.schedule != STEX_SCHEDULE_IN_ORDER) { /* seeded per workgroup */
+            sched_invocation_order(t->order, ctx->wg_invocations, ctx->opt.schedule,
+                                   sched_mix(ctx->opt.seed, wg));
             w.order = t->order;
         }
         if (ctx->pipeline->workgroup)
             ctx->pipeline->workgroup(&w);
         else
-            stex__workgroup_loop(&w, kernel);
+            stex__workgroup_loop(&w, ctx->kernel);
     }
     if (e->race)
         race_workgroup_end(e->race);
@@ -291,7 +279,7 @@ stex_status stex_dispatch_bound(const stex_pipeline *p, const stex_bound_group *
     memcpy(ctx.num_wg, count3, sizeof ctx.num_wg);
     ctx.total_wg = (uint64_t)x * y * z;
     ctx.wg_memory_size = p->wg_memory_size;
-    ctx.fibers = p->barriers;
+    ctx.barriers = p->barriers;
     /* the store observer is called from the out-of-line textureStore only */
     ctx.slow = ctx.opt.races || ctx.opt.visibility == STEX_VISIBILITY_SNAPSHOT
                || ctx.opt.store_observer;

@@ -1,9 +1,11 @@
-/* Internal: pipelines, bind groups, schedules and fibers of the dispatch layer. */
+/* Internal: pipelines, bind groups, schedules and fibers of the dispatch layer
+ * (the phase service has its own header, phase.h). */
 #ifndef STEX_DISPATCH_INTERNAL_H
 #define STEX_DISPATCH_INTERNAL_H
 
 #include <stdint.h>
 
+#include "dispatch/phase.h"
 #include "shader/exec.h"
 #include "stex/dispatch.h"
 
@@ -11,6 +13,7 @@ struct stex_pipeline {
     stex_device *dev;
     stex_kernel_fn kernel;
     stex_workgroup_fn workgroup; /* the kernel as a workgroup loop, or NULL */
+    phase_executor executor;     /* runs each workgroup itself (phase.h), or {NULL} */
     uint32_t wg[3], invocations;
     stex_layout_entry *entries;  /* sorted by (group, binding) */
     uint32_t n;
@@ -47,15 +50,16 @@ uint64_t sched_mix(uint64_t a, uint64_t b);
 /* Fisher-Yates shuffle of order[0..n) driven by an xorshift64* stream seeded
  * with `seed` (cheap enough to run for every workgroup). */
 void sched_shuffle(uint32_t *order, uint32_t n, uint64_t seed);
+/* The invocations of a workgroup (local indices) in the schedule's order:
+ * 0, 1, ...; reversed; or shuffled with `seed`. */
+void sched_invocation_order(uint32_t *order, uint32_t n, stex_schedule kind, uint64_t seed);
 
-/* ---- fibers (fiber.c): a workgroup whose invocations meet at barriers ---- */
+/* ---- fibers (fiber.c): a C kernel's invocations meeting at barriers ---- */
 
 struct fiber_pool *fiber_pool_create(uint32_t invocations);
 void fiber_pool_destroy(struct fiber_pool *f);
-/* Runs every invocation of the workgroup in `invs` (already filled in) with
- * barriers; false after a uniformity error (recorded in the exec). */
-bool fiber_run_workgroup(struct stex_exec *e, stex_invocation *invs, uint32_t n,
-                         stex_kernel_fn kernel);
+/* The executor (phase.h) of pipelines with barriers and a C kernel. */
+void fiber_run_workgroup(const stex_workgroup *w, void *user);
 
 /* ---- bind group preparation (bind_group.c) ---- */
 

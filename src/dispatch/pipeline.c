@@ -139,14 +139,19 @@ static stex_status validate_entries(const stex_device *d, const stex_layout_entr
     return STEX_OK;
 }
 
-stex_status stex_pipeline_create(stex_device *d, const stex_pipeline_desc *desc, stex_pipeline **out)
+/* createComputePipeline for a C kernel, or (x != NULL) for an executor. */
+static stex_status pipeline_create(stex_device *d, const stex_pipeline_desc *desc,
+                                   const phase_executor *x, stex_pipeline **out)
 {
     if (!out)
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_pipeline_create: out is NULL");
     *out = NULL;
     if (!d || !desc)
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_pipeline_create: device or descriptor is NULL");
-    if (!desc->kernel)
+    if (x && !x->run_workgroup)
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_pipeline_create: executor without "
+                         "run_workgroup");
+    if (!x && !desc->kernel)
         return stex_fail(STEX_INVALID_ARGUMENT, "createComputePipeline: no kernel (entry point)");
     if (desc->entry_count && !desc->entries)
         return stex_fail(STEX_INVALID_ARGUMENT, "createComputePipeline: entries is NULL");
@@ -189,8 +194,12 @@ stex_status stex_pipeline_create(stex_device *d, const stex_pipeline_desc *desc,
         return st;
     }
     p->dev = d;
-    p->kernel = desc->kernel;
-    p->workgroup = desc->workgroup;
+    if (x)
+        p->executor = *x;
+    else {
+        p->kernel = desc->kernel;
+        p->workgroup = desc->workgroup;
+    }
     memcpy(p->wg, wg, sizeof wg);
     p->invocations = wg[0] * wg[1] * wg[2];
     /* slots: each group's bindings 0 .. its largest, groups one after another */
@@ -210,6 +219,19 @@ stex_status stex_pipeline_create(stex_device *d, const stex_pipeline_desc *desc,
         snprintf(p->label, sizeof p->label, "%s", desc->label);
     *out = p;
     return STEX_OK;
+}
+
+stex_status stex_pipeline_create(stex_device *d, const stex_pipeline_desc *desc, stex_pipeline **out)
+{
+    return pipeline_create(d, desc, NULL, out);
+}
+
+stex_status pipeline_create_with_executor(stex_device *d, const stex_pipeline_desc *desc,
+                                          const phase_executor *x, stex_pipeline **out)
+{
+    if (!x)
+        return stex_fail(STEX_INVALID_ARGUMENT, "pipeline_create_with_executor: executor is NULL");
+    return pipeline_create(d, desc, x, out);
 }
 
 void stex_pipeline_destroy(stex_pipeline *p)

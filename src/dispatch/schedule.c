@@ -97,3 +97,11 @@ void sched_shuffle(uint32_t *order, uint32_t n, uint64_t seed)
         order[j] = t;
     }
 }
+
+void sched_invocation_order(uint32_t *order, uint32_t n, stex_schedule kind, uint64_t seed)
+{
+    for (uint32_t i = 0; i < n; i++)
+        order[i] = kind == STEX_SCHEDULE_REVERSED ? n - 1 - i : i;
+    if (kind == STEX_SCHEDULE_SHUFFLED)
+        sched_shuffle(order, n, seed);
+}

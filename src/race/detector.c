@@ -138,12 +138,12 @@ static stex_race_binding_count *binding_count(stex_race_detector *rd, uint32_t b
     return &rd->bc[i];
 }
 
-static stex_race_party party(const exec_dispatch *ctx, uint64_t key, uint8_t acc)
+static stex_race_party party(const struct race_dispatch *d, uint64_t key, uint8_t acc)
 {
     stex_race_party p;
-    uint64_t wg = key_wg(key);
-    uint32_t lid = key_lid(key);
-    const uint32_t *nw = ctx->num_wg, *sz = ctx->wg_size;
+    uint64_t wg = key_wg(key, d->lid_bits);
+    uint32_t lid = key_lid(key, d->lid_bits);
+    const uint32_t *nw = d->ctx->num_wg, *sz = d->ctx->wg_size;
     p.workgroup_id[0] = (uint32_t)(wg % nw[0]);
     p.workgroup_id[1] = (uint32_t)(wg / nw[0] % nw[1]);
     p.workgroup_id[2] = (uint32_t)(wg / ((uint64_t)nw[0] * nw[1]));
@@ -163,8 +163,8 @@ stex_status detector_add(stex_race_detector *rd, const struct race_dispatch *d,
         r.dispatch = rd->dispatches;
         r.kind = (stex_race_kind)c[i].kind;
         r.same_workgroup = c[i].same_wg;
-        r.a = party(d->ctx, c[i].a, c[i].acc_a);
-        r.b = party(d->ctx, c[i].b, c[i].acc_b);
+        r.a = party(d, c[i].a, c[i].acc_a);
+        r.b = party(d, c[i].b, c[i].acc_b);
         if (c[i].shadow == WG_SHADOW) {
             r.memory = STEX_RACE_MEMORY_WORKGROUP;
             r.binding = STEX_RACE_NO_BINDING;

@@ -11,11 +11,20 @@ enum { ACC_KINDS = 4 };            /* stex_race_access values */
 #define SHADOW_CHUNK 4096u
 #define WG_SHADOW (UINT32_MAX - 1) /* shadow id of var<workgroup>; +1 must not wrap to 0 */
 
-/* An accessor: ((workgroup << 8) | local_invocation_index) + 1; 0 = none.
- * Keys order accessors by (workgroup, local index). */
-static inline uint64_t acc_key(uint64_t wg, uint32_t lid) { return ((wg << 8) | lid) + 1; }
-static inline uint64_t key_wg(uint64_t key) { return (key - 1) >> 8; }
-static inline uint32_t key_lid(uint64_t key) { return (uint32_t)((key - 1) & 0xff); }
+/* An accessor: ((workgroup << lid_bits) | local_invocation_index) + 1, 0 =
+ * none, with lid_bits (per dispatch, race_dispatch.lid_bits) just wide enough
+ * for the workgroup's largest local index.  Keys order accessors by
+ * (workgroup, local index); (key - 1) >> lid_bits is the workgroup, and
+ * (key - 1) >> 0 tells invocations apart (see group_of in shadow.c). */
+static inline uint64_t acc_key(uint64_t wg, uint32_t lid, unsigned lid_bits)
+{
+    return ((wg << lid_bits) | lid) + 1;
+}
+static inline uint64_t key_wg(uint64_t key, unsigned lid_bits) { return (key - 1) >> lid_bits; }
+static inline uint32_t key_lid(uint64_t key, unsigned lid_bits)
+{
+    return (uint32_t)((key - 1) & ((1ull << lid_bits) - 1));
+}
 
 /* Per location, per access kind: the smallest accessor of the smallest
  * workgroup, and the smallest accessor of the second smallest workgroup.
@@ -62,14 +71,15 @@ void cand_push(cand_vec *cv, const race_cand *c);
 int cand_cmp(const void *a, const void *b);
 
 /* Judges one access summary (two smallest per kind) and emits the smallest
- * conflicting pair per race kind.  `distinct` tells whether two accessors
- * are unordered (different workgroup, or different invocation). */
+ * conflicting pair per race kind.  Two accessors are unordered when their
+ * keys differ after `group_shift`: lid_bits (different workgroups) or 0
+ * (different invocations). */
 typedef struct pair_pick {
     bool found[STEX_RACE_KIND_COUNT];
     uint64_t a[STEX_RACE_KIND_COUNT], b[STEX_RACE_KIND_COUNT];
     uint8_t acc_a[STEX_RACE_KIND_COUNT], acc_b[STEX_RACE_KIND_COUNT];
 } pair_pick;
-void judge_slots(const uint64_t slot[ACC_KINDS][2], bool by_workgroup, bool suppress_ww,
+void judge_slots(const uint64_t slot[ACC_KINDS][2], unsigned group_shift, bool suppress_ww,
                  pair_pick *out);
 
 struct race_dispatch {
@@ -82,6 +92,7 @@ struct race_dispatch {
     atomic_bool oom;
     bool summary;               /* no barriers: the per-location summary decides */
     uint32_t invocations;       /* per workgroup (summary keys) */
+    unsigned lid_bits;          /* accessor keys (acc_key) */
 };
 
 /* detector.c: adds a dispatch's sorted, deduplicated races (one count each). */

@@ -21,17 +21,19 @@
 
 /* ---- summaries ---- */
 
-static inline uint64_t group_of(uint64_t key, bool by_workgroup)
+/* The group two accessors must differ in to be unordered: the workgroup
+ * (shift = lid_bits) or the invocation (shift = 0). */
+static inline uint64_t group_of(uint64_t key, unsigned shift)
 {
-    return by_workgroup ? key_wg(key) : key;
+    return (key - 1) >> shift;
 }
 
-static void slot_insert(uint64_t s[2], uint64_t key, bool by_workgroup)
+static void slot_insert(uint64_t s[2], uint64_t key, unsigned shift)
 {
-    uint64_t g = group_of(key, by_workgroup);
+    uint64_t g = group_of(key, shift);
     if (!s[0])
         s[0] = key;
-    else if (group_of(s[0], by_workgroup) == g) {
+    else if (group_of(s[0], shift) == g) {
         if (key < s[0])
             s[0] = key;
     } else if (key < s[0]) {
@@ -51,7 +53,7 @@ static inline bool acc_atomic(int k)
     return k == STEX_RACE_ACCESS_ATOMIC_READ || k == STEX_RACE_ACCESS_ATOMIC_WRITE;
 }
 
-void judge_slots(const uint64_t slot[ACC_KINDS][2], bool by_workgroup, bool suppress_ww,
+void judge_slots(const uint64_t slot[ACC_KINDS][2], unsigned group_shift, bool suppress_ww,
                  pair_pick *out)
 {
     memset(out, 0, sizeof *out);
@@ -65,7 +67,7 @@ void judge_slots(const uint64_t slot[ACC_KINDS][2], bool by_workgroup, bool supp
             for (int i = 0; i < 2; i++)
                 for (int j = 0; j < 2; j++) {
                     uint64_t p = slot[ka][i], q = slot[kb][j];
-                    if (!p || !q || group_of(p, by_workgroup) == group_of(q, by_workgroup))
+                    if (!p || !q || group_of(p, group_shift) == group_of(q, group_shift))
                         continue;
                     uint64_t lo = p < q ? p : q, hi = p < q ? q : p;
                     uint8_t alo = (uint8_t)(p < q ? ka : kb), ahi = (uint8_t)(p < q ? kb : ka);
@@ -102,21 +104,11 @@ uint64_t race_value_word(const void *v, uint32_t n)
     return RACE_VALUE_HAS | (h & (RACE_VALUE_HAS - 1));
 }
 
-static uint64_t value_hash(const void *v, uint32_t n)
-{
-    uint8_t b[16] = {0};
-    memcpy(b, v, n > 16 ? 16 : n);
-    uint64_t x, y;
-    memcpy(&x, b, 8);
-    memcpy(&y, b + 8, 8);
-    uint64_t h = (x ^ 0x9e3779b97f4a7c15ull) * 0xbf58476d1ce4e5b9ull;
-    h = (h ^ (h >> 31) ^ y) * 0x94d049bb133111ebull;
-    return h ^ (h >> 29) ^ n;
-}
-
+/* The full detector's value record: the same value word as the summary's
+ * (exact up to 32 bits, a hash above), with the "differ" flag beside it. */
 static void note_value(uint64_t *value, uint32_t *flags, const void *v, uint32_t n)
 {
-    uint64_t h = value_hash(v, n);
+    uint64_t h = race_value_word(v, n);
     if (!(*flags & REC_HAS_VALUE)) {
         *value = h;
         *flags |= REC_HAS_VALUE;
@@ -172,12 +164,12 @@ static void emit_segment(cand_vec *cv, const uint64_t slot[ACC_KINDS][2], bool s
                          uint32_t shadow, uint64_t wgkey, uint64_t loc)
 {
     pair_pick pk;
-    judge_slots(slot, false, suppress, &pk);
+    judge_slots(slot, 0, suppress, &pk);
     emit(cv, &pk, shadow, wgkey, loc, true);
     if (!suppress)
         return;
     pair_pick all;
-    judge_slots(slot, false, false, &all);
+    judge_slots(slot, 0, false, &all);
     int ww = STEX_RACE_WRITE_WRITE;
     if (all.found[ww] && (!pk.found[ww] || all.a[ww] != pk.a[ww] || all.b[ww] != pk.b[ww]
                           || all.acc_a[ww] != pk.acc_a[ww] || all.acc_b[ww] != pk.acc_b[ww])) {
@@ -268,7 +260,7 @@ static void seg_note(struct race_thread *t, int cls, uint32_t shadow, uint64_t l
         e->loc = loc;
         tab->touched[tab->used++] = (size_t)(e - tab->e);
     }
-    slot_insert(e->slot[acc], key, false);
+    slot_insert(e->slot[acc], key, 0);
     if (value)
         note_value(&e->value, &e->flags, value, n);
 }
@@ -402,13 +394,13 @@ void race_access(struct race_thread *t, struct race_shadow *s, uint64_t loc, uin
         race_note(s, t->tid, loc, (uint32_t)(t->wg * d->invocations + lid + 1), acc, value, n);
         return;
     }
-    uint64_t key = acc_key(t->wg, lid);
+    uint64_t key = acc_key(t->wg, lid, d->lid_bits);
     shadow_rec *r = shadow_at(d, s, loc);
     if (r) {
         atomic_flag *lock = &d->locks[(loc * 31 + s->id) & 4095];
         while (atomic_flag_test_and_set_explicit(lock, memory_order_acquire))
             ;
-        slot_insert(r->slot[acc], key, true);
+        slot_insert(r->slot[acc], key, d->lid_bits);
         if (value)
             note_value(&r->value, &r->flags, value, n);
         atomic_flag_clear_explicit(lock, memory_order_release);
@@ -422,7 +414,8 @@ void race_workgroup_access(struct race_thread *t, uint64_t word, uint32_t lid,
 {
     if (value && word < t->wg_words && t->wg_values)
         race_value_note(&t->wg_values[word], race_value_word(value, n));
-    seg_note(t, SEG_WORKGROUP, WG_SHADOW, word, acc_key(t->wg, lid), acc, value, n);
+    seg_note(t, SEG_WORKGROUP, WG_SHADOW, word, acc_key(t->wg, lid, t->d->lid_bits), acc,
+             value, n);
 }
 
 static int shadow_rank(const void *pa, const void *pb)
@@ -501,7 +494,15 @@ stex_status race_dispatch_begin(stex_race_detector *rd, exec_dispatch *ctx,
     /* Without barriers no two invocations are ordered: the per-location
      * summary decides (keys are 32-bit linear invocation indices). */
     d->invocations = ctx->wg_invocations;
-    d->summary = !ctx->fibers && !detector_force_full(rd)
+    while (d->lid_bits < 32 && (1ull << d->lid_bits) < ctx->wg_invocations)
+        d->lid_bits++;
+    if (ctx->total_wg > (UINT64_MAX >> d->lid_bits) - 1) { /* acc_key would wrap */
+        free(d);
+        return stex_fail(STEX_INVALID_ARGUMENT, "race detector: %llu workgroups of %u "
+                         "invocations are more than its 64-bit keys can name",
+                         (unsigned long long)ctx->total_wg, ctx->wg_invocations);
+    }
+    d->summary = !ctx->barriers && !detector_force_full(rd)
                  && ctx->total_wg * ctx->wg_invocations < RACE_KEY_LIMIT - 1;
     bool values = stex_race_detector_options(rd)->suppress_same_value;
     d->shadows = calloc(ctx->nb ? ctx->nb : 1, sizeof *d->shadows);
@@ -606,7 +607,7 @@ stex_status race_dispatch_end(struct race_dispatch *d)
                     && !r->slot[3][0])
                     continue;
                 pair_pick pk;
-                judge_slots(r->slot, true, suppress && !(r->flags & REC_VALUES_DIFFER), &pk);
+                judge_slots(r->slot, d->lid_bits, suppress && !(r->flags & REC_VALUES_DIFFER), &pk);
                 emit(&d->found, &pk, s->id, 0, c * SHADOW_CHUNK + i, false);
             }
         }

@@ -206,29 +206,29 @@ static inline unsigned verdict(const verdict_in *v)
 }
 
 /* Summary key (linear index + 1) -> the full detector's key (workgroup, local index). */
-static uint64_t full_key(uint32_t k, uint32_t invocations)
+static uint64_t full_key(uint32_t k, const struct race_dispatch *d)
 {
     if (!k)
         return 0;
     uint64_t i = (uint64_t)k - 1;
-    return acc_key(i / invocations, (uint32_t)(i % invocations));
+    return acc_key(i / d->invocations, (uint32_t)(i % d->invocations), d->lid_bits);
 }
 
-static void detail(const verdict_in *v, uint32_t invocations, uint32_t shadow, uint64_t loc,
-                   cand_vec *out)
+static void detail(const verdict_in *v, const struct race_dispatch *d, uint32_t shadow,
+                   uint64_t loc, cand_vec *out)
 {
     uint64_t slot[ACC_KINDS][2];
     const uint64_t p[ACC_KINDS] = {v->r, v->w, v->ar, v->aw};
     for (int k = 0; k < ACC_KINDS; k++) {
-        slot[k][0] = full_key(pa(p[k]), invocations);
-        slot[k][1] = full_key(pb(p[k]), invocations);
+        slot[k][0] = full_key(pa(p[k]), d);
+        slot[k][1] = full_key(pb(p[k]), d);
     }
     pair_pick pk;
-    judge_slots((const uint64_t(*)[2])slot, false, v->suppress_ww, &pk);
+    judge_slots((const uint64_t(*)[2])slot, 0, v->suppress_ww, &pk);
     for (int rk = 0; rk < STEX_RACE_KIND_COUNT; rk++)
         if (pk.found[rk]) {
             race_cand c = {shadow, 0, loc, (uint8_t)rk,
-                           key_wg(pk.a[rk]) == key_wg(pk.b[rk]), pk.acc_a[rk], pk.acc_b[rk], 1, 0,
+                           key_wg(pk.a[rk], d->lid_bits) == key_wg(pk.b[rk], d->lid_bits), pk.acc_a[rk], pk.acc_b[rk], 1, 0,
                            pk.a[rk], pk.b[rk]};
             cand_push(out, &c);
         }
@@ -244,7 +244,7 @@ typedef struct block_out {
 /* A location the screen flagged (two keys, or a shared word): fold the
  * threads' single words into the pairs, judge, count, detail. */
 static void judge_location(const struct race_shadow *s, uint64_t i, bool suppress,
-                           uint32_t invocations, size_t room, block_out *o)
+                           const struct race_dispatch *d, size_t room, block_out *o)
 {
     const uint32_t *word = s->h.word;
     uint32_t nt = s->h.nthreads;
@@ -272,13 +272,13 @@ static void judge_location(const struct race_shadow *s, uint64_t i, bool suppres
     for (int rk = 0; rk < STEX_RACE_KIND_COUNT; rk++)
         o->count[rk] += (k >> rk) & 1;
     if (o->c.n < room)
-        detail(&v, invocations, s->id, i, &o->c);
+        detail(&v, d, s->id, i, &o->c);
 }
 
 enum { RUN = RACE_RUN }; /* locations screened together: one run of the touch marks */
 
 static void scan_block(const struct race_shadow *s, uint64_t lo, uint64_t hi, bool suppress,
-                       uint32_t invocations, size_t room, block_out *o)
+                       const struct race_dispatch *d, size_t room, block_out *o)
 {
     uint32_t *word = s->h.word;
     uint32_t nt = s->h.nthreads;
@@ -316,7 +316,7 @@ static void scan_block(const struct race_shadow *s, uint64_t lo, uint64_t hi, bo
         }
         for (uint32_t j = 0; j < n; j++)
             if (shared[j])
-                judge_location(s, r + j, suppress, invocations, room, o);
+                judge_location(s, r + j, suppress, d, room, o);
         for (uint32_t t = 0; t < nt; t++) /* clean for the next dispatch (words_give) */
             memset(word + (uint64_t)t * s->h.count + r, 0, n * sizeof *word);
     }
@@ -339,7 +339,7 @@ stex_status summary_dispatch_end(struct race_dispatch *d, cand_vec *details,
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1 && nblocks > 1)
         for (uint64_t b = 0; b < nblocks; b++) {
             uint64_t hi = (b + 1) * BLOCK < s->h.count ? (b + 1) * BLOCK : s->h.count;
-            scan_block(s, b * BLOCK, hi, suppress, d->invocations, room, &bo[b]);
+            scan_block(s, b * BLOCK, hi, suppress, d, room, &bo[b]);
         }
         /* blocks in location order: the first `room` details, every count */
         bool oom = false;

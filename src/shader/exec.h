@@ -52,6 +52,7 @@ typedef struct exec_binding {
 
 struct race_thread;
 struct fiber_pool;
+struct phase_state;
 
 typedef struct exec_dispatch {
     const stex_pipeline *pipeline;
@@ -67,7 +68,7 @@ typedef struct exec_dispatch {
     uint64_t total_wg;
     uint32_t wg_memory_size;
     bool slow;                   /* race detection or snapshot visibility */
-    bool fibers;                 /* pipeline uses barriers */
+    bool barriers;               /* pipeline uses barriers */
     atomic_bool failed;          /* some thread hit a shader error */
     int threads;                 /* OpenMP threads running the dispatch */
     struct race_dispatch *race;
@@ -87,7 +88,8 @@ struct stex_exec {
     char err_msg[512];
     /* workgroup memory */
     uint8_t *wg_mem;
-    /* barriers */
+    /* barriers: the phase service (dispatch/phase.h), fibers for C kernels */
+    struct phase_state *phase;
     struct fiber_pool *fibers;
     /* snapshot visibility: this workgroup's own writes */
     struct overlay *overlay;
@@ -103,7 +105,7 @@ void exec_shader_error(const stex_invocation *inv, const char *fmt, ...)
 #endif
     ;
 
-/* Barrier entry from the builtins: implemented by the fiber scheduler. */
+/* Barrier entry from the builtins: a C kernel's fiber waits there (dispatch/fiber.c). */
 typedef enum exec_barrier {
     EXEC_BARRIER_WORKGROUP = 0, EXEC_BARRIER_STORAGE, EXEC_BARRIER_TEXTURE, EXEC_BARRIER_COUNT
 } exec_barrier;
