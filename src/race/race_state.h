@@ -113,4 +113,27 @@ uint64_t summary_shadow_resident(const struct race_shadow *s); /* bytes in RAM *
 stex_status summary_dispatch_end(struct race_dispatch *d, cand_vec *details,
                                  uint64_t (*counts)[STEX_RACE_KIND_COUNT]);
 
+/* Shared by both detectors (shadow.c, summary.c) and judge.c. */
+/* The group two accessors must differ in to be unordered: the workgroup
+ * (shift = lid_bits) or the invocation (shift = 0). */
+static inline uint64_t group_of(uint64_t key, unsigned shift)
+{
+    return (key - 1) >> shift;
+}
+
+static inline void slot_insert(uint64_t s[2], uint64_t key, unsigned shift)
+{
+    uint64_t g = group_of(key, shift);
+    if (!s[0])
+        s[0] = key;
+    else if (group_of(s[0], shift) == g) {
+        if (key < s[0])
+            s[0] = key;
+    } else if (key < s[0]) {
+        s[1] = s[0];
+        s[0] = key;
+    } else if (!s[1] || key < s[1])
+        s[1] = key;
+}
+
 #endif

@@ -1,0 +1,98 @@
+/* Judging a location's accessors: which pairs race, the value words that
+ * tell same-value writes apart, and the candidate list both detectors
+ * (shadow.c, summary.c) fill and sort. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "race/race_state.h"
+
+static inline bool acc_writes(int k)
+{
+    return k == STEX_RACE_ACCESS_WRITE || k == STEX_RACE_ACCESS_ATOMIC_WRITE;
+}
+
+static inline bool acc_atomic(int k)
+{
+    return k == STEX_RACE_ACCESS_ATOMIC_READ || k == STEX_RACE_ACCESS_ATOMIC_WRITE;
+}
+
+void judge_slots(const uint64_t slot[ACC_KINDS][2], unsigned group_shift, bool suppress_ww,
+                 pair_pick *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int ka = 0; ka < ACC_KINDS; ka++)
+        for (int kb = ka; kb < ACC_KINDS; kb++) {
+            if (!(acc_writes(ka) || acc_writes(kb)) || (acc_atomic(ka) && acc_atomic(kb)))
+                continue; /* reads never race with reads, atomics never with atomics */
+            if (suppress_ww && ka == STEX_RACE_ACCESS_WRITE && kb == STEX_RACE_ACCESS_WRITE)
+                continue;
+            int rk = acc_writes(ka) && acc_writes(kb) ? STEX_RACE_WRITE_WRITE : STEX_RACE_READ_WRITE;
+            for (int i = 0; i < 2; i++)
+                for (int j = 0; j < 2; j++) {
+                    uint64_t p = slot[ka][i], q = slot[kb][j];
+                    if (!p || !q || group_of(p, group_shift) == group_of(q, group_shift))
+                        continue;
+                    uint64_t lo = p < q ? p : q, hi = p < q ? q : p;
+                    uint8_t alo = (uint8_t)(p < q ? ka : kb), ahi = (uint8_t)(p < q ? kb : ka);
+                    if (!out->found[rk] || lo < out->a[rk] || (lo == out->a[rk] && hi < out->b[rk])
+                        || (lo == out->a[rk] && hi == out->b[rk]
+                            && (alo < out->acc_a[rk]
+                                || (alo == out->acc_a[rk] && ahi < out->acc_b[rk])))) {
+                        /* the smallest pair; for it, the smallest (access a, access b) */
+                        out->found[rk] = true;
+                        out->a[rk] = lo;
+                        out->b[rk] = hi;
+                        out->acc_a[rk] = alo;
+                        out->acc_b[rk] = ahi;
+                    }
+                }
+        }
+}
+
+uint64_t race_value_word(const void *v, uint32_t n)
+{
+    if (n <= 4) { /* up to 32 bits: the value itself, exactly */
+        uint32_t x = 0;
+        memcpy(&x, v, n);
+        return RACE_VALUE_HAS | ((uint64_t)n << 32) | x;
+    }
+    uint8_t b[16] = {0};
+    memcpy(b, v, n > 16 ? 16 : n);
+    uint64_t x, y;
+    memcpy(&x, b, 8);
+    memcpy(&y, b + 8, 8);
+    uint64_t h = (x ^ 0x9e3779b97f4a7c15ull) * 0xbf58476d1ce4e5b9ull;
+    h = (h ^ (h >> 31) ^ y) * 0x94d049bb133111ebull;
+    h ^= (h >> 29) ^ n;
+    return RACE_VALUE_HAS | (h & (RACE_VALUE_HAS - 1));
+}
+
+void cand_push(cand_vec *cv, const race_cand *c)
+{
+    if (cv->n == cv->cap) {
+        size_t cap = cv->cap ? cv->cap * 2 : 256;
+        race_cand *v = realloc(cv->v, cap * sizeof *v);
+        if (!v) {
+            cv->oom = true;
+            return;
+        }
+        cv->v = v;
+        cv->cap = cap;
+    }
+    cv->v[cv->n++] = *c;
+}
+
+int cand_cmp(const void *pa, const void *pb)
+{
+    const race_cand *a = pa, *b = pb;
+#define CMP_(f) if (a->f != b->f) return a->f < b->f ? -1 : 1
+    CMP_(shadow);
+    CMP_(wgkey);
+    CMP_(loc);
+    CMP_(kind);
+    CMP_(a);
+    CMP_(b);
+#undef CMP_
+    return 0;
+}
+
