@@ -61,6 +61,8 @@ static bool thread_init(thread_state *t, exec_dispatch *ctx)
         return false;
     if (workgroup_executor(ctx) && !(e->phase = phase_state_create(n)))
         return false;
+    if (workgroup_executor(ctx) == &fibers)
+        e->barrier = fiber_barrier; /* the builtins' barriers yield to the fiber runner */
     if (workgroup_executor(ctx) == &fibers && !(e->fibers = fiber_pool_create(n)))
         return false;
     if (ctx->opt.visibility == STEX_VISIBILITY_SNAPSHOT && !(e->overlay = overlay_create()))
@@ -290,7 +292,7 @@ stex_status stex_dispatch_bound(const stex_pipeline *p, const stex_bound_group *
     ctx.threads = threads;
     st = bind_group_prepare(set, &ctx);
     if (!st && ctx.opt.races)
-        st = race_dispatch_begin(ctx.opt.races, &ctx, &ctx.race);
+        st = dispatch_race_begin(ctx.opt.races, &ctx, &ctx.race);
     if (st) {
         bind_group_release(&ctx);
         return st;
@@ -298,7 +300,7 @@ stex_status stex_dispatch_bound(const stex_pipeline *p, const stex_bound_group *
 
     thread_state *ts = calloc((size_t)threads, sizeof *ts);
     if (!ts) {
-        race_dispatch_free(ctx.race);
+        dispatch_race_free(&ctx, ctx.race);
         bind_group_release(&ctx);
         return stex_fail(STEX_OUT_OF_MEMORY, "dispatchWorkgroups: out of memory");
     }
@@ -341,7 +343,7 @@ stex_status stex_dispatch_bound(const stex_pipeline *p, const stex_bound_group *
     }
     if (!st && ctx.race)
         st = race_dispatch_end(ctx.race);
-    race_dispatch_free(ctx.race);
+    dispatch_race_free(&ctx, ctx.race);
     if (err)
         st = stex_fail(STEX_SHADER_ERROR, "%s", err->err_msg);
     free(ts);

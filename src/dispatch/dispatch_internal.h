@@ -60,6 +60,17 @@ struct fiber_pool *fiber_pool_create(uint32_t invocations);
 void fiber_pool_destroy(struct fiber_pool *f);
 /* The executor (phase.h) of pipelines with barriers and a C kernel. */
 void fiber_run_workgroup(const stex_workgroup *w, void *user);
+/* The barrier builtins' hook (exec_barrier_fn) while fibers run a workgroup. */
+void fiber_barrier(const stex_invocation *inv, exec_barrier kind);
+
+/* ---- race detection (race_bind.c) ---- */
+
+/* The detector's state for this dispatch: a shadow for every writable
+ * binding (exec_binding.shadow) and the fast bindings armed for the inline
+ * summary marks. */
+stex_status dispatch_race_begin(stex_race_detector *rd, exec_dispatch *ctx,
+                                struct race_dispatch **out);
+void dispatch_race_free(exec_dispatch *ctx, struct race_dispatch *d);
 
 /* ---- bind group preparation (bind_group.c) ---- */
 

@@ -115,7 +115,7 @@ void fiber_barrier(const stex_invocation *inv, exec_barrier kind)
     if (!fp || tl_pool != fp || !fp->current || &fp->current->inv != inv) {
         exec_shader_error(inv, "%s called by a kernel whose pipeline was created without "
                           "uses_barriers (stex runs such kernels as a plain loop)",
-                          phase_barrier_name(kind));
+                          exec_barrier_name(kind));
         return;
     }
     /* C kernels: barriers are told apart by kind only (site 0) */

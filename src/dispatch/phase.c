@@ -25,13 +25,6 @@ struct phase_state {
     bool bad_report;    /* an invocation was reported twice or out of range */
 };
 
-const char *phase_barrier_name(exec_barrier kind)
-{
-    static const char *const names[EXEC_BARRIER_COUNT] = {"workgroupBarrier", "storageBarrier",
-                                                          "textureBarrier"};
-    return (unsigned)kind < EXEC_BARRIER_COUNT ? names[kind] : "?";
-}
-
 struct phase_state *phase_state_create(uint32_t invocations)
 {
     struct phase_state *ps = calloc(1, sizeof *ps);
@@ -148,7 +141,7 @@ phase_result phase_end(struct stex_exec *e)
     }
     if (!arrived)
         return PHASE_DONE;
-    const char *name = phase_barrier_name((exec_barrier)at.kind);
+    const char *name = exec_barrier_name((exec_barrier)at.kind);
     if (!e->ctx->barriers) {
         PHASE_FAIL(ps, first, "%s in a pipeline created without uses_barriers", name);
         return PHASE_ERROR;
@@ -162,7 +155,7 @@ phase_result phase_end(struct stex_exec *e)
         }
         PHASE_FAIL(ps, first, "local invocation %u waits at %s%s and local invocation %u at "
                    "%s%s: WGSL requires every invocation to reach the same barrier (uniform "
-                   "control flow)", first, name, a, other, phase_barrier_name((exec_barrier)o->kind),
+                   "control flow)", first, name, a, other, exec_barrier_name((exec_barrier)o->kind),
                    b);
         return PHASE_ERROR;
     }
@@ -180,7 +173,7 @@ phase_result phase_end(struct stex_exec *e)
      * itself needs no more than a fence - for an executor that hands lanes to
      * other threads, and against the compiler moving accesses across. */
     if (e->race)
-        race_barrier(e->race, (exec_barrier)at.kind);
+        race_barrier(e->race, (race_class)at.kind);
     atomic_thread_fence(memory_order_seq_cst);
     ps->phase++;
     return PHASE_NEXT;

@@ -69,8 +69,6 @@ typedef enum phase_result {
 } phase_result;
 phase_result phase_end(struct stex_exec *e);
 
-/* "workgroupBarrier", "storageBarrier", "textureBarrier". */
-const char *phase_barrier_name(exec_barrier kind);
 
 /* ---- the engine's side (dispatch.c) ---- */
 struct phase_state *phase_state_create(uint32_t invocations);

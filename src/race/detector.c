@@ -143,7 +143,7 @@ static stex_race_party party(const struct race_dispatch *d, uint64_t key, uint8_
     stex_race_party p;
     uint64_t wg = key_wg(key, d->lid_bits);
     uint32_t lid = key_lid(key, d->lid_bits);
-    const uint32_t *nw = d->ctx->num_wg, *sz = d->ctx->wg_size;
+    const uint32_t *nw = d->g.num_wg, *sz = d->g.wg_size;
     p.workgroup_id[0] = (uint32_t)(wg % nw[0]);
     p.workgroup_id[1] = (uint32_t)(wg / nw[0] % nw[1]);
     p.workgroup_id[2] = (uint32_t)(wg / ((uint64_t)nw[0] * nw[1]));

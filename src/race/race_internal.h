@@ -6,17 +6,42 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "shader/exec.h"
 #include "stex/race.h"
 
 struct race_dispatch;
 struct race_thread;
 struct race_shadow;
 
-/* Creates one shadow per bound texture mip / buffer (views of the same
- * memory share one) and sets exec_binding.shadow. */
-stex_status race_dispatch_begin(stex_race_detector *rd, exec_dispatch *ctx,
+/* Race summary word bits, set by the builtins' inline path too (shader/fast.h). */
+#define STEX__RACE_READ (1u << 30)
+#define STEX__RACE_WRITE (1u << 31)
+#define STEX__RACE_KEY (STEX__RACE_READ - 1)
+#define STEX__RACE_RUN_SHIFT 10 /* locations per run of the race_touch marks: 1024 */
+
+/* What the detector needs to know of a dispatch. */
+typedef struct race_geometry {
+    uint32_t num_wg[3], wg_size[3], wg_invocations;
+    uint64_t total_wg;
+    uint32_t wg_memory_size;    /* bytes of var<workgroup> */
+    int threads;                /* OpenMP threads that record */
+    bool barriers;              /* the pipeline has barriers: the full detector */
+} race_geometry;
+
+/* A dispatch's detector state.  Then race_dispatch_shadow for every
+ * writable binding (the caller walks its bindings), then race_dispatch_ready. */
+stex_status race_dispatch_begin(stex_race_detector *rd, const race_geometry *g,
                                 struct race_dispatch **out);
+/* The shadow of a texture mip (w x h x layers locations) or a buffer (w words,
+ * h = 1), keyed by the resource: views of the same memory share one, whose
+ * reports name the lowest binding reference `ref`.  NULL: out of memory. */
+struct race_shadow *race_dispatch_shadow(struct race_dispatch *d, stex_race_memory m,
+                                         uint32_t ref, const void *key, uint32_t mip,
+                                         uint64_t w, uint64_t h, uint64_t count);
+/* The summary words of a shadow (race_dispatch_summary only). */
+struct race_shadow_head;
+const struct race_shadow_head *race_shadow_summary(const struct race_shadow *s);
+/* Every shadow is known: fixes the report order. */
+void race_dispatch_ready(struct race_dispatch *d);
 /* Cross-workgroup verdict, merge of the threads' findings into the detector. */
 stex_status race_dispatch_end(struct race_dispatch *d);
 void race_dispatch_free(struct race_dispatch *d);
@@ -29,7 +54,15 @@ void race_workgroup_begin(struct race_thread *t, uint64_t wg);
 /* End of the workgroup: every pending same-workgroup segment is judged. */
 void race_workgroup_end(struct race_thread *t);
 /* A barrier reached by the whole workgroup: judges the segment of the memory it covers. */
-void race_barrier(struct race_thread *t, exec_barrier kind);
+/* The kinds of memory a barrier orders: workgroupBarrier var<workgroup>,
+ * storageBarrier storage buffers, textureBarrier storage textures
+ * (shader/exec.h's exec_barrier takes these values). */
+typedef enum race_class {
+    RACE_CLASS_WORKGROUP = 0, RACE_CLASS_BUFFER, RACE_CLASS_TEXTURE, RACE_CLASS_COUNT
+} race_class;
+/* A barrier of class `kind`: the running workgroup's accesses to that
+ * memory before it are ordered before those after it. */
+void race_barrier(struct race_thread *t, race_class kind);
 
 /* One access by invocation `lid` of the running workgroup to location `loc`
  * of a shadow; `value` (n bytes) is what a write stored. */
@@ -73,7 +106,7 @@ typedef struct race_shadow_head {
     bool mt;                   /* more than one thread: pair updates use CAS */
 } race_shadow_head;
 
-#define RACE_WORD_READ STEX__RACE_READ /* shader.h's inline path sets them too */
+#define RACE_WORD_READ STEX__RACE_READ /* shader/fast.h's inline path sets them too */
 #define RACE_WORD_WRITE STEX__RACE_WRITE
 #define RACE_WORD_KEY (RACE_WORD_READ - 1)
 #define RACE_WORD_SHARED UINT32_MAX
@@ -164,13 +197,13 @@ static inline const struct race_shadow_geom *race_shadow_geometry(const struct r
     return &((const race_shadow_head *)(const void *)s)->g;
 }
 
-/* Location index of a texel of binding b inside its shadow. */
-static inline uint64_t race_texel_loc(const struct race_shadow *s, const exec_binding *b,
-                                      int64_t x, int64_t y, int64_t z)
+/* Location index of texel (x, y, z) of a view inside its shadow; z0: the
+ * view's first layer in the texture (0 for a 3d view). */
+static inline uint64_t race_texel_loc(const struct race_shadow *s, uint64_t z0, int64_t x,
+                                      int64_t y, int64_t z)
 {
     const struct race_shadow_geom *g = race_shadow_geometry(s);
-    uint64_t layer = (uint64_t)z + (b->dim == STEX_VIEW_DIMENSION_3D ? 0 : b->base_layer);
-    return (uint64_t)x + g->w * ((uint64_t)y + g->h * layer);
+    return (uint64_t)x + g->w * ((uint64_t)y + g->h * ((uint64_t)z + z0));
 }
 
 /* Summary mode: the inline builtins may record (no snapshot visibility). */

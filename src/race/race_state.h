@@ -84,7 +84,7 @@ void judge_slots(const uint64_t slot[ACC_KINDS][2], unsigned group_shift, bool s
 
 struct race_dispatch {
     stex_race_detector *rd;
-    exec_dispatch *ctx;
+    race_geometry g;
     struct race_shadow **shadows;
     uint32_t nshadows;
     atomic_flag locks[4096];

@@ -5,16 +5,29 @@
 
 #include "common/error.h"
 #include "stex/race.h"
-#include "stex/shader.h"
+
+/* A binding as WGSL writes it; the reference packs the group in its high
+ * 16 bits (stex/shader.h's STEX_BINDING). */
+static uint32_t group_of(uint32_t ref) { return ref >> 16; }
+static uint32_t number_of(uint32_t ref) { return ref & 0xffffu; }
+
+static const char *binding_text(uint32_t ref, char buf[32])
+{
+    if (ref >> 16)
+        snprintf(buf, 32, "@group(%u) @binding(%u)", ref >> 16, ref & 0xffffu);
+    else
+        snprintf(buf, 32, "@binding(%u)", ref);
+    return buf;
+}
 
 static void where(const stex_race *r, char *buf, size_t size)
 {
     char ref[32];
     if (r->memory == STEX_RACE_MEMORY_TEXTURE)
-        snprintf(buf, size, "texture %s mip %u texel (%u, %u, %u)", stex_binding_name(r->binding, ref),
+        snprintf(buf, size, "texture %s mip %u texel (%u, %u, %u)", binding_text(r->binding, ref),
                  r->mip_level, r->coord[0], r->coord[1], r->coord[2]);
     else if (r->memory == STEX_RACE_MEMORY_BUFFER)
-        snprintf(buf, size, "buffer %s word %llu", stex_binding_name(r->binding, ref),
+        snprintf(buf, size, "buffer %s word %llu", binding_text(r->binding, ref),
                  (unsigned long long)r->word);
     else
         snprintf(buf, size, "var<workgroup> word %llu", (unsigned long long)r->word);
@@ -41,7 +54,7 @@ stex_status stex_race_report_text(const stex_race_detector *rd, FILE *f)
         else
         {
             char ref[32];
-            fprintf(f, "  %s %s:", stex_binding_name(bc[i].binding, ref), stex_race_memory_name(bc[i].memory));
+            fprintf(f, "  %s %s:", binding_text(bc[i].binding, ref), stex_race_memory_name(bc[i].memory));
         }
         fprintf(f, " write-write %llu, read-write %llu\n",
                 (unsigned long long)bc[i].count[STEX_RACE_WRITE_WRITE],
@@ -91,9 +104,9 @@ static json_t *report_json(const stex_race_detector *rd)
                               "read-write", (json_int_t)bc[i].count[STEX_RACE_READ_WRITE]);
         bool none = bc[i].binding == STEX_RACE_NO_BINDING;
         json_object_set_new(b, "group", none ? json_null()
-                                             : json_integer(STEX_BINDING_GROUP(bc[i].binding)));
+                                             : json_integer(group_of(bc[i].binding)));
         json_object_set_new(b, "binding", none ? json_null()
-                                               : json_integer(STEX_BINDING_NUMBER(bc[i].binding)));
+                                               : json_integer(number_of(bc[i].binding)));
         json_array_append_new(bindings, b);
     }
     json_object_set_new(root, "bindings", bindings);
@@ -106,14 +119,14 @@ static json_t *report_json(const stex_race_detector *rd)
                               stex_race_kind_name(r->kind), "same_workgroup", r->same_workgroup,
                               "a", party_json(&r->a), "b", party_json(&r->b));
         if (r->memory == STEX_RACE_MEMORY_TEXTURE) {
-            json_object_set_new(j, "group", json_integer(STEX_BINDING_GROUP(r->binding)));
-            json_object_set_new(j, "binding", json_integer(STEX_BINDING_NUMBER(r->binding)));
+            json_object_set_new(j, "group", json_integer(group_of(r->binding)));
+            json_object_set_new(j, "binding", json_integer(number_of(r->binding)));
             json_object_set_new(j, "mip_level", json_integer(r->mip_level));
             json_object_set_new(j, "texel", u3(r->coord));
         } else {
             if (r->memory == STEX_RACE_MEMORY_BUFFER) {
-                json_object_set_new(j, "group", json_integer(STEX_BINDING_GROUP(r->binding)));
-                json_object_set_new(j, "binding", json_integer(STEX_BINDING_NUMBER(r->binding)));
+                json_object_set_new(j, "group", json_integer(group_of(r->binding)));
+                json_object_set_new(j, "binding", json_integer(number_of(r->binding)));
             }
             json_object_set_new(j, "word", json_integer((json_int_t)r->word));
         }

@@ -83,8 +83,8 @@ typedef struct seg_tab {
     size_t *touched;
 } seg_tab;
 
-enum { SEG_WORKGROUP = EXEC_BARRIER_WORKGROUP, SEG_BUFFER = EXEC_BARRIER_STORAGE,
-       SEG_TEXTURE = EXEC_BARRIER_TEXTURE, SEG_COUNT };
+enum { SEG_WORKGROUP = RACE_CLASS_WORKGROUP, SEG_BUFFER = RACE_CLASS_BUFFER,
+       SEG_TEXTURE = RACE_CLASS_TEXTURE, SEG_COUNT = RACE_CLASS_COUNT };
 
 struct race_thread {
     struct race_dispatch *d;
@@ -193,7 +193,7 @@ struct race_thread *race_thread_create(struct race_dispatch *d)
         return NULL;
     t->d = d;
     t->tid = (uint32_t)omp_get_thread_num();
-    t->wg_words = d->ctx->wg_memory_size / 4;
+    t->wg_words = d->g.wg_memory_size / 4;
     if (t->wg_words && stex_race_detector_options(d->rd)->suppress_same_value
         && !(t->wg_values = calloc(t->wg_words, sizeof *t->wg_values))) {
         free(t);
@@ -244,7 +244,7 @@ void race_workgroup_end(struct race_thread *t)
     wg_pending_settle(t);
 }
 
-void race_barrier(struct race_thread *t, exec_barrier kind)
+void race_barrier(struct race_thread *t, race_class kind)
 {
     seg_flush(t, (int)kind);
 }
@@ -369,109 +369,69 @@ static size_t dedup(cand_vec *cv)
     return m;
 }
 
-stex_status race_dispatch_begin(stex_race_detector *rd, exec_dispatch *ctx,
+stex_status race_dispatch_begin(stex_race_detector *rd, const race_geometry *g,
                                 struct race_dispatch **out)
 {
     struct race_dispatch *d = calloc(1, sizeof *d);
     if (!d)
         return STEX_OUT_OF_MEMORY;
     d->rd = rd;
-    d->ctx = ctx;
+    d->g = *g;
     for (int i = 0; i < 4096; i++)
         atomic_flag_clear(&d->locks[i]);
     /* Without barriers no two invocations are ordered: the per-location
      * summary decides (keys are 32-bit linear invocation indices). */
-    d->invocations = ctx->wg_invocations;
-    while (d->lid_bits < 32 && (1ull << d->lid_bits) < ctx->wg_invocations)
+    d->invocations = g->wg_invocations;
+    while (d->lid_bits < 32 && (1ull << d->lid_bits) < g->wg_invocations)
         d->lid_bits++;
-    if (ctx->total_wg > (UINT64_MAX >> d->lid_bits) - 1) { /* acc_key would wrap */
+    if (g->total_wg > (UINT64_MAX >> d->lid_bits) - 1) { /* acc_key would wrap */
         free(d);
         return stex_fail(STEX_INVALID_ARGUMENT, "race detector: %llu workgroups of %u "
                          "invocations are more than its 64-bit keys can name",
-                         (unsigned long long)ctx->total_wg, ctx->wg_invocations);
+                         (unsigned long long)g->total_wg, g->wg_invocations);
     }
-    d->summary = !ctx->barriers && !detector_force_full(rd)
-                 && ctx->total_wg * ctx->wg_invocations < RACE_KEY_LIMIT - 1;
-    bool values = stex_race_detector_options(rd)->suppress_same_value;
-    d->shadows = calloc(ctx->nb ? ctx->nb : 1, sizeof *d->shadows);
-    if (!d->shadows) {
-        free(d);
-        return STEX_OUT_OF_MEMORY;
+    d->summary = !g->barriers && !detector_force_full(rd)
+                 && g->total_wg * g->wg_invocations < RACE_KEY_LIMIT - 1;
+    *out = d;
+    return STEX_OK;
+}
+
+struct race_shadow *race_dispatch_shadow(struct race_dispatch *d, stex_race_memory m,
+                                         uint32_t ref, const void *key, uint32_t mip,
+                                         uint64_t w, uint64_t h, uint64_t count)
+{
+    for (uint32_t k = 0; k < d->nshadows; k++)
+        if (d->shadows[k]->key == key && d->shadows[k]->mip == mip) {
+            if (ref < d->shadows[k]->binding)
+                d->shadows[k]->binding = ref; /* reports name the lowest binding */
+            return d->shadows[k];
+        }
+    struct race_shadow **grown = realloc(d->shadows, (d->nshadows + 1) * sizeof *grown);
+    if (!grown)
+        return NULL;
+    d->shadows = grown;
+    struct race_shadow *s = shadow_new(m, ref, mip, key, w, h, count);
+    bool values = stex_race_detector_options(d->rd)->suppress_same_value;
+    if (s && d->summary && !summary_shadow_alloc(s, m == STEX_RACE_MEMORY_BUFFER, values,
+                                                 (uint32_t)d->g.threads)) {
+        shadow_free(s);
+        s = NULL;
     }
-    /* Only writable bindings can race: WebGPU's usage scope keeps read-only
-     * bindings off memory that the dispatch writes. */
-    for (uint32_t i = 0; i < ctx->nb; i++) {
-        exec_binding *b = &ctx->b[i];
-        bool tex = b->type == STEX_BINDING_STORAGE_TEXTURE && b->access != STEX_ACCESS_READ_ONLY;
-        bool buf = b->type == STEX_BINDING_STORAGE_BUFFER;
-        if (!tex && !buf)
-            continue;
-        const void *key = tex ? (const void *)b->texture : (const void *)b->buffer;
-        for (uint32_t k = 0; k < d->nshadows && !b->shadow; k++)
-            if (d->shadows[k]->key == key && (!tex || d->shadows[k]->mip == b->mip))
-                b->shadow = d->shadows[k];
-        if (b->shadow)
-            continue;
-        struct race_shadow *s;
-        if (tex) {
-            stex_extent3d m = stex_texture_mip_size(b->texture, b->mip);
-            const stex_texture_desc *td = stex_texture_get_desc(b->texture);
-            uint64_t w = m.width ? m.width : 1, h = m.height ? m.height : 1;
-            uint64_t layers = td->dimension == STEX_TEXTURE_DIMENSION_3D ? m.depth_or_array_layers
-                              : td->size.depth_or_array_layers;
-            if (!layers)
-                layers = 1;
-            s = shadow_new(STEX_RACE_MEMORY_TEXTURE, b->ref, b->mip, key, w, h, w * h * layers);
-        } else {
-            uint64_t words = stex_buffer_size(b->buffer) / 4;
-            s = shadow_new(STEX_RACE_MEMORY_BUFFER, b->ref, 0, key, words, 1, words);
-        }
-        if (s && d->summary && !summary_shadow_alloc(s, buf, values, (uint32_t)ctx->threads)) {
-            shadow_free(s);
-            s = NULL;
-        }
-        if (!s) {
-            race_dispatch_free(d);
-            return STEX_OUT_OF_MEMORY;
-        }
+    if (s)
         d->shadows[d->nshadows++] = s;
-        b->shadow = s;
-    }
-    /* the inline builtins (shader.h) update the words themselves */
-    for (uint32_t i = 0; d->summary && i < ctx->nb; i++) {
-        exec_binding *b = &ctx->b[i];
-        if (!b->shadow)
-            continue;
-        stex_fast_binding *f = &ctx->fb[i];
-        const race_shadow_head *h = &b->shadow->h;
-        f->race = h->word;
-        f->race_touch = h->touch;
-        f->race_runs = h->runs;
-        /* the inline builtins take their race path on these tags (shader.h) */
-        if (f->load_tag != EXEC_TAG_NONE)
-            f->load_tag |= STEX__TAG_RACE;
-        if (f->store_tag != EXEC_TAG_NONE)
-            f->store_tag |= STEX__TAG_RACE;
-        f->buf_load |= f->buf_load ? STEX__TAG_RACE : 0;
-        f->buf_store |= f->buf_store ? STEX__TAG_RACE : 0;
-        f->race_count = h->count;
-        f->race_values = h->value != NULL;
-        if (b->type == STEX_BINDING_STORAGE_TEXTURE) {
-            f->race_w = h->g.w;
-            f->race_h = h->g.h;
-            f->race_z0 = b->dim == STEX_VIEW_DIMENSION_3D ? 0 : b->base_layer;
-            f->race_bpp = b->bpp;
-        } else { /* buffer word index + offset / 4 */
-            f->race_w = f->race_h = 1;
-            f->race_z0 = b->offset / 4;
-            f->race_bpp = 4;
-        }
-    }
+    return s;
+}
+
+const race_shadow_head *race_shadow_summary(const struct race_shadow *s)
+{
+    return &s->h;
+}
+
+void race_dispatch_ready(struct race_dispatch *d)
+{
     qsort(d->shadows, d->nshadows, sizeof *d->shadows, shadow_rank);
     for (uint32_t k = 0; k < d->nshadows; k++)
         d->shadows[k]->id = k;
-    *out = d;
-    return STEX_OK;
 }
 
 static stex_status summary_end(struct race_dispatch *d);
@@ -564,8 +524,6 @@ void race_dispatch_free(struct race_dispatch *d)
         return;
     for (uint32_t k = 0; k < d->nshadows; k++)
         shadow_free(d->shadows[k]);
-    for (uint32_t i = 0; d->ctx && i < d->ctx->nb; i++)
-        d->ctx->b[i].shadow = NULL;
     free(d->shadows);
     free(d->found.v);
     free(d);

@@ -327,7 +327,7 @@ stex_status summary_dispatch_end(struct race_dispatch *d, cand_vec *details,
 {
     bool suppress = stex_race_detector_options(d->rd)->suppress_same_value;
     size_t room = detector_room(d->rd);
-    int threads = d->ctx->threads > 0 ? d->ctx->threads : 1;
+    int threads = d->g.threads > 0 ? d->g.threads : 1;
     for (uint32_t k = 0; k < d->nshadows; k++) {
         struct race_shadow *s = d->shadows[k];
         uint64_t nblocks = (s->h.count + BLOCK - 1) / BLOCK;

@@ -117,7 +117,7 @@ STEX__COLD void stex__texture_store(const stex_invocation *inv, uint32_t binding
     else
         b->enc(e->fast.profile, &v->v, bytes);
     if (b->shadow) {
-        uint64_t loc = race_texel_loc(b->shadow, b, x, y, z);
+        uint64_t loc = race_texel_loc(b->shadow, exec_layer0(b), x, y, z);
         if (race_summary(b->shadow))
             race_note(b->shadow, e->fast.race_tid, loc, e->race_key + inv->local_invocation_index,
                       STEX_RACE_ACCESS_WRITE, bytes, b->bpp);
@@ -195,7 +195,7 @@ STEX__COLD stex_value stex__texture_load(const stex_invocation *inv, uint32_t bi
         return oob_load(inv, b, binding, x, y, z);
     const uint8_t *p = texel_ptr(b, x, y, z);
     if (b->shadow) {
-        uint64_t loc = race_texel_loc(b->shadow, b, x, y, z);
+        uint64_t loc = race_texel_loc(b->shadow, exec_layer0(b), x, y, z);
         if (race_summary(b->shadow))
             race_note(b->shadow, e->fast.race_tid, loc, e->race_key + inv->local_invocation_index,
                       STEX_RACE_ACCESS_READ, NULL, 0);

@@ -50,6 +50,20 @@ typedef struct exec_binding {
     struct race_shadow *shadow;  /* race detection: NULL when off */
 } exec_binding;
 
+/* The three barrier builtins, by the memory each orders (the race
+ * detector's classes of memory). */
+typedef enum exec_barrier {
+    EXEC_BARRIER_WORKGROUP = RACE_CLASS_WORKGROUP, EXEC_BARRIER_STORAGE = RACE_CLASS_BUFFER,
+    EXEC_BARRIER_TEXTURE = RACE_CLASS_TEXTURE, EXEC_BARRIER_COUNT = RACE_CLASS_COUNT
+} exec_barrier;
+/* "workgroupBarrier", "storageBarrier", "textureBarrier". */
+const char *exec_barrier_name(exec_barrier kind);
+
+/* Where a barrier builtin goes: the runner of the workgroup's invocations
+ * (the dispatch layer's fibers for a C kernel) sets this hook in the
+ * thread's stex_exec; NULL when the pipeline runs as a plain loop. */
+typedef void (*exec_barrier_fn)(const stex_invocation *inv, exec_barrier kind);
+
 struct race_thread;
 struct fiber_pool;
 struct phase_state;
@@ -89,6 +103,7 @@ struct stex_exec {
     /* workgroup memory */
     uint8_t *wg_mem;
     /* barriers: the phase service (dispatch/phase.h), fibers for C kernels */
+    exec_barrier_fn barrier;     /* the builtins' way to the runner (NULL: none) */
     struct phase_state *phase;
     struct fiber_pool *fibers;
     /* snapshot visibility: this workgroup's own writes */
@@ -98,6 +113,12 @@ struct stex_exec {
     uint32_t race_key;           /* summary key of invocation 0 of the running workgroup */
 };
 
+/* The view's first layer in its texture (a 3d view has none: 0). */
+static inline uint64_t exec_layer0(const exec_binding *b)
+{
+    return b->dim == STEX_VIEW_DIMENSION_3D ? 0 : b->base_layer;
+}
+
 /* Records a shader-creation error found while running (shader/error.c). */
 void exec_shader_error(const stex_invocation *inv, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -105,11 +126,6 @@ void exec_shader_error(const stex_invocation *inv, const char *fmt, ...)
 #endif
     ;
 
-/* Barrier entry from the builtins: a C kernel's fiber waits there (dispatch/fiber.c). */
-typedef enum exec_barrier {
-    EXEC_BARRIER_WORKGROUP = 0, EXEC_BARRIER_STORAGE, EXEC_BARRIER_TEXTURE, EXEC_BARRIER_COUNT
-} exec_barrier;
-void fiber_barrier(const stex_invocation *inv, exec_barrier kind);
 
 /* Snapshot visibility (shader/visibility.c): this workgroup's writes. */
 struct overlay;

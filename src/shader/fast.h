@@ -16,6 +16,7 @@
 
 #include "common/inline.h"
 #include "convert/codec_inline.h"
+#include "race/race_internal.h" /* the race summary words the inline path marks */
 #include "stex/shader.h"
 
 /* ---- the inline fast path ----
@@ -167,11 +168,6 @@ typedef struct stex_exec_fast {
 #define STEX__TAG_RACE (1u << 16)
 #define STEX__BUF_WORDS 1u
 
-/* Race summary word bits (the engine's, see src/race/race_internal.h). */
-#define STEX__RACE_READ (1u << 30)
-#define STEX__RACE_WRITE (1u << 31)
-#define STEX__RACE_KEY (STEX__RACE_READ - 1)
-#define STEX__RACE_RUN_SHIFT 10 /* locations per run of the race_touch marks: 1024 */
 
 STEX__COLD void stex__race_note(const stex_invocation *inv, const stex_fast_binding *b, uint64_t word,
                      uint32_t key, uint32_t bit, const void *value);
