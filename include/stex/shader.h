@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "stex/api.h"
 #include "stex/convert.h"
 #include "stex/resource.h"
 
@@ -406,7 +407,7 @@ STEX__ALWAYS_INLINE void stex__encode_fast(const stex_profile *prof, const stex_
 
 /* The format's decoder through its function pointer, out of line: the
  * inline decoders below then keep their vec4 in registers. */
-STEX__COLD stex_vec4 stex__decode_call(const stex_profile *prof, const stex_fast_binding *b,
+STEX_API STEX__COLD stex_vec4 stex__decode_call(const stex_profile *prof, const stex_fast_binding *b,
                             const uint8_t *p);
 
 STEX__ALWAYS_INLINE stex_vec4 stex__decode_fast(const stex_profile *prof, const stex_fast_binding *b,
@@ -455,7 +456,7 @@ typedef struct stex_exec_fast {
 #define STEX__RACE_KEY (STEX__RACE_READ - 1)
 #define STEX__RACE_RUN_SHIFT 10 /* locations per run of the race_touch marks: 1024 */
 
-STEX__COLD void stex__race_note(const stex_invocation *inv, const stex_fast_binding *b, uint64_t word,
+STEX_API STEX__COLD void stex__race_note(const stex_invocation *inv, const stex_fast_binding *b, uint64_t word,
                      uint32_t key, uint32_t bit, const void *value);
 
 /* Records a texel access for the race summary.  The common case - the
@@ -480,16 +481,16 @@ STEX__ALWAYS_INLINE void stex__race_mark(const stex_invocation *inv, const stex_
     stex__race_note(inv, b, i, key, bit, value);
 }
 
-STEX__COLD void stex__texture_store(const stex_invocation *inv, uint32_t binding, stex_view_dimension dim,
+STEX_API STEX__COLD void stex__texture_store(const stex_invocation *inv, uint32_t binding, stex_view_dimension dim,
                          int64_t x, int64_t y, int64_t z, const stex_value *v);
-STEX__COLD stex_value stex__texture_load(const stex_invocation *inv, uint32_t binding,
+STEX_API STEX__COLD stex_value stex__texture_load(const stex_invocation *inv, uint32_t binding,
                               stex_view_dimension dim, int64_t x, int64_t y, int64_t z);
-STEX__COLD stex_uvec2 stex__texture_dimensions_2d(const stex_invocation *inv, uint32_t binding);
+STEX_API STEX__COLD stex_uvec2 stex__texture_dimensions_2d(const stex_invocation *inv, uint32_t binding);
 
-extern const stex_fast_binding stex__no_binding; /* every tag mismatches */
-
-STEX__ALWAYS_INLINE const stex_fast_binding *stex__fast(const stex_invocation *inv, uint32_t binding)
-{
+STEX_API extern const stex_fast_binding stex__no_binding; /* every tag mismatches */
+         
+         STEX__ALWAYS_INLINE const stex_fast_binding *stex__fast(const stex_invocation *inv, uint32_t binding)
+         {
     const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
     if (binding < STEX__NEAR_BINDINGS)
         return &e->near[binding]; /* unbound numbers hold stex__no_binding */
@@ -590,7 +591,7 @@ STEX__ALWAYS_INLINE stex_value stex_textureLoad_3d(const stex_invocation *inv, u
 { return stex__load(inv, binding, STEX_VIEW_DIMENSION_3D, x, y, z); }
 
 /* textureDimensions (no level for storage textures) and textureNumLayers. */
-uint32_t stex_textureDimensions_1d(const stex_invocation *inv, uint32_t binding);
+STEX_API uint32_t stex_textureDimensions_1d(const stex_invocation *inv, uint32_t binding);
 STEX__ALWAYS_INLINE stex_uvec2 stex_textureDimensions_2d(const stex_invocation *inv, uint32_t binding)
 { /* texture_storage_2d, texture_storage_2d_array, texture_2d */
     const stex_fast_binding *b = stex__fast(inv, binding);
@@ -600,11 +601,11 @@ STEX__ALWAYS_INLINE stex_uvec2 stex_textureDimensions_2d(const stex_invocation *
     }
     return stex__texture_dimensions_2d(inv, binding);
 }
-stex_uvec3 stex_textureDimensions_3d(const stex_invocation *inv, uint32_t binding);
-uint32_t stex_textureNumLayers(const stex_invocation *inv, uint32_t binding);
+STEX_API stex_uvec3 stex_textureDimensions_3d(const stex_invocation *inv, uint32_t binding);
+STEX_API uint32_t stex_textureNumLayers(const stex_invocation *inv, uint32_t binding);
 
 /* texture_2d<f32>: textureLoad with a level, textureSampleLevel with a sampler. */
-STEX__COLD stex_vec4 stex__texture_load_level_2d(const stex_invocation *inv, uint32_t binding, int64_t x,
+STEX_API STEX__COLD stex_vec4 stex__texture_load_level_2d(const stex_invocation *inv, uint32_t binding, int64_t x,
                                      int64_t y, int64_t level);
 STEX__ALWAYS_INLINE stex_vec4 stex_textureLoad_level_2d(const stex_invocation *inv, uint32_t binding,
                                                   int64_t x, int64_t y, int64_t level)
@@ -616,14 +617,14 @@ STEX__ALWAYS_INLINE stex_vec4 stex_textureLoad_level_2d(const stex_invocation *i
     }
     return stex__texture_load_level_2d(inv, binding, x, y, level);
 }
-stex_vec4 stex_textureSampleLevel_2d(const stex_invocation *inv, uint32_t texture_binding,
-                                     uint32_t sampler_binding, float u, float v, float level);
+STEX_API stex_vec4 stex_textureSampleLevel_2d(const stex_invocation *inv, uint32_t texture_binding,
+                                              uint32_t sampler_binding, float u, float v, float level);
 
 /* Storage buffers, addressed by 32-bit word index (array<u32|i32|f32>) or by
  * vec4 index (array<vec4<...>>).  Out-of-range accesses follow WGSL's
  * bounded behaviour: stores are discarded, loads return 0. */
-STEX__COLD uint32_t stex__buffer_load_word(const stex_invocation *inv, uint32_t binding, uint64_t index);
-STEX__COLD void stex__buffer_store_word(const stex_invocation *inv, uint32_t binding, uint64_t index,
+STEX_API STEX__COLD uint32_t stex__buffer_load_word(const stex_invocation *inv, uint32_t binding, uint64_t index);
+STEX_API STEX__COLD void stex__buffer_store_word(const stex_invocation *inv, uint32_t binding, uint64_t index,
                              uint32_t v);
 /* Inline: a word in range of a buffer the binding may access, without race
  * detection or snapshot visibility; everything else goes out of line. */
@@ -673,34 +674,34 @@ STEX__ALWAYS_INLINE void stex_buffer_store_f32(const stex_invocation *inv, uint3
 STEX__ALWAYS_INLINE void stex_buffer_store_i32(const stex_invocation *inv, uint32_t binding,
                                          uint64_t index, int32_t v)
 { stex__buffer_store(inv, binding, index, (uint32_t)v); }
-stex_vec4 stex_buffer_load_vec4(const stex_invocation *inv, uint32_t binding, uint64_t index);
-void stex_buffer_store_vec4(const stex_invocation *inv, uint32_t binding, uint64_t index, stex_vec4 v);
+STEX_API stex_vec4 stex_buffer_load_vec4(const stex_invocation *inv, uint32_t binding, uint64_t index);
+STEX_API void stex_buffer_store_vec4(const stex_invocation *inv, uint32_t binding, uint64_t index, stex_vec4 v);
 
 /* Atomics on array<atomic<u32|i32>> words; each returns the old value. */
-uint32_t stex_atomicLoad(const stex_invocation *inv, uint32_t binding, uint64_t index);
-void stex_atomicStore(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
-uint32_t stex_atomicAdd(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
-uint32_t stex_atomicSub(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
-uint32_t stex_atomicMax_u32(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
-uint32_t stex_atomicMin_u32(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
-int32_t stex_atomicMax_i32(const stex_invocation *inv, uint32_t binding, uint64_t index, int32_t v);
-int32_t stex_atomicMin_i32(const stex_invocation *inv, uint32_t binding, uint64_t index, int32_t v);
-uint32_t stex_atomicAnd(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
-uint32_t stex_atomicOr(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
-uint32_t stex_atomicXor(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
-uint32_t stex_atomicExchange(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
-uint32_t stex_atomicCompareExchangeWeak(const stex_invocation *inv, uint32_t binding,
-                                        uint64_t index, uint32_t cmp, uint32_t v, bool *exchanged);
+STEX_API uint32_t stex_atomicLoad(const stex_invocation *inv, uint32_t binding, uint64_t index);
+STEX_API void stex_atomicStore(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
+STEX_API uint32_t stex_atomicAdd(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
+STEX_API uint32_t stex_atomicSub(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
+STEX_API uint32_t stex_atomicMax_u32(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
+STEX_API uint32_t stex_atomicMin_u32(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
+STEX_API int32_t stex_atomicMax_i32(const stex_invocation *inv, uint32_t binding, uint64_t index, int32_t v);
+STEX_API int32_t stex_atomicMin_i32(const stex_invocation *inv, uint32_t binding, uint64_t index, int32_t v);
+STEX_API uint32_t stex_atomicAnd(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
+STEX_API uint32_t stex_atomicOr(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
+STEX_API uint32_t stex_atomicXor(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
+STEX_API uint32_t stex_atomicExchange(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
+STEX_API uint32_t stex_atomicCompareExchangeWeak(const stex_invocation *inv, uint32_t binding,
+                                                 uint64_t index, uint32_t cmp, uint32_t v, bool *exchanged);
 
 /* var<workgroup> memory as 32-bit words (index < workgroup_memory_size / 4).
  * Kernels may also use inv->workgroup_memory directly; going through these
  * lets the race detector see the accesses (a reduction missing its
  * workgroupBarrier is then reported).  Out of range: loads 0, stores dropped. */
-uint32_t stex_workgroup_load_u32(const stex_invocation *inv, uint64_t index);
-void stex_workgroup_store_u32(const stex_invocation *inv, uint64_t index, uint32_t v);
-float stex_workgroup_load_f32(const stex_invocation *inv, uint64_t index);
-void stex_workgroup_store_f32(const stex_invocation *inv, uint64_t index, float v);
-uint32_t stex_workgroup_atomicAdd(const stex_invocation *inv, uint64_t index, uint32_t v);
+STEX_API uint32_t stex_workgroup_load_u32(const stex_invocation *inv, uint64_t index);
+STEX_API void stex_workgroup_store_u32(const stex_invocation *inv, uint64_t index, uint32_t v);
+STEX_API float stex_workgroup_load_f32(const stex_invocation *inv, uint64_t index);
+STEX_API void stex_workgroup_store_f32(const stex_invocation *inv, uint64_t index, float v);
+STEX_API uint32_t stex_workgroup_atomicAdd(const stex_invocation *inv, uint64_t index, uint32_t v);
 
 /* Barriers: only for pipelines created with uses_barriers; all invocations of
  * the workgroup must reach the same barrier (uniform control flow), else the
@@ -708,12 +709,12 @@ uint32_t stex_workgroup_atomicAdd(const stex_invocation *inv, uint64_t index, ui
  * workgroup and orders one kind of memory: workgroupBarrier var<workgroup>,
  * storageBarrier storage buffers, textureBarrier storage textures.  None
  * orders anything between workgroups. */
-void stex_workgroupBarrier(const stex_invocation *inv);
-void stex_storageBarrier(const stex_invocation *inv);
-void stex_textureBarrier(const stex_invocation *inv);
+STEX_API void stex_workgroupBarrier(const stex_invocation *inv);
+STEX_API void stex_storageBarrier(const stex_invocation *inv);
+STEX_API void stex_textureBarrier(const stex_invocation *inv);
 
 /* The conversion profile in force (for the pack/unpack builtins of convert.h). */
-const stex_profile *stex_invocation_profile(const stex_invocation *inv);
+STEX_API const stex_profile *stex_invocation_profile(const stex_invocation *inv);
 
 /* pack4x8unorm and unpack4x8unorm under the profile in force, inline: the
  * same results as convert.h's given stex_invocation_profile(inv). */

@@ -1,0 +1,18 @@
+/*
+ * stex/api.h - STEX_API marks what libstex exports.
+ *
+ * libstex is built with hidden symbol visibility, so only the declarations in
+ * include/stex/ that carry STEX_API are visible to programs linking the shared
+ * library; helpers shared between source files stay inside it.  The
+ * tests/api/exports test checks that every exported name starts with stex_.
+ */
+#ifndef STEX_API_H
+#define STEX_API_H
+
+#if defined(__GNUC__) || defined(__clang__)
+#define STEX_API __attribute__((visibility("default")))
+#else
+#define STEX_API
+#endif
+
+#endif
