@@ -54,11 +54,11 @@ typedef enum stex_packing {
 
 /* Which feature a capability needs.  NEVER: no feature enables it. */
 typedef enum stex_tier {
-    STEX_TIER_NONE,               /* always (core) */
-    STEX_TIER_BGRA8UNORM_STORAGE,
-    STEX_TIER_TIER1,
-    STEX_TIER_TIER2,
-    STEX_TIER_BC,
+    STEX_TIER_CORE,               /* always: core WebGPU, no feature */
+    STEX_TIER_BGRA8UNORM_STORAGE, /* bgra8unorm-storage */
+    STEX_TIER_1,                  /* texture-formats-tier1 */
+    STEX_TIER_2,                  /* texture-formats-tier2 (implies tier1) */
+    STEX_TIER_BC,                 /* texture-compression-bc */
     STEX_TIER_NEVER
 } stex_tier;
 
@@ -82,7 +82,7 @@ STEX_API const stex_format_info *stex_format_get(stex_format f);
 STEX_API const char *stex_format_name(stex_format f);            /* "?" if invalid */
 STEX_API stex_format stex_format_from_name(const char *name);    /* UNDEFINED if unknown */
 
-/* The feature bit a tier stands for (0 for NONE, and for NEVER). */
+/* The feature bit a tier stands for (0 for CORE, and for NEVER). */
 STEX_API uint32_t stex_tier_feature(stex_tier t);
 /* True if `features` (STEX_FEATURE_* mask) enable the tier.  tier2 implies tier1. */
 STEX_API bool stex_tier_enabled(stex_tier t, uint32_t features);
@@ -97,13 +97,13 @@ STEX_API bool stex_format_supports_storage(stex_format f, uint32_t features);
 STEX_API bool stex_format_supports_access(stex_format f, stex_access access,
                                           uint32_t features, uint32_t language_features);
 /* The one feature that makes (format, access) bindable as a storage texture:
- * STEX_TIER_NONE (core), BGRA8UNORM_STORAGE, TIER1, TIER2, or NEVER.  It covers
+ * STEX_TIER_CORE, BGRA8UNORM_STORAGE, 1, 2, or NEVER.  It covers
  * creating the format, making it a storage format and the access mode (tier2
  * implies tier1, so one feature always suffices).  UNDEFINED access means
  * write-only.  The WGSL language feature is not part of it. */
 STEX_API stex_tier stex_format_access_tier(stex_format f, stex_access access);
 /* WebGPU name of the feature a tier stands for ("texture-formats-tier2"),
- * "core" for NONE and "never" for NEVER. */
+ * "core" for CORE and "never" for NEVER. */
 STEX_API const char *stex_tier_name(stex_tier t);
 /* The lessons' formatoIntermedio: r16float if it is a storage format under
  * these features (texture-formats-tier1), else r32float. */

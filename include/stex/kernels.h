@@ -83,7 +83,7 @@ typedef struct stex_kernel_setup {
      * counts add up) then one present; generar, box3x3-*: the same dispatch
      * again (same result, for timing). */
     uint32_t iterations;
-    float tiempo;                  /* generar: params.tiempo (the harness's perf run: 0.75) */
+    float time;                    /* generar: params.tiempo (the harness's perf run: 0.75) */
     /* difundir and difundir-pingpong: "random" (default: Math.fround of
      * mulberry32(0xd1f0) per texel) or "hot" (zero but 1000.0 at the centre). */
     const char *variant;

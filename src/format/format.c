@@ -26,11 +26,10 @@
 #define PACKING_RGB10A2 STEX_PACKING_RGB10A2
 #define PACKING_RG11B10 STEX_PACKING_RG11B10
 #define PACKING_OPAQUE STEX_PACKING_OPAQUE
-#define TIER_NONE STEX_TIER_NONE
-#define TIER_CORE STEX_TIER_NONE
+#define TIER_CORE STEX_TIER_CORE
 #define TIER_BGRA8UNORM_STORAGE STEX_TIER_BGRA8UNORM_STORAGE
-#define TIER_TIER1 STEX_TIER_TIER1
-#define TIER_TIER2 STEX_TIER_TIER2
+#define TIER_TIER1 STEX_TIER_1
+#define TIER_TIER2 STEX_TIER_2
 #define TIER_BC STEX_TIER_BC
 #define TIER_NEVER STEX_TIER_NEVER
 #define RO_YES true
@@ -76,10 +75,10 @@ uint32_t stex_tier_feature(stex_tier t)
 {
     switch (t) {
     case STEX_TIER_BGRA8UNORM_STORAGE: return STEX_FEATURE_BGRA8UNORM_STORAGE;
-    case STEX_TIER_TIER1: return STEX_FEATURE_TEXTURE_FORMATS_TIER1;
-    case STEX_TIER_TIER2: return STEX_FEATURE_TEXTURE_FORMATS_TIER2;
+    case STEX_TIER_1: return STEX_FEATURE_TEXTURE_FORMATS_TIER1;
+    case STEX_TIER_2: return STEX_FEATURE_TEXTURE_FORMATS_TIER2;
     case STEX_TIER_BC: return STEX_FEATURE_TEXTURE_COMPRESSION_BC;
-    case STEX_TIER_NONE:
+    case STEX_TIER_CORE:
     case STEX_TIER_NEVER:
     default: return 0;
     }
@@ -92,7 +91,7 @@ bool stex_tier_enabled(stex_tier t, uint32_t features)
     if (features & STEX_FEATURE_TEXTURE_FORMATS_TIER2)
         features |= STEX_FEATURE_TEXTURE_FORMATS_TIER1;
     switch (t) {
-    case STEX_TIER_NONE: return true;
+    case STEX_TIER_CORE: return true;
     case STEX_TIER_NEVER: return false;
     default: return (features & stex_tier_feature(t)) != 0;
     }
@@ -105,19 +104,19 @@ bool stex_format_can_create(stex_format f, uint32_t features)
 }
 
 /* The stronger of two tiers for this table: NEVER wins, then any feature
- * over NONE, and tier2 over tier1 (it implies it).  No row combines
+ * over CORE, and tier2 over tier1 (it implies it).  No row combines
  * unrelated features (e.g. BC with TIER1), so this order is enough. */
 static stex_tier tier_max(stex_tier a, stex_tier b)
 {
     if (a == STEX_TIER_NEVER || b == STEX_TIER_NEVER)
         return STEX_TIER_NEVER;
-    if (a == STEX_TIER_NONE)
+    if (a == STEX_TIER_CORE)
         return b;
-    if (b == STEX_TIER_NONE)
+    if (b == STEX_TIER_CORE)
         return a;
-    if ((a == STEX_TIER_TIER1 && b == STEX_TIER_TIER2) ||
-        (a == STEX_TIER_TIER2 && b == STEX_TIER_TIER1))
-        return STEX_TIER_TIER2;
+    if ((a == STEX_TIER_1 && b == STEX_TIER_2) ||
+        (a == STEX_TIER_2 && b == STEX_TIER_1))
+        return STEX_TIER_2;
     return a == b ? a : STEX_TIER_NEVER;
 }
 
@@ -143,10 +142,10 @@ stex_tier stex_format_access_tier(stex_format f, stex_access access)
 const char *stex_tier_name(stex_tier t)
 {
     switch (t) {
-    case STEX_TIER_NONE: return "core";
+    case STEX_TIER_CORE: return "core";
     case STEX_TIER_BGRA8UNORM_STORAGE: return "bgra8unorm-storage";
-    case STEX_TIER_TIER1: return "texture-formats-tier1";
-    case STEX_TIER_TIER2: return "texture-formats-tier2";
+    case STEX_TIER_1: return "texture-formats-tier1";
+    case STEX_TIER_2: return "texture-formats-tier2";
     case STEX_TIER_BC: return "texture-compression-bc";
     case STEX_TIER_NEVER: return "never";
     default: return "?";

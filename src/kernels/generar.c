@@ -89,7 +89,7 @@ static stex_status reset(stex_kernel_instance *ki)
 
 static stex_status iterate(stex_kernel_instance *ki, const stex_dispatch_options *opt)
 {
-    generar_params params = {ki->tiempo};
+    generar_params params = {ki->time};
     return kernels_dispatch(ki, 0, 0, kernels_groups8(ki->width), kernels_groups8(ki->height),
                             opt, &params);
 }
