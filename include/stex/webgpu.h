@@ -147,6 +147,9 @@ STEX_API bool stex_access_from_name(const char *name, stex_access *out); /* acce
 STEX_API const char *stex_texture_dimension_name(stex_texture_dimension d);
 STEX_API bool stex_texture_dimension_from_name(const char *name, stex_texture_dimension *out);
 STEX_API const char *stex_view_dimension_name(stex_view_dimension d);
+/* WGSL spelling, the suffix of texture_storage_2d_array: "1d", "2d",
+ * "2d_array", "cube", "cube_array", "3d"; "?" for UNDEFINED. */
+STEX_API const char *stex_view_dimension_wgsl_name(stex_view_dimension d);
 STEX_API bool stex_view_dimension_from_name(const char *name, stex_view_dimension *out);
 /* Parses "compute,fragment" into STEX_STAGE_* flags. */
 STEX_API bool stex_stages_parse(const char *list, uint32_t *mask, const char **bad);

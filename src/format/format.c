@@ -3,17 +3,9 @@
 
 #include <string.h>
 
-/* Columns of formats.def spelled as tokens -> enum values. */
-#define KIND_COLOR STEX_KIND_COLOR
-#define KIND_DEPTH STEX_KIND_DEPTH
-#define KIND_STENCIL STEX_KIND_STENCIL
-#define KIND_COMPRESSED STEX_KIND_COMPRESSED
-#define TYPE_UNORM STEX_CHANNEL_UNORM
-#define TYPE_SNORM STEX_CHANNEL_SNORM
-#define TYPE_UINT STEX_CHANNEL_UINT
-#define TYPE_SINT STEX_CHANNEL_SINT
-#define TYPE_FLOAT STEX_CHANNEL_FLOAT
-#define TYPE_UFLOAT STEX_CHANNEL_UFLOAT
+/* The KIND, TYPE and PACKING columns of formats.def are the enum names
+ * without their prefix (STEX_KIND_, STEX_CHANNEL_, STEX_PACKING_); the other
+ * columns are spelled as tokens mapped here to values. */
 /* WGSL value type: normalised and float formats read as f32. */
 #define SCALAR_UNORM STEX_SCALAR_F32
 #define SCALAR_SNORM STEX_SCALAR_F32
@@ -21,11 +13,6 @@
 #define SCALAR_SINT STEX_SCALAR_I32
 #define SCALAR_FLOAT STEX_SCALAR_F32
 #define SCALAR_UFLOAT STEX_SCALAR_F32
-#define PACKING_PLAIN STEX_PACKING_PLAIN
-#define PACKING_BGRA STEX_PACKING_BGRA
-#define PACKING_RGB10A2 STEX_PACKING_RGB10A2
-#define PACKING_RG11B10 STEX_PACKING_RG11B10
-#define PACKING_OPAQUE STEX_PACKING_OPAQUE
 #define TIER_CORE STEX_TIER_CORE
 #define TIER_BGRA8UNORM_STORAGE STEX_TIER_BGRA8UNORM_STORAGE
 #define TIER_TIER1 STEX_TIER_1
@@ -40,10 +27,10 @@ static const stex_format_info format_table[STEX_FORMAT_COUNT] = {
                                STEX_CHANNEL_UNORM, STEX_SCALAR_F32, 0, {0, 0, 0, 0}, 0,
                                STEX_PACKING_OPAQUE, STEX_TIER_NEVER, STEX_TIER_NEVER,
                                false, STEX_TIER_NEVER},
-#define X(id, name, kind, type, ch, br, bg, bb, ba, bytes, packing, create, storage, ro, rw) \
-    [STEX_FORMAT_##id] = {STEX_FORMAT_##id, name, KIND_##kind, TYPE_##type, SCALAR_##type,   \
-                          ch, {br, bg, bb, ba}, bytes, PACKING_##packing, TIER_##create,     \
-                          TIER_##storage, RO_##ro, TIER_##rw},
+#define X(id, name, kind, type, ch, br, bg, bb, ba, bytes, packing, create, storage, ro, rw)  \
+    [STEX_FORMAT_##id] = {STEX_FORMAT_##id, name, STEX_KIND_##kind, STEX_CHANNEL_##type,      \
+                          SCALAR_##type, ch, {br, bg, bb, ba}, bytes, STEX_PACKING_##packing, \
+                          TIER_##create, TIER_##storage, RO_##ro, TIER_##rw},
 #include "stex/formats.def"
 #undef X
 };
