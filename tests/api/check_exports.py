@@ -14,10 +14,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-# GCC names the lock of `#pragma omp critical(NAME)` .gomp_critical_user_NAME
-# and always exports it (OpenMP makes same-named critical sections exclusive
-# program-wide); NAME itself must still carry the prefix.
-OMP_CRITICAL = '.gomp_critical_user_'
+# Names the toolchain derives from one of ours and exports beside it; the
+# name after the prefix must still start with stex_.  GCC names the lock of
+# `#pragma omp critical(NAME)` .gomp_critical_user_NAME and always exports it
+# (OpenMP makes same-named critical sections exclusive program-wide);
+# AddressSanitizer adds __odr_asan.NAME beside each exported variable.
+TOOLCHAIN_PREFIXES = ('.gomp_critical_user_', '__odr_asan.')
 REQUIRED = ['stex_adapter_create', 'stex_device_create', 'stex_texture_create',
             'stex_dispatch', 'stex_last_error', 'stex_format_get']
 
@@ -47,7 +49,7 @@ def main():
     want = declared(include_dir)
     errors = []
     for name in sorted(have):
-        bare = name[len(OMP_CRITICAL):] if name.startswith(OMP_CRITICAL) else name
+        bare = next((name[len(p):] for p in TOOLCHAIN_PREFIXES if name.startswith(p)), name)
         if not bare.startswith('stex_'):
             errors.append(f'exported without the stex_ prefix: {name}')
         elif bare == name and name not in want:
