@@ -3,11 +3,9 @@
  *
  * libstex is built with hidden symbol visibility, so only the declarations in
  * include/stex/ that carry STEX_API are visible to programs linking the shared
- * library; helpers shared between source files stay inside it.  Names that
- * start with stex__ are not API either: they are exported only because the
- * inline builtins of stex/shader.h call them from the user's kernel.  The
- * exports test (tests/api/) checks that the library exports exactly the
- * STEX_API declarations, every one named stex_.
+ * library; helpers shared between source files stay inside it.  The exports
+ * test (tests/api/) checks that the library exports exactly the STEX_API
+ * declarations, every one named stex_.
  */
 #ifndef STEX_API_H
 #define STEX_API_H

@@ -46,6 +46,9 @@ extern "C" {
     X(max_storage_textures_per_shader_stage, 4)             \
     X(max_sampled_textures_per_shader_stage, 16)            \
     X(max_samplers_per_shader_stage, 16)                    \
+    X(max_uniform_buffers_per_shader_stage, 12)             \
+    X(max_dynamic_uniform_buffers_per_pipeline_layout, 8)   \
+    X(max_dynamic_storage_buffers_per_pipeline_layout, 4)   \
     X(max_uniform_buffer_binding_size, 65536)               \
     X(max_storage_buffer_binding_size, 134217728)           \
     X(max_buffer_size, 268435456)                           \
@@ -56,9 +59,15 @@ extern "C" {
     X(max_compute_workgroup_size_z, 64)                     \
     X(max_compute_workgroups_per_dimension, 65535)
 
+/* The alignment limits, where smaller is better: powers of two. */
+#define STEX_ALIGNMENT_LIMITS(X)                            \
+    X(min_uniform_buffer_offset_alignment, 256)             \
+    X(min_storage_buffer_offset_alignment, 256)
+
 typedef struct stex_limits {
 #define STEX_LIMIT_FIELD_(name, dflt) uint64_t name;
     STEX_LIMITS(STEX_LIMIT_FIELD_)
+    STEX_ALIGNMENT_LIMITS(STEX_LIMIT_FIELD_)
 #undef STEX_LIMIT_FIELD_
 } stex_limits;
 

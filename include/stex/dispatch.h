@@ -51,12 +51,23 @@ typedef enum stex_binding_type {
     STEX_BINDING_UNIFORM_BUFFER
 } stex_binding_type;
 
+/* GPUBufferBindingLayout's members beyond the type. */
+typedef struct stex_buffer_binding_layout {
+    bool has_dynamic_offset;  /* the offset is given at each dispatch (stex_bound_group) */
+    uint64_t min_binding_size; /* 0 = none; else every bound range is at least this */
+} stex_buffer_binding_layout;
+
+/* One entry of one bind group layout: @group(group) @binding(binding).
+ * A pipeline's entries together are its pipeline layout; group is 0 unless
+ * set (0 .. maxBindGroups - 1). */
 typedef struct stex_layout_entry {
     uint32_t binding;
     uint32_t visibility;                      /* STEX_STAGE_* */
     stex_binding_type type;
     stex_storage_texture_layout storage_texture; /* STORAGE_TEXTURE */
     stex_view_dimension texture_view_dimension;  /* TEXTURE: UNDEFINED = 2d */
+    stex_buffer_binding_layout buffer;           /* *_BUFFER */
+    uint32_t group;                              /* @group */
 } stex_layout_entry;
 
 typedef struct stex_pipeline_desc {
@@ -85,8 +96,12 @@ typedef struct stex_bind_group_entry {
     uint64_t offset, size;     /* buffer range; size 0 = to the end */
 } stex_bind_group_entry;
 
+/* createBindGroup for the pipeline's @group(0) layout, or for @group(group). */
 STEX_API stex_status stex_bind_group_create(const stex_pipeline *p, const stex_bind_group_entry *entries,
                                             uint32_t count, stex_bind_group **out);
+STEX_API stex_status stex_bind_group_create_in_group(const stex_pipeline *p, uint32_t group,
+                                                     const stex_bind_group_entry *entries, uint32_t count,
+                                                     stex_bind_group **out);
 STEX_API void stex_bind_group_destroy(stex_bind_group *g);
 
 typedef enum stex_schedule {
@@ -137,10 +152,25 @@ STEX_API bool stex_visibility_from_name(const char *name, stex_visibility *out);
 STEX_API const char *stex_oob_load_name(stex_oob_load o);
 STEX_API bool stex_oob_load_from_name(const char *name, stex_oob_load *out);
 
-/* dispatchWorkgroups(x, y, z).  NULL options = in-order, all threads. Writes
+/* dispatchWorkgroups(x, y, z) with bind group g as @group(0) (the only group
+ * of its pipeline's layout).  NULL options = in-order, all threads.  Writes
  * of one dispatch are all visible to the next. */
 STEX_API stex_status stex_dispatch(const stex_pipeline *p, const stex_bind_group *g, uint32_t x,
                                    uint32_t y, uint32_t z, const stex_dispatch_options *opt);
+
+/* setBindGroup(index, group, dynamicOffsets) for one index: the dynamic
+ * offsets, one per entry with has_dynamic_offset, in binding order. */
+typedef struct stex_bound_group {
+    const stex_bind_group *group;   /* NULL: no group at this index */
+    const uint32_t *dynamic_offsets;
+    uint32_t dynamic_offset_count;
+} stex_bound_group;
+
+/* dispatchWorkgroups(x, y, z) with groups[i] set at index i (count <=
+ * maxBindGroups); every group the pipeline's layout has must be set. */
+STEX_API stex_status stex_dispatch_bound(const stex_pipeline *p, const stex_bound_group *groups,
+                                         uint32_t count, uint32_t x, uint32_t y, uint32_t z,
+                                         const stex_dispatch_options *opt);
 
 #ifdef __cplusplus
 }

@@ -80,7 +80,7 @@ typedef struct stex_race_party {
 
 typedef struct stex_race {
     uint32_t dispatch;        /* 0 for the first dispatch since create/reset */
-    uint32_t binding;         /* @binding (the lowest one when views alias) */
+    uint32_t binding;         /* STEX_BINDING(group, binding) (the lowest when views alias) */
     stex_race_memory memory;
     uint32_t coord[3];        /* texture: x, y, z-or-layer of the texture's mip level */
     uint32_t mip_level;       /* texture only */

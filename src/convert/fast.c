@@ -6,7 +6,7 @@
 
 #include "convert/fast.h"
 #include "convert/scalar.h"
-#include "stex/shader.h"
+#include "convert/codec_inline.h"
 
 static float unorm8_table[2][256]; /* [stex_norm_decode] */
 static pthread_once_t unorm8_once = PTHREAD_ONCE_INIT;
@@ -55,13 +55,4 @@ stex_fast_codec stex__fast_codec(const stex_profile *p, stex_format f)
     stex__unorm8_rule(&p->store_norm, &c.u8_round, &c.u8_nan);
     c.u8_value = stex__unorm8_values(p->load_norm);
     return c;
-}
-
-STEX__COLD stex_vec4 stex__decode_call(const stex_profile *prof, const stex_fast_binding *b,
-                            const uint8_t *p)
-{
-    stex_vec4 r;
-    memset(&r, 0, sizeof r);
-    b->dec(prof, p, &r);
-    return r;
 }

@@ -12,6 +12,7 @@ stex_limits stex_limits_default(void)
     stex_limits l = {
 #define DEFAULT_(name, dflt) .name = (dflt),
         STEX_LIMITS(DEFAULT_)
+        STEX_ALIGNMENT_LIMITS(DEFAULT_)
 #undef DEFAULT_
     };
     return l;
@@ -86,6 +87,16 @@ stex_status stex_adapter_create(const stex_adapter_desc *desc, stex_adapter **ou
                          d.limits.name, dl.name);
     STEX_LIMITS(LIMIT_)
 #undef LIMIT_
+#define ALIGN_(name, dflt)                                                                   \
+    if (d.limits.name == 0)                                                                  \
+        d.limits.name = dl.name;                                                             \
+    else if (d.limits.name > dl.name || (d.limits.name & (d.limits.name - 1)))               \
+        return stex_fail(STEX_INVALID_ARGUMENT,                                              \
+                         "stex_adapter_create: limit " #name " = %" PRIu64                   \
+                         " must be a power of two no larger than WebGPU's default %" PRIu64, \
+                         d.limits.name, dl.name);
+    STEX_ALIGNMENT_LIMITS(ALIGN_)
+#undef ALIGN_
     stex_adapter *a = malloc(sizeof *a);
     if (!a)
         return stex_fail(STEX_OUT_OF_MEMORY, "stex_adapter_create: out of memory");
@@ -140,6 +151,21 @@ stex_status stex_device_create(stex_adapter *a, const stex_device_desc *desc, st
     lim.name = d.required_limits.name > dl.name ? d.required_limits.name : dl.name;
     STEX_LIMITS(LIMIT_)
 #undef LIMIT_
+    /* Alignments: smaller is better, and each must be a power of two. */
+#define ALIGN_(name, dflt)                                                                   \
+    if (d.required_limits.name && (d.required_limits.name & (d.required_limits.name - 1)))  \
+        return stex_fail(STEX_TYPE_ERROR,                                                    \
+                         "requestDevice: requiredLimits." #name " = %" PRIu64                \
+                         " is not a power of two", d.required_limits.name);                  \
+    if (d.required_limits.name && d.required_limits.name < a->limits.name)                   \
+        return stex_fail(STEX_TYPE_ERROR,                                                    \
+                         "requestDevice: requiredLimits." #name " = %" PRIu64                \
+                         " is better (smaller) than the adapter's limit %" PRIu64,           \
+                         d.required_limits.name, a->limits.name);                            \
+    lim.name = d.required_limits.name && d.required_limits.name < dl.name                    \
+                   ? d.required_limits.name : dl.name;
+    STEX_ALIGNMENT_LIMITS(ALIGN_)
+#undef ALIGN_
     stex_device *dev = malloc(sizeof *dev);
     if (!dev)
         return stex_fail(STEX_OUT_OF_MEMORY, "stex_device_create: out of memory");

@@ -8,8 +8,6 @@
 #include "convert/fast.h"
 #include "dispatch/dispatch_internal.h"
 
-#define OFFSET_ALIGNMENT 256 /* minStorageBufferOffsetAlignment, minUniformBufferOffsetAlignment */
-
 static const stex_bind_group_entry *entry_for(const stex_bind_group_entry *e, uint32_t n,
                                               uint32_t binding)
 {
@@ -70,11 +68,13 @@ static stex_status validate_buffer_entry(const stex_pipeline *p, const stex_layo
                          "the %s usage its layout entry needs", le->binding,
                          uniform ? "UNIFORM" : "STORAGE");
     uint64_t bsize = stex_buffer_size(be->buffer);
-    if (be->offset % OFFSET_ALIGNMENT)
+    uint64_t align = uniform ? l->min_uniform_buffer_offset_alignment
+                             : l->min_storage_buffer_offset_alignment;
+    if (be->offset % align)
         return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: offset %llu is not "
-                         "a multiple of %s (%d)", le->binding, (unsigned long long)be->offset,
+                         "a multiple of %s (%llu)", le->binding, (unsigned long long)be->offset,
                          uniform ? "minUniformBufferOffsetAlignment"
-                                 : "minStorageBufferOffsetAlignment", OFFSET_ALIGNMENT);
+                                 : "minStorageBufferOffsetAlignment", (unsigned long long)align);
     if (be->offset > bsize)
         return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: offset %llu is "
                          "beyond the buffer's %llu bytes", le->binding,
@@ -98,6 +98,11 @@ static stex_status validate_buffer_entry(const stex_pipeline *p, const stex_layo
                          "%s (%llu)", le->binding, (unsigned long long)size,
                          uniform ? "maxUniformBufferBindingSize" : "maxStorageBufferBindingSize",
                          (unsigned long long)max);
+    if (size < le->buffer.min_binding_size)
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: the bound range of "
+                         "%llu bytes is smaller than the layout's minBindingSize (%llu)",
+                         le->binding, (unsigned long long)size,
+                         (unsigned long long)le->buffer.min_binding_size);
     be->size = size;
     return STEX_OK;
 }
@@ -105,15 +110,35 @@ static stex_status validate_buffer_entry(const stex_pipeline *p, const stex_layo
 stex_status stex_bind_group_create(const stex_pipeline *p, const stex_bind_group_entry *entries,
                                    uint32_t count, stex_bind_group **out)
 {
+    return stex_bind_group_create_in_group(p, 0, entries, count, out);
+}
+
+stex_status stex_bind_group_create_in_group(const stex_pipeline *p, uint32_t group,
+                                            const stex_bind_group_entry *entries, uint32_t count,
+                                            stex_bind_group **out)
+{
     if (!out)
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_bind_group_create: out is NULL");
     *out = NULL;
     if (!p || (count && !entries))
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_bind_group_create: pipeline or entries is NULL");
+    if (group >= STEX__MAX_GROUPS || !(p->groups >> group & 1u)) {
+        if (group == 0 && !p->groups && !count) /* an empty layout takes an empty group */
+            ;
+        else
+            return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: the pipeline's layout has "
+                             "no @group(%u) (getBindGroupLayout(%u) would fail)", group, group);
+    }
+    uint32_t first = 0, n = 0;
+    while (first < p->n && p->entries[first].group < group)
+        first++;
+    while (first + n < p->n && p->entries[first + n].group == group)
+        n++;
+    const stex_layout_entry *layout = p->entries + first;
     for (uint32_t i = 0; i < count; i++) {
         bool known = false;
-        for (uint32_t k = 0; k < p->n; k++)
-            known |= p->entries[k].binding == entries[i].binding;
+        for (uint32_t k = 0; k < n; k++)
+            known |= layout[k].binding == entries[i].binding;
         if (!known)
             return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: entry binding %u is not in "
                              "the bind group layout", entries[i].binding);
@@ -123,13 +148,16 @@ stex_status stex_bind_group_create(const stex_pipeline *p, const stex_bind_group
                                  "twice", entries[i].binding);
     }
     stex_bind_group *g = calloc(1, sizeof *g);
-    if (!g || !(g->e = calloc(p->n ? p->n : 1, sizeof *g->e))) {
+    if (!g || !(g->e = calloc(n ? n : 1, sizeof *g->e))) {
         free(g);
         return stex_fail(STEX_OUT_OF_MEMORY, "createBindGroup: out of memory");
     }
     g->p = p;
-    for (uint32_t k = 0; k < p->n; k++) {
-        const stex_layout_entry *le = &p->entries[k];
+    g->group = group;
+    g->first = first;
+    g->n = n;
+    for (uint32_t k = 0; k < n; k++) {
+        const stex_layout_entry *le = &layout[k];
         const stex_bind_group_entry *be = entry_for(entries, count, le->binding);
         stex_status st = STEX_OK;
         if (!be)
@@ -149,6 +177,7 @@ stex_status stex_bind_group_create(const stex_pipeline *p, const stex_bind_group
                 break;
             default:
                 st = validate_buffer_entry(p, le, &g->e[k]);
+                g->dynamic_count += le->buffer.has_dynamic_offset;
             }
         }
         if (st) {
@@ -201,9 +230,10 @@ static stex_status check_usage_scope(const exec_dispatch *ctx)
                 continue;
             if (same_subresource(a, b))
                 return stex_fail(STEX_VALIDATION_ERROR,
-                                 "dispatchWorkgroups: %s of binding %u is used as writable "
-                                 "storage and, through binding %u, read-only in the same usage "
-                                 "scope", a->buffer ? "the buffer" : "a texture subresource", i, j);
+                                 "dispatchWorkgroups: %s of %s is used as writable "
+                                 "storage and, through %s, read-only in the same usage "
+                                 "scope", a->buffer ? "the buffer" : "a texture subresource",
+                                 EXEC_REF(a->ref), EXEC_REF(b->ref));
         }
     return STEX_OK;
 }
@@ -295,43 +325,52 @@ static bool raw32_format(const exec_binding *b, const stex_profile *p)
     return true;
 }
 
-stex_status bind_group_prepare(const stex_bind_group *g, exec_dispatch *ctx)
+stex_status bind_group_prepare(const stex_bound_group *groups, exec_dispatch *ctx)
 {
-    const stex_pipeline *p = g->p;
+    const stex_pipeline *p = ctx->pipeline;
     ctx->nb = p->nb;
+    ctx->slots = p->slots;
     ctx->b = calloc(p->nb ? p->nb : 1, sizeof *ctx->b);
     ctx->fb = calloc(p->nb ? p->nb : 1, sizeof *ctx->fb);
     if (!ctx->b || !ctx->fb)
         return stex_fail(STEX_OUT_OF_MEMORY, "dispatchWorkgroups: out of memory");
-    for (uint32_t k = 0; k < p->n; k++) {
-        const stex_layout_entry *le = &p->entries[k];
-        const stex_bind_group_entry *be = &g->e[k];
-        exec_binding *b = &ctx->b[le->binding];
-        b->load_tag = b->store_tag = b->dims_tag = EXEC_TAG_NONE;
-        b->type = le->type;
-        switch (le->type) {
-        case STEX_BINDING_STORAGE_TEXTURE:
-        case STEX_BINDING_TEXTURE:
-            fill_texture(b, le, be->view, ctx->profile);
-            if (!split_layout(b))
-                return stex_fail(STEX_OUT_OF_MEMORY, "dispatchWorkgroups: out of memory");
-            break;
-        case STEX_BINDING_SAMPLER:
-            b->sampler = be->sampler;
-            break;
-        default:
-            b->buffer = be->buffer;
-            b->mem_base = stex_buffer_data(be->buffer);
-            b->mem_size = stex_buffer_size(be->buffer);
-            b->offset = be->offset;
-            b->bytes = b->mem_base + be->offset;
-            b->words = be->size / 4;
+    for (uint32_t i = 0; i < p->nb; i++) /* slots no layout entry fills: nothing bound */
+        ctx->b[i].load_tag = ctx->b[i].store_tag = ctx->b[i].dims_tag = EXEC_TAG_NONE;
+    for (uint32_t gi = 0; gi < STEX__MAX_GROUPS; gi++) {
+        const stex_bind_group *g = p->groups >> gi & 1u ? groups[gi].group : NULL;
+        uint32_t dyn = 0; /* the next dynamic offset, in binding order */
+        for (uint32_t k = 0; g && k < g->n; k++) {
+            const stex_layout_entry *le = &p->entries[g->first + k];
+            const stex_bind_group_entry *be = &g->e[k];
+            exec_binding *b = &ctx->b[p->slots.first[gi] + le->binding];
+            b->type = le->type;
+            b->ref = STEX_BINDING(gi, le->binding);
+            switch (le->type) {
+            case STEX_BINDING_STORAGE_TEXTURE:
+            case STEX_BINDING_TEXTURE:
+                fill_texture(b, le, be->view, ctx->profile);
+                if (!split_layout(b))
+                    return stex_fail(STEX_OUT_OF_MEMORY, "dispatchWorkgroups: out of memory");
+                break;
+            case STEX_BINDING_SAMPLER:
+                b->sampler = be->sampler;
+                break;
+            default:
+                b->buffer = be->buffer;
+                b->mem_base = stex_buffer_data(be->buffer);
+                b->mem_size = stex_buffer_size(be->buffer);
+                b->offset = be->offset;
+                if (le->buffer.has_dynamic_offset)
+                    b->offset += groups[gi].dynamic_offsets[dyn++];
+                b->bytes = b->mem_base + b->offset;
+                b->words = be->size / 4;
+            }
         }
     }
     for (uint32_t i = 0; i < ctx->nb; i++) { /* what the inline builtins read */
         const exec_binding *b = &ctx->b[i];
         stex_fast_binding *f = &ctx->fb[i];
-        f->binding = i;
+        f->slot = i;
         f->load_tag = b->type ? b->load_tag : EXEC_TAG_NONE;
         f->store_tag = b->type ? b->store_tag : EXEC_TAG_NONE;
         f->dims_tag = b->type ? b->dims_tag : EXEC_TAG_NONE;
@@ -383,7 +422,7 @@ stex_status bind_group_prepare(const stex_bind_group *g, exec_dispatch *ctx)
             b->snap_base = malloc(b->mem_size ? b->mem_size : 1);
             if (!b->snap_base)
                 return stex_fail(STEX_OUT_OF_MEMORY, "dispatchWorkgroups: out of memory for "
-                                 "the snapshot of binding %u", i);
+                                 "the snapshot of slot %u", i);
             memcpy(b->snap_base, b->mem_base, b->mem_size);
         }
     return STEX_OK;

@@ -26,10 +26,9 @@ static bool thread_init(thread_state *t, exec_dispatch *ctx)
     struct stex_exec *e = &t->e;
     e->ctx = ctx;
     e->b = ctx->b;
-    e->nb = ctx->nb;
-    e->fast.nb = ctx->nb;
-    for (uint32_t i = 0; i < STEX__NEAR_BINDINGS; i++)
-        e->fast.near[i] = i < ctx->nb ? ctx->fb[i] : stex__no_binding;
+    e->fast.slots = ctx->slots;
+    for (uint32_t i = 0; i < STEX__NEAR_BINDINGS; i++) /* @group(0) is slots 0, 1, ... */
+        e->fast.near[i] = i < ctx->slots.count[0] ? ctx->fb[i] : stex__no_binding;
     e->fast.profile = ctx->profile;
     stex__unorm8_rule(&ctx->profile->pack_norm, &e->fast.pack_u8_round, &e->fast.pack_u8_nan);
     e->fast.unpack_u8 = stex__unorm8_values(ctx->profile->unpack_norm);
@@ -194,6 +193,57 @@ static stex_status validate_counts(const stex_pipeline *p, const uint32_t n[3])
     return STEX_OK;
 }
 
+/* setBindGroup's and dispatchWorkgroups' checks on the groups set. */
+static stex_status validate_groups(const stex_pipeline *p, const stex_bound_group *groups,
+                                   uint32_t count)
+{
+    const stex_limits *l = stex_device_limits(p->dev);
+    if (count > STEX__MAX_GROUPS || count > l->max_bind_groups)
+        return stex_fail(STEX_VALIDATION_ERROR, "setBindGroup: index %u is not below "
+                         "maxBindGroups (%llu)", count - 1, (unsigned long long)l->max_bind_groups);
+    for (uint32_t i = 0; i < STEX__MAX_GROUPS; i++) {
+        const stex_bind_group *g = i < count ? groups[i].group : NULL;
+        if (!(p->groups >> i & 1u))
+            continue; /* a group the layout lacks may be set or not: unused */
+        if (!g)
+            return stex_fail(STEX_VALIDATION_ERROR, "dispatchWorkgroups: the pipeline's layout "
+                             "has @group(%u), but no bind group is set at index %u", i, i);
+        if (g->p != p || g->group != i)
+            return stex_fail(STEX_VALIDATION_ERROR, "dispatchWorkgroups: the bind group at "
+                             "index %u was created for another pipeline's layout or group", i);
+        if (groups[i].dynamic_offset_count != g->dynamic_count)
+            return stex_fail(STEX_VALIDATION_ERROR, "setBindGroup(%u): %u dynamic offsets given, "
+                             "the layout has %u entries with hasDynamicOffset", i,
+                             groups[i].dynamic_offset_count, g->dynamic_count);
+        uint32_t dyn = 0;
+        for (uint32_t k = 0; k < g->n; k++) {
+            const stex_layout_entry *le = &p->entries[g->first + k];
+            if (!le->buffer.has_dynamic_offset)
+                continue;
+            uint64_t off = groups[i].dynamic_offsets[dyn++];
+            bool uniform = le->type == STEX_BINDING_UNIFORM_BUFFER;
+            uint64_t align = uniform ? l->min_uniform_buffer_offset_alignment
+                                     : l->min_storage_buffer_offset_alignment;
+            if (off % align)
+                return stex_fail(STEX_VALIDATION_ERROR, "setBindGroup(%u): dynamic offset %llu of "
+                                 "binding %u is not a multiple of %s (%llu)", i,
+                                 (unsigned long long)off, le->binding,
+                                 uniform ? "minUniformBufferOffsetAlignment"
+                                         : "minStorageBufferOffsetAlignment",
+                                 (unsigned long long)align);
+            const stex_bind_group_entry *be = &g->e[k];
+            if (be->offset + be->size + off > stex_buffer_size(be->buffer))
+                return stex_fail(STEX_VALIDATION_ERROR, "setBindGroup(%u): binding %u's range "
+                                 "[%llu, %llu) with dynamic offset %llu is outside the buffer's "
+                                 "%llu bytes", i, le->binding, (unsigned long long)be->offset,
+                                 (unsigned long long)(be->offset + be->size),
+                                 (unsigned long long)off,
+                                 (unsigned long long)stex_buffer_size(be->buffer));
+        }
+    }
+    return STEX_OK;
+}
+
 stex_status stex_dispatch(const stex_pipeline *p, const stex_bind_group *g, uint32_t x,
                           uint32_t y, uint32_t z, const stex_dispatch_options *opt)
 {
@@ -202,8 +252,23 @@ stex_status stex_dispatch(const stex_pipeline *p, const stex_bind_group *g, uint
     if (g->p != p)
         return stex_fail(STEX_VALIDATION_ERROR, "dispatchWorkgroups: the bind group was created "
                          "for another pipeline's layout");
-    const uint32_t count[3] = {x, y, z};
-    stex_status st = validate_counts(p, count);
+    stex_bound_group set = {g, NULL, 0};
+    return stex_dispatch_bound(p, &set, 1, x, y, z, opt);
+}
+
+stex_status stex_dispatch_bound(const stex_pipeline *p, const stex_bound_group *groups,
+                                uint32_t count, uint32_t x, uint32_t y, uint32_t z,
+                                const stex_dispatch_options *opt)
+{
+    if (!p || (count && !groups))
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_dispatch: pipeline or groups is NULL");
+    stex_status st = validate_groups(p, groups, count);
+    if (st)
+        return st;
+    stex_bound_group set[STEX__MAX_GROUPS] = {{0}};
+    memcpy(set, groups, count * sizeof *groups);
+    const uint32_t count3[3] = {x, y, z};
+    st = validate_counts(p, count3);
     if (st)
         return st;
     if (!x || !y || !z)
@@ -223,7 +288,7 @@ stex_status stex_dispatch(const stex_pipeline *p, const stex_bind_group *g, uint
     ctx.profile = ctx.opt.profile ? ctx.opt.profile : stex_device_profile(p->dev);
     memcpy(ctx.wg_size, p->wg, sizeof ctx.wg_size);
     ctx.wg_invocations = p->invocations;
-    memcpy(ctx.num_wg, count, sizeof ctx.num_wg);
+    memcpy(ctx.num_wg, count3, sizeof ctx.num_wg);
     ctx.total_wg = (uint64_t)x * y * z;
     ctx.wg_memory_size = p->wg_memory_size;
     ctx.fibers = p->barriers;
@@ -235,7 +300,7 @@ stex_status stex_dispatch(const stex_pipeline *p, const stex_bind_group *g, uint
     if ((uint64_t)threads > ctx.total_wg)
         threads = (int)ctx.total_wg;
     ctx.threads = threads;
-    st = bind_group_prepare(g, &ctx);
+    st = bind_group_prepare(set, &ctx);
     if (!st && ctx.opt.races)
         st = race_dispatch_begin(ctx.opt.races, &ctx, &ctx.race);
     if (st) {

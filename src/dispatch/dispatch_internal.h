@@ -12,9 +12,11 @@ struct stex_pipeline {
     stex_kernel_fn kernel;
     stex_workgroup_fn workgroup; /* the kernel as a workgroup loop, or NULL */
     uint32_t wg[3], invocations;
-    stex_layout_entry *entries;  /* sorted by binding */
+    stex_layout_entry *entries;  /* sorted by (group, binding) */
     uint32_t n;
-    uint32_t nb;                 /* max binding + 1 */
+    stex_slots slots;            /* where each group's bindings go in a dispatch's table */
+    uint32_t nb;                 /* slots.total */
+    uint32_t groups;             /* bit g: the layout has @group(g) */
     uint32_t wg_memory_size;
     bool barriers;
     char label[64];
@@ -22,7 +24,10 @@ struct stex_pipeline {
 
 struct stex_bind_group {
     const stex_pipeline *p;
+    uint32_t group;              /* the @group whose layout it follows */
+    uint32_t first, n;           /* its layout entries: p->entries[first .. first + n) */
     stex_bind_group_entry *e;    /* one per layout entry, same order; buffer size resolved */
+    uint32_t dynamic_count;      /* entries with has_dynamic_offset */
 };
 
 /* ---- schedules (schedule.c) ---- */
@@ -54,8 +59,9 @@ bool fiber_run_workgroup(struct stex_exec *e, stex_invocation *invs, uint32_t n,
 
 /* ---- bind group preparation (bind_group.c) ---- */
 
-/* Fills ctx->b / ctx->nb for a dispatch; validates the usage scope. */
-stex_status bind_group_prepare(const stex_bind_group *g, exec_dispatch *ctx);
+/* Fills ctx->b / ctx->fb for a dispatch from the groups set at each index
+ * (validated by the caller); validates the usage scope. */
+stex_status bind_group_prepare(const stex_bound_group *groups, exec_dispatch *ctx);
 void bind_group_release(exec_dispatch *ctx);
 
 #endif

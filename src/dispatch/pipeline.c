@@ -20,10 +20,12 @@ static const char *binding_type_name(stex_binding_type t)
     return "?";
 }
 
-static int by_binding(const void *a, const void *b)
+static int by_group_binding(const void *a, const void *b)
 {
-    uint32_t x = ((const stex_layout_entry *)a)->binding, y = ((const stex_layout_entry *)b)->binding;
-    return (x > y) - (x < y);
+    const stex_layout_entry *x = a, *y = b;
+    if (x->group != y->group)
+        return (x->group > y->group) - (x->group < y->group);
+    return (x->binding > y->binding) - (x->binding < y->binding);
 }
 
 static stex_status validate_workgroup_size(const stex_limits *l, const uint32_t wg[3])
@@ -51,17 +53,31 @@ static stex_status validate_workgroup_size(const stex_limits *l, const uint32_t 
 static stex_status validate_entries(const stex_device *d, const stex_layout_entry *e, uint32_t n)
 {
     const stex_limits *l = stex_device_limits(d);
-    uint32_t count[7] = {0};
+    uint32_t count[7] = {0}, dynamic_uniform = 0, dynamic_storage = 0;
     for (uint32_t i = 0; i < n; i++) {
-        if (e[i].binding >= l->max_bindings_per_bind_group)
+        if (e[i].group >= l->max_bind_groups || e[i].group >= STEX__MAX_GROUPS)
+            return stex_fail(STEX_VALIDATION_ERROR,
+                             "createPipelineLayout: @group(%u) is not below maxBindGroups (%llu)",
+                             e[i].group, (unsigned long long)l->max_bind_groups);
+        if (e[i].binding >= l->max_bindings_per_bind_group || e[i].binding > 0xffff)
             return stex_fail(STEX_VALIDATION_ERROR,
                              "createBindGroupLayout: binding %u is not below "
                              "maxBindingsPerBindGroup (%llu)", e[i].binding,
                              (unsigned long long)l->max_bindings_per_bind_group);
-        if (i > 0 && e[i].binding == e[i - 1].binding)
+        if (i > 0 && e[i].binding == e[i - 1].binding && e[i].group == e[i - 1].group)
             return stex_fail(STEX_VALIDATION_ERROR,
-                             "createBindGroupLayout: binding %u appears twice; each entry "
-                             "needs a unique binding", e[i].binding);
+                             "createBindGroupLayout: @group(%u) binding %u appears twice; each "
+                             "entry needs a unique binding", e[i].group, e[i].binding);
+        bool buffer = e[i].type >= STEX_BINDING_STORAGE_BUFFER
+                      && e[i].type <= STEX_BINDING_UNIFORM_BUFFER;
+        if (!buffer && (e[i].buffer.has_dynamic_offset || e[i].buffer.min_binding_size))
+            return stex_fail(STEX_VALIDATION_ERROR,
+                             "createBindGroupLayout: binding %u: hasDynamicOffset and "
+                             "minBindingSize belong to buffer entries only", e[i].binding);
+        if (e[i].buffer.has_dynamic_offset && e[i].type == STEX_BINDING_UNIFORM_BUFFER)
+            dynamic_uniform++;
+        else if (e[i].buffer.has_dynamic_offset)
+            dynamic_storage++;
         if (e[i].type < STEX_BINDING_STORAGE_TEXTURE || e[i].type > STEX_BINDING_UNIFORM_BUFFER)
             return stex_fail(STEX_TYPE_ERROR, "createBindGroupLayout: binding %u has no valid "
                              "type (storageTexture, texture, sampler or buffer)", e[i].binding);
@@ -99,6 +115,21 @@ static stex_status validate_entries(const stex_device *d, const stex_layout_entr
                              "createBindGroupLayout: %u %s bindings exceed %s (%llu)",
                              count[caps[i].t], binding_type_name(caps[i].t), caps[i].limit,
                              (unsigned long long)caps[i].max);
+    if (count[STEX_BINDING_UNIFORM_BUFFER] > l->max_uniform_buffers_per_shader_stage)
+        return stex_fail(STEX_VALIDATION_ERROR,
+                         "createBindGroupLayout: %u uniform buffer bindings exceed "
+                         "maxUniformBuffersPerShaderStage (%llu)", count[STEX_BINDING_UNIFORM_BUFFER],
+                         (unsigned long long)l->max_uniform_buffers_per_shader_stage);
+    if (dynamic_uniform > l->max_dynamic_uniform_buffers_per_pipeline_layout)
+        return stex_fail(STEX_VALIDATION_ERROR,
+                         "createPipelineLayout: %u uniform buffers with dynamic offsets exceed "
+                         "maxDynamicUniformBuffersPerPipelineLayout (%llu)", dynamic_uniform,
+                         (unsigned long long)l->max_dynamic_uniform_buffers_per_pipeline_layout);
+    if (dynamic_storage > l->max_dynamic_storage_buffers_per_pipeline_layout)
+        return stex_fail(STEX_VALIDATION_ERROR,
+                         "createPipelineLayout: %u storage buffers with dynamic offsets exceed "
+                         "maxDynamicStorageBuffersPerPipelineLayout (%llu)", dynamic_storage,
+                         (unsigned long long)l->max_dynamic_storage_buffers_per_pipeline_layout);
     uint32_t sb = count[STEX_BINDING_STORAGE_BUFFER] + count[STEX_BINDING_READ_ONLY_STORAGE_BUFFER];
     if (sb > l->max_storage_buffers_per_shader_stage)
         return stex_fail(STEX_VALIDATION_ERROR,
@@ -143,7 +174,7 @@ stex_status stex_pipeline_create(stex_device *d, const stex_pipeline_desc *desc,
     if (desc->entry_count)
         memcpy(p->entries, desc->entries, desc->entry_count * sizeof *p->entries);
     p->n = desc->entry_count;
-    qsort(p->entries, p->n, sizeof *p->entries, by_binding);
+    qsort(p->entries, p->n, sizeof *p->entries, by_group_binding);
     for (uint32_t i = 0; i < p->n; i++) /* resolve WebGPU defaults once */
         if (p->entries[i].type == STEX_BINDING_STORAGE_TEXTURE) {
             stex_storage_texture_layout *s = &p->entries[i].storage_texture;
@@ -162,7 +193,17 @@ stex_status stex_pipeline_create(stex_device *d, const stex_pipeline_desc *desc,
     p->workgroup = desc->workgroup;
     memcpy(p->wg, wg, sizeof wg);
     p->invocations = wg[0] * wg[1] * wg[2];
-    p->nb = p->n ? p->entries[p->n - 1].binding + 1 : 0;
+    /* slots: each group's bindings 0 .. its largest, groups one after another */
+    for (uint32_t i = 0; i < p->n; i++) {
+        const stex_layout_entry *le = &p->entries[i];
+        p->slots.count[le->group] = le->binding + 1; /* sorted: the last one wins */
+        p->groups |= 1u << le->group;
+    }
+    for (uint32_t g = 0; g < STEX__MAX_GROUPS; g++) {
+        p->slots.first[g] = p->slots.total;
+        p->slots.total += p->slots.count[g];
+    }
+    p->nb = p->slots.total;
     p->wg_memory_size = desc->workgroup_memory_size;
     p->barriers = desc->uses_barriers;
     if (desc->label)

@@ -42,10 +42,11 @@ static const char WGSL[] =
 
 /* @binding(0) origen: texture_2d<f32>, (1) smp: sampler,
  * (2) destino: texture_storage_2d<rgba16float, write>, (3) params: uniform. */
-enum { ORIGEN = 0, SMP = 1, DESTINO = 2 };
+enum { ORIGEN = 0, SMP = 1, DESTINO = 2, PARAMS = 3 };
 
-/* struct Params { direccion : vec2<f32>, radio : f32 } */
-typedef struct blur_params { float direccion[2]; float radio; } blur_params;
+/* struct Params { direccion : vec2<f32>, radio : f32 }: words 0-1 and 2 of
+ * @binding(3), 16 bytes (the struct's size rounds up to vec2's alignment). */
+typedef struct blur_params { float direccion[2]; float radio; float pad; } blur_params;
 
 static const float PESOS[5] = {0.227027f, 0.194594f, 0.121621f, 0.054054f, 0.016216f};
 
@@ -58,7 +59,9 @@ static void madd(stex_vec4 *suma, stex_vec4 s, float w)
 
 static void blur(const stex_invocation *inv)
 {
-    const blur_params *params = inv->params;
+    const float direccion_x = stex_buffer_load_f32(inv, PARAMS, 0);
+    const float direccion_y = stex_buffer_load_f32(inv, PARAMS, 1);
+    const float radio = stex_buffer_load_f32(inv, PARAMS, 2);
     const uint32_t *id = inv->global_invocation_id;
     stex_uvec2 tam = stex_textureDimensions_2d(inv, DESTINO);
     if (id[0] >= tam.x || id[1] >= tam.y)
@@ -66,8 +69,8 @@ static void blur(const stex_invocation *inv)
 
     float uv_x = ((float)id[0] + 0.5f) / (float)tam.x;
     float uv_y = ((float)id[1] + 0.5f) / (float)tam.y;
-    float paso_x = params->direccion[0] * params->radio / (float)tam.x;
-    float paso_y = params->direccion[1] * params->radio / (float)tam.y;
+    float paso_x = direccion_x * radio / (float)tam.x;
+    float paso_y = direccion_y * radio / (float)tam.y;
 
     stex_vec4 s = stex_textureSampleLevel_2d(inv, ORIGEN, SMP, uv_x, uv_y, 0.0f);
     stex_vec4 suma;
@@ -93,12 +96,14 @@ static const stex_layout_entry ENTRIES[] = {
     {.binding = SMP, .visibility = STEX_STAGE_COMPUTE, .type = STEX_BINDING_SAMPLER},
     {.binding = DESTINO, .visibility = STEX_STAGE_COMPUTE, .type = STEX_BINDING_STORAGE_TEXTURE,
      .storage_texture = {STEX_ACCESS_WRITE_ONLY, STEX_FORMAT_RGBA16FLOAT, STEX_VIEW_DIMENSION_2D}},
+    {.binding = PARAMS, .visibility = STEX_STAGE_COMPUTE, .type = STEX_BINDING_UNIFORM_BUFFER,
+     .buffer = {.min_binding_size = sizeof(blur_params)}},
 };
 
 static const stex_kernel_pass PASSES[] = {
     {"main", WGSL, {.kernel = blur, .workgroup = blur_workgroup,
       .workgroup_size = {8, 8, 1}, .entries = ENTRIES,
-                    .entry_count = 3, .label = "blur"}},
+                    .entry_count = 4, .label = "blur"}},
 };
 
 static void make_input(const stex_kernel_instance *ki, uint8_t *out)
@@ -125,10 +130,13 @@ static stex_status create(stex_kernel_instance *ki)
     ki->out_texture = ki->texture[2];
     const int from[3] = {0, 1, 2}, to[3] = {1, 2, 1};
     for (int g = 0; g < 3; g++) {
+        if ((st = kernels_uniform(ki, g, sizeof(blur_params))))
+            return st;
         stex_bind_group_entry e[] = {{.binding = ORIGEN, .view = ki->view[from[g]]},
                                      {.binding = SMP, .sampler = ki->sampler},
-                                     {.binding = DESTINO, .view = ki->view[to[g]]}};
-        if ((st = kernels_group(ki, g, 0, e, 3)))
+                                     {.binding = DESTINO, .view = ki->view[to[g]]},
+                                     {.binding = PARAMS, .buffer = ki->uniform[g]}};
+        if ((st = kernels_group(ki, g, 0, e, 4)))
             return st;
     }
     return STEX_OK;
@@ -141,13 +149,13 @@ static stex_status reset(stex_kernel_instance *ki)
 
 static stex_status iterate(stex_kernel_instance *ki, const stex_dispatch_options *opt)
 {
-    const blur_params horizontal = {{1.0f, 0.0f}, 1.0f}, vertical = {{0.0f, 1.0f}, 1.0f};
+    const blur_params horizontal = {{1.0f, 0.0f}, 1.0f, 0.0f}, vertical = {{0.0f, 1.0f}, 1.0f, 0.0f};
     uint32_t gx = kernels_groups8(ki->width), gy = kernels_groups8(ki->height);
     /* the first blur reads the source, later ones blur the previous result */
-    stex_status st = kernels_dispatch(ki, 0, ki->steps == 0 ? 0 : 2, gx, gy, opt, &horizontal);
+    stex_status st = kernels_dispatch(ki, 0, ki->steps == 0 ? 0 : 2, gx, gy, opt, &horizontal, sizeof horizontal);
     if (st)
         return st;
-    return kernels_dispatch(ki, 0, 1, gx, gy, opt, &vertical);
+    return kernels_dispatch(ki, 0, 1, gx, gy, opt, &vertical, sizeof vertical);
 }
 
 static const struct stex_kernel_ops OPS = {make_input, create, reset, iterate, NULL};

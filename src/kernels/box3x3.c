@@ -43,11 +43,9 @@ static const char WGSL_BUFFER[] =
     "  destino[c.y * tam.x + c.x] = pack4x8unorm(s / 9.0);\n"
     "}\n";
 
-/* @binding(0) origen, @binding(1) destino (both variants); @binding(2) tam (buffer). */
-enum { ORIGEN = 0, DESTINO = 1 };
-
-/* The buffer variant's uniform: tam : vec2<i32>. */
-typedef struct box_params { int32_t tam[2]; } box_params;
+/* @binding(0) origen, @binding(1) destino (both variants); the buffer
+ * variant's @binding(2) var<uniform> tam : vec2<i32>. */
+enum { ORIGEN = 0, DESTINO = 1, TAM = 2 };
 
 static int32_t clampi(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : v > hi ? hi : v; }
 
@@ -79,8 +77,7 @@ static void box3x3_texture(const stex_invocation *inv)
 
 static void box3x3_buffer(const stex_invocation *inv)
 {
-    const box_params *params = inv->params;
-    const int32_t tam_x = params->tam[0], tam_y = params->tam[1];
+    const int32_t tam_x = stex_buffer_load_i32(inv, TAM, 0), tam_y = stex_buffer_load_i32(inv, TAM, 1);
     int32_t cx = (int32_t)inv->global_invocation_id[0];
     int32_t cy = (int32_t)inv->global_invocation_id[1];
     if (cx >= tam_x || cy >= tam_y)
@@ -120,6 +117,8 @@ static const stex_layout_entry ENTRIES_BUFFER[] = {
     {.binding = ORIGEN, .visibility = STEX_STAGE_COMPUTE,
      .type = STEX_BINDING_READ_ONLY_STORAGE_BUFFER},
     {.binding = DESTINO, .visibility = STEX_STAGE_COMPUTE, .type = STEX_BINDING_STORAGE_BUFFER},
+    {.binding = TAM, .visibility = STEX_STAGE_COMPUTE, .type = STEX_BINDING_UNIFORM_BUFFER,
+     .buffer = {.min_binding_size = 8}},
 };
 
 static const stex_kernel_pass PASSES_TEXTURE[] = {
@@ -131,7 +130,7 @@ static const stex_kernel_pass PASSES_TEXTURE[] = {
 static const stex_kernel_pass PASSES_BUFFER[] = {
     {"main", WGSL_BUFFER, {.kernel = box3x3_buffer, .workgroup = box3x3_buffer_workgroup,
       .workgroup_size = {8, 8, 1},
-                           .entries = ENTRIES_BUFFER, .entry_count = 2,
+                           .entries = ENTRIES_BUFFER, .entry_count = 3,
                            .label = "box3x3-buffer"}},
 };
 
@@ -164,9 +163,12 @@ static stex_status create_buffer(stex_kernel_instance *ki)
         (st = kernels_buffer(ki, 1, size, STEX_BUFFER_USAGE_STORAGE | STEX_BUFFER_USAGE_COPY_SRC)))
         return st;
     ki->out_buffer = ki->buffer[1];
+    if ((st = kernels_uniform(ki, 0, 8)))
+        return st;
     stex_bind_group_entry e[] = {{.binding = ORIGEN, .buffer = ki->buffer[0]},
-                                 {.binding = DESTINO, .buffer = ki->buffer[1]}};
-    return kernels_group(ki, 0, 0, e, 2);
+                                 {.binding = DESTINO, .buffer = ki->buffer[1]},
+                                 {.binding = TAM, .buffer = ki->uniform[0]}};
+    return kernels_group(ki, 0, 0, e, 3);
 }
 
 static stex_status reset_texture(stex_kernel_instance *ki)
@@ -183,14 +185,14 @@ static stex_status reset_buffer(stex_kernel_instance *ki)
 static stex_status iterate_texture(stex_kernel_instance *ki, const stex_dispatch_options *opt)
 {
     return kernels_dispatch(ki, 0, 0, kernels_groups8(ki->width), kernels_groups8(ki->height),
-                            opt, NULL);
+                            opt, NULL, 0);
 }
 
 static stex_status iterate_buffer(stex_kernel_instance *ki, const stex_dispatch_options *opt)
 {
-    box_params params = {{(int32_t)ki->width, (int32_t)ki->height}};
+    const int32_t tam[2] = {(int32_t)ki->width, (int32_t)ki->height}; /* little-endian vec2<i32> */
     return kernels_dispatch(ki, 0, 0, kernels_groups8(ki->width), kernels_groups8(ki->height),
-                            opt, &params);
+                            opt, tam, sizeof tam);
 }
 
 static const struct stex_kernel_ops OPS_TEXTURE = {make_input, create_texture, reset_texture,

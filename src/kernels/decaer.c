@@ -73,7 +73,7 @@ static stex_status reset(stex_kernel_instance *ki)
 static stex_status iterate(stex_kernel_instance *ki, const stex_dispatch_options *opt)
 {
     return kernels_dispatch(ki, 0, 0, kernels_groups8(ki->width), kernels_groups8(ki->height),
-                            opt, NULL);
+                            opt, NULL, 0);
 }
 
 static const struct stex_kernel_ops OPS = {make_input, create, reset, iterate, NULL};

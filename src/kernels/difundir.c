@@ -140,14 +140,14 @@ static stex_status reset(stex_kernel_instance *ki)
 static stex_status iterate_racy(stex_kernel_instance *ki, const stex_dispatch_options *opt)
 {
     return kernels_dispatch(ki, 0, 0, kernels_groups8(ki->width), kernels_groups8(ki->height),
-                            opt, NULL);
+                            opt, NULL, 0);
 }
 
 static stex_status iterate_pingpong(stex_kernel_instance *ki, const stex_dispatch_options *opt)
 {
     int g = (int)(ki->steps % 2);
     stex_status st = kernels_dispatch(ki, 0, g, kernels_groups8(ki->width),
-                                      kernels_groups8(ki->height), opt, NULL);
+                                      kernels_groups8(ki->height), opt, NULL, 0);
     ki->out_texture = ki->texture[ki->steps % 2]; /* the texture written last */
     return st;
 }

@@ -34,14 +34,13 @@ static const char WGSL[] =
     "  textureStore(salida, vec2<i32>(id.xy), vec4<f32>(color, 1.0));\n"
     "}\n";
 
-enum { SALIDA = 0 }; /* @binding(0) var salida : texture_storage_2d<rgba8unorm, write> */
-
-/* struct Params { tiempo : f32 } - @binding(1), passed as the dispatch's uniform block. */
-typedef struct generar_params { float tiempo; } generar_params;
+/* @binding(0) var salida : texture_storage_2d<rgba8unorm, write>;
+ * @binding(1) var<uniform> params : Params, struct Params { tiempo : f32 } */
+enum { SALIDA = 0, PARAMS = 1 };
 
 static void generar(const stex_invocation *inv)
 {
-    const generar_params *params = inv->params;
+    const float tiempo = stex_buffer_load_f32(inv, PARAMS, 0); /* params.tiempo */
     const uint32_t *id = inv->global_invocation_id;
     stex_uvec2 tam = stex_textureDimensions_2d(inv, SALIDA);
     if (id[0] >= tam.x || id[1] >= tam.y)
@@ -49,9 +48,9 @@ static void generar(const stex_invocation *inv)
 
     float uv_x = (float)id[0] / (float)tam.x; /* vec2<f32>(id.xy) / vec2<f32>(tam) */
     float uv_y = (float)id[1] / (float)tam.y;
-    float r = 0.5f + 0.5f * stex_sin(uv_x * 12.0f + params->tiempo);
-    float g = 0.5f + 0.5f * stex_sin(uv_y * 12.0f + params->tiempo * 1.3f);
-    float b = 0.5f + 0.5f * stex_sin((uv_x + uv_y) * 8.0f - params->tiempo);
+    float r = 0.5f + 0.5f * stex_sin(uv_x * 12.0f + tiempo);
+    float g = 0.5f + 0.5f * stex_sin(uv_y * 12.0f + tiempo * 1.3f);
+    float b = 0.5f + 0.5f * stex_sin((uv_x + uv_y) * 8.0f - tiempo);
 
     stex_textureStore_2d(inv, SALIDA, (int32_t)id[0], (int32_t)id[1], stex_f32x4(r, g, b, 1.0f));
 }
@@ -61,12 +60,14 @@ STEX_WORKGROUP_FN(generar_workgroup, generar)
 static const stex_layout_entry ENTRIES[] = {
     {.binding = SALIDA, .visibility = STEX_STAGE_COMPUTE, .type = STEX_BINDING_STORAGE_TEXTURE,
      .storage_texture = {STEX_ACCESS_WRITE_ONLY, STEX_FORMAT_RGBA8UNORM, STEX_VIEW_DIMENSION_2D}},
+    {.binding = PARAMS, .visibility = STEX_STAGE_COMPUTE, .type = STEX_BINDING_UNIFORM_BUFFER,
+     .buffer = {.min_binding_size = 4}},
 };
 
 static const stex_kernel_pass PASSES[] = {
     {"main", WGSL, {.kernel = generar, .workgroup = generar_workgroup,
                     .workgroup_size = {8, 8, 1}, .entries = ENTRIES,
-                    .entry_count = 1, .label = "generar"}},
+                    .entry_count = 2, .label = "generar"}},
 };
 
 static stex_status create(stex_kernel_instance *ki)
@@ -77,8 +78,11 @@ static stex_status create(stex_kernel_instance *ki)
     if (st)
         return st;
     ki->out_texture = ki->texture[0];
-    stex_bind_group_entry e[] = {{.binding = SALIDA, .view = ki->view[0]}};
-    return kernels_group(ki, 0, 0, e, 1);
+    if ((st = kernels_uniform(ki, 0, sizeof(float))))
+        return st;
+    stex_bind_group_entry e[] = {{.binding = SALIDA, .view = ki->view[0]},
+                                 {.binding = PARAMS, .buffer = ki->uniform[0]}};
+    return kernels_group(ki, 0, 0, e, 2);
 }
 
 static stex_status reset(stex_kernel_instance *ki)
@@ -89,9 +93,9 @@ static stex_status reset(stex_kernel_instance *ki)
 
 static stex_status iterate(stex_kernel_instance *ki, const stex_dispatch_options *opt)
 {
-    generar_params params = {ki->time};
+    const float tiempo = ki->time; /* params.tiempo */
     return kernels_dispatch(ki, 0, 0, kernels_groups8(ki->width), kernels_groups8(ki->height),
-                            opt, &params);
+                            opt, &tiempo, sizeof tiempo);
 }
 
 static const struct stex_kernel_ops OPS = {NULL, create, reset, iterate, NULL};

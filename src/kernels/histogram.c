@@ -43,31 +43,29 @@ static const char WGSL_PRESENTAR[] =
     "  textureStore(salida, vec2<i32>(id.xy), vec4<f32>(v, v, v, 1.0));\n"
     "}\n";
 
-/* acumular: @binding(0) acumulador, (1) dims (uniform), (2) puntos */
-enum { ACUMULADOR = 0, PUNTOS = 2 };
+/* acumular: @binding(0) acumulador, (1) dims (uniform vec2<u32>), (2) puntos */
+enum { ACUMULADOR = 0, DIMS = 1, PUNTOS = 2 };
 /* presentar: @binding(0) acumulador (read), (1) salida */
 enum { SALIDA = 1 };
 
-/* The uniform block: dims, plus arrayLength(&puntos), which C cannot ask a
- * binding for. */
-typedef struct acumular_params { uint32_t dims[2]; uint32_t puntos_length; } acumular_params;
 
 enum { MAX_GROUPS_X = 65535 }; /* maxComputeWorkgroupsPerDimension */
 
 static void acumular(const stex_invocation *inv)
 {
-    const acumular_params *params = inv->params;
+    const uint32_t dims_x = stex_buffer_load_u32(inv, DIMS, 0);
+    const uint32_t dims_y = stex_buffer_load_u32(inv, DIMS, 1);
     /* The harness dispatched (points / 64, 1, 1).  More than 65535 workgroups
      * (large sizes only) go in rows, and the index is linearised. */
     uint32_t i = inv->global_invocation_id[0] +
                  inv->global_invocation_id[1] * inv->num_workgroups[0] * 64u;
-    if (i >= params->puntos_length)
+    if (i >= stex_arrayLength(inv, PUNTOS, 8)) /* array<vec2<u32>>: 8-byte elements */
         return;
     uint32_t px = stex_buffer_load_u32(inv, PUNTOS, 2 * (uint64_t)i); /* calcularPosicion(i) */
     uint32_t py = stex_buffer_load_u32(inv, PUNTOS, 2 * (uint64_t)i + 1);
-    if (px >= params->dims[0] || py >= params->dims[1])              /* any(p >= dims) */
+    if (px >= dims_x || py >= dims_y) /* any(p >= dims) */
         return;
-    stex_atomicAdd(inv, ACUMULADOR, py * params->dims[0] + px, 1u);
+    stex_atomicAdd(inv, ACUMULADOR, py * dims_x + px, 1u);
 }
 
 static void presentar(const stex_invocation *inv)
@@ -90,6 +88,8 @@ STEX_WORKGROUP_FN(presentar_workgroup, presentar)
 static const stex_layout_entry ENTRIES_ACUMULAR[] = {
     {.binding = ACUMULADOR, .visibility = STEX_STAGE_COMPUTE,
      .type = STEX_BINDING_STORAGE_BUFFER},
+    {.binding = DIMS, .visibility = STEX_STAGE_COMPUTE, .type = STEX_BINDING_UNIFORM_BUFFER,
+     .buffer = {.min_binding_size = 8}},
     {.binding = PUNTOS, .visibility = STEX_STAGE_COMPUTE,
      .type = STEX_BINDING_READ_ONLY_STORAGE_BUFFER},
 };
@@ -104,7 +104,7 @@ static const stex_kernel_pass PASSES[] = {
     {"acumular", WGSL_ACUMULAR,
      {.kernel = acumular, .workgroup = acumular_workgroup,
       .workgroup_size = {64, 1, 1}, .entries = ENTRIES_ACUMULAR,
-      .entry_count = 2, .label = "acumular"}},
+      .entry_count = 3, .label = "acumular"}},
     {"presentar", WGSL_PRESENTAR,
      {.kernel = presentar, .workgroup = presentar_workgroup,
       .workgroup_size = {8, 8, 1}, .entries = ENTRIES_PRESENTAR,
@@ -135,11 +135,14 @@ static stex_status create(stex_kernel_instance *ki)
     for (size_t i = 0; i < (size_t)ki->points * 2; i++)
         kernels_put_u32(p + 4 * i, xy[i]);
     free(xy);
+    if ((st = kernels_uniform(ki, 0, 8)))
+        return st;
     stex_bind_group_entry acc[] = {{.binding = ACUMULADOR, .buffer = ki->buffer[0]},
+                                   {.binding = DIMS, .buffer = ki->uniform[0]},
                                    {.binding = PUNTOS, .buffer = ki->buffer[1]}};
     stex_bind_group_entry pre[] = {{.binding = ACUMULADOR, .buffer = ki->buffer[0]},
                                    {.binding = SALIDA, .view = ki->view[0]}};
-    if ((st = kernels_group(ki, 0, 0, acc, 2)))
+    if ((st = kernels_group(ki, 0, 0, acc, 3)))
         return st;
     return kernels_group(ki, 1, 1, pre, 2);
 }
@@ -152,17 +155,17 @@ static stex_status reset(stex_kernel_instance *ki)
 
 static stex_status iterate(stex_kernel_instance *ki, const stex_dispatch_options *opt)
 {
-    acumular_params params = {{ki->width, ki->height}, ki->points};
+    const uint32_t dims[2] = {ki->width, ki->height};
     uint32_t groups = (ki->points + 63u) / 64u, rows = 1;
     while ((groups + rows - 1) / rows > MAX_GROUPS_X)
         rows++;
-    return kernels_dispatch(ki, 0, 0, (groups + rows - 1) / rows, rows, opt, &params);
+    return kernels_dispatch(ki, 0, 0, (groups + rows - 1) / rows, rows, opt, dims, sizeof dims);
 }
 
 static stex_status finish(stex_kernel_instance *ki, const stex_dispatch_options *opt)
 {
     return kernels_dispatch(ki, 1, 1, kernels_groups8(ki->width), kernels_groups8(ki->height),
-                            opt, NULL);
+                            opt, NULL, 0);
 }
 
 static const struct stex_kernel_ops OPS = {NULL, create, reset, iterate, finish};

@@ -23,6 +23,14 @@ stex_status kernels_buffer(stex_kernel_instance *ki, int i, uint64_t size, uint3
     return stex_buffer_create(ki->device, &bd, &ki->buffer[i]);
 }
 
+stex_status kernels_uniform(stex_kernel_instance *ki, int g, uint64_t size)
+{
+    stex_buffer_desc bd = {.size = (size + 15) / 16 * 16,
+                           .usage = STEX_BUFFER_USAGE_UNIFORM | STEX_BUFFER_USAGE_COPY_DST,
+                           .label = ki->kernel->name};
+    return stex_buffer_create(ki->device, &bd, &ki->uniform[g]);
+}
+
 stex_status kernels_group(stex_kernel_instance *ki, int g, int pass,
                           const stex_bind_group_entry *e, uint32_t n)
 {
@@ -41,13 +49,12 @@ stex_status kernels_write_texture(stex_kernel_instance *ki, int i, const void *d
 }
 
 stex_status kernels_dispatch(stex_kernel_instance *ki, int pass, int g, uint32_t x, uint32_t y,
-                             const stex_dispatch_options *opt, const void *params)
+                             const stex_dispatch_options *opt, const void *uniform, size_t size)
 {
-    stex_dispatch_options o = {0};
-    if (opt)
-        o = *opt;
-    o.params = params;
-    stex_status st = stex_dispatch(ki->pipeline[pass], ki->group[g], x, y, 1, &o);
+    stex_status st;
+    if (uniform && (st = stex_queue_write_buffer(ki->uniform[g], 0, uniform, size)))
+        return st;
+    st = stex_dispatch(ki->pipeline[pass], ki->group[g], x, y, 1, opt);
     if (!st)
         ki->steps++;
     return st;
@@ -103,6 +110,9 @@ void stex_kernel_instance_destroy(stex_kernel_instance *ki)
     for (int i = 0; i < KI_BUFFERS; i++)
         if (ki->buffer[i])
             stex_buffer_destroy(ki->buffer[i]);
+    for (int i = 0; i < KI_GROUPS; i++)
+        if (ki->uniform[i])
+            stex_buffer_destroy(ki->uniform[i]);
     if (ki->sampler)
         stex_sampler_destroy(ki->sampler);
     if (ki->adapter) {

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "shader/fast.h" /* the builtins inline: kernels are hot loops */
 #include "stex/kernels.h"
 
 enum { KI_TEXTURES = 3, KI_BUFFERS = 3, KI_GROUPS = 4, KI_PIPELINES = 2 };
@@ -29,6 +30,7 @@ struct stex_kernel_instance {
     stex_buffer *buffer[KI_BUFFERS];
     stex_sampler *sampler;
     stex_bind_group *group[KI_GROUPS];
+    stex_buffer *uniform[KI_GROUPS]; /* group g's var<uniform> buffer, if its pass has one */
     stex_texture *out_texture;      /* what read_output reads ... */
     stex_buffer *out_buffer;        /* ... or this (box3x3-buffer) */
     stex_buffer *accumulator;       /* histogram */
@@ -54,9 +56,13 @@ stex_status kernels_group(stex_kernel_instance *ki, int g, int pass,
                           const stex_bind_group_entry *e, uint32_t n);
 /* queue.writeTexture of the whole texture in slot i from tightly packed rows. */
 stex_status kernels_write_texture(stex_kernel_instance *ki, int i, const void *data);
-/* dispatchWorkgroups(x, y, 1) of pass `pass` with bind group g and a uniform block. */
+/* A uniform buffer of `size` bytes for bind group g (ki->uniform[g]). */
+stex_status kernels_uniform(stex_kernel_instance *ki, int g, uint64_t size);
+/* dispatchWorkgroups(x, y, 1) of pass `pass` with bind group g, after
+ * queue.writeBuffer of `size` bytes of `uniform` into ki->uniform[g] (none
+ * if NULL), as the harness wrote its uniforms before each dispatch. */
 stex_status kernels_dispatch(stex_kernel_instance *ki, int pass, int g, uint32_t x, uint32_t y,
-                             const stex_dispatch_options *opt, const void *params);
+                             const stex_dispatch_options *opt, const void *uniform, size_t size);
 /* ceil(n / 8): workgroups of 8 along one axis. */
 static inline uint32_t kernels_groups8(uint32_t n) { return (n + 7u) / 8u; }
 

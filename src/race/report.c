@@ -5,14 +5,16 @@
 
 #include "common/error.h"
 #include "stex/race.h"
+#include "stex/shader.h"
 
 static void where(const stex_race *r, char *buf, size_t size)
 {
+    char ref[32];
     if (r->memory == STEX_RACE_MEMORY_TEXTURE)
-        snprintf(buf, size, "texture @binding(%u) mip %u texel (%u, %u, %u)", r->binding,
+        snprintf(buf, size, "texture %s mip %u texel (%u, %u, %u)", stex_binding_name(r->binding, ref),
                  r->mip_level, r->coord[0], r->coord[1], r->coord[2]);
     else if (r->memory == STEX_RACE_MEMORY_BUFFER)
-        snprintf(buf, size, "buffer @binding(%u) word %llu", r->binding,
+        snprintf(buf, size, "buffer %s word %llu", stex_binding_name(r->binding, ref),
                  (unsigned long long)r->word);
     else
         snprintf(buf, size, "var<workgroup> word %llu", (unsigned long long)r->word);
@@ -37,7 +39,10 @@ stex_status stex_race_report_text(const stex_race_detector *rd, FILE *f)
         if (bc[i].binding == STEX_RACE_NO_BINDING)
             fprintf(f, "  var<workgroup>:");
         else
-            fprintf(f, "  @binding(%u) %s:", bc[i].binding, stex_race_memory_name(bc[i].memory));
+        {
+            char ref[32];
+            fprintf(f, "  %s %s:", stex_binding_name(bc[i].binding, ref), stex_race_memory_name(bc[i].memory));
+        }
         fprintf(f, " write-write %llu, read-write %llu\n",
                 (unsigned long long)bc[i].count[STEX_RACE_WRITE_WRITE],
                 (unsigned long long)bc[i].count[STEX_RACE_READ_WRITE]);
@@ -84,8 +89,11 @@ static json_t *report_json(const stex_race_detector *rd)
         json_t *b = json_pack("{s:s, s:I, s:I}", "memory", stex_race_memory_name(bc[i].memory),
                               "write-write", (json_int_t)bc[i].count[STEX_RACE_WRITE_WRITE],
                               "read-write", (json_int_t)bc[i].count[STEX_RACE_READ_WRITE]);
-        json_object_set_new(b, "binding", bc[i].binding == STEX_RACE_NO_BINDING
-                                              ? json_null() : json_integer(bc[i].binding));
+        bool none = bc[i].binding == STEX_RACE_NO_BINDING;
+        json_object_set_new(b, "group", none ? json_null()
+                                             : json_integer(STEX_BINDING_GROUP(bc[i].binding)));
+        json_object_set_new(b, "binding", none ? json_null()
+                                               : json_integer(STEX_BINDING_NUMBER(bc[i].binding)));
         json_array_append_new(bindings, b);
     }
     json_object_set_new(root, "bindings", bindings);
@@ -98,12 +106,15 @@ static json_t *report_json(const stex_race_detector *rd)
                               stex_race_kind_name(r->kind), "same_workgroup", r->same_workgroup,
                               "a", party_json(&r->a), "b", party_json(&r->b));
         if (r->memory == STEX_RACE_MEMORY_TEXTURE) {
-            json_object_set_new(j, "binding", json_integer(r->binding));
+            json_object_set_new(j, "group", json_integer(STEX_BINDING_GROUP(r->binding)));
+            json_object_set_new(j, "binding", json_integer(STEX_BINDING_NUMBER(r->binding)));
             json_object_set_new(j, "mip_level", json_integer(r->mip_level));
             json_object_set_new(j, "texel", u3(r->coord));
         } else {
-            if (r->memory == STEX_RACE_MEMORY_BUFFER)
-                json_object_set_new(j, "binding", json_integer(r->binding));
+            if (r->memory == STEX_RACE_MEMORY_BUFFER) {
+                json_object_set_new(j, "group", json_integer(STEX_BINDING_GROUP(r->binding)));
+                json_object_set_new(j, "binding", json_integer(STEX_BINDING_NUMBER(r->binding)));
+            }
             json_object_set_new(j, "word", json_integer((json_int_t)r->word));
         }
         json_array_append_new(races, j);

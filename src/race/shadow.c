@@ -532,10 +532,10 @@ stex_status race_dispatch_begin(stex_race_detector *rd, exec_dispatch *ctx,
                               : td->size.depth_or_array_layers;
             if (!layers)
                 layers = 1;
-            s = shadow_new(STEX_RACE_MEMORY_TEXTURE, i, b->mip, key, w, h, w * h * layers);
+            s = shadow_new(STEX_RACE_MEMORY_TEXTURE, b->ref, b->mip, key, w, h, w * h * layers);
         } else {
             uint64_t words = stex_buffer_size(b->buffer) / 4;
-            s = shadow_new(STEX_RACE_MEMORY_BUFFER, i, 0, key, words, 1, words);
+            s = shadow_new(STEX_RACE_MEMORY_BUFFER, b->ref, 0, key, words, 1, words);
         }
         if (s && d->summary && !summary_shadow_alloc(s, buf, values, (uint32_t)ctx->threads)) {
             shadow_free(s);

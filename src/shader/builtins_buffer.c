@@ -8,6 +8,7 @@
 #include "race/race_internal.h"
 #include "shader/describe.h"
 #include "shader/exec.h"
+#include "shader/lanes.h"
 
 typedef enum buf_op { OP_LOAD, OP_STORE, OP_ATOMIC } buf_op;
 
@@ -16,19 +17,18 @@ static const exec_binding *buffer_for(const stex_invocation *inv, uint32_t bindi
                                       const char *fn)
 {
     const struct stex_exec *e = inv->exec;
-    const exec_binding *b = binding < e->nb ? &e->b[binding] : NULL;
-    stex_binding_type t = b ? b->type : 0;
+    const exec_binding *b = exec_binding_at(e, binding);
+    stex_binding_type t = b->type;
     if (t == STEX_BINDING_STORAGE_BUFFER
         || (op == OP_LOAD && (t == STEX_BINDING_READ_ONLY_STORAGE_BUFFER
                               || t == STEX_BINDING_UNIFORM_BUFFER)))
         return b;
-    char what[96] = "not bound in the pipeline layout";
-    if (b)
-        exec_describe_binding(b, what, sizeof what);
+    char what[96];
+    exec_describe_binding(b, what, sizeof what);
     const char *rule = op == OP_LOAD ? "a buffer load needs var<storage> or var<uniform>"
                        : op == OP_STORE ? "a buffer store needs var<storage, read_write>"
                                         : "atomics need array<atomic<T>> in var<storage, read_write>";
-    exec_shader_error(inv, "%s on @binding(%u), which is %s: %s", fn, binding, what, rule);
+    exec_shader_error(inv, "%s on %s, which is %s: %s", fn, EXEC_REF(binding), what, rule);
     return NULL;
 }
 
@@ -53,8 +53,8 @@ static inline uint8_t *word_ptr(const exec_binding *b, uint64_t index)
 static uint32_t load_word(const stex_invocation *inv, uint32_t binding, uint64_t index)
 {
     const struct stex_exec *e = inv->exec;
-    const exec_binding *b = binding < e->nb ? &e->b[binding] : NULL;
-    if (!b || (b->type != STEX_BINDING_STORAGE_BUFFER
+    const exec_binding *b = exec_binding_at(e, binding);
+    if ((b->type != STEX_BINDING_STORAGE_BUFFER
                && b->type != STEX_BINDING_READ_ONLY_STORAGE_BUFFER
                && b->type != STEX_BINDING_UNIFORM_BUFFER))
         b = buffer_for(inv, binding, OP_LOAD, "buffer load");
@@ -77,8 +77,8 @@ static uint32_t load_word(const stex_invocation *inv, uint32_t binding, uint64_t
 static void store_word(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v)
 {
     const struct stex_exec *e = inv->exec;
-    const exec_binding *b = binding < e->nb ? &e->b[binding] : NULL;
-    if (!b || b->type != STEX_BINDING_STORAGE_BUFFER)
+    const exec_binding *b = exec_binding_at(e, binding);
+    if (b->type != STEX_BINDING_STORAGE_BUFFER)
         b = buffer_for(inv, binding, OP_STORE, "buffer store");
     if (!b || index >= b->words)
         return;
@@ -104,6 +104,14 @@ STEX__COLD void stex__buffer_store_word(const stex_invocation *inv, uint32_t bin
     store_word(inv, binding, index, v);
 }
 
+uint32_t stex_arrayLength(const stex_invocation *inv, uint32_t binding, uint32_t stride)
+{
+    const exec_binding *b = buffer_for(inv, binding, OP_LOAD, "arrayLength");
+    if (!b || !stride)
+        return 0;
+    return (uint32_t)(b->words * 4 / stride);
+}
+
 /* array<vec4<T>>: element i is words 4i..4i+3; an element partly out of range is out of range. */
 stex_vec4 stex_buffer_load_vec4(const stex_invocation *inv, uint32_t binding, uint64_t index)
 {
@@ -127,72 +135,114 @@ void stex_buffer_store_vec4(const stex_invocation *inv, uint32_t binding, uint64
 
 /* ---- atomics ---- */
 
-/* The binding and byte offset for an atomic on word `index`, or NULL (nothing done). */
-static const exec_binding *atomic_target(const stex_invocation *inv, uint32_t binding,
-                                         uint64_t index, const char *fn, bool writes,
-                                         uint64_t *offset)
+static const char *const ATOMIC_NAME[] = {
+    [STEX_ATOMIC_LOAD] = "atomicLoad", [STEX_ATOMIC_STORE] = "atomicStore",
+    [STEX_ATOMIC_ADD] = "atomicAdd", [STEX_ATOMIC_SUB] = "atomicSub",
+    [STEX_ATOMIC_MAX_U32] = "atomicMax", [STEX_ATOMIC_MIN_U32] = "atomicMin",
+    [STEX_ATOMIC_MAX_I32] = "atomicMax", [STEX_ATOMIC_MIN_I32] = "atomicMin",
+    [STEX_ATOMIC_AND] = "atomicAnd", [STEX_ATOMIC_OR] = "atomicOr",
+    [STEX_ATOMIC_XOR] = "atomicXor", [STEX_ATOMIC_EXCHANGE] = "atomicExchange",
+    [STEX_ATOMIC_COMPARE_EXCHANGE] = "atomicCompareExchangeWeak",
+};
+
+/* One atomic on word `index` of binding b (NULL after a binding error: does
+ * nothing, returns 0).  Out of range, or after a shader error: nothing. */
+static uint32_t atomic_at(const stex_invocation *inv, const exec_binding *b, stex_atomic_op op,
+                          uint64_t index, uint32_t v, uint32_t cmp, bool *exchanged)
 {
-    const exec_binding *b = buffer_for(inv, binding, OP_ATOMIC, fn);
-    if (!b || index >= b->words || inv->exec->dead)
-        return NULL;
-    *offset = b->offset + index * 4;
     const struct stex_exec *e = inv->exec;
+    if (exchanged)
+        *exchanged = false;
+    if (!b || index >= b->words || e->dead)
+        return 0;
+    uint64_t off = b->offset + index * 4;
     if (e->fast.slow && b->shadow)
-        buffer_race(e, inv, b, *offset / 4,
-                    writes ? STEX_RACE_ACCESS_ATOMIC_WRITE : STEX_RACE_ACCESS_ATOMIC_READ, NULL);
-    return b;
+        buffer_race(e, inv, b, off / 4,
+                    op == STEX_ATOMIC_LOAD ? STEX_RACE_ACCESS_ATOMIC_READ
+                                           : STEX_RACE_ACCESS_ATOMIC_WRITE, NULL);
+    stex_buffer *buf = b->buffer;
+    switch (op) {
+    case STEX_ATOMIC_LOAD: return stex_atomic_load_u32(buf, off);
+    case STEX_ATOMIC_STORE: stex_atomic_store_u32(buf, off, v); return 0;
+    case STEX_ATOMIC_ADD: return stex_atomic_add_u32(buf, off, v);
+    case STEX_ATOMIC_SUB: return stex_atomic_sub_u32(buf, off, v);
+    case STEX_ATOMIC_MAX_U32: return stex_atomic_max_u32(buf, off, v);
+    case STEX_ATOMIC_MIN_U32: return stex_atomic_min_u32(buf, off, v);
+    case STEX_ATOMIC_MAX_I32: return (uint32_t)stex_atomic_max_i32(buf, off, (int32_t)v);
+    case STEX_ATOMIC_MIN_I32: return (uint32_t)stex_atomic_min_i32(buf, off, (int32_t)v);
+    case STEX_ATOMIC_AND: return stex_atomic_and_u32(buf, off, v);
+    case STEX_ATOMIC_OR: return stex_atomic_or_u32(buf, off, v);
+    case STEX_ATOMIC_XOR: return stex_atomic_xor_u32(buf, off, v);
+    case STEX_ATOMIC_EXCHANGE: return stex_atomic_exchange_u32(buf, off, v);
+    case STEX_ATOMIC_COMPARE_EXCHANGE: {
+        bool ex = false;
+        uint32_t old = stex_atomic_compare_exchange_weak_u32(buf, off, cmp, v, &ex);
+        if (exchanged)
+            *exchanged = ex;
+        return old;
+    }
+    }
+    return 0;
 }
 
-#define ATOMIC_RMW(name, fn, T, impl)                                                     \
+static uint32_t atomic_one(const stex_invocation *inv, stex_atomic_op op, uint32_t binding,
+                           uint64_t index, uint32_t v, uint32_t cmp, bool *exchanged)
+{
+    const exec_binding *b = buffer_for(inv, binding, OP_ATOMIC, ATOMIC_NAME[op]);
+    return atomic_at(inv, b, op, index, v, cmp, exchanged);
+}
+
+#define ATOMIC_RMW(name, op, T)                                                           \
     T name(const stex_invocation *inv, uint32_t binding, uint64_t index, T v)             \
     {                                                                                     \
-        uint64_t off;                                                                     \
-        const exec_binding *b = atomic_target(inv, binding, index, fn, true, &off);      \
-        return b ? impl(b->buffer, off, v) : 0;                                           \
+        return (T)atomic_one(inv, op, binding, index, (uint32_t)v, 0, NULL);              \
     }
 
-ATOMIC_RMW(stex_atomicAdd, "atomicAdd", uint32_t, stex_atomic_add_u32)
-ATOMIC_RMW(stex_atomicSub, "atomicSub", uint32_t, stex_atomic_sub_u32)
-ATOMIC_RMW(stex_atomicMax_u32, "atomicMax", uint32_t, stex_atomic_max_u32)
-ATOMIC_RMW(stex_atomicMin_u32, "atomicMin", uint32_t, stex_atomic_min_u32)
-ATOMIC_RMW(stex_atomicMax_i32, "atomicMax", int32_t, stex_atomic_max_i32)
-ATOMIC_RMW(stex_atomicMin_i32, "atomicMin", int32_t, stex_atomic_min_i32)
-ATOMIC_RMW(stex_atomicAnd, "atomicAnd", uint32_t, stex_atomic_and_u32)
-ATOMIC_RMW(stex_atomicOr, "atomicOr", uint32_t, stex_atomic_or_u32)
-ATOMIC_RMW(stex_atomicXor, "atomicXor", uint32_t, stex_atomic_xor_u32)
-ATOMIC_RMW(stex_atomicExchange, "atomicExchange", uint32_t, stex_atomic_exchange_u32)
+ATOMIC_RMW(stex_atomicAdd, STEX_ATOMIC_ADD, uint32_t)
+ATOMIC_RMW(stex_atomicSub, STEX_ATOMIC_SUB, uint32_t)
+ATOMIC_RMW(stex_atomicMax_u32, STEX_ATOMIC_MAX_U32, uint32_t)
+ATOMIC_RMW(stex_atomicMin_u32, STEX_ATOMIC_MIN_U32, uint32_t)
+ATOMIC_RMW(stex_atomicMax_i32, STEX_ATOMIC_MAX_I32, int32_t)
+ATOMIC_RMW(stex_atomicMin_i32, STEX_ATOMIC_MIN_I32, int32_t)
+ATOMIC_RMW(stex_atomicAnd, STEX_ATOMIC_AND, uint32_t)
+ATOMIC_RMW(stex_atomicOr, STEX_ATOMIC_OR, uint32_t)
+ATOMIC_RMW(stex_atomicXor, STEX_ATOMIC_XOR, uint32_t)
+ATOMIC_RMW(stex_atomicExchange, STEX_ATOMIC_EXCHANGE, uint32_t)
 
 uint32_t stex_atomicLoad(const stex_invocation *inv, uint32_t binding, uint64_t index)
 {
-    uint64_t off;
-    const exec_binding *b = atomic_target(inv, binding, index, "atomicLoad", false, &off);
-    return b ? stex_atomic_load_u32(b->buffer, off) : 0;
+    return atomic_one(inv, STEX_ATOMIC_LOAD, binding, index, 0, 0, NULL);
 }
 
 void stex_atomicStore(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v)
 {
-    uint64_t off;
-    const exec_binding *b = atomic_target(inv, binding, index, "atomicStore", true, &off);
-    if (b)
-        stex_atomic_store_u32(b->buffer, off, v);
+    atomic_one(inv, STEX_ATOMIC_STORE, binding, index, v, 0, NULL);
 }
 
 uint32_t stex_atomicCompareExchangeWeak(const stex_invocation *inv, uint32_t binding,
                                         uint64_t index, uint32_t cmp, uint32_t v, bool *exchanged)
 {
-    uint64_t off;
-    const exec_binding *b = atomic_target(inv, binding, index, "atomicCompareExchangeWeak", true,
-                                          &off);
-    if (!b) {
-        if (exchanged)
-            *exchanged = false;
-        return 0;
+    return atomic_one(inv, STEX_ATOMIC_COMPARE_EXCHANGE, binding, index, v, cmp, exchanged);
+}
+
+/* The lanes' atomics (shader/lanes.h): the binding checked once, then each
+ * active lane as the invocation it is. */
+void stex_lanes_atomic(const stex_lanes *l, stex_atomic_op op, uint32_t binding,
+                        const uint64_t *index, const uint32_t *v, const uint32_t *cmp,
+                        uint32_t *old, bool *exchanged)
+{
+    const exec_binding *b = NULL;
+    for (uint32_t i = 0; i < l->n; i++) {
+        if (!stex_lane_active(l, i))
+            continue;
+        stex_lanes_enter(l, i);
+        if (!b && !(b = buffer_for(l->inv, binding, OP_ATOMIC, ATOMIC_NAME[op])))
+            return; /* one error for the call, named at its first active lane */
+        uint32_t r = atomic_at(l->inv, b, op, index[i], v ? v[i] : 0, cmp ? cmp[i] : 0,
+                               exchanged ? &exchanged[i] : NULL);
+        if (old)
+            old[i] = r;
     }
-    bool ex = false;
-    uint32_t old = stex_atomic_compare_exchange_weak_u32(b->buffer, off, cmp, v, &ex);
-    if (exchanged)
-        *exchanged = ex;
-    return old;
 }
 
 /* ---- var<workgroup> ---- */

@@ -23,9 +23,7 @@ static inline bool in_bounds(const exec_binding *b, int64_t x, int64_t y, int64_
 
 static const exec_binding *binding_at(const stex_invocation *inv, uint32_t binding)
 {
-    static const exec_binding none; /* type 0: nothing bound */
-    const struct stex_exec *e = inv->exec;
-    return binding < e->nb ? &e->b[binding] : &none;
+    return exec_binding_at(inv->exec, binding);
 }
 
 /* designated: fields added to stex_fast_binding start zeroed */
@@ -40,6 +38,16 @@ static stex_value zero_of(stex_scalar_type t)
     return r;
 }
 
+/* The inline decoders' call for every other format (shader/fast.h). */
+STEX__COLD stex_vec4 stex__decode_call(const stex_profile *prof, const stex_fast_binding *b,
+                            const uint8_t *p)
+{
+    stex_vec4 r;
+    memset(&r, 0, sizeof r);
+    b->dec(prof, p, &r);
+    return r;
+}
+
 /* ---- textureStore ---- */
 
 /* The inline path's out-of-line half of a race summary update. */
@@ -47,7 +55,7 @@ STEX__COLD void stex__race_note(const stex_invocation *inv, const stex_fast_bind
                      uint32_t key, uint32_t bit, const void *value)
 {
     const struct stex_exec *e = inv->exec;
-    const exec_binding *b = &e->b[f->binding];
+    const exec_binding *b = &e->b[f->slot];
     race_note(b->shadow, e->fast.race_tid, word, key,
               bit == STEX__RACE_WRITE ? STEX_RACE_ACCESS_WRITE : STEX_RACE_ACCESS_READ, value,
               value ? f->race_bpp : 0);
@@ -76,20 +84,20 @@ STEX__COLD void stex__texture_store(const stex_invocation *inv, uint32_t binding
         || v->type != b->scalar)
         exec_describe_binding(b, what, sizeof what);
     if (b->type != STEX_BINDING_STORAGE_TEXTURE || b->dim != dim) {
-        exec_shader_error(inv, "textureStore(texture_storage_%s) on @binding(%u), which is %s: "
+        exec_shader_error(inv, "textureStore(texture_storage_%s) on %s, which is %s: "
                           "WGSL has no textureStore overload for that type",
-                          stex_view_dimension_wgsl_name(dim), binding, what);
+                          stex_view_dimension_wgsl_name(dim), EXEC_REF(binding), what);
         return;
     }
     if (b->access == STEX_ACCESS_READ_ONLY) {
-        exec_shader_error(inv, "textureStore on @binding(%u) %s: WGSL allows textureStore only "
-                          "on storage textures with access write or read_write", binding, what);
+        exec_shader_error(inv, "textureStore on %s %s: WGSL allows textureStore only "
+                          "on storage textures with access write or read_write", EXEC_REF(binding), what);
         return;
     }
     if (v->type != b->scalar) {
-        exec_shader_error(inv, "textureStore on @binding(%u) %s with a vec4<%s> value: WGSL "
+        exec_shader_error(inv, "textureStore on %s %s with a vec4<%s> value: WGSL "
                           "requires vec4<%s>, the texel type of format %s (no implicit conversion)",
-                          binding, what, exec_scalar_name(v->type), exec_scalar_name(b->scalar),
+                          EXEC_REF(binding), what, exec_scalar_name(v->type), exec_scalar_name(b->scalar),
                           stex_format_name(b->format));
         return;
     }
@@ -99,7 +107,7 @@ STEX__COLD void stex__texture_store(const stex_invocation *inv, uint32_t binding
         e->ctx->opt.store_observer(e->ctx->opt.store_observer_user, b->view, x, y, z, &v->v);
     uint8_t *p = texel_ptr(b, x, y, z);
     uint8_t bytes[16];
-    if (exec_fast_binding(e, binding)->raw32)
+    if (exec_fast_binding(e, stex__slot(&e->fast.slots, binding))->raw32)
         memcpy(bytes, &v->v.u[0], 4);
     else
         b->enc(e->fast.profile, &v->v, bytes);
@@ -167,15 +175,15 @@ STEX__COLD stex_value stex__texture_load(const stex_invocation *inv, uint32_t bi
         || (b->access != STEX_ACCESS_READ_ONLY && b->access != STEX_ACCESS_READ_WRITE))
         exec_describe_binding(b, what, sizeof what);
     if (b->type != STEX_BINDING_STORAGE_TEXTURE || b->dim != dim) {
-        exec_shader_error(inv, "textureLoad(texture_storage_%s) on @binding(%u), which is %s: "
+        exec_shader_error(inv, "textureLoad(texture_storage_%s) on %s, which is %s: "
                           "WGSL has no textureLoad overload for that type",
-                          stex_view_dimension_wgsl_name(dim), binding, what);
+                          stex_view_dimension_wgsl_name(dim), EXEC_REF(binding), what);
         return zero_of(STEX_SCALAR_F32);
     }
     if (b->access != STEX_ACCESS_READ_ONLY && b->access != STEX_ACCESS_READ_WRITE) {
-        exec_shader_error(inv, "textureLoad on @binding(%u) %s: WGSL has no textureLoad for "
+        exec_shader_error(inv, "textureLoad on %s %s: WGSL has no textureLoad for "
                           "write-only storage textures (access must be read or read_write)",
-                          binding, what);
+                          EXEC_REF(binding), what);
         return zero_of(b->scalar);
     }
     if (!in_bounds(b, x, y, z))
@@ -193,7 +201,7 @@ STEX__COLD stex_value stex__texture_load(const stex_invocation *inv, uint32_t bi
     uint8_t tmp[16];
     if (b->snap_base)
         p = exec_visible(e, b, p, b->bpp, tmp);
-    const stex_fast_binding *f = exec_fast_binding(e, binding);
+    const stex_fast_binding *f = exec_fast_binding(e, stex__slot(&e->fast.slots, binding));
     if (f->raw32) { /* the same bit copy the inline path makes */
         uint32_t u;
         memcpy(&u, p, 4);
@@ -214,8 +222,8 @@ static const exec_binding *dims_binding(const stex_invocation *inv, uint32_t bin
         return b;
     char what[96];
     exec_describe_binding(b, what, sizeof what);
-    exec_shader_error(inv, "%s on @binding(%u), which is %s: WGSL has no %s overload returning "
-                      "that type for it", fn, binding, what, fn);
+    exec_shader_error(inv, "%s on %s, which is %s: WGSL has no %s overload returning "
+                      "that type for it", fn, EXEC_REF(binding), what, fn);
     return NULL;
 }
 
@@ -259,8 +267,8 @@ static const exec_binding *sampled_binding(const stex_invocation *inv, uint32_t 
         return b;
     char what[96];
     exec_describe_binding(b, what, sizeof what);
-    exec_shader_error(inv, "%s(texture_2d<f32>) on @binding(%u), which is %s: no overload for "
-                      "that type", fn, binding, what);
+    exec_shader_error(inv, "%s(texture_2d<f32>) on %s, which is %s: no overload for "
+                      "that type", fn, EXEC_REF(binding), what);
     return NULL;
 }
 
@@ -299,8 +307,8 @@ stex_vec4 stex_textureSampleLevel_2d(const stex_invocation *inv, uint32_t textur
     if (s->type != STEX_BINDING_SAMPLER) {
         char what[96];
         exec_describe_binding(s, what, sizeof what);
-        exec_shader_error(inv, "textureSampleLevel: @binding(%u) is %s, WGSL requires a sampler",
-                          sampler_binding, what);
+        exec_shader_error(inv, "textureSampleLevel: %s is %s, WGSL requires a sampler",
+                          EXEC_REF(sampler_binding), what);
         return r;
     }
     /* the dispatch's address tables of the view's level 0 (resource/sample_codec.h) */

@@ -36,10 +36,27 @@ void exec_describe_binding(const exec_binding *b, char *buf, size_t size)
     snprintf(buf, size, "not bound in the pipeline layout");
 }
 
+const exec_binding *exec_binding_at(const struct stex_exec *e, uint32_t ref)
+{
+    static const exec_binding none; /* type 0: nothing bound */
+    uint32_t slot = stex__slot(&e->fast.slots, ref);
+    return slot != STEX__NO_SLOT ? &e->b[slot] : &none;
+}
+
+const char *stex_binding_name(uint32_t ref, char buf[32])
+{
+    if (STEX_BINDING_GROUP(ref))
+        snprintf(buf, 32, "@group(%u) @binding(%u)", STEX_BINDING_GROUP(ref),
+                 STEX_BINDING_NUMBER(ref));
+    else
+        snprintf(buf, 32, "@binding(%u)", ref);
+    return buf;
+}
+
 void exec_fast_disable(struct stex_exec *e)
 {
     stex_fast_binding *far = (stex_fast_binding *)(uintptr_t)e->fast.b;
-    for (uint32_t i = 0; i < e->fast.nb || i < STEX__NEAR_BINDINGS; i++) {
+    for (uint32_t i = 0; i < e->fast.slots.total || i < STEX__NEAR_BINDINGS; i++) {
         stex_fast_binding *f = i < STEX__NEAR_BINDINGS ? &e->fast.near[i] : &far[i];
         f->load_tag = f->store_tag = EXEC_TAG_NONE;
         f->buf_load = f->buf_store = 0;

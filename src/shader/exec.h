@@ -12,7 +12,7 @@
 #include "stex/dispatch.h"
 #include "stex/layout.h"
 #include "stex/race.h"
-#include "stex/shader.h"
+#include "shader/fast.h"
 
 /* Tags compared in one instruction by the builtins: a mismatch sends the call
  * to the slow path that names the WGSL rule. */
@@ -23,7 +23,8 @@ typedef struct exec_binding {
     uint32_t load_tag;   /* view dimension if a readable storage texture */
     uint32_t store_tag;  /* EXEC_STORE_TAG(dim, scalar) if a writable storage texture */
     uint32_t dims_tag;   /* view dimension of any storage texture */
-    stex_binding_type type; /* 0 = nothing bound at this number */
+    stex_binding_type type; /* 0 = nothing bound at this slot */
+    uint32_t ref;           /* STEX_BINDING(group, binding) of this slot */
     stex_view_dimension dim;
     stex_access access;
     stex_scalar_type scalar;
@@ -57,7 +58,8 @@ typedef struct exec_dispatch {
     stex_kernel_fn kernel;
     exec_binding *b;
     stex_fast_binding *fb;       /* the same bindings, as the inline fast path reads them */
-    uint32_t nb;                 /* entries in b and fb (max binding + 1) */
+    uint32_t nb;                 /* entries in b and fb: slots.total */
+    stex_slots slots;            /* where each group's bindings start in b and fb */
     const stex_profile *profile;
     stex_dispatch_options opt;
     uint32_t wg_size[3], wg_invocations;
@@ -75,8 +77,7 @@ typedef struct exec_dispatch {
 struct stex_exec {
     stex_exec_fast fast;         /* first: the inline builtins read it (shader.h) */
     const exec_dispatch *ctx;
-    exec_binding *b;
-    uint32_t nb;
+    exec_binding *b;             /* ctx->b, by slot (fast.slots) */
     bool dead;                   /* a shader error happened: no more writes */
     uint64_t wg;                 /* linear workgroup index running now */
     /* first shader error of this thread (smallest workgroup, invocation) */
@@ -123,12 +124,18 @@ const uint8_t *exec_visible(struct stex_exec *e, const exec_binding *b, const ui
 /* Record a write for the visibility mode (SNAPSHOT keeps the workgroup's own writes). */
 void exec_wrote(struct stex_exec *e, const uint8_t *live, const void *bytes, uint32_t n);
 
-/* This thread's copy of binding `binding` as the inline builtins see it. */
-static inline const stex_fast_binding *exec_fast_binding(const struct stex_exec *e,
-                                                         uint32_t binding)
+/* This thread's copy of the binding at `slot` as the inline builtins see it. */
+static inline const stex_fast_binding *exec_fast_binding(const struct stex_exec *e, uint32_t slot)
 {
-    return binding < STEX__NEAR_BINDINGS ? &e->fast.near[binding] : &e->fast.b[binding];
+    return slot < STEX__NEAR_BINDINGS ? &e->fast.near[slot] : &e->fast.b[slot];
 }
+
+/* The binding that reference `ref` (STEX_BINDING) names, or an entry of
+ * type 0 (nothing bound) when there is none. */
+const exec_binding *exec_binding_at(const struct stex_exec *e, uint32_t ref);
+
+/* stex_binding_name in a buffer that lives to the end of the enclosing block. */
+#define EXEC_REF(ref) stex_binding_name((ref), (char[32]){0})
 
 /* Clears the load/store tags of this thread's binding copies: every texture
  * and buffer access then goes out of line (see stex_exec_fast). */

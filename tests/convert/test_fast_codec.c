@@ -19,7 +19,7 @@
 #include "convert/fast.h"
 #include "convert/profile.h"
 #include "convert/scalar.h"
-#include "stex/shader.h"
+#include "shader/fast.h"
 
 static unsigned long long failures;
 

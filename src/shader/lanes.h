@@ -1,0 +1,74 @@
+/*
+ * Internal: the builtins for n lanes of one sub-group at a time, for an
+ * executor that runs each instruction for all lanes at once (the WGSL
+ * interpreter).  Each call looks its binding up once, then runs every
+ * active lane through the same code as the per-invocation builtins of
+ * stex/shader.h (inline fast path, out-of-line half), with the lane's own
+ * invocation ids: conversion per profile, out-of-bounds discard and load
+ * policy, tiling, visibility mode, race recording and shader errors are
+ * those of a C kernel calling the builtin once per lane, in lane order.
+ */
+#ifndef STEX_SHADER_LANES_H
+#define STEX_SHADER_LANES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "stex/shader.h"
+
+/* n lanes of one workgroup.  Lane i is the invocation whose
+ * local_invocation_index is lid[i]; it takes part when bit i of active is
+ * set (active holds (n + 63) / 64 words).  inv holds the workgroup's ids and
+ * engine state (as the engine hands it to a workgroup function); the calls
+ * set its local and global ids to each lane's in turn. */
+typedef struct stex_lanes {
+    stex_invocation *inv;
+    const uint32_t *lid;
+    const uint64_t *active;
+    uint32_t n;
+} stex_lanes;
+
+static inline bool stex_lane_active(const stex_lanes *l, uint32_t i)
+{
+    return l->active[i >> 6] >> (i & 63) & 1u;
+}
+
+/* Sets l->inv's local and global ids to lane i's (the calls below do it
+ * before each lane's access; an executor may too). */
+void stex_lanes_enter(const stex_lanes *l, uint32_t i);
+
+/* textureStore / textureLoad on storage textures of dimension dim: lane i
+ * uses coordinates (x[i], y[i], z[i]) (unused axes ignored) and value v[i]
+ * or result out[i] (inactive lanes' out[i] untouched). */
+void stex_lanes_textureStore(const stex_lanes *l, uint32_t binding, stex_view_dimension dim,
+                             const int64_t *x, const int64_t *y, const int64_t *z,
+                             const stex_value *v);
+void stex_lanes_textureLoad(const stex_lanes *l, uint32_t binding, stex_view_dimension dim,
+                            const int64_t *x, const int64_t *y, const int64_t *z,
+                            stex_value *out);
+/* texture_2d<f32>: textureLoad with a level; textureSampleLevel. */
+void stex_lanes_textureLoad_level_2d(const stex_lanes *l, uint32_t binding, const int64_t *x,
+                                     const int64_t *y, const int64_t *level, stex_vec4 *out);
+void stex_lanes_textureSampleLevel_2d(const stex_lanes *l, uint32_t texture_binding,
+                                      uint32_t sampler_binding, const float *u, const float *v,
+                                      const float *level, stex_vec4 *out);
+
+/* Buffer words (array<u32|i32|f32> element index[i]). */
+void stex_lanes_buffer_load(const stex_lanes *l, uint32_t binding, const uint64_t *index,
+                            uint32_t *out);
+void stex_lanes_buffer_store(const stex_lanes *l, uint32_t binding, const uint64_t *index,
+                             const uint32_t *v);
+
+/* The atomic builtins on array<atomic<u32|i32>> words, one operation for all
+ * lanes: old[i] gets lane i's old value (atomicStore: untouched);
+ * COMPARE_EXCHANGE uses cmp[i] and sets exchanged[i]. */
+typedef enum stex_atomic_op {
+    STEX_ATOMIC_LOAD, STEX_ATOMIC_STORE, STEX_ATOMIC_ADD, STEX_ATOMIC_SUB, STEX_ATOMIC_MAX_U32,
+    STEX_ATOMIC_MIN_U32, STEX_ATOMIC_MAX_I32, STEX_ATOMIC_MIN_I32, STEX_ATOMIC_AND,
+    STEX_ATOMIC_OR, STEX_ATOMIC_XOR, STEX_ATOMIC_EXCHANGE, STEX_ATOMIC_COMPARE_EXCHANGE
+} stex_atomic_op;
+void stex_lanes_atomic(const stex_lanes *l, stex_atomic_op op, uint32_t binding,
+                       const uint64_t *index, const uint32_t *v, const uint32_t *cmp,
+                       uint32_t *old, bool *exchanged);
+
+#endif
