@@ -18,6 +18,9 @@
  *
  *     ./build/bench/bench_kernels                    # all kernels, 4096x4096
  *     ./build/bench/bench_kernels --kernel decaer --reps 3 --size 1024
+ *     ./build/bench/bench_kernels --kernel decaer --threads 2 --races off --json
+ * (--json: one JSON object per measured row, without the stored wgpu figures;
+ * bench/peer.py reads it)
  *
  * Where the time goes (callgrind, --size 512 --threads 1 --races off,
  * instructions per invocation of the kernel's workgroup function, which has
@@ -135,7 +138,9 @@ static void usage(FILE *f)
           "  --races M    race detection off, on or both (default both)\n"
           "  --race-reps N  timed runs with race detection, after one warm-up (default 1)\n"
           "  --threads N  only 1 or only 2 threads (default both)\n"
-          "  --data DIR   where lavapipe-perf-wgpu.json is (default the source tests/data)\n",
+          "  --data DIR   where lavapipe-perf-wgpu.json is (default the source tests/data)\n"
+          "  --json       one JSON object per row and line (kernel, threads, races, ms,\n"
+          "               cpu_ms), no table and no stored wgpu figures\n",
           f);
 }
 
@@ -147,10 +152,12 @@ int main(int argc, char **argv)
     int nonly = 0;
     const char *data = STEX_TEST_DATA_DIR;
     int races_from = 0, races_to = 1, race_reps = 1, threads_from = 1, threads_to = 2;
+    bool json = false;
     static const struct option longopts[] = {
         {"races", required_argument, NULL, 'R'}, {"threads", required_argument, NULL, 'T'}, {"race-reps", required_argument, NULL, 'Q'},
         {"size", required_argument, NULL, 's'}, {"reps", required_argument, NULL, 'r'},
         {"kernel", required_argument, NULL, 'k'}, {"data", required_argument, NULL, 'd'},
+        {"json", no_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
@@ -162,6 +169,7 @@ int main(int argc, char **argv)
                 only[nonly++] = optarg;
             break;
         case 'd': data = optarg; break;
+        case 'j': json = true; break;
         case 'Q': race_reps = atoi(optarg); break;
         case 'T': threads_from = threads_to = atoi(optarg) == 1 ? 1 : 2; break;
         case 'R':
@@ -176,19 +184,27 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    char path[1024];
-    snprintf(path, sizeof path, "%s/lavapipe-perf-wgpu.json", data);
-    json_error_t err;
-    json_t *perf = json_load_file(path, 0, &err);
-    if (!perf)
-        fprintf(stderr, "note: %s not readable (%s); no wgpu ratios\n", path, err.text);
+    /* The stored wgpu figures are for the table only: --json reports stex alone. */
+    json_t *perf = NULL;
+    if (!json) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/lavapipe-perf-wgpu.json", data);
+        json_error_t err;
+        perf = json_load_file(path, 0, &err);
+        if (!perf)
+            fprintf(stderr, "note: %s not readable (%s); no wgpu ratios\n", path, err.text);
+    }
     double scale = perf ? (double)size * size / (4096.0 * 4096.0) : 0; /* wgpu ran 4096x4096 */
 
-    printf("stex %s, %ux%u, median of %d after 1 warm-up (race detection on: %d run%s after 1 warm-up), "
-           "1 and 2 threads in turn; wgpu = wgpu on lavapipe, 2 cores (lavapipe-perf-wgpu.json%s)\n\n", STEX_VERSION, size, size, reps,
-           race_reps, race_reps == 1 ? "" : "s", size == 4096 ? "" : ", scaled by texel count");
-    printf("%-18s %7s %5s %10s %10s %6s %10s %9s %7s %9s\n", "kernel", "threads", "races", "ms",
-           "cpu ms", "cores", "Mtexel/s", "wgpu ms", "ratio", "target");
+    if (!json) {
+        printf("stex %s, %ux%u, median of %d after 1 warm-up (race detection on: %d run%s after 1 "
+               "warm-up), 1 and 2 threads in turn; wgpu = wgpu on lavapipe, 2 cores "
+               "(lavapipe-perf-wgpu.json%s)\n\n",
+               STEX_VERSION, size, size, reps, race_reps, race_reps == 1 ? "" : "s",
+               size == 4096 ? "" : ", scaled by texel count");
+        printf("%-18s %7s %5s %10s %10s %6s %10s %9s %7s %9s\n", "kernel", "threads", "races",
+               "ms", "cpu ms", "cores", "Mtexel/s", "wgpu ms", "ratio", "target");
+    }
     int misses = 0;
     for (int b = 0; b < NBENCH; b++) {
         bool chosen = nonly == 0;
@@ -213,6 +229,13 @@ int main(int argc, char **argv)
             for (int threads = threads_from; threads <= threads_to; threads++) {
                 double t = tt[threads - 1], cpu = cc[threads - 1];
                 ms[races][threads - 1] = t;
+                if (json) {
+                    printf("{\"kernel\": \"%s\", \"size\": [%u, %u], \"threads\": %d, "
+                           "\"races\": \"%s\", \"reps\": %d, \"ms\": %.3f, \"cpu_ms\": %.3f}\n",
+                           k->name, size, size, threads, races ? "on" : "off",
+                           races ? race_reps : reps, t, cpu);
+                    continue;
+                }
                 double target = races ? 1.5 : 0.5;
                 char ratio[16] = "-", wtxt[16] = "-", ttxt[16] = "-";
                 if (w > 0) {
@@ -231,6 +254,9 @@ int main(int argc, char **argv)
                        (double)size * size / (t * 1e3), wtxt, ratio, ttxt);
             }
         }
+        stex_kernel_instance_destroy(ki);
+        if (json)
+            continue;
         for (int races = races_from; races <= races_to && threads_from < threads_to; races++) {
             double sp = ms[races][0] / ms[races][1];
             printf("%-18s speedup 1 -> 2 threads, races %-3s: %.2fx %s\n", k->name,
@@ -241,9 +267,9 @@ int main(int argc, char **argv)
             printf("%-18s race detection overhead (2 threads): %.2fx\n", k->name,
                    ms[1][1] / ms[0][1]);
         putchar('\n');
-        stex_kernel_instance_destroy(ki);
     }
-    printf("%d target(s) missed\n", misses);
+    if (!json)
+        printf("%d target(s) missed\n", misses);
     json_decref(perf);
     return 0;
 }

@@ -19,6 +19,9 @@
 
 #include "stex/api.h"
 
+/* The library's version (meson.build's project version). */
+#define STEX_VERSION "0.1.0"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -33,6 +33,4 @@
 #include "stex/kernels.h"
 #include "stex/io.h"
 
-#define STEX_VERSION "0.1.0"
-
 #endif

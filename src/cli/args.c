@@ -20,16 +20,24 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 
 bool cli_parse_u64(const char *cmd, const char *what, const char *s, uint64_t *out)
 {
-    char *end;
-    if (!s || !*s || *s == '-' || *s == '+' || *s == ' ') {
-        cli_usage(cmd, "%s: expected a non-negative integer, got '%s'", what, s ? s : "");
+    /* Decimal only: no sign, no "0x", and no leading zero, which C and
+     * strtoull(base 0) read as octal - refused rather than silently meant
+     * one way or the other. */
+    size_t len = s ? strlen(s) : 0;
+    if (len == 0 || strspn(s, "0123456789") != len) {
+        cli_usage(cmd, "%s: '%s' is not a decimal integer (digits 0-9 only: no sign, no 0x)",
+                  what, s ? s : "");
+        return false;
+    }
+    if (len > 1 && s[0] == '0') {
+        cli_usage(cmd, "%s: '%s' has a leading zero; numbers are decimal, write them without "
+                       "one", what, s);
         return false;
     }
     errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno || *end) {
-        cli_usage(cmd, "%s: '%s' is not a valid integer%s", what, s,
-                  errno == ERANGE ? " (too large)" : "");
+    unsigned long long v = strtoull(s, NULL, 10);
+    if (errno == ERANGE) {
+        cli_usage(cmd, "%s: '%s' is too large (at most %" PRIu64 ")", what, s, UINT64_MAX);
         return false;
     }
     *out = v;
@@ -69,11 +77,11 @@ bool cli_parse_size(const char *cmd, const char *what, const char *s, uint32_t o
     const char *p = s ? s : "";
     for (int i = 0; i < 3; i++) {
         char *end;
-        if (*p < '0' || *p > '9')
+        if (*p < '1' || *p > '9') /* a part is >= 1 and has no leading zero */
             goto bad;
         errno = 0;
         unsigned long n = strtoul(p, &end, 10);
-        if (errno || n == 0 || n > UINT32_MAX)
+        if (errno || n > UINT32_MAX)
             goto bad;
         v[i] = (uint32_t)n;
         if (*end == '\0') {

@@ -9,15 +9,17 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli/options.h"
+
 enum { CLI_OK = 0, CLI_REFUSED = 1, CLI_USAGE = 2 };
 
 typedef struct cli_command {
-    const char *name;
+    const cli_spec *spec; /* its name, options and --help text */
     const char *summary;
     int (*run)(int argc, char **argv); /* argv[0] is the subcommand name */
 } cli_command;
 
-/* One line per subcommand, defined in main.c. */
+/* One line per subcommand, defined in commands.c; ends with a NULL spec. */
 extern const cli_command cli_commands[];
 
 /* Prints "stex CMD: <message>" and a hint to `stex CMD --help` on stderr;
@@ -28,20 +30,24 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 #endif
     ;
 
-/* Strict number parsing: the whole string must be a number in range.
- * On failure they print a usage error naming `what` and return false. */
+/* Strict number parsing: the whole string must be a decimal number in
+ * range - digits only, no sign, no "0x", no leading zero (which C reads as
+ * octal).  On failure they print a usage error naming `what` and return
+ * false. */
 bool cli_parse_u32(const char *cmd, const char *what, const char *s, uint32_t *out);
 bool cli_parse_u64(const char *cmd, const char *what, const char *s, uint64_t *out);
 /* As cli_parse_u32, and the value must lie in [lo, hi]. */
 bool cli_parse_u32_range(const char *cmd, const char *what, const char *s, uint32_t lo,
                          uint32_t hi, uint32_t *out);
-/* "W", "WxH" or "WxHxL" (missing parts = 1); every part >= 1. */
+/* "W", "WxH" or "WxHxL" (missing parts = 1); every part >= 1, decimal. */
 bool cli_parse_size(const char *cmd, const char *what, const char *s, uint32_t out[3]);
 
 /* Writes `s` as a JSON string literal (quotes and escapes). */
 void cli_json_string(FILE *f, const char *s);
 
-/* Subcommands (one file each). */
+/* Subcommands (one file each), and their option tables. */
+extern const cli_spec cli_formats_spec, cli_store_spec, cli_validate_spec, cli_layout_spec,
+    cli_run_spec, cli_race_spec, cli_compare_spec, cli_demo_spec, cli_eval_spec;
 int cli_formats(int argc, char **argv);
 int cli_store(int argc, char **argv);
 int cli_validate(int argc, char **argv);
@@ -50,5 +56,6 @@ int cli_run(int argc, char **argv);
 int cli_race(int argc, char **argv);
 int cli_compare(int argc, char **argv);
 int cli_demo(int argc, char **argv);
+int cli_eval(int argc, char **argv);
 
 #endif

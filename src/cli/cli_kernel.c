@@ -39,9 +39,9 @@ const stex_kernel *cli_find_kernel(const char *cmd, const char *name)
     return NULL;
 }
 
-bool cli_parse_profile(const char *cmd, const char *s, stex_profile_id *out)
+bool cli_parse_profile(const char *cmd, const char *s, void *out)
 {
-    if (stex_profile_from_name(s, out))
+    if (stex_profile_from_name(s, (stex_profile_id *)out))
         return true;
     char list[128] = "";
     for (int i = 0; i < STEX_PROFILE_COUNT; i++) {
@@ -52,46 +52,46 @@ bool cli_parse_profile(const char *cmd, const char *s, stex_profile_id *out)
     return false;
 }
 
-bool cli_parse_schedule(const char *cmd, const char *s, stex_schedule *out)
+bool cli_parse_schedule(const char *cmd, const char *s, void *out)
 {
-    if (stex_schedule_from_name(s, out))
+    if (stex_schedule_from_name(s, (stex_schedule *)out))
         return true;
     cli_usage(cmd, "--schedule: unknown schedule '%s' (accepted: in-order, reversed, shuffled)", s);
     return false;
 }
 
-bool cli_parse_visibility(const char *cmd, const char *s, stex_visibility *out)
+bool cli_parse_visibility(const char *cmd, const char *s, void *out)
 {
-    if (stex_visibility_from_name(s, out))
+    if (stex_visibility_from_name(s, (stex_visibility *)out))
         return true;
     cli_usage(cmd, "--visibility: unknown mode '%s' (accepted: immediate, snapshot)", s);
     return false;
 }
 
-bool cli_parse_oob_load(const char *cmd, const char *s, stex_oob_load *out)
+bool cli_parse_oob_load(const char *cmd, const char *s, void *out)
 {
-    if (stex_oob_load_from_name(s, out))
+    if (stex_oob_load_from_name(s, (stex_oob_load *)out))
         return true;
     cli_usage(cmd, "--oob-load: unknown policy '%s' (accepted: zero, zero-alpha-one, random-texel)", s);
     return false;
 }
 
-bool cli_parse_variant(const char *cmd, const char *s, const char **out)
+bool cli_parse_variant(const char *cmd, const char *s, void *out)
 {
     if (strcmp(s, "random") && strcmp(s, "hot")) {
         cli_usage(cmd, "--variant: unknown variant '%s' (accepted: random, hot)", s);
         return false;
     }
-    *out = s;
+    *(const char **)out = s;
     return true;
 }
 
-bool cli_parse_format(const char *cmd, const char *s, stex_format *out)
+bool cli_parse_format(const char *cmd, const char *s, void *out)
 {
     stex_format f = stex_format_from_name(s);
     uint32_t ch;
     if (f != STEX_FORMAT_UNDEFINED && stex_npy_dtype(f, &ch)) {
-        *out = f;
+        *(stex_format *)out = f;
         return true;
     }
     fprintf(stderr, "stex %s: --format: '%s' is not a texel format stex reads; accepted:", cmd, s);
@@ -100,6 +100,16 @@ bool cli_parse_format(const char *cmd, const char *s, stex_format *out)
             fprintf(stderr, " %s", stex_format_name((stex_format)i));
     fprintf(stderr, "\n(see `stex %s --help`)\n", cmd);
     return false;
+}
+
+bool cli_parse_png(const char *cmd, const char *s, void *out)
+{
+    if (stex_file_kind_of(s) != STEX_FILE_PNG) {
+        cli_usage(cmd, "--png: '%s' must end in .png", s);
+        return false;
+    }
+    *(const char **)out = s;
+    return true;
 }
 
 int cli_threads(uint32_t threads)

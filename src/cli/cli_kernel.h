@@ -16,13 +16,17 @@ int cli_fail(const char *cmd, stex_status st);
 
 /* Lookups that print a usage error listing the accepted values. */
 const stex_kernel *cli_find_kernel(const char *cmd, const char *name);
-bool cli_parse_profile(const char *cmd, const char *s, stex_profile_id *out);
-bool cli_parse_schedule(const char *cmd, const char *s, stex_schedule *out);
-bool cli_parse_visibility(const char *cmd, const char *s, stex_visibility *out);
-bool cli_parse_oob_load(const char *cmd, const char *s, stex_oob_load *out);
+/* Option parsers (cli_parse_fn, for the option tables): `out` points to the
+ * type named after it. */
+bool cli_parse_profile(const char *cmd, const char *s, void *out);    /* stex_profile_id */
+bool cli_parse_schedule(const char *cmd, const char *s, void *out);   /* stex_schedule */
+bool cli_parse_visibility(const char *cmd, const char *s, void *out); /* stex_visibility */
+bool cli_parse_oob_load(const char *cmd, const char *s, void *out);   /* stex_oob_load */
 /* difundir's input: "random" or "hot". */
-bool cli_parse_variant(const char *cmd, const char *s, const char **out);
-bool cli_parse_format(const char *cmd, const char *s, stex_format *out);
+bool cli_parse_variant(const char *cmd, const char *s, void *out);    /* const char * */
+bool cli_parse_format(const char *cmd, const char *s, void *out);     /* stex_format */
+/* A picture's path: must end in .png. */
+bool cli_parse_png(const char *cmd, const char *s, void *out);        /* const char * */
 
 /* Threads a dispatch with `threads` (0 = all) really uses. */
 int cli_threads(uint32_t threads);

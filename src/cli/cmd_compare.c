@@ -1,46 +1,106 @@
 /* stex compare: a readback against a golden, under a tolerance. */
 #include "cli/cli_kernel.h"
 
-#include <getopt.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char HELP[] =
+static const char SYNOPSIS[] =
     "usage: stex compare GOLDEN ACTUAL [OPTIONS]\n"
     "\n"
     "Compares a readback (ACTUAL) with a golden, texel by texel. Files: .bin with\n"
     "its X.bin.json sidecar (or a raw .bin described by --format/--size/\n"
     "--bytes-per-row), .npy, .png. A raw .bin or .npy ACTUAL takes the golden's\n"
-    "format and size when none is given.\n"
-    "\n"
-    "options:\n"
-    "  --tolerance T          exact (default): every texel byte equal;\n"
-    "                         ulp:N: each channel within N units (LSB for normalised\n"
-    "                         and integer channels, ULP for float channels);\n"
-    "                         allowed: any value the spec permits for the input each\n"
-    "                         texel was stored with (needs GOLDEN.inputs, written by\n"
-    "                         `stex run --record-allowed`, or --inputs)\n"
-    "  --inputs FILE          the recorded store inputs (default GOLDEN.inputs)\n"
-    "  --format F             texel format of raw .bin / .npy files\n"
-    "  --size WxH[xL]         size of raw .bin files\n"
-    "  --bytes-per-row N      row pitch of raw .bin files (default: width x texel\n"
-    "                         bytes rounded up to 256)\n"
-    "  --rows-per-image N     image pitch of raw .bin files (default: height)\n"
-    "  --diff FILE            write a picture of the differences (.png): equal texels\n"
-    "                         dark grey, tolerated blue, mismatches red to yellow\n"
-    "  --json                 print the result as one JSON object\n"
-    "\n"
+    "format and size when none is given.\n";
+
+static const char EPILOGUE[] =
     "examples:\n"
     "  stex compare golden.bin readback.bin\n"
     "  stex compare golden.bin readback.bin --tolerance ulp:1 --diff diff.png\n"
     "  stex compare golden.bin gpu.raw.bin --format rgba8unorm --size 64x64\n"
     "  stex compare golden.npy actual.npy --json\n"
     "\n"
-    "exit status: 0 equal within the tolerance, 1 mismatch, 2 usage error or\n"
-    "unreadable / incomparable input.\n";
+    "exit status: 0 equal within the tolerance, 1 mismatch, 2 usage error,\n"
+    "unreadable / incomparable input or unwritable output.\n";
 
-enum { OPT_TOL = 256, OPT_INPUTS, OPT_FORMAT, OPT_SIZE, OPT_BPR, OPT_RPI, OPT_DIFF, OPT_JSON };
+/* --tolerance keeps its text for the report. */
+typedef struct compare_tolerance {
+    stex_tolerance tol;
+    const char *text;
+} compare_tolerance;
+
+typedef struct compare_opts {
+    compare_tolerance tolerance;
+    const char *inputs, *diff;
+    cli_raw_layout raw;
+    bool json;
+} compare_opts;
+
+static bool parse_tolerance(const char *cmd, const char *s, void *field)
+{
+    compare_tolerance *t = field;
+    if (!stex_tolerance_parse(s, &t->tol)) {
+        cli_usage(cmd, "--tolerance: '%s' is not a tolerance (accepted: exact, ulp:N with N a "
+                       "non-negative integer, allowed)", s);
+        return false;
+    }
+    t->text = s;
+    return true;
+}
+
+static bool parse_bytes_per_row(const char *cmd, const char *s, void *field)
+{
+    if (!cli_parse_u32(cmd, "--bytes-per-row", s, field))
+        return false;
+    if (*(uint32_t *)field == 0 || *(uint32_t *)field % 256) {
+        cli_usage(cmd, "--bytes-per-row: %s is not a positive multiple of 256 "
+                       "(copyTextureToBuffer's rule)", s);
+        return false;
+    }
+    return true;
+}
+
+static bool parse_diff(const char *cmd, const char *s, void *field)
+{
+    if (stex_file_kind_of(s) != STEX_FILE_PNG) {
+        cli_usage(cmd, "--diff: '%s' must end in .png", s);
+        return false;
+    }
+    *(const char **)field = s;
+    return true;
+}
+
+#define AT(field) offsetof(compare_opts, field)
+static const cli_option compare_options[] = {
+    {.name = "tolerance", .kind = CLI_CUSTOM, .parse = parse_tolerance, .at = AT(tolerance),
+     .metavar = "T",
+     .help = "exact (default): every texel byte equal;\n"
+             "ulp:N: each channel within N units (LSB for normalised\n"
+             "and integer channels, ULP for float channels);\n"
+             "allowed: any value the spec permits for the input each\n"
+             "texel was stored with (needs GOLDEN.inputs, written by\n"
+             "`stex run --record-allowed`, or --inputs)"},
+    {.name = "inputs", .kind = CLI_TEXT, .at = AT(inputs), .metavar = "FILE",
+     .help = "the recorded store inputs (default GOLDEN.inputs)"},
+    {.name = "format", .kind = CLI_CUSTOM, .parse = cli_parse_format, .at = AT(raw.format),
+     .metavar = "F", .help = "texel format of raw .bin / .npy files"},
+    {.name = "size", .kind = CLI_SIZE, .at = AT(raw.size), .metavar = "WxH[xL]",
+     .help = "size of raw .bin files"},
+    {.name = "bytes-per-row", .kind = CLI_CUSTOM, .parse = parse_bytes_per_row,
+     .at = AT(raw.bytes_per_row), .metavar = "N",
+     .help = "row pitch of raw .bin files (default: width x texel\n"
+             "bytes rounded up to 256)"},
+    {.name = "rows-per-image", .kind = CLI_U32, .at = AT(raw.rows_per_image), .metavar = "N",
+     .help = "image pitch of raw .bin files (default: height)"},
+    {.name = "diff", .kind = CLI_CUSTOM, .parse = parse_diff, .at = AT(diff), .metavar = "FILE",
+     .help = "write a picture of the differences (.png): equal texels\n"
+             "dark grey, tolerated blue, mismatches red to yellow"},
+    {.name = "json", .kind = CLI_FLAG, .at = AT(json), .help = "print the result as one JSON object"},
+    {0}};
+#undef AT
+
+const cli_spec cli_compare_spec = {"compare", SYNOPSIS, EPILOGUE, compare_options};
 
 static void print_texel_json(const char *key, const uint8_t *p, unsigned n)
 {
@@ -49,177 +109,143 @@ static void print_texel_json(const char *key, const uint8_t *p, unsigned n)
     printf("\"%s\": \"%s\"", key, hex);
 }
 
-int cli_compare(int argc, char **argv)
+static void print_json(const compare_opts *o, const stex_image *g, const stex_compare_result *r,
+                       bool equal)
 {
-    static const struct option opts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"tolerance", required_argument, NULL, OPT_TOL},
-        {"inputs", required_argument, NULL, OPT_INPUTS},
-        {"format", required_argument, NULL, OPT_FORMAT},
-        {"size", required_argument, NULL, OPT_SIZE},
-        {"bytes-per-row", required_argument, NULL, OPT_BPR},
-        {"rows-per-image", required_argument, NULL, OPT_RPI},
-        {"diff", required_argument, NULL, OPT_DIFF},
-        {"json", no_argument, NULL, OPT_JSON},
-        {NULL, 0, NULL, 0}};
-    const char *cmd = "compare";
-    stex_tolerance tol = {STEX_TOLERANCE_EXACT, 0};
-    const char *tol_text = "exact", *inputs_path = NULL, *diff_path = NULL;
-    cli_raw_layout raw = {.size = {0, 0, 1}};
-    bool has_size = false, json = false;
-    int c;
-    optind = 0;
-    opterr = 0; /* our message names the option */
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'h':
-            fputs(HELP, stdout);
-            return CLI_OK;
-        case OPT_TOL:
-            if (!stex_tolerance_parse(optarg, &tol))
-                return cli_usage(cmd, "--tolerance: '%s' is not a tolerance (accepted: exact, "
-                                      "ulp:N with N a non-negative integer, allowed)", optarg);
-            tol_text = optarg;
-            break;
-        case OPT_INPUTS: inputs_path = optarg; break;
-        case OPT_FORMAT:
-            if (!cli_parse_format(cmd, optarg, &raw.format))
-                return CLI_USAGE;
-            break;
-        case OPT_SIZE:
-            if (!cli_parse_size(cmd, "--size", optarg, raw.size))
-                return CLI_USAGE;
-            has_size = true;
-            break;
-        case OPT_BPR:
-            if (!cli_parse_u32(cmd, "--bytes-per-row", optarg, &raw.bytes_per_row))
-                return CLI_USAGE;
-            if (raw.bytes_per_row == 0 || raw.bytes_per_row % 256)
-                return cli_usage(cmd, "--bytes-per-row: %s is not a positive multiple of 256 "
-                                      "(copyTextureToBuffer's rule)", optarg);
-            break;
-        case OPT_RPI:
-            if (!cli_parse_u32(cmd, "--rows-per-image", optarg, &raw.rows_per_image))
-                return CLI_USAGE;
-            break;
-        case OPT_DIFF:
-            if (stex_file_kind_of(optarg) != STEX_FILE_PNG)
-                return cli_usage(cmd, "--diff: '%s' must end in .png", optarg);
-            diff_path = optarg;
-            break;
-        case OPT_JSON: json = true; break;
-        default:
-            return cli_usage(cmd, "unknown or incomplete option '%s'", argv[optind - 1]);
-        }
+    const stex_format_info *fi = stex_format_get(g->format);
+    printf("{\"equal\": %s, \"tolerance\": ", equal ? "true" : "false");
+    cli_json_string(stdout, o->tolerance.text);
+    printf(", \"format\": \"%s\", \"size\": [%u, %u, %u], \"texels\": %" PRIu64
+           ", \"mismatches\": %" PRIu64 ", \"differing\": %" PRIu64 ", \"max_diff\": ",
+           fi->name, g->width, g->height, g->depth, r->texels, r->mismatches, r->differing);
+    if (r->max_diff_unbounded)
+        fputs("null", stdout);
+    else
+        printf("%" PRIu64, r->max_diff);
+    printf(", \"unit\": \"%s\", \"first_mismatches\": [", r->unit);
+    for (uint32_t i = 0; i < r->listed; i++) {
+        const stex_mismatch *m = &r->first[i];
+        printf("%s{\"x\": %u, \"y\": %u, \"z\": %u, ", i ? ", " : "", m->x, m->y, m->z);
+        print_texel_json("golden", m->golden, fi->bytes);
+        fputs(", ", stdout);
+        print_texel_json("actual", m->actual, fi->bytes);
+        if (m->diff == UINT64_MAX)
+            fputs(", \"diff\": null}", stdout);
+        else
+            printf(", \"diff\": %" PRIu64 "}", m->diff);
     }
-    if (argc - optind != 2)
-        return cli_usage(cmd, "expected two files, GOLDEN and ACTUAL (got %d)", argc - optind);
-    const char *gpath = argv[optind], *apath = argv[optind + 1];
-    if ((raw.bytes_per_row || raw.rows_per_image || has_size) && raw.format == STEX_FORMAT_UNDEFINED)
-        return cli_usage(cmd, "--size/--bytes-per-row/--rows-per-image describe a raw .bin and "
-                              "need --format too");
-    stex_image g = {0}, a = {0};
-    stex_inputs in = {0};
-    int rc = cli_read_image(cmd, gpath, &raw, &g, NULL);
+    fputs("], \"diff_png\": ", stdout);
+    if (o->diff)
+        cli_json_string(stdout, o->diff);
+    else
+        fputs("null", stdout);
+    puts("}");
+}
+
+static void print_text(const compare_opts *o, const stex_image *g, const stex_compare_result *r,
+                       bool equal)
+{
+    const stex_format_info *fi = stex_format_get(g->format);
+    const char *tol = o->tolerance.text;
+    char maxd[48];
+    if (r->max_diff_unbounded)
+        snprintf(maxd, sizeof maxd, "NaN against a number");
+    else
+        snprintf(maxd, sizeof maxd, "%" PRIu64 " %s", r->max_diff, r->unit);
+    if (equal) {
+        printf("equal within %s: %" PRIu64 " %s texels (%ux%ux%u); %" PRIu64
+               " differ in their bytes, largest difference %s\n",
+               tol, r->texels, fi->name, g->width, g->height, g->depth, r->differing, maxd);
+    } else {
+        printf("MISMATCH: %" PRIu64 " of %" PRIu64 " %s texels differ beyond %s; largest "
+               "difference %s\n", r->mismatches, r->texels, fi->name, tol, maxd);
+        for (uint32_t i = 0; i < r->listed; i++) {
+            const stex_mismatch *m = &r->first[i];
+            char gh[40], ah[40];
+            cli_hex(m->golden, fi->bytes, gh);
+            cli_hex(m->actual, fi->bytes, ah);
+            printf("  (%u, %u, %u): golden %s actual %s (", m->x, m->y, m->z, gh, ah);
+            if (m->diff == UINT64_MAX)
+                printf("NaN against a number)\n");
+            else
+                printf("%" PRIu64 " %s)\n", m->diff, r->unit);
+        }
+        if (r->mismatches > r->listed)
+            printf("  ... and %" PRIu64 " more\n", r->mismatches - r->listed);
+    }
+    if (o->diff)
+        printf("wrote %s\n", o->diff);
+}
+
+/* GOLDEN, then ACTUAL: a raw ACTUAL defaults to the golden's format and size. */
+static int read_pair(const compare_opts *o, bool has_size, const char *gpath, const char *apath,
+                     stex_image *g, stex_image *a)
+{
+    int rc = cli_read_image("compare", gpath, &o->raw, g, NULL);
     if (rc)
         return rc;
-    /* The readback defaults to the golden's format and size. */
-    cli_raw_layout araw = raw;
+    cli_raw_layout araw = o->raw;
     if (!araw.format)
-        araw.format = g.format;
+        araw.format = g->format;
     if (!has_size) {
-        araw.size[0] = g.width, araw.size[1] = g.height, araw.size[2] = g.depth;
+        araw.size[0] = g->width, araw.size[1] = g->height, araw.size[2] = g->depth;
         araw.bytes_per_row = 0, araw.rows_per_image = 0;
     }
-    rc = cli_read_image(cmd, apath, &araw, &a, NULL);
-    if (rc)
-        goto done;
-    if (tol.kind == STEX_TOLERANCE_ALLOWED) {
-        char *def = NULL;
-        if (!inputs_path) {
-            def = malloc(strlen(gpath) + 8);
-            if (def)
-                sprintf(def, "%s.inputs", gpath);
-        }
-        stex_status st = stex_read_inputs(inputs_path ? inputs_path : def, &in);
-        free(def);
-        if (st) {
-            rc = cli_fail(cmd, st);
-            goto done;
-        }
+    return cli_read_image("compare", apath, &araw, a, NULL);
+}
+
+/* --tolerance allowed: the store inputs, from --inputs or GOLDEN.inputs. */
+static int read_inputs(const compare_opts *o, const char *gpath, stex_inputs *in)
+{
+    char *def = NULL;
+    if (!o->inputs) {
+        def = malloc(strlen(gpath) + 8);
+        if (def)
+            sprintf(def, "%s.inputs", gpath);
     }
+    stex_status st = stex_read_inputs(o->inputs ? o->inputs : def, in);
+    free(def);
+    return st ? cli_fail("compare", st) : CLI_OK;
+}
+
+int cli_compare(int argc, char **argv)
+{
+    const char *cmd = "compare";
+    compare_opts o = {.tolerance = {{STEX_TOLERANCE_EXACT, 0}, "exact"}, .raw = {.size = {0, 0, 1}}};
+    cli_args args;
+    int rc = cli_parse(&cli_compare_spec, argc, argv, &o, &args);
+    if (rc || args.help)
+        return rc;
+    if (args.count != 2)
+        return cli_usage(cmd, "expected two files, GOLDEN and ACTUAL (got %d)", args.count);
+    bool has_size = cli_given(&cli_compare_spec, &args, "size");
+    if ((o.raw.bytes_per_row || o.raw.rows_per_image || has_size) &&
+        o.raw.format == STEX_FORMAT_UNDEFINED)
+        return cli_usage(cmd, "--size/--bytes-per-row/--rows-per-image describe a raw .bin and "
+                              "need --format too");
+    const char *gpath = args.value[0];
+    stex_image g = {0}, a = {0};
+    stex_inputs in = {0};
     stex_compare_result r;
-    stex_status st = stex_compare(&g, &a, tol, &in, &r);
+    stex_status st = STEX_OK;
+    if ((rc = read_pair(&o, has_size, gpath, args.value[1], &g, &a)))
+        goto done;
+    if (o.tolerance.tol.kind == STEX_TOLERANCE_ALLOWED && (rc = read_inputs(&o, gpath, &in)))
+        goto done;
+    st = stex_compare(&g, &a, o.tolerance.tol, &in, &r);
     if (st && st != STEX_MISMATCH) {
         rc = cli_fail(cmd, st);
         goto done;
     }
-    if (diff_path) {
-        stex_status dst = stex_write_diff_png(diff_path, &g, &a, tol, &in);
-        if (dst) {
-            rc = cli_fail(cmd, dst);
-            goto done;
-        }
+    stex_status dst = o.diff ? stex_write_diff_png(o.diff, &g, &a, o.tolerance.tol, &in) : STEX_OK;
+    if (dst) {
+        rc = cli_fail(cmd, dst);
+        goto done;
     }
-    const stex_format_info *fi = stex_format_get(g.format);
-    if (json) {
-        printf("{\"equal\": %s, \"tolerance\": ", st ? "false" : "true");
-        cli_json_string(stdout, tol_text);
-        printf(", \"format\": \"%s\", \"size\": [%u, %u, %u], \"texels\": %" PRIu64
-               ", \"mismatches\": %" PRIu64 ", \"differing\": %" PRIu64 ", \"max_diff\": ",
-               fi->name, g.width, g.height, g.depth, r.texels, r.mismatches, r.differing);
-        if (r.max_diff_unbounded)
-            fputs("null", stdout);
-        else
-            printf("%" PRIu64, r.max_diff);
-        printf(", \"unit\": \"%s\", \"first_mismatches\": [", r.unit);
-        for (uint32_t i = 0; i < r.listed; i++) {
-            const stex_mismatch *m = &r.first[i];
-            printf("%s{\"x\": %u, \"y\": %u, \"z\": %u, ", i ? ", " : "", m->x, m->y, m->z);
-            print_texel_json("golden", m->golden, fi->bytes);
-            fputs(", ", stdout);
-            print_texel_json("actual", m->actual, fi->bytes);
-            if (m->diff == UINT64_MAX)
-                fputs(", \"diff\": null}", stdout);
-            else
-                printf(", \"diff\": %" PRIu64 "}", m->diff);
-        }
-        fputs("], \"diff_png\": ", stdout);
-        if (diff_path)
-            cli_json_string(stdout, diff_path);
-        else
-            fputs("null", stdout);
-        puts("}");
-    } else {
-        char maxd[48];
-        if (r.max_diff_unbounded)
-            snprintf(maxd, sizeof maxd, "NaN against a number");
-        else
-            snprintf(maxd, sizeof maxd, "%" PRIu64 " %s", r.max_diff, r.unit);
-        if (!st)
-            printf("equal within %s: %" PRIu64 " %s texels (%ux%ux%u); %" PRIu64
-                   " differ in their bytes, largest difference %s\n",
-                   tol_text, r.texels, fi->name, g.width, g.height, g.depth, r.differing, maxd);
-        else {
-            printf("MISMATCH: %" PRIu64 " of %" PRIu64 " %s texels differ beyond %s; largest "
-                   "difference %s\n", r.mismatches, r.texels, fi->name, tol_text, maxd);
-            for (uint32_t i = 0; i < r.listed; i++) {
-                const stex_mismatch *m = &r.first[i];
-                char gh[40], ah[40];
-                cli_hex(m->golden, fi->bytes, gh);
-                cli_hex(m->actual, fi->bytes, ah);
-                printf("  (%u, %u, %u): golden %s actual %s (", m->x, m->y, m->z, gh, ah);
-                if (m->diff == UINT64_MAX)
-                    printf("NaN against a number)\n");
-                else
-                    printf("%" PRIu64 " %s)\n", m->diff, r.unit);
-            }
-            if (r.mismatches > r.listed)
-                printf("  ... and %" PRIu64 " more\n", r.mismatches - r.listed);
-        }
-        if (diff_path)
-            printf("wrote %s\n", diff_path);
-    }
+    if (o.json)
+        print_json(&o, &g, &r, !st);
+    else
+        print_text(&o, &g, &r, !st);
     rc = st ? CLI_REFUSED : CLI_OK;
 done:
     stex_image_free(&g);

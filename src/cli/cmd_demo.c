@@ -2,32 +2,47 @@
  * conversion edge cases, the lessons' validation rules, and a race. */
 #include "cli/cli_kernel.h"
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static const char HELP[] =
+static const char SYNOPSIS[] =
     "usage: stex demo [--out-dir DIR] [--png FILE] [--runs N] [--threads T]\n"
     "\n"
     "A tour in a few seconds: which formats are storage formats (and with which\n"
     "access) under core WebGPU and under texture-formats-tier2; what textureStore\n"
     "makes of 1.5, -0.3, -1, 65520, 256 under the spec and the measured devices;\n"
     "the validation errors the lessons discuss; and the racy difundir kernel run\n"
-    "under shuffled schedules, with its picture written to a PNG.\n"
-    "\n"
-    "options:\n"
-    "  --out-dir DIR          where the race picture goes (default: .)\n"
-    "  --png FILE             the race picture's path (default DIR/stex-demo-race.png)\n"
-    "  --runs N               difundir runs (default 12)\n"
-    "  --threads T            OpenMP threads (default: all cores)\n"
-    "\n"
+    "under shuffled schedules, with its picture written to a PNG.\n";
+
+static const char EPILOGUE[] =
     "examples:\n"
     "  stex demo\n"
     "  stex demo --out-dir /tmp\n"
     "  stex demo --png race.png --runs 30\n";
+
+typedef struct demo_opts {
+    const char *dir, *png;
+    uint32_t runs, threads;
+} demo_opts;
+
+#define AT(field) offsetof(demo_opts, field)
+static const cli_option demo_options[] = {
+    {.name = "out-dir", .kind = CLI_TEXT, .at = AT(dir), .metavar = "DIR",
+     .help = "where the race picture goes (default: .)"},
+    {.name = "png", .kind = CLI_CUSTOM, .parse = cli_parse_png, .at = AT(png), .metavar = "FILE",
+     .help = "the race picture's path (default DIR/stex-demo-race.png)"},
+    {.name = "runs", .kind = CLI_U32, .at = AT(runs), .metavar = "N", .min = 2, .max = 1000,
+     .help = "difundir runs (default 12)"},
+    {.name = "threads", .kind = CLI_U32, .at = AT(threads), .metavar = "T", .min = 1,
+     .max = 1024, .help = "OpenMP threads (default: all cores)"},
+    {0}};
+#undef AT
+
+const cli_spec cli_demo_spec = {"demo", SYNOPSIS, EPILOGUE, demo_options};
 
 static const char *yes(bool b) { return b ? "yes" : " - "; }
 
@@ -177,78 +192,26 @@ fail:
     return st ? cli_fail("demo", st) : CLI_OK;
 }
 
-enum { OPT_OUT_DIR = 256, OPT_PNG, OPT_RUNS, OPT_THREADS };
-
-int cli_demo(int argc, char **argv)
+/* Part 4: the racy kernel under shuffled schedules, and its picture. */
+static int race_part(const demo_opts *o)
 {
-    static const struct option opts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"out-dir", required_argument, NULL, OPT_OUT_DIR},
-        {"png", required_argument, NULL, OPT_PNG},
-        {"runs", required_argument, NULL, OPT_RUNS},
-        {"threads", required_argument, NULL, OPT_THREADS},
-        {NULL, 0, NULL, 0}};
-    const char *cmd = "demo", *dir = ".", *png = NULL;
-    uint32_t runs = 12, threads = 0;
-    int c;
-    optind = 0;
-    opterr = 0; /* our message names the option */
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'h':
-            fputs(HELP, stdout);
-            return CLI_OK;
-        case OPT_OUT_DIR: dir = optarg; break;
-        case OPT_PNG:
-            if (stex_file_kind_of(optarg) != STEX_FILE_PNG)
-                return cli_usage(cmd, "--png: '%s' must end in .png", optarg);
-            png = optarg;
-            break;
-        case OPT_RUNS:
-            if (!cli_parse_u32_range(cmd, "--runs", optarg, 2, 1000, &runs))
-                return CLI_USAGE;
-            break;
-        case OPT_THREADS:
-            if (!cli_parse_u32_range(cmd, "--threads", optarg, 1, 1024, &threads))
-                return CLI_USAGE;
-            break;
-        default:
-            return cli_usage(cmd, "unknown or incomplete option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return cli_usage(cmd, "unexpected argument '%s'", argv[optind]);
-    char path[4096];
-    if (!png) {
-        if (access(dir, W_OK) != 0)
-            return cli_usage(cmd, "--out-dir: '%s' is not a writable directory", dir);
-        snprintf(path, sizeof path, "%s/stex-demo-race.png", dir);
-        png = path;
-    }
-
-    printf("stex %s - WebGPU storage textures on the CPU\n\n", STEX_VERSION);
-    format_table();
-    conversions();
-    int rc = validations();
-    if (rc)
-        return rc;
-
-    const stex_kernel *k = cli_find_kernel(cmd, "difundir");
+    const stex_kernel *k = cli_find_kernel("demo", "difundir");
     if (!k)
         return CLI_REFUSED;
     stex_kernel_setup setup = {.width = 64, .height = 64, .iterations = 8, .variant = "hot"};
     printf("4. The racy difundir kernel (lesson 000): each invocation averages its four\n"
            "   neighbours in place on one read_write r32float texture; %ux%u texels, all 0\n"
            "   but 1000.0 at the centre, %u dispatches per run. %u runs, each with its own\n"
-           "   shuffled workgroup order:\n\n", setup.width, setup.height, setup.iterations, runs);
+           "   shuffled workgroup order:\n\n", setup.width, setup.height, setup.iterations,
+           o->runs);
     cli_race_summary s;
     double t0 = cli_now_ms();
-    stex_status st = cli_race_study(k, &setup, runs, 1, threads, STEX_VISIBILITY_IMMEDIATE, png,
-                                    false, &s);
+    stex_status st = cli_race_study(k, &setup, o->runs, 1, o->threads, STEX_VISIBILITY_IMMEDIATE,
+                                    o->png, false, &s);
     if (st)
-        return cli_fail(cmd, st);
+        return cli_fail("demo", st);
     double ms = cli_now_ms() - t0;
-    printf("   distinct outputs: %u of %u runs\n", s.distinct, runs);
+    printf("   distinct outputs: %u of %u runs\n", s.distinct, o->runs);
     printf("   texels that differ between runs: %" PRIu64 " of %u\n", s.texels_differing,
            s.width * s.height);
     printf("   race detector: %" PRIu64 " texels race in every dispatch\n"
@@ -261,10 +224,36 @@ int cli_demo(int argc, char **argv)
     printf("   picture: %s\n"
            "     two runs side by side, then the texels that differ between runs (dark red\n"
            "     to yellow by the size of the difference) and those the detector flagged\n"
-           "     but that agreed in every run (blue)\n", png);
+           "     but that agreed in every run (blue)\n", o->png);
     printf("   the fix, difundir-pingpong, reads one texture and writes the other:\n"
            "     stex race difundir-pingpong --runs 20   (1 distinct output, 0 races)\n");
     printf("   (%.0f ms)\n", ms);
     free(s.seen);
     return CLI_OK;
+}
+
+int cli_demo(int argc, char **argv)
+{
+    const char *cmd = "demo";
+    demo_opts o = {.dir = ".", .runs = 12};
+    cli_args a;
+    int rc = cli_parse(&cli_demo_spec, argc, argv, &o, &a);
+    if (rc || a.help)
+        return rc;
+    if (a.count)
+        return cli_usage(cmd, "unexpected argument '%s'", a.value[0]);
+    char path[4096];
+    if (!o.png) {
+        if (access(o.dir, W_OK) != 0)
+            return cli_usage(cmd, "--out-dir: '%s' is not a writable directory", o.dir);
+        snprintf(path, sizeof path, "%s/stex-demo-race.png", o.dir);
+        o.png = path;
+    }
+
+    printf("stex %s - WebGPU storage textures on the CPU\n\n", STEX_VERSION);
+    format_table();
+    conversions();
+    if ((rc = validations()))
+        return rc;
+    return race_part(&o);
 }

@@ -9,6 +9,6 @@
 /* Parses a comma-separated list of WebGPU feature names, or "all", into a
  * STEX_FEATURE_* mask.  On an unknown name prints a usage error naming it and
  * listing the accepted names, and returns false. */
-bool cli_parse_features(const char *cmd, const char *list, uint32_t *mask);
+bool cli_parse_features(const char *cmd, const char *list, void *mask); /* uint32_t */
 
 #endif

@@ -1,38 +1,53 @@
 /* stex formats: which formats a storage texture may use, per access mode,
  * under a feature set (the lessons' admiteStorage / admiteReadWrite). */
-#include <getopt.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cmd_features.h"
 #include "stex/device.h"
 
-static const char *const formats_help =
+static const char SYNOPSIS[] =
     "usage: stex formats [--features LIST] [--no-language-feature] [--json]\n"
     "\n"
     "Lists every texture format with its storage-texture support under a device\n"
     "that has the given features: for write-only, read-only and read-write,\n"
     "'yes' or why not (the feature it needs, 'never', or the missing WGSL\n"
-    "language feature).\n"
-    "\n"
-    "  --features LIST          comma-separated WebGPU feature names, e.g.\n"
-    "                           bgra8unorm-storage,texture-formats-tier1 ('all' = every\n"
-    "                           feature; default: none). Implied features are added\n"
-    "                           (texture-formats-tier2 -> tier1 -> rg11b10ufloat-renderable).\n"
-    "  --no-language-feature    model a browser without the WGSL language feature\n"
-    "                           readonly_and_readwrite_storage_textures\n"
-    "  --json                   machine-readable output\n"
-    "\n"
+    "language feature).\n";
+
+static const char EPILOGUE[] =
     "examples:\n"
     "  stex formats\n"
     "  stex formats --features texture-formats-tier2 --json\n"
     "  stex formats --features bgra8unorm-storage --no-language-feature\n";
 
-bool cli_parse_features(const char *cmd, const char *list, uint32_t *mask)
+typedef struct formats_opts {
+    uint32_t features;
+    bool no_language_feature, json;
+} formats_opts;
+
+#define AT(field) offsetof(formats_opts, field)
+static const cli_option formats_options[] = {
+    {.name = "features", .kind = CLI_CUSTOM, .parse = cli_parse_features, .at = AT(features),
+     .metavar = "LIST",
+     .help = "comma-separated WebGPU feature names, e.g.\n"
+             "bgra8unorm-storage,texture-formats-tier1 ('all' = every\n"
+             "feature; default: none). Implied features are added\n"
+             "(texture-formats-tier2 -> tier1 -> rg11b10ufloat-renderable)."},
+    {.name = "no-language-feature", .kind = CLI_FLAG, .at = AT(no_language_feature),
+     .help = "model a browser without the WGSL language feature\n"
+             "readonly_and_readwrite_storage_textures"},
+    {.name = "json", .kind = CLI_FLAG, .at = AT(json), .help = "machine-readable output"},
+    {0}};
+#undef AT
+
+const cli_spec cli_formats_spec = {"formats", SYNOPSIS, EPILOGUE, formats_options};
+
+bool cli_parse_features(const char *cmd, const char *list, void *mask)
 {
     const char *bad = NULL;
     if (!strcmp(list, "all")) {
-        *mask = STEX_FEATURE_ALL;
+        *(uint32_t *)mask = STEX_FEATURE_ALL;
         return true;
     }
     if (stex_features_parse(list, mask, &bad))
@@ -83,33 +98,15 @@ static void print_features(FILE *out, uint32_t feat, bool json)
 
 int cli_formats(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"features", required_argument, NULL, 'f'},
-        {"no-language-feature", no_argument, NULL, 'L'},
-        {"json", no_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    uint32_t req = 0;
-    bool lang = true, json = false;
-    int c;
-    optind = 0;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-        switch (c) {
-        case 'f':
-            if (!cli_parse_features("formats", optarg, &req))
-                return CLI_USAGE;
-            break;
-        case 'L': lang = false; break;
-        case 'j': json = true; break;
-        case 'h': fputs(formats_help, stdout); return CLI_OK;
-        default:
-            return cli_usage("formats", "unknown or incomplete option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return cli_usage("formats", "unexpected argument '%s'", argv[optind]);
+    formats_opts o = {0};
+    cli_args a;
+    int rc = cli_parse(&cli_formats_spec, argc, argv, &o, &a);
+    if (rc || a.help)
+        return rc;
+    if (a.count)
+        return cli_usage("formats", "unexpected argument '%s'", a.value[0]);
+    uint32_t req = o.features;
+    bool lang = !o.no_language_feature, json = o.json;
 
     /* The device's features: the requested ones and what they imply. */
     stex_adapter *ad;

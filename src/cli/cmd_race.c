@@ -2,14 +2,14 @@
  * outputs, ask the race detector which texels race, and draw both. */
 #include "cli/cli_kernel.h"
 
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-static const char HELP[] =
+static const char SYNOPSIS[] =
     "usage: stex race KERNEL [OPTIONS]\n"
     "\n"
     "Runs KERNEL --runs times, each with a shuffled workgroup order (seeds S,\n"
@@ -18,18 +18,10 @@ static const char HELP[] =
     "shows two runs that differ side by side and a heat map of the texels that\n"
     "differ between runs (dark red = a small difference, yellow = the largest; in\n"
     "the format's units, log scale) and of those the detector flagged but that\n"
-    "happened to agree (blue).\n"
-    "\n"
-    "options:\n"
-    "  --runs N               how many runs (default 20)\n"
-    "  --threads T            OpenMP threads (default: all cores)\n"
-    "  --size WxH             texture size (default: the kernel's own)\n"
-    "  --seed S               first seed (default 1)\n"
-    "  --iterations N         dispatches per run (default 1)\n"
-    "  --variant V            difundir input: random (default) or hot\n"
-    "  --visibility V         immediate (default) or snapshot\n"
-    "  --png FILE             write the picture\n"
-    "  --json                 print one JSON object\n"
+    "happened to agree (blue).\n";
+
+static const char EPILOGUE[] =
+    "numbers are decimal (no 0x, no leading zero).\n"
     "\n"
     "examples:\n"
     "  stex race difundir --runs 20 --png race.png\n"
@@ -37,9 +29,40 @@ static const char HELP[] =
     "  stex race difundir-pingpong --runs 20        # the fix: 1 distinct output, 0 races\n"
     "  stex race difundir --size 64x64 --runs 50 --threads 2 --json\n"
     "\n"
-    "exit status: 0 done (races or not), 1 the device refused, 2 usage error.\n";
+    "exit status: 0 done (races or not), 1 the device refused, 2 usage error or\n"
+    "unwritable output.\n";
 
-enum { OPT_RUNS = 256, OPT_ITER, OPT_THREADS, OPT_SIZE, OPT_SEED, OPT_VARIANT, OPT_VIS, OPT_PNG, OPT_JSON };
+typedef struct race_opts {
+    uint32_t runs, threads, size[3], iterations; /* size[0] == 0: the kernel's own */
+    uint64_t seed;
+    const char *variant, *png;
+    stex_visibility vis;
+    bool json;
+} race_opts;
+
+#define AT(field) offsetof(race_opts, field)
+static const cli_option race_options[] = {
+    {.name = "runs", .kind = CLI_U32, .at = AT(runs), .metavar = "N", .min = 1, .max = 100000,
+     .help = "how many runs (default 20)"},
+    {.name = "threads", .kind = CLI_U32, .at = AT(threads), .metavar = "T", .min = 1,
+     .max = 1024, .help = "OpenMP threads (default: all cores)"},
+    {.name = "size", .kind = CLI_SIZE, .at = AT(size), .metavar = "WxH",
+     .help = "texture size (default: the kernel's own)"},
+    {.name = "seed", .kind = CLI_U64, .at = AT(seed), .metavar = "S",
+     .help = "first seed (default 1)"},
+    {.name = "iterations", .kind = CLI_U32, .at = AT(iterations), .metavar = "N", .min = 1,
+     .max = 100000, .help = "dispatches per run (default 1)"},
+    {.name = "variant", .kind = CLI_CUSTOM, .parse = cli_parse_variant, .at = AT(variant),
+     .metavar = "V", .help = "difundir input: random (default) or hot"},
+    {.name = "visibility", .kind = CLI_CUSTOM, .parse = cli_parse_visibility, .at = AT(vis),
+     .metavar = "V", .help = "immediate (default) or snapshot"},
+    {.name = "png", .kind = CLI_CUSTOM, .parse = cli_parse_png, .at = AT(png), .metavar = "FILE",
+     .help = "write the picture"},
+    {.name = "json", .kind = CLI_FLAG, .at = AT(json), .help = "print one JSON object"},
+    {0}};
+#undef AT
+
+const cli_spec cli_race_spec = {"race", SYNOPSIS, EPILOGUE, race_options};
 
 static uint64_t fnv1a(const uint8_t *p, size_t n)
 {
@@ -140,6 +163,25 @@ void cli_print_race(FILE *f, const char *indent, const stex_race *r)
             r->b.local_invocation_id[2], stex_race_access_name(r->b.access));
 }
 
+/* Raises differs[texel] to how far `cur` is from `first` there; true if
+ * any texel differs. */
+static bool note_differences(const stex_image *first, const stex_image *cur, uint64_t *differs)
+{
+    bool any = false;
+    for (uint32_t y = 0; y < cur->height; y++)
+        for (uint32_t x = 0; x < cur->width; x++) {
+            const uint8_t *a = stex_image_texel(first, x, y, 0), *b = stex_image_texel(cur, x, y, 0);
+            uint64_t d = stex_texel_diff(cur->format, a, b);
+            if (d == 0 && memcmp(a, b, stex_format_get(cur->format)->bytes))
+                d = 1; /* +0 against -0 */
+            uint64_t *slot = &differs[(size_t)y * cur->width + x];
+            if (d > *slot)
+                *slot = d;
+            any |= d != 0;
+        }
+    return any;
+}
+
 stex_status cli_race_study(const stex_kernel *k, const stex_kernel_setup *setup, uint32_t runs,
                            uint64_t seed0, uint32_t threads, stex_visibility vis, const char *png,
                            bool bar, cli_race_summary *out)
@@ -194,20 +236,7 @@ stex_status cli_race_study(const stex_kernel *k, const stex_kernel_setup *setup,
             memset(&cur, 0, sizeof cur);
             continue;
         }
-        bool any = false;
-        for (uint32_t y = 0; y < h; y++)
-            for (uint32_t x = 0; x < w; x++) {
-                uint64_t d = stex_texel_diff(cur.format, stex_image_texel(&first, x, y, 0),
-                                             stex_image_texel(&cur, x, y, 0));
-                if (d == 0 && memcmp(stex_image_texel(&first, x, y, 0),
-                                     stex_image_texel(&cur, x, y, 0),
-                                     stex_format_get(cur.format)->bytes))
-                    d = 1; /* +0 against -0 */
-                uint64_t *slot = &differs[(size_t)y * w + x];
-                if (d > *slot)
-                    *slot = d;
-                any |= d != 0;
-            }
+        bool any = note_differences(&first, &cur, differs);
         if (any && !other.data) {
             other = cur;
             out->other_seed = seed0 + r;
@@ -251,136 +280,88 @@ done:
     return st;
 }
 
+static void print_json(const race_opts *o, const stex_kernel *k, const cli_race_summary *s)
+{
+    printf("{\"kernel\": \"%s\", \"size\": [%u, %u], \"format\": \"%s\", \"runs\": %u, "
+           "\"schedule\": \"shuffled\", \"seeds\": [%" PRIu64 ", %" PRIu64 "], \"threads\": %d, "
+           "\"visibility\": \"%s\", \"distinct_outputs\": %u, \"outputs\": [",
+           k->name, s->width, s->height, stex_format_name(s->format), o->runs, o->seed,
+           o->seed + o->runs - 1, cli_threads(o->threads), stex_visibility_name(o->vis),
+           s->distinct);
+    for (uint32_t i = 0; i < s->distinct; i++)
+        printf("%s{\"hash\": \"%016" PRIx64 "\", \"runs\": %u, \"first_seed\": %" PRIu64 "}",
+               i ? ", " : "", s->seen[i].hash, s->seen[i].runs, s->seen[i].first_seed);
+    printf("], \"texels_differing\": %" PRIu64 ", \"races\": {\"write-write\": %" PRIu64
+           ", \"read-write\": %" PRIu64 ", \"total\": %" PRIu64 "}, \"flagged_texels\": %" PRIu64
+           ", \"differing_and_flagged\": %" PRIu64 ", \"png\": ",
+           s->texels_differing, s->write_write, s->read_write, s->races, s->flagged, s->both);
+    if (o->png)
+        cli_json_string(stdout, o->png);
+    else
+        fputs("null", stdout);
+    puts("}");
+}
+
+static void print_text(const race_opts *o, const stex_kernel *k, const cli_race_summary *s)
+{
+    int threads = cli_threads(o->threads);
+    printf("%s %ux%u %s: %u runs, shuffled schedules (seeds %" PRIu64 "..%" PRIu64 "), %d "
+           "thread%s\n", k->name, s->width, s->height, stex_format_name(s->format), o->runs,
+           o->seed, o->seed + o->runs - 1, threads, threads == 1 ? "" : "s");
+    printf("distinct outputs: %u\n", s->distinct);
+    for (uint32_t i = 0; i < s->distinct && i < 8; i++)
+        printf("  %016" PRIx64 ": %u run%s (first seed %" PRIu64 ")\n", s->seen[i].hash,
+               s->seen[i].runs, s->seen[i].runs == 1 ? "" : "s", s->seen[i].first_seed);
+    if (s->distinct > 8)
+        printf("  ... and %u more\n", s->distinct - 8);
+    printf("texels that differ between runs: %" PRIu64 " of %" PRIu64 "\n", s->texels_differing,
+           (uint64_t)s->width * s->height);
+    printf("race detector: %" PRIu64 " racing location%s (read-write %" PRIu64
+           ", write-write %" PRIu64 "); %" PRIu64 " texels flagged, %" PRIu64
+           " of the differing texels among them\n",
+           s->races, s->races == 1 ? "" : "s", s->read_write, s->write_write, s->flagged, s->both);
+    for (uint32_t i = 0; i < s->examples; i++)
+        cli_print_race(stdout, "  ", &s->example[i]);
+    if (o->png)
+        printf("picture: %s (left: seed %" PRIu64 ", middle: seed %" PRIu64
+               "%s, right: texels that differ between runs, dark red to yellow by size; blue: "
+               "flagged by the detector, equal in every run)\n", o->png, o->seed, s->other_seed,
+               s->other_differs ? "" : " - no run differed");
+}
+
 int cli_race(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"runs", required_argument, NULL, OPT_RUNS},
-        {"iterations", required_argument, NULL, OPT_ITER},
-        {"threads", required_argument, NULL, OPT_THREADS},
-        {"size", required_argument, NULL, OPT_SIZE},
-        {"seed", required_argument, NULL, OPT_SEED},
-        {"variant", required_argument, NULL, OPT_VARIANT},
-        {"visibility", required_argument, NULL, OPT_VIS},
-        {"png", required_argument, NULL, OPT_PNG},
-        {"json", no_argument, NULL, OPT_JSON},
-        {NULL, 0, NULL, 0}};
-    const char *cmd = "race", *png = NULL, *variant = NULL;
-    uint32_t runs = 20, threads = 0, size[3] = {0, 0, 1}, iterations = 0;
-    uint64_t seed0 = 1;
-    stex_visibility vis = STEX_VISIBILITY_IMMEDIATE;
-    bool json = false, has_size = false;
-    int c;
-    optind = 0;
-    opterr = 0; /* our message names the option */
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'h':
-            fputs(HELP, stdout);
-            return CLI_OK;
-        case OPT_RUNS:
-            if (!cli_parse_u32_range(cmd, "--runs", optarg, 1, 100000, &runs))
-                return CLI_USAGE;
-            break;
-        case OPT_ITER:
-            if (!cli_parse_u32_range(cmd, "--iterations", optarg, 1, 100000, &iterations))
-                return CLI_USAGE;
-            break;
-        case OPT_THREADS:
-            if (!cli_parse_u32_range(cmd, "--threads", optarg, 1, 1024, &threads))
-                return CLI_USAGE;
-            break;
-        case OPT_SIZE:
-            if (!cli_parse_size(cmd, "--size", optarg, size))
-                return CLI_USAGE;
-            has_size = true;
-            break;
-        case OPT_SEED:
-            if (!cli_parse_u64(cmd, "--seed", optarg, &seed0))
-                return CLI_USAGE;
-            break;
-        case OPT_VARIANT:
-            if (!cli_parse_variant(cmd, optarg, &variant))
-                return CLI_USAGE;
-            break;
-        case OPT_VIS:
-            if (!cli_parse_visibility(cmd, optarg, &vis))
-                return CLI_USAGE;
-            break;
-        case OPT_PNG:
-            if (stex_file_kind_of(optarg) != STEX_FILE_PNG)
-                return cli_usage(cmd, "--png: '%s' must end in .png", optarg);
-            png = optarg;
-            break;
-        case OPT_JSON: json = true; break;
-        default:
-            return cli_usage(cmd, "unknown or incomplete option '%s'", argv[optind - 1]);
-        }
-    }
-    if (optind >= argc)
+    const char *cmd = "race";
+    race_opts o = {.runs = 20, .size = {0, 0, 1}, .seed = 1, .vis = STEX_VISIBILITY_IMMEDIATE};
+    cli_args a;
+    int rc = cli_parse(&cli_race_spec, argc, argv, &o, &a);
+    if (rc || a.help)
+        return rc;
+    if (a.count == 0)
         return cli_usage(cmd, "missing KERNEL (`stex run --list` lists them)");
-    if (optind + 1 < argc)
-        return cli_usage(cmd, "unexpected argument '%s' after the kernel", argv[optind + 1]);
-    const stex_kernel *k = cli_find_kernel(cmd, argv[optind]);
+    if (a.count > 1)
+        return cli_usage(cmd, "unexpected argument '%s' after the kernel", a.value[1]);
+    const stex_kernel *k = cli_find_kernel(cmd, a.value[0]);
     if (!k)
         return CLI_USAGE;
     stex_limits lim = stex_limits_default();
-    if (has_size && (size[2] != 1 || size[0] > lim.max_texture_dimension_2d ||
-                     size[1] > lim.max_texture_dimension_2d))
+    if (o.size[0] && (o.size[2] != 1 || o.size[0] > lim.max_texture_dimension_2d ||
+                      o.size[1] > lim.max_texture_dimension_2d))
         return cli_usage(cmd, "--size: expected WxH within maxTextureDimension2D (%" PRIu64
-                              "), got '%ux%ux%u'", lim.max_texture_dimension_2d, size[0], size[1],
-                         size[2]);
+                              "), got '%ux%ux%u'", lim.max_texture_dimension_2d, o.size[0],
+                         o.size[1], o.size[2]);
 
-    stex_kernel_setup setup = {.width = size[0], .height = size[1], .variant = variant,
-                               .iterations = iterations};
+    stex_kernel_setup setup = {.width = o.size[0], .height = o.size[1], .variant = o.variant,
+                               .iterations = o.iterations};
     cli_race_summary s;
-    bool bar = !json && isatty(STDERR_FILENO);
-    stex_status st = cli_race_study(k, &setup, runs, seed0, threads, vis, png, bar, &s);
+    bool bar = !o.json && isatty(STDERR_FILENO);
+    stex_status st = cli_race_study(k, &setup, o.runs, o.seed, o.threads, o.vis, o.png, bar, &s);
     if (st)
         return cli_fail(cmd, st);
-    const char *fmt = stex_format_name(s.format);
-    if (json) {
-        printf("{\"kernel\": \"%s\", \"size\": [%u, %u], \"format\": \"%s\", \"runs\": %u, "
-               "\"schedule\": \"shuffled\", \"seeds\": [%" PRIu64 ", %" PRIu64 "], \"threads\": %d, "
-               "\"visibility\": \"%s\", \"distinct_outputs\": %u, \"outputs\": [",
-               k->name, s.width, s.height, fmt, runs, seed0, seed0 + runs - 1, cli_threads(threads),
-               stex_visibility_name(vis), s.distinct);
-        for (uint32_t i = 0; i < s.distinct; i++)
-            printf("%s{\"hash\": \"%016" PRIx64 "\", \"runs\": %u, \"first_seed\": %" PRIu64 "}",
-                   i ? ", " : "", s.seen[i].hash, s.seen[i].runs, s.seen[i].first_seed);
-        printf("], \"texels_differing\": %" PRIu64 ", \"races\": {\"write-write\": %" PRIu64
-               ", \"read-write\": %" PRIu64 ", \"total\": %" PRIu64 "}, \"flagged_texels\": %" PRIu64
-               ", \"differing_and_flagged\": %" PRIu64 ", \"png\": ",
-               s.texels_differing, s.write_write, s.read_write, s.races, s.flagged, s.both);
-        if (png)
-            cli_json_string(stdout, png);
-        else
-            fputs("null", stdout);
-        puts("}");
-    } else {
-        printf("%s %ux%u %s: %u runs, shuffled schedules (seeds %" PRIu64 "..%" PRIu64 "), %d "
-               "thread%s\n", k->name, s.width, s.height, fmt, runs, seed0, seed0 + runs - 1,
-               cli_threads(threads), cli_threads(threads) == 1 ? "" : "s");
-        printf("distinct outputs: %u\n", s.distinct);
-        for (uint32_t i = 0; i < s.distinct && i < 8; i++)
-            printf("  %016" PRIx64 ": %u run%s (first seed %" PRIu64 ")\n", s.seen[i].hash,
-                   s.seen[i].runs, s.seen[i].runs == 1 ? "" : "s", s.seen[i].first_seed);
-        if (s.distinct > 8)
-            printf("  ... and %u more\n", s.distinct - 8);
-        printf("texels that differ between runs: %" PRIu64 " of %" PRIu64 "\n", s.texels_differing,
-               (uint64_t)s.width * s.height);
-        printf("race detector: %" PRIu64 " racing location%s (read-write %" PRIu64
-               ", write-write %" PRIu64 "); %" PRIu64 " texels flagged, %" PRIu64
-               " of the differing texels among them\n",
-               s.races, s.races == 1 ? "" : "s", s.read_write, s.write_write, s.flagged, s.both);
-        for (uint32_t i = 0; i < s.examples; i++)
-            cli_print_race(stdout, "  ", &s.example[i]);
-        if (png)
-            printf("picture: %s (left: seed %" PRIu64 ", middle: seed %" PRIu64
-                   "%s, right: texels that differ between runs, dark red to yellow by size; blue: "
-                   "flagged by the detector, equal in every run)\n", png, seed0, s.other_seed,
-                   s.other_differs ? "" : " - no run differed");
-    }
+    if (o.json)
+        print_json(&o, k, &s);
+    else
+        print_text(&o, k, &s);
     free(s.seen);
     return CLI_OK;
 }

@@ -1,12 +1,12 @@
 /* stex store: what textureStore writes for a value, and what textureLoad of
  * that texel returns, under a device profile. */
-#include "cli/cli.h"
+#include "cli/cli_kernel.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,34 +14,48 @@
 
 static const char *const CMD = "store";
 
-static void print_help(void)
-{
-    printf("usage: stex store [--profile P] [--bits] [--json] FORMAT V0 [V1 V2 V3]\n"
-           "       stex store [--profile P] --bits FORMAT < patterns\n\n"
-           "Shows the bytes textureStore writes to one texel of FORMAT for the value\n"
-           "(V0, V1, V2, V3) - in memory order, lowercase hex - and what textureLoad of\n"
-           "that texel returns.  Give as many values as the format has channels, or 4\n"
-           "(the extra ones are dropped, as textureStore drops them); missing ones are 0.\n\n"
-           "Values are decimal numbers: vec4<f32> for unorm, snorm and float formats\n"
-           "(nan, inf, -inf and -0 too), u32 for uint and i32 for sint formats.\n\n"
-           "options:\n"
-           "  --profile P  spec (default), lavapipe or nvidia: whose conversion rules\n"
-           "  --bits       values are 0x-prefixed 32-bit patterns (bitcast to f32 for\n"
-           "               float formats, u32 for uint, i32 for sint).  With no values,\n"
-           "               reads one vector per line (four hex patterns, 0x optional)\n"
-           "               from stdin and prints only the stored bytes, one line each\n"
-           "  --json       print the result as JSON\n"
-           "  --help       this text\n\n"
-           "examples:\n"
-           "  stex store rgba8unorm 1.5 -0.3 0.5 1          # ff0080ff: clamped, 127.5 -> 128\n"
-           "  stex store --profile nvidia rgba8unorm 0.5 0 0 1   # 7f: NVIDIA rounds half down\n"
-           "  stex store --profile lavapipe rgba16float 65519 nan 1e-7 -0\n"
-           "  stex store --bits r32float 0x7f800001          # signalling NaN kept\n"
-           "  stex store rgba8sint 200 -200 5 0             # 7f800500: clamped\n"
-           "  printf '0x3f000000 0 0 0\\n' | stex store --bits --profile nvidia rgba8unorm\n\n"
-           "exit status: 0 ok, 2 usage error (unknown or non-storage format, malformed\n"
-           "number, wrong count, unknown profile).\n");
-}
+static const char SYNOPSIS[] =
+    "usage: stex store [--profile P] [--bits] [--json] FORMAT V0 [V1 V2 V3]\n"
+    "       stex store [--profile P] --bits FORMAT < patterns\n\n"
+    "Shows the bytes textureStore writes to one texel of FORMAT for the value\n"
+    "(V0, V1, V2, V3) - in memory order, lowercase hex - and what textureLoad of\n"
+    "that texel returns.  Give 1 to 4 values: missing ones are 0, and those past\n"
+    "the format's channels are dropped, as textureStore drops them.\n\n"
+    "Values are decimal numbers: vec4<f32> for unorm, snorm and float formats\n"
+    "(nan, inf, -inf and -0 too), u32 for uint and i32 for sint formats.  A\n"
+    "negative value is a value, not an option; options may come anywhere.\n";
+
+static const char EPILOGUE[] =
+    "examples:\n"
+    "  stex store rgba8unorm 1.5 -0.3 0.5 1          # ff0080ff: clamped, 127.5 -> 128\n"
+    "  stex store rgba8unorm 0.5 0 0 1 --profile nvidia   # 7f: NVIDIA rounds half down\n"
+    "  stex store rgba16float 65520                  # 007c000000000000: f16 overflow\n"
+    "  stex store --profile lavapipe rgba16float 65519 nan 1e-7 -0\n"
+    "  stex store --bits r32float 0x7f800001          # signalling NaN kept\n"
+    "  stex store rgba8sint 200 -200 5 0             # 7f800500: clamped\n"
+    "  printf '0x3f000000 0 0 0\\n' | stex store --bits --profile nvidia rgba8unorm\n\n"
+    "exit status: 0 ok, 2 usage error (unknown or non-storage format, malformed\n"
+    "number, wrong count, unknown profile) or unwritable output.\n";
+
+typedef struct store_opts {
+    stex_profile_id profile;
+    bool bits, json;
+} store_opts;
+
+#define AT(field) offsetof(store_opts, field)
+static const cli_option store_options[] = {
+    {.name = "profile", .kind = CLI_CUSTOM, .parse = cli_parse_profile, .at = AT(profile),
+     .metavar = "P", .help = "spec (default), lavapipe or nvidia: whose conversion rules"},
+    {.name = "bits", .kind = CLI_FLAG, .at = AT(bits),
+     .help = "values are 0x-prefixed 32-bit patterns (bitcast to f32 for\n"
+             "float formats, u32 for uint, i32 for sint).  With no values,\n"
+             "reads one vector per line (four hex patterns, 0x optional)\n"
+             "from stdin and prints only the stored bytes, one line each"},
+    {.name = "json", .kind = CLI_FLAG, .at = AT(json), .help = "print the result as JSON"},
+    {0}};
+#undef AT
+
+const cli_spec cli_store_spec = {"store", SYNOPSIS, EPILOGUE, store_options};
 
 static void list_storage_formats(FILE *f)
 {
@@ -154,106 +168,112 @@ static int batch(const stex_profile *p, stex_format fmt)
     return CLI_OK;
 }
 
-int cli_store(int argc, char **argv)
+/* The format argument: a storage format, or a usage error listing them. */
+static bool storage_format(const char *name, stex_format *out)
 {
-    static const struct option opts[] = {
-        {"profile", required_argument, NULL, 'p'},
-        {"bits", no_argument, NULL, 'b'},
-        {"json", no_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    stex_profile_id pid = STEX_PROFILE_SPEC;
-    bool bits = false, json = false;
-    int c;
-    optind = 0;
-    /* "+": stop at the first operand, so "-0.3" is a value, not an option */
-    while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'p':
-            if (!stex_profile_from_name(optarg, &pid))
-                return cli_usage(CMD, "unknown profile '%s'; the profiles are spec, lavapipe, nvidia",
-                                 optarg);
-            break;
-        case 'b': bits = true; break;
-        case 'j': json = true; break;
-        case 'h': print_help(); return CLI_OK;
-        default: return cli_usage(CMD, "unknown option");
-        }
-    }
-    if (optind < argc && !strcmp(argv[optind], "--"))
-        optind++;
-    if (optind >= argc)
-        return cli_usage(CMD, "missing FORMAT");
-    const char *name = argv[optind++];
     stex_format fmt = stex_format_from_name(name);
     if (fmt == STEX_FORMAT_UNDEFINED) {
         cli_usage(CMD, "unknown format '%s'", name);
         list_storage_formats(stderr);
-        return CLI_USAGE;
+        return false;
     }
-    const stex_format_info *fi = stex_format_get(fmt);
-    if (!stex_encoder(fmt) || fi->storage == STEX_TIER_NEVER) {
+    if (!stex_encoder(fmt) || stex_format_get(fmt)->storage == STEX_TIER_NEVER) {
         cli_usage(CMD, "%s is not a storage format: textureStore cannot write it", name);
         list_storage_formats(stderr);
-        return CLI_USAGE;
+        return false;
     }
-    const stex_profile *p = stex_profile_get(pid);
-    int nvals = argc - optind;
-    if (nvals == 0 && bits)
-        return batch(p, fmt);
-    if (nvals < fi->channels || nvals > 4)
-        return cli_usage(CMD, "%s has %u channel%s: give %u%s value%s, got %d", name,
-                         fi->channels, fi->channels == 1 ? "" : "s", fi->channels,
-                         fi->channels < 4 ? " to 4" : "", fi->channels == 1 ? "(s)" : "s", nvals);
-    stex_vec4 v = {.u = {0, 0, 0, 0}};
-    for (int i = 0; i < nvals; i++)
-        if (!parse_value(argv[optind + i], fi->scalar, bits, &v.u[i]))
-            return cli_usage(CMD, "value %d: '%s' is not %s", i,
-                             argv[optind + i],
-                             bits ? "a 0x-prefixed 32-bit pattern (e.g. 0x3f800000)"
+    *out = fmt;
+    return true;
+}
+
+/* The values after FORMAT into v (missing ones stay 0). */
+static int parse_values(const store_opts *o, const stex_format_info *fi, const char *name,
+                        int n, const char *const *vals, stex_vec4 *v)
+{
+    if (n < 1 || n > 4)
+        return cli_usage(CMD, "%s has %u channel%s: give 1 to 4 values (missing ones are 0, "
+                              "those past the channels dropped), got %d", name, fi->channels,
+                         fi->channels == 1 ? "" : "s", n);
+    for (int i = 0; i < n; i++)
+        if (!parse_value(vals[i], fi->scalar, o->bits, &v->u[i]))
+            return cli_usage(CMD, "value %d: '%s' is not %s", i, vals[i],
+                             o->bits ? "a 0x-prefixed 32-bit pattern (e.g. 0x3f800000)"
                              : fi->scalar == STEX_SCALAR_F32 ? "a decimal number (or nan, inf, -inf)"
                              : fi->scalar == STEX_SCALAR_U32 ? "a u32 (0 to 4294967295)"
                                                              : "an i32 (-2147483648 to 2147483647)");
+    return CLI_OK;
+}
+
+static void print_json(const char *name, const char *pname, const stex_format_info *fi,
+                       const stex_vec4 *v, const uint8_t *bytes, const stex_vec4 *back)
+{
+    printf("{\"format\": \"%s\", \"profile\": \"%s\", \"input\": [", name, pname);
+    for (int i = 0; i < 4; i++) {
+        print_scalar(stdout, fi->scalar, v->u[i], true);
+        printf(i < 3 ? ", " : "], \"input_bits\": [");
+    }
+    for (int i = 0; i < 4; i++)
+        printf("\"0x%08" PRIx32 "\"%s", v->u[i], i < 3 ? ", " : "], \"bytes\": \"");
+    print_hex(stdout, bytes, fi->bytes);
+    printf("\", \"load\": [");
+    for (int i = 0; i < 4; i++) {
+        print_scalar(stdout, fi->scalar, back->u[i], true);
+        printf(i < 3 ? ", " : "], \"load_bits\": [");
+    }
+    for (int i = 0; i < 4; i++)
+        printf("\"0x%08" PRIx32 "\"%s", back->u[i], i < 3 ? ", " : "]}\n");
+}
+
+static void print_text(const char *name, const char *pname, const stex_format_info *fi,
+                       const stex_vec4 *v, const uint8_t *bytes, const stex_vec4 *back)
+{
+    printf("%s, profile %s\n  input        ", name, pname);
+    for (int i = 0; i < 4; i++) {
+        print_scalar(stdout, fi->scalar, v->u[i], false);
+        printf(i < 3 ? " " : "   (bits");
+    }
+    for (int i = 0; i < 4; i++)
+        printf(" %08" PRIx32 "%s", v->u[i], i < 3 ? "" : ")\n  bytes        ");
+    print_hex(stdout, bytes, fi->bytes);
+    printf("   (memory order, %u byte%s)\n  textureLoad  ", fi->bytes, fi->bytes == 1 ? "" : "s");
+    for (int i = 0; i < 4; i++) {
+        print_scalar(stdout, fi->scalar, back->u[i], false);
+        printf(i < 3 ? " " : "   (bits");
+    }
+    for (int i = 0; i < 4; i++)
+        printf(" %08" PRIx32 "%s", back->u[i], i < 3 ? "" : ")\n");
+    if (fi->packing == STEX_PACKING_BGRA)
+        printf("  note         bgra8unorm storage is write-only; the load is texture_2d<f32>'s\n");
+}
+
+int cli_store(int argc, char **argv)
+{
+    store_opts o = {.profile = STEX_PROFILE_SPEC};
+    cli_args a;
+    int rc = cli_parse(&cli_store_spec, argc, argv, &o, &a);
+    if (rc || a.help)
+        return rc;
+    if (a.count == 0)
+        return cli_usage(CMD, "missing FORMAT");
+    const char *name = a.value[0];
+    stex_format fmt;
+    if (!storage_format(name, &fmt))
+        return CLI_USAGE;
+    const stex_format_info *fi = stex_format_get(fmt);
+    const stex_profile *p = stex_profile_get(o.profile);
+    if (a.count == 1 && o.bits)
+        return batch(p, fmt);
+    stex_vec4 v = {.u = {0, 0, 0, 0}};
+    if ((rc = parse_values(&o, fi, name, a.count - 1, a.value + 1, &v)))
+        return rc;
     uint8_t bytes[16];
     stex_vec4 back;
     stex_encode_texel(p, fmt, &v, bytes);
     stex_decode_texel(p, fmt, bytes, &back);
-    const char *pname = stex_profile_name(pid);
-    if (json) {
-        printf("{\"format\": \"%s\", \"profile\": \"%s\", \"input\": [", name, pname);
-        for (int i = 0; i < 4; i++) {
-            print_scalar(stdout, fi->scalar, v.u[i], true);
-            printf(i < 3 ? ", " : "], \"input_bits\": [");
-        }
-        for (int i = 0; i < 4; i++)
-            printf("\"0x%08" PRIx32 "\"%s", v.u[i], i < 3 ? ", " : "], \"bytes\": \"");
-        print_hex(stdout, bytes, fi->bytes);
-        printf("\", \"load\": [");
-        for (int i = 0; i < 4; i++) {
-            print_scalar(stdout, fi->scalar, back.u[i], true);
-            printf(i < 3 ? ", " : "], \"load_bits\": [");
-        }
-        for (int i = 0; i < 4; i++)
-            printf("\"0x%08" PRIx32 "\"%s", back.u[i], i < 3 ? ", " : "]}\n");
-        return CLI_OK;
-    }
-    printf("%s, profile %s\n  input        ", name, pname);
-    for (int i = 0; i < 4; i++) {
-        print_scalar(stdout, fi->scalar, v.u[i], false);
-        printf(i < 3 ? " " : "   (bits");
-    }
-    for (int i = 0; i < 4; i++)
-        printf(" %08" PRIx32 "%s", v.u[i], i < 3 ? "" : ")\n  bytes        ");
-    print_hex(stdout, bytes, fi->bytes);
-    printf("   (memory order, %u byte%s)\n  textureLoad  ", fi->bytes, fi->bytes == 1 ? "" : "s");
-    for (int i = 0; i < 4; i++) {
-        print_scalar(stdout, fi->scalar, back.u[i], false);
-        printf(i < 3 ? " " : "   (bits");
-    }
-    for (int i = 0; i < 4; i++)
-        printf(" %08" PRIx32 "%s", back.u[i], i < 3 ? "" : ")\n");
-    if (fi->packing == STEX_PACKING_BGRA)
-        printf("  note         bgra8unorm storage is write-only; the load is texture_2d<f32>'s\n");
+    const char *pname = stex_profile_name(o.profile);
+    if (o.json)
+        print_json(name, pname, fi, &v, bytes, &back);
+    else
+        print_text(name, pname, fi, &v, bytes, &back);
     return CLI_OK;
 }

@@ -1,46 +1,79 @@
 /* stex: the command-line front end.  `stex help` lists the subcommands. */
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <string.h>
 
-/* Add a subcommand here and in cli.h; keep the list in tour order. */
-const cli_command cli_commands[] = {
-    {"formats", "storage-texture formats and access modes under a feature set", cli_formats},
-    {"store", "the bytes textureStore writes for a value, and what textureLoad returns", cli_store},
-    {"validate", "validate a storageTexture layout entry: ok, or the error and the rule", cli_validate},
-    {"layout", "tiled texel addresses and the cache lines a 3x3 stencil touches, tiled vs linear", cli_layout},
-    {"run", "run one of the lessons' kernels and write its output (.bin, .npy, .png)", cli_run},
-    {"race", "run a kernel under many schedules: distinct outputs, races, a picture", cli_race},
-    {"compare", "compare a readback with a golden (exact, ulp:N, allowed)", cli_compare},
-    {"demo", "a few seconds' tour: formats, conversions, validation, a race", cli_demo},
-    {NULL, NULL, NULL},
-};
+#ifndef STEX_PROJECT_VERSION /* meson passes the project's version */
+#error "build stex with meson: STEX_PROJECT_VERSION is not defined"
+#endif
 
 static void print_help(FILE *f)
 {
     fputs("stex - a CPU reference emulator of WebGPU storage textures\n\n"
-          "usage: stex COMMAND [OPTIONS]\n\ncommands:\n", f);
-    for (const cli_command *c = cli_commands; c->name; c++)
-        fprintf(f, "  %-10s %s\n", c->name, c->summary);
-    fputs("\n`stex COMMAND --help` shows each command's options and examples.\n", f);
+          "usage: stex COMMAND [OPTIONS] [VALUES]\n"
+          "       stex help [COMMAND]\n"
+          "       stex --version\n\ncommands:\n", f);
+    for (const cli_command *c = cli_commands; c->spec; c++)
+        fprintf(f, "  %-10s %s\n", c->spec->name, c->summary);
+    fputs("\n`stex COMMAND --help` (or `stex help COMMAND`) shows each command's options\n"
+          "and examples.  Options may come before or after the values; numbers are\n"
+          "decimal.\n", f);
 }
 
-int main(int argc, char **argv)
+static const cli_command *find_command(const char *name)
+{
+    for (const cli_command *c = cli_commands; c->spec; c++)
+        if (!strcmp(name, c->spec->name))
+            return c;
+    fprintf(stderr, "stex: unknown command '%s'; the commands are:", name);
+    for (const cli_command *c = cli_commands; c->spec; c++)
+        fprintf(stderr, " %s", c->spec->name);
+    fputs("\n", stderr);
+    return NULL;
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         print_help(stderr);
         return CLI_USAGE;
     }
-    if (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        print_help(stdout);
+    const char *first = argv[1];
+    if (!strcmp(first, "--version")) {
+        printf("stex %s\n", STEX_PROJECT_VERSION);
         return CLI_OK;
     }
-    for (const cli_command *c = cli_commands; c->name; c++)
-        if (!strcmp(argv[1], c->name))
-            return c->run(argc - 1, argv + 1);
-    fprintf(stderr, "stex: unknown command '%s'; the commands are:", argv[1]);
-    for (const cli_command *c = cli_commands; c->name; c++)
-        fprintf(stderr, " %s", c->name);
-    fputs("\n", stderr);
-    return CLI_USAGE;
+    if (!strcmp(first, "help") || !strcmp(first, "--help") || !strcmp(first, "-h")) {
+        if (argc == 2) {
+            print_help(stdout);
+            return CLI_OK;
+        }
+        if (argc > 3) {
+            fprintf(stderr, "stex help: give one command, got %d arguments\n", argc - 2);
+            return CLI_USAGE;
+        }
+        const cli_command *c = find_command(argv[2]);
+        if (!c)
+            return CLI_USAGE;
+        cli_print_help(c->spec, stdout);
+        return CLI_OK;
+    }
+    const cli_command *c = find_command(first);
+    return c ? c->run(argc - 1, argv + 1) : CLI_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    int rc = dispatch(argc, argv);
+    /* Output lost to a full disk or a closed pipe must not look like
+     * success: the buffered rest is written here, and any failed write of
+     * the run left stdout's error flag set. */
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "stex%s%s: cannot write the standard output%s%s\n", argc > 1 ? " " : "",
+                argc > 1 ? argv[1] : "", errno ? ": " : "", errno ? strerror(errno) : "");
+        return CLI_USAGE;
+    }
+    return rc;
 }

@@ -89,8 +89,10 @@ static const stex_profile profile_lavapipe = {
     /* measured: nearest even, 65520 -> inf, NaN -> sign|0x7e00 */
     .pack_f16 = {STEX_FLOAT_ROUND_EVEN, STEX_FLOAT_OVERFLOW_INF,
                  STEX_FLOAT_SUBNORMAL_KEEP, STEX_FLOAT_NAN_CANONICAL_SIGNED},
-    .unpack_norm = STEX_NORM_DECODE_MUL_RECIP, /* assumed: like its loads */
-    .unpack_f16_nan = STEX_NAN_DECODE_QUIET,   /* assumed: like its loads */
+    /* measured (wgslexpr.tsv): unpack4x8unorm(0x7c) = 0x3ef8f8f9, the
+     * correctly rounded 124/255, unlike its textureLoad */
+    .unpack_norm = STEX_NORM_DECODE_EXACT,
+    .unpack_f16_nan = STEX_NAN_DECODE_QUIET,   /* measured: 0x7e00 -> 0x7fc00000 */
 };
 
 /* nvidia: H200, driver 580.159, Dawn on Vulkan, conformance/nvidia. */
@@ -128,8 +130,11 @@ static const stex_profile profile_nvidia = {
     /* measured: nearest even, overflow -> inf, every NaN -> 0x7fff */
     .pack_f16 = {STEX_FLOAT_ROUND_EVEN, STEX_FLOAT_OVERFLOW_INF,
                  STEX_FLOAT_SUBNORMAL_KEEP, STEX_FLOAT_NAN_ALL_ONES},
-    .unpack_norm = STEX_NORM_DECODE_EXACT,    /* assumed: like its loads */
-    .unpack_f16_nan = STEX_NAN_DECODE_KEEP,   /* assumed: like its loads */
+    /* measured (wgslexpr.tsv): k * f32(1/S), unpack4x8unorm(0x7c) = 0x3ef8f8fa,
+     * unlike its textureLoad; NaNs come out 0x7fffffff (the math layer's
+     * canonical NaN, applied on top of this widening) */
+    .unpack_norm = STEX_NORM_DECODE_MUL_RECIP,
+    .unpack_f16_nan = STEX_NAN_DECODE_KEEP,
 };
 
 static const stex_profile *const profiles[STEX_PROFILE_COUNT] = {

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "stex/stex.h"
 
 static char *sidecar_path(const char *path)
 {

@@ -4,6 +4,8 @@
  * a read_write r32float texture.  Each invocation reads and writes only its
  * own texel, so the kernel is race-free under every schedule.
  */
+#include "stex/math.h"
+
 #include "kernels/inputs.h"
 #include "kernels/instance.h"
 
@@ -31,8 +33,11 @@ static void decaer(const stex_invocation *inv)
 
     int32_t cx = (int32_t)id[0], cy = (int32_t)id[1];    /* vec2<i32>(id.xy) */
     float v = stex_textureLoad_2d(inv, CAMPO, cx, cy).v.f[0];
-    /* 0.98 is an abstract literal converted to f32; the product is an f32 op. */
-    stex_textureStore_2d(inv, CAMPO, cx, cy, stex_f32x4(v * 0.98f, 0.0f, 0.0f, 0.0f));
+    /* 0.98 is an abstract literal converted to f32; the product is an f32 op,
+     * computed as the profile's device does (nvidia flushes subnormals and
+     * returns 0x7fffffff for every NaN). */
+    float d = stex_math_mul_f32(stex_invocation_profile(inv), v, 0.98f);
+    stex_textureStore_2d(inv, CAMPO, cx, cy, stex_f32x4(d, 0.0f, 0.0f, 0.0f));
 }
 
 STEX_WORKGROUP_FN(decaer_workgroup, decaer)

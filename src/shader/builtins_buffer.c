@@ -147,8 +147,8 @@ static const char *const ATOMIC_NAME[] = {
 
 /* One atomic on word `index` of binding b (NULL after a binding error: does
  * nothing, returns 0).  Out of range, or after a shader error: nothing. */
-static uint32_t atomic_at(const stex_invocation *inv, const exec_binding *b, stex_atomic_op op,
-                          uint64_t index, uint32_t v, uint32_t cmp, bool *exchanged)
+uint32_t exec_atomic_at(const stex_invocation *inv, const exec_binding *b, stex_atomic_op op,
+                        uint64_t index, uint32_t v, uint32_t cmp, bool *exchanged)
 {
     const struct stex_exec *e = inv->exec;
     if (exchanged)
@@ -185,11 +185,17 @@ static uint32_t atomic_at(const stex_invocation *inv, const exec_binding *b, ste
     return 0;
 }
 
+const exec_binding *exec_atomic_binding(const stex_invocation *inv, uint32_t binding,
+                                        stex_atomic_op op)
+{
+    return buffer_for(inv, binding, OP_ATOMIC, ATOMIC_NAME[op]);
+}
+
 static uint32_t atomic_one(const stex_invocation *inv, stex_atomic_op op, uint32_t binding,
                            uint64_t index, uint32_t v, uint32_t cmp, bool *exchanged)
 {
-    const exec_binding *b = buffer_for(inv, binding, OP_ATOMIC, ATOMIC_NAME[op]);
-    return atomic_at(inv, b, op, index, v, cmp, exchanged);
+    return exec_atomic_at(inv, exec_atomic_binding(inv, binding, op), op, index, v, cmp,
+                          exchanged);
 }
 
 #define ATOMIC_RMW(name, op, T)                                                           \
@@ -223,26 +229,6 @@ uint32_t stex_atomicCompareExchangeWeak(const stex_invocation *inv, uint32_t bin
                                         uint64_t index, uint32_t cmp, uint32_t v, bool *exchanged)
 {
     return atomic_one(inv, STEX_ATOMIC_COMPARE_EXCHANGE, binding, index, v, cmp, exchanged);
-}
-
-/* The lanes' atomics (shader/lanes.h): the binding checked once, then each
- * active lane as the invocation it is. */
-void stex_lanes_atomic(const stex_lanes *l, stex_atomic_op op, uint32_t binding,
-                        const uint64_t *index, const uint32_t *v, const uint32_t *cmp,
-                        uint32_t *old, bool *exchanged)
-{
-    const exec_binding *b = NULL;
-    for (uint32_t i = 0; i < l->n; i++) {
-        if (!stex_lane_active(l, i))
-            continue;
-        stex_lanes_enter(l, i);
-        if (!b && !(b = buffer_for(l->inv, binding, OP_ATOMIC, ATOMIC_NAME[op])))
-            return; /* one error for the call, named at its first active lane */
-        uint32_t r = atomic_at(l->inv, b, op, index[i], v ? v[i] : 0, cmp ? cmp[i] : 0,
-                               exchanged ? &exchanged[i] : NULL);
-        if (old)
-            old[i] = r;
-    }
 }
 
 /* ---- var<workgroup> ---- */

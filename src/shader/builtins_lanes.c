@@ -89,3 +89,21 @@ void stex_lanes_buffer_store(const stex_lanes *l, uint32_t binding, const uint64
             stex__buffer_store_b(l->inv, b, binding, index[i], v[i]);
         }
 }
+
+void stex_lanes_atomic(const stex_lanes *l, stex_atomic_op op, uint32_t binding,
+                       const uint64_t *index, const uint32_t *v, const uint32_t *cmp,
+                       uint32_t *old, bool *exchanged)
+{
+    const exec_binding *b = NULL;
+    for (uint32_t i = 0; i < l->n; i++) {
+        if (!stex_lane_active(l, i))
+            continue;
+        stex_lanes_enter(l, i);
+        if (!b && !(b = exec_atomic_binding(l->inv, binding, op)))
+            return; /* one error for the call, named at its first active lane */
+        uint32_t r = exec_atomic_at(l->inv, b, op, index[i], v ? v[i] : 0, cmp ? cmp[i] : 0,
+                                    exchanged ? &exchanged[i] : NULL);
+        if (old)
+            old[i] = r;
+    }
+}

@@ -109,7 +109,7 @@ typedef enum exec_barrier {
 } exec_barrier;
 void fiber_barrier(const stex_invocation *inv, exec_barrier kind);
 
-/* Snapshot visibility (dispatch/visibility.c): this workgroup's writes. */
+/* Snapshot visibility (shader/visibility.c): this workgroup's writes. */
 struct overlay;
 struct overlay *overlay_create(void);
 void overlay_destroy(struct overlay *o);

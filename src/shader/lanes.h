@@ -71,4 +71,13 @@ void stex_lanes_atomic(const stex_lanes *l, stex_atomic_op op, uint32_t binding,
                        const uint64_t *index, const uint32_t *v, const uint32_t *cmp,
                        uint32_t *old, bool *exchanged);
 
+/* The atomic builtins' two halves (builtins_buffer.c): the binding checked
+ * for `op` (NULL after recording the shader error), and one operation. */
+struct exec_binding;
+const struct exec_binding *exec_atomic_binding(const stex_invocation *inv, uint32_t binding,
+                                               stex_atomic_op op);
+uint32_t exec_atomic_at(const stex_invocation *inv, const struct exec_binding *b,
+                        stex_atomic_op op, uint64_t index, uint32_t v, uint32_t cmp,
+                        bool *exchanged);
+
 #endif

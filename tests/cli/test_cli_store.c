@@ -63,6 +63,14 @@ static const store_case store_cases[] = {
     {"rg32float 1 2 3 4", "0000803f00000040", "extra channels dropped"},
     {"rgb10a2unorm 1 0 1 1", "ff03f0ff", "packed u32: r | g<<10 | b<<20 | a<<30, little-endian"},
     {"--bits --profile nvidia rgba16float 0x7f800001 0x0 0x0 0x0", "017c000000000000", "NVIDIA keeps a signalling NaN (7c01)"},
+    /* fewer values than channels: the rest are 0 */
+    {"rgba16float 65520", "007c000000000000", "one value (README's example): inf, then 0, 0, 0"},
+    {"rgba8unorm 1 2", "ffff0000", "2 clamps to 1; b and a missing = 0"},
+    {"rg32sint -5", "fbffffff00000000", "-5 little-endian, g missing = 0"},
+    /* options after the values, and negative values after options */
+    {"rgba8unorm 0.5 0 0 1 --profile nvidia", "7f0000ff", "NVIDIA rounds 127.5 half down"},
+    {"rgba8snorm --profile lavapipe -1 -0.5 -inf 0", "81c08100", "-1 -> -127; -0.5 -> -64 (RNE)"},
+    {"-- r32float -0", "00000080", "after --, -0 keeps its sign bit"},
 };
 
 static void test_store_bytes(void **state)
@@ -134,7 +142,7 @@ static const usage_case usage_cases[] = {
     {"store nosuchformat 1", "rgba8unorm"}, /* lists the storage formats */
     {"store depth32float 1", "not a storage format"},
     {"store rgba8unorm-srgb 1 1 1 1", "not a storage format"},
-    {"store rgba8unorm 1 2", "4 channels"},
+    {"store rgba8unorm", "give 1 to 4 values"},
     {"store r32float 1 2 3 4 5", "got 5"},
     {"store rgba8unorm 1 2 x 3", "not a decimal number"},
     {"store --bits r32float 1.0", "0x-prefixed"},

@@ -1,0 +1,114 @@
+/*
+ * stex/math.h - WGSL's f32, i32 and u32 operations and builtins, evaluated
+ * as a named device profile computes them.
+ *
+ * WGSL fixes integer arithmetic exactly but leaves f32 arithmetic loose:
+ * whether a*b+c is fused, whether subnormals survive, which NaN comes out,
+ * how precise sin or `/` is, what an out-of-bounds index reads.  Each
+ * profile of convert.h (spec, lavapipe, nvidia) makes those choices in one
+ * table of choices (src/math/rules.c), read by one set of functions here.
+ * Every executor - the C kernels through these functions, a future WGSL
+ * interpreter through stex_math_eval - calls this layer, so a golden made
+ * under `nvidia` is what the H200 computes.
+ *
+ *     const stex_profile *p = stex_profile_get(STEX_PROFILE_NVIDIA);
+ *     float y = stex_math_mul_f32(p, 0x1p-149f, 0.98f);      // 0: flushed
+ *     stex_math_fn fn;
+ *     stex_math_fn_find("sin", "f32->f32", &fn);
+ *     uint32_t in = 0x3f800000, out;
+ *     stex_math_eval(p, fn, &in, &out);                       // the H200's sin(1)
+ *
+ * Every function is pure: values in, values out, no hidden state, safe
+ * from any thread.  The _n forms run n lanes of one operation at once.
+ *
+ * Failure: stex_math_eval returns STEX_INVALID_ARGUMENT for a NULL profile
+ * or an out-of-range fn (nothing written).  The typed helpers take a valid
+ * profile (stex_profile_get's); with NULL they use spec.
+ */
+#ifndef STEX_MATH_H
+#define STEX_MATH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stex/api.h"
+#include "stex/convert.h"
+#include "stex/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One value per overload of stex/math.def: STEX_MATH_ADD_F32, ... */
+typedef enum stex_math_fn {
+#define X(id, op, sig, expr, nin, nout) STEX_MATH_##id,
+#include "stex/math.def"
+#undef X
+    STEX_MATH_FN_COUNT
+} stex_math_fn;
+
+typedef struct stex_math_fn_info {
+    const char *op;        /* "add", "inverseSqrt", "convert", ... */
+    const char *sig;       /* "f32,f32->f32", as the conformance files' type column */
+    const char *expr;      /* the WGSL expression over a, b, c, d */
+    unsigned in_words;     /* 32-bit words of arguments (vectors flattened) */
+    unsigned out_words;    /* 32-bit words of results */
+} stex_math_fn_info;
+
+STEX_API const stex_math_fn_info *stex_math_fn_get(stex_math_fn fn);  /* NULL if out of range */
+/* The overload named by op and signature; false if there is none. */
+STEX_API bool stex_math_fn_find(const char *op, const char *sig, stex_math_fn *out);
+
+/* Evaluates fn on bit patterns: in[] holds info->in_words words (f32 as
+ * bits, i32 as two's complement, bool 0/1), out[] receives out_words. */
+STEX_API stex_status stex_math_eval(const stex_profile *p, stex_math_fn fn,
+                                    const uint32_t *in, uint32_t *out);
+
+/* n lanes of one f32 -> f32 (unary), f32,f32 -> f32 (binary) or
+ * f32,f32,f32 -> f32 (ternary) operation; out may alias an input.  Returns
+ * STEX_INVALID_ARGUMENT if fn has another signature. */
+STEX_API stex_status stex_math_f32_unary(const stex_profile *p, stex_math_fn fn, size_t n,
+                                         const float *a, float *out);
+STEX_API stex_status stex_math_f32_binary(const stex_profile *p, stex_math_fn fn, size_t n,
+                                          const float *a, const float *b, float *out);
+STEX_API stex_status stex_math_f32_ternary(const stex_profile *p, stex_math_fn fn, size_t n,
+                                           const float *a, const float *b, const float *c,
+                                           float *out);
+
+/* The f32 operators, for kernels written in C.  mul_add is `a * b + c` as
+ * the profile compiles it (one rounding where the device contracts). */
+STEX_API float stex_math_add_f32(const stex_profile *p, float a, float b);
+STEX_API float stex_math_sub_f32(const stex_profile *p, float a, float b);
+STEX_API float stex_math_mul_f32(const stex_profile *p, float a, float b);
+STEX_API float stex_math_div_f32(const stex_profile *p, float a, float b);
+STEX_API float stex_math_mul_add_f32(const stex_profile *p, float a, float b, float c);
+STEX_API float stex_math_fma_f32(const stex_profile *p, float a, float b, float c);
+
+/* Out-of-bounds indices into buffers and arrays (WGSL 13.4.3 lets an
+ * implementation clamp, read 0 / drop the write, or fault in other ways). */
+typedef enum stex_array_kind {
+    STEX_ARRAY_FIXED,          /* storage/uniform array<T, N> */
+    STEX_ARRAY_RUNTIME,        /* storage array<T> (runtime-sized) */
+    STEX_ARRAY_FUNCTION,       /* function- or private-address-space array<T, N> */
+} stex_array_kind;
+
+typedef enum stex_oob_action {
+    STEX_OOB_IN_BOUNDS,        /* the element at *index_out (unchanged) */
+    STEX_OOB_CLAMP,            /* the element at *index_out = count - 1 */
+    STEX_OOB_ZERO,             /* reads 0, writes dropped */
+    STEX_OOB_WRAPPED,          /* the byte offset wrapped past 2^32: element *index_out */
+} stex_oob_action;
+
+/* Where `array[index]` goes under profile p: count elements of
+ * element_bytes each; index as the shader's u32 (an i32 index passed as
+ * its bits, negative values being huge).  *index_out receives the element
+ * accessed (undefined for STEX_OOB_ZERO). */
+STEX_API stex_oob_action stex_math_oob(const stex_profile *p, stex_array_kind kind,
+                                       uint32_t count, uint32_t element_bytes,
+                                       uint32_t index, uint32_t *index_out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

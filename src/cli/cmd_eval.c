@@ -1,0 +1,325 @@
+/* stex eval: one WGSL expression over arguments a, b, c, d, as each profile
+ * computes it at run time (the math layer, include/stex/math.h).
+ *
+ * Until a WGSL front end lands, EXPR is matched against the expressions of
+ * stex/math.def (the '# expr' lines of the conformance files), ignoring
+ * spaces; --type picks among overloads of the same text ("a + b" for f32,
+ * i32 and u32; f32 first). */
+#include <ctype.h>
+#include <stddef.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "stex/math.h"
+
+static const char SYNOPSIS[] =
+    "usage: stex eval [--profile P|all] [--type SIG] [--json] 'EXPR' VALUES...\n"
+    "       stex eval --bits [--profile P] [--type SIG] 'EXPR' < cases\n"
+    "       stex eval --list\n"
+    "\n"
+    "Evaluates a WGSL expression over arguments a, b, c, d as the profile's\n"
+    "device computes it at run time, and prints each result as bits and value.\n";
+
+static const char EPILOGUE[] =
+    "EXPR: any expression of the '# expr' lines, e.g. 'a * b + c', 'sin(a)',\n"
+    "'frexp(a).fract ; frexp(a).exp'; `stex eval --list` lists them.\n"
+    "VALUES: WGSL literals (1.5, -2, 3u, 0x1p-149f) or 0x bit patterns\n"
+    "(0x3f800000), one per argument word (a vec4 takes four).\n"
+    "\n"
+    "examples:\n"
+    "  stex eval 'a * b' 0x00000001 0.98\n"
+    "  stex eval --profile nvidia 'a * b + c' 0x3f800800 0x3f800800 0xbf801000\n"
+    "  stex eval --type 'i32,i32->i32' 'a / b' -7 0\n"
+    "  printf '3f800000\\n40490fdb\\n' | stex eval --bits --profile lavapipe 'sin(a)'\n"
+    "\n"
+    "exit status: 0 done, 2 usage error (unknown expression, bad value; with\n"
+    "--bits, the line number is given).\n";
+
+typedef struct eval_opts {
+    const char *profile, *type;
+    bool bits, json, list, constant;
+} eval_opts;
+
+#define AT(f) offsetof(eval_opts, f)
+static const cli_option eval_options[] = {
+    {.name = "profile", .kind = CLI_TEXT, .at = AT(profile), .metavar = "P",
+     .help = "spec, lavapipe, nvidia or all (default all; --bits: spec)"},
+    {.name = "type", .kind = CLI_TEXT, .at = AT(type), .metavar = "SIG",
+     .help = "the overload, as the conformance files' type column:\n"
+             "f32,f32->f32, i32,u32->i32, vec4<f32>->u32 ..."},
+    {.name = "bits", .kind = CLI_FLAG, .at = AT(bits),
+     .help = "read one case per line from stdin (argument bit patterns,\n"
+             "8 hex digits, comma-separated) and print one line per case\n"
+             "(result bit patterns, comma-separated)"},
+    {.name = "json", .kind = CLI_FLAG, .at = AT(json), .help = "print one JSON object"},
+    {.name = "list", .kind = CLI_FLAG, .at = AT(list),
+     .help = "list the expressions and overloads stex evaluates"},
+    {.name = "const", .kind = CLI_FLAG, .at = AT(constant),
+     .help = "const-expression evaluation (not modelled yet: refused)"},
+    {0}};
+#undef AT
+
+const cli_spec cli_eval_spec = {"eval", SYNOPSIS, EPILOGUE, eval_options};
+
+/* the scalar type of each word of a type list such as "vec2<f32>,i32" */
+static int word_types(const char *list, char *out, int max)
+{
+    int n = 0;
+    while (*list && n < max) {
+        int count = 1;
+        if (!strncmp(list, "vec", 3)) {
+            count = list[3] - '0';
+            list += 5; /* "vecN<" */
+        }
+        char t = !strncmp(list, "bool", 4) ? 'b' : list[0]; /* f, i, u, b */
+        for (int k = 0; k < count && n < max; k++)
+            out[n++] = t;
+        while (*list && *list != ',')
+            list++;
+        if (*list == ',')
+            list++;
+    }
+    return n;
+}
+
+static void strip_spaces(const char *in, char *out, size_t size)
+{
+    size_t n = 0;
+    for (; *in && n + 1 < size; in++)
+        if (!isspace((unsigned char)*in))
+            out[n++] = *in;
+    out[n] = 0;
+}
+
+/* One argument word: a 0x bit pattern (hex digits only), or a literal of the
+ * word's type.  False if the text is not one. */
+static bool parse_value(const char *s, char type, uint32_t *out)
+{
+    char *end;
+    size_t len = strlen(s);
+    errno = 0;
+    if ((s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) && len > 2 &&
+        strspn(s + 2, "0123456789abcdefABCDEF") == len - 2 && len <= 10) {
+        *out = (uint32_t)strtoul(s, &end, 16);
+        return true;
+    }
+    if (type == 'f') {
+        float f = strtof(s, &end);
+        if (*end == 'f')
+            end++;
+        if (end == s || *end)
+            return false;
+        memcpy(out, &f, 4);
+        return true;
+    }
+    if (type == 'i') {
+        long long v = strtoll(s, &end, 10);
+        if (*end == 'i')
+            end++;
+        if (end == s || *end || errno || v < INT32_MIN || v > INT32_MAX)
+            return false;
+        *out = (uint32_t)(int32_t)v;
+        return true;
+    }
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end == 'u')
+        end++;
+    if (end == s || *end || errno || v > UINT32_MAX || s[0] == '-')
+        return false;
+    *out = (uint32_t)v;
+    return true;
+}
+
+static void print_value(FILE *f, char type, uint32_t w)
+{
+    if (type == 'f') {
+        float x;
+        memcpy(&x, &w, 4);
+        if (isnan(x))
+            fprintf(f, "NaN");
+        else
+            fprintf(f, "%.9g", x);
+    } else if (type == 'i') {
+        fprintf(f, "%d", (int)(int32_t)w);
+    } else if (type == 'b') {
+        fprintf(f, "%s", w ? "true" : "false");
+    } else {
+        fprintf(f, "%u", w);
+    }
+}
+
+static int run_bits(stex_profile_id id, stex_math_fn fn)
+{
+    const stex_math_fn_info *info = stex_math_fn_get(fn);
+    const stex_profile *p = stex_profile_get(id);
+    char line[512];
+    unsigned lineno = 0;
+    while (fgets(line, sizeof line, stdin)) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = 0;
+        uint32_t in[8], out[8];
+        unsigned n = 0;
+        char *s = line;
+        while (*s && n < 8) {
+            char *end;
+            if (strspn(s, "0123456789abcdefABCDEF") != 8)
+                break;
+            in[n++] = (uint32_t)strtoul(s, &end, 16);
+            s = end;
+            if (*s == ',')
+                s++;
+            else
+                break;
+        }
+        if (*s || n != info->in_words)
+            return cli_usage("eval", "line %u: '%s' is not %u argument bit pattern(s) of 8 hex "
+                             "digits, comma-separated (%s takes %s)",
+                             lineno, line, info->in_words, info->expr, info->sig);
+        stex_math_eval(p, fn, in, out);
+        for (unsigned i = 0; i < info->out_words; i++)
+            printf("%s%08x", i ? "," : "", out[i]);
+        printf("\n");
+    }
+    return CLI_OK;
+}
+
+static void list_expressions(void)
+{
+    for (int k = 0; k < STEX_MATH_FN_COUNT; k++) {
+        const stex_math_fn_info *f = stex_math_fn_get((stex_math_fn)k);
+        printf("%-20s %-24s %s\n", f->op, f->sig, f->expr);
+    }
+}
+
+/* The overload of `expr` (same text, spaces ignored; and type if given), or
+ * STEX_MATH_FN_COUNT after a usage error. */
+static stex_math_fn find_overload(const char *expr, const char *type)
+{
+    char want[256], have[256];
+    strip_spaces(expr, want, sizeof want);
+    bool text_known = false;
+    for (int k = 0; k < STEX_MATH_FN_COUNT; k++) {
+        const stex_math_fn_info *f = stex_math_fn_get((stex_math_fn)k);
+        strip_spaces(f->expr, have, sizeof have);
+        if (strcmp(have, want))
+            continue;
+        text_known = true;
+        if (!type || !strcmp(type, f->sig))
+            return (stex_math_fn)k;
+    }
+    if (!text_known)
+        cli_usage("eval", "'%s' is not an expression stex evaluates yet (only those of "
+                  "`stex eval --list`, until a WGSL front end lands)", expr);
+    else
+        cli_usage("eval", "'%s' has no overload of type %s (`stex eval --list`)", expr, type);
+    return STEX_MATH_FN_COUNT;
+}
+
+/* The profiles to evaluate under; 0 after a usage error. */
+static int pick_profiles(const eval_opts *o, stex_profile_id ids[STEX_PROFILE_COUNT])
+{
+    if (!o->profile || !strcmp(o->profile, "all")) {
+        if (o->bits && o->profile) {
+            cli_usage("eval", "--bits prints one profile's results: --profile spec, "
+                      "lavapipe or nvidia");
+            return 0;
+        }
+        for (int k = 0; k < STEX_PROFILE_COUNT; k++)
+            ids[k] = (stex_profile_id)k;
+        return STEX_PROFILE_COUNT;
+    }
+    if (stex_profile_from_name(o->profile, &ids[0]))
+        return 1;
+    cli_usage("eval", "unknown profile '%s' (spec, lavapipe, nvidia, all)", o->profile);
+    return 0;
+}
+
+static void print_results(stex_math_fn fn, const stex_profile_id *ids, int nprof,
+                          const uint32_t *in, const char *out_types, bool json)
+{
+    const stex_math_fn_info *info = stex_math_fn_get(fn);
+    if (json) {
+        printf("{\"expr\": ");
+        cli_json_string(stdout, info->expr);
+        printf(", \"type\": ");
+        cli_json_string(stdout, info->sig);
+        printf(", \"results\": [");
+    }
+    for (int k = 0; k < nprof; k++) {
+        uint32_t out[8];
+        stex_math_eval(stex_profile_get(ids[k]), fn, in, out);
+        if (json) {
+            printf("%s{\"profile\": \"%s\", \"bits\": [", k ? ", " : "", stex_profile_name(ids[k]));
+            for (unsigned i = 0; i < info->out_words; i++)
+                printf("%s\"%08x\"", i ? ", " : "", out[i]);
+            printf("], \"values\": [");
+            for (unsigned i = 0; i < info->out_words; i++) {
+                printf("%s\"", i ? ", " : "");
+                print_value(stdout, out_types[i], out[i]);
+                printf("\"");
+            }
+            printf("]}");
+            continue;
+        }
+        printf("%-9s", stex_profile_name(ids[k]));
+        for (unsigned i = 0; i < info->out_words; i++) {
+            printf("%s0x%08x (", i ? ", " : " ", out[i]);
+            print_value(stdout, out_types[i], out[i]);
+            printf(")");
+        }
+        printf("\n");
+    }
+    if (json)
+        printf("]}\n");
+}
+
+int cli_eval(int argc, char **argv)
+{
+    eval_opts o = {0};
+    cli_args args;
+    int rc = cli_parse(&cli_eval_spec, argc, argv, &o, &args);
+    if (rc != CLI_OK || args.help)
+        return rc;
+    if (o.list) {
+        list_expressions();
+        return CLI_OK;
+    }
+    if (o.constant)
+        return cli_usage("eval", "--const: const-expression evaluation is not modelled yet "
+                         "(the math layer evaluates runtime values, source=storage)");
+    if (args.count < 1)
+        return cli_usage("eval", "an expression is needed, e.g. 'a * b'");
+    stex_math_fn fn = find_overload(args.value[0], o.type);
+    if (fn == STEX_MATH_FN_COUNT)
+        return CLI_USAGE;
+    const stex_math_fn_info *info = stex_math_fn_get(fn);
+    stex_profile_id ids[STEX_PROFILE_COUNT];
+    int nprof = pick_profiles(&o, ids);
+    if (!nprof)
+        return CLI_USAGE;
+    unsigned nvalues = (unsigned)(args.count - 1);
+    if (o.bits) {
+        if (nvalues)
+            return cli_usage("eval", "--bits reads its cases from stdin, not the command line");
+        return run_bits(nprof == 1 ? ids[0] : STEX_PROFILE_SPEC, fn);
+    }
+    const char *arrow = strstr(info->sig, "->");
+    char arg_list[64], in_types[8], out_types[8];
+    snprintf(arg_list, sizeof arg_list, "%.*s", (int)(arrow - info->sig), info->sig);
+    word_types(arg_list, in_types, 8);
+    word_types(arrow + 2, out_types, 8);
+    if (nvalues != info->in_words)
+        return cli_usage("eval", "%s (%s) takes %u argument value(s), got %u", info->expr,
+                         info->sig, info->in_words, nvalues);
+    uint32_t in[8];
+    for (unsigned i = 0; i < nvalues; i++)
+        if (!parse_value(args.value[1 + i], in_types[i], &in[i]))
+            return cli_usage("eval", "argument %u: '%s' is not a %s literal or a 0x bit pattern",
+                             i + 1, args.value[1 + i],
+                             in_types[i] == 'f' ? "f32" : in_types[i] == 'i' ? "i32" : "u32");
+    print_results(fn, ids, nprof, in, out_types, o.json);
+    return CLI_OK;
+}

@@ -1,0 +1,108 @@
+/*
+ * math/correct.c - the correctly rounded f32 builtins of profile `spec`: the
+ * f32 nearest the exact value of the function.
+ *
+ * Two steps.  The C library's double function (error below 2^-51 relative:
+ * glibc's bound of at most ~1 ulp of double) is rounded to f32 directly
+ * unless it lies within 2^-46 relative of a point halfway between two f32s,
+ * where its own error could push it across; only then is the long double
+ * function (64-bit significand, error ~2^-62) asked.  That the long double
+ * result never sits closer than its error to a halfway point, for any f32
+ * input, is what the `exhaustive` suite checks against MPFR
+ * (tests/math/test_correct.c); docs/profiles.md says how.
+ */
+#include "math/ops.h"
+
+/* True if d (finite, of f32 range) is too near a halfway point between two
+ * f32s for rounding it to be trusted: the 29 bits below the f32 significand
+ * are within 2^(29-46+..) of 1000...0. */
+static int near_halfway(double d)
+{
+    if (!isfinite(d) || d == 0.0)
+        return 0;
+    int e;
+    double m = frexp(fabs(d), &e);   /* m in [0.5, 1) */
+    int shift = 24;                  /* f32 significand bits */
+    if (e < -125)                    /* f32 subnormal: fewer bits */
+        shift = 24 - (-125 - e);
+    if (shift < 1)
+        shift = 1;
+    double scaled = ldexp(m, shift); /* f32 ulps */
+    double frac = scaled - floor(scaled);
+    return fabs(frac - 0.5) < 0x1p-21;   /* 2^-21 ulp = 2^-45..-46 relative */
+}
+
+static double eval_d(stex_math_fn fn, double x, double y)
+{
+    switch (fn) {
+    case STEX_MATH_SIN_F32: return sin(x);
+    case STEX_MATH_COS_F32: return cos(x);
+    case STEX_MATH_TAN_F32: return tan(x);
+    case STEX_MATH_EXP_F32: return exp(x);
+    case STEX_MATH_EXP2_F32: return exp2(x);
+    case STEX_MATH_LOG_F32: return log(x);
+    case STEX_MATH_LOG2_F32: return log2(x);
+    case STEX_MATH_SQRT_F32: return sqrt(x);
+    case STEX_MATH_INVERSESQRT_F32: return 1.0 / sqrt(x);
+    case STEX_MATH_TANH_F32: return tanh(x);
+    case STEX_MATH_ATAN_F32: return atan(x);
+    case STEX_MATH_ASIN_F32: return asin(x);
+    case STEX_MATH_ACOS_F32: return acos(x);
+    case STEX_MATH_SINH_F32: return sinh(x);
+    case STEX_MATH_COSH_F32: return cosh(x);
+    case STEX_MATH_ASINH_F32: return asinh(x);
+    case STEX_MATH_ACOSH_F32: return acosh(x);
+    case STEX_MATH_ATANH_F32: return atanh(x);
+    case STEX_MATH_POW_F32: return pow(x, y);
+    case STEX_MATH_ATAN2_F32: return atan2(x, y);
+    default: return NAN;
+    }
+}
+
+static long double eval_ld(stex_math_fn fn, long double x, long double y)
+{
+    switch (fn) {
+    case STEX_MATH_SIN_F32: return sinl(x);
+    case STEX_MATH_COS_F32: return cosl(x);
+    case STEX_MATH_TAN_F32: return tanl(x);
+    case STEX_MATH_EXP_F32: return expl(x);
+    case STEX_MATH_EXP2_F32: return exp2l(x);
+    case STEX_MATH_LOG_F32: return logl(x);
+    case STEX_MATH_LOG2_F32: return log2l(x);
+    case STEX_MATH_SQRT_F32: return sqrtl(x);
+    case STEX_MATH_INVERSESQRT_F32: return 1.0L / sqrtl(x);
+    case STEX_MATH_TANH_F32: return tanhl(x);
+    case STEX_MATH_ATAN_F32: return atanl(x);
+    case STEX_MATH_ASIN_F32: return asinl(x);
+    case STEX_MATH_ACOS_F32: return acosl(x);
+    case STEX_MATH_SINH_F32: return sinhl(x);
+    case STEX_MATH_COSH_F32: return coshl(x);
+    case STEX_MATH_ASINH_F32: return asinhl(x);
+    case STEX_MATH_ACOSH_F32: return acoshl(x);
+    case STEX_MATH_ATANH_F32: return atanhl(x);
+    case STEX_MATH_POW_F32: return powl(x, y);
+    case STEX_MATH_ATAN2_F32: return atan2l(x, y);
+    default: return NAN;
+    }
+}
+
+static float round_ld(long double v)
+{
+    /* long double -> f32 in one rounding (x87 rounds to the destination) */
+    return (float)v;
+}
+
+float stex_m_correct2(stex_math_fn fn, float x, float y)
+{
+    if (fn == STEX_MATH_SQRT_F32)
+        return sqrtf(x); /* IEEE: correctly rounded */
+    double d = eval_d(fn, x, y);
+    if (!near_halfway(d))
+        return (float)d;
+    return round_ld(eval_ld(fn, x, y));
+}
+
+float stex_m_correct1(stex_math_fn fn, float x)
+{
+    return stex_m_correct2(fn, x, 0.0f);
+}

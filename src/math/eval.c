@@ -1,0 +1,129 @@
+/*
+ * math/eval.c - the overload table (stex/math.def), evaluation on bit
+ * patterns, the n-lane forms and the typed helpers kernels call.
+ */
+#include "math/ops.h"
+
+#include "common/error.h"
+
+static const stex_math_fn_info fns[STEX_MATH_FN_COUNT] = {
+#define X(id, op, sig, expr, nin, nout) [STEX_MATH_##id] = {op, sig, expr, nin, nout},
+#include "stex/math.def"
+#undef X
+};
+
+const stex_math_fn_info *stex_math_fn_get(stex_math_fn fn)
+{
+    return (unsigned)fn < STEX_MATH_FN_COUNT ? &fns[fn] : NULL;
+}
+
+bool stex_math_fn_find(const char *op, const char *sig, stex_math_fn *out)
+{
+    for (int i = 0; i < STEX_MATH_FN_COUNT; i++) {
+        if (op && sig && !strcmp(fns[i].op, op) && !strcmp(fns[i].sig, sig)) {
+            *out = (stex_math_fn)i;
+            return true;
+        }
+    }
+    return false;
+}
+
+stex_status stex_math_eval(const stex_profile *p, stex_math_fn fn,
+                           const uint32_t *in, uint32_t *out)
+{
+    if (!p)
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_math_eval: the profile is NULL");
+    if ((unsigned)fn >= STEX_MATH_FN_COUNT)
+        return stex_fail(STEX_INVALID_ARGUMENT,
+                         "stex_math_eval: fn %d is not an overload of stex/math.def", (int)fn);
+    const stex_math_rules *r = stex_math_rules_of(p);
+    if (stex_m_eval_f32(r, p, fn, in, out) || stex_m_eval_int(r, p, fn, in, out))
+        return STEX_OK;
+    return stex_fail(STEX_INVALID_ARGUMENT, "stex_math_eval: %s %s is not implemented",
+                     fns[fn].op, fns[fn].sig);
+}
+
+/* the n-lane forms: one lookup, then a loop the compiler may unroll */
+static stex_status check_sig(const stex_profile *p, stex_math_fn fn, const char *sig)
+{
+    if (!p || (unsigned)fn >= STEX_MATH_FN_COUNT || strcmp(fns[fn].sig, sig))
+        return stex_fail(STEX_INVALID_ARGUMENT,
+                         "stex_math_f32_*: fn must be an overload with signature %s", sig);
+    return STEX_OK;
+}
+
+stex_status stex_math_f32_unary(const stex_profile *p, stex_math_fn fn, size_t n,
+                                const float *a, float *out)
+{
+    stex_status st = check_sig(p, fn, "f32->f32");
+    if (st)
+        return st;
+    const stex_math_rules *r = stex_math_rules_of(p);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t in = m_bits(a[i]), o;
+        stex_m_eval_f32(r, p, fn, &in, &o);
+        out[i] = m_float(o);
+    }
+    return STEX_OK;
+}
+
+stex_status stex_math_f32_binary(const stex_profile *p, stex_math_fn fn, size_t n,
+                                 const float *a, const float *b, float *out)
+{
+    stex_status st = check_sig(p, fn, "f32,f32->f32");
+    if (st)
+        return st;
+    const stex_math_rules *r = stex_math_rules_of(p);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t in[2] = {m_bits(a[i]), m_bits(b[i])}, o;
+        stex_m_eval_f32(r, p, fn, in, &o);
+        out[i] = m_float(o);
+    }
+    return STEX_OK;
+}
+
+stex_status stex_math_f32_ternary(const stex_profile *p, stex_math_fn fn, size_t n,
+                                  const float *a, const float *b, const float *c,
+                                  float *out)
+{
+    stex_status st = check_sig(p, fn, "f32,f32,f32->f32");
+    if (st)
+        return st;
+    const stex_math_rules *r = stex_math_rules_of(p);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t in[3] = {m_bits(a[i]), m_bits(b[i]), m_bits(c[i])}, o;
+        stex_m_eval_f32(r, p, fn, in, &o);
+        out[i] = m_float(o);
+    }
+    return STEX_OK;
+}
+
+float stex_math_add_f32(const stex_profile *p, float a, float b)
+{
+    return stex_m_add(stex_math_rules_of(p), a, b);
+}
+
+float stex_math_sub_f32(const stex_profile *p, float a, float b)
+{
+    return stex_m_sub(stex_math_rules_of(p), a, b);
+}
+
+float stex_math_mul_f32(const stex_profile *p, float a, float b)
+{
+    return stex_m_mul(stex_math_rules_of(p), a, b);
+}
+
+float stex_math_div_f32(const stex_profile *p, float a, float b)
+{
+    return stex_m_div(stex_math_rules_of(p), a, b);
+}
+
+float stex_math_mul_add_f32(const stex_profile *p, float a, float b, float c)
+{
+    return stex_m_mul_add(stex_math_rules_of(p), a, b, c);
+}
+
+float stex_math_fma_f32(const stex_profile *p, float a, float b, float c)
+{
+    return stex_m_fma(stex_math_rules_of(p), a, b, c);
+}

@@ -1,0 +1,82 @@
+/* stex eval: each profile's result of a WGSL expression, the --bits batch
+ * mode (a group replayed from stdin) and its errors (exit 2, naming the
+ * rule or the line). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "cli_run.h"
+
+typedef struct eval_case {
+    const char *args[8];
+    int status;
+    const char *in_out, *in_err;
+} eval_case;
+
+static const eval_case CASES[] = {
+    /* decaer's product: nvidia flushes the subnormal input */
+    {{"eval", "a * b", "0x00000001", "0.98"}, 0, "nvidia    0x00000000 (0)", NULL},
+    {{"eval", "--profile", "spec", "a * b", "0x00000001", "0.98"}, 0, "spec      0x00000001", NULL},
+    /* contraction: (1+2^-12)^2 - (1+2^-11) */
+    {{"eval", "--profile", "nvidia", "a*b+c", "0x3f800800", "0x3f800800", "0xbf801000"}, 0,
+     "0x33800000", NULL},
+    {{"eval", "--type", "i32,i32->i32", "a / b", "-7", "0"}, 0, "0xfffffff9 (-7)", NULL},
+    {{"eval", "--json", "--profile", "lavapipe", "ldexp(a, b)", "0x1p-149f", "255"}, 0,
+     "\"bits\": [\"74000000\"]", NULL},
+    {{"eval", "foo(a)", "1"}, 2, NULL, "not an expression stex evaluates"},
+    {{"eval", "a + b", "1"}, 2, NULL, "takes 2 argument value(s), got 1"},
+    {{"eval", "--type", "u32,u32->u32", "a + b", "-1", "2"}, 2, NULL, "not a u32 literal"},
+    {{"eval", "--const", "a + b", "1", "2"}, 2, NULL, "not modelled yet"},
+};
+
+static void test_cases(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        const eval_case *c = &CASES[i];
+        cli_result r = cli_run(c->args);
+        if (r.status != c->status || (c->in_out && !strstr(r.out, c->in_out)) ||
+            (c->in_err && !strstr(r.err, c->in_err)))
+            fail_msg("stex %s '%s' ...: exit %d (want %d)\nstdout: %s\nstderr: %s", c->args[0],
+                     c->args[1], r.status, c->status, r.out, r.err);
+        cli_free(&r);
+    }
+}
+
+/* --bits: one output line per input line, in the conformance files' notation */
+static void test_bits(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "printf '80800000,00000000\\nbf800000,3f800000\\n' | '%s' eval --bits --profile nvidia "
+             "'a %% b'", getenv("STEX_BIN"));
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    char out[256] = {0};
+    size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = 0;
+    assert_int_equal(pclose(f), 0);
+    assert_string_equal(out, "ffffffff\n80000000\n");
+
+    snprintf(cmd, sizeof cmd, "printf '3f800000\\nzz\\n' | '%s' eval --bits --profile spec "
+             "'sin(a)' 2>&1 >/dev/null", getenv("STEX_BIN"));
+    f = popen(cmd, "r");
+    n = fread(out, 1, sizeof out - 1, f);
+    out[n] = 0;
+    int st = pclose(f);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+    assert_non_null(strstr(out, "line 2"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cases),
+        cmocka_unit_test(test_bits),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
