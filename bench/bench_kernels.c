@@ -213,7 +213,7 @@ int main(int argc, char **argv)
         if (!chosen)
             continue;
         const stex_kernel *k = stex_kernel_find(BENCH[b].kernel);
-        stex_kernel_setup s = {.width = size, .height = size, .tiempo = 0.75f};
+        stex_kernel_setup s = {.width = size, .height = size, .time = 0.75f};
         stex_kernel_instance *ki;
         if (stex_kernel_instance_create(k, &s, &ki)) {
             fprintf(stderr, "%s: %s\n", k->name, stex_last_error());

@@ -86,7 +86,7 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof K / sizeof K[0]; i++) {
         if (argc > 3 && strcmp(argv[3], K[i].kernel))
             continue;
-        stex_kernel_setup s = {.width = size, .height = size, .tiempo = 0.75f};
+        stex_kernel_setup s = {.width = size, .height = size, .time = 0.75f};
         stex_kernel_instance *ki;
         if (stex_kernel_instance_create(stex_kernel_find(K[i].kernel), &s, &ki)) {
             fprintf(stderr, "bench_race: %s: %s\n", K[i].kernel, stex_last_error());

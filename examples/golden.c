@@ -3,13 +3,13 @@
  *
  * A compute kernel written against stex/shader.h (the C twin of this WGSL)
  *
- *     @group(0) @binding(0) var salida : texture_storage_2d<rgba8unorm, write>;
+ *     @group(0) @binding(0) var output : texture_storage_2d<rgba8unorm, write>;
  *     @compute @workgroup_size(8, 8)
- *     fn gradiente(@builtin(global_invocation_id) id : vec3<u32>) {
- *       let tam = textureDimensions(salida);
- *       if (any(id.xy >= tam)) { return; }
- *       let uv = vec2<f32>(id.xy) / vec2<f32>(tam - 1);
- *       textureStore(salida, vec2<i32>(id.xy), vec4<f32>(uv, 1.5 - uv.x, 1.0));
+ *     fn gradient(@builtin(global_invocation_id) id : vec3<u32>) {
+ *       let size = textureDimensions(output);
+ *       if (any(id.xy >= size)) { return; }
+ *       let uv = vec2<f32>(id.xy) / vec2<f32>(size - 1);
+ *       textureStore(output, vec2<i32>(id.xy), vec4<f32>(uv, 1.5 - uv.x, 1.0));
  *     }
  *
  * runs on the emulated device; its output is read back exactly as
@@ -25,19 +25,19 @@
 
 #include "stex/stex.h"
 
-static void gradiente(const stex_invocation *inv)
+static void gradient(const stex_invocation *inv)
 {
-    stex_uvec2 tam = stex_textureDimensions_2d(inv, 0);
+    stex_uvec2 size = stex_textureDimensions_2d(inv, 0);
     uint32_t x = inv->global_invocation_id[0], y = inv->global_invocation_id[1];
-    if (x >= tam.x || y >= tam.y)
+    if (x >= size.x || y >= size.y)
         return;
-    float u = (float)x / (float)(tam.x - 1), v = (float)y / (float)(tam.y - 1);
+    float u = (float)x / (float)(size.x - 1), v = (float)y / (float)(size.y - 1);
     stex_textureStore_2d(inv, 0, x, y, stex_f32x4(u, v, 1.5f - u, 1.0f));
 }
 
 /* The same kernel with the engine's invocation loop compiled around it: the
  * kernel is inlined instead of called once per invocation (optional). */
-STEX_WORKGROUP_FN(gradiente_workgroup, gradiente)
+STEX_WORKGROUP_FN(gradient_workgroup, gradient)
 
 #define CHECK(call)                                                                     \
     do {                                                                                \
@@ -71,9 +71,9 @@ int main(int argc, char **argv)
                                .type = STEX_BINDING_STORAGE_TEXTURE,
                                .storage_texture = {STEX_ACCESS_WRITE_ONLY, STEX_FORMAT_RGBA8UNORM,
                                                    STEX_VIEW_DIMENSION_2D}};
-    stex_pipeline_desc pd = {.kernel = gradiente, .workgroup = gradiente_workgroup,
+    stex_pipeline_desc pd = {.kernel = gradient, .workgroup = gradient_workgroup,
                              .workgroup_size = {8, 8, 1}, .entries = &entry, .entry_count = 1,
-                             .label = "gradiente"};
+                             .label = "gradient"};
     stex_pipeline *pipe;
     stex_bind_group *group;
     CHECK(stex_pipeline_create(device, &pd, &pipe));
@@ -88,10 +88,10 @@ int main(int argc, char **argv)
     stex_image img;
     CHECK(stex_image_from_texture(tex, 0, &img));
     char bin[4096], npy[4096], png[4096];
-    snprintf(bin, sizeof bin, "%s/gradiente.bin", dir);
-    snprintf(npy, sizeof npy, "%s/gradiente.npy", dir);
-    snprintf(png, sizeof png, "%s/gradiente.png", dir);
-    stex_io_meta meta = {.kernel = "gradiente", .profile = "spec", .schedule = "shuffled",
+    snprintf(bin, sizeof bin, "%s/gradient.bin", dir);
+    snprintf(npy, sizeof npy, "%s/gradient.npy", dir);
+    snprintf(png, sizeof png, "%s/gradient.png", dir);
+    stex_io_meta meta = {.kernel = "gradient", .profile = "spec", .schedule = "shuffled",
                          .seed = 42, .has_seed = true};
     CHECK(stex_write_image(bin, &img, &meta));
     CHECK(stex_write_image(npy, &img, NULL));

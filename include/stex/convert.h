@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stex/api.h"
 #include "stex/format.h"
 #include "stex/status.h"
 
@@ -53,29 +54,29 @@ typedef enum stex_profile_id {
 /* The table of choices; its fields are listed in src/convert/profile.h. */
 typedef struct stex_profile stex_profile;
 
-const stex_profile *stex_profile_get(stex_profile_id id);        /* NULL if out of range */
-stex_profile_id stex_profile_id_of(const stex_profile *p);
-const char *stex_profile_name(stex_profile_id id);               /* "spec", ... or "?" */
-const char *stex_profile_summary(stex_profile_id id);
-bool stex_profile_from_name(const char *name, stex_profile_id *out);
+STEX_API const stex_profile *stex_profile_get(stex_profile_id id);        /* NULL if out of range */
+STEX_API stex_profile_id stex_profile_id_of(const stex_profile *p);
+STEX_API const char *stex_profile_name(stex_profile_id id);               /* "spec", ... or "?" */
+STEX_API const char *stex_profile_summary(stex_profile_id id);
+STEX_API bool stex_profile_from_name(const char *name, stex_profile_id *out);
 
 /* Encode one texel: `in` holds the channels as the format's scalar type
  * (stex_format_info.scalar); writes stex_format_info.bytes bytes in memory
  * order.  Channels the format lacks are ignored. */
-stex_status stex_encode_texel(const stex_profile *p, stex_format f,
-                              const stex_vec4 *in, uint8_t *out);
+STEX_API stex_status stex_encode_texel(const stex_profile *p, stex_format f,
+                                       const stex_vec4 *in, uint8_t *out);
 /* Decode one texel as textureLoad returns it; missing channels read 0,0,1
  * (g, b = 0, a = 1 in the scalar type). */
-stex_status stex_decode_texel(const stex_profile *p, stex_format f,
-                              const uint8_t *in, stex_vec4 *out);
+STEX_API stex_status stex_decode_texel(const stex_profile *p, stex_format f,
+                                       const uint8_t *in, stex_vec4 *out);
 
 /* The value a linear filter sees for this texel: what textureSampleLevel
  * returns at the exact centre of a lone texel (weight 1), where devices
  * differ from textureLoad (NVIDIA filters snorm8 as replicated snorm16 and
  * turns every f16 NaN into 0x7fffe000).  Neighbour contamination (0 * inf)
  * is the sampler's business, not this one's. */
-stex_status stex_decode_texel_filtered(const stex_profile *p, stex_format f,
-                                       const uint8_t *in, stex_vec4 *out);
+STEX_API stex_status stex_decode_texel_filtered(const stex_profile *p, stex_format f,
+                                                const uint8_t *in, stex_vec4 *out);
 
 /* True iff `bytes` is an encoding of `input` in format f that the
  * WebGPU/WGSL rules permit (per channel: either nearest unorm/snorm code,
@@ -85,37 +86,37 @@ stex_status stex_decode_texel_filtered(const stex_profile *p, stex_format f,
  * The _explain form returns STEX_OK, STEX_MISMATCH with a sentence naming
  * the channel, the input, the stored code and what was allowed (also in
  * stex_last_error()), or STEX_INVALID_ARGUMENT; `why` may be NULL. */
-bool stex_texel_allowed(stex_format f, const stex_vec4 *input, const uint8_t *bytes);
-stex_status stex_texel_allowed_explain(stex_format f, const stex_vec4 *input,
-                                       const uint8_t *bytes, char *why, size_t why_size);
+STEX_API bool stex_texel_allowed(stex_format f, const stex_vec4 *input, const uint8_t *bytes);
+STEX_API stex_status stex_texel_allowed_explain(stex_format f, const stex_vec4 *input,
+                                                const uint8_t *bytes, char *why, size_t why_size);
 
 /* The per-texel fast path: look the function up once, call it per texel.
  * NULL for formats stex cannot encode. */
 typedef void (*stex_encode_fn)(const stex_profile *p, const stex_vec4 *in, uint8_t *out);
 typedef void (*stex_decode_fn)(const stex_profile *p, const uint8_t *in, stex_vec4 *out);
-stex_encode_fn stex_encoder(stex_format f);
-stex_decode_fn stex_decoder(stex_format f);
+STEX_API stex_encode_fn stex_encoder(stex_format f);
+STEX_API stex_decode_fn stex_decoder(stex_format f);
 
 /* Scalar conversions, exposed for tests, sweeps and the CLI. n = bits (2..16). */
-uint32_t stex_f32_to_unorm(const stex_profile *p, float x, unsigned n);
-int32_t stex_f32_to_snorm(const stex_profile *p, float x, unsigned n);
-float stex_unorm_to_f32(const stex_profile *p, uint32_t k, unsigned n);
-float stex_snorm_to_f32(const stex_profile *p, int32_t k, unsigned n);
-uint16_t stex_f32_to_f16(const stex_profile *p, float x);
-float stex_f16_to_f32(const stex_profile *p, uint16_t h);
+STEX_API uint32_t stex_f32_to_unorm(const stex_profile *p, float x, unsigned n);
+STEX_API int32_t stex_f32_to_snorm(const stex_profile *p, float x, unsigned n);
+STEX_API float stex_unorm_to_f32(const stex_profile *p, uint32_t k, unsigned n);
+STEX_API float stex_snorm_to_f32(const stex_profile *p, int32_t k, unsigned n);
+STEX_API uint16_t stex_f32_to_f16(const stex_profile *p, float x);
+STEX_API float stex_f16_to_f32(const stex_profile *p, uint16_t h);
 
 /* WGSL pack/unpack builtins (they round like the profile's device does,
  * which is not always like textureStore). */
-uint32_t stex_pack4x8unorm(const stex_profile *p, const float v[4]);
-uint32_t stex_pack4x8snorm(const stex_profile *p, const float v[4]);
-uint32_t stex_pack2x16unorm(const stex_profile *p, const float v[2]);
-uint32_t stex_pack2x16snorm(const stex_profile *p, const float v[2]);
-uint32_t stex_pack2x16float(const stex_profile *p, const float v[2]);
-void stex_unpack4x8unorm(const stex_profile *p, uint32_t w, float out[4]);
-void stex_unpack4x8snorm(const stex_profile *p, uint32_t w, float out[4]);
-void stex_unpack2x16unorm(const stex_profile *p, uint32_t w, float out[2]);
-void stex_unpack2x16snorm(const stex_profile *p, uint32_t w, float out[2]);
-void stex_unpack2x16float(const stex_profile *p, uint32_t w, float out[2]);
+STEX_API uint32_t stex_pack4x8unorm(const stex_profile *p, const float v[4]);
+STEX_API uint32_t stex_pack4x8snorm(const stex_profile *p, const float v[4]);
+STEX_API uint32_t stex_pack2x16unorm(const stex_profile *p, const float v[2]);
+STEX_API uint32_t stex_pack2x16snorm(const stex_profile *p, const float v[2]);
+STEX_API uint32_t stex_pack2x16float(const stex_profile *p, const float v[2]);
+STEX_API void stex_unpack4x8unorm(const stex_profile *p, uint32_t w, float out[4]);
+STEX_API void stex_unpack4x8snorm(const stex_profile *p, uint32_t w, float out[4]);
+STEX_API void stex_unpack2x16unorm(const stex_profile *p, uint32_t w, float out[2]);
+STEX_API void stex_unpack2x16snorm(const stex_profile *p, uint32_t w, float out[2]);
+STEX_API void stex_unpack2x16float(const stex_profile *p, uint32_t w, float out[2]);
 
 #ifdef __cplusplus
 }

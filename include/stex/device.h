@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "stex/api.h"
 #include "stex/convert.h"
 #include "stex/format.h"
 #include "stex/status.h"
@@ -70,7 +71,7 @@ typedef struct stex_limits {
 #undef STEX_LIMIT_FIELD_
 } stex_limits;
 
-stex_limits stex_limits_default(void);
+STEX_API stex_limits stex_limits_default(void);
 
 typedef struct stex_adapter stex_adapter;
 typedef struct stex_device stex_device;
@@ -84,13 +85,13 @@ typedef struct stex_adapter_desc {
 
 /* A capable adapter: every feature, every language feature, default limits,
  * the spec profile.  stex_adapter_create(NULL, ...) uses it. */
-stex_adapter_desc stex_adapter_desc_default(void);
+STEX_API stex_adapter_desc stex_adapter_desc_default(void);
 
-stex_status stex_adapter_create(const stex_adapter_desc *desc, stex_adapter **out);
-void stex_adapter_destroy(stex_adapter *a);
-uint32_t stex_adapter_features(const stex_adapter *a);
-uint32_t stex_adapter_language_features(const stex_adapter *a);
-const stex_limits *stex_adapter_limits(const stex_adapter *a);
+STEX_API stex_status stex_adapter_create(const stex_adapter_desc *desc, stex_adapter **out);
+STEX_API void stex_adapter_destroy(stex_adapter *a);
+STEX_API uint32_t stex_adapter_features(const stex_adapter *a);
+STEX_API uint32_t stex_adapter_language_features(const stex_adapter *a);
+STEX_API const stex_limits *stex_adapter_limits(const stex_adapter *a);
 
 typedef struct stex_device_desc {
     uint32_t required_features;
@@ -99,13 +100,13 @@ typedef struct stex_device_desc {
 
 /* The device's features are the requested ones plus what they imply
  * (tier2 -> tier1 -> rg11b10ufloat-renderable). */
-stex_status stex_device_create(stex_adapter *a, const stex_device_desc *desc, stex_device **out);
-void stex_device_destroy(stex_device *d);
-uint32_t stex_device_features(const stex_device *d);
-uint32_t stex_device_language_features(const stex_device *d);
-const stex_limits *stex_device_limits(const stex_device *d);
-const stex_profile *stex_device_profile(const stex_device *d);
-void stex_device_set_profile(stex_device *d, stex_profile_id id);
+STEX_API stex_status stex_device_create(stex_adapter *a, const stex_device_desc *desc, stex_device **out);
+STEX_API void stex_device_destroy(stex_device *d);
+STEX_API uint32_t stex_device_features(const stex_device *d);
+STEX_API uint32_t stex_device_language_features(const stex_device *d);
+STEX_API const stex_limits *stex_device_limits(const stex_device *d);
+STEX_API const stex_profile *stex_device_profile(const stex_device *d);
+STEX_API void stex_device_set_profile(stex_device *d, stex_profile_id id);
 
 /* ---- descriptors validated here (WebGPU's dictionaries) ---- */
 
@@ -146,21 +147,21 @@ typedef struct stex_storage_texture_layout {
 
 /* createTexture's rules (usage, format features, sample count, extents and
  * limits, mip count).  Fills zero defaults into a copy, never into *desc. */
-stex_status stex_validate_texture(const stex_device *d, const stex_texture_desc *desc);
+STEX_API stex_status stex_validate_texture(const stex_device *d, const stex_texture_desc *desc);
 /* createView's rules against the texture it views. */
-stex_status stex_validate_view(const stex_device *d, const stex_texture_desc *tex,
-                               const stex_view_desc *view);
+STEX_API stex_status stex_validate_view(const stex_device *d, const stex_texture_desc *tex,
+                                        const stex_view_desc *view);
 /* A storageTexture bind group layout entry with the given visibility. */
-stex_status stex_validate_storage_texture_layout(const stex_device *d, uint32_t visibility,
-                                                 const stex_storage_texture_layout *entry);
+STEX_API stex_status stex_validate_storage_texture_layout(const stex_device *d, uint32_t visibility,
+                                                          const stex_storage_texture_layout *entry);
 /* A view bound to a storage-texture entry: usage STORAGE_BINDING, exactly one
  * mip level, format identical, view dimension equal to the entry's. */
-stex_status stex_validate_storage_binding(const stex_device *d,
-                                          const stex_storage_texture_layout *entry,
-                                          const stex_texture_desc *tex,
-                                          const stex_view_desc *resolved_view);
+STEX_API stex_status stex_validate_storage_binding(const stex_device *d,
+                                                   const stex_storage_texture_layout *entry,
+                                                   const stex_texture_desc *tex,
+                                                   const stex_view_desc *resolved_view);
 /* The view descriptor with every default filled in (as WebGPU resolves it). */
-stex_view_desc stex_view_desc_resolve(const stex_texture_desc *tex, const stex_view_desc *view);
+STEX_API stex_view_desc stex_view_desc_resolve(const stex_texture_desc *tex, const stex_view_desc *view);
 
 #ifdef __cplusplus
 }

@@ -30,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stex/api.h"
 #include "stex/resource.h"
 #include "stex/shader.h"
 
@@ -83,9 +84,9 @@ typedef struct stex_pipeline_desc {
     const char *label;
 } stex_pipeline_desc;
 
-stex_status stex_pipeline_create(stex_device *d, const stex_pipeline_desc *desc,
-                                 stex_pipeline **out);
-void stex_pipeline_destroy(stex_pipeline *p);
+STEX_API stex_status stex_pipeline_create(stex_device *d, const stex_pipeline_desc *desc,
+                                          stex_pipeline **out);
+STEX_API void stex_pipeline_destroy(stex_pipeline *p);
 
 typedef struct stex_bind_group_entry {
     uint32_t binding;
@@ -96,12 +97,12 @@ typedef struct stex_bind_group_entry {
 } stex_bind_group_entry;
 
 /* createBindGroup for the pipeline's @group(0) layout, or for @group(group). */
-stex_status stex_bind_group_create(const stex_pipeline *p, const stex_bind_group_entry *entries,
-                                   uint32_t count, stex_bind_group **out);
-stex_status stex_bind_group_create_in_group(const stex_pipeline *p, uint32_t group,
-                                            const stex_bind_group_entry *entries, uint32_t count,
-                                            stex_bind_group **out);
-void stex_bind_group_destroy(stex_bind_group *g);
+STEX_API stex_status stex_bind_group_create(const stex_pipeline *p, const stex_bind_group_entry *entries,
+                                            uint32_t count, stex_bind_group **out);
+STEX_API stex_status stex_bind_group_create_in_group(const stex_pipeline *p, uint32_t group,
+                                                     const stex_bind_group_entry *entries, uint32_t count,
+                                                     stex_bind_group **out);
+STEX_API void stex_bind_group_destroy(stex_bind_group *g);
 
 typedef enum stex_schedule {
     STEX_SCHEDULE_IN_ORDER = 0, STEX_SCHEDULE_REVERSED, STEX_SCHEDULE_SHUFFLED
@@ -144,18 +145,18 @@ typedef struct stex_dispatch_options {
     void *store_observer_user;     /* its first argument */
 } stex_dispatch_options;
 
-const char *stex_schedule_name(stex_schedule s);
-bool stex_schedule_from_name(const char *name, stex_schedule *out);
-const char *stex_visibility_name(stex_visibility v);
-bool stex_visibility_from_name(const char *name, stex_visibility *out);
-const char *stex_oob_load_name(stex_oob_load o);
-bool stex_oob_load_from_name(const char *name, stex_oob_load *out);
+STEX_API const char *stex_schedule_name(stex_schedule s);
+STEX_API bool stex_schedule_from_name(const char *name, stex_schedule *out);
+STEX_API const char *stex_visibility_name(stex_visibility v);
+STEX_API bool stex_visibility_from_name(const char *name, stex_visibility *out);
+STEX_API const char *stex_oob_load_name(stex_oob_load o);
+STEX_API bool stex_oob_load_from_name(const char *name, stex_oob_load *out);
 
 /* dispatchWorkgroups(x, y, z) with bind group g as @group(0) (the only group
  * of its pipeline's layout).  NULL options = in-order, all threads.  Writes
  * of one dispatch are all visible to the next. */
-stex_status stex_dispatch(const stex_pipeline *p, const stex_bind_group *g, uint32_t x,
-                          uint32_t y, uint32_t z, const stex_dispatch_options *opt);
+STEX_API stex_status stex_dispatch(const stex_pipeline *p, const stex_bind_group *g, uint32_t x,
+                                   uint32_t y, uint32_t z, const stex_dispatch_options *opt);
 
 /* setBindGroup(index, group, dynamicOffsets) for one index: the dynamic
  * offsets, one per entry with has_dynamic_offset, in binding order. */
@@ -167,9 +168,9 @@ typedef struct stex_bound_group {
 
 /* dispatchWorkgroups(x, y, z) with groups[i] set at index i (count <=
  * maxBindGroups); every group the pipeline's layout has must be set. */
-stex_status stex_dispatch_bound(const stex_pipeline *p, const stex_bound_group *groups,
-                                uint32_t count, uint32_t x, uint32_t y, uint32_t z,
-                                const stex_dispatch_options *opt);
+STEX_API stex_status stex_dispatch_bound(const stex_pipeline *p, const stex_bound_group *groups,
+                                         uint32_t count, uint32_t x, uint32_t y, uint32_t z,
+                                         const stex_dispatch_options *opt);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "stex/api.h"
 #include "stex/webgpu.h"
 
 #ifdef __cplusplus
@@ -53,11 +54,11 @@ typedef enum stex_packing {
 
 /* Which feature a capability needs.  NEVER: no feature enables it. */
 typedef enum stex_tier {
-    STEX_TIER_NONE,               /* always (core) */
-    STEX_TIER_BGRA8UNORM_STORAGE,
-    STEX_TIER_TIER1,
-    STEX_TIER_TIER2,
-    STEX_TIER_BC,
+    STEX_TIER_CORE,               /* always: core WebGPU, no feature */
+    STEX_TIER_BGRA8UNORM_STORAGE, /* bgra8unorm-storage */
+    STEX_TIER_1,                  /* texture-formats-tier1 */
+    STEX_TIER_2,                  /* texture-formats-tier2 (implies tier1) */
+    STEX_TIER_BC,                 /* texture-compression-bc */
     STEX_TIER_NEVER
 } stex_tier;
 
@@ -77,36 +78,36 @@ typedef struct stex_format_info {
     stex_tier read_write;      /* needed for read-write */
 } stex_format_info;
 
-const stex_format_info *stex_format_get(stex_format f);
-const char *stex_format_name(stex_format f);            /* "?" if invalid */
-stex_format stex_format_from_name(const char *name);    /* UNDEFINED if unknown */
+STEX_API const stex_format_info *stex_format_get(stex_format f);
+STEX_API const char *stex_format_name(stex_format f);            /* "?" if invalid */
+STEX_API stex_format stex_format_from_name(const char *name);    /* UNDEFINED if unknown */
 
-/* The feature bit a tier stands for (0 for NONE, and for NEVER). */
-uint32_t stex_tier_feature(stex_tier t);
+/* The feature bit a tier stands for (0 for CORE, and for NEVER). */
+STEX_API uint32_t stex_tier_feature(stex_tier t);
 /* True if `features` (STEX_FEATURE_* mask) enable the tier.  tier2 implies tier1. */
-bool stex_tier_enabled(stex_tier t, uint32_t features);
+STEX_API bool stex_tier_enabled(stex_tier t, uint32_t features);
 
 /* Can a texture of this format be created under these features? */
-bool stex_format_can_create(stex_format f, uint32_t features);
+STEX_API bool stex_format_can_create(stex_format f, uint32_t features);
 /* Is it a storage format (STORAGE_BINDING allowed)?  The lessons' admiteStorage. */
-bool stex_format_supports_storage(stex_format f, uint32_t features);
+STEX_API bool stex_format_supports_storage(stex_format f, uint32_t features);
 /* May it be bound with this access?  read-only and read-write also need the
  * WGSL language feature readonly_and_readwrite_storage_textures.  UNDEFINED
  * access means write-only.  The lessons' admiteReadWrite for READ_WRITE. */
-bool stex_format_supports_access(stex_format f, stex_access access,
-                                 uint32_t features, uint32_t language_features);
+STEX_API bool stex_format_supports_access(stex_format f, stex_access access,
+                                          uint32_t features, uint32_t language_features);
 /* The one feature that makes (format, access) bindable as a storage texture:
- * STEX_TIER_NONE (core), BGRA8UNORM_STORAGE, TIER1, TIER2, or NEVER.  It covers
+ * STEX_TIER_CORE, BGRA8UNORM_STORAGE, 1, 2, or NEVER.  It covers
  * creating the format, making it a storage format and the access mode (tier2
  * implies tier1, so one feature always suffices).  UNDEFINED access means
  * write-only.  The WGSL language feature is not part of it. */
-stex_tier stex_format_access_tier(stex_format f, stex_access access);
+STEX_API stex_tier stex_format_access_tier(stex_format f, stex_access access);
 /* WebGPU name of the feature a tier stands for ("texture-formats-tier2"),
- * "core" for NONE and "never" for NEVER. */
-const char *stex_tier_name(stex_tier t);
+ * "core" for CORE and "never" for NEVER. */
+STEX_API const char *stex_tier_name(stex_tier t);
 /* The lessons' formatoIntermedio: r16float if it is a storage format under
  * these features (texture-formats-tier1), else r32float. */
-stex_format stex_format_intermediate(uint32_t features);
+STEX_API stex_format stex_format_intermediate(uint32_t features);
 
 #ifdef __cplusplus
 }

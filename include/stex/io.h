@@ -39,6 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stex/api.h"
 #include "stex/convert.h"
 #include "stex/format.h"
 #include "stex/resource.h"
@@ -65,17 +66,17 @@ typedef struct stex_image {
 
 /* A zeroed image of the format, with bytes_per_row = width * texel bytes
  * rounded up to 256 and rows_per_image = height. */
-stex_status stex_image_init(stex_image *img, stex_format f, uint32_t width, uint32_t height,
-                            uint32_t depth);
-void stex_image_free(stex_image *img);
+STEX_API stex_status stex_image_init(stex_image *img, stex_format f, uint32_t width, uint32_t height,
+                                     uint32_t depth);
+STEX_API void stex_image_free(stex_image *img);
 /* Address of texel (x, y, z); NULL out of range. */
-uint8_t *stex_image_texel(const stex_image *img, uint32_t x, uint32_t y, uint32_t z);
+STEX_API uint8_t *stex_image_texel(const stex_image *img, uint32_t x, uint32_t y, uint32_t z);
 /* Bytes per row of the WebGPU copy layout: width * texel bytes rounded up to 256. */
-uint32_t stex_copy_bytes_per_row(stex_format f, uint32_t width);
+STEX_API uint32_t stex_copy_bytes_per_row(stex_format f, uint32_t width);
 
 /* Mip level `mip` of a texture (all layers), read with
  * stex_copy_texture_to_buffer.  The texture needs COPY_SRC usage. */
-stex_status stex_image_from_texture(stex_texture *t, uint32_t mip, stex_image *out);
+STEX_API stex_status stex_image_from_texture(stex_texture *t, uint32_t mip, stex_image *out);
 
 /* What the .bin sidecar records besides the layout.  Strings may be NULL
  * (written as null) when writing; after reading they are "" if absent. */
@@ -98,45 +99,45 @@ typedef struct stex_io_meta_read {
 } stex_io_meta_read;
 
 /* ---- .bin + .bin.json ---- */
-stex_status stex_write_bin(const char *path, const stex_image *img, const stex_io_meta *meta);
+STEX_API stex_status stex_write_bin(const char *path, const stex_image *img, const stex_io_meta *meta);
 /* Reads path and path.json; meta may be NULL. */
-stex_status stex_read_bin(const char *path, stex_image *out, stex_io_meta_read *meta);
+STEX_API stex_status stex_read_bin(const char *path, stex_image *out, stex_io_meta_read *meta);
 /* A raw readback without a sidecar: the caller gives the layout
  * (rows_per_image 0 = height).  The file may hold the full
  * bytes_per_row * rows_per_image * depth bytes or WebGPU's minimum (the last
  * row unpadded). */
-stex_status stex_read_bin_raw(const char *path, stex_format f, uint32_t width, uint32_t height,
-                              uint32_t depth, uint32_t bytes_per_row, uint32_t rows_per_image,
-                              stex_image *out);
+STEX_API stex_status stex_read_bin_raw(const char *path, stex_format f, uint32_t width, uint32_t height,
+                                       uint32_t depth, uint32_t bytes_per_row, uint32_t rows_per_image,
+                                       stex_image *out);
 
 /* ---- .npy ---- */
 /* numpy dtype string of a format ("|u1", "<f2", "<u4" ...) and the number of
  * channels the array has (packed formats: one '<u4' channel). NULL if none. */
-const char *stex_npy_dtype(stex_format f, uint32_t *channels);
-stex_status stex_write_npy(const char *path, const stex_image *img);
+STEX_API const char *stex_npy_dtype(stex_format f, uint32_t *channels);
+STEX_API stex_status stex_write_npy(const char *path, const stex_image *img);
 /* f = UNDEFINED: inferred from dtype and channel count (u1 -> unorm,
  * i1 -> snorm, u2/u4 -> uint, i2/i4 -> sint, f2/f4 -> float); else the file
  * must match f.  Shapes (D,H,W,C), (H,W,C) and (H,W) are accepted. */
-stex_status stex_read_npy(const char *path, stex_format f, stex_image *out);
+STEX_API stex_status stex_read_npy(const char *path, stex_format f, stex_image *out);
 
 /* ---- .png ---- */
-stex_status stex_write_png(const char *path, const stex_image *img);
+STEX_API stex_status stex_write_png(const char *path, const stex_image *img);
 /* Any PNG, converted to 8-bit RGBA: an rgba8unorm image. */
-stex_status stex_read_png(const char *path, stex_image *out);
+STEX_API stex_status stex_read_png(const char *path, stex_image *out);
 /* The picture stex_write_png draws, as 8-bit RGBA (16-bit samples keep
  * their high byte; grey is spread to R,G,B): width x (height * depth) pixels,
  * malloc'ed into *rgba (free() it). */
-stex_status stex_image_render_rgba8(const stex_image *img, uint8_t **rgba);
+STEX_API stex_status stex_image_render_rgba8(const stex_image *img, uint8_t **rgba);
 /* An 8-bit RGBA picture from raw pixels (width * height * 4 bytes). */
-stex_status stex_write_png_rgba8(const char *path, const uint8_t *rgba, uint32_t width,
-                                 uint32_t height);
+STEX_API stex_status stex_write_png_rgba8(const char *path, const uint8_t *rgba, uint32_t width,
+                                          uint32_t height);
 
 /* ---- by extension (.bin, .npy, .png) ---- */
 typedef enum stex_file_kind {
     STEX_FILE_UNKNOWN = 0, STEX_FILE_BIN, STEX_FILE_NPY, STEX_FILE_PNG
 } stex_file_kind;
-stex_file_kind stex_file_kind_of(const char *path);
-stex_status stex_write_image(const char *path, const stex_image *img, const stex_io_meta *meta);
+STEX_API stex_file_kind stex_file_kind_of(const char *path);
+STEX_API stex_status stex_write_image(const char *path, const stex_image *img, const stex_io_meta *meta);
 
 /* ---- recorded store inputs (X.bin.inputs), for the `allowed` tolerance ----
  * The vec4 each texel was last stored with, so that a comparison can accept
@@ -148,12 +149,12 @@ typedef struct stex_inputs {
     uint8_t *stored;     /* 1 if the texel was stored, 0 if it kept its initial value */
 } stex_inputs;
 
-stex_status stex_inputs_init(stex_inputs *in, stex_scalar_type scalar, uint32_t width,
-                             uint32_t height, uint32_t depth);
-void stex_inputs_free(stex_inputs *in);
-void stex_inputs_set(stex_inputs *in, uint32_t x, uint32_t y, uint32_t z, const stex_vec4 *v);
-stex_status stex_write_inputs(const char *path, const stex_inputs *in);
-stex_status stex_read_inputs(const char *path, stex_inputs *out);
+STEX_API stex_status stex_inputs_init(stex_inputs *in, stex_scalar_type scalar, uint32_t width,
+                                      uint32_t height, uint32_t depth);
+STEX_API void stex_inputs_free(stex_inputs *in);
+STEX_API void stex_inputs_set(stex_inputs *in, uint32_t x, uint32_t y, uint32_t z, const stex_vec4 *v);
+STEX_API stex_status stex_write_inputs(const char *path, const stex_inputs *in);
+STEX_API stex_status stex_read_inputs(const char *path, stex_inputs *out);
 
 /* ---- comparison ---- */
 typedef enum stex_tolerance_kind {
@@ -168,7 +169,7 @@ typedef struct stex_tolerance {
 } stex_tolerance;
 
 /* "exact", "ulp:N", "allowed". */
-bool stex_tolerance_parse(const char *s, stex_tolerance *out);
+STEX_API bool stex_tolerance_parse(const char *s, stex_tolerance *out);
 
 #define STEX_COMPARE_LISTED 10
 
@@ -191,17 +192,17 @@ typedef struct stex_compare_result {
 
 /* Difference of one texel in the format's units (max over channels);
  * UINT64_MAX for NaN against non-NaN. */
-uint64_t stex_texel_diff(stex_format f, const uint8_t *a, const uint8_t *b);
+STEX_API uint64_t stex_texel_diff(stex_format f, const uint8_t *a, const uint8_t *b);
 
 /* inputs: required for ALLOWED (same size as the images), ignored otherwise. */
-stex_status stex_compare(const stex_image *golden, const stex_image *actual, stex_tolerance tol,
-                         const stex_inputs *inputs, stex_compare_result *res);
+STEX_API stex_status stex_compare(const stex_image *golden, const stex_image *actual, stex_tolerance tol,
+                                  const stex_inputs *inputs, stex_compare_result *res);
 /* A picture of the differences, width x (height * depth) (layers stacked):
  * equal texels dark grey, differing-but-tolerated blue, mismatches red to
  * yellow by the size of the difference. */
-stex_status stex_write_diff_png(const char *path, const stex_image *golden,
-                                const stex_image *actual, stex_tolerance tol,
-                                const stex_inputs *inputs);
+STEX_API stex_status stex_write_diff_png(const char *path, const stex_image *golden,
+                                         const stex_image *actual, stex_tolerance tol,
+                                         const stex_inputs *inputs);
 
 #ifdef __cplusplus
 }

@@ -35,6 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stex/api.h"
 #include "stex/dispatch.h"
 #include "stex/format.h"
 #include "stex/resource.h"
@@ -68,9 +69,9 @@ typedef struct stex_kernel {
 } stex_kernel;
 
 /* The registry, in lesson order. */
-size_t stex_kernel_count(void);
-const stex_kernel *stex_kernel_at(size_t i);          /* NULL if out of range */
-const stex_kernel *stex_kernel_find(const char *name); /* NULL if unknown */
+STEX_API size_t stex_kernel_count(void);
+STEX_API const stex_kernel *stex_kernel_at(size_t i);          /* NULL if out of range */
+STEX_API const stex_kernel *stex_kernel_find(const char *name); /* NULL if unknown */
 
 /* What an instance is built with.  All zero = the harness's setup. */
 typedef struct stex_kernel_setup {
@@ -82,7 +83,7 @@ typedef struct stex_kernel_setup {
      * counts add up) then one present; generar, box3x3-*: the same dispatch
      * again (same result, for timing). */
     uint32_t iterations;
-    float tiempo;                  /* generar: params.tiempo (the harness's perf run: 0.75) */
+    float time;                    /* generar: params.tiempo (the harness's perf run: 0.75) */
     /* difundir and difundir-pingpong: "random" (default: Math.fround of
      * mulberry32(0xd1f0) per texel) or "hot" (zero but 1000.0 at the centre). */
     const char *variant;
@@ -101,41 +102,41 @@ typedef struct stex_kernel_instance stex_kernel_instance;
 
 /* Creates the pipelines, textures, buffers and bind groups, and writes the
  * input (stex_kernel_instance_reset). */
-stex_status stex_kernel_instance_create(const stex_kernel *k, const stex_kernel_setup *setup,
-                                        stex_kernel_instance **out);
-void stex_kernel_instance_destroy(stex_kernel_instance *ki);
+STEX_API stex_status stex_kernel_instance_create(const stex_kernel *k, const stex_kernel_setup *setup,
+                                                 stex_kernel_instance **out);
+STEX_API void stex_kernel_instance_destroy(stex_kernel_instance *ki);
 
 /* Writes the initial data again (as the harness did before every racy run)
  * and zeroes accumulators, so that dispatches start over. */
-stex_status stex_kernel_instance_reset(stex_kernel_instance *ki);
+STEX_API stex_status stex_kernel_instance_reset(stex_kernel_instance *ki);
 
 /* Runs `iterations` times every pass of the kernel.  The options (schedule,
  * seed, threads, visibility, oob_load, profile, race detector) apply to each
  * dispatch; `params` is ignored: the kernel supplies its own uniform block.
  * NULL options = in order, all threads. */
-stex_status stex_kernel_instance_dispatch(stex_kernel_instance *ki,
-                                          const stex_dispatch_options *opt);
+STEX_API stex_status stex_kernel_instance_dispatch(stex_kernel_instance *ki,
+                                                   const stex_dispatch_options *opt);
 
 /* The output: a texture for every kernel but box3x3-buffer, whose output is
  * a buffer of pack4x8unorm words (read it as rgba8unorm texels). */
-stex_texture *stex_kernel_instance_output_texture(const stex_kernel_instance *ki);
-stex_buffer *stex_kernel_instance_output_buffer(const stex_kernel_instance *ki);
-stex_format stex_kernel_instance_output_format(const stex_kernel_instance *ki);
-uint32_t stex_kernel_instance_width(const stex_kernel_instance *ki);
-uint32_t stex_kernel_instance_height(const stex_kernel_instance *ki);
-stex_device *stex_kernel_instance_device(const stex_kernel_instance *ki);
+STEX_API stex_texture *stex_kernel_instance_output_texture(const stex_kernel_instance *ki);
+STEX_API stex_buffer *stex_kernel_instance_output_buffer(const stex_kernel_instance *ki);
+STEX_API stex_format stex_kernel_instance_output_format(const stex_kernel_instance *ki);
+STEX_API uint32_t stex_kernel_instance_width(const stex_kernel_instance *ki);
+STEX_API uint32_t stex_kernel_instance_height(const stex_kernel_instance *ki);
+STEX_API stex_device *stex_kernel_instance_device(const stex_kernel_instance *ki);
 /* histogram: the accumulator buffer (array<u32>, width * height words). NULL otherwise. */
-stex_buffer *stex_kernel_instance_accumulator(const stex_kernel_instance *ki);
+STEX_API stex_buffer *stex_kernel_instance_accumulator(const stex_kernel_instance *ki);
 
 /* The output texels as the harness hashed them: a copyTextureToBuffer
  * readback with the row padding removed (rows tightly packed).  *bytes is
  * malloc'ed; the caller frees it. */
-stex_status stex_kernel_instance_read_output(stex_kernel_instance *ki, uint8_t **bytes,
-                                             size_t *size);
+STEX_API stex_status stex_kernel_instance_read_output(stex_kernel_instance *ki, uint8_t **bytes,
+                                                      size_t *size);
 
 /* create + dispatch in one call: the instance is ready to read. */
-stex_status stex_kernel_run(const stex_kernel *k, const stex_kernel_setup *setup,
-                            const stex_dispatch_options *opt, stex_kernel_instance **out);
+STEX_API stex_status stex_kernel_run(const stex_kernel *k, const stex_kernel_setup *setup,
+                                     const stex_dispatch_options *opt, stex_kernel_instance **out);
 
 /* `stex run --record-allowed` sees the value each textureStore was given
  * through stex_dispatch_options.store_observer (dispatch.h), which

@@ -30,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stex/api.h"
 #include "stex/status.h"
 #include "stex/webgpu.h"
 
@@ -103,23 +104,23 @@ static inline uint64_t stex_level_offset(const stex_level_layout *l, uint32_t x,
 /* Morton index variants, for tests and the benchmark: the same function
  * through a 256-entry table, through BMI2 pdep (false when the CPU or the
  * compiler lacks it), and the inline default above. */
-uint32_t stex_morton2_table(uint32_t x, uint32_t y);
-bool stex_morton2_pdep_available(void);
-uint32_t stex_morton2_pdep(uint32_t x, uint32_t y); /* call only if available */
+STEX_API uint32_t stex_morton2_table(uint32_t x, uint32_t y);
+STEX_API bool stex_morton2_pdep_available(void);
+STEX_API uint32_t stex_morton2_pdep(uint32_t x, uint32_t y); /* call only if available */
 /* The inverse of stex_morton2: x from even bits, y from odd bits. */
-void stex_morton2_decode(uint32_t m, uint32_t *x, uint32_t *y);
+STEX_API void stex_morton2_decode(uint32_t m, uint32_t *x, uint32_t *y);
 
 /* A tiled level of w x h texels with `depth` layers/slices, starting at 0.
  * The macro-tile side is the largest 2^s (3 <= s <= 7) whose padding stays
  * within STEX_TILE_MAX_OVERHEAD; s = 3 (plain 8x8 blocks) otherwise. */
-stex_status stex_level_layout_tiled(stex_level_layout *l, uint32_t w, uint32_t h, uint32_t depth,
-                                    uint32_t bytes_per_texel);
+STEX_API stex_status stex_level_layout_tiled(stex_level_layout *l, uint32_t w, uint32_t h, uint32_t depth,
+                                             uint32_t bytes_per_texel);
 /* The same texels laid out linearly, rows of w texels back to back (what a
  * storage buffer indexed [y * w + x] holds). */
-stex_status stex_level_layout_linear(stex_level_layout *l, uint32_t w, uint32_t h, uint32_t depth,
-                                     uint32_t bytes_per_texel);
+STEX_API stex_status stex_level_layout_linear(stex_level_layout *l, uint32_t w, uint32_t h, uint32_t depth,
+                                              uint32_t bytes_per_texel);
 /* Bytes the level occupies: depth * slice_bytes. */
-uint64_t stex_level_layout_bytes(const stex_level_layout *l);
+STEX_API uint64_t stex_level_layout_bytes(const stex_level_layout *l);
 
 /* A whole texture: every mip level, levels one after another (level-major),
  * each starting on a STEX_LEVEL_ALIGN boundary. */
@@ -133,14 +134,14 @@ typedef struct stex_texture_layout {
 /* size = the texture's size (1d: height/depth ignored; 2d: depth = layers,
  * kept at every level; 3d: depth halves with the level).  1d is linear, 2d
  * and 3d tiled. */
-stex_status stex_texture_layout_init(stex_texture_layout *out, stex_texture_dimension dim,
-                                     uint32_t width, uint32_t height, uint32_t depth_or_layers,
-                                     uint32_t mip_level_count, uint32_t bytes_per_texel);
+STEX_API stex_status stex_texture_layout_init(stex_texture_layout *out, stex_texture_dimension dim,
+                                              uint32_t width, uint32_t height, uint32_t depth_or_layers,
+                                              uint32_t mip_level_count, uint32_t bytes_per_texel);
 
 /* ---- cache-line model ---- */
 
 /* The 3x3 stencil (dx, dy) in row order, centre included. */
-extern const int32_t stex_stencil_3x3[9][2];
+STEX_API extern const int32_t stex_stencil_3x3[9][2];
 
 enum { STEX_LINE_HISTOGRAM = 16, STEX_PAGE_BYTES = 4096 };
 
@@ -161,13 +162,13 @@ typedef struct stex_line_stats {
  * of wg_w x wg_h, reads texels (x + dx, y + dy) for each offset; reads out of
  * bounds touch no memory.  Lines are aligned `line_size`-byte ranges of the
  * layout's memory (which starts on a line boundary). */
-stex_status stex_cache_lines_stencil(const stex_level_layout *l, uint32_t line_size,
-                                     const int32_t (*offsets)[2], size_t n_offsets,
-                                     uint32_t wg_w, uint32_t wg_h, stex_line_stats *out);
+STEX_API stex_status stex_cache_lines_stencil(const stex_level_layout *l, uint32_t line_size,
+                                              const int32_t (*offsets)[2], size_t n_offsets,
+                                              uint32_t wg_w, uint32_t wg_h, stex_line_stats *out);
 /* Distinct lines touched by an arbitrary list of in-bounds texel coordinates
  * (x, y, z): one invocation's accesses, or a whole workgroup's. */
-stex_status stex_cache_lines_count(const stex_level_layout *l, uint32_t line_size,
-                                   const uint32_t (*coords)[3], size_t n, uint64_t *lines);
+STEX_API stex_status stex_cache_lines_count(const stex_level_layout *l, uint32_t line_size,
+                                            const uint32_t (*coords)[3], size_t n, uint64_t *lines);
 
 #ifdef __cplusplus
 }

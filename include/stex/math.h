@@ -32,6 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stex/api.h"
 #include "stex/convert.h"
 #include "stex/status.h"
 
@@ -55,34 +56,34 @@ typedef struct stex_math_fn_info {
     unsigned out_words;    /* 32-bit words of results */
 } stex_math_fn_info;
 
-const stex_math_fn_info *stex_math_fn_get(stex_math_fn fn);  /* NULL if out of range */
+STEX_API const stex_math_fn_info *stex_math_fn_get(stex_math_fn fn);  /* NULL if out of range */
 /* The overload named by op and signature; false if there is none. */
-bool stex_math_fn_find(const char *op, const char *sig, stex_math_fn *out);
+STEX_API bool stex_math_fn_find(const char *op, const char *sig, stex_math_fn *out);
 
 /* Evaluates fn on bit patterns: in[] holds info->in_words words (f32 as
  * bits, i32 as two's complement, bool 0/1), out[] receives out_words. */
-stex_status stex_math_eval(const stex_profile *p, stex_math_fn fn,
-                           const uint32_t *in, uint32_t *out);
+STEX_API stex_status stex_math_eval(const stex_profile *p, stex_math_fn fn,
+                                    const uint32_t *in, uint32_t *out);
 
 /* n lanes of one f32 -> f32 (unary), f32,f32 -> f32 (binary) or
  * f32,f32,f32 -> f32 (ternary) operation; out may alias an input.  Returns
  * STEX_INVALID_ARGUMENT if fn has another signature. */
-stex_status stex_math_f32_unary(const stex_profile *p, stex_math_fn fn, size_t n,
-                                const float *a, float *out);
-stex_status stex_math_f32_binary(const stex_profile *p, stex_math_fn fn, size_t n,
-                                 const float *a, const float *b, float *out);
-stex_status stex_math_f32_ternary(const stex_profile *p, stex_math_fn fn, size_t n,
-                                  const float *a, const float *b, const float *c,
-                                  float *out);
+STEX_API stex_status stex_math_f32_unary(const stex_profile *p, stex_math_fn fn, size_t n,
+                                         const float *a, float *out);
+STEX_API stex_status stex_math_f32_binary(const stex_profile *p, stex_math_fn fn, size_t n,
+                                          const float *a, const float *b, float *out);
+STEX_API stex_status stex_math_f32_ternary(const stex_profile *p, stex_math_fn fn, size_t n,
+                                           const float *a, const float *b, const float *c,
+                                           float *out);
 
 /* The f32 operators, for kernels written in C.  mul_add is `a * b + c` as
  * the profile compiles it (one rounding where the device contracts). */
-float stex_math_add_f32(const stex_profile *p, float a, float b);
-float stex_math_sub_f32(const stex_profile *p, float a, float b);
-float stex_math_mul_f32(const stex_profile *p, float a, float b);
-float stex_math_div_f32(const stex_profile *p, float a, float b);
-float stex_math_mul_add_f32(const stex_profile *p, float a, float b, float c);
-float stex_math_fma_f32(const stex_profile *p, float a, float b, float c);
+STEX_API float stex_math_add_f32(const stex_profile *p, float a, float b);
+STEX_API float stex_math_sub_f32(const stex_profile *p, float a, float b);
+STEX_API float stex_math_mul_f32(const stex_profile *p, float a, float b);
+STEX_API float stex_math_div_f32(const stex_profile *p, float a, float b);
+STEX_API float stex_math_mul_add_f32(const stex_profile *p, float a, float b, float c);
+STEX_API float stex_math_fma_f32(const stex_profile *p, float a, float b, float c);
 
 /* Out-of-bounds indices into buffers and arrays (WGSL 13.4.3 lets an
  * implementation clamp, read 0 / drop the write, or fault in other ways). */
@@ -103,9 +104,9 @@ typedef enum stex_oob_action {
  * element_bytes each; index as the shader's u32 (an i32 index passed as
  * its bits, negative values being huge).  *index_out receives the element
  * accessed (undefined for STEX_OOB_ZERO). */
-stex_oob_action stex_math_oob(const stex_profile *p, stex_array_kind kind,
-                              uint32_t count, uint32_t element_bytes,
-                              uint32_t index, uint32_t *index_out);
+STEX_API stex_oob_action stex_math_oob(const stex_profile *p, stex_array_kind kind,
+                                       uint32_t count, uint32_t element_bytes,
+                                       uint32_t index, uint32_t *index_out);
 
 #ifdef __cplusplus
 }

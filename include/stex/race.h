@@ -38,6 +38,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "stex/api.h"
 #include "stex/status.h"
 
 #ifdef __cplusplus
@@ -95,37 +96,37 @@ typedef struct stex_race_binding_count {
     uint64_t count[STEX_RACE_KIND_COUNT];
 } stex_race_binding_count;
 
-stex_status stex_race_detector_create(const stex_race_options *opt, stex_race_detector **out);
-void stex_race_detector_destroy(stex_race_detector *rd);
+STEX_API stex_status stex_race_detector_create(const stex_race_options *opt, stex_race_detector **out);
+STEX_API void stex_race_detector_destroy(stex_race_detector *rd);
 /* Forget every result (the options stay). */
-void stex_race_detector_reset(stex_race_detector *rd);
-const stex_race_options *stex_race_detector_options(const stex_race_detector *rd);
+STEX_API void stex_race_detector_reset(stex_race_detector *rd);
+STEX_API const stex_race_options *stex_race_detector_options(const stex_race_detector *rd);
 
-const char *stex_race_kind_name(stex_race_kind k);     /* "write-write", "read-write" */
-const char *stex_race_access_name(stex_race_access a); /* "read", "write", "atomic-read", "atomic-write" */
-const char *stex_race_memory_name(stex_race_memory m); /* "texture", "buffer", "workgroup" */
+STEX_API const char *stex_race_kind_name(stex_race_kind k);     /* "write-write", "read-write" */
+STEX_API const char *stex_race_access_name(stex_race_access a); /* "read", "write", "atomic-read", "atomic-write" */
+STEX_API const char *stex_race_memory_name(stex_race_memory m); /* "texture", "buffer", "workgroup" */
 
 /* Racing locations of a kind (a location counts once per kind). */
-uint64_t stex_race_count(const stex_race_detector *rd, stex_race_kind kind);
+STEX_API uint64_t stex_race_count(const stex_race_detector *rd, stex_race_kind kind);
 /* Dispatches recorded since create/reset. */
-uint32_t stex_race_dispatch_count(const stex_race_detector *rd);
+STEX_API uint32_t stex_race_dispatch_count(const stex_race_detector *rd);
 /* Per-binding counts, sorted by (dispatch-independent) binding number. */
-size_t stex_race_binding_counts(const stex_race_detector *rd, const stex_race_binding_count **out);
+STEX_API size_t stex_race_binding_counts(const stex_race_detector *rd, const stex_race_binding_count **out);
 /* The first max_reported races in a deterministic order: dispatch, memory,
  * binding, mip, layer/z, y, x (or word), kind. */
-size_t stex_race_reported(const stex_race_detector *rd);
-const stex_race *stex_race_get(const stex_race_detector *rd, size_t i);
+STEX_API size_t stex_race_reported(const stex_race_detector *rd);
+STEX_API const stex_race *stex_race_get(const stex_race_detector *rd, size_t i);
 
 /* Unmaps the shadow memory kept between dispatches (see above); the next
  * dispatch with detection maps it again.  Do not call it while a dispatch
  * with race detection runs. */
-void stex_race_release_memory(void);
+STEX_API void stex_race_release_memory(void);
 
 /* Human-readable and JSON reports. */
-stex_status stex_race_report_text(const stex_race_detector *rd, FILE *f);
-stex_status stex_race_report_json(const stex_race_detector *rd, FILE *f);
-char *stex_race_report_text_string(const stex_race_detector *rd); /* free() it */
-char *stex_race_report_json_string(const stex_race_detector *rd); /* free() it */
+STEX_API stex_status stex_race_report_text(const stex_race_detector *rd, FILE *f);
+STEX_API stex_status stex_race_report_json(const stex_race_detector *rd, FILE *f);
+STEX_API char *stex_race_report_text_string(const stex_race_detector *rd); /* free() it */
+STEX_API char *stex_race_report_json_string(const stex_race_detector *rd); /* free() it */
 
 #ifdef __cplusplus
 }

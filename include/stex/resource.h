@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stex/api.h"
 #include "stex/convert.h"
 #include "stex/device.h"
 #include "stex/layout.h"
@@ -41,50 +42,50 @@ typedef struct stex_sampler stex_sampler;
 
 /* ---- textures ---- */
 
-stex_status stex_texture_create(stex_device *d, const stex_texture_desc *desc, stex_texture **out);
-void stex_texture_destroy(stex_texture *t);
+STEX_API stex_status stex_texture_create(stex_device *d, const stex_texture_desc *desc, stex_texture **out);
+STEX_API void stex_texture_destroy(stex_texture *t);
 /* The descriptor with defaults filled in. */
-const stex_texture_desc *stex_texture_get_desc(const stex_texture *t);
-stex_device *stex_texture_device(const stex_texture *t);
+STEX_API const stex_texture_desc *stex_texture_get_desc(const stex_texture *t);
+STEX_API stex_device *stex_texture_device(const stex_texture *t);
 /* Size of mip level `mip` (1d: height = depth = 1). */
-stex_extent3d stex_texture_mip_size(const stex_texture *t, uint32_t mip);
+STEX_API stex_extent3d stex_texture_mip_size(const stex_texture *t, uint32_t mip);
 /* Byte offset of texel (x, y, z-or-layer) of level `mip` inside the texture's
  * memory (see docs/memory.md for the tiled scheme); SIZE_MAX if out of range. */
-size_t stex_texture_texel_offset(const stex_texture *t, uint32_t mip,
-                                 uint32_t x, uint32_t y, uint32_t z);
+STEX_API size_t stex_texture_texel_offset(const stex_texture *t, uint32_t mip,
+                                          uint32_t x, uint32_t y, uint32_t z);
 /* Total bytes of memory the texture holds (all levels, layers, padding). */
-size_t stex_texture_memory_size(const stex_texture *t);
+STEX_API size_t stex_texture_memory_size(const stex_texture *t);
 /* Raw memory, for tests and the cache-line model. */
-uint8_t *stex_texture_memory(stex_texture *t);
+STEX_API uint8_t *stex_texture_memory(stex_texture *t);
 /* The address rule of every level (what stex_texture_texel_offset applies). */
-const stex_texture_layout *stex_texture_get_layout(const stex_texture *t);
+STEX_API const stex_texture_layout *stex_texture_get_layout(const stex_texture *t);
 
 /* ---- views ---- */
 
 /* NULL desc = all defaults.  Validated with stex_validate_view. */
-stex_status stex_texture_create_view(stex_texture *t, const stex_view_desc *desc,
-                                     stex_texture_view **out);
-void stex_texture_view_destroy(stex_texture_view *v);
-stex_texture *stex_view_texture(const stex_texture_view *v);
+STEX_API stex_status stex_texture_create_view(stex_texture *t, const stex_view_desc *desc,
+                                              stex_texture_view **out);
+STEX_API void stex_texture_view_destroy(stex_texture_view *v);
+STEX_API stex_texture *stex_view_texture(const stex_texture_view *v);
 /* The resolved descriptor (every default filled in). */
-const stex_view_desc *stex_view_get_desc(const stex_texture_view *v);
-stex_format stex_view_format(const stex_texture_view *v);
+STEX_API const stex_view_desc *stex_view_get_desc(const stex_texture_view *v);
+STEX_API stex_format stex_view_format(const stex_texture_view *v);
 
 /* What textureDimensions returns: width, height, depth (3d) - unused
  * components are 1.  And textureNumLayers (array_layer_count of the view). */
-stex_extent3d stex_view_dimensions(const stex_texture_view *v);
-uint32_t stex_view_num_layers(const stex_texture_view *v);
+STEX_API stex_extent3d stex_view_dimensions(const stex_texture_view *v);
+STEX_API uint32_t stex_view_num_layers(const stex_texture_view *v);
 
 /* Storage texel access at the view's single mip level.  `z` is the layer of a
  * 2d-array view (relative to the view's base layer) or the depth of a 3d
  * view; 0 otherwise.  Out-of-bounds: return false, memory untouched.
  * Profile NULL = the device's profile. */
-bool stex_view_store(const stex_texture_view *v, const stex_profile *p,
-                     int64_t x, int64_t y, int64_t z, const stex_vec4 *value);
-bool stex_view_load(const stex_texture_view *v, const stex_profile *p,
-                    int64_t x, int64_t y, int64_t z, stex_vec4 *out);
+STEX_API bool stex_view_store(const stex_texture_view *v, const stex_profile *p,
+                              int64_t x, int64_t y, int64_t z, const stex_vec4 *value);
+STEX_API bool stex_view_load(const stex_texture_view *v, const stex_profile *p,
+                             int64_t x, int64_t y, int64_t z, stex_vec4 *out);
 /* Address of the texel's bytes, or NULL when out of bounds: the fast path. */
-uint8_t *stex_view_texel(const stex_texture_view *v, int64_t x, int64_t y, int64_t z);
+STEX_API uint8_t *stex_view_texel(const stex_texture_view *v, int64_t x, int64_t y, int64_t z);
 
 /* The per-texel fast path for the engine: everything a textureStore /
  * textureLoad needs, copied out of the view once (no lock, no allocation per
@@ -102,7 +103,7 @@ typedef struct stex_view_access {
     stex_encode_fn encode;        /* NULL for formats stex cannot encode */
     stex_decode_fn decode;
 } stex_view_access;
-void stex_view_get_access(const stex_texture_view *v, stex_view_access *out);
+STEX_API void stex_view_get_access(const stex_texture_view *v, stex_view_access *out);
 static inline uint8_t *stex_view_access_texel(const stex_view_access *a, int64_t x, int64_t y,
                                               int64_t z)
 {
@@ -143,18 +144,18 @@ typedef struct stex_sampler_desc {
     stex_filter_precision precision;    /* stex extension; AUTO = by profile */
 } stex_sampler_desc;
 
-stex_status stex_sampler_create(stex_device *d, const stex_sampler_desc *desc, stex_sampler **out);
-void stex_sampler_destroy(stex_sampler *s);
-const stex_sampler_desc *stex_sampler_get_desc(const stex_sampler *s);
+STEX_API stex_status stex_sampler_create(stex_device *d, const stex_sampler_desc *desc, stex_sampler **out);
+STEX_API void stex_sampler_destroy(stex_sampler *s);
+STEX_API const stex_sampler_desc *stex_sampler_get_desc(const stex_sampler *s);
 
 /* textureLoad(texture_2d<f32>, coords, level) on a sampled view: false (and
  * a zero vector) out of bounds. */
-bool stex_view_load_level(const stex_texture_view *v, const stex_profile *p,
-                          int64_t x, int64_t y, int64_t layer, int64_t level, stex_vec4 *out);
+STEX_API bool stex_view_load_level(const stex_texture_view *v, const stex_profile *p,
+                                   int64_t x, int64_t y, int64_t layer, int64_t level, stex_vec4 *out);
 /* textureSampleLevel(t, s, uv, level) on a 2d / 2d-array view. */
-void stex_view_sample_level(const stex_texture_view *v, const stex_sampler *s,
-                            const stex_profile *p, float u, float v_, int64_t layer,
-                            float level, stex_vec4 *out);
+STEX_API void stex_view_sample_level(const stex_texture_view *v, const stex_sampler *s,
+                                     const stex_profile *p, float u, float v_, int64_t layer,
+                                     float level, stex_vec4 *out);
 
 /* ---- buffers ---- */
 
@@ -164,42 +165,42 @@ typedef struct stex_buffer_desc {
     const char *label;
 } stex_buffer_desc;
 
-stex_status stex_buffer_create(stex_device *d, const stex_buffer_desc *desc, stex_buffer **out);
-void stex_buffer_destroy(stex_buffer *b);
-uint64_t stex_buffer_size(const stex_buffer *b);
-uint32_t stex_buffer_usage(const stex_buffer *b);
-uint8_t *stex_buffer_data(stex_buffer *b); /* zero-initialised, 16-byte aligned */
+STEX_API stex_status stex_buffer_create(stex_device *d, const stex_buffer_desc *desc, stex_buffer **out);
+STEX_API void stex_buffer_destroy(stex_buffer *b);
+STEX_API uint64_t stex_buffer_size(const stex_buffer *b);
+STEX_API uint32_t stex_buffer_usage(const stex_buffer *b);
+STEX_API uint8_t *stex_buffer_data(stex_buffer *b); /* zero-initialised, 16-byte aligned */
 
 /* Typed access to 32-bit words at byte `offset` (a multiple of 4), as
  * array<u32> / array<i32> / array<f32> elements: false (and nothing read or
  * written) when the word is misaligned or out of range.  Plain, not atomic. */
-bool stex_buffer_read_u32(const stex_buffer *b, uint64_t offset, uint32_t *out);
-bool stex_buffer_write_u32(stex_buffer *b, uint64_t offset, uint32_t v);
-bool stex_buffer_read_i32(const stex_buffer *b, uint64_t offset, int32_t *out);
-bool stex_buffer_write_i32(stex_buffer *b, uint64_t offset, int32_t v);
-bool stex_buffer_read_f32(const stex_buffer *b, uint64_t offset, float *out);
-bool stex_buffer_write_f32(stex_buffer *b, uint64_t offset, float v);
+STEX_API bool stex_buffer_read_u32(const stex_buffer *b, uint64_t offset, uint32_t *out);
+STEX_API bool stex_buffer_write_u32(stex_buffer *b, uint64_t offset, uint32_t v);
+STEX_API bool stex_buffer_read_i32(const stex_buffer *b, uint64_t offset, int32_t *out);
+STEX_API bool stex_buffer_write_i32(stex_buffer *b, uint64_t offset, int32_t v);
+STEX_API bool stex_buffer_read_f32(const stex_buffer *b, uint64_t offset, float *out);
+STEX_API bool stex_buffer_write_f32(stex_buffer *b, uint64_t offset, float v);
 
 /* queue.writeBuffer */
-stex_status stex_queue_write_buffer(stex_buffer *b, uint64_t offset, const void *data, size_t size);
+STEX_API stex_status stex_queue_write_buffer(stex_buffer *b, uint64_t offset, const void *data, size_t size);
 
 /* WGSL atomics on 32-bit words at byte `offset` (a multiple of 4); each returns
  * the old value.  Sequentially consistent, safe across threads. */
-uint32_t stex_atomic_load_u32(stex_buffer *b, uint64_t offset);
-void stex_atomic_store_u32(stex_buffer *b, uint64_t offset, uint32_t v);
-uint32_t stex_atomic_add_u32(stex_buffer *b, uint64_t offset, uint32_t v);
-uint32_t stex_atomic_sub_u32(stex_buffer *b, uint64_t offset, uint32_t v);
-uint32_t stex_atomic_max_u32(stex_buffer *b, uint64_t offset, uint32_t v);
-uint32_t stex_atomic_min_u32(stex_buffer *b, uint64_t offset, uint32_t v);
-int32_t stex_atomic_max_i32(stex_buffer *b, uint64_t offset, int32_t v);
-int32_t stex_atomic_min_i32(stex_buffer *b, uint64_t offset, int32_t v);
-uint32_t stex_atomic_and_u32(stex_buffer *b, uint64_t offset, uint32_t v);
-uint32_t stex_atomic_or_u32(stex_buffer *b, uint64_t offset, uint32_t v);
-uint32_t stex_atomic_xor_u32(stex_buffer *b, uint64_t offset, uint32_t v);
-uint32_t stex_atomic_exchange_u32(stex_buffer *b, uint64_t offset, uint32_t v);
+STEX_API uint32_t stex_atomic_load_u32(stex_buffer *b, uint64_t offset);
+STEX_API void stex_atomic_store_u32(stex_buffer *b, uint64_t offset, uint32_t v);
+STEX_API uint32_t stex_atomic_add_u32(stex_buffer *b, uint64_t offset, uint32_t v);
+STEX_API uint32_t stex_atomic_sub_u32(stex_buffer *b, uint64_t offset, uint32_t v);
+STEX_API uint32_t stex_atomic_max_u32(stex_buffer *b, uint64_t offset, uint32_t v);
+STEX_API uint32_t stex_atomic_min_u32(stex_buffer *b, uint64_t offset, uint32_t v);
+STEX_API int32_t stex_atomic_max_i32(stex_buffer *b, uint64_t offset, int32_t v);
+STEX_API int32_t stex_atomic_min_i32(stex_buffer *b, uint64_t offset, int32_t v);
+STEX_API uint32_t stex_atomic_and_u32(stex_buffer *b, uint64_t offset, uint32_t v);
+STEX_API uint32_t stex_atomic_or_u32(stex_buffer *b, uint64_t offset, uint32_t v);
+STEX_API uint32_t stex_atomic_xor_u32(stex_buffer *b, uint64_t offset, uint32_t v);
+STEX_API uint32_t stex_atomic_exchange_u32(stex_buffer *b, uint64_t offset, uint32_t v);
 /* atomicCompareExchangeWeak: returns old_value, sets *exchanged. */
-uint32_t stex_atomic_compare_exchange_weak_u32(stex_buffer *b, uint64_t offset,
-                                               uint32_t cmp, uint32_t v, bool *exchanged);
+STEX_API uint32_t stex_atomic_compare_exchange_weak_u32(stex_buffer *b, uint64_t offset,
+                                                        uint32_t cmp, uint32_t v, bool *exchanged);
 /* (i32 add/sub/and/or/xor/exchange are the u32 ones on the bit pattern.) */
 
 /* ---- copies (GPUTexelCopyBufferLayout / GPUTexelCopyTextureInfo) ---- */
@@ -217,15 +218,15 @@ typedef struct stex_copy_texture {
 } stex_copy_texture;
 
 /* queue.writeTexture: no 256 rule on bytes_per_row. */
-stex_status stex_queue_write_texture(const stex_copy_texture *dst, const void *data,
-                                     size_t data_size, const stex_copy_layout *layout,
-                                     stex_extent3d size);
+STEX_API stex_status stex_queue_write_texture(const stex_copy_texture *dst, const void *data,
+                                              size_t data_size, const stex_copy_layout *layout,
+                                              stex_extent3d size);
 /* Buffer copies: bytes_per_row a multiple of 256, usages COPY_SRC/COPY_DST.
  * Bytes between rows and images in the buffer are left untouched. */
-stex_status stex_copy_buffer_to_texture(stex_buffer *src, const stex_copy_layout *layout,
-                                        const stex_copy_texture *dst, stex_extent3d size);
-stex_status stex_copy_texture_to_buffer(const stex_copy_texture *src, stex_buffer *dst,
-                                        const stex_copy_layout *layout, stex_extent3d size);
+STEX_API stex_status stex_copy_buffer_to_texture(stex_buffer *src, const stex_copy_layout *layout,
+                                                 const stex_copy_texture *dst, stex_extent3d size);
+STEX_API stex_status stex_copy_texture_to_buffer(const stex_copy_texture *src, stex_buffer *dst,
+                                                 const stex_copy_layout *layout, stex_extent3d size);
 
 #ifdef __cplusplus
 }

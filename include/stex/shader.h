@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "stex/api.h"
 #include "stex/convert.h"
 #include "stex/resource.h"
 
@@ -142,7 +143,7 @@ STEX__ALWAYS_INLINE stex_value stex_i32x4(int32_t r, int32_t g, int32_t b, int32
 #define STEX_BINDING_GROUP(ref) ((ref) >> 16)
 #define STEX_BINDING_NUMBER(ref) ((ref) & 0xffffu)
 /* "@binding(3)" for @group(0), "@group(1) @binding(3)" otherwise; returns buf. */
-const char *stex_binding_name(uint32_t ref, char buf[32]);
+STEX_API const char *stex_binding_name(uint32_t ref, char buf[32]);
 
 /* STEX_UNROLL(n) before a kernel's short constant loop (a 3x3 stencil, the
  * taps of a filter) unrolls it: the taps' address arithmetic then folds. */
@@ -157,77 +158,77 @@ const char *stex_binding_name(uint32_t ref, char buf[32]);
 
 /* textureStore on write / read_write storage textures: out-of-bounds
  * coordinates (or layer) discard the store. */
-void stex_textureStore_1d(const stex_invocation *inv, uint32_t binding, int64_t x, stex_value v);
-void stex_textureStore_2d(const stex_invocation *inv, uint32_t binding, int64_t x, int64_t y,
-                          stex_value v);
-void stex_textureStore_2d_array(const stex_invocation *inv, uint32_t binding, int64_t x,
-                                int64_t y, int64_t layer, stex_value v);
-void stex_textureStore_3d(const stex_invocation *inv, uint32_t binding, int64_t x, int64_t y,
-                          int64_t z, stex_value v);
+STEX_API void stex_textureStore_1d(const stex_invocation *inv, uint32_t binding, int64_t x, stex_value v);
+STEX_API void stex_textureStore_2d(const stex_invocation *inv, uint32_t binding, int64_t x, int64_t y,
+                                   stex_value v);
+STEX_API void stex_textureStore_2d_array(const stex_invocation *inv, uint32_t binding, int64_t x,
+                                         int64_t y, int64_t layer, stex_value v);
+STEX_API void stex_textureStore_3d(const stex_invocation *inv, uint32_t binding, int64_t x, int64_t y,
+                                   int64_t z, stex_value v);
 
 /* textureLoad on read / read_write storage textures (no level); out of
  * bounds: the dispatch's stex_oob_load policy. */
-stex_value stex_textureLoad_1d(const stex_invocation *inv, uint32_t binding, int64_t x);
-stex_value stex_textureLoad_2d(const stex_invocation *inv, uint32_t binding, int64_t x, int64_t y);
-stex_value stex_textureLoad_2d_array(const stex_invocation *inv, uint32_t binding, int64_t x,
-                                     int64_t y, int64_t layer);
-stex_value stex_textureLoad_3d(const stex_invocation *inv, uint32_t binding, int64_t x, int64_t y,
-                               int64_t z);
+STEX_API stex_value stex_textureLoad_1d(const stex_invocation *inv, uint32_t binding, int64_t x);
+STEX_API stex_value stex_textureLoad_2d(const stex_invocation *inv, uint32_t binding, int64_t x, int64_t y);
+STEX_API stex_value stex_textureLoad_2d_array(const stex_invocation *inv, uint32_t binding, int64_t x,
+                                              int64_t y, int64_t layer);
+STEX_API stex_value stex_textureLoad_3d(const stex_invocation *inv, uint32_t binding, int64_t x, int64_t y,
+                                        int64_t z);
 
 /* textureDimensions (no level for storage textures) and textureNumLayers. */
-uint32_t stex_textureDimensions_1d(const stex_invocation *inv, uint32_t binding);
-stex_uvec2 stex_textureDimensions_2d(const stex_invocation *inv, uint32_t binding);
-stex_uvec3 stex_textureDimensions_3d(const stex_invocation *inv, uint32_t binding);
-uint32_t stex_textureNumLayers(const stex_invocation *inv, uint32_t binding);
+STEX_API uint32_t stex_textureDimensions_1d(const stex_invocation *inv, uint32_t binding);
+STEX_API stex_uvec2 stex_textureDimensions_2d(const stex_invocation *inv, uint32_t binding);
+STEX_API stex_uvec3 stex_textureDimensions_3d(const stex_invocation *inv, uint32_t binding);
+STEX_API uint32_t stex_textureNumLayers(const stex_invocation *inv, uint32_t binding);
 
 /* texture_2d<f32>: textureLoad with a level, textureSampleLevel with a sampler. */
-stex_vec4 stex_textureLoad_level_2d(const stex_invocation *inv, uint32_t binding, int64_t x,
-                                    int64_t y, int64_t level);
-stex_vec4 stex_textureSampleLevel_2d(const stex_invocation *inv, uint32_t texture_binding,
-                                     uint32_t sampler_binding, float u, float v, float level);
+STEX_API stex_vec4 stex_textureLoad_level_2d(const stex_invocation *inv, uint32_t binding, int64_t x,
+                                             int64_t y, int64_t level);
+STEX_API stex_vec4 stex_textureSampleLevel_2d(const stex_invocation *inv, uint32_t texture_binding,
+                                              uint32_t sampler_binding, float u, float v, float level);
 
 /* Storage and uniform buffers, addressed by 32-bit word index
  * (array<u32|i32|f32>, a struct's scalar members) or by vec4 index
  * (array<vec4<...>>).  Out-of-range accesses follow WGSL's bounded
  * behaviour: stores are discarded, loads return 0.  Uniform buffers are
  * read-only: a store to one is a shader error. */
-uint32_t stex_buffer_load_u32(const stex_invocation *inv, uint32_t binding, uint64_t index);
-float stex_buffer_load_f32(const stex_invocation *inv, uint32_t binding, uint64_t index);
-int32_t stex_buffer_load_i32(const stex_invocation *inv, uint32_t binding, uint64_t index);
-void stex_buffer_store_u32(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
-void stex_buffer_store_f32(const stex_invocation *inv, uint32_t binding, uint64_t index, float v);
-void stex_buffer_store_i32(const stex_invocation *inv, uint32_t binding, uint64_t index, int32_t v);
+STEX_API uint32_t stex_buffer_load_u32(const stex_invocation *inv, uint32_t binding, uint64_t index);
+STEX_API float stex_buffer_load_f32(const stex_invocation *inv, uint32_t binding, uint64_t index);
+STEX_API int32_t stex_buffer_load_i32(const stex_invocation *inv, uint32_t binding, uint64_t index);
+STEX_API void stex_buffer_store_u32(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
+STEX_API void stex_buffer_store_f32(const stex_invocation *inv, uint32_t binding, uint64_t index, float v);
+STEX_API void stex_buffer_store_i32(const stex_invocation *inv, uint32_t binding, uint64_t index, int32_t v);
 /* arrayLength of a runtime-sized array of `stride`-byte elements filling the
  * bound range: floor(range / stride). */
-uint32_t stex_arrayLength(const stex_invocation *inv, uint32_t binding, uint32_t stride);
-stex_vec4 stex_buffer_load_vec4(const stex_invocation *inv, uint32_t binding, uint64_t index);
-void stex_buffer_store_vec4(const stex_invocation *inv, uint32_t binding, uint64_t index, stex_vec4 v);
+STEX_API uint32_t stex_arrayLength(const stex_invocation *inv, uint32_t binding, uint32_t stride);
+STEX_API stex_vec4 stex_buffer_load_vec4(const stex_invocation *inv, uint32_t binding, uint64_t index);
+STEX_API void stex_buffer_store_vec4(const stex_invocation *inv, uint32_t binding, uint64_t index, stex_vec4 v);
 
 /* Atomics on array<atomic<u32|i32>> words; each returns the old value. */
-uint32_t stex_atomicLoad(const stex_invocation *inv, uint32_t binding, uint64_t index);
-void stex_atomicStore(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
-uint32_t stex_atomicAdd(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
-uint32_t stex_atomicSub(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
-uint32_t stex_atomicMax_u32(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
-uint32_t stex_atomicMin_u32(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
-int32_t stex_atomicMax_i32(const stex_invocation *inv, uint32_t binding, uint64_t index, int32_t v);
-int32_t stex_atomicMin_i32(const stex_invocation *inv, uint32_t binding, uint64_t index, int32_t v);
-uint32_t stex_atomicAnd(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
-uint32_t stex_atomicOr(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
-uint32_t stex_atomicXor(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
-uint32_t stex_atomicExchange(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
-uint32_t stex_atomicCompareExchangeWeak(const stex_invocation *inv, uint32_t binding,
-                                        uint64_t index, uint32_t cmp, uint32_t v, bool *exchanged);
+STEX_API uint32_t stex_atomicLoad(const stex_invocation *inv, uint32_t binding, uint64_t index);
+STEX_API void stex_atomicStore(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
+STEX_API uint32_t stex_atomicAdd(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
+STEX_API uint32_t stex_atomicSub(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
+STEX_API uint32_t stex_atomicMax_u32(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
+STEX_API uint32_t stex_atomicMin_u32(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
+STEX_API int32_t stex_atomicMax_i32(const stex_invocation *inv, uint32_t binding, uint64_t index, int32_t v);
+STEX_API int32_t stex_atomicMin_i32(const stex_invocation *inv, uint32_t binding, uint64_t index, int32_t v);
+STEX_API uint32_t stex_atomicAnd(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
+STEX_API uint32_t stex_atomicOr(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
+STEX_API uint32_t stex_atomicXor(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
+STEX_API uint32_t stex_atomicExchange(const stex_invocation *inv, uint32_t binding, uint64_t index, uint32_t v);
+STEX_API uint32_t stex_atomicCompareExchangeWeak(const stex_invocation *inv, uint32_t binding,
+                                                 uint64_t index, uint32_t cmp, uint32_t v, bool *exchanged);
 
 /* var<workgroup> memory as 32-bit words (index < workgroup_memory_size / 4).
  * Kernels may also use inv->workgroup_memory directly; going through these
  * lets the race detector see the accesses (a reduction missing its
  * workgroupBarrier is then reported).  Out of range: loads 0, stores dropped. */
-uint32_t stex_workgroup_load_u32(const stex_invocation *inv, uint64_t index);
-void stex_workgroup_store_u32(const stex_invocation *inv, uint64_t index, uint32_t v);
-float stex_workgroup_load_f32(const stex_invocation *inv, uint64_t index);
-void stex_workgroup_store_f32(const stex_invocation *inv, uint64_t index, float v);
-uint32_t stex_workgroup_atomicAdd(const stex_invocation *inv, uint64_t index, uint32_t v);
+STEX_API uint32_t stex_workgroup_load_u32(const stex_invocation *inv, uint64_t index);
+STEX_API void stex_workgroup_store_u32(const stex_invocation *inv, uint64_t index, uint32_t v);
+STEX_API float stex_workgroup_load_f32(const stex_invocation *inv, uint64_t index);
+STEX_API void stex_workgroup_store_f32(const stex_invocation *inv, uint64_t index, float v);
+STEX_API uint32_t stex_workgroup_atomicAdd(const stex_invocation *inv, uint64_t index, uint32_t v);
 
 /* Barriers: only for pipelines created with uses_barriers; all invocations of
  * the workgroup must reach the same barrier (uniform control flow), else the
@@ -235,15 +236,15 @@ uint32_t stex_workgroup_atomicAdd(const stex_invocation *inv, uint64_t index, ui
  * workgroup and orders one kind of memory: workgroupBarrier var<workgroup>,
  * storageBarrier storage buffers, textureBarrier storage textures.  None
  * orders anything between workgroups. */
-void stex_workgroupBarrier(const stex_invocation *inv);
-void stex_storageBarrier(const stex_invocation *inv);
-void stex_textureBarrier(const stex_invocation *inv);
+STEX_API void stex_workgroupBarrier(const stex_invocation *inv);
+STEX_API void stex_storageBarrier(const stex_invocation *inv);
+STEX_API void stex_textureBarrier(const stex_invocation *inv);
 
 /* The conversion profile in force (for the pack/unpack builtins of convert.h),
  * and pack4x8unorm / unpack4x8unorm under it. */
-const stex_profile *stex_invocation_profile(const stex_invocation *inv);
-uint32_t stex_invocation_pack4x8unorm(const stex_invocation *inv, const float v[4]);
-void stex_invocation_unpack4x8unorm(const stex_invocation *inv, uint32_t w, float out[4]);
+STEX_API const stex_profile *stex_invocation_profile(const stex_invocation *inv);
+STEX_API uint32_t stex_invocation_pack4x8unorm(const stex_invocation *inv, const float v[4]);
+STEX_API void stex_invocation_unpack4x8unorm(const stex_invocation *inv, uint32_t w, float out[4]);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,8 @@
 #ifndef STEX_STATUS_H
 #define STEX_STATUS_H
 
+#include "stex/api.h"
+
 /* The library's version (meson.build's project version). */
 #define STEX_VERSION "0.1.0"
 
@@ -47,13 +49,13 @@ typedef enum stex_status {
 } stex_status;
 
 /* Short name of a status ("validation error"); "unknown status" if out of range. */
-const char *stex_status_name(stex_status st);
+STEX_API const char *stex_status_name(stex_status st);
 /* One-line description of what the status means in general. */
-const char *stex_status_meaning(stex_status st);
+STEX_API const char *stex_status_meaning(stex_status st);
 /* The full message of the last failure on this thread ("" if none yet). */
-const char *stex_last_error(void);
+STEX_API const char *stex_last_error(void);
 /* Forget the last message on this thread. */
-void stex_clear_error(void);
+STEX_API void stex_clear_error(void);
 
 #ifdef __cplusplus
 }

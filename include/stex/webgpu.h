@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "stex/api.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -127,27 +129,30 @@ typedef enum stex_buffer_usage_flags {
 
 /* Names, WebGPU spelling.  *_name returns "?" for an out-of-range value;
  * *_from_name returns false (and leaves *out alone) for an unknown string. */
-const char *stex_feature_name(stex_feature f);
-bool stex_feature_from_name(const char *name, stex_feature *out);
+STEX_API const char *stex_feature_name(stex_feature f);
+STEX_API bool stex_feature_from_name(const char *name, stex_feature *out);
 /* Parses a comma-separated list ("bgra8unorm-storage,texture-formats-tier1")
  * into a mask.  On an unknown name returns false and points *bad at it. */
-bool stex_features_parse(const char *list, uint32_t *mask, const char **bad);
+STEX_API bool stex_features_parse(const char *list, uint32_t *mask, const char **bad);
 
-const char *stex_language_feature_name(stex_language_feature f);
-bool stex_language_feature_from_name(const char *name, stex_language_feature *out);
+STEX_API const char *stex_language_feature_name(stex_language_feature f);
+STEX_API bool stex_language_feature_from_name(const char *name, stex_language_feature *out);
 
 /* API spelling: "write-only", "read-only", "read-write". */
-const char *stex_access_name(stex_access a);
+STEX_API const char *stex_access_name(stex_access a);
 /* WGSL spelling: "write", "read", "read_write". */
-const char *stex_access_wgsl_name(stex_access a);
-bool stex_access_from_name(const char *name, stex_access *out); /* accepts both spellings */
+STEX_API const char *stex_access_wgsl_name(stex_access a);
+STEX_API bool stex_access_from_name(const char *name, stex_access *out); /* accepts both spellings */
 
-const char *stex_texture_dimension_name(stex_texture_dimension d);
-bool stex_texture_dimension_from_name(const char *name, stex_texture_dimension *out);
-const char *stex_view_dimension_name(stex_view_dimension d);
-bool stex_view_dimension_from_name(const char *name, stex_view_dimension *out);
+STEX_API const char *stex_texture_dimension_name(stex_texture_dimension d);
+STEX_API bool stex_texture_dimension_from_name(const char *name, stex_texture_dimension *out);
+STEX_API const char *stex_view_dimension_name(stex_view_dimension d);
+/* WGSL spelling, the suffix of texture_storage_2d_array: "1d", "2d",
+ * "2d_array", "cube", "cube_array", "3d"; "?" for UNDEFINED. */
+STEX_API const char *stex_view_dimension_wgsl_name(stex_view_dimension d);
+STEX_API bool stex_view_dimension_from_name(const char *name, stex_view_dimension *out);
 /* Parses "compute,fragment" into STEX_STAGE_* flags. */
-bool stex_stages_parse(const char *list, uint32_t *mask, const char **bad);
+STEX_API bool stex_stages_parse(const char *list, uint32_t *mask, const char **bad);
 
 #ifdef __cplusplus
 }

@@ -173,25 +173,17 @@ ALWAYS_INLINE void decode_generic(const stex_profile *p, stex_channel_type t, st
     }
 }
 
-/* Column tokens of formats.def -> enum values. */
-#define TYPE_UNORM STEX_CHANNEL_UNORM
-#define TYPE_SNORM STEX_CHANNEL_SNORM
-#define TYPE_UINT STEX_CHANNEL_UINT
-#define TYPE_SINT STEX_CHANNEL_SINT
-#define TYPE_FLOAT STEX_CHANNEL_FLOAT
-#define TYPE_UFLOAT STEX_CHANNEL_UFLOAT
-
 /* One encoder and decoder per encodable format; OPAQUE rows get none. */
-#define DEFINE_PLAIN(id, type, ch, br, bg, bb, ba, packing)                               \
-    static void enc_##id(const stex_profile *p, const stex_vec4 *in, uint8_t *out)        \
-    {                                                                                     \
-        static const unsigned bits[4] = {br, bg, bb, ba};                                 \
-        encode_generic(p, TYPE_##type, STEX_PACKING_##packing, ch, bits, in, out);        \
-    }                                                                                     \
-    static void dec_##id(const stex_profile *p, const uint8_t *in, stex_vec4 *out)        \
-    {                                                                                     \
-        static const unsigned bits[4] = {br, bg, bb, ba};                                 \
-        decode_generic(p, TYPE_##type, STEX_PACKING_##packing, ch, bits, in, out, false); \
+#define DEFINE_PLAIN(id, type, ch, br, bg, bb, ba, packing)                                       \
+    static void enc_##id(const stex_profile *p, const stex_vec4 *in, uint8_t *out)                \
+    {                                                                                             \
+        static const unsigned bits[4] = {br, bg, bb, ba};                                         \
+        encode_generic(p, STEX_CHANNEL_##type, STEX_PACKING_##packing, ch, bits, in, out);        \
+    }                                                                                             \
+    static void dec_##id(const stex_profile *p, const uint8_t *in, stex_vec4 *out)                \
+    {                                                                                             \
+        static const unsigned bits[4] = {br, bg, bb, ba};                                         \
+        decode_generic(p, STEX_CHANNEL_##type, STEX_PACKING_##packing, ch, bits, in, out, false); \
     }
 #define DEFINE_BGRA DEFINE_PLAIN
 #define DEFINE_RGB10A2 DEFINE_PLAIN

@@ -3,17 +3,9 @@
 
 #include <string.h>
 
-/* Columns of formats.def spelled as tokens -> enum values. */
-#define KIND_COLOR STEX_KIND_COLOR
-#define KIND_DEPTH STEX_KIND_DEPTH
-#define KIND_STENCIL STEX_KIND_STENCIL
-#define KIND_COMPRESSED STEX_KIND_COMPRESSED
-#define TYPE_UNORM STEX_CHANNEL_UNORM
-#define TYPE_SNORM STEX_CHANNEL_SNORM
-#define TYPE_UINT STEX_CHANNEL_UINT
-#define TYPE_SINT STEX_CHANNEL_SINT
-#define TYPE_FLOAT STEX_CHANNEL_FLOAT
-#define TYPE_UFLOAT STEX_CHANNEL_UFLOAT
+/* The KIND, TYPE and PACKING columns of formats.def are the enum names
+ * without their prefix (STEX_KIND_, STEX_CHANNEL_, STEX_PACKING_); the other
+ * columns are spelled as tokens mapped here to values. */
 /* WGSL value type: normalised and float formats read as f32. */
 #define SCALAR_UNORM STEX_SCALAR_F32
 #define SCALAR_SNORM STEX_SCALAR_F32
@@ -21,16 +13,10 @@
 #define SCALAR_SINT STEX_SCALAR_I32
 #define SCALAR_FLOAT STEX_SCALAR_F32
 #define SCALAR_UFLOAT STEX_SCALAR_F32
-#define PACKING_PLAIN STEX_PACKING_PLAIN
-#define PACKING_BGRA STEX_PACKING_BGRA
-#define PACKING_RGB10A2 STEX_PACKING_RGB10A2
-#define PACKING_RG11B10 STEX_PACKING_RG11B10
-#define PACKING_OPAQUE STEX_PACKING_OPAQUE
-#define TIER_NONE STEX_TIER_NONE
-#define TIER_CORE STEX_TIER_NONE
+#define TIER_CORE STEX_TIER_CORE
 #define TIER_BGRA8UNORM_STORAGE STEX_TIER_BGRA8UNORM_STORAGE
-#define TIER_TIER1 STEX_TIER_TIER1
-#define TIER_TIER2 STEX_TIER_TIER2
+#define TIER_TIER1 STEX_TIER_1
+#define TIER_TIER2 STEX_TIER_2
 #define TIER_BC STEX_TIER_BC
 #define TIER_NEVER STEX_TIER_NEVER
 #define RO_YES true
@@ -41,10 +27,10 @@ static const stex_format_info format_table[STEX_FORMAT_COUNT] = {
                                STEX_CHANNEL_UNORM, STEX_SCALAR_F32, 0, {0, 0, 0, 0}, 0,
                                STEX_PACKING_OPAQUE, STEX_TIER_NEVER, STEX_TIER_NEVER,
                                false, STEX_TIER_NEVER},
-#define X(id, name, kind, type, ch, br, bg, bb, ba, bytes, packing, create, storage, ro, rw) \
-    [STEX_FORMAT_##id] = {STEX_FORMAT_##id, name, KIND_##kind, TYPE_##type, SCALAR_##type,   \
-                          ch, {br, bg, bb, ba}, bytes, PACKING_##packing, TIER_##create,     \
-                          TIER_##storage, RO_##ro, TIER_##rw},
+#define X(id, name, kind, type, ch, br, bg, bb, ba, bytes, packing, create, storage, ro, rw)  \
+    [STEX_FORMAT_##id] = {STEX_FORMAT_##id, name, STEX_KIND_##kind, STEX_CHANNEL_##type,      \
+                          SCALAR_##type, ch, {br, bg, bb, ba}, bytes, STEX_PACKING_##packing, \
+                          TIER_##create, TIER_##storage, RO_##ro, TIER_##rw},
 #include "stex/formats.def"
 #undef X
 };
@@ -76,10 +62,10 @@ uint32_t stex_tier_feature(stex_tier t)
 {
     switch (t) {
     case STEX_TIER_BGRA8UNORM_STORAGE: return STEX_FEATURE_BGRA8UNORM_STORAGE;
-    case STEX_TIER_TIER1: return STEX_FEATURE_TEXTURE_FORMATS_TIER1;
-    case STEX_TIER_TIER2: return STEX_FEATURE_TEXTURE_FORMATS_TIER2;
+    case STEX_TIER_1: return STEX_FEATURE_TEXTURE_FORMATS_TIER1;
+    case STEX_TIER_2: return STEX_FEATURE_TEXTURE_FORMATS_TIER2;
     case STEX_TIER_BC: return STEX_FEATURE_TEXTURE_COMPRESSION_BC;
-    case STEX_TIER_NONE:
+    case STEX_TIER_CORE:
     case STEX_TIER_NEVER:
     default: return 0;
     }
@@ -92,7 +78,7 @@ bool stex_tier_enabled(stex_tier t, uint32_t features)
     if (features & STEX_FEATURE_TEXTURE_FORMATS_TIER2)
         features |= STEX_FEATURE_TEXTURE_FORMATS_TIER1;
     switch (t) {
-    case STEX_TIER_NONE: return true;
+    case STEX_TIER_CORE: return true;
     case STEX_TIER_NEVER: return false;
     default: return (features & stex_tier_feature(t)) != 0;
     }
@@ -105,19 +91,19 @@ bool stex_format_can_create(stex_format f, uint32_t features)
 }
 
 /* The stronger of two tiers for this table: NEVER wins, then any feature
- * over NONE, and tier2 over tier1 (it implies it).  No row combines
+ * over CORE, and tier2 over tier1 (it implies it).  No row combines
  * unrelated features (e.g. BC with TIER1), so this order is enough. */
 static stex_tier tier_max(stex_tier a, stex_tier b)
 {
     if (a == STEX_TIER_NEVER || b == STEX_TIER_NEVER)
         return STEX_TIER_NEVER;
-    if (a == STEX_TIER_NONE)
+    if (a == STEX_TIER_CORE)
         return b;
-    if (b == STEX_TIER_NONE)
+    if (b == STEX_TIER_CORE)
         return a;
-    if ((a == STEX_TIER_TIER1 && b == STEX_TIER_TIER2) ||
-        (a == STEX_TIER_TIER2 && b == STEX_TIER_TIER1))
-        return STEX_TIER_TIER2;
+    if ((a == STEX_TIER_1 && b == STEX_TIER_2) ||
+        (a == STEX_TIER_2 && b == STEX_TIER_1))
+        return STEX_TIER_2;
     return a == b ? a : STEX_TIER_NEVER;
 }
 
@@ -143,10 +129,10 @@ stex_tier stex_format_access_tier(stex_format f, stex_access access)
 const char *stex_tier_name(stex_tier t)
 {
     switch (t) {
-    case STEX_TIER_NONE: return "core";
+    case STEX_TIER_CORE: return "core";
     case STEX_TIER_BGRA8UNORM_STORAGE: return "bgra8unorm-storage";
-    case STEX_TIER_TIER1: return "texture-formats-tier1";
-    case STEX_TIER_TIER2: return "texture-formats-tier2";
+    case STEX_TIER_1: return "texture-formats-tier1";
+    case STEX_TIER_2: return "texture-formats-tier2";
     case STEX_TIER_BC: return "texture-compression-bc";
     case STEX_TIER_NEVER: return "never";
     default: return "?";

@@ -46,6 +46,15 @@ static const char *const view_dimension_names[STEX_VIEW_DIMENSION_COUNT] = {
     [STEX_VIEW_DIMENSION_3D] = "3d",
 };
 
+static const char *const view_dimension_wgsl_names[STEX_VIEW_DIMENSION_COUNT] = {
+    [STEX_VIEW_DIMENSION_1D] = "1d",
+    [STEX_VIEW_DIMENSION_2D] = "2d",
+    [STEX_VIEW_DIMENSION_2D_ARRAY] = "2d_array",
+    [STEX_VIEW_DIMENSION_CUBE] = "cube",
+    [STEX_VIEW_DIMENSION_CUBE_ARRAY] = "cube_array",
+    [STEX_VIEW_DIMENSION_3D] = "3d",
+};
+
 static const struct {
     uint32_t flag;
     const char *name;
@@ -193,6 +202,11 @@ bool stex_texture_dimension_from_name(const char *name, stex_texture_dimension *
 const char *stex_view_dimension_name(stex_view_dimension d)
 {
     return name_at(view_dimension_names, STEX_VIEW_DIMENSION_COUNT, (int)d);
+}
+
+const char *stex_view_dimension_wgsl_name(stex_view_dimension d)
+{
+    return name_at(view_dimension_wgsl_names, STEX_VIEW_DIMENSION_COUNT, (int)d);
 }
 
 bool stex_view_dimension_from_name(const char *name, stex_view_dimension *out)

@@ -34,6 +34,8 @@ stex_status io_tmp_open(io_tmpfile *t, const char *path)
     t->tmp_path = malloc(n);
     t->final_path = dup_str(path);
     if (!t->tmp_path || !t->final_path) {
+        free(t->tmp_path); /* no file made yet: nothing for io_tmp_abort to remove */
+        t->tmp_path = NULL;
         io_tmp_abort(t);
         return stex_fail(STEX_OUT_OF_MEMORY, "write: out of memory");
     }

@@ -93,7 +93,7 @@ static stex_status reset(stex_kernel_instance *ki)
 
 static stex_status iterate(stex_kernel_instance *ki, const stex_dispatch_options *opt)
 {
-    const float tiempo = ki->tiempo; /* params.tiempo */
+    const float tiempo = ki->time; /* params.tiempo */
     return kernels_dispatch(ki, 0, 0, kernels_groups8(ki->width), kernels_groups8(ki->height),
                             opt, &tiempo, sizeof tiempo);
 }

@@ -174,7 +174,7 @@ stex_status stex_kernel_instance_create(const stex_kernel *k, const stex_kernel_
     ki->width = s->width ? s->width : k->default_width;
     ki->height = s->height ? s->height : k->default_height;
     ki->iterations = s->iterations ? s->iterations : 1;
-    ki->tiempo = s->tiempo;
+    ki->time = s->time;
     stex_status st = setup_instance(ki, s);
     if (st) {
         stex_kernel_instance_destroy(ki);

@@ -19,7 +19,7 @@ struct stex_kernel_instance {
     stex_adapter *adapter;          /* non-NULL when the instance owns the device */
     stex_device *device;
     uint32_t width, height, iterations;
-    float tiempo;
+    float time;
     bool hot;                       /* difundir*: the "hot" variant */
     uint8_t *input;                 /* tightly packed input texels (input_format) */
     uint64_t steps;                 /* dispatches run since the last reset (ping-pong parity) */

@@ -70,8 +70,7 @@ static bool build_u16(sample_codec *sc, const stex_profile *p, stex_decode_fn de
     return true;
 }
 
-/* Formats llvmpipe filters in its 8-bit AoS path (util_format_fits_8unorm). */
-static bool fits_8unorm(const stex_format_info *fi)
+bool sample_fits_8unorm(const stex_format_info *fi)
 {
     if (!fi || fi->type != STEX_CHANNEL_UNORM ||
         (fi->packing != STEX_PACKING_PLAIN && fi->packing != STEX_PACKING_BGRA))
@@ -113,7 +112,7 @@ static sample_codec *build(const stex_profile *p, stex_format f, stex_decode_fn 
     if (!sc)
         return NULL;
     sc->f32 = fi && fi->scalar == STEX_SCALAR_F32;
-    sc->fits8 = fits_8unorm(fi);
+    sc->fits8 = sample_fits_8unorm(fi);
     if (!build_tables(sc, fi, p, dec))
         sc->kind = SAMPLE_CODEC_DECODER;
     return sc;

@@ -44,6 +44,10 @@ void stex__sample_level_2d(const struct stex_texture_view *v, const struct stex_
                            const uint8_t *mem, const uint64_t *col, const uint64_t *row,
                            stex_vec4 *out);
 
+/* Formats llvmpipe filters in its 8-bit AoS path (util_format_fits_8unorm):
+ * unorm, 8 bits in every channel, plain or BGRA.  False for NULL. */
+bool sample_fits_8unorm(const stex_format_info *fi);
+
 /* Tables on (the default) or off, for tests that compare the two (sampler.c). */
 void sample_codec_enable(bool on);
 

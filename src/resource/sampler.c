@@ -345,19 +345,6 @@ static uint32_t lerp_u8(uint32_t w, uint32_t v0, uint32_t v1)
     return (uint32_t)((int32_t)v0 + p) & 0xffu;
 }
 
-/* Formats llvmpipe filters in its 8-bit AoS path (util_format_fits_8unorm). */
-static bool fits_8unorm(stex_format f)
-{
-    const stex_format_info *fi = stex_format_get(f);
-    if (!fi || fi->type != STEX_CHANNEL_UNORM ||
-        (fi->packing != STEX_PACKING_PLAIN && fi->packing != STEX_PACKING_BGRA))
-        return false;
-    for (int c = 0; c < fi->channels; c++)
-        if (fi->bits[c] != 8)
-            return false;
-    return true;
-}
-
 /* ---- filtering one level ---- */
 
 static void sample_one_level(const stex_view_access *a, const sample_ctx *cx,
@@ -528,7 +515,7 @@ static void sample_level(const stex_texture_view *v, const stex_sampler *s, cons
     } else {
         const stex_format_info *fi = stex_format_get(v->desc.format);
         f32 = fi && fi->scalar == STEX_SCALAR_F32;
-        fits8 = fits_8unorm(v->desc.format);
+        fits8 = sample_fits_8unorm(fi);
         codec = &none;
     }
     if (!f32)

@@ -32,11 +32,6 @@ const stex_fast_binding stex__no_binding = {.load_tag = EXEC_TAG_NONE,
                                              .dims_tag = EXEC_TAG_NONE,
                                              .scalar = STEX_SCALAR_F32}; /* the rest 0 */
 
-static const char *const dim_suffix[] = {
-    [STEX_VIEW_DIMENSION_1D] = "1d", [STEX_VIEW_DIMENSION_2D] = "2d",
-    [STEX_VIEW_DIMENSION_2D_ARRAY] = "2d_array", [STEX_VIEW_DIMENSION_3D] = "3d",
-};
-
 static stex_value zero_of(stex_scalar_type t)
 {
     stex_value r = {t, {.u = {0, 0, 0, 0}}};
@@ -91,7 +86,7 @@ STEX__COLD void stex__texture_store(const stex_invocation *inv, uint32_t binding
     if (b->type != STEX_BINDING_STORAGE_TEXTURE || b->dim != dim) {
         exec_shader_error(inv, "textureStore(texture_storage_%s) on %s, which is %s: "
                           "WGSL has no textureStore overload for that type",
-                          dim_suffix[dim], EXEC_REF(binding), what);
+                          stex_view_dimension_wgsl_name(dim), EXEC_REF(binding), what);
         return;
     }
     if (b->access == STEX_ACCESS_READ_ONLY) {
@@ -182,7 +177,7 @@ STEX__COLD stex_value stex__texture_load(const stex_invocation *inv, uint32_t bi
     if (b->type != STEX_BINDING_STORAGE_TEXTURE || b->dim != dim) {
         exec_shader_error(inv, "textureLoad(texture_storage_%s) on %s, which is %s: "
                           "WGSL has no textureLoad overload for that type",
-                          dim_suffix[dim], EXEC_REF(binding), what);
+                          stex_view_dimension_wgsl_name(dim), EXEC_REF(binding), what);
         return zero_of(STEX_SCALAR_F32);
     }
     if (b->access != STEX_ACCESS_READ_ONLY && b->access != STEX_ACCESS_READ_WRITE) {

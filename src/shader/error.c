@@ -21,12 +21,7 @@ const char *exec_scalar_name(stex_scalar_type t)
 
 void exec_describe_binding(const exec_binding *b, char *buf, size_t size)
 {
-    static const char *const dims[] = {
-        [STEX_VIEW_DIMENSION_1D] = "1d", [STEX_VIEW_DIMENSION_2D] = "2d",
-        [STEX_VIEW_DIMENSION_2D_ARRAY] = "2d_array", [STEX_VIEW_DIMENSION_3D] = "3d",
-        [STEX_VIEW_DIMENSION_CUBE] = "cube", [STEX_VIEW_DIMENSION_CUBE_ARRAY] = "cube_array",
-    };
-    const char *d = (unsigned)b->dim < STEX_VIEW_DIMENSION_COUNT && dims[b->dim] ? dims[b->dim] : "?";
+    const char *d = stex_view_dimension_wgsl_name(b->dim);
     switch (b->type) {
     case STEX_BINDING_STORAGE_TEXTURE:
         snprintf(buf, size, "texture_storage_%s<%s, %s>", d, stex_format_name(b->format),

@@ -178,12 +178,12 @@ static void test_intermediate(void **state)
 static void test_tiers(void **state)
 {
     (void)state;
-    assert_true(stex_tier_enabled(STEX_TIER_NONE, 0));
+    assert_true(stex_tier_enabled(STEX_TIER_CORE, 0));
     assert_false(stex_tier_enabled(STEX_TIER_NEVER, STEX_FEATURE_ALL));
-    assert_true(stex_tier_enabled(STEX_TIER_TIER1, T2)); /* tier2 implies tier1 */
-    assert_false(stex_tier_enabled(STEX_TIER_TIER2, T1));
-    assert_int_equal(stex_tier_feature(STEX_TIER_TIER1), T1);
-    assert_int_equal(stex_tier_feature(STEX_TIER_NONE), 0);
+    assert_true(stex_tier_enabled(STEX_TIER_1, T2)); /* tier2 implies tier1 */
+    assert_false(stex_tier_enabled(STEX_TIER_2, T1));
+    assert_int_equal(stex_tier_feature(STEX_TIER_1), T1);
+    assert_int_equal(stex_tier_feature(STEX_TIER_CORE), 0);
     assert_int_equal(stex_tier_feature(STEX_TIER_NEVER), 0);
     assert_int_equal(stex_tier_feature(STEX_TIER_BGRA8UNORM_STORAGE), BGRA);
 }

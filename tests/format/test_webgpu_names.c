@@ -96,12 +96,17 @@ static void test_dimensions_and_stages(void **state)
 {
     (void)state;
     static const char *const views[] = {"1d", "2d", "2d-array", "cube", "cube-array", "3d"};
+    /* WGSL's spelling of the same dimensions (texture_storage_2d_array). */
+    static const char *const wgsl[] = {"1d", "2d", "2d_array", "cube", "cube_array", "3d"};
     for (size_t i = 0; i < 6; i++) {
         stex_view_dimension d = STEX_VIEW_DIMENSION_UNDEFINED;
         assert_true(stex_view_dimension_from_name(views[i], &d));
         assert_int_not_equal(d, STEX_VIEW_DIMENSION_UNDEFINED);
         assert_string_equal(stex_view_dimension_name(d), views[i]);
+        assert_string_equal(stex_view_dimension_wgsl_name(d), wgsl[i]);
     }
+    assert_string_equal(stex_view_dimension_wgsl_name(STEX_VIEW_DIMENSION_UNDEFINED), "?");
+    assert_string_equal(stex_view_dimension_wgsl_name(STEX_VIEW_DIMENSION_COUNT), "?");
     stex_view_dimension vd = STEX_VIEW_DIMENSION_2D;
     assert_false(stex_view_dimension_from_name("2darray", &vd));
     assert_false(stex_view_dimension_from_name("undefined", &vd));

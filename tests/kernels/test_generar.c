@@ -4,7 +4,7 @@
  * check compares every channel with a double-precision reference (the f32
  * argument as the shader computes it, sin in double): at most 1 unorm8 code
  * apart (WGSL's sin error bound, 2^-11 in [-pi, pi], moves 0.5 + 0.5 sin by
- * at most 2^-12 < 1/255).  At 4096x4096, tiempo 0.75, under the lavapipe
+ * at most 2^-12 < 1/255).  At 4096x4096, time 0.75, under the lavapipe
  * profile the bytes also equal lavapipe's (perf.json pattern_output_sha256):
  * there stex's sin (stex_sin) and llvmpipe's round to the same codes.
  */
@@ -23,7 +23,7 @@ static int reference_code(double v)
 
 static void check_tolerance(uint32_t w, uint32_t h, float t)
 {
-    stex_kernel_setup s = {.width = w, .height = h, .tiempo = t};
+    stex_kernel_setup s = {.width = w, .height = h, .time = t};
     stex_dispatch_options o = {.threads = 2};
     size_t n;
     uint8_t *out = kt_run("generar", &s, &o, &n);
@@ -39,7 +39,7 @@ static void check_tolerance(uint32_t w, uint32_t h, float t)
             for (int c = 0; c < 3; c++) {
                 int d = abs(p[c] - reference_code(ref[c]));
                 if (d > 1)
-                    fail_msg("generar %ux%u tiempo %g: texel (%u,%u) channel %d = %d, reference "
+                    fail_msg("generar %ux%u time %g: texel (%u,%u) channel %d = %d, reference "
                              "%.9f -> %d: %d codes apart (tolerance 1)", w, h, (double)t, x, y,
                              c, p[c], ref[c], reference_code(ref[c]), d);
                 exact += d == 0;
@@ -48,7 +48,7 @@ static void check_tolerance(uint32_t w, uint32_t h, float t)
             if (p[3] != 255)
                 fail_msg("generar: texel (%u,%u) alpha %d, expected 255", x, y, p[3]);
         }
-    print_message("generar %ux%u tiempo %g: %zu channels equal the double reference, %zu one "
+    print_message("generar %ux%u time %g: %zu channels equal the double reference, %zu one "
                   "code off\n", w, h, (double)t, exact, off_by_one);
     free(out);
 }
@@ -69,7 +69,7 @@ static void test_matches_lavapipe_perf_run(void **state)
     json_t *perf = json_load_file(path, 0, &err);
     if (!perf)
         fail_msg("cannot read %s: %s", path, err.text);
-    stex_kernel_setup s = {.width = 4096, .height = 4096, .tiempo = 0.75f};
+    stex_kernel_setup s = {.width = 4096, .height = 4096, .time = 0.75f};
     stex_dispatch_options o = {.threads = 2, .profile = stex_profile_get(STEX_PROFILE_LAVAPIPE)};
     size_t n;
     uint8_t *out = kt_run("generar", &s, &o, &n);
@@ -77,7 +77,7 @@ static void test_matches_lavapipe_perf_run(void **state)
     kt_sha256(out, n, hex);
     const char *want = json_string_value(json_object_get(perf, "pattern_output_sha256"));
     if (!want || strcmp(hex, want))
-        fail_msg("generar 4096x4096 tiempo 0.75: sha256 %s, lavapipe %s (both stores round "
+        fail_msg("generar 4096x4096 time 0.75: sha256 %s, lavapipe %s (both stores round "
                  "the same way; a difference here means stex_sin rounds differently)", hex,
                  want ? want : "(missing)");
     free(out);
@@ -88,7 +88,7 @@ static void test_matches_lavapipe_perf_run(void **state)
 static void test_race_free_every_schedule(void **state)
 {
     (void)state;
-    stex_kernel_setup s = {.width = 100, .height = 60, .tiempo = 0.5f};
+    stex_kernel_setup s = {.width = 100, .height = 60, .time = 0.5f};
     uint8_t *first = NULL;
     for (size_t i = 0; i < kt_schedule_count; i++) {
         stex_race_detector *rd;
