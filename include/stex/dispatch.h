@@ -42,14 +42,6 @@ typedef struct stex_pipeline stex_pipeline;
 typedef struct stex_bind_group stex_bind_group;
 typedef struct stex_race_detector stex_race_detector; /* stex/race.h */
 
-typedef enum stex_binding_type {
-    STEX_BINDING_STORAGE_TEXTURE = 1,   /* texture_storage_* */
-    STEX_BINDING_TEXTURE,               /* texture_2d<f32> etc. */
-    STEX_BINDING_SAMPLER,
-    STEX_BINDING_STORAGE_BUFFER,        /* var<storage, read_write> */
-    STEX_BINDING_READ_ONLY_STORAGE_BUFFER,
-    STEX_BINDING_UNIFORM_BUFFER
-} stex_binding_type;
 
 /* GPUBufferBindingLayout's members beyond the type. */
 typedef struct stex_buffer_binding_layout {
@@ -108,29 +100,8 @@ typedef enum stex_schedule {
     STEX_SCHEDULE_IN_ORDER = 0, STEX_SCHEDULE_REVERSED, STEX_SCHEDULE_SHUFFLED
 } stex_schedule;
 
-/* What a read of a texel written by another workgroup in the same dispatch returns. */
-typedef enum stex_visibility {
-    STEX_VISIBILITY_IMMEDIATE = 0, /* whatever has been written so far */
-    STEX_VISIBILITY_SNAPSHOT       /* the value at dispatch start */
-} stex_visibility;
 
-/* What an out-of-bounds textureLoad returns (all allowed by WGSL). */
-typedef enum stex_oob_load {
-    STEX_OOB_LOAD_ZERO = 0,        /* the zero texel, decoded: (0,0,0,0) or (0,0,0,1) */
-    STEX_OOB_LOAD_ZERO_ALPHA_ONE,  /* (0,0,0,1) always */
-    STEX_OOB_LOAD_RANDOM_TEXEL     /* some in-bounds texel, chosen by the seed */
-} stex_oob_load;
 
-/* Sees each textureStore that lands: an in-bounds store, with the view, its
- * coordinates (z = array layer of the view, or depth) and the vec4 before
- * the format's conversion; never an out-of-bounds (discarded) store, nor one
- * after a shader error.  Called from the thread that runs the invocation -
- * with threads > 1, from several at once, in no order across threads -
- * before the texel is written.  Setting it sends every store of the
- * dispatch down the out-of-line path; without it the engine pays nothing. */
-#define STEX_DISPATCH_HAS_STORE_OBSERVER 1
-typedef void (*stex_store_observer_fn)(void *user, const stex_texture_view *view, int64_t x,
-                                       int64_t y, int64_t z, const stex_vec4 *value);
 
 typedef struct stex_dispatch_options {
     stex_schedule schedule;

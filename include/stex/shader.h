@@ -137,6 +137,40 @@ STEX__ALWAYS_INLINE stex_value stex_u32x4(uint32_t r, uint32_t g, uint32_t b, ui
 STEX__ALWAYS_INLINE stex_value stex_i32x4(int32_t r, int32_t g, int32_t b, int32_t a)
 { stex_value s = {STEX_SCALAR_I32, {.i = {r, g, b, a}}}; return s; }
 
+/* The kinds of binding a builtin addresses (GPUBindGroupLayoutEntry's). */
+typedef enum stex_binding_type {
+    STEX_BINDING_STORAGE_TEXTURE = 1,   /* texture_storage_* */
+    STEX_BINDING_TEXTURE,               /* texture_2d<f32> etc. */
+    STEX_BINDING_SAMPLER,
+    STEX_BINDING_STORAGE_BUFFER,        /* var<storage, read_write> */
+    STEX_BINDING_READ_ONLY_STORAGE_BUFFER,
+    STEX_BINDING_UNIFORM_BUFFER
+} stex_binding_type;
+
+/* What a read of a texel written by another workgroup in the same dispatch returns. */
+typedef enum stex_visibility {
+    STEX_VISIBILITY_IMMEDIATE = 0, /* whatever has been written so far */
+    STEX_VISIBILITY_SNAPSHOT       /* the value at dispatch start */
+} stex_visibility;
+
+/* What an out-of-bounds textureLoad returns (all allowed by WGSL). */
+typedef enum stex_oob_load {
+    STEX_OOB_LOAD_ZERO = 0,        /* the zero texel, decoded: (0,0,0,0) or (0,0,0,1) */
+    STEX_OOB_LOAD_ZERO_ALPHA_ONE,  /* (0,0,0,1) always */
+    STEX_OOB_LOAD_RANDOM_TEXEL     /* some in-bounds texel, chosen by the seed */
+} stex_oob_load;
+
+/* Sees each textureStore that lands: an in-bounds store, with the view, its
+ * coordinates (z = array layer of the view, or depth) and the vec4 before
+ * the format's conversion; never an out-of-bounds (discarded) store, nor one
+ * after a shader error.  Called from the thread that runs the invocation -
+ * with threads > 1, from several at once, in no order across threads -
+ * before the texel is written.  Setting it sends every store of the
+ * dispatch down the out-of-line path; without it the engine pays nothing. */
+#define STEX_DISPATCH_HAS_STORE_OBSERVER 1
+typedef void (*stex_store_observer_fn)(void *user, const stex_texture_view *view, int64_t x,
+                                       int64_t y, int64_t z, const stex_vec4 *value);
+
 /* @group(g) @binding(b) as the builtins take it; a plain number n is
  * @group(0) @binding(n).  Groups 0..3 (maxBindGroups), bindings 0..65535. */
 #define STEX_BINDING(group, binding) (((uint32_t)(group) << 16) | (uint32_t)(binding))

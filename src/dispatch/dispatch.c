@@ -266,16 +266,19 @@ stex_status stex_dispatch_bound(const stex_pipeline *p, const stex_bound_group *
 
     exec_dispatch ctx;
     memset(&ctx, 0, sizeof ctx);
+    stex_dispatch_options o = {0};
     if (opt)
-        ctx.opt = *opt;
-    if ((unsigned)ctx.opt.schedule > STEX_SCHEDULE_SHUFFLED
-        || (unsigned)ctx.opt.visibility > STEX_VISIBILITY_SNAPSHOT
-        || (unsigned)ctx.opt.oob_load > STEX_OOB_LOAD_RANDOM_TEXEL)
+        o = *opt;
+    if ((unsigned)o.schedule > STEX_SCHEDULE_SHUFFLED
+        || (unsigned)o.visibility > STEX_VISIBILITY_SNAPSHOT
+        || (unsigned)o.oob_load > STEX_OOB_LOAD_RANDOM_TEXEL)
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_dispatch: unknown schedule, visibility or "
                          "oob_load value");
     ctx.pipeline = p;
     ctx.kernel = p->kernel;
-    ctx.profile = ctx.opt.profile ? ctx.opt.profile : stex_device_profile(p->dev);
+    ctx.opt = (exec_options){(int)o.schedule, o.seed, o.visibility, o.oob_load, o.params,
+                             o.store_observer, o.store_observer_user};
+    ctx.profile = o.profile ? o.profile : stex_device_profile(p->dev);
     memcpy(ctx.wg_size, p->wg, sizeof ctx.wg_size);
     ctx.wg_invocations = p->invocations;
     memcpy(ctx.num_wg, count3, sizeof ctx.num_wg);
@@ -283,16 +286,16 @@ stex_status stex_dispatch_bound(const stex_pipeline *p, const stex_bound_group *
     ctx.wg_memory_size = p->wg_memory_size;
     ctx.barriers = p->barriers;
     /* the store observer is called from the out-of-line textureStore only */
-    ctx.slow = ctx.opt.races || ctx.opt.visibility == STEX_VISIBILITY_SNAPSHOT
+    ctx.slow = o.races || ctx.opt.visibility == STEX_VISIBILITY_SNAPSHOT
                || ctx.opt.store_observer;
 
-    int threads = ctx.opt.threads > 0 ? ctx.opt.threads : omp_get_num_procs();
+    int threads = o.threads > 0 ? o.threads : omp_get_num_procs();
     if ((uint64_t)threads > ctx.total_wg)
         threads = (int)ctx.total_wg;
     ctx.threads = threads;
     st = bind_group_prepare(set, &ctx);
-    if (!st && ctx.opt.races)
-        st = dispatch_race_begin(ctx.opt.races, &ctx, &ctx.race);
+    if (!st && o.races)
+        st = dispatch_race_begin(o.races, &ctx, &ctx.race);
     if (st) {
         bind_group_release(&ctx);
         return st;
@@ -305,7 +308,7 @@ stex_status stex_dispatch_bound(const stex_pipeline *p, const stex_bound_group *
         return stex_fail(STEX_OUT_OF_MEMORY, "dispatchWorkgroups: out of memory");
     }
     perm order;
-    perm_init(&order, ctx.total_wg, ctx.opt.schedule, ctx.opt.seed);
+    perm_init(&order, ctx.total_wg, o.schedule, o.seed);
     uint64_t chunk = ctx.total_wg / ((uint64_t)threads * 16);
     chunk = chunk < 1 ? 1 : chunk > 256 ? 256 : chunk;
 

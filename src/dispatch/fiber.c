@@ -7,6 +7,7 @@
  * thread per dispatch and reused by every workgroup. */
 #include <stdlib.h>
 #include <string.h>
+#include <ucontext.h>
 
 #include "dispatch/dispatch_internal.h"
 #include "dispatch/phase.h"

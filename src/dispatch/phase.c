@@ -72,9 +72,9 @@ void phase_invocation(const stex_workgroup *w, uint32_t lid, stex_invocation *in
 const uint32_t *phase_order(struct stex_exec *e)
 {
     struct phase_state *ps = e->phase;
-    const stex_dispatch_options *o = &e->ctx->opt;
+    const exec_options *o = &e->ctx->opt;
     /* seeded by (seed, workgroup, phase): not by the thread */
-    sched_invocation_order(ps->order, ps->n, o->schedule,
+    sched_invocation_order(ps->order, ps->n, (stex_schedule)o->schedule,
                            sched_mix(sched_mix(o->seed, e->wg), ps->phase + 1));
     return ps->order;
 }

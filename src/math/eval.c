@@ -1,32 +1,9 @@
 /*
- * math/eval.c - the overload table (stex/math.def), evaluation on bit
- * patterns, the n-lane forms and the typed helpers kernels call.
+ * math/eval.c - evaluation on bit patterns, the n-lane forms and the typed helpers kernels call.
  */
 #include "math/ops.h"
 
 #include "common/error.h"
-
-static const stex_math_fn_info fns[STEX_MATH_FN_COUNT] = {
-#define X(id, op, sig, expr, nin, nout) [STEX_MATH_##id] = {op, sig, expr, nin, nout},
-#include "stex/math.def"
-#undef X
-};
-
-const stex_math_fn_info *stex_math_fn_get(stex_math_fn fn)
-{
-    return (unsigned)fn < STEX_MATH_FN_COUNT ? &fns[fn] : NULL;
-}
-
-bool stex_math_fn_find(const char *op, const char *sig, stex_math_fn *out)
-{
-    for (int i = 0; i < STEX_MATH_FN_COUNT; i++) {
-        if (op && sig && !strcmp(fns[i].op, op) && !strcmp(fns[i].sig, sig)) {
-            *out = (stex_math_fn)i;
-            return true;
-        }
-    }
-    return false;
-}
 
 stex_status stex_math_eval(const stex_profile *p, stex_math_fn fn,
                            const uint32_t *in, uint32_t *out)
@@ -40,13 +17,13 @@ stex_status stex_math_eval(const stex_profile *p, stex_math_fn fn,
     if (stex_m_eval_f32(r, p, fn, in, out) || stex_m_eval_int(r, p, fn, in, out))
         return STEX_OK;
     return stex_fail(STEX_INVALID_ARGUMENT, "stex_math_eval: %s %s is not implemented",
-                     fns[fn].op, fns[fn].sig);
+                     stex_math_fn_get(fn)->op, stex_math_fn_get(fn)->sig);
 }
 
 /* the n-lane forms: one lookup, then a loop the compiler may unroll */
 static stex_status check_sig(const stex_profile *p, stex_math_fn fn, const char *sig)
 {
-    if (!p || (unsigned)fn >= STEX_MATH_FN_COUNT || strcmp(fns[fn].sig, sig))
+    if (!p || (unsigned)fn >= STEX_MATH_FN_COUNT || strcmp(stex_math_fn_get(fn)->sig, sig))
         return stex_fail(STEX_INVALID_ARGUMENT,
                          "stex_math_f32_*: fn must be an overload with signature %s", sig);
     return STEX_OK;

@@ -7,12 +7,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <ucontext.h>
 
-#include "stex/dispatch.h"
+#include "shader/fast.h"
 #include "stex/layout.h"
 #include "stex/race.h"
-#include "shader/fast.h"
 
 /* Tags compared in one instruction by the builtins: a mismatch sends the call
  * to the slow path that names the WGSL rule. */
@@ -68,15 +66,27 @@ struct race_thread;
 struct fiber_pool;
 struct phase_state;
 
+/* What the builtins and the runners read of a dispatch's options
+ * (stex_dispatch_options, dispatch.h, has the rest). */
+typedef struct exec_options {
+    int schedule;                /* stex_schedule: the order workgroups and invocations run in */
+    uint64_t seed;
+    stex_visibility visibility;
+    stex_oob_load oob_load;
+    const void *params;          /* stex_invocation.params */
+    stex_store_observer_fn store_observer;
+    void *store_observer_user;
+} exec_options;
+
 typedef struct exec_dispatch {
-    const stex_pipeline *pipeline;
+    const struct stex_pipeline *pipeline; /* the dispatch layer's */
     stex_kernel_fn kernel;
     exec_binding *b;
     stex_fast_binding *fb;       /* the same bindings, as the inline fast path reads them */
     uint32_t nb;                 /* entries in b and fb: slots.total */
     stex_slots slots;            /* where each group's bindings start in b and fb */
     const stex_profile *profile;
-    stex_dispatch_options opt;
+    exec_options opt;            /* from stex_dispatch_options */
     uint32_t wg_size[3], wg_invocations;
     uint32_t num_wg[3];
     uint64_t total_wg;

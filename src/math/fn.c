@@ -1,0 +1,30 @@
+/*
+ * math/fn.c - the overload table: one entry per line of stex/math.def, the
+ * only list of the operations and builtins the math layer evaluates.
+ */
+#include <string.h>
+
+#include "math/ops.h"
+
+static const stex_math_fn_info fns[STEX_MATH_FN_COUNT] = {
+#define X(id, op, sig, expr, nin, nout) [STEX_MATH_##id] = {op, sig, expr, nin, nout},
+#include "stex/math.def"
+#undef X
+};
+
+const stex_math_fn_info *stex_math_fn_get(stex_math_fn fn)
+{
+    return (unsigned)fn < STEX_MATH_FN_COUNT ? &fns[fn] : NULL;
+}
+
+bool stex_math_fn_find(const char *op, const char *sig, stex_math_fn *out)
+{
+    for (int i = 0; i < STEX_MATH_FN_COUNT; i++) {
+        if (op && sig && !strcmp(fns[i].op, op) && !strcmp(fns[i].sig, sig)) {
+            *out = (stex_math_fn)i;
+            return true;
+        }
+    }
+    return false;
+}
+

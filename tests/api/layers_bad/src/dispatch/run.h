@@ -1,0 +1,2 @@
+/* Fixture: a dispatch-layer header (see ../format/table.c). */
+#include "format/table.h"

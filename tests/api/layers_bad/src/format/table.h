@@ -1,0 +1,1 @@
+/* Fixture: a format-layer header. */
