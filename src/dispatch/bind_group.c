@@ -1,5 +1,6 @@
 /* createBindGroup against a pipeline's layout, and the per-dispatch table
  * the builtins index by binding number. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -214,8 +215,8 @@ static bool same_subresource(const exec_binding *a, const exec_binding *b)
         return false; /* different textures, or mip ranges apart */
     if (a->dim == STEX_VIEW_DIMENSION_3D || b->dim == STEX_VIEW_DIMENSION_3D)
         return true;
-    uint64_t a0 = a->base_layer, a1 = a0 + (a->dim == STEX_VIEW_DIMENSION_2D_ARRAY ? a->d : 1);
-    uint64_t b0 = b->base_layer, b1 = b0 + (b->dim == STEX_VIEW_DIMENSION_2D_ARRAY ? b->d : 1);
+    uint64_t a0 = a->base_layer, a1 = a0 + (a->dim == STEX_VIEW_DIMENSION_2D_ARRAY ? a->f.d : 1);
+    uint64_t b0 = b->base_layer, b1 = b0 + (b->dim == STEX_VIEW_DIMENSION_2D_ARRAY ? b->f.d : 1);
     return a0 < b1 && b0 < a1;
 }
 
@@ -247,15 +248,15 @@ static stex_status check_usage_scope(const exec_dispatch *ctx)
 static bool split_layout(exec_binding *b)
 {
     const stex_level_layout *l = &b->acc.layout;
-    b->col = malloc(b->w * sizeof *b->col);
-    b->row = malloc(b->h * sizeof *b->row);
-    if (!b->col || !b->row)
+    uint64_t *col = malloc(b->f.w * sizeof *col), *row = malloc(b->f.h * sizeof *row);
+    b->f.col = col, b->f.row = row; /* freed by bind_group_release, even if one failed */
+    if (!col || !row)
         return false;
     uint64_t origin = stex_level_offset(l, 0, 0, 0);
-    for (uint64_t x = 0; x < b->w; x++)
-        b->col[x] = stex_level_offset(l, (uint32_t)x, 0, 0);
-    for (uint64_t y = 0; y < b->h; y++)
-        b->row[y] = stex_level_offset(l, 0, (uint32_t)y, 0) - origin;
+    for (uint64_t x = 0; x < b->f.w; x++)
+        col[x] = stex_level_offset(l, (uint32_t)x, 0, 0);
+    for (uint64_t y = 0; y < b->f.h; y++)
+        row[y] = stex_level_offset(l, 0, (uint32_t)y, 0) - origin;
     return true;
 }
 
@@ -273,28 +274,28 @@ static void fill_texture(exec_binding *b, const stex_layout_entry *le, stex_text
     b->mip = vd->base_mip_level;
     b->mip_count = vd->mip_level_count ? vd->mip_level_count : 1;
     b->base_layer = vd->base_array_layer;
-    b->scalar = fi->scalar;
+    b->f.scalar = fi->scalar;
     b->bpp = fi->bytes;
-    b->w = ext.width ? ext.width : 1;
-    b->h = b->dim == STEX_VIEW_DIMENSION_1D ? 1 : (ext.height ? ext.height : 1);
-    b->d = b->dim == STEX_VIEW_DIMENSION_3D ? ext.depth_or_array_layers
+    b->f.w = ext.width ? ext.width : 1;
+    b->f.h = b->dim == STEX_VIEW_DIMENSION_1D ? 1 : (ext.height ? ext.height : 1);
+    b->f.d = b->dim == STEX_VIEW_DIMENSION_3D ? ext.depth_or_array_layers
            : b->dim == STEX_VIEW_DIMENSION_2D_ARRAY ? stex_view_num_layers(v) : 1;
-    if (!b->d)
-        b->d = 1;
-    b->dims_tag = b->dim;
+    if (!b->f.d)
+        b->f.d = 1;
+    b->f.dims_tag = b->dim;
     b->mem_base = stex_texture_memory(b->texture);
     b->mem_size = stex_texture_memory_size(b->texture);
     if (le->type != STEX_BINDING_STORAGE_TEXTURE)
         return;
     b->access = le->storage_texture.access;
-    b->enc = stex_encoder(vd->format);
-    b->dec = stex_decoder(vd->format);
+    b->f.enc = stex_encoder(vd->format);
+    b->f.dec = stex_decoder(vd->format);
     bool rd = b->access == STEX_ACCESS_READ_ONLY || b->access == STEX_ACCESS_READ_WRITE;
     bool wr = b->access == STEX_ACCESS_WRITE_ONLY || b->access == STEX_ACCESS_READ_WRITE;
-    b->load_tag = rd ? (uint32_t)b->dim : EXEC_TAG_NONE;
-    b->store_tag = wr ? EXEC_STORE_TAG(b->dim, b->scalar) : EXEC_TAG_NONE;
+    b->f.load_tag = rd ? (uint32_t)b->dim : EXEC_TAG_NONE;
+    b->f.store_tag = wr ? EXEC_STORE_TAG(b->dim, b->f.scalar) : EXEC_TAG_NONE;
     static const uint8_t zeros[16];
-    b->dec(prof, zeros, &b->zero_value);
+    b->f.dec(prof, zeros, &b->zero_value);
 }
 
 /* Does this binding's format store and load one 32-bit channel bit for bit
@@ -303,7 +304,7 @@ static void fill_texture(exec_binding *b, const stex_layout_entry *le, stex_text
 static bool raw32_format(const exec_binding *b, const stex_profile *p)
 {
     const stex_format_info *fi = stex_format_get(b->format);
-    if (!b->enc || !b->dec || fi->channels != 1 || fi->bytes != 4 || fi->bits[0] != 32)
+    if (!b->f.enc || !b->f.dec || fi->channels != 1 || fi->bytes != 4 || fi->bits[0] != 32)
         return false;
     static const uint32_t probes[] = {0, 0x80000000u, 1, 0x807fffffu, 0x00800000u, 0x3f800000u,
                                       0x7f7fffffu, 0x7f800000u, 0xff800000u, 0x7fc00000u,
@@ -313,11 +314,11 @@ static bool raw32_format(const exec_binding *b, const stex_profile *p)
         stex_vec4 in = {.u = {probes[i], 7, 7, 7}}, out;
         uint8_t bytes[16];
         uint32_t w;
-        b->enc(p, &in, bytes);
+        b->f.enc(p, &in, bytes);
         memcpy(&w, bytes, 4);
         if (w != probes[i])
             return false;
-        b->dec(p, bytes, &out);
+        b->f.dec(p, bytes, &out);
         uint32_t one = fi->scalar == STEX_SCALAR_F32 ? 0x3f800000u : 1u;
         if (out.u[0] != probes[i] || out.u[1] || out.u[2] || out.u[3] != one)
             return false;
@@ -335,7 +336,7 @@ stex_status bind_group_prepare(const stex_bound_group *groups, exec_dispatch *ct
     if (!ctx->b || !ctx->fb)
         return stex_fail(STEX_OUT_OF_MEMORY, "dispatchWorkgroups: out of memory");
     for (uint32_t i = 0; i < p->nb; i++) /* slots no layout entry fills: nothing bound */
-        ctx->b[i].load_tag = ctx->b[i].store_tag = ctx->b[i].dims_tag = EXEC_TAG_NONE;
+        ctx->b[i].f.load_tag = ctx->b[i].f.store_tag = ctx->b[i].f.dims_tag = EXEC_TAG_NONE;
     for (uint32_t gi = 0; gi < STEX__MAX_GROUPS; gi++) {
         const stex_bind_group *g = p->groups >> gi & 1u ? groups[gi].group : NULL;
         uint32_t dyn = 0; /* the next dynamic offset, in binding order */
@@ -367,26 +368,15 @@ stex_status bind_group_prepare(const stex_bound_group *groups, exec_dispatch *ct
             }
         }
     }
-    for (uint32_t i = 0; i < ctx->nb; i++) { /* what the inline builtins read */
-        const exec_binding *b = &ctx->b[i];
-        stex_fast_binding *f = &ctx->fb[i];
+    for (uint32_t i = 0; i < ctx->nb; i++) { /* the rest of what the inline builtins read */
+        exec_binding *b = &ctx->b[i];
+        stex_fast_binding *f = &b->f;
         f->slot = i;
-        f->load_tag = b->type ? b->load_tag : EXEC_TAG_NONE;
-        f->store_tag = b->type ? b->store_tag : EXEC_TAG_NONE;
-        f->dims_tag = b->type ? b->dims_tag : EXEC_TAG_NONE;
-        f->scalar = b->scalar;
-        f->w = b->w;
-        f->h = b->h;
-        f->d = b->d;
         f->memory = b->acc.memory;
-        f->col = b->col;
-        f->row = b->row;
         f->slice = b->acc.layout.slice_bytes;
         f->raw32 = b->type == STEX_BINDING_STORAGE_TEXTURE && raw32_format(b, ctx->profile);
-        f->alpha_one = b->scalar == STEX_SCALAR_F32 ? 0x3f800000u : 1u;
-        f->enc = b->enc;
-        f->dec = b->dec;
-        /* the inline codecs, sampled texture loads and buffer words (shader.h) */
+        f->alpha_one = f->scalar == STEX_SCALAR_F32 ? 0x3f800000u : 1u;
+        /* the inline codecs, sampled texture loads and buffer words (shader/fast.h) */
         if (b->type == STEX_BINDING_STORAGE_TEXTURE || b->type == STEX_BINDING_TEXTURE) {
             stex_fast_codec c = stex__fast_codec(ctx->profile, b->format);
             f->enc_codec = c.enc;
@@ -407,6 +397,7 @@ stex_status bind_group_prepare(const stex_bound_group *groups, exec_dispatch *ct
         f->buf_store = b->type == STEX_BINDING_STORAGE_BUFFER ? STEX__BUF_WORDS : 0;
         f->buf = f->buf_load ? b->bytes : NULL;
         f->buf_words = f->buf_load ? b->words : 0;
+        ctx->fb[i] = *f; /* the copy the threads start from */
     }
     stex_status st = check_usage_scope(ctx);
     if (st)
@@ -432,8 +423,8 @@ void bind_group_release(exec_dispatch *ctx)
 {
     for (uint32_t i = 0; ctx->b && i < ctx->nb; i++) {
         free(ctx->b[i].snap_base);
-        free(ctx->b[i].col);
-        free(ctx->b[i].row);
+        free((void *)(uintptr_t)ctx->b[i].f.col); /* split_layout's tables */
+        free((void *)(uintptr_t)ctx->b[i].f.row);
     }
     free(ctx->b);
     free(ctx->fb);

@@ -13,12 +13,12 @@
 /* Callers check the bounds first.  The same address the inline path computes. */
 static inline uint8_t *texel_ptr(const exec_binding *b, int64_t x, int64_t y, int64_t z)
 {
-    return b->acc.memory + (uint64_t)z * b->acc.layout.slice_bytes + b->col[x] + b->row[y];
+    return b->acc.memory + (uint64_t)z * b->acc.layout.slice_bytes + b->f.col[x] + b->f.row[y];
 }
 
 static inline bool in_bounds(const exec_binding *b, int64_t x, int64_t y, int64_t z)
 {
-    return ((uint64_t)x < b->w) & ((uint64_t)y < b->h) & ((uint64_t)z < b->d);
+    return ((uint64_t)x < b->f.w) & ((uint64_t)y < b->f.h) & ((uint64_t)z < b->f.d);
 }
 
 static const exec_binding *binding_at(const stex_invocation *inv, uint32_t binding)
@@ -81,7 +81,7 @@ STEX__COLD void stex__texture_store(const stex_invocation *inv, uint32_t binding
     const exec_binding *b = binding_at(inv, binding);
     char what[96];
     if (b->type != STEX_BINDING_STORAGE_TEXTURE || b->dim != dim || b->access == STEX_ACCESS_READ_ONLY
-        || v->type != b->scalar)
+        || v->type != b->f.scalar)
         exec_describe_binding(b, what, sizeof what);
     if (b->type != STEX_BINDING_STORAGE_TEXTURE || b->dim != dim) {
         exec_shader_error(inv, "textureStore(texture_storage_%s) on %s, which is %s: "
@@ -94,10 +94,10 @@ STEX__COLD void stex__texture_store(const stex_invocation *inv, uint32_t binding
                           "on storage textures with access write or read_write", EXEC_REF(binding), what);
         return;
     }
-    if (v->type != b->scalar) {
+    if (v->type != b->f.scalar) {
         exec_shader_error(inv, "textureStore on %s %s with a vec4<%s> value: WGSL "
                           "requires vec4<%s>, the texel type of format %s (no implicit conversion)",
-                          EXEC_REF(binding), what, exec_scalar_name(v->type), exec_scalar_name(b->scalar),
+                          EXEC_REF(binding), what, exec_scalar_name(v->type), exec_scalar_name(b->f.scalar),
                           stex_format_name(b->format));
         return;
     }
@@ -110,7 +110,7 @@ STEX__COLD void stex__texture_store(const stex_invocation *inv, uint32_t binding
     if (exec_fast_binding(e, stex__slot(&e->fast.slots, binding))->raw32)
         memcpy(bytes, &v->v.u[0], 4);
     else
-        b->enc(e->fast.profile, &v->v, bytes);
+        b->f.enc(e->fast.profile, &v->v, bytes);
     if (b->shadow) {
         uint64_t loc = race_texel_loc(b->shadow, exec_layer0(b), x, y, z);
         if (race_summary(b->shadow))
@@ -139,11 +139,11 @@ static stex_value oob_load(const stex_invocation *inv, const exec_binding *b, ui
                            int64_t x, int64_t y, int64_t z)
 {
     struct stex_exec *e = inv->exec;
-    stex_value r = {b->scalar, b->zero_value};
+    stex_value r = {b->f.scalar, b->zero_value};
     switch (e->ctx->opt.oob_load) {
     case STEX_OOB_LOAD_ZERO_ALPHA_ONE:
         r.v.u[0] = r.v.u[1] = r.v.u[2] = 0;
-        if (b->scalar == STEX_SCALAR_F32)
+        if (b->f.scalar == STEX_SCALAR_F32)
             r.v.f[3] = 1.0f;
         else
             r.v.u[3] = 1;
@@ -153,11 +153,11 @@ static stex_value oob_load(const stex_invocation *inv, const exec_binding *b, ui
         h = mix64(h ^ (uint64_t)x);
         h = mix64(h ^ (uint64_t)y);
         h = mix64(h ^ (uint64_t)z);
-        uint64_t n = b->w * b->h * b->d, t = h % n;
-        const uint8_t *p = texel_ptr(b, (int64_t)(t % b->w), (int64_t)(t / b->w % b->h),
-                                     (int64_t)(t / (b->w * b->h)));
+        uint64_t n = b->f.w * b->f.h * b->f.d, t = h % n;
+        const uint8_t *p = texel_ptr(b, (int64_t)(t % b->f.w), (int64_t)(t / b->f.w % b->f.h),
+                                     (int64_t)(t / (b->f.w * b->f.h)));
         uint8_t tmp[16];
-        b->dec(e->fast.profile, exec_visible(e, b, p, b->bpp, tmp), &r.v);
+        b->f.dec(e->fast.profile, exec_visible(e, b, p, b->bpp, tmp), &r.v);
         return r;
     }
     default:
@@ -184,7 +184,7 @@ STEX__COLD stex_value stex__texture_load(const stex_invocation *inv, uint32_t bi
         exec_shader_error(inv, "textureLoad on %s %s: WGSL has no textureLoad for "
                           "write-only storage textures (access must be read or read_write)",
                           EXEC_REF(binding), what);
-        return zero_of(b->scalar);
+        return zero_of(b->f.scalar);
     }
     if (!in_bounds(b, x, y, z))
         return oob_load(inv, b, binding, x, y, z);
@@ -207,8 +207,8 @@ STEX__COLD stex_value stex__texture_load(const stex_invocation *inv, uint32_t bi
         memcpy(&u, p, 4);
         return raw32_value(f, u);
     }
-    stex_value r = {b->scalar, {.u = {0, 0, 0, 0}}};
-    b->dec(e->fast.profile, p, &r.v);
+    stex_value r = {b->f.scalar, {.u = {0, 0, 0, 0}}};
+    b->f.dec(e->fast.profile, p, &r.v);
     return r;
 }
 
@@ -218,7 +218,7 @@ static const exec_binding *dims_binding(const stex_invocation *inv, uint32_t bin
                                         const char *fn, stex_view_dimension a, stex_view_dimension b2)
 {
     const exec_binding *b = binding_at(inv, binding);
-    if (b->type != 0 && (b->dims_tag == (uint32_t)a || b->dims_tag == (uint32_t)b2))
+    if (b->type != 0 && (b->f.dims_tag == (uint32_t)a || b->f.dims_tag == (uint32_t)b2))
         return b;
     char what[96];
     exec_describe_binding(b, what, sizeof what);
@@ -231,14 +231,14 @@ uint32_t stex_textureDimensions_1d(const stex_invocation *inv, uint32_t binding)
 {
     const exec_binding *b = dims_binding(inv, binding, "textureDimensions (u32)",
                                          STEX_VIEW_DIMENSION_1D, STEX_VIEW_DIMENSION_1D);
-    return b ? (uint32_t)b->w : 0;
+    return b ? (uint32_t)b->f.w : 0;
 }
 
 STEX__COLD stex_uvec2 stex__texture_dimensions_2d(const stex_invocation *inv, uint32_t binding)
 {
     const exec_binding *b = dims_binding(inv, binding, "textureDimensions (vec2<u32>)",
                                          STEX_VIEW_DIMENSION_2D, STEX_VIEW_DIMENSION_2D_ARRAY);
-    stex_uvec2 r = {b ? (uint32_t)b->w : 0, b ? (uint32_t)b->h : 0};
+    stex_uvec2 r = {b ? (uint32_t)b->f.w : 0, b ? (uint32_t)b->f.h : 0};
     return r;
 }
 
@@ -246,7 +246,7 @@ stex_uvec3 stex_textureDimensions_3d(const stex_invocation *inv, uint32_t bindin
 {
     const exec_binding *b = dims_binding(inv, binding, "textureDimensions (vec3<u32>)",
                                          STEX_VIEW_DIMENSION_3D, STEX_VIEW_DIMENSION_3D);
-    stex_uvec3 r = {b ? (uint32_t)b->w : 0, b ? (uint32_t)b->h : 0, b ? (uint32_t)b->d : 0};
+    stex_uvec3 r = {b ? (uint32_t)b->f.w : 0, b ? (uint32_t)b->f.h : 0, b ? (uint32_t)b->f.d : 0};
     return r;
 }
 
@@ -254,7 +254,7 @@ uint32_t stex_textureNumLayers(const stex_invocation *inv, uint32_t binding)
 {
     const exec_binding *b = dims_binding(inv, binding, "textureNumLayers",
                                          STEX_VIEW_DIMENSION_2D_ARRAY, STEX_VIEW_DIMENSION_2D_ARRAY);
-    return b ? (uint32_t)b->d : 0;
+    return b ? (uint32_t)b->f.d : 0;
 }
 
 /* ---- sampled textures: texture_2d<f32> ---- */
@@ -288,8 +288,8 @@ STEX__COLD stex_vec4 stex__texture_load_level_2d(const stex_invocation *inv, uin
             z.v.f[3] = 1.0f;
         else if (e->ctx->opt.oob_load == STEX_OOB_LOAD_RANDOM_TEXEL) {
             uint64_t h = mix64(e->ctx->opt.seed ^ mix64((uint64_t)x) ^ mix64((uint64_t)y + 1));
-            stex_view_load_level(b->view, e->fast.profile, (int64_t)(h % b->w),
-                                 (int64_t)((h >> 32) % b->h), 0, 0, &z.v);
+            stex_view_load_level(b->view, e->fast.profile, (int64_t)(h % b->f.w),
+                                 (int64_t)((h >> 32) % b->f.h), 0, 0, &z.v);
         }
         r = z.v;
     }
@@ -313,7 +313,7 @@ stex_vec4 stex_textureSampleLevel_2d(const stex_invocation *inv, uint32_t textur
     }
     /* the dispatch's address tables of the view's level 0 (resource/sample_codec.h) */
     stex__sample_level_2d(b->view, s->sampler, inv->exec->fast.profile, u, v, level, b->acc.memory,
-                          b->col, b->row, &r);
+                          b->f.col, b->f.row, &r);
     return r;
 }
 

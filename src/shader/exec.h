@@ -18,24 +18,19 @@
 #define EXEC_STORE_TAG(dim, scalar) ((uint32_t)(dim) | ((uint32_t)(scalar) << 8))
 
 typedef struct exec_binding {
-    uint32_t load_tag;   /* view dimension if a readable storage texture */
-    uint32_t store_tag;  /* EXEC_STORE_TAG(dim, scalar) if a writable storage texture */
-    uint32_t dims_tag;   /* view dimension of any storage texture */
+    /* what the inline builtins read (tags, bounds, codecs, address tables):
+     * each thread starts from a copy of it (exec_dispatch.fb) */
+    stex_fast_binding f;
     stex_binding_type type; /* 0 = nothing bound at this slot */
     uint32_t ref;           /* STEX_BINDING(group, binding) of this slot */
     stex_view_dimension dim;
     stex_access access;
-    stex_scalar_type scalar;
     stex_format format;
     uint32_t bpp;
-    uint64_t w, h, d;    /* bounds: d = layers (2d-array) or depth (3d), else 1 */
     stex_texture_view *view;
     stex_view_access acc;        /* the layout layer's fast texel address */
-    uint64_t *col, *row;         /* acc.layout split in x and y (see shader.h) */
     stex_texture *texture;
     uint32_t mip, mip_count, base_layer; /* the view's subresources */
-    stex_encode_fn enc;
-    stex_decode_fn dec;
     stex_vec4 zero_value;        /* the decoded zero texel (OOB load policy ZERO) */
     const stex_sampler *sampler;
     stex_buffer *buffer;
