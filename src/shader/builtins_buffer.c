@@ -107,6 +107,11 @@ STEX__COLD void stex__buffer_store_word(const stex_invocation *inv, uint32_t bin
 uint32_t stex_arrayLength(const stex_invocation *inv, uint32_t binding, uint32_t stride)
 {
     const exec_binding *b = buffer_for(inv, binding, OP_LOAD, "arrayLength");
+    if (b && b->type == STEX_BINDING_UNIFORM_BUFFER) {
+        exec_shader_error(inv, "arrayLength on %s, which is var<uniform>: WGSL allows "
+                          "runtime-sized arrays only in var<storage>", EXEC_REF(binding));
+        return 0;
+    }
     if (!b || !stride)
         return 0;
     return (uint32_t)(b->words * 4 / stride);

@@ -237,6 +237,17 @@ static void uniform_store_kernel(const stex_invocation *inv)
     stex_buffer_store_u32(inv, SCALE, 0, 1);
 }
 
+static void uniform_length_kernel(const stex_invocation *inv)
+{
+    (void)stex_arrayLength(inv, SCALE, 4);
+}
+
+/* arrayLength of the runtime-sized array<u32> filling @group(2) @binding(5) */
+static void length_kernel(const stex_invocation *inv)
+{
+    stex_textureStore_2d(inv, DST, 0, 0, stex_u32x4(stex_arrayLength(inv, SRC, 4), 0, 0, 1));
+}
+
 static void test_far_groups_named_in_races_and_errors(void **state)
 {
     (void)state;
@@ -267,6 +278,22 @@ static void test_far_groups_named_in_races_and_errors(void **state)
     stex_bound_group set3[4] = {{NULL, NULL, 0}, {r.g1, NULL, 0}, {r.g2, NULL, 0}, {r.g3, NULL, 0}};
     assert_int_equal(stex_dispatch_bound(r.p, set3, 4, 1, 1, 1, NULL), STEX_SHADER_ERROR);
     assert_non_null(strstr(stex_last_error(), "@group(1) @binding(0), which is var<uniform>"));
+    rig_free(&r);
+
+    rig_make(&r, uniform_length_kernel, false);
+    stex_bound_group set4[4] = {{NULL, NULL, 0}, {r.g1, NULL, 0}, {r.g2, NULL, 0}, {r.g3, NULL, 0}};
+    assert_int_equal(stex_dispatch_bound(r.p, set4, 4, 1, 1, 1, NULL), STEX_SHADER_ERROR);
+    assert_non_null(strstr(stex_last_error(), "runtime-sized arrays only in var<storage>"));
+    rig_free(&r);
+
+    rig_make(&r, length_kernel, false);
+    stex_bound_group set5[4] = {{NULL, NULL, 0}, {r.g1, NULL, 0}, {r.g2, NULL, 0}, {r.g3, NULL, 0}};
+    DT_OK(stex_dispatch_bound(r.p, set5, 4, 1, 1, 1, NULL));
+    uint8_t *out = dt_readback(r.dst, W, H, 1, 4);
+    uint32_t n;
+    memcpy(&n, out, 4);
+    assert_int_equal(n, W * H); /* the bound range's bytes / 4 */
+    free(out);
     rig_free(&r);
 }
 
