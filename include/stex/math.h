@@ -65,6 +65,14 @@ STEX_API bool stex_math_fn_find(const char *op, const char *sig, stex_math_fn *o
 STEX_API stex_status stex_math_eval(const stex_profile *p, stex_math_fn fn,
                                     const uint32_t *in, uint32_t *out);
 
+/* fn as a WGSL const-expression (shader-creation time): the spec profile's
+ * result, or STEX_SHADER_ERROR (message in stex_last_error()) where WGSL
+ * makes it an error: an f32 argument or result not finite, integer division
+ * by zero, shifts past the width, builtins outside their domain...
+ * abstract: AbstractFloat arguments (evaluated in f64, converted to f32). */
+STEX_API stex_status stex_math_eval_const(stex_math_fn fn, bool abstract, const uint32_t *in,
+                                 uint32_t *out);
+
 /* n lanes of one f32 -> f32 (unary), f32,f32 -> f32 (binary) or
  * f32,f32,f32 -> f32 (ternary) operation; out may alias an input.  Returns
  * STEX_INVALID_ARGUMENT if fn has another signature. */

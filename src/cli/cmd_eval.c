@@ -18,6 +18,7 @@
 static const char SYNOPSIS[] =
     "usage: stex eval [--profile P|all] [--type SIG] [--json] 'EXPR' VALUES...\n"
     "       stex eval --bits [--profile P] [--type SIG] 'EXPR' < cases\n"
+    "       stex eval --const [--bits] [--type SIG] 'EXPR' VALUES...\n"
     "       stex eval --list\n"
     "\n"
     "Evaluates a WGSL expression over arguments a, b, c, d as the profile's\n"
@@ -58,7 +59,9 @@ static const cli_option eval_options[] = {
     {.name = "list", .kind = CLI_FLAG, .at = AT(list),
      .help = "list the expressions and overloads stex evaluates"},
     {.name = "const", .kind = CLI_FLAG, .at = AT(constant),
-     .help = "const-expression evaluation (not modelled yet: refused)"},
+     .help = "evaluate as a WGSL const-expression (f32 values as the spec rounds them; "
+             "an unrepresentable value, division by zero, a shift past the width or a "
+             "builtin outside its domain prints 'error: ...'); profiles do not apply"},
     {0}};
 #undef AT
 
@@ -151,7 +154,13 @@ static void print_value(FILE *f, char type, uint32_t w)
     }
 }
 
-static int run_bits(stex_profile_id id, stex_math_fn fn)
+/* fn as a const-expression: 0 and out[] set, or -1 with the error message */
+static int eval_const(stex_math_fn fn, const uint32_t *in, uint32_t *out)
+{
+    return stex_math_eval_const(fn, false, in, out) == STEX_OK ? 0 : -1;
+}
+
+static int run_bits(stex_profile_id id, stex_math_fn fn, bool constant)
 {
     const stex_math_fn_info *info = stex_math_fn_get(fn);
     const stex_profile *p = stex_profile_get(id);
@@ -178,7 +187,12 @@ static int run_bits(stex_profile_id id, stex_math_fn fn)
             return cli_usage("eval", "line %u: '%s' is not %u argument bit pattern(s) of 8 hex "
                              "digits, comma-separated (%s takes %s)",
                              lineno, line, info->in_words, info->expr, info->sig);
-        stex_math_eval(p, fn, in, out);
+        if (constant && eval_const(fn, in, out)) {
+            printf("error: %s\n", stex_last_error());
+            continue;
+        }
+        if (!constant)
+            stex_math_eval(p, fn, in, out);
         for (unsigned i = 0; i < info->out_words; i++)
             printf("%s%08x", i ? "," : "", out[i]);
         printf("\n");
@@ -287,9 +301,9 @@ int cli_eval(int argc, char **argv)
         list_expressions();
         return CLI_OK;
     }
-    if (o.constant)
-        return cli_usage("eval", "--const: const-expression evaluation is not modelled yet "
-                         "(the math layer evaluates runtime values, source=storage)");
+    if (o.constant && (o.json || o.profile))
+        return cli_usage("eval", "--const prints one result, the language's: it takes "
+                         "neither --json nor --profile");
     if (args.count < 1)
         return cli_usage("eval", "an expression is needed, e.g. 'a * b'");
     stex_math_fn fn = find_overload(args.value[0], o.type);
@@ -304,7 +318,7 @@ int cli_eval(int argc, char **argv)
     if (o.bits) {
         if (nvalues)
             return cli_usage("eval", "--bits reads its cases from stdin, not the command line");
-        return run_bits(nprof == 1 ? ids[0] : STEX_PROFILE_SPEC, fn);
+        return run_bits(nprof == 1 ? ids[0] : STEX_PROFILE_SPEC, fn, o.constant);
     }
     const char *arrow = strstr(info->sig, "->");
     char arg_list[64], in_types[8], out_types[8];
@@ -320,6 +334,21 @@ int cli_eval(int argc, char **argv)
             return cli_usage("eval", "argument %u: '%s' is not a %s literal or a 0x bit pattern",
                              i + 1, args.value[1 + i],
                              in_types[i] == 'f' ? "f32" : in_types[i] == 'i' ? "i32" : "u32");
+    if (o.constant) {
+        uint32_t out[8];
+        if (eval_const(fn, in, out)) {
+            printf("const    error: %s\n", stex_last_error());
+            return CLI_OK;
+        }
+        printf("const   ");
+        for (unsigned i = 0; i < info->out_words; i++) {
+            printf("%s0x%08x (", i ? ", " : " ", out[i]);
+            print_value(stdout, out_types[i], out[i]);
+            printf(")");
+        }
+        printf("\n");
+        return CLI_OK;
+    }
     print_results(fn, ids, nprof, in, out_types, o.json);
     return CLI_OK;
 }

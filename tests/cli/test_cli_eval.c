@@ -29,7 +29,13 @@ static const eval_case CASES[] = {
     {{"eval", "foo(a)", "1"}, 2, NULL, "not an expression stex evaluates"},
     {{"eval", "a + b", "1"}, 2, NULL, "takes 2 argument value(s), got 1"},
     {{"eval", "--type", "u32,u32->u32", "a + b", "-1", "2"}, 2, NULL, "not a u32 literal"},
-    {{"eval", "--const", "a + b", "1", "2"}, 2, NULL, "not modelled yet"},
+    {{"eval", "--const", "a + b", "1", "2"}, 0, "const    0x40400000 (3)", NULL},
+    {{"eval", "--const", "a * b", "0x1p127f", "2"}, 0, "error: 'a * b' cannot be represented", NULL},
+    {{"eval", "--const", "--type", "i32,i32->i32", "a / b", "1", "0"}, 0,
+     "error: integer division by zero is invalid", NULL},
+    {{"eval", "--const", "--type", "u32,u32->u32", "a << b", "1", "32"}, 0,
+     "error: shift left value must be less than the bit width", NULL},
+    {{"eval", "--const", "--json", "a + b", "1", "2"}, 2, NULL, "neither --json nor --profile"},
 };
 
 static void test_cases(void **state)
