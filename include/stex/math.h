@@ -86,6 +86,10 @@ STEX_API stex_status stex_math_f32_ternary(const stex_profile *p, stex_math_fn f
 
 /* The f32 operators, for kernels written in C.  mul_add is `a * b + c` as
  * the profile compiles it (one rounding where the device contracts). */
+/* True when the profile's f32 + - * / are IEEE-754's: subnormals kept, a NaN
+ * operand passed through quieted (as the host's SSE arithmetic does), so a
+ * kernel may use the host's operators instead of the calls below. */
+STEX_API bool stex_math_f32_is_ieee(const stex_profile *p);
 STEX_API float stex_math_add_f32(const stex_profile *p, float a, float b);
 STEX_API float stex_math_sub_f32(const stex_profile *p, float a, float b);
 STEX_API float stex_math_mul_f32(const stex_profile *p, float a, float b);

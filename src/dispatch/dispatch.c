@@ -41,6 +41,7 @@ static bool thread_init(thread_state *t, exec_dispatch *ctx)
     for (uint32_t i = 0; i < STEX__NEAR_BINDINGS; i++) /* @group(0) is slots 0, 1, ... */
         e->fast.near[i] = i < ctx->slots.count[0] ? ctx->fb[i] : stex__no_binding;
     e->fast.profile = ctx->profile;
+    e->fast.f32_ieee = stex_math_f32_is_ieee(ctx->profile);
     stex__unorm8_rule(&ctx->profile->pack_norm, &e->fast.pack_u8_round, &e->fast.pack_u8_nan);
     e->fast.unpack_u8 = stex__unorm8_values(ctx->profile->unpack_norm);
     e->fast.slow = ctx->slow;

@@ -36,7 +36,7 @@ static void decaer(const stex_invocation *inv)
     /* 0.98 is an abstract literal converted to f32; the product is an f32 op,
      * computed as the profile's device does (nvidia flushes subnormals and
      * returns 0x7fffffff for every NaN). */
-    float d = stex_math_mul_f32(stex_invocation_profile(inv), v, 0.98f);
+    float d = stex__mul_f32_const(inv, v, 0.98f);
     stex_textureStore_2d(inv, CAMPO, cx, cy, stex_f32x4(d, 0.0f, 0.0f, 0.0f));
 }
 

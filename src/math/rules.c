@@ -87,6 +87,12 @@ static const stex_math_rules *const rules[STEX_PROFILE_COUNT] = {
     [STEX_PROFILE_NVIDIA] = &rules_nvidia,
 };
 
+bool stex_math_f32_is_ieee(const stex_profile *p)
+{
+    const stex_math_rules *r = stex_math_rules_of(p);
+    return r && !r->flush_subnormals && !r->nan_canonical && !r->contract;
+}
+
 const stex_math_rules *stex_math_rules_of(const stex_profile *p)
 {
     return rules[stex_profile_id_of(p)]; /* NULL profile: spec */

@@ -16,6 +16,7 @@
 
 #include "common/inline.h"
 #include "convert/codec_inline.h"
+#include "stex/math.h"
 #include "race/race_internal.h" /* the race summary words the inline path marks */
 #include "stex/shader.h"
 
@@ -160,6 +161,7 @@ typedef struct stex_exec_fast {
     uint32_t race_tid;          /* this thread's words: race + race_tid * race_count */
     uint32_t race_key;          /* summary key of local invocation 0 of the running workgroup */
     const stex_profile *profile;
+    bool f32_ieee;              /* the profile's f32 arithmetic is the host's (stex_math_f32_is_ieee) */
     /* the profile's pack4x8unorm rule and unpack4x8unorm values (inline builtins) */
     uint32_t pack_u8_round, pack_u8_nan;
     const float *unpack_u8;
@@ -425,6 +427,16 @@ STEX__ALWAYS_INLINE void stex__fast_invocation_unpack4x8unorm(const stex_invocat
     const float *t = ((const stex_exec_fast *)(const void *)inv->exec)->unpack_u8;
     out[0] = t[w & 0xff], out[1] = t[(w >> 8) & 0xff], out[2] = t[(w >> 16) & 0xff],
     out[3] = t[w >> 24];
+}
+
+/* a * k for a constant, non-NaN k, under the profile's arithmetic: the
+ * host's multiply where the profile's is IEEE's (with k not a NaN, the
+ * operands' order cannot change which NaN comes out), the math layer's
+ * otherwise (nvidia flushes subnormals and canonicalises NaN). */
+STEX__ALWAYS_INLINE float stex__mul_f32_const(const stex_invocation *inv, float a, float k)
+{
+    const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
+    return STEX__LIKELY(e->f32_ieee) ? a * k : stex_math_mul_f32(e->profile, a, k);
 }
 
 /* The public names resolve to the inline versions inside stex. */

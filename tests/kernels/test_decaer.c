@@ -143,10 +143,39 @@ static void test_iterations_and_odd_size(void **state)
     stex_kernel_instance_destroy(ki);
 }
 
+/* The H200's answers for decaer's special texels (conformance/nvidia
+ * README): it flushes subnormal inputs and results and returns 0x7fffffff for
+ * every NaN; spec and lavapipe keep subnormals and pass a NaN through. */
+static void test_profiles_on_special_texels(void **state)
+{
+    (void)state;
+    static const uint32_t in[8] = {0x00000001u, 0x00800000u, 0x006cf6c7u, 0x7fc00000u,
+                                   0x7f7fffffu, 0x3f800000u, 0x80000001u, 0xffc12345u};
+    static const uint32_t nvidia[8] = {0, 0, 0, 0x7fffffffu, 0x7f7ae147u, 0x3f7ae148u,
+                                       0x80000000u, 0x7fffffffu};
+    for (int prof = 0; prof < STEX_PROFILE_COUNT; prof++) {
+        stex_kernel_setup s = {.width = 8, .height = 1, .input = in, .input_size = sizeof in};
+        stex_dispatch_options o = {.profile = stex_profile_get((stex_profile_id)prof)};
+        size_t n;
+        uint8_t *out = kt_run("decaer", &s, &o, &n);
+        assert_int_equal(n, sizeof in);
+        for (size_t i = 0; i < 8; i++) {
+            uint32_t want = prof == STEX_PROFILE_NVIDIA ? nvidia[i] : decay_bits(in[i]);
+            if (prof != STEX_PROFILE_NVIDIA && is_nan_bits(in[i]))
+                want = in[i] | 0x00400000u; /* the NaN operand, quieted */
+            if (word(out, i) != want)
+                fail_msg("profile %s, texel %08x: got %08x, want %08x",
+                         stex_profile_name((stex_profile_id)prof), in[i], word(out, i), want);
+        }
+        free(out);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_matches_lavapipe),
+        cmocka_unit_test(test_profiles_on_special_texels),
         cmocka_unit_test(test_race_free_every_schedule),
         cmocka_unit_test(test_iterations_and_odd_size),
     };
