@@ -1,13 +1,16 @@
 /* WGSL storage-buffer builtins (array<u32|i32|f32>, array<vec4<...>>), the
  * atomics on array<atomic<u32|i32>>, and var<workgroup> word access.
  *
- * Out-of-range indices follow the bounded behaviour stex chooses among the
- * ones WGSL allows: loads return 0, stores and atomics do nothing. */
+ * Out-of-range indices of word and vec4 accesses follow the profile's policy
+ * for runtime-sized arrays (stex_math_oob: spec reads 0 and drops the
+ * store; lavapipe and NVIDIA wrap the byte offset in 32 bits); atomics out
+ * of range do nothing. */
 #include <string.h>
 
 #include "race/race_internal.h"
 #include "shader/describe.h"
 #include "shader/exec.h"
+#include "stex/math.h"
 #include "shader/lanes.h"
 
 typedef enum buf_op { OP_LOAD, OP_STORE, OP_ATOMIC } buf_op;
@@ -50,6 +53,25 @@ static inline uint8_t *word_ptr(const exec_binding *b, uint64_t index)
     return b->bytes + index * 4;
 }
 
+/* An index past the bound range, as the profile's device treats a
+ * runtime-sized array (stex_math_oob): false to read 0 / drop the write,
+ * true with *index the element accessed instead (lavapipe and NVIDIA check
+ * the byte offset index * size in 32 bits, so 0x40000000 lands on element 0). */
+static bool oob_index(const struct stex_exec *e, const exec_binding *b, uint32_t size,
+                      uint64_t *index)
+{
+    uint32_t at;
+    if (*index > UINT32_MAX || b->words / (size / 4) > UINT32_MAX)
+        return false;
+    stex_oob_action a = stex_math_oob(e->fast.profile, STEX_ARRAY_RUNTIME,
+                                      (uint32_t)(b->words / (size / 4)), size,
+                                      (uint32_t)*index, &at);
+    if (a == STEX_OOB_ZERO)
+        return false;
+    *index = at;
+    return true;
+}
+
 static uint32_t load_word(const stex_invocation *inv, uint32_t binding, uint64_t index)
 {
     const struct stex_exec *e = inv->exec;
@@ -58,7 +80,7 @@ static uint32_t load_word(const stex_invocation *inv, uint32_t binding, uint64_t
                && b->type != STEX_BINDING_READ_ONLY_STORAGE_BUFFER
                && b->type != STEX_BINDING_UNIFORM_BUFFER))
         b = buffer_for(inv, binding, OP_LOAD, "buffer load");
-    if (!b || index >= b->words)
+    if (!b || (index >= b->words && !oob_index(e, b, 4, &index)))
         return 0;
     const uint8_t *p = word_ptr(b, index);
     uint32_t v;
@@ -80,7 +102,7 @@ static void store_word(const stex_invocation *inv, uint32_t binding, uint64_t in
     const exec_binding *b = exec_binding_at(e, binding);
     if (b->type != STEX_BINDING_STORAGE_BUFFER)
         b = buffer_for(inv, binding, OP_STORE, "buffer store");
-    if (!b || index >= b->words)
+    if (!b || (index >= b->words && !oob_index(e, b, 4, &index)))
         return;
     uint8_t *p = word_ptr(b, index);
     if (e->dead)
@@ -122,7 +144,7 @@ stex_vec4 stex_buffer_load_vec4(const stex_invocation *inv, uint32_t binding, ui
 {
     stex_vec4 r = {.u = {0, 0, 0, 0}};
     const exec_binding *b = buffer_for(inv, binding, OP_LOAD, "buffer load (vec4)");
-    if (!b || index >= b->words / 4)
+    if (!b || (index >= b->words / 4 && !oob_index(inv->exec, b, 16, &index)))
         return r;
     for (int c = 0; c < 4; c++)
         r.u[c] = load_word(inv, binding, index * 4 + (uint64_t)c);
@@ -132,7 +154,7 @@ stex_vec4 stex_buffer_load_vec4(const stex_invocation *inv, uint32_t binding, ui
 void stex_buffer_store_vec4(const stex_invocation *inv, uint32_t binding, uint64_t index, stex_vec4 v)
 {
     const exec_binding *b = buffer_for(inv, binding, OP_STORE, "buffer store (vec4)");
-    if (!b || index >= b->words / 4)
+    if (!b || (index >= b->words / 4 && !oob_index(inv->exec, b, 16, &index)))
         return;
     for (int c = 0; c < 4; c++)
         store_word(inv, binding, index * 4 + (uint64_t)c, v.u[c]);
