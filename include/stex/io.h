@@ -77,6 +77,8 @@ uint32_t stex_copy_bytes_per_row(stex_format f, uint32_t width);
  * stex_copy_texture_to_buffer.  The texture needs COPY_SRC usage. */
 stex_status stex_image_from_texture(stex_texture *t, uint32_t mip, stex_image *out);
 
+struct stex_inputs;
+
 /* What the .bin sidecar records besides the layout.  Strings may be NULL
  * (written as null) when writing; after reading they are "" if absent. */
 typedef struct stex_io_meta {
@@ -85,6 +87,13 @@ typedef struct stex_io_meta {
     const char *schedule;
     uint64_t seed;
     bool has_seed;
+    /* .bin only: the store inputs to write beside it as X.bin.inputs.  When
+     * NULL, an X.bin.inputs left by an earlier run is removed, so that it
+     * cannot be taken for this golden's. */
+    const struct stex_inputs *inputs;
+    /* .bin only: a JSON object (text) recorded as the sidecar's "run": how
+     * the golden was made (docs/file-formats.md).  NULL: none. */
+    const char *run_json;
 } stex_io_meta;
 
 /* What a read sidecar held (owned storage, nothing to free). */
@@ -95,10 +104,17 @@ typedef struct stex_io_meta_read {
     char stex_version[32];
     uint64_t seed;
     bool has_seed;
+    /* The SHA-256 (hex) the sidecar records of X.bin.inputs; "" when the
+     * golden was written without inputs.  has_inputs_hash is false for
+     * sidecars older than the hashes (then nothing can be checked). */
+    char inputs_sha256[65];
+    bool has_inputs_hash;
 } stex_io_meta_read;
 
 /* ---- .bin + .bin.json ---- */
 stex_status stex_write_bin(const char *path, const stex_image *img, const stex_io_meta *meta);
+/* Reads path and path.json; meta may be NULL.  Refuses (FILE_FORMAT_ERROR)
+ * a data file whose SHA-256 is not the one its sidecar records. */
 /* Reads path and path.json; meta may be NULL. */
 stex_status stex_read_bin(const char *path, stex_image *out, stex_io_meta_read *meta);
 /* A raw readback without a sidecar: the caller gives the layout
@@ -137,6 +153,10 @@ typedef enum stex_file_kind {
 } stex_file_kind;
 stex_file_kind stex_file_kind_of(const char *path);
 stex_status stex_write_image(const char *path, const stex_image *img, const stex_io_meta *meta);
+/* The image to each of n paths, all or nothing: if one cannot be written,
+ * every target (and companion) is left as it was. */
+stex_status stex_write_images(size_t n, const char *const *paths, const stex_image *img,
+                              const stex_io_meta *meta);
 
 /* ---- recorded store inputs (X.bin.inputs), for the `allowed` tolerance ----
  * The vec4 each texel was last stored with, so that a comparison can accept
@@ -146,6 +166,7 @@ typedef struct stex_inputs {
     uint32_t width, height, depth;
     stex_vec4 *values;   /* width * height * depth, x fastest */
     uint8_t *stored;     /* 1 if the texel was stored, 0 if it kept its initial value */
+    char sha256[65];     /* stex_read_inputs: the SHA-256 (hex) of the file read */
 } stex_inputs;
 
 stex_status stex_inputs_init(stex_inputs *in, stex_scalar_type scalar, uint32_t width,

@@ -179,9 +179,9 @@ static void print_text(const compare_opts *o, const stex_image *g, const stex_co
 
 /* GOLDEN, then ACTUAL: a raw ACTUAL defaults to the golden's format and size. */
 static int read_pair(const compare_opts *o, bool has_size, const char *gpath, const char *apath,
-                     stex_image *g, stex_image *a)
+                     stex_image *g, stex_image *a, stex_io_meta_read *gmeta)
 {
-    int rc = cli_read_image("compare", gpath, &o->raw, g, NULL);
+    int rc = cli_read_image("compare", gpath, &o->raw, g, gmeta);
     if (rc)
         return rc;
     cli_raw_layout araw = o->raw;
@@ -194,8 +194,10 @@ static int read_pair(const compare_opts *o, bool has_size, const char *gpath, co
     return cli_read_image("compare", apath, &araw, a, NULL);
 }
 
-/* --tolerance allowed: the store inputs, from --inputs or GOLDEN.inputs. */
-static int read_inputs(const compare_opts *o, const char *gpath, stex_inputs *in)
+/* --tolerance allowed: the store inputs, from --inputs or GOLDEN.inputs,
+ * which must be the ones the golden's sidecar records. */
+static int read_inputs(const compare_opts *o, const char *gpath, const stex_io_meta_read *gmeta,
+                       stex_inputs *in)
 {
     char *def = NULL;
     if (!o->inputs) {
@@ -203,9 +205,20 @@ static int read_inputs(const compare_opts *o, const char *gpath, stex_inputs *in
         if (def)
             sprintf(def, "%s.inputs", gpath);
     }
-    stex_status st = stex_read_inputs(o->inputs ? o->inputs : def, in);
+    const char *path = o->inputs ? o->inputs : def;
+    stex_status st = path ? stex_read_inputs(path, in) : stex_fail(STEX_OUT_OF_MEMORY, "out of memory");
+    int rc = st ? cli_fail("compare", st) : CLI_OK;
+    if (!rc && gmeta->has_inputs_hash && !gmeta->inputs_sha256[0])
+        rc = cli_usage("compare", "--tolerance allowed: %s was written without --record-allowed, "
+                                  "so '%s' belongs to another run; record the golden again with "
+                                  "`stex run ... --record-allowed`", gpath, path);
+    else if (!rc && gmeta->has_inputs_hash && strcmp(gmeta->inputs_sha256, in->sha256))
+        rc = cli_usage("compare", "--tolerance allowed: '%s' does not belong to %s (its SHA-256 "
+                                  "%.12s... is not the %.12s... the sidecar records); record the "
+                                  "golden again with `stex run ... --record-allowed`",
+                       path, gpath, in->sha256, gmeta->inputs_sha256);
     free(def);
-    return st ? cli_fail("compare", st) : CLI_OK;
+    return rc;
 }
 
 int cli_compare(int argc, char **argv)
@@ -226,11 +239,12 @@ int cli_compare(int argc, char **argv)
     const char *gpath = args.value[0];
     stex_image g = {0}, a = {0};
     stex_inputs in = {0};
+    stex_io_meta_read gmeta;
     stex_compare_result r;
     stex_status st = STEX_OK;
-    if ((rc = read_pair(&o, has_size, gpath, args.value[1], &g, &a)))
+    if ((rc = read_pair(&o, has_size, gpath, args.value[1], &g, &a, &gmeta)))
         goto done;
-    if (o.tolerance.tol.kind == STEX_TOLERANCE_ALLOWED && (rc = read_inputs(&o, gpath, &in)))
+    if (o.tolerance.tol.kind == STEX_TOLERANCE_ALLOWED && (rc = read_inputs(&o, gpath, &gmeta, &in)))
         goto done;
     st = stex_compare(&g, &a, o.tolerance.tol, &in, &r);
     if (st && st != STEX_MISMATCH) {

@@ -160,15 +160,6 @@ static void record_store(void *user, const stex_texture_view *view, int64_t x, i
     stex_inputs_set(&r->in, (uint32_t)x, (uint32_t)y, layer, value);
 }
 
-static char *inputs_path(const char *bin)
-{
-    size_t n = strlen(bin) + 8;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s.inputs", bin);
-    return p;
-}
-
 /* The checks that need more than one option, or the kernel. */
 static int check_options(const cli_args *a, run_opts *o, const stex_kernel **kernel)
 {
@@ -263,7 +254,8 @@ static stex_status start_recording(const stex_kernel *k, stex_kernel_instance *k
     return st;
 }
 
-/* Every --out file, and X.bin.inputs beside each .bin when recording. */
+/* Every --out file, and X.bin.inputs beside each .bin when recording: all
+ * of them, or (if one cannot be written) none, every target left as it was. */
 static stex_status write_outputs(const run_opts *o, const stex_kernel *k, stex_kernel_instance *ki,
                                  const recorder *rec)
 {
@@ -271,19 +263,10 @@ static stex_status write_outputs(const run_opts *o, const stex_kernel *k, stex_k
     stex_status st = cli_instance_image(ki, &out);
     stex_io_meta meta = {.kernel = k->name, .profile = stex_profile_name(o->profile),
                          .schedule = stex_schedule_name(o->schedule), .seed = o->seed,
-                         .has_seed = true};
-    for (int i = 0; !st && i < o->outs.n; i++)
-        st = stex_write_image(o->outs.path[i], &out, &meta);
+                         .has_seed = true, .inputs = o->record ? &rec->in : NULL};
+    if (!st)
+        st = stex_write_images((size_t)o->outs.n, o->outs.path, &out, &meta);
     stex_image_free(&out);
-    for (int i = 0; !st && o->record && i < o->outs.n; i++) {
-        if (stex_file_kind_of(o->outs.path[i]) != STEX_FILE_BIN)
-            continue;
-        char *ip = inputs_path(o->outs.path[i]);
-        if (!ip)
-            return stex_fail(STEX_OUT_OF_MEMORY, "out of memory");
-        st = stex_write_inputs(ip, &rec->in);
-        free(ip);
-    }
     return st;
 }
 

@@ -40,7 +40,7 @@ const char *stex_npy_dtype(stex_format f, uint32_t *channels)
     }
 }
 
-stex_status stex_write_npy(const char *path, const stex_image *img)
+stex_status io_add_npy(io_batch *b, const char *path, const stex_image *img)
 {
     if (!img || !img->data)
         return stex_fail(STEX_INVALID_ARGUMENT, "write '%s': empty image", path ? path : "");
@@ -67,21 +67,28 @@ stex_status stex_write_npy(const char *path, const stex_image *img)
     memset(head + 10 + n, ' ', hlen - (size_t)n - 1);
     head[total - 1] = '\n';
 
-    io_tmpfile t;
-    stex_status st = io_tmp_open(&t, path);
+    io_tmpfile *t;
+    stex_status st = io_batch_open(b, path, &t);
     if (st)
         return st;
-    st = io_write_bytes(&t, head, total);
+    st = io_write_bytes(t, head, total);
     const stex_format_info *fi = stex_format_get(img->format);
     size_t row = (size_t)img->width * fi->bytes;
     for (uint32_t z = 0; !st && z < img->depth; z++)
         for (uint32_t y = 0; !st && y < img->height; y++)
-            st = io_write_bytes(&t, stex_image_texel(img, 0, y, z), row);
+            st = io_write_bytes(t, stex_image_texel(img, 0, y, z), row);
+    return st;
+}
+
+stex_status stex_write_npy(const char *path, const stex_image *img)
+{
+    io_batch b = {0};
+    stex_status st = io_add_npy(&b, path, img);
     if (st) {
-        io_tmp_abort(&t);
+        io_batch_abort(&b);
         return st;
     }
-    return io_tmp_commit(&t);
+    return io_batch_commit(&b);
 }
 
 /* ---- reading: a tiny parser for the header's Python dict literal ---- */

@@ -1,0 +1,269 @@
+/* Goldens you can trust (issue 12), through the built stex binary: failed
+ * writes that keep what was there, companions that belong together, sizes
+ * checked before anything is allocated, inputs that cannot block, strict
+ * readers and messages that name the real problem. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "cli_exec.h"
+
+static void path_in(char *out, size_t n, const char *name)
+{
+    snprintf(out, n, "%s/%s", cli_dir, name);
+}
+
+static bool same_file(const char *a, const char *b)
+{
+    size_t na, nb;
+    uint8_t *pa = slurp(a, &na), *pb = slurp(b, &nb);
+    bool same = pa && pb && na == nb && !memcmp(pa, pb, na);
+    free(pa);
+    free(pb);
+    return same;
+}
+
+static void copy_file(const char *from, const char *to)
+{
+    size_t n;
+    uint8_t *p = slurp(from, &n);
+    assert_non_null(p);
+    spit(to, p, n);
+    free(p);
+}
+
+/* `stex ARGS` under a shell's `ulimit -f BLOCKS` (512-byte blocks), SIGXFSZ
+ * ignored so that writes fail with EFBIG instead of killing stex. */
+static cli_result run_stex_limited(int blocks, const char *fmt, ...)
+{
+    char args[4096], wrapped[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(wrapped, sizeof wrapped, "-c \"ulimit -f %d; trap '' XFSZ; exec '%s' %s\"", blocks,
+             stex_bin(), args);
+    char cmd[9000];
+    snprintf(cmd, sizeof cmd, "'%s' %s >'%s/.stdout' 2>'%s/.stderr' </dev/null", "/bin/sh",
+             wrapped, cli_dir, cli_dir);
+    int st = system(cmd);
+    char out[512], err[512];
+    snprintf(out, sizeof out, "%s/.stdout", cli_dir);
+    snprintf(err, sizeof err, "%s/.stderr", cli_dir);
+    cli_result r = {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), cli_slurp_text(out),
+                    cli_slurp_text(err)};
+    remove(out);
+    remove(err);
+    return r;
+}
+
+/* Item 2: `stex run --out` (every type) and `stex race --png` failing on a
+ * file-size limit leave the old golden, its sidecar and inputs as they were,
+ * and no file of their own. */
+static void test_failed_write_keeps_golden(void **state)
+{
+    (void)state;
+    char g[512], gs[600], gi[600], keep[512], keeps[600], keepi[600];
+    path_in(g, sizeof g, "golden.bin");
+    snprintf(gs, sizeof gs, "%s.json", g);
+    snprintf(gi, sizeof gi, "%s.inputs", g);
+    path_in(keep, sizeof keep, "keep.bin");
+    snprintf(keeps, sizeof keeps, "%s.json", keep);
+    snprintf(keepi, sizeof keepi, "%s.inputs", keep);
+    cli_result r = run_stex("run generar --size 32x32 --out '%s' --record-allowed", g);
+    CLI_EXPECT(r, 0, NULL);
+    cli_free(&r);
+    copy_file(g, keep);
+    copy_file(gs, keeps);
+    copy_file(gi, keepi);
+    int files = scratch_count(cli_dir);
+    r = run_stex_limited(2, "run generar --size 256x256 --out '%s'", g);
+    CLI_EXPECT(r, 2, "File too large");
+    if (!strstr(r.err, g))
+        fail_msg("the message does not name the file: %s", r.err);
+    cli_free(&r);
+    assert_true(same_file(g, keep));
+    assert_true(same_file(gs, keeps));
+    assert_true(same_file(gi, keepi));
+    assert_int_equal(scratch_count(cli_dir), files);
+
+    /* the other writers: .npy, .png, --record-allowed's .inputs, race pictures */
+    const char *names[] = {"old.npy", "old.png", "old.bin", "race.png"};
+    for (int i = 0; i < 4; i++) {
+        char p[512];
+        path_in(p, sizeof p, names[i]);
+        spit(p, "OLD", 3);
+        files = scratch_count(cli_dir);
+        if (i == 3)
+            r = run_stex_limited(8, "race difundir --size 128x128 --runs 2 --png '%s'", p);
+        else if (i == 2) /* the .bin fits, its 20-byte-a-texel inputs do not */
+            r = run_stex_limited(48, "run generar --size 64x64 --out '%s' --record-allowed", p);
+        else
+            r = run_stex_limited(2, "run generar --size 128x128 --out '%s'", p);
+        if (r.code != 2 || !strstr(r.err, "File too large"))
+            fail_msg("%s: exit %d, stderr %s", names[i], r.code, r.err);
+        cli_free(&r);
+        size_t n;
+        uint8_t *back = slurp(p, &n);
+        if (n != 3 || memcmp(back, "OLD", 3))
+            fail_msg("%s: the failed write changed or removed the old file", names[i]);
+        free(back);
+        assert_int_equal(scratch_count(cli_dir), files);
+        remove(p);
+    }
+    /* an empty directory named like the output stays */
+    char d[512];
+    path_in(d, sizeof d, "dir.bin");
+    assert_int_equal(mkdir(d, 0700), 0);
+    r = run_stex("run generar --size 8x8 --out '%s'", d);
+    CLI_EXPECT(r, 2, "directory");
+    cli_free(&r);
+    struct stat sb;
+    assert_int_equal(stat(d, &sb), 0);
+    assert_true(S_ISDIR(sb.st_mode));
+    rmdir(d);
+    remove(keep), remove(keeps), remove(keepi), remove(g), remove(gs), remove(gi);
+}
+
+/* Item 3: a golden and its companions belong together. */
+static void test_companions(void **state)
+{
+    (void)state;
+    char x[512], xs[600], xi[600], y[512], ys[600], rb[512], saved[512];
+    path_in(x, sizeof x, "x.bin");
+    snprintf(xs, sizeof xs, "%s.json", x);
+    snprintf(xi, sizeof xi, "%s.inputs", x);
+    path_in(y, sizeof y, "y.bin");
+    snprintf(ys, sizeof ys, "%s.json", y);
+    path_in(rb, sizeof rb, "readback.bin");
+    path_in(saved, sizeof saved, "saved.inputs");
+
+    /* X.bin recorded, then made again by another kernel without recording:
+     * the old X.bin.inputs must not stay to judge the new golden */
+    cli_result r = run_stex("run decaer --size 32x32 --out '%s' --record-allowed", x);
+    CLI_EXPECT(r, 0, NULL);
+    cli_free(&r);
+    copy_file(xi, saved);
+    r = run_stex("run difundir --size 32x32 --threads 1 --out '%s'", x);
+    CLI_EXPECT(r, 0, NULL);
+    cli_free(&r);
+    assert_int_equal(access(xi, F_OK), -1);
+    copy_file(x, rb); /* a correct readback, raw */
+    r = run_stex("compare '%s' '%s' --tolerance allowed", x, rb);
+    CLI_EXPECT(r, 2, ".inputs");
+    cli_free(&r);
+    /* the stale file put back by hand is refused, naming it */
+    copy_file(saved, xi);
+    r = run_stex("compare '%s' '%s' --tolerance allowed", x, rb);
+    CLI_EXPECT(r, 2, "without --record-allowed");
+    if (!strstr(r.err, xi))
+        fail_msg("the message does not name the inputs file: %s", r.err);
+    cli_free(&r);
+    r = run_stex("compare '%s' '%s' --tolerance allowed --inputs '%s'", x, rb, saved);
+    CLI_EXPECT(r, 2, "saved.inputs");
+    cli_free(&r);
+
+    /* inputs of another recorded golden of the same size: refused by hash */
+    r = run_stex("run decaer --size 32x32 --out '%s' --record-allowed", y);
+    CLI_EXPECT(r, 0, NULL);
+    cli_free(&r);
+    r = run_stex("run difundir --size 32x32 --threads 1 --out '%s' --record-allowed", x);
+    CLI_EXPECT(r, 0, NULL);
+    cli_free(&r);
+    char yi[600];
+    snprintf(yi, sizeof yi, "%s.inputs", y);
+    r = run_stex("compare '%s' '%s' --tolerance allowed --inputs '%s'", x, rb, yi);
+    CLI_EXPECT(r, 2, "does not belong");
+    cli_free(&r);
+    r = run_stex("compare '%s' '%s' --tolerance allowed", x, rb);
+    CLI_EXPECT(r, 0, NULL);
+    cli_free(&r);
+
+    /* two runs writing one --out left the data of one (generar, rgba8unorm)
+     * and the sidecar of the other (decaer, r32float): refused, not judged */
+    r = run_stex("run generar --size 32x32 --out '%s'", y);
+    CLI_EXPECT(r, 0, NULL);
+    cli_free(&r);
+    copy_file(y, x);
+    r = run_stex("compare '%s' '%s'", x, y);
+    CLI_EXPECT(r, 2, "does not belong to its sidecar");
+    if (!strstr(r.err, x))
+        fail_msg("the message does not name the data file: %s", r.err);
+    cli_free(&r);
+    remove(x), remove(xs), remove(xi), remove(y), remove(ys), remove(yi), remove(rb), remove(saved);
+}
+
+/* Item 3: two runs writing the same --out at once leave one run's pair. */
+static void test_concurrent_runs(void **state)
+{
+    (void)state;
+    char x[512];
+    path_in(x, sizeof x, "c.bin");
+    for (int round = 0; round < 4; round++) {
+        char cmd[4096];
+        snprintf(cmd, sizeof cmd,
+                 "'%s' run generar --size 64x64 --out '%s' >/dev/null & "
+                 "'%s' run decaer --size 128x32 --out '%s' >/dev/null & wait",
+                 stex_bin(), x, stex_bin(), x);
+        assert_int_equal(system(cmd), 0);
+        cli_result r = run_stex("compare '%s' '%s'", x, x);
+        CLI_EXPECT(r, 0, NULL);
+        cli_free(&r);
+    }
+    char s[600];
+    snprintf(s, sizeof s, "%s.json", x);
+    remove(x), remove(s);
+}
+
+/* Item 4: several --out files are written all or nothing. */
+static void test_outs_all_or_nothing(void **state)
+{
+    (void)state;
+    char a[512], b[512], bs[600], keep[700];
+    path_in(a, sizeof a, "a.npy");
+    path_in(b, sizeof b, "b.bin");
+    snprintf(bs, sizeof bs, "%s.json", b);
+    snprintf(keep, sizeof keep, "%s/keep", bs);
+    spit(a, "OLD", 3);
+    assert_int_equal(mkdir(bs, 0700), 0);
+    spit(keep, "x", 1);
+    cli_result r = run_stex("run generar --size 8x8 --out '%s' --out '%s'", a, b);
+    CLI_EXPECT(r, 2, "directory");
+    cli_free(&r);
+    size_t n;
+    uint8_t *back = slurp(a, &n);
+    assert_int_equal(n, 3);
+    assert_memory_equal(back, "OLD", 3);
+    free(back);
+    assert_int_equal(access(b, F_OK), -1);
+    remove(keep), rmdir(bs), remove(a);
+    /* a file-size limit (8 KiB) that the .bin (64 x 32 x 4 bytes) fits and
+     * the .npy (the same and a header) does not */
+    r = run_stex_limited(16, "run generar --size 64x32 --out '%s' --out '%s'", b, a);
+    CLI_EXPECT(r, 2, "File too large");
+    cli_free(&r);
+    assert_int_equal(access(b, F_OK), -1);
+    assert_int_equal(access(bs, F_OK), -1);
+    assert_int_equal(access(a, F_OK), -1);
+}
+
+int main(void)
+{
+    scratch_make(cli_dir, sizeof cli_dir);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_failed_write_keeps_golden),
+        cmocka_unit_test(test_companions),
+        cmocka_unit_test(test_concurrent_runs),
+        cmocka_unit_test(test_outs_all_or_nothing),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    scratch_remove(cli_dir);
+    return rc;
+}
