@@ -179,14 +179,14 @@ static int check_options(const cli_args *a, run_opts *o, const stex_kernel **ker
                                   "drop --seed or give --schedule shuffled",
                              stex_schedule_name(o->schedule));
     }
-    stex_limits lim = stex_limits_default();
     if (o->size[0] && o->size[2] != 1)
         return cli_usage(cmd, "--size: the kernels run on 2d textures; give WxH, not '%ux%ux%u'",
                          o->size[0], o->size[1], o->size[2]);
-    if (o->size[0] && (o->size[0] > lim.max_texture_dimension_2d ||
-                       o->size[1] > lim.max_texture_dimension_2d))
-        return cli_usage(cmd, "--size: %ux%u is over maxTextureDimension2D (%" PRIu64 ")",
-                         o->size[0], o->size[1], lim.max_texture_dimension_2d);
+    int rc = cli_check_kernel_size(cmd, "--size", *kernel,
+                                   o->size[0] ? o->size[0] : (*kernel)->default_width,
+                                   o->size[0] ? o->size[1] : (*kernel)->default_height);
+    if (rc)
+        return rc;
     if (!o->record)
         return CLI_OK;
     bool any_bin = false;
@@ -224,10 +224,8 @@ static int load_input(const run_opts *o, const stex_kernel *k, stex_kernel_setup
                               "image%s", o->in, input->width, input->height, input->depth,
                          stex_format_name(input->format), k->name,
                          stex_format_name(k->input_format), has_size ? " of the --size given" : "");
-    stex_limits lim = stex_limits_default();
-    if (input->width > lim.max_texture_dimension_2d || input->height > lim.max_texture_dimension_2d)
-        return cli_usage(cmd, "--in: %ux%u is over maxTextureDimension2D", input->width,
-                         input->height);
+    if ((rc = cli_check_kernel_size(cmd, "--in", k, input->width, input->height)))
+        return rc;
     setup->width = input->width;
     setup->height = input->height;
     setup->input = input->data;

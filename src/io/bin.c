@@ -135,11 +135,15 @@ static stex_status read_bin_data(const char *path, stex_format f, uint32_t w, ui
     if (rpi < h)
         return stex_fail(STEX_FILE_FORMAT_ERROR, "%s: rowsPerImage %u is less than the height %u",
                          path, rpi, h);
-    uint64_t full = (uint64_t)bpr * rpi * d;
-    uint64_t minimum = (uint64_t)bpr * rpi * (d - 1) + (uint64_t)bpr * (h - 1) + row;
+    /* bpr x rpi fits 64 bits (both < 2^32); checked before d multiplies it */
+    uint64_t image = (uint64_t)bpr * rpi;
+    uint64_t full = image > STEX_IO_MAX_BYTES ? STEX_IO_MAX_BYTES + 1 : image * d;
+    uint64_t minimum = image * (d - 1) + (uint64_t)bpr * (h - 1) + row;
     if (full > STEX_IO_MAX_BYTES)
-        return stex_fail(STEX_FILE_FORMAT_ERROR, "%s: layout needs %llu bytes, more than %llu",
-                         path, (unsigned long long)full, (unsigned long long)STEX_IO_MAX_BYTES);
+        return stex_fail(STEX_FILE_FORMAT_ERROR,
+                         "%s: bytesPerRow %u x rowsPerImage %u x %u images is more than the %llu "
+                         "bytes stex reads", path, bpr, rpi, d,
+                         (unsigned long long)STEX_IO_MAX_BYTES);
     uint8_t *data;
     size_t size;
     st = io_read_file(path, &data, &size, (size_t)full);

@@ -254,6 +254,61 @@ static void test_outs_all_or_nothing(void **state)
     assert_int_equal(access(a, F_OK), -1);
 }
 
+/* Item 1: sizes from user numbers are checked before they size anything. */
+static void test_overflowing_sizes(void **state)
+{
+    (void)state;
+    cli_result r = run_stex("layout rgba8unorm 8x8 --workgroup 1073741824x1073741824 --grid 0");
+    CLI_EXPECT(r, 2, "--workgroup");
+    cli_free(&r);
+    r = run_stex("layout rgba8unorm 8x8 --workgroup 300x1 --grid 0");
+    CLI_EXPECT(r, 2, "maxComputeWorkgroupSizeX");
+    cli_free(&r);
+    r = run_stex("layout rgba8unorm 8x8 --workgroup 16x16 --grid 0");
+    CLI_EXPECT(r, 0, NULL);
+    cli_free(&r);
+    /* a raw .bin whose pitches multiply past 2^64 (2^31 x 2^31 x 4 wraps to 0) */
+    char raw[512];
+    path_in(raw, sizeof raw, "raw.bin");
+    spit(raw, "0123", 4);
+    r = run_stex("compare '%s' '%s' --format r8unorm --size 1x1x4 --bytes-per-row 2147483648 "
+                 "--rows-per-image 2147483648", raw, raw);
+    CLI_EXPECT(r, 2, "more than the 1073741824 bytes");
+    cli_free(&r);
+    remove(raw);
+}
+
+/* Item 9: limits checked before the work, and running out of memory named. */
+static void test_limits_first(void **state)
+{
+    (void)state;
+    /* box3x3-buffer at 8192x8192 needs 256 MiB storage buffers: refused at
+     * once, before the 0.8 GB of textures and buffers are allocated */
+    cli_result r = run_stex("run box3x3-buffer --size 8192x8192");
+    CLI_EXPECT(r, 2, "(4 per texel), over maxStorageBufferBindingSize");
+    cli_free(&r);
+    r = run_stex("race box3x3-buffer --size 8192x8192 --runs 2");
+    CLI_EXPECT(r, 2, "maxStorageBufferBindingSize");
+    cli_free(&r);
+    r = run_stex("run decaer --size 8193x1");
+    CLI_EXPECT(r, 2, "maxTextureDimension2D");
+    cli_free(&r);
+#if !defined(__SANITIZE_ADDRESS__)
+    /* (AddressSanitizer cannot start under a small address-space limit) */
+    char cmd[2048], err[512];
+    snprintf(err, sizeof err, "%s/.oom", cli_dir);
+    snprintf(cmd, sizeof cmd,
+             "/bin/sh -c \"ulimit -v 300000; exec '%s' run decaer --size 4096x4096 "
+             "--race-check\" >/dev/null 2>'%s'", stex_bin(), err);
+    int st = system(cmd);
+    char *text = cli_slurp_text(err);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) == 0 || !strstr(text, "stex run: out of memory"))
+        fail_msg("under a 300 MB limit: status %d, stderr '%s'", st, text);
+    free(text);
+    remove(err);
+#endif
+}
+
 int main(void)
 {
     scratch_make(cli_dir, sizeof cli_dir);
@@ -262,6 +317,8 @@ int main(void)
         cmocka_unit_test(test_companions),
         cmocka_unit_test(test_concurrent_runs),
         cmocka_unit_test(test_outs_all_or_nothing),
+        cmocka_unit_test(test_overflowing_sizes),
+        cmocka_unit_test(test_limits_first),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     scratch_remove(cli_dir);
