@@ -124,11 +124,47 @@ static const char *parse_quoted(const char *p, const char *end, char *dst, size_
     return p + 1;
 }
 
+/* The shape tuple after its '(': non-negative integers separated by commas,
+ * a trailing comma allowed (and needed for one element, as in Python). */
+static const char *parse_shape(const char *p, const char *end, npy_header *h, const char **why)
+{
+    h->ndim = 0;
+    for (;;) {
+        p = skip_ws(p, end);
+        if (p < end && *p == ')')
+            break;
+        if (p >= end || !isdigit((unsigned char)*p))
+            return *why = "'shape' holds something other than non-negative integers", NULL;
+        uint64_t v = 0;
+        while (p < end && isdigit((unsigned char)*p)) {
+            if (v > (UINT64_MAX - 9) / 10)
+                return *why = "a 'shape' dimension is absurdly large", NULL;
+            v = v * 10 + (uint64_t)(*p++ - '0');
+        }
+        if (h->ndim >= 8)
+            return *why = "'shape' has more than 8 dimensions", NULL;
+        h->shape[h->ndim++] = v;
+        p = skip_ws(p, end);
+        if (p < end && *p == ',')
+            p++;
+        else if (p >= end || *p != ')')
+            return *why = "'shape' is not a tuple: its numbers must be separated by commas", NULL;
+        else if (h->ndim == 1)
+            return *why = "'shape' (N) is a number, not a tuple: write (N,)", NULL;
+    }
+    return p + 1;
+}
+
+/* The header: a Python dict literal with exactly the keys 'descr',
+ * 'fortran_order' and 'shape', entries separated by commas (a trailing one
+ * allowed), then only spaces and the final newline.  No NUL anywhere. */
 static bool parse_header(const char *p, const char *end, npy_header *h, const char **why)
 {
     memset(h, 0, sizeof *h);
     h->fortran = -1;
     h->ndim = -1;
+    if (memchr(p, '\0', (size_t)(end - p)))
+        return *why = "the header holds a NUL byte", false;
     p = skip_ws(p, end);
     if (p >= end || *p++ != '{')
         return *why = "the header is not a Python dict", false;
@@ -145,11 +181,15 @@ static bool parse_header(const char *p, const char *end, npy_header *h, const ch
             return *why = "missing ':' in the header dict", false;
         p = skip_ws(p, end);
         if (!strcmp(key, "descr")) {
+            if (h->descr[0])
+                return *why = "the header dict has 'descr' twice", false;
             p = parse_quoted(p, end, h->descr, sizeof h->descr);
             if (!p)
                 return *why = "'descr' is not a simple dtype string (structured dtypes are not "
                               "texels)", false;
         } else if (!strcmp(key, "fortran_order")) {
+            if (h->fortran >= 0)
+                return *why = "the header dict has 'fortran_order' twice", false;
             if (end - p >= 4 && !strncmp(p, "True", 4))
                 h->fortran = 1, p += 4;
             else if (end - p >= 5 && !strncmp(p, "False", 5))
@@ -157,39 +197,31 @@ static bool parse_header(const char *p, const char *end, npy_header *h, const ch
             else
                 return *why = "'fortran_order' is neither True nor False", false;
         } else if (!strcmp(key, "shape")) {
+            if (h->ndim >= 0)
+                return *why = "the header dict has 'shape' twice", false;
             if (p >= end || *p++ != '(')
                 return *why = "'shape' is not a tuple", false;
-            h->ndim = 0;
-            for (;;) {
-                p = skip_ws(p, end);
-                if (p < end && *p == ')') {
-                    p++;
-                    break;
-                }
-                if (p >= end || !isdigit((unsigned char)*p))
-                    return *why = "'shape' holds something other than non-negative integers", false;
-                uint64_t v = 0;
-                while (p < end && isdigit((unsigned char)*p)) {
-                    if (v > (UINT64_MAX - 9) / 10)
-                        return *why = "a 'shape' dimension is absurdly large", false;
-                    v = v * 10 + (uint64_t)(*p++ - '0');
-                }
-                if (h->ndim >= 8)
-                    return *why = "'shape' has more than 8 dimensions", false;
-                h->shape[h->ndim++] = v;
-                p = skip_ws(p, end);
-                if (p < end && *p == ',')
-                    p++;
-            }
+            if (!(p = parse_shape(p, end, h, why)))
+                return false;
         } else {
             return *why = "the header dict has an unknown key", false;
         }
         p = skip_ws(p, end);
         if (p < end && *p == ',')
             p++;
+        else if (p >= end || *p != '}')
+            return *why = "the header dict's entries must be separated by commas", false;
     }
+    p = skip_ws(p + 1, end);
+    if (p != end)
+        return *why = "something other than spaces follows the header dict", false;
     if (!h->descr[0] || h->fortran < 0 || h->ndim < 0)
         return *why = "the header lacks 'descr', 'fortran_order' or 'shape'", false;
+    /* a one-byte type has no byte order: numpy writes '|u1', others '<u1' */
+    if ((h->descr[0] == '<' || h->descr[0] == '>' || h->descr[0] == '=') &&
+        (!strcmp(h->descr + 1, "u1") || !strcmp(h->descr + 1, "i1") ||
+         !strcmp(h->descr + 1, "b1")))
+        h->descr[0] = '|';
     return true;
 }
 
@@ -284,9 +316,7 @@ stex_status stex_read_npy(const char *path, stex_format f, stex_image *out)
         return stex_fail(STEX_INVALID_ARGUMENT, "%s: format '%s' has no .npy form", path,
                          stex_format_name(f));
     }
-    /* '<u1' and '|u1' mean the same. */
-    bool same = !strcmp(want, h.descr) ||
-                (want[0] == '|' && h.descr[0] == '<' && !strcmp(want + 1, h.descr + 1));
+    bool same = !strcmp(want, h.descr); /* ('<u1' was read as '|u1') */
     if (!same || want_ch != dims[3]) {
         free(buf);
         return stex_fail(STEX_FILE_FORMAT_ERROR,

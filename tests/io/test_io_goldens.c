@@ -282,6 +282,72 @@ static void test_fifo_refused(void **state)
     assert_int_equal(scratch_count(dir), 0);
 }
 
+/* An .npy file with the header text given (padded to 64 bytes with spaces
+ * and a newline, as numpy writes it) and n data bytes. */
+static void make_npy(const char *path, const char *dict, size_t dict_len, size_t n)
+{
+    uint8_t buf[512] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0};
+    size_t total = (10 + dict_len + 1 + 63) & ~(size_t)63;
+    buf[8] = (uint8_t)(total - 10);
+    memcpy(buf + 10, dict, dict_len);
+    memset(buf + 10 + dict_len, ' ', total - 10 - dict_len - 1);
+    buf[total - 1] = '\n';
+    memset(buf + total, 7, n);
+    spit(path, buf, total + n);
+}
+
+/* Item 11: .npy headers are read strictly; '<u1' is '|u1'. */
+static void test_npy_strict(void **state)
+{
+    (void)state;
+    char p[512];
+    path_in(p, sizeof p, "h.npy");
+    static const struct { const char *dict; size_t len; const char *why; } bad[] = {
+        {"{'descr': '|u1', 'fortran_order': False, 'shape': (2 2 4), }", 0, "separated by commas"},
+        {"{'descr': '|u1', 'fortran_order': False, 'shape': (2, 2, 4), }x", 0, "follows the header"},
+        {"{'descr': '|u1', 'fortran_order': False, 'shape': (2, 2, 4), } 'shape': 1", 0,
+         "follows the header"},
+        {"{'descr': '|u1' 'fortran_order': False, 'shape': (2, 2, 4)}", 0, "separated by commas"},
+        {"{'descr': '|u1', 'fortran_order': False, 'shape': (2, 2, 4), 'shape': (1, 1, 16)}", 0,
+         "twice"},
+        {"{'descr': '|u1', 'fortran_order': False, 'shape': (16)}", 0, "not a tuple"},
+        {"{'descr': '|u1', 'fortran_order': False, 'shape': (2, 2, 4), }\0junk", 68, "NUL"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        make_npy(p, bad[i].dict, bad[i].len ? bad[i].len : strlen(bad[i].dict), 16);
+        stex_image img;
+        stex_status st = stex_read_npy(p, STEX_FORMAT_UNDEFINED, &img);
+        if (st != STEX_FILE_FORMAT_ERROR || !strstr(stex_last_error(), bad[i].why))
+            fail_msg("header %zu: status %d, '%s' (expected '%s')", i, st, stex_last_error(),
+                     bad[i].why);
+    }
+    /* what numpy writes, and '<u1' for '|u1' (the same dtype) */
+    static const char *good[] = {
+        "{'descr': '|u1', 'fortran_order': False, 'shape': (2, 2, 4), }",
+        "{'descr': '<u1', 'fortran_order': False, 'shape': (2, 2, 4), }",
+        "{\"descr\": \"<u1\", \"fortran_order\": False, \"shape\": (1, 2, 2, 4)}",
+        "{'descr': '|u1', 'fortran_order': False, 'shape': (16,), }",
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        make_npy(p, good[i], strlen(good[i]), 16);
+        stex_image img;
+        stex_status st = stex_read_npy(p, STEX_FORMAT_UNDEFINED, &img);
+        if (i == 3) { /* one dimension is no texture, but the header itself is fine */
+            assert_int_equal(st, STEX_FILE_FORMAT_ERROR);
+            assert_non_null(strstr(stex_last_error(), "shape must be"));
+            continue;
+        }
+        if (st != STEX_OK)
+            fail_msg("header %zu: %s", i, stex_last_error());
+        assert_int_equal(img.format, STEX_FORMAT_RGBA8UNORM);
+        assert_int_equal(img.width, 2);
+        stex_image_free(&img);
+        assert_int_equal(stex_read_npy(p, STEX_FORMAT_RGBA8UNORM, &img), STEX_OK);
+        stex_image_free(&img);
+    }
+    remove(p);
+}
+
 int main(void)
 {
     scratch_make(dir, sizeof dir);
@@ -291,6 +357,7 @@ int main(void)
         cmocka_unit_test(test_all_or_nothing),
         cmocka_unit_test(test_companions_belong),
         cmocka_unit_test(test_fifo_refused),
+        cmocka_unit_test(test_npy_strict),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     scratch_remove(dir);
