@@ -369,12 +369,23 @@ stex_status stex_read_png(const char *path, stex_image *out)
         stex_image_free(out);
         return stex_fail(STEX_FILE_FORMAT_ERROR, "%s: bad PNG: %s", path, ctx.msg);
     }
-    png_set_user_limits(png, STEX_IO_MAX_DIMENSION, STEX_IO_MAX_DIMENSION);
+    /* the size is checked here, by stex, so that the message can say it */
+    png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
     png_set_chunk_malloc_max(png, 8u << 20);
     png_init_io(png, f);
     png_set_sig_bytes(png, 8);
     png_read_info(png, info);
     png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
+    if (w > STEX_IO_MAX_DIMENSION || h > STEX_IO_MAX_DIMENSION ||
+        (uint64_t)w * h * 4 > STEX_IO_MAX_BYTES) {
+        png_destroy_read_struct(&png, &info, NULL);
+        fclose(f);
+        return stex_fail(STEX_FILE_FORMAT_ERROR,
+                         "%s: %lux%lu pixels is more than stex reads (width and height at most "
+                         "%u, and at most %llu bytes as rgba8unorm)", path, (unsigned long)w,
+                         (unsigned long)h, STEX_IO_MAX_DIMENSION,
+                         (unsigned long long)STEX_IO_MAX_BYTES);
+    }
     int ct = png_get_color_type(png, info);
     png_set_expand(png);
     png_set_strip_16(png);
@@ -386,8 +397,6 @@ stex_status stex_read_png(const char *path, stex_image *out)
     png_read_update_info(png, info);
     if (png_get_rowbytes(png, info) != (size_t)w * 4)
         png_error(png, "unexpected row size after conversion to RGBA8");
-    if ((uint64_t)w * h * 4 > STEX_IO_MAX_BYTES)
-        png_error(png, "image too large");
     if (stex_image_init(out, STEX_FORMAT_RGBA8UNORM, w, h, 1))
         png_error(png, "out of memory or bad size");
     rows = malloc(sizeof *rows * h);

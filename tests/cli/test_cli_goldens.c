@@ -309,6 +309,75 @@ static void test_limits_first(void **state)
 #endif
 }
 
+static uint32_t crc32_of(const uint8_t *p, size_t n)
+{
+    uint32_t c = 0xffffffffu;
+    for (size_t i = 0; i < n; i++) {
+        c ^= p[i];
+        for (int k = 0; k < 8; k++)
+            c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+    }
+    return ~c;
+}
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24), p[1] = (uint8_t)(v >> 16), p[2] = (uint8_t)(v >> 8), p[3] = (uint8_t)v;
+}
+
+/* A PNG's signature, IHDR (w x h, 8-bit RGBA) and an empty IDAT: enough for
+ * a reader to learn the size. */
+static void png_header_only(const char *path, uint32_t w, uint32_t h)
+{
+    uint8_t b[64] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13, 'I', 'H', 'D', 'R'};
+    put_be32(b + 16, w);
+    put_be32(b + 20, h);
+    b[24] = 8, b[25] = 6; /* depth, RGBA; compression, filter, interlace 0 */
+    put_be32(b + 29, crc32_of(b + 12, 17));
+    memcpy(b + 37, "IDAT", 4); /* length 0 at b + 33 */
+    put_be32(b + 41, crc32_of(b + 37, 4));
+    spit(path, b, 45);
+}
+
+/* Item 10: messages that say the real problem. */
+static void test_messages(void **state)
+{
+    (void)state;
+    char png[512];
+    path_in(png, sizeof png, "huge.png");
+    png_header_only(png, 70000, 3);
+    cli_result r = run_stex("run blur --in '%s'", png);
+    CLI_EXPECT(r, 2, "70000x3 pixels");
+    cli_free(&r);
+    remove(png);
+
+    r = run_stex("validate --format r32float --features all,shader-f16");
+    CLI_EXPECT(r, 2, "stands alone");
+    if (strstr(r.err, "unknown feature 'all'"))
+        fail_msg("'all' called unknown: %s", r.err);
+    cli_free(&r);
+
+    char bin[512], side[600];
+    path_in(bin, sizeof bin, "m.bin");
+    snprintf(side, sizeof side, "%s.json", bin);
+    spit(bin, "", 0);
+    spit(side, "[1, 2]", 6);
+    r = run_stex("compare '%s' '%s'", bin, bin);
+    CLI_EXPECT(r, 2, "must be a JSON object");
+    if (strstr(r.err, "line -1"))
+        fail_msg("%s", r.err);
+    cli_free(&r);
+    const char *big = "{\"format\": \"r8unorm\", \"size\": [1, 1, 1], \"bytesPerRow\": "
+                      "4294967296, \"rowsPerImage\": 1}";
+    spit(side, big, strlen(big));
+    r = run_stex("compare '%s' '%s'", bin, bin);
+    CLI_EXPECT(r, 2, "from 0 to 4294967295");
+    if (strstr(r.err, "non-negative"))
+        fail_msg("4294967296 called negative: %s", r.err);
+    cli_free(&r);
+    remove(bin), remove(side);
+}
+
 int main(void)
 {
     scratch_make(cli_dir, sizeof cli_dir);
@@ -319,6 +388,7 @@ int main(void)
         cmocka_unit_test(test_outs_all_or_nothing),
         cmocka_unit_test(test_overflowing_sizes),
         cmocka_unit_test(test_limits_first),
+        cmocka_unit_test(test_messages),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     scratch_remove(cli_dir);
