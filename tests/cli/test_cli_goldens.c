@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -39,29 +40,34 @@ static void copy_file(const char *from, const char *to)
     free(p);
 }
 
-/* `stex ARGS` under a shell's `ulimit -f BLOCKS` (512-byte blocks), SIGXFSZ
- * ignored so that writes fail with EFBIG instead of killing stex. */
-static cli_result run_stex_limited(int blocks, const char *fmt, ...)
+/* `PREFIX stex ARGS SUFFIX` in /bin/sh: PREFIX sets limits and execs, SUFFIX
+ * redirects stdin. */
+static cli_result run_stex_sh(const char *prefix, const char *suffix, const char *args)
 {
-    char args[4096], wrapped[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(wrapped, sizeof wrapped, "-c \"ulimit -f %d; trap '' XFSZ; exec '%s' %s\"", blocks,
-             stex_bin(), args);
-    char cmd[9000];
-    snprintf(cmd, sizeof cmd, "'%s' %s >'%s/.stdout' 2>'%s/.stderr' </dev/null", "/bin/sh",
-             wrapped, cli_dir, cli_dir);
-    int st = system(cmd);
-    char out[512], err[512];
+    char cmd[9000], out[512], err[512];
     snprintf(out, sizeof out, "%s/.stdout", cli_dir);
     snprintf(err, sizeof err, "%s/.stderr", cli_dir);
+    snprintf(cmd, sizeof cmd, "/bin/sh -c \"%s '%s' %s %s\" >'%s' 2>'%s'", prefix,
+             stex_bin(), args, suffix, out, err);
+    int st = system(cmd);
     cli_result r = {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), cli_slurp_text(out),
                     cli_slurp_text(err)};
     remove(out);
     remove(err);
     return r;
+}
+
+/* `stex ARGS` under a shell's `ulimit -f BLOCKS` (512-byte blocks), SIGXFSZ
+ * ignored so that writes fail with EFBIG instead of killing stex. */
+static cli_result run_stex_limited(int blocks, const char *fmt, ...)
+{
+    char args[4096], prefix[128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(prefix, sizeof prefix, "ulimit -f %d; trap '' XFSZ; exec", blocks);
+    return run_stex_sh(prefix, "</dev/null", args);
 }
 
 /* Item 2: `stex run --out` (every type) and `stex race --png` failing on a
@@ -378,6 +384,69 @@ static void test_messages(void **state)
     remove(bin), remove(side);
 }
 
+/* Item 8: a FIFO as --in, .npy or sidecar is refused before anything blocks
+ * (`timeout` ends a stex that would wait for a writer forever). */
+static void test_fifo_inputs(void **state)
+{
+    (void)state;
+    char f[512], args[1200], g[512], gs[600];
+    path_in(f, sizeof f, "fifo.png");
+    path_in(g, sizeof g, "g.bin");
+    snprintf(gs, sizeof gs, "%s.json", g);
+    assert_int_equal(mkfifo(f, 0600), 0);
+    snprintf(args, sizeof args, "run blur --in '%s'", f);
+    cli_result r = run_stex_sh("exec timeout 10", "</dev/null", args);
+    CLI_EXPECT(r, 2, "not a regular file (a FIFO)");
+    cli_free(&r);
+    remove(f);
+    path_in(f, sizeof f, "fifo.npy");
+    assert_int_equal(mkfifo(f, 0600), 0);
+    r = run_stex("run generar --size 4x4 --out '%s'", g);
+    CLI_EXPECT(r, 0, NULL);
+    cli_free(&r);
+    snprintf(args, sizeof args, "compare '%s' '%s'", g, f);
+    r = run_stex_sh("exec timeout 10", "</dev/null", args);
+    CLI_EXPECT(r, 2, "FIFO");
+    cli_free(&r);
+    remove(gs);
+    assert_int_equal(mkfifo(gs, 0600), 0);
+    snprintf(args, sizeof args, "compare '%s' '%s'", g, g);
+    r = run_stex_sh("exec timeout 10", "</dev/null", args);
+    CLI_EXPECT(r, 2, "FIFO");
+    cli_free(&r);
+    remove(f), remove(g), remove(gs);
+}
+
+/* Item 7: `stex store --bits` reads batch lines whole, refuses a NUL, and
+ * numbers its lines right. */
+static void test_store_batch_lines(void **state)
+{
+    (void)state;
+    char in[512], redirect[600];
+    path_in(in, sizeof in, "patterns.txt");
+    snprintf(redirect, sizeof redirect, "<'%s'", in);
+    /* one line of 8 patterns, the two halves 600 spaces apart: one bad record */
+    char line[800];
+    snprintf(line, sizeof line, "0x3f000000 0 0 0%600s0 0 0 0\n", "");
+    spit(in, line, strlen(line));
+    cli_result r = run_stex_sh("exec", redirect, "store --bits rgba8unorm");
+    CLI_EXPECT(r, 2, "stdin line 1: expected 4 hex bit patterns, got more than 4");
+    assert_string_equal(r.out, "");
+    cli_free(&r);
+    /* a long line of one vector (leading spaces) is one record; errors after it count it as one line */
+    snprintf(line, sizeof line, "%600s0x3f000000 0 0 0\n1 2 3 zz\n", "");
+    spit(in, line, strlen(line));
+    r = run_stex_sh("exec", redirect, "store --bits rgba8unorm");
+    CLI_EXPECT(r, 2, "stdin line 2: 'zz'");
+    assert_string_equal(r.out, "80000000\n");
+    cli_free(&r);
+    spit(in, "0 0 0 0\n0 0\0 0 0\n", 17);
+    r = run_stex_sh("exec", redirect, "store --bits rgba8unorm");
+    CLI_EXPECT(r, 2, "stdin line 2: holds a NUL byte");
+    cli_free(&r);
+    remove(in);
+}
+
 int main(void)
 {
     scratch_make(cli_dir, sizeof cli_dir);
@@ -389,6 +458,8 @@ int main(void)
         cmocka_unit_test(test_overflowing_sizes),
         cmocka_unit_test(test_limits_first),
         cmocka_unit_test(test_messages),
+        cmocka_unit_test(test_fifo_inputs),
+        cmocka_unit_test(test_store_batch_lines),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     scratch_remove(cli_dir);
