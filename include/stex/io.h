@@ -118,7 +118,8 @@ stex_status stex_write_bin(const char *path, const stex_image *img, const stex_i
 /* Reads path and path.json; meta may be NULL. */
 stex_status stex_read_bin(const char *path, stex_image *out, stex_io_meta_read *meta);
 /* A raw readback without a sidecar: the caller gives the layout
- * (rows_per_image 0 = height).  The file may hold the full
+ * (rows_per_image 0 = height).  bytes_per_row is a multiple of 256 (the
+ * copy's rule) or exactly width x texel bytes (an unpadded readback).  The file may hold the full
  * bytes_per_row * rows_per_image * depth bytes or WebGPU's minimum (the last
  * row unpadded). */
 stex_status stex_read_bin_raw(const char *path, stex_format f, uint32_t width, uint32_t height,
@@ -217,7 +218,8 @@ uint64_t stex_texel_diff(stex_format f, const uint8_t *a, const uint8_t *b);
 /* inputs: required for ALLOWED (same size as the images), ignored otherwise. */
 stex_status stex_compare(const stex_image *golden, const stex_image *actual, stex_tolerance tol,
                          const stex_inputs *inputs, stex_compare_result *res);
-/* A picture of the differences, width x (height * depth) (layers stacked):
+/* A picture of the differences, width x (height * depth) (layers stacked),
+ * each texel k x k pixels with k = 256 / the longer side (at least 1):
  * equal texels dark grey, differing-but-tolerated blue, mismatches red to
  * yellow by the size of the difference. */
 stex_status stex_write_diff_png(const char *path, const stex_image *golden,

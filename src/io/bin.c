@@ -111,7 +111,7 @@ stex_status stex_write_bin(const char *path, const stex_image *img, const stex_i
 /* Reads the data file of a .bin whose layout is known. */
 static stex_status read_bin_data(const char *path, stex_format f, uint32_t w, uint32_t h,
                                  uint32_t d, uint32_t bpr, uint32_t rpi, const char *want_sha,
-                                 stex_image *out)
+                                 bool tight_ok, stex_image *out)
 {
     memset(out, 0, sizeof *out);
     stex_status st = io_check_format(f, path);
@@ -128,10 +128,11 @@ static stex_status read_bin_data(const char *path, stex_format f, uint32_t w, ui
         return stex_fail(STEX_FILE_FORMAT_ERROR,
                          "%s: bytesPerRow %u is less than one row of %u %s texels (%llu bytes)",
                          path, bpr, w, fi->name, (unsigned long long)row);
-    if (bpr % 256)
+    if (bpr % 256 && !(tight_ok && bpr == row))
         return stex_fail(STEX_FILE_FORMAT_ERROR,
                          "%s: bytesPerRow %u is not a multiple of 256, as copyTextureToBuffer "
-                         "requires", path, bpr);
+                         "requires%s", path, bpr,
+                         tight_ok ? ", nor one unpadded row (width x texel bytes)" : "");
     if (rpi < h)
         return stex_fail(STEX_FILE_FORMAT_ERROR, "%s: rowsPerImage %u is less than the height %u",
                          path, rpi, h);
@@ -193,7 +194,7 @@ stex_status stex_read_bin_raw(const char *path, stex_format f, uint32_t width, u
                               stex_image *out)
 {
     stex_status st = read_bin_data(path, f, width, height, depth, bytes_per_row, rows_per_image,
-                                   NULL, out);
+                                   NULL, true, out);
     if (st == STEX_INVALID_ARGUMENT || st == STEX_FILE_FORMAT_ERROR)
         st = STEX_FILE_FORMAT_ERROR;
     return st;
@@ -310,7 +311,7 @@ stex_status stex_read_bin(const char *path, stex_image *out, stex_io_meta_read *
     if (rpi == 0)
         return stex_fail(STEX_FILE_FORMAT_ERROR, "%s.json: rowsPerImage is 0", path);
     st = read_bin_data(path, f, dims[0], dims[1], dims[2], bpr, rpi, data_sha[0] ? data_sha : NULL,
-                       out);
+                       false, out);
     if (st == STEX_INVALID_ARGUMENT)
         st = STEX_FILE_FORMAT_ERROR;
     return st;

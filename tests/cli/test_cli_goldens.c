@@ -447,6 +447,69 @@ static void test_store_batch_lines(void **state)
     remove(in);
 }
 
+/* Width and height of a PNG, from its IHDR. */
+static void png_dims(const char *path, uint32_t *w, uint32_t *h)
+{
+    size_t n;
+    uint8_t *p = slurp(path, &n);
+    assert_true(p && n > 24);
+    *w = (uint32_t)p[16] << 24 | (uint32_t)p[17] << 16 | (uint32_t)p[18] << 8 | p[19];
+    *h = (uint32_t)p[20] << 24 | (uint32_t)p[21] << 16 | (uint32_t)p[22] << 8 | p[23];
+    free(p);
+}
+
+/* Item 14: compare on raw readbacks - --bytes-per-row honoured, format and
+ * size from the golden, unpadded rows when said so, decoded values in the
+ * mismatch lines, a diff picture big enough to see a texel. */
+static void test_compare_raw(void **state)
+{
+    (void)state;
+    char g[512], gs[600], pad[512], tight[512], diff[512];
+    path_in(g, sizeof g, "g20.bin");
+    snprintf(gs, sizeof gs, "%s.json", g);
+    path_in(pad, sizeof pad, "pad512.bin");
+    path_in(tight, sizeof tight, "tight.bin");
+    path_in(diff, sizeof diff, "diff.png");
+    cli_result r = run_stex("run generar --size 20x6 --out '%s'", g);
+    CLI_EXPECT(r, 0, NULL);
+    cli_free(&r);
+    size_t n;
+    uint8_t *d = slurp(g, &n); /* rows of 80 bytes, 256 apart */
+    assert_int_equal(n, 6 * 256);
+    uint8_t padded[6 * 512] = {0}, packed[6 * 80];
+    for (int y = 0; y < 6; y++) {
+        memcpy(padded + y * 512, d + y * 256, 80);
+        memcpy(packed + y * 80, d + y * 256, 80);
+    }
+    free(d);
+    spit(pad, padded, sizeof padded);
+    packed[5] = 0x40; /* texel (1, 0): green 0x80 -> 0x40 */
+    spit(tight, packed, sizeof packed);
+    r = run_stex("compare '%s' '%s' --bytes-per-row 512", g, pad);
+    CLI_EXPECT(r, 0, NULL);
+    cli_free(&r);
+    r = run_stex("compare '%s' '%s' --bytes-per-row 256", g, pad); /* the pitch is used */
+    CLI_EXPECT(r, 2, "larger than the 1536 bytes");
+    cli_free(&r);
+    r = run_stex("compare '%s' '%s' --unpadded --diff '%s'", g, tight, diff);
+    CLI_EXPECT(r, 1, NULL);
+    if (!strstr(r.out, "golden c780b1ff (0.78039217, 0.501960814, 0.694117665, 1) actual "
+                       "c740b1ff (0.78039217, 0.250980407, 0.694117665, 1)"))
+        fail_msg("no decoded values: %s", r.out);
+    cli_free(&r);
+    uint32_t w, h;
+    png_dims(diff, &w, &h);
+    assert_int_equal(w, 20 * 12); /* 256 / 20 = 12 pixels a texel */
+    assert_int_equal(h, 6 * 12);
+    r = run_stex("compare '%s' '%s' --bytes-per-row 80", g, tight); /* the same, said so */
+    CLI_EXPECT(r, 1, NULL);
+    cli_free(&r);
+    r = run_stex("compare '%s' '%s' --bytes-per-row 81", g, tight);
+    CLI_EXPECT(r, 2, "nor one unpadded row");
+    cli_free(&r);
+    remove(g), remove(gs), remove(pad), remove(tight), remove(diff);
+}
+
 int main(void)
 {
     scratch_make(cli_dir, sizeof cli_dir);
@@ -460,6 +523,7 @@ int main(void)
         cmocka_unit_test(test_messages),
         cmocka_unit_test(test_fifo_inputs),
         cmocka_unit_test(test_store_batch_lines),
+        cmocka_unit_test(test_compare_raw),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     scratch_remove(cli_dir);
