@@ -71,7 +71,7 @@ typedef struct run_outs {
 } run_outs;
 
 typedef struct run_opts {
-    bool list, json, race_check, record;
+    bool list, json, race_check, record, print_wgsl;
     uint32_t size[3], threads, iterations; /* size[0] == 0: the kernel's own */
     uint64_t seed;
     stex_profile_id profile;
@@ -134,6 +134,8 @@ static const cli_option run_options[] = {
              "last stored to each texel) for `stex compare --tolerance\n"
              "allowed`; runs on one thread"},
     {.name = "json", .kind = CLI_FLAG, .at = AT(json), .help = "print one JSON summary object"},
+    {.name = "print-wgsl", .kind = CLI_FLAG, .at = AT(print_wgsl),
+     .help = "print the kernel's WGSL (every pass) and exit"},
     {0}};
 #undef AT
 
@@ -370,6 +372,21 @@ done:
     return st ? cli_fail("run", st) : CLI_OK;
 }
 
+/* --print-wgsl: the source each pass's C twin follows, as the lesson wrote it. */
+static int print_wgsl(const stex_kernel *k)
+{
+    for (uint32_t i = 0; i < k->pass_count; i++) {
+        const stex_kernel_pass *p = &k->passes[i];
+        if (k->pass_count > 1)
+            printf("%s// pass %u of %u: entry point %s\n", i ? "\n" : "", i + 1, k->pass_count,
+                   p->entry_point);
+        fputs(p->wgsl, stdout);
+        if (*p->wgsl && p->wgsl[strlen(p->wgsl) - 1] != '\n')
+            fputc('\n', stdout);
+    }
+    return CLI_OK;
+}
+
 int cli_run(int argc, char **argv)
 {
     run_opts o = {.size = {0, 0, 1}, .profile = STEX_PROFILE_SPEC,
@@ -384,6 +401,8 @@ int cli_run(int argc, char **argv)
         return list_kernels(o.json);
     if ((rc = check_options(&a, &o, &k)))
         return rc;
+    if (o.print_wgsl)
+        return print_wgsl(k);
     stex_kernel_setup setup = {.width = o.size[0], .height = o.size[1],
                                .iterations = o.iterations, .variant = o.variant};
     stex_image input = {0};

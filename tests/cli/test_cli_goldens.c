@@ -510,6 +510,21 @@ static void test_compare_raw(void **state)
     remove(g), remove(gs), remove(pad), remove(tight), remove(diff);
 }
 
+/* Item 16 (in part): --print-wgsl prints every pass's WGSL. */
+static void test_print_wgsl(void **state)
+{
+    (void)state;
+    cli_result r = run_stex("run decaer --print-wgsl");
+    CLI_EXPECT(r, 0, NULL);
+    assert_non_null(strstr(r.out, "@compute"));
+    assert_non_null(strstr(r.out, "texture_storage_2d<r32float, read_write>"));
+    cli_free(&r);
+    r = run_stex("run histogram --print-wgsl");
+    CLI_EXPECT(r, 0, NULL);
+    assert_non_null(strstr(r.out, "// pass 2 of 2"));
+    cli_free(&r);
+}
+
 int main(void)
 {
     scratch_make(cli_dir, sizeof cli_dir);
@@ -524,6 +539,7 @@ int main(void)
         cmocka_unit_test(test_fifo_inputs),
         cmocka_unit_test(test_store_batch_lines),
         cmocka_unit_test(test_compare_raw),
+        cmocka_unit_test(test_print_wgsl),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     scratch_remove(cli_dir);
