@@ -78,6 +78,8 @@ STEX_API uint32_t stex_copy_bytes_per_row(stex_format f, uint32_t width);
  * stex_copy_texture_to_buffer.  The texture needs COPY_SRC usage. */
 STEX_API stex_status stex_image_from_texture(stex_texture *t, uint32_t mip, stex_image *out);
 
+struct stex_inputs;
+
 /* What the .bin sidecar records besides the layout.  Strings may be NULL
  * (written as null) when writing; after reading they are "" if absent. */
 typedef struct stex_io_meta {
@@ -86,6 +88,13 @@ typedef struct stex_io_meta {
     const char *schedule;
     uint64_t seed;
     bool has_seed;
+    /* .bin only: the store inputs to write beside it as X.bin.inputs.  When
+     * NULL, an X.bin.inputs left by an earlier run is removed, so that it
+     * cannot be taken for this golden's. */
+    const struct stex_inputs *inputs;
+    /* .bin only: a JSON object (text) recorded as the sidecar's "run": how
+     * the golden was made (docs/file-formats.md).  NULL: none. */
+    const char *run_json;
 } stex_io_meta;
 
 /* What a read sidecar held (owned storage, nothing to free). */
@@ -96,14 +105,21 @@ typedef struct stex_io_meta_read {
     char stex_version[32];
     uint64_t seed;
     bool has_seed;
+    /* The SHA-256 (hex) the sidecar records of X.bin.inputs; "" when the
+     * golden was written without inputs.  has_inputs_hash is false for
+     * sidecars older than the hashes (then nothing can be checked). */
+    char inputs_sha256[65];
+    bool has_inputs_hash;
 } stex_io_meta_read;
 
 /* ---- .bin + .bin.json ---- */
 STEX_API stex_status stex_write_bin(const char *path, const stex_image *img, const stex_io_meta *meta);
-/* Reads path and path.json; meta may be NULL. */
+/* Reads path and path.json; meta may be NULL.  Refuses (FILE_FORMAT_ERROR)
+ * a data file whose SHA-256 is not the one its sidecar records. */
 STEX_API stex_status stex_read_bin(const char *path, stex_image *out, stex_io_meta_read *meta);
 /* A raw readback without a sidecar: the caller gives the layout
- * (rows_per_image 0 = height).  The file may hold the full
+ * (rows_per_image 0 = height).  bytes_per_row is a multiple of 256 (the
+ * copy's rule) or exactly width x texel bytes (an unpadded readback).  The file may hold the full
  * bytes_per_row * rows_per_image * depth bytes or WebGPU's minimum (the last
  * row unpadded). */
 STEX_API stex_status stex_read_bin_raw(const char *path, stex_format f, uint32_t width, uint32_t height,
@@ -138,6 +154,10 @@ typedef enum stex_file_kind {
 } stex_file_kind;
 STEX_API stex_file_kind stex_file_kind_of(const char *path);
 STEX_API stex_status stex_write_image(const char *path, const stex_image *img, const stex_io_meta *meta);
+/* The image to each of n paths, all or nothing: if one cannot be written,
+ * every target (and companion) is left as it was. */
+STEX_API stex_status stex_write_images(size_t n, const char *const *paths, const stex_image *img,
+                              const stex_io_meta *meta);
 
 /* ---- recorded store inputs (X.bin.inputs), for the `allowed` tolerance ----
  * The vec4 each texel was last stored with, so that a comparison can accept
@@ -147,6 +167,7 @@ typedef struct stex_inputs {
     uint32_t width, height, depth;
     stex_vec4 *values;   /* width * height * depth, x fastest */
     uint8_t *stored;     /* 1 if the texel was stored, 0 if it kept its initial value */
+    char sha256[65];     /* stex_read_inputs: the SHA-256 (hex) of the file read */
 } stex_inputs;
 
 STEX_API stex_status stex_inputs_init(stex_inputs *in, stex_scalar_type scalar, uint32_t width,
@@ -196,8 +217,9 @@ STEX_API uint64_t stex_texel_diff(stex_format f, const uint8_t *a, const uint8_t
 
 /* inputs: required for ALLOWED (same size as the images), ignored otherwise. */
 STEX_API stex_status stex_compare(const stex_image *golden, const stex_image *actual, stex_tolerance tol,
-                                  const stex_inputs *inputs, stex_compare_result *res);
-/* A picture of the differences, width x (height * depth) (layers stacked):
+                         const stex_inputs *inputs, stex_compare_result *res);
+/* A picture of the differences, width x (height * depth) (layers stacked),
+ * each texel k x k pixels with k = 256 / the longer side (at least 1):
  * equal texels dark grey, differing-but-tolerated blue, mismatches red to
  * yellow by the size of the difference. */
 STEX_API stex_status stex_write_diff_png(const char *path, const stex_image *golden,

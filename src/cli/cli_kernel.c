@@ -1,6 +1,7 @@
 /* Helpers shared by the kernel-running and file-reading subcommands. */
 #include "cli/cli_kernel.h"
 
+#include <inttypes.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +24,43 @@ int cli_exit_for(stex_status st)
 
 int cli_fail(const char *cmd, stex_status st)
 {
-    fprintf(stderr, "stex %s: %s\n", cmd, stex_last_error());
+    const char *why = stex_last_error();
+    if (st == STEX_OUT_OF_MEMORY)
+        fprintf(stderr, "stex %s: out of memory%s%s (the system refused an allocation: try a "
+                        "smaller --size, fewer --threads, or a higher memory limit)\n",
+                cmd, why && *why ? ": " : "", why && *why ? why : "");
+    else if (!why || !*why)
+        fprintf(stderr, "stex %s: %s\n", cmd, stex_status_meaning(st));
+    else
+        fprintf(stderr, "stex %s: %s\n", cmd, why);
     return cli_exit_for(st);
+}
+
+int cli_check_kernel_size(const char *cmd, const char *what, const stex_kernel *k, uint32_t w,
+                          uint32_t h)
+{
+    stex_limits lim = stex_limits_default();
+    if (w > lim.max_texture_dimension_2d || h > lim.max_texture_dimension_2d)
+        return cli_usage(cmd, "%s: %ux%u is over maxTextureDimension2D (%" PRIu64 ")", what, w, h,
+                         lim.max_texture_dimension_2d);
+    /* the kernels with storage buffers (box3x3-buffer, histogram) keep one
+     * 4-byte word per texel in each: the bind group would refuse it, after
+     * the buffers were allocated */
+    uint64_t bytes = (uint64_t)w * h * 4;
+    for (uint32_t p = 0; p < k->pass_count; p++)
+        for (uint32_t e = 0; e < k->passes[p].pipeline.entry_count; e++) {
+            stex_binding_type t = k->passes[p].pipeline.entries[e].type;
+            if (t != STEX_BINDING_STORAGE_BUFFER && t != STEX_BINDING_READ_ONLY_STORAGE_BUFFER)
+                continue;
+            uint64_t max = lim.max_storage_buffer_binding_size < lim.max_buffer_size
+                               ? lim.max_storage_buffer_binding_size : lim.max_buffer_size;
+            if (bytes > max)
+                return cli_usage(cmd, "%s: %ux%u needs a storage buffer of %" PRIu64 " bytes "
+                                      "(4 per texel), over maxStorageBufferBindingSize (%" PRIu64
+                                      "); at most %" PRIu64 " texels", what, w, h, bytes, max,
+                                 max / 4);
+        }
+    return CLI_OK;
 }
 
 const stex_kernel *cli_find_kernel(const char *cmd, const char *name)

@@ -14,6 +14,13 @@ int cli_exit_for(stex_status st);
 /* Prints "stex CMD: <stex_last_error()>" and returns cli_exit_for(st). */
 int cli_fail(const char *cmd, stex_status st);
 
+/* Whether kernel k can run at w x h within the default device's limits
+ * (maxTextureDimension2D, and the storage buffers' binding size), checked
+ * before anything is allocated: CLI_OK, or CLI_USAGE after printing why,
+ * `what` naming the option ("--size", "--in"). */
+int cli_check_kernel_size(const char *cmd, const char *what, const stex_kernel *k, uint32_t w,
+                          uint32_t h);
+
 /* Lookups that print a usage error listing the accepted values. */
 const stex_kernel *cli_find_kernel(const char *cmd, const char *name);
 /* Option parsers (cli_parse_fn, for the option tables): `out` points to the

@@ -12,13 +12,16 @@ static const char SYNOPSIS[] =
     "Compares a readback (ACTUAL) with a golden, texel by texel. Files: .bin with\n"
     "its X.bin.json sidecar (or a raw .bin described by --format/--size/\n"
     "--bytes-per-row), .npy, .png. A raw .bin or .npy ACTUAL takes the golden's\n"
-    "format and size when none is given.\n";
+    "format and size when none is given. A golden whose companions (data,\n"
+    "sidecar, recorded inputs) do not belong together is refused.\n";
 
 static const char EPILOGUE[] =
     "examples:\n"
     "  stex compare golden.bin readback.bin\n"
     "  stex compare golden.bin readback.bin --tolerance ulp:1 --diff diff.png\n"
     "  stex compare golden.bin gpu.raw.bin --format rgba8unorm --size 64x64\n"
+    "  stex compare golden.bin gpu.raw.bin --bytes-per-row 512   # format, size: golden's\n"
+    "  stex compare golden.bin gpu.raw.bin --unpadded\n"
     "  stex compare golden.npy actual.npy --json\n"
     "\n"
     "exit status: 0 equal within the tolerance, 1 mismatch, 2 usage error,\n"
@@ -34,7 +37,7 @@ typedef struct compare_opts {
     compare_tolerance tolerance;
     const char *inputs, *diff;
     cli_raw_layout raw;
-    bool json;
+    bool json, unpadded;
 } compare_opts;
 
 static bool parse_tolerance(const char *cmd, const char *s, void *field)
@@ -53,12 +56,11 @@ static bool parse_bytes_per_row(const char *cmd, const char *s, void *field)
 {
     if (!cli_parse_u32(cmd, "--bytes-per-row", s, field))
         return false;
-    if (*(uint32_t *)field == 0 || *(uint32_t *)field % 256) {
-        cli_usage(cmd, "--bytes-per-row: %s is not a positive multiple of 256 "
-                       "(copyTextureToBuffer's rule)", s);
+    if (*(uint32_t *)field == 0) {
+        cli_usage(cmd, "--bytes-per-row: 0 is not a row pitch");
         return false;
     }
-    return true;
+    return true; /* a multiple of 256, or one unpadded row: checked with the format */
 }
 
 static bool parse_diff(const char *cmd, const char *s, void *field)
@@ -89,8 +91,12 @@ static const cli_option compare_options[] = {
      .help = "size of raw .bin files"},
     {.name = "bytes-per-row", .kind = CLI_CUSTOM, .parse = parse_bytes_per_row,
      .at = AT(raw.bytes_per_row), .metavar = "N",
-     .help = "row pitch of raw .bin files (default: width x texel\n"
-             "bytes rounded up to 256)"},
+     .help = "row pitch of raw .bin files: a multiple of 256 (default:\n"
+             "width x texel bytes rounded up to 256) or, for an\n"
+             "unpadded readback, exactly width x texel bytes"},
+    {.name = "unpadded", .kind = CLI_FLAG, .at = AT(unpadded),
+     .help = "raw .bin files have unpadded rows (bytes per row =\n"
+             "width x texel bytes), as a readback copied row by row"},
     {.name = "rows-per-image", .kind = CLI_U32, .at = AT(raw.rows_per_image), .metavar = "N",
      .help = "image pitch of raw .bin files (default: height)"},
     {.name = "diff", .kind = CLI_CUSTOM, .parse = parse_diff, .at = AT(diff), .metavar = "FILE",
@@ -142,6 +148,30 @@ static void print_json(const compare_opts *o, const stex_image *g, const stex_co
     puts("}");
 }
 
+/* "(0.5, 1, 0, 1)": what textureLoad returns for the texel's bytes, its
+ * channels only (the spec profile; integers for uint/sint formats). */
+static void decoded(stex_format f, const uint8_t *bytes, char *buf, size_t n)
+{
+    const stex_format_info *fi = stex_format_get(f);
+    stex_vec4 v;
+    if (stex_decode_texel(stex_profile_get(STEX_PROFILE_SPEC), f, bytes, &v)) {
+        snprintf(buf, n, "(?)");
+        return;
+    }
+    size_t k = 0;
+    for (unsigned c = 0; c < fi->channels && k < n; c++) {
+        const char *sep = c ? ", " : "(";
+        if (fi->scalar == STEX_SCALAR_U32)
+            k += (size_t)snprintf(buf + k, n - k, "%s%" PRIu32, sep, v.u[c]);
+        else if (fi->scalar == STEX_SCALAR_I32)
+            k += (size_t)snprintf(buf + k, n - k, "%s%" PRId32, sep, v.i[c]);
+        else
+            k += (size_t)snprintf(buf + k, n - k, "%s%.9g", sep, (double)v.f[c]);
+    }
+    if (k < n)
+        snprintf(buf + k, n - k, ")");
+}
+
 static void print_text(const compare_opts *o, const stex_image *g, const stex_compare_result *r,
                        bool equal)
 {
@@ -164,7 +194,10 @@ static void print_text(const compare_opts *o, const stex_image *g, const stex_co
             char gh[40], ah[40];
             cli_hex(m->golden, fi->bytes, gh);
             cli_hex(m->actual, fi->bytes, ah);
-            printf("  (%u, %u, %u): golden %s actual %s (", m->x, m->y, m->z, gh, ah);
+            char gv[160], av[160];
+            decoded(g->format, m->golden, gv, sizeof gv);
+            decoded(g->format, m->actual, av, sizeof av);
+            printf("  (%u, %u, %u): golden %s %s actual %s %s (", m->x, m->y, m->z, gh, gv, ah, av);
             if (m->diff == UINT64_MAX)
                 printf("NaN against a number)\n");
             else
@@ -179,23 +212,25 @@ static void print_text(const compare_opts *o, const stex_image *g, const stex_co
 
 /* GOLDEN, then ACTUAL: a raw ACTUAL defaults to the golden's format and size. */
 static int read_pair(const compare_opts *o, bool has_size, const char *gpath, const char *apath,
-                     stex_image *g, stex_image *a)
+                     stex_image *g, stex_image *a, stex_io_meta_read *gmeta)
 {
-    int rc = cli_read_image("compare", gpath, &o->raw, g, NULL);
+    int rc = cli_read_image("compare", gpath, &o->raw, g, gmeta);
     if (rc)
         return rc;
     cli_raw_layout araw = o->raw;
     if (!araw.format)
         araw.format = g->format;
-    if (!has_size) {
+    if (!has_size)
         araw.size[0] = g->width, araw.size[1] = g->height, araw.size[2] = g->depth;
-        araw.bytes_per_row = 0, araw.rows_per_image = 0;
-    }
+    if (o->unpadded)
+        araw.bytes_per_row = araw.size[0] * stex_format_get(araw.format)->bytes;
     return cli_read_image("compare", apath, &araw, a, NULL);
 }
 
-/* --tolerance allowed: the store inputs, from --inputs or GOLDEN.inputs. */
-static int read_inputs(const compare_opts *o, const char *gpath, stex_inputs *in)
+/* --tolerance allowed: the store inputs, from --inputs or GOLDEN.inputs,
+ * which must be the ones the golden's sidecar records. */
+static int read_inputs(const compare_opts *o, const char *gpath, const stex_io_meta_read *gmeta,
+                       stex_inputs *in)
 {
     char *def = NULL;
     if (!o->inputs) {
@@ -203,9 +238,20 @@ static int read_inputs(const compare_opts *o, const char *gpath, stex_inputs *in
         if (def)
             sprintf(def, "%s.inputs", gpath);
     }
-    stex_status st = stex_read_inputs(o->inputs ? o->inputs : def, in);
+    const char *path = o->inputs ? o->inputs : def;
+    stex_status st = path ? stex_read_inputs(path, in) : stex_fail(STEX_OUT_OF_MEMORY, "out of memory");
+    int rc = st ? cli_fail("compare", st) : CLI_OK;
+    if (!rc && gmeta->has_inputs_hash && !gmeta->inputs_sha256[0])
+        rc = cli_usage("compare", "--tolerance allowed: %s was written without --record-allowed, "
+                                  "so '%s' belongs to another run; record the golden again with "
+                                  "`stex run ... --record-allowed`", gpath, path);
+    else if (!rc && gmeta->has_inputs_hash && strcmp(gmeta->inputs_sha256, in->sha256))
+        rc = cli_usage("compare", "--tolerance allowed: '%s' does not belong to %s (its SHA-256 "
+                                  "%.12s... is not the %.12s... the sidecar records); record the "
+                                  "golden again with `stex run ... --record-allowed`",
+                       path, gpath, in->sha256, gmeta->inputs_sha256);
     free(def);
-    return st ? cli_fail("compare", st) : CLI_OK;
+    return rc;
 }
 
 int cli_compare(int argc, char **argv)
@@ -219,18 +265,26 @@ int cli_compare(int argc, char **argv)
     if (args.count != 2)
         return cli_usage(cmd, "expected two files, GOLDEN and ACTUAL (got %d)", args.count);
     bool has_size = cli_given(&cli_compare_spec, &args, "size");
-    if ((o.raw.bytes_per_row || o.raw.rows_per_image || has_size) &&
-        o.raw.format == STEX_FORMAT_UNDEFINED)
-        return cli_usage(cmd, "--size/--bytes-per-row/--rows-per-image describe a raw .bin and "
-                              "need --format too");
+    if (has_size && o.raw.format == STEX_FORMAT_UNDEFINED)
+        return cli_usage(cmd, "--size describes a raw .bin and needs --format too (without "
+                              "both, a raw ACTUAL takes the golden's)");
+    uint32_t bpr = o.raw.bytes_per_row;
+    if (bpr && has_size && bpr % 256 && bpr != o.raw.size[0] * stex_format_get(o.raw.format)->bytes)
+        return cli_usage(cmd, "--bytes-per-row: %u is neither a multiple of 256 (copyTextureToBuffer's "
+                              "rule) nor one unpadded row of %u %s texels (%u bytes)", bpr,
+                         o.raw.size[0], stex_format_name(o.raw.format),
+                         o.raw.size[0] * stex_format_get(o.raw.format)->bytes);
+    if (o.unpadded && o.raw.bytes_per_row)
+        return cli_usage(cmd, "--unpadded and --bytes-per-row both give the row pitch: give one");
     const char *gpath = args.value[0];
     stex_image g = {0}, a = {0};
     stex_inputs in = {0};
+    stex_io_meta_read gmeta;
     stex_compare_result r;
     stex_status st = STEX_OK;
-    if ((rc = read_pair(&o, has_size, gpath, args.value[1], &g, &a)))
+    if ((rc = read_pair(&o, has_size, gpath, args.value[1], &g, &a, &gmeta)))
         goto done;
-    if (o.tolerance.tol.kind == STEX_TOLERANCE_ALLOWED && (rc = read_inputs(&o, gpath, &in)))
+    if (o.tolerance.tol.kind == STEX_TOLERANCE_ALLOWED && (rc = read_inputs(&o, gpath, &gmeta, &in)))
         goto done;
     st = stex_compare(&g, &a, o.tolerance.tol, &in, &r);
     if (st && st != STEX_MISMATCH) {

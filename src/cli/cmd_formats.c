@@ -53,6 +53,11 @@ bool cli_parse_features(const char *cmd, const char *list, void *mask)
     if (stex_features_parse(list, mask, &bad))
         return true;
     size_t len = strcspn(bad, ",");
+    if (len == 3 && !strncmp(bad, "all", 3)) {
+        cli_usage(cmd, "--features: 'all' means every feature and stands alone; give either "
+                       "'all' or a list of feature names, not both ('%s')", list);
+        return false;
+    }
     fprintf(stderr, "stex %s: --features: unknown feature '%.*s'; the features are: all", cmd,
             (int)len, bad);
     for (int i = 0; i < STEX_FEATURE_COUNT; i++)

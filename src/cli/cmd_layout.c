@@ -176,7 +176,19 @@ static int build_view(const layout_opts *o, const cli_args *a, layout_view *v)
     if (stex_level_layout_tiled(&v->tiled, size[0], size[1], size[2], v->fi->bytes) ||
         stex_level_layout_linear(&v->linear, size[0], size[1], 1, v->fi->bytes))
         return cli_usage(cmd, "%s", stex_last_error());
+    /* the line counter keeps every line a workgroup touches: bounded by the
+     * device's workgroup limits, its scratch size cannot wrap */
     const uint32_t *wg = o->workgroup;
+    stex_limits lim = stex_limits_default();
+    if (wg[2] != 1 || wg[0] > lim.max_compute_workgroup_size_x ||
+        wg[1] > lim.max_compute_workgroup_size_y ||
+        (uint64_t)wg[0] * wg[1] > lim.max_compute_invocations_per_workgroup)
+        return cli_usage(cmd, "--workgroup: %ux%ux%u is not a workgroup size the device allows "
+                              "(WxH, W <= maxComputeWorkgroupSizeX %" PRIu64 ", H <= "
+                              "maxComputeWorkgroupSizeY %" PRIu64 ", W x H <= "
+                              "maxComputeInvocationsPerWorkgroup %" PRIu64 ")",
+                         wg[0], wg[1], wg[2], lim.max_compute_workgroup_size_x,
+                         lim.max_compute_workgroup_size_y, lim.max_compute_invocations_per_workgroup);
     if (stex_cache_lines_stencil(&v->tiled, o->line, stex_stencil_3x3, 9, wg[0], wg[1], &v->st) ||
         stex_cache_lines_stencil(&v->linear, o->line, stex_stencil_3x3, 9, wg[0], wg[1], &v->sl)) {
         fprintf(stderr, "stex layout: %s\n", stex_last_error());

@@ -344,12 +344,12 @@ int cli_race(int argc, char **argv)
     const stex_kernel *k = cli_find_kernel(cmd, a.value[0]);
     if (!k)
         return CLI_USAGE;
-    stex_limits lim = stex_limits_default();
-    if (o.size[0] && (o.size[2] != 1 || o.size[0] > lim.max_texture_dimension_2d ||
-                      o.size[1] > lim.max_texture_dimension_2d))
-        return cli_usage(cmd, "--size: expected WxH within maxTextureDimension2D (%" PRIu64
-                              "), got '%ux%ux%u'", lim.max_texture_dimension_2d, o.size[0],
-                         o.size[1], o.size[2]);
+    if (o.size[0] && o.size[2] != 1)
+        return cli_usage(cmd, "--size: the kernels run on 2d textures; give WxH, not '%ux%ux%u'",
+                         o.size[0], o.size[1], o.size[2]);
+    if ((rc = cli_check_kernel_size(cmd, "--size", k, o.size[0] ? o.size[0] : k->default_width,
+                                    o.size[0] ? o.size[1] : k->default_height)))
+        return rc;
 
     stex_kernel_setup setup = {.width = o.size[0], .height = o.size[1], .variant = o.variant,
                                .iterations = o.iterations};

@@ -71,7 +71,7 @@ typedef struct run_outs {
 } run_outs;
 
 typedef struct run_opts {
-    bool list, json, race_check, record;
+    bool list, json, race_check, record, print_wgsl;
     uint32_t size[3], threads, iterations; /* size[0] == 0: the kernel's own */
     uint64_t seed;
     stex_profile_id profile;
@@ -134,6 +134,8 @@ static const cli_option run_options[] = {
              "last stored to each texel) for `stex compare --tolerance\n"
              "allowed`; runs on one thread"},
     {.name = "json", .kind = CLI_FLAG, .at = AT(json), .help = "print one JSON summary object"},
+    {.name = "print-wgsl", .kind = CLI_FLAG, .at = AT(print_wgsl),
+     .help = "print the kernel's WGSL (every pass) and exit"},
     {0}};
 #undef AT
 
@@ -160,15 +162,6 @@ static void record_store(void *user, const stex_texture_view *view, int64_t x, i
     stex_inputs_set(&r->in, (uint32_t)x, (uint32_t)y, layer, value);
 }
 
-static char *inputs_path(const char *bin)
-{
-    size_t n = strlen(bin) + 8;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s.inputs", bin);
-    return p;
-}
-
 /* The checks that need more than one option, or the kernel. */
 static int check_options(const cli_args *a, run_opts *o, const stex_kernel **kernel)
 {
@@ -188,14 +181,14 @@ static int check_options(const cli_args *a, run_opts *o, const stex_kernel **ker
                                   "drop --seed or give --schedule shuffled",
                              stex_schedule_name(o->schedule));
     }
-    stex_limits lim = stex_limits_default();
     if (o->size[0] && o->size[2] != 1)
         return cli_usage(cmd, "--size: the kernels run on 2d textures; give WxH, not '%ux%ux%u'",
                          o->size[0], o->size[1], o->size[2]);
-    if (o->size[0] && (o->size[0] > lim.max_texture_dimension_2d ||
-                       o->size[1] > lim.max_texture_dimension_2d))
-        return cli_usage(cmd, "--size: %ux%u is over maxTextureDimension2D (%" PRIu64 ")",
-                         o->size[0], o->size[1], lim.max_texture_dimension_2d);
+    int rc = cli_check_kernel_size(cmd, "--size", *kernel,
+                                   o->size[0] ? o->size[0] : (*kernel)->default_width,
+                                   o->size[0] ? o->size[1] : (*kernel)->default_height);
+    if (rc)
+        return rc;
     if (!o->record)
         return CLI_OK;
     bool any_bin = false;
@@ -233,10 +226,8 @@ static int load_input(const run_opts *o, const stex_kernel *k, stex_kernel_setup
                               "image%s", o->in, input->width, input->height, input->depth,
                          stex_format_name(input->format), k->name,
                          stex_format_name(k->input_format), has_size ? " of the --size given" : "");
-    stex_limits lim = stex_limits_default();
-    if (input->width > lim.max_texture_dimension_2d || input->height > lim.max_texture_dimension_2d)
-        return cli_usage(cmd, "--in: %ux%u is over maxTextureDimension2D", input->width,
-                         input->height);
+    if ((rc = cli_check_kernel_size(cmd, "--in", k, input->width, input->height)))
+        return rc;
     setup->width = input->width;
     setup->height = input->height;
     setup->input = input->data;
@@ -263,7 +254,8 @@ static stex_status start_recording(const stex_kernel *k, stex_kernel_instance *k
     return st;
 }
 
-/* Every --out file, and X.bin.inputs beside each .bin when recording. */
+/* Every --out file, and X.bin.inputs beside each .bin when recording: all
+ * of them, or (if one cannot be written) none, every target left as it was. */
 static stex_status write_outputs(const run_opts *o, const stex_kernel *k, stex_kernel_instance *ki,
                                  const recorder *rec)
 {
@@ -271,19 +263,10 @@ static stex_status write_outputs(const run_opts *o, const stex_kernel *k, stex_k
     stex_status st = cli_instance_image(ki, &out);
     stex_io_meta meta = {.kernel = k->name, .profile = stex_profile_name(o->profile),
                          .schedule = stex_schedule_name(o->schedule), .seed = o->seed,
-                         .has_seed = true};
-    for (int i = 0; !st && i < o->outs.n; i++)
-        st = stex_write_image(o->outs.path[i], &out, &meta);
+                         .has_seed = true, .inputs = o->record ? &rec->in : NULL};
+    if (!st)
+        st = stex_write_images((size_t)o->outs.n, o->outs.path, &out, &meta);
     stex_image_free(&out);
-    for (int i = 0; !st && o->record && i < o->outs.n; i++) {
-        if (stex_file_kind_of(o->outs.path[i]) != STEX_FILE_BIN)
-            continue;
-        char *ip = inputs_path(o->outs.path[i]);
-        if (!ip)
-            return stex_fail(STEX_OUT_OF_MEMORY, "out of memory");
-        st = stex_write_inputs(ip, &rec->in);
-        free(ip);
-    }
     return st;
 }
 
@@ -389,6 +372,21 @@ done:
     return st ? cli_fail("run", st) : CLI_OK;
 }
 
+/* --print-wgsl: the source each pass's C twin follows, as the lesson wrote it. */
+static int print_wgsl(const stex_kernel *k)
+{
+    for (uint32_t i = 0; i < k->pass_count; i++) {
+        const stex_kernel_pass *p = &k->passes[i];
+        if (k->pass_count > 1)
+            printf("%s// pass %u of %u: entry point %s\n", i ? "\n" : "", i + 1, k->pass_count,
+                   p->entry_point);
+        fputs(p->wgsl, stdout);
+        if (*p->wgsl && p->wgsl[strlen(p->wgsl) - 1] != '\n')
+            fputc('\n', stdout);
+    }
+    return CLI_OK;
+}
+
 int cli_run(int argc, char **argv)
 {
     run_opts o = {.size = {0, 0, 1}, .profile = STEX_PROFILE_SPEC,
@@ -403,6 +401,8 @@ int cli_run(int argc, char **argv)
         return list_kernels(o.json);
     if ((rc = check_options(&a, &o, &k)))
         return rc;
+    if (o.print_wgsl)
+        return print_wgsl(k);
     stex_kernel_setup setup = {.width = o.size[0], .height = o.size[1],
                                .iterations = o.iterations, .variant = o.variant};
     stex_image input = {0};

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "stex/convert.h"
 
@@ -138,13 +139,22 @@ static void print_hex(FILE *f, const uint8_t *b, unsigned n)
         fprintf(f, "%02x", b[i]);
 }
 
+/* --bits without values: one vector per line of stdin, read whole whatever
+ * its length (getline), numbered from 1 for the messages. */
 static int batch(const stex_profile *p, stex_format fmt)
 {
     const stex_format_info *fi = stex_format_get(fmt);
-    char line[512];
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
     unsigned lineno = 0;
-    while (fgets(line, sizeof line, stdin)) {
+    int rc = CLI_OK;
+    while (!rc && (len = getline(&line, &cap, stdin)) >= 0) {
         lineno++;
+        if (memchr(line, '\0', (size_t)len)) {
+            rc = cli_usage(CMD, "stdin line %u: holds a NUL byte (the input must be text)", lineno);
+            break;
+        }
         char *tok[5], *save = NULL;
         int n = 0;
         for (char *t = strtok_r(line, " \t\r\n", &save); t && n < 5;
@@ -153,19 +163,26 @@ static int batch(const stex_profile *p, stex_format fmt)
         if (n == 0)
             continue;
         stex_vec4 v = {.u = {0, 0, 0, 0}};
-        if (n != 4)
-            return cli_usage(CMD, "stdin line %u: expected 4 hex bit patterns, got %d", lineno,
-                             n);
-        for (int i = 0; i < 4; i++)
+        if (n != 4) {
+            rc = cli_usage(CMD, "stdin line %u: expected 4 hex bit patterns, got %s%d", lineno,
+                           n == 5 ? "more than " : "", n == 5 ? 4 : n);
+            break;
+        }
+        for (int i = 0; !rc && i < 4; i++)
             if (!parse_pattern(tok[i], true, &v.u[i]))
-                return cli_usage(CMD, "stdin line %u: '%s' is not a 32-bit hex pattern",
-                                 lineno, tok[i]);
+                rc = cli_usage(CMD, "stdin line %u: '%.40s%s' is not a 32-bit hex pattern", lineno,
+                               tok[i], strlen(tok[i]) > 40 ? "..." : "");
+        if (rc)
+            break;
         uint8_t bytes[16];
         stex_encode_texel(p, fmt, &v, bytes);
         print_hex(stdout, bytes, fi->bytes);
         fputc('\n', stdout);
     }
-    return CLI_OK;
+    if (!rc && ferror(stdin))
+        rc = cli_usage(CMD, "cannot read stdin after line %u", lineno);
+    free(line);
+    return rc;
 }
 
 /* The format argument: a storage format, or a usage error listing them. */

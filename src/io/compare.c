@@ -208,7 +208,20 @@ stex_status stex_write_diff_png(const char *path, const stex_image *golden,
                     p[0] = 255, p[1] = (uint8_t)(gch > 255 ? 255 : gch), p[2] = 0;
                 }
             }
-    st = stex_write_png_rgba8(path, rgba, w, h);
+    /* a small texture is scaled up (whole pixels per texel) until the
+     * picture is about 256 pixels on its longer side, so one texel shows */
+    uint32_t longer = w > h ? w : h, k = longer >= 256 ? 1 : 256 / longer;
+    uint8_t *big = rgba;
+    if (k > 1 && !(big = malloc((size_t)w * k * h * k * 4))) {
+        free(rgba);
+        return stex_fail(STEX_OUT_OF_MEMORY, "diff picture: out of memory");
+    }
+    for (uint32_t y = 0; k > 1 && y < h * k; y++)
+        for (uint32_t x = 0; x < w * k; x++)
+            memcpy(big + ((size_t)y * w * k + x) * 4, rgba + ((size_t)(y / k) * w + x / k) * 4, 4);
+    st = stex_write_png_rgba8(path, big, w * k, h * k);
+    if (big != rgba)
+        free(big);
     free(rgba);
     return st;
 }

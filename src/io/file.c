@@ -1,9 +1,18 @@
-/* Crash-safe writes (temporary file + rename) and bounded whole-file reads. */
+/* Writing files all or nothing, and bounded whole-file reads.
+ *
+ * A writer never touches a target before everything is ready: each file is
+ * written to a temporary beside its target (same directory, so rename() is
+ * atomic), and only when every temporary of a batch is complete and flushed
+ * are they renamed into place.  The old content of each target is kept as a
+ * hard link until the batch is through, so that a failed rename puts back
+ * what was there - a failed write removes only what it created. */
 #include "io/io_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,28 +27,35 @@ static char *dup_str(const char *s)
     return p;
 }
 
+/* "DIR/.BASE.TAG.XXXXXX" beside `path` (a mkstemp template); NULL if out of memory. */
+static char *beside(const char *path, const char *tag)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dir_len = slash ? (size_t)(slash - path + 1) : 0;
+    size_t n = strlen(path) + strlen(tag) + 16;
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%.*s.%s.%sXXXXXX", (int)dir_len, path, path + dir_len, tag);
+    return p;
+}
+
 stex_status io_tmp_open(io_tmpfile *t, const char *path)
 {
     memset(t, 0, sizeof *t);
+    io_sha256_init(&t->sha);
     if (!path || !*path)
         return stex_fail(STEX_INVALID_ARGUMENT, "write: empty output path");
-    /* The temporary lives beside the target so that rename() stays on one
-     * file system and is atomic. */
     const char *slash = strrchr(path, '/');
-    size_t dir_len = slash ? (size_t)(slash - path + 1) : 0;
-    const char *base = slash ? slash + 1 : path;
-    if (!*base)
+    if (!*(slash ? slash + 1 : path))
         return stex_fail(STEX_INVALID_ARGUMENT, "write: '%s' names a directory, not a file", path);
-    size_t n = dir_len + strlen(base) + 16;
-    t->tmp_path = malloc(n);
+    t->tmp_path = beside(path, "");
     t->final_path = dup_str(path);
     if (!t->tmp_path || !t->final_path) {
         free(t->tmp_path); /* no file made yet: nothing for io_tmp_abort to remove */
         t->tmp_path = NULL;
         io_tmp_abort(t);
-        return stex_fail(STEX_OUT_OF_MEMORY, "write: out of memory");
+        return stex_fail(STEX_OUT_OF_MEMORY, "write '%s': out of memory", path);
     }
-    snprintf(t->tmp_path, n, "%.*s.%s.XXXXXX", (int)dir_len, path, base);
     int fd = mkstemp(t->tmp_path);
     if (fd < 0) {
         int e = errno;
@@ -66,6 +82,7 @@ stex_status io_write_bytes(io_tmpfile *t, const void *p, size_t n)
 {
     if (n && fwrite(p, 1, n, t->f) != n)
         return stex_fail(STEX_IO_ERROR, "cannot write '%s': %s", t->final_path, strerror(errno));
+    io_sha256_update(&t->sha, p, n);
     return STEX_OK;
 }
 
@@ -90,26 +107,6 @@ stex_status io_tmp_close(io_tmpfile *t)
     return STEX_OK;
 }
 
-stex_status io_tmp_rename(io_tmpfile *t)
-{
-    if (rename(t->tmp_path, t->final_path) != 0) {
-        stex_status st = stex_fail(STEX_IO_ERROR, "cannot write '%s': %s", t->final_path,
-                                   strerror(errno));
-        io_tmp_abort(t);
-        return st;
-    }
-    free(t->tmp_path);
-    free(t->final_path);
-    t->tmp_path = t->final_path = NULL;
-    return STEX_OK;
-}
-
-stex_status io_tmp_commit(io_tmpfile *t)
-{
-    stex_status st = io_tmp_close(t);
-    return st ? st : io_tmp_rename(t);
-}
-
 void io_tmp_abort(io_tmpfile *t)
 {
     if (t->f)
@@ -121,17 +118,203 @@ void io_tmp_abort(io_tmpfile *t)
     memset(t, 0, sizeof *t);
 }
 
+/* ---- batches ---- */
+
+stex_status io_batch_open(io_batch *b, const char *path, io_tmpfile **out)
+{
+    *out = NULL;
+    if (b->n == IO_BATCH_MAX)
+        return stex_fail(STEX_INVALID_ARGUMENT, "write: more than %d files at once", IO_BATCH_MAX);
+    io_batch_item *it = &b->item[b->n];
+    memset(it, 0, sizeof *it);
+    stex_status st = io_tmp_open(&it->t, path);
+    if (st)
+        return st;
+    b->n++;
+    *out = &it->t;
+    return STEX_OK;
+}
+
+stex_status io_batch_remove(io_batch *b, const char *path)
+{
+    if (b->n == IO_BATCH_MAX)
+        return stex_fail(STEX_INVALID_ARGUMENT, "write: more than %d files at once", IO_BATCH_MAX);
+    io_batch_item *it = &b->item[b->n];
+    memset(it, 0, sizeof *it);
+    it->t.final_path = dup_str(path);
+    if (!it->t.final_path)
+        return stex_fail(STEX_OUT_OF_MEMORY, "write '%s': out of memory", path);
+    b->n++;
+    return STEX_OK;
+}
+
+void io_batch_abort(io_batch *b)
+{
+    for (size_t i = 0; i < b->n; i++) {
+        io_tmp_abort(&b->item[i].t);
+        free(b->item[i].backup);
+    }
+    b->n = 0;
+}
+
+/* A hard link to the target's current content, so that it can be put back.
+ * Returns false when there is nothing to keep (no target). */
+static stex_status keep_old(io_batch_item *it)
+{
+    struct stat sb;
+    const char *path = it->t.final_path;
+    if (lstat(path, &sb) != 0)
+        return errno == ENOENT ? STEX_OK
+                               : stex_fail(STEX_IO_ERROR, "cannot write '%s': %s", path,
+                                           strerror(errno));
+    if (S_ISDIR(sb.st_mode))
+        return stex_fail(STEX_IO_ERROR, "cannot write '%s': it is a directory", path);
+    for (int tries = 0; tries < 100; tries++) {
+        char *name = beside(path, "old.");
+        if (!name)
+            return stex_fail(STEX_OUT_OF_MEMORY, "write '%s': out of memory", path);
+        int fd = mkstemp(name); /* a fresh name; link() needs it free again */
+        if (fd >= 0) {
+            close(fd);
+            unlink(name);
+            if (link(path, name) == 0) {
+                it->backup = name;
+                return STEX_OK;
+            }
+        }
+        int e = errno;
+        free(name);
+        if (fd < 0 || e != EEXIST)
+            return stex_fail(STEX_IO_ERROR, "cannot write '%s': cannot keep its old content "
+                                            "while replacing it: %s", path, strerror(e));
+    }
+    return stex_fail(STEX_IO_ERROR, "cannot write '%s': no free name for its old content", path);
+}
+
+/* Puts items [0, n) back as they were, last first. */
+static void roll_back(io_batch *b, size_t n)
+{
+    while (n--) {
+        io_batch_item *it = &b->item[n];
+        if (!it->done)
+            continue;
+        if (it->backup) {
+            /* on success the old content is back; on failure its link stays
+             * on disk (nothing is lost) */
+            (void)rename(it->backup, it->t.final_path);
+            free(it->backup);
+            it->backup = NULL;
+        } else if (it->t.tmp_path) /* the file did not exist: ours goes */
+            remove(it->t.final_path);
+        it->done = false;
+    }
+}
+
+/* Serialises commits in one directory, so that two runs writing the same
+ * files leave one run's set, not a mix.  -1 if the lock is unavailable (the
+ * commit then goes on unlocked). */
+static int lock_dir(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? malloc((size_t)(slash - path) + 2) : dup_str(".");
+    if (!dir)
+        return -1;
+    if (slash)
+        snprintf(dir, (size_t)(slash - path) + 2, "%.*s", (int)(slash - path + 1), path);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    free(dir);
+    if (fd >= 0 && flock(fd, LOCK_EX) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+stex_status io_batch_commit(io_batch *b)
+{
+    stex_status st = STEX_OK;
+    for (size_t i = 0; i < b->n && !st; i++)
+        if (b->item[i].t.f)
+            st = io_tmp_close(&b->item[i].t);
+    if (st) {
+        io_batch_abort(b);
+        return st;
+    }
+    int lock = b->n ? lock_dir(b->item[0].t.final_path) : -1;
+    size_t i = 0;
+    for (; i < b->n && !st; i++) {
+        io_batch_item *it = &b->item[i];
+        const char *path = it->t.final_path;
+        if ((st = keep_old(it)))
+            break;
+        if (it->t.tmp_path ? rename(it->t.tmp_path, path) != 0
+                           : it->backup && unlink(path) != 0) {
+            st = stex_fail(STEX_IO_ERROR, "cannot write '%s': %s", path, strerror(errno));
+            break;
+        }
+        it->done = true;
+    }
+    if (st)
+        roll_back(b, i);
+    for (i = 0; i < b->n; i++) {
+        io_batch_item *it = &b->item[i];
+        if (it->backup)
+            unlink(it->backup);
+        if (it->done) {
+            free(it->t.tmp_path); /* renamed: nothing to remove */
+            it->t.tmp_path = NULL;
+        }
+    }
+    if (lock >= 0)
+        close(lock);
+    io_batch_abort(b);
+    return st;
+}
+
+/* ---- reading ---- */
+
+stex_status io_open_regular(const char *path, FILE **out)
+{
+    *out = NULL;
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer; the mode is
+     * checked before any read. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return stex_fail(STEX_IO_ERROR, "cannot read '%s': %s", path, strerror(errno));
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(fd);
+        return stex_fail(STEX_IO_ERROR, "cannot read '%s': not a regular file%s", path,
+                         S_ISFIFO(sb.st_mode)   ? " (a FIFO)"
+                         : S_ISDIR(sb.st_mode)  ? " (a directory)"
+                         : S_ISCHR(sb.st_mode)  ? " (a device)"
+                         : S_ISSOCK(sb.st_mode) ? " (a socket)"
+                                                : "");
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0)
+        (void)fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    *out = fdopen(fd, "rb");
+    if (!*out) {
+        int e = errno;
+        close(fd);
+        return stex_fail(STEX_IO_ERROR, "cannot read '%s': %s", path, strerror(e));
+    }
+    return STEX_OK;
+}
+
 stex_status io_read_file(const char *path, uint8_t **data, size_t *size, size_t max)
 {
     *data = NULL;
     *size = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return stex_fail(STEX_IO_ERROR, "cannot read '%s': %s", path, strerror(errno));
+    FILE *f;
+    stex_status st = io_open_regular(path, &f);
+    if (st)
+        return st;
     struct stat sb;
-    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+    if (fstat(fileno(f), &sb) != 0) {
         fclose(f);
-        return stex_fail(STEX_IO_ERROR, "cannot read '%s': not a regular file", path);
+        return stex_fail(STEX_IO_ERROR, "cannot read '%s': %s", path, strerror(errno));
     }
     if ((uint64_t)sb.st_size > max) {
         fclose(f);

@@ -59,12 +59,12 @@ void stex_inputs_set(stex_inputs *in, uint32_t x, uint32_t y, uint32_t z, const 
     in->stored[i] = 1;
 }
 
-stex_status stex_write_inputs(const char *path, const stex_inputs *in)
+stex_status io_add_inputs(io_batch *b, const char *path, const stex_inputs *in, char sha[65])
 {
     if (!in || !in->values)
         return stex_fail(STEX_INVALID_ARGUMENT, "write '%s': no inputs", path ? path : "");
-    io_tmpfile t;
-    stex_status st = io_tmp_open(&t, path);
+    io_tmpfile *t;
+    stex_status st = io_batch_open(b, path, &t);
     if (st)
         return st;
     uint8_t head[INPUTS_HEADER];
@@ -73,20 +73,31 @@ stex_status stex_write_inputs(const char *path, const stex_inputs *in)
     io_put32(head + 12, in->width);
     io_put32(head + 16, in->height);
     io_put32(head + 20, in->depth);
-    st = io_write_bytes(&t, head, sizeof head);
+    st = io_write_bytes(t, head, sizeof head);
     size_t n = (size_t)in->width * in->height * in->depth;
     for (size_t i = 0; !st && i < n; i++) {
         uint8_t rec[INPUTS_RECORD];
         io_put32(rec, in->stored[i] ? 1u : 0u);
         for (int c = 0; c < 4; c++)
             io_put32(rec + 4 + 4 * c, in->values[i].u[c]);
-        st = io_write_bytes(&t, rec, sizeof rec);
+        st = io_write_bytes(t, rec, sizeof rec);
     }
+    if (!st && sha) {
+        io_sha256 copy = t->sha;
+        io_sha256_hex(&copy, sha);
+    }
+    return st;
+}
+
+stex_status stex_write_inputs(const char *path, const stex_inputs *in)
+{
+    io_batch b = {0};
+    stex_status st = io_add_inputs(&b, path, in, NULL);
     if (st) {
-        io_tmp_abort(&t);
+        io_batch_abort(&b);
         return st;
     }
-    return io_tmp_commit(&t);
+    return io_batch_commit(&b);
 }
 
 stex_status stex_read_inputs(const char *path, stex_inputs *out)
@@ -121,6 +132,7 @@ stex_status stex_read_inputs(const char *path, stex_inputs *out)
         free(buf);
         return stex_fail(STEX_FILE_FORMAT_ERROR, "%s: %s", path, why);
     }
+    io_sha256_of(buf, size, out->sha256);
     const uint8_t *p = buf + INPUTS_HEADER;
     size_t n = (size_t)w * h * d;
     for (size_t i = 0; i < n; i++, p += INPUTS_RECORD) {

@@ -8,26 +8,58 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "io/sha256.h"
 #include "stex/io.h"
 
 /* A file being written: a temporary in the target's directory, renamed into
- * place by io_tmp_commit, deleted by io_tmp_abort. */
+ * place when its batch commits.  Everything written is hashed (SHA-256). */
 typedef struct io_tmpfile {
     FILE *f;
     char *tmp_path;
     char *final_path;
+    io_sha256 sha;
 } io_tmpfile;
 
 stex_status io_tmp_open(io_tmpfile *t, const char *path);
 /* Flushes and closes; on failure removes the temporary. Does not rename. */
 stex_status io_tmp_close(io_tmpfile *t);
-/* Renames a closed temporary into place (or removes it on failure). */
-stex_status io_tmp_rename(io_tmpfile *t);
-/* close + rename. */
-stex_status io_tmp_commit(io_tmpfile *t);
 /* Closes (if open) and removes the temporary. Safe on a zeroed struct. */
 void io_tmp_abort(io_tmpfile *t);
 stex_status io_write_bytes(io_tmpfile *t, const void *p, size_t n);
+
+/* Files written all or nothing: each io_batch_open gives a temporary to fill;
+ * io_batch_commit renames them all into place (and removes the paths given
+ * to io_batch_remove), or, if one step fails, puts every target back as it
+ * was.  Either way the batch is empty afterwards; io_batch_abort drops it
+ * without touching any target.  A zeroed io_batch is empty. */
+enum { IO_BATCH_MAX = 32 };
+typedef struct io_batch_item {
+    io_tmpfile t;    /* t.tmp_path NULL: the target is to be removed */
+    char *backup;    /* a hard link to the target's old content, while committing */
+    bool done;       /* renamed (or removed) into place */
+} io_batch_item;
+typedef struct io_batch {
+    size_t n;
+    io_batch_item item[IO_BATCH_MAX];
+} io_batch;
+
+stex_status io_batch_open(io_batch *b, const char *path, io_tmpfile **out);
+stex_status io_batch_remove(io_batch *b, const char *path);
+stex_status io_batch_commit(io_batch *b);
+void io_batch_abort(io_batch *b);
+
+/* Opens a regular file for reading; refuses FIFOs, devices and directories
+ * without blocking on them. */
+stex_status io_open_regular(const char *path, FILE **out);
+/* The writers, adding their file(s) to a batch (nothing is in place until
+ * io_batch_commit).  io_add_inputs writes the hex SHA-256 of the file into
+ * sha (unless NULL); io_add_bin adds X.bin, X.bin.json and, by
+ * meta->inputs, X.bin.inputs or its removal. */
+stex_status io_add_bin(io_batch *b, const char *path, const stex_image *img,
+                       const stex_io_meta *meta);
+stex_status io_add_npy(io_batch *b, const char *path, const stex_image *img);
+stex_status io_add_png(io_batch *b, const char *path, const stex_image *img);
+stex_status io_add_inputs(io_batch *b, const char *path, const stex_inputs *in, char sha[65]);
 
 /* Reads a whole file of at most `max` bytes. */
 stex_status io_read_file(const char *path, uint8_t **data, size_t *size, size_t max);

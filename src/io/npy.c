@@ -40,7 +40,7 @@ const char *stex_npy_dtype(stex_format f, uint32_t *channels)
     }
 }
 
-stex_status stex_write_npy(const char *path, const stex_image *img)
+stex_status io_add_npy(io_batch *b, const char *path, const stex_image *img)
 {
     if (!img || !img->data)
         return stex_fail(STEX_INVALID_ARGUMENT, "write '%s': empty image", path ? path : "");
@@ -67,21 +67,28 @@ stex_status stex_write_npy(const char *path, const stex_image *img)
     memset(head + 10 + n, ' ', hlen - (size_t)n - 1);
     head[total - 1] = '\n';
 
-    io_tmpfile t;
-    stex_status st = io_tmp_open(&t, path);
+    io_tmpfile *t;
+    stex_status st = io_batch_open(b, path, &t);
     if (st)
         return st;
-    st = io_write_bytes(&t, head, total);
+    st = io_write_bytes(t, head, total);
     const stex_format_info *fi = stex_format_get(img->format);
     size_t row = (size_t)img->width * fi->bytes;
     for (uint32_t z = 0; !st && z < img->depth; z++)
         for (uint32_t y = 0; !st && y < img->height; y++)
-            st = io_write_bytes(&t, stex_image_texel(img, 0, y, z), row);
+            st = io_write_bytes(t, stex_image_texel(img, 0, y, z), row);
+    return st;
+}
+
+stex_status stex_write_npy(const char *path, const stex_image *img)
+{
+    io_batch b = {0};
+    stex_status st = io_add_npy(&b, path, img);
     if (st) {
-        io_tmp_abort(&t);
+        io_batch_abort(&b);
         return st;
     }
-    return io_tmp_commit(&t);
+    return io_batch_commit(&b);
 }
 
 /* ---- reading: a tiny parser for the header's Python dict literal ---- */
@@ -117,11 +124,47 @@ static const char *parse_quoted(const char *p, const char *end, char *dst, size_
     return p + 1;
 }
 
+/* The shape tuple after its '(': non-negative integers separated by commas,
+ * a trailing comma allowed (and needed for one element, as in Python). */
+static const char *parse_shape(const char *p, const char *end, npy_header *h, const char **why)
+{
+    h->ndim = 0;
+    for (;;) {
+        p = skip_ws(p, end);
+        if (p < end && *p == ')')
+            break;
+        if (p >= end || !isdigit((unsigned char)*p))
+            return *why = "'shape' holds something other than non-negative integers", NULL;
+        uint64_t v = 0;
+        while (p < end && isdigit((unsigned char)*p)) {
+            if (v > (UINT64_MAX - 9) / 10)
+                return *why = "a 'shape' dimension is absurdly large", NULL;
+            v = v * 10 + (uint64_t)(*p++ - '0');
+        }
+        if (h->ndim >= 8)
+            return *why = "'shape' has more than 8 dimensions", NULL;
+        h->shape[h->ndim++] = v;
+        p = skip_ws(p, end);
+        if (p < end && *p == ',')
+            p++;
+        else if (p >= end || *p != ')')
+            return *why = "'shape' is not a tuple: its numbers must be separated by commas", NULL;
+        else if (h->ndim == 1)
+            return *why = "'shape' (N) is a number, not a tuple: write (N,)", NULL;
+    }
+    return p + 1;
+}
+
+/* The header: a Python dict literal with exactly the keys 'descr',
+ * 'fortran_order' and 'shape', entries separated by commas (a trailing one
+ * allowed), then only spaces and the final newline.  No NUL anywhere. */
 static bool parse_header(const char *p, const char *end, npy_header *h, const char **why)
 {
     memset(h, 0, sizeof *h);
     h->fortran = -1;
     h->ndim = -1;
+    if (memchr(p, '\0', (size_t)(end - p)))
+        return *why = "the header holds a NUL byte", false;
     p = skip_ws(p, end);
     if (p >= end || *p++ != '{')
         return *why = "the header is not a Python dict", false;
@@ -138,11 +181,15 @@ static bool parse_header(const char *p, const char *end, npy_header *h, const ch
             return *why = "missing ':' in the header dict", false;
         p = skip_ws(p, end);
         if (!strcmp(key, "descr")) {
+            if (h->descr[0])
+                return *why = "the header dict has 'descr' twice", false;
             p = parse_quoted(p, end, h->descr, sizeof h->descr);
             if (!p)
                 return *why = "'descr' is not a simple dtype string (structured dtypes are not "
                               "texels)", false;
         } else if (!strcmp(key, "fortran_order")) {
+            if (h->fortran >= 0)
+                return *why = "the header dict has 'fortran_order' twice", false;
             if (end - p >= 4 && !strncmp(p, "True", 4))
                 h->fortran = 1, p += 4;
             else if (end - p >= 5 && !strncmp(p, "False", 5))
@@ -150,39 +197,31 @@ static bool parse_header(const char *p, const char *end, npy_header *h, const ch
             else
                 return *why = "'fortran_order' is neither True nor False", false;
         } else if (!strcmp(key, "shape")) {
+            if (h->ndim >= 0)
+                return *why = "the header dict has 'shape' twice", false;
             if (p >= end || *p++ != '(')
                 return *why = "'shape' is not a tuple", false;
-            h->ndim = 0;
-            for (;;) {
-                p = skip_ws(p, end);
-                if (p < end && *p == ')') {
-                    p++;
-                    break;
-                }
-                if (p >= end || !isdigit((unsigned char)*p))
-                    return *why = "'shape' holds something other than non-negative integers", false;
-                uint64_t v = 0;
-                while (p < end && isdigit((unsigned char)*p)) {
-                    if (v > (UINT64_MAX - 9) / 10)
-                        return *why = "a 'shape' dimension is absurdly large", false;
-                    v = v * 10 + (uint64_t)(*p++ - '0');
-                }
-                if (h->ndim >= 8)
-                    return *why = "'shape' has more than 8 dimensions", false;
-                h->shape[h->ndim++] = v;
-                p = skip_ws(p, end);
-                if (p < end && *p == ',')
-                    p++;
-            }
+            if (!(p = parse_shape(p, end, h, why)))
+                return false;
         } else {
             return *why = "the header dict has an unknown key", false;
         }
         p = skip_ws(p, end);
         if (p < end && *p == ',')
             p++;
+        else if (p >= end || *p != '}')
+            return *why = "the header dict's entries must be separated by commas", false;
     }
+    p = skip_ws(p + 1, end);
+    if (p != end)
+        return *why = "something other than spaces follows the header dict", false;
     if (!h->descr[0] || h->fortran < 0 || h->ndim < 0)
         return *why = "the header lacks 'descr', 'fortran_order' or 'shape'", false;
+    /* a one-byte type has no byte order: numpy writes '|u1', others '<u1' */
+    if ((h->descr[0] == '<' || h->descr[0] == '>' || h->descr[0] == '=') &&
+        (!strcmp(h->descr + 1, "u1") || !strcmp(h->descr + 1, "i1") ||
+         !strcmp(h->descr + 1, "b1")))
+        h->descr[0] = '|';
     return true;
 }
 
@@ -277,9 +316,7 @@ stex_status stex_read_npy(const char *path, stex_format f, stex_image *out)
         return stex_fail(STEX_INVALID_ARGUMENT, "%s: format '%s' has no .npy form", path,
                          stex_format_name(f));
     }
-    /* '<u1' and '|u1' mean the same. */
-    bool same = !strcmp(want, h.descr) ||
-                (want[0] == '|' && h.descr[0] == '<' && !strcmp(want + 1, h.descr + 1));
+    bool same = !strcmp(want, h.descr); /* ('<u1' was read as '|u1') */
     if (!same || want_ch != dims[3]) {
         free(buf);
         return stex_fail(STEX_FILE_FORMAT_ERROR,

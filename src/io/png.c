@@ -24,7 +24,8 @@
 #include "common/error.h"
 
 typedef struct png_err_ctx {
-    char msg[200];
+    char msg[512];
+    bool write_failed; /* msg is io_write_bytes's "cannot write 'X': why" */
 } png_err_ctx;
 
 static void on_png_error(png_structp png, png_const_charp msg)
@@ -127,29 +128,43 @@ static unsigned to8(double v, range r)
     return (unsigned)lrint(s);
 }
 
-/* Writes rows (already in PNG sample layout) through libpng. */
-static stex_status write_png_rows(const char *path, uint32_t w, uint32_t h, int bit_depth,
-                                  int color_type, uint8_t **rows)
+/* libpng's output goes through io_write_bytes, so that a full disk or a file
+ * size limit is reported with the reason (strerror) and the file's name. */
+static void png_write_data(png_structp png, png_bytep data, size_t n)
 {
-    io_tmpfile t;
-    stex_status st = io_tmp_open(&t, path);
+    io_tmpfile *t = png_get_io_ptr(png);
+    if (io_write_bytes(t, data, n)) {
+        png_err_ctx *ctx = png_get_error_ptr(png);
+        ctx->write_failed = true;
+        png_error(png, stex_last_error());
+    }
+}
+
+static void png_flush_data(png_structp png) { (void)png; }
+
+/* Writes rows (already in PNG sample layout) through libpng. */
+static stex_status write_png_rows(io_batch *b, const char *path, uint32_t w, uint32_t h,
+                                  int bit_depth, int color_type, uint8_t **rows)
+{
+    io_tmpfile *t;
+    stex_status st = io_batch_open(b, path, &t);
     if (st)
         return st;
-    png_err_ctx ctx = {""};
+    png_err_ctx ctx = {"", false};
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, on_png_error,
                                               on_png_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info) {
         png_destroy_write_struct(&png, &info);
-        io_tmp_abort(&t);
         return stex_fail(STEX_OUT_OF_MEMORY, "write '%s': out of memory", path);
     }
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_write_struct(&png, &info);
-        io_tmp_abort(&t);
-        return stex_fail(STEX_IO_ERROR, "write '%s': libpng: %s", path, ctx.msg);
+        if (ctx.write_failed)
+            return stex_fail(STEX_IO_ERROR, "%s", ctx.msg);
+        return stex_fail(STEX_IO_ERROR, "cannot write '%s': libpng: %s", path, ctx.msg);
     }
-    png_init_io(png, t.f);
+    png_set_write_fn(png, t, png_write_data, png_flush_data);
     png_set_IHDR(png, info, w, h, bit_depth, color_type, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_set_compression_level(png, 3);
@@ -159,7 +174,17 @@ static stex_status write_png_rows(const char *path, uint32_t w, uint32_t h, int 
     png_write_image(png, rows);
     png_write_end(png, NULL);
     png_destroy_write_struct(&png, &info);
-    return io_tmp_commit(&t);
+    return STEX_OK;
+}
+
+/* One file's batch: the temporary renamed into place, or nothing. */
+static stex_status commit_or_abort(io_batch *b, stex_status st)
+{
+    if (st) {
+        io_batch_abort(b);
+        return st;
+    }
+    return io_batch_commit(b);
 }
 
 stex_status stex_write_png_rgba8(const char *path, const uint8_t *rgba, uint32_t width,
@@ -174,9 +199,10 @@ stex_status stex_write_png_rgba8(const char *path, const uint8_t *rgba, uint32_t
         return stex_fail(STEX_OUT_OF_MEMORY, "write '%s': out of memory", path);
     for (uint32_t y = 0; y < height; y++)
         rows[y] = (uint8_t *)rgba + (size_t)y * width * 4;
-    stex_status st = write_png_rows(path, width, height, 8, PNG_COLOR_TYPE_RGBA, rows);
+    io_batch b = {0};
+    stex_status st = write_png_rows(&b, path, width, height, 8, PNG_COLOR_TYPE_RGBA, rows);
     free(rows);
-    return st;
+    return commit_or_abort(&b, st);
 }
 
 /* The PNG samples of one pixel (out_ch of them, 8- or 16-bit values). */
@@ -264,7 +290,7 @@ stex_status stex_image_render_rgba8(const stex_image *img, uint8_t **rgba)
     return STEX_OK;
 }
 
-stex_status stex_write_png(const char *path, const stex_image *img)
+stex_status io_add_png(io_batch *b, const char *path, const stex_image *img)
 {
     if (!img || !img->data)
         return stex_fail(STEX_INVALID_ARGUMENT, "write '%s': empty image", path ? path : "");
@@ -302,24 +328,31 @@ stex_status stex_write_png(const char *path, const stex_image *img)
                 }
             }
         }
-    st = write_png_rows(path, img->width, (uint32_t)ph, p.depth, color, rows);
+    st = write_png_rows(b, path, img->width, (uint32_t)ph, p.depth, color, rows);
     free(pix);
     free(rows);
     return st;
 }
 
+stex_status stex_write_png(const char *path, const stex_image *img)
+{
+    io_batch b = {0};
+    return commit_or_abort(&b, io_add_png(&b, path, img));
+}
+
 stex_status stex_read_png(const char *path, stex_image *out)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return stex_fail(STEX_IO_ERROR, "cannot read '%s': %s", path, strerror(errno));
+    FILE *f;
+    stex_status st = io_open_regular(path, &f);
+    if (st)
+        return st;
     uint8_t sig[8];
     if (fread(sig, 1, 8, f) != 8 || png_sig_cmp(sig, 0, 8)) {
         fclose(f);
         return stex_fail(STEX_FILE_FORMAT_ERROR, "%s: not a PNG file (bad signature)", path);
     }
-    png_err_ctx ctx = {""};
+    png_err_ctx ctx = {"", false};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_png_error,
                                              on_png_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
@@ -336,12 +369,23 @@ stex_status stex_read_png(const char *path, stex_image *out)
         stex_image_free(out);
         return stex_fail(STEX_FILE_FORMAT_ERROR, "%s: bad PNG: %s", path, ctx.msg);
     }
-    png_set_user_limits(png, STEX_IO_MAX_DIMENSION, STEX_IO_MAX_DIMENSION);
+    /* the size is checked here, by stex, so that the message can say it */
+    png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
     png_set_chunk_malloc_max(png, 8u << 20);
     png_init_io(png, f);
     png_set_sig_bytes(png, 8);
     png_read_info(png, info);
     png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
+    if (w > STEX_IO_MAX_DIMENSION || h > STEX_IO_MAX_DIMENSION ||
+        (uint64_t)w * h * 4 > STEX_IO_MAX_BYTES) {
+        png_destroy_read_struct(&png, &info, NULL);
+        fclose(f);
+        return stex_fail(STEX_FILE_FORMAT_ERROR,
+                         "%s: %lux%lu pixels is more than stex reads (width and height at most "
+                         "%u, and at most %llu bytes as rgba8unorm)", path, (unsigned long)w,
+                         (unsigned long)h, STEX_IO_MAX_DIMENSION,
+                         (unsigned long long)STEX_IO_MAX_BYTES);
+    }
     int ct = png_get_color_type(png, info);
     png_set_expand(png);
     png_set_strip_16(png);
@@ -353,8 +397,6 @@ stex_status stex_read_png(const char *path, stex_image *out)
     png_read_update_info(png, info);
     if (png_get_rowbytes(png, info) != (size_t)w * 4)
         png_error(png, "unexpected row size after conversion to RGBA8");
-    if ((uint64_t)w * h * 4 > STEX_IO_MAX_BYTES)
-        png_error(png, "image too large");
     if (stex_image_init(out, STEX_FORMAT_RGBA8UNORM, w, h, 1))
         png_error(png, "out of memory or bad size");
     rows = malloc(sizeof *rows * h);

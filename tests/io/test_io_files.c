@@ -86,8 +86,8 @@ static void test_bin_round_trip(void **state)
         assert_int_equal(json_integer_value(json_array_get(sz, 0)), c->w);
         assert_int_equal(json_integer_value(json_array_get(sz, 1)), c->h);
         assert_int_equal(json_integer_value(json_array_get(sz, 2)), c->d);
-        assert_int_equal(json_integer_value(json_object_get(o, "bytesPerRow")), c->bpr);
-        assert_int_equal(json_integer_value(json_object_get(o, "rowsPerImage")), c->h);
+        assert_int_equal(json_integer_value(json_object_get(o, "bytes_per_row")), c->bpr);
+        assert_int_equal(json_integer_value(json_object_get(o, "rows_per_image")), c->h);
         assert_string_equal(json_string_value(json_object_get(o, "profile")), "nvidia");
         assert_string_equal(json_string_value(json_object_get(o, "schedule")), "shuffled");
         assert_int_equal(json_integer_value(json_object_get(o, "seed")), 77);
