@@ -131,8 +131,10 @@ static void syntax_error(parser *p, const wg_token *t, const char *what)
     if (t->kind == TK_IDENT || t->kind == TK_INT || t->kind == TK_FLOAT)
         wg_error(p->d, t->loc, "syntax", "expected %s, found '%.*s'", what, (int)t->len,
                  t->text);
+    else if (t->kind == TK_EOF)
+        wg_error(p->d, t->loc, "syntax", "expected %s, found end of file", what);
     else
-        wg_error(p->d, t->loc, "syntax", "expected %s, found %s", what,
+        wg_error(p->d, t->loc, "syntax", "expected %s, found '%s'", what,
                  wg_tok_spelling(t->kind));
 }
 
@@ -141,7 +143,7 @@ static bool expect(parser *p, wg_tok_kind k)
     if (accept(p, k))
         return true;
     char what[32];
-    snprintf(what, sizeof what, "%s", wg_tok_spelling(k));
+    snprintf(what, sizeof what, "'%s'", wg_tok_spelling(k));
     if (k == TK_TEMPLATE_CLOSE)
         snprintf(what, sizeof what, "'>'");
     syntax_error(p, peek(p), what);
@@ -565,6 +567,10 @@ static wg_stmt *switch_statement(parser *p, wg_loc loc)
 static void sync_statement(parser *p)
 {
     int depth = 0;
+    if (p->i > 0 && p->t[p->i - 1].kind == TK_SEMI) { /* the statement already ended */
+        p->panic = false;
+        return;
+    }
     while (!at(p, TK_EOF)) {
         wg_tok_kind k = peek(p)->kind;
         if (depth == 0 && k == TK_SEMI) {
