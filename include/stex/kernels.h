@@ -96,6 +96,13 @@ typedef struct stex_kernel_setup {
     /* NULL: the instance creates (and owns) a device from the default
      * adapter.  Otherwise it must outlive the instance. */
     stex_device *device;
+    /* Optional: creates each pass's pipeline instead of
+     * stex_pipeline_create(d, &pass->pipeline) - e.g. from pass->wgsl with
+     * stex_wgsl_pipeline_create (stex/wgsl.h), to run the lesson's WGSL on
+     * the same resources as its C twin.  NULL = the C kernel. */
+    stex_status (*create_pipeline)(void *user, stex_device *d, const stex_kernel_pass *pass,
+                                   stex_pipeline **out);
+    void *create_pipeline_user;
 } stex_kernel_setup;
 
 typedef struct stex_kernel_instance stex_kernel_instance;

@@ -32,5 +32,6 @@
 #include "stex/race.h"
 #include "stex/kernels.h"
 #include "stex/io.h"
+#include "stex/wgsl.h"
 
 #endif

@@ -40,6 +40,9 @@
 typedef struct phase_executor {
     void (*run_workgroup)(const stex_workgroup *w, void *user);
     void *user;
+    /* optional: frees `user` when the pipeline is destroyed (the WGSL
+     * interpreter's program belongs to its pipeline) */
+    void (*destroy)(void *user);
 } phase_executor;
 
 /* stex_pipeline_create with an executor instead of a kernel: desc->kernel

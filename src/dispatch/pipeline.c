@@ -238,6 +238,8 @@ void stex_pipeline_destroy(stex_pipeline *p)
 {
     if (!p)
         return;
+    if (p->executor.destroy) /* the executor's own state (phase.h) */
+        p->executor.destroy(p->executor.user);
     free(p->entries);
     free(p);
 }

@@ -149,9 +149,14 @@ static stex_status setup_instance(stex_kernel_instance *ki, const stex_kernel_se
     } else if (s->input) {
         return stex_fail(STEX_INVALID_ARGUMENT, "kernel %s takes no input image", k->name);
     }
-    for (uint32_t p = 0; p < k->pass_count; p++)
-        if ((st = stex_pipeline_create(ki->device, &k->passes[p].pipeline, &ki->pipeline[p])))
+    for (uint32_t p = 0; p < k->pass_count; p++) {
+        st = s->create_pipeline
+                 ? s->create_pipeline(s->create_pipeline_user, ki->device, &k->passes[p],
+                                      &ki->pipeline[p])
+                 : stex_pipeline_create(ki->device, &k->passes[p].pipeline, &ki->pipeline[p]);
+        if (st)
             return st;
+    }
     if ((st = k->ops->create(ki)))
         return st;
     return stex_kernel_instance_reset(ki);

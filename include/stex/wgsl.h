@@ -1,0 +1,93 @@
+/*
+ * stex/wgsl.h - WGSL compute shaders, compiled and run by stex.
+ *
+ * A module is parsed and checked once; a pipeline is made from one of its
+ * entry points and is an ordinary stex_pipeline (its layout comes from the
+ * module's reflection: WebGPU's layout 'auto'), used with the bind group and
+ * dispatch API of stex/dispatch.h.  The interpreter runs `subgroup_width`
+ * invocations of a workgroup in lock step; every f32/i32/u32 operation goes
+ * through the math layer (stex/math.h) under the dispatch's profile, every
+ * texture and buffer access through the same builtins as the C kernels.
+ *
+ *     stex_wgsl_module *m;
+ *     if (stex_wgsl_module_create(src, "blur.wgsl", &m) != STEX_OK)
+ *         fputs(stex_wgsl_module_diagnostics(m), stderr);   // file:line:col: error: ...
+ *     stex_pipeline *p;
+ *     stex_wgsl_options o = {.subgroup_width = 8};
+ *     stex_wgsl_pipeline_create(dev, m, "main", &o, &p);
+ *     ... stex_bind_group_create(p, ...); stex_dispatch(p, g, 8, 8, 1, NULL);
+ *
+ * Failure: module creation returns STEX_VALIDATION_ERROR when the source has
+ * errors (the module is still returned, holding the diagnostics; destroy it),
+ * STEX_INVALID_ARGUMENT for NULL arguments.  Pipeline creation fails with
+ * STEX_INVALID_ARGUMENT for an unknown entry point or a module with errors,
+ * and with what stex_pipeline_create returns.  A dispatch returns
+ * STEX_SHADER_ERROR when a loop runs past max_steps (naming the line).
+ */
+#ifndef STEX_WGSL_H
+#define STEX_WGSL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stex/dispatch.h"
+#include "stex/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct stex_wgsl_module stex_wgsl_module;
+
+/* Parses and checks `source` (NUL-terminated; copied).  filename names it in
+ * diagnostics (NULL = "shader.wgsl"). */
+stex_status stex_wgsl_module_create(const char *source, const char *filename,
+                                    stex_wgsl_module **out);
+void stex_wgsl_module_destroy(stex_wgsl_module *m);
+
+/* Every diagnostic, one `file:line:col: error: message [rule]` each with the
+ * source line and a caret under it; "" when the module is valid. */
+const char *stex_wgsl_module_diagnostics(const stex_wgsl_module *m);
+size_t stex_wgsl_module_error_count(const stex_wgsl_module *m);
+
+/* ---- reflection ---- */
+typedef struct stex_wgsl_entry_point {
+    const char *name;
+    uint32_t workgroup_size[3];   /* overrides at their defaults */
+    uint32_t workgroup_memory_size; /* bytes of var<workgroup> it uses */
+    bool uses_barriers;
+    const stex_layout_entry *entries; /* the bindings it uses: layout 'auto' */
+    uint32_t entry_count;
+    const char *const *binding_names; /* the variable of each entry */
+} stex_wgsl_entry_point;
+
+uint32_t stex_wgsl_entry_point_count(const stex_wgsl_module *m);
+/* NULL if out of range. */
+const stex_wgsl_entry_point *stex_wgsl_entry_point_at(const stex_wgsl_module *m, uint32_t i);
+const stex_wgsl_entry_point *stex_wgsl_entry_point_find(const stex_wgsl_module *m,
+                                                        const char *name);
+
+/* ---- pipelines ---- */
+typedef struct stex_wgsl_override {
+    const char *name;
+    double value;
+} stex_wgsl_override;
+
+typedef struct stex_wgsl_options {
+    uint32_t subgroup_width;   /* lanes run in lock step: 1..64; 0 = 32 */
+    uint64_t max_steps;        /* instructions of one sub-group per workgroup; 0 = 2^32 */
+    const stex_wgsl_override *overrides;
+    uint32_t override_count;
+} stex_wgsl_options;
+
+/* createComputePipeline with layout 'auto' from entry point `entry_point`
+ * (NULL: the only one).  opt may be NULL. */
+stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *m,
+                                      const char *entry_point, const stex_wgsl_options *opt,
+                                      stex_pipeline **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

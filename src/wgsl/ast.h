@@ -1,0 +1,118 @@
+/* Internal: the WGSL syntax tree (WGSL sections 6-10), every node with its
+ * source position.  Types are written as expressions: `vec2<f32>` is an
+ * identifier with template arguments, `array<f32, 5>(...)` a call of one. */
+#ifndef STEX_WGSL_AST_H
+#define STEX_WGSL_AST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "wgsl/diag.h"
+#include "wgsl/lex.h"
+
+/* Every node lives in one arena, freed with the module. */
+typedef struct wg_arena {
+    struct wg_chunk *head;
+} wg_arena;
+void *wg_alloc(wg_arena *a, size_t size); /* zeroed; aborts nothing: NULL on no memory */
+char *wg_strndup(wg_arena *a, const char *s, size_t n);
+void wg_arena_free(wg_arena *a);
+
+typedef enum wg_expr_kind {
+    E_INT, E_FLOAT, E_BOOL, E_IDENT, E_CALL, E_INDEX, E_MEMBER, E_UNARY, E_BINARY
+} wg_expr_kind;
+
+typedef struct wg_expr wg_expr;
+struct wg_expr {
+    wg_expr_kind kind;
+    wg_loc loc;
+    wg_tok_kind op;         /* E_UNARY (-, !, ~, &, *), E_BINARY */
+    int64_t ival;           /* E_INT; E_BOOL: 0 or 1 */
+    double fval;            /* E_FLOAT */
+    char suffix;            /* literals: 'i', 'u', 'f', 'h' or 0 (abstract) */
+    const char *name;       /* E_IDENT, E_MEMBER's member */
+    wg_expr **targs;        /* E_IDENT: template arguments */
+    uint32_t ntargs;
+    wg_expr *a, *b;         /* operands; E_CALL: a = callee (E_IDENT); E_INDEX: a[b] */
+    wg_expr **args;         /* E_CALL */
+    uint32_t nargs;
+};
+
+typedef struct wg_attr {
+    const char *name;
+    wg_loc loc;
+    wg_expr *args[3];
+    uint32_t nargs;
+} wg_attr;
+
+/* A function parameter or a struct member. */
+typedef struct wg_param {
+    const char *name;
+    wg_loc loc;
+    wg_expr *type;
+    wg_attr *attrs;
+    uint32_t nattrs;
+} wg_param;
+
+typedef struct wg_stmt wg_stmt;
+
+typedef enum wg_decl_kind { D_VAR, D_LET, D_CONST, D_OVERRIDE, D_FN, D_STRUCT, D_ALIAS,
+                            D_CONST_ASSERT } wg_decl_kind;
+
+typedef struct wg_decl {
+    wg_decl_kind kind;
+    wg_loc loc;
+    const char *name;
+    wg_attr *attrs;
+    uint32_t nattrs;
+    const char *space, *access; /* var<space, access>; NULL if not written */
+    wg_expr *type;              /* declared type (NULL if inferred); alias: the type */
+    wg_expr *init;              /* initializer; const_assert: the condition */
+    wg_param *params;           /* fn parameters, struct members */
+    uint32_t nparams;
+    wg_expr *ret;               /* fn return type, NULL for none */
+    wg_stmt *body;              /* fn */
+} wg_decl;
+
+typedef enum wg_stmt_kind {
+    S_BLOCK, S_DECL, S_ASSIGN, S_INCDEC, S_CALL, S_IF, S_SWITCH, S_LOOP, S_FOR, S_WHILE,
+    S_BREAK, S_BREAK_IF, S_CONTINUE, S_RETURN, S_DISCARD, S_EMPTY
+} wg_stmt_kind;
+
+typedef struct wg_case {
+    wg_expr **selectors;  /* NULL entry = default */
+    uint32_t nselectors;
+    wg_stmt *body;
+    wg_loc loc;
+} wg_case;
+
+struct wg_stmt {
+    wg_stmt_kind kind;
+    wg_loc loc;
+    wg_decl *decl;          /* S_DECL */
+    wg_expr *lhs, *rhs;     /* S_ASSIGN (lhs NULL: phony `_ = rhs`), S_INCDEC (lhs), S_CALL (rhs) */
+    wg_tok_kind op;         /* S_ASSIGN: TK_ASSIGN or a compound; S_INCDEC: ++ or -- */
+    wg_expr *cond;          /* if, while, for, break if, return value, switch selector */
+    wg_stmt *body, *els;    /* if / loops; els: else block or else-if */
+    wg_stmt *init, *update; /* for */
+    wg_stmt *continuing;    /* loop */
+    wg_stmt **stmts;        /* block */
+    uint32_t n;
+    wg_case *cases;         /* switch */
+    uint32_t ncases;
+};
+
+typedef struct wg_ast {
+    wg_decl **decls;
+    uint32_t n;
+} wg_ast;
+
+/* Parses the tokens into ast (nodes in arena); syntax errors go to d, with
+ * recovery at the next statement or declaration. */
+void wg_parse(const wg_token *t, uint32_t count, wg_arena *arena, wg_diags *d, wg_ast *ast);
+
+/* The attribute `name` of a list, or NULL. */
+const wg_attr *wg_find_attr(const wg_attr *a, uint32_t n, const char *name);
+
+#endif

@@ -1,0 +1,533 @@
+/* The interpreter: sub-groups of `width` lanes run the bytecode in lock
+ * step, phase by phase (dispatch/phase.h).  Lanes are consecutive local
+ * invocation indices; within a phase the sub-groups run in the order their
+ * lanes first appear in phase_order (so width 1 follows the schedule
+ * exactly), and each builtin handles its lanes in lane order. */
+#include "wgsl/interp.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch/phase.h"
+#include "shader/exec.h"
+#include "shader/lanes.h"
+
+typedef struct subgroup {
+    uint32_t pc;
+    uint64_t exec;
+    uint64_t all;        /* the lanes this sub-group has */
+    uint32_t n;          /* lanes */
+    uint32_t stride;     /* words between two registers: the sub-group width */
+    uint32_t lid[64];
+    uint32_t *r;         /* registers: r[reg * 64 + lane] */
+    uint64_t *slot;
+    uint64_t steps;
+    bool done;
+} subgroup;
+
+#define R(sg, reg) ((sg)->r + (size_t)(reg) * (sg)->stride)
+
+static float as_f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static uint32_t f_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+
+/* off(a): a register's per-lane word offsets, or 0 */
+static inline uint32_t off_of(const subgroup *sg, uint32_t reg, uint32_t lane)
+{
+    return reg == WG_NONE_REG ? 0 : R(sg, reg)[lane];
+}
+
+static inline uint32_t offs_k(const wg_program *p, const wg_ins *i, uint32_t k)
+{
+    return i->offs == WG_NO_OFFS ? k : p->pool[i->offs + k];
+}
+
+/* The word index of memory op i for lane l and word k; UINT64_MAX: none. */
+static inline uint64_t word_at(const wg_program *p, const subgroup *sg, const wg_ins *i,
+                               uint32_t l, uint32_t k)
+{
+    uint32_t o = off_of(sg, i->a, l);
+    if (o == WG_NONE)
+        return UINT64_MAX;
+    return (uint64_t)o + i->e + offs_k(p, i, k);
+}
+
+static bool cmp_f32(const stex_profile *prof, int cmp, uint32_t a, uint32_t b)
+{
+    uint32_t in[2], lt_ab, lt_ba, eq;
+    in[0] = a, in[1] = b;
+    stex_math_eval(prof, STEX_MATH_LT_F32, in, &lt_ab);
+    stex_math_eval(prof, STEX_MATH_EQ_F32, in, &eq);
+    in[0] = b, in[1] = a;
+    stex_math_eval(prof, STEX_MATH_LT_F32, in, &lt_ba);
+    switch (cmp) {
+    case CMP_LT: return lt_ab;
+    case CMP_LE: return lt_ab || eq;
+    case CMP_GT: return lt_ba;
+    case CMP_GE: return lt_ba || eq;
+    case CMP_EQ: return eq;
+    default: return !eq;
+    }
+}
+
+static bool cmp_int(int cmp, bool is_signed, uint32_t a, uint32_t b)
+{
+    int64_t x = is_signed ? (int32_t)a : (int64_t)a, y = is_signed ? (int32_t)b : (int64_t)b;
+    switch (cmp) {
+    case CMP_LT: return x < y;
+    case CMP_LE: return x <= y;
+    case CMP_GT: return x > y;
+    case CMP_GE: return x >= y;
+    case CMP_EQ: return x == y;
+    default: return x != y;
+    }
+}
+
+static void coords(const subgroup *sg, const wg_ins *i, int64_t *x, int64_t *y, int64_t *z,
+                   int64_t *lv)
+{
+    bool sc = i->n & 1, sl = i->n & 2;
+    uint32_t nc = i->sub == STEX_VIEW_DIMENSION_1D ? 1 : i->sub == STEX_VIEW_DIMENSION_3D ? 3 : 2;
+    for (uint32_t l = 0; l < sg->n; l++) {
+        uint32_t cx = R(sg, i->a)[l];
+        x[l] = sc ? (int64_t)(int32_t)cx : (int64_t)cx;
+        y[l] = z[l] = 0;
+        if (nc > 1) {
+            uint32_t cy = R(sg, i->a + 1)[l];
+            y[l] = sc ? (int64_t)(int32_t)cy : (int64_t)cy;
+        }
+        if (nc > 2) {
+            uint32_t cz = R(sg, i->a + 2)[l];
+            z[l] = sc ? (int64_t)(int32_t)cz : (int64_t)cz;
+        }
+        if (i->b != WG_NONE_REG) { /* array layer */
+            uint32_t c = R(sg, i->b)[l];
+            z[l] = sl ? (int64_t)(int32_t)c : (int64_t)c;
+        }
+        if (lv && i->c != WG_NONE_REG) {
+            uint32_t c = R(sg, i->c)[l];
+            lv[l] = sl ? (int64_t)(int32_t)c : (int64_t)c;
+        }
+    }
+}
+
+typedef enum stop { STOP_BARRIER, STOP_END, STOP_ERROR } stop;
+
+/* Runs sub-group sg from its pc until a barrier, the end, or an error. */
+static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
+                const stex_profile *prof, uint8_t *kind)
+{
+    const wg_program *p = &xp->prog;
+    const uint32_t n = sg->n;
+    stex_lanes L = {inv, sg->lid, &sg->exec, n};
+    for (;;) {
+        const wg_ins *i = &p->code[sg->pc++];
+        sg->steps++;
+        switch ((wg_opcode)i->op) {
+        case OP_CONST: {
+            uint32_t *d = R(sg, i->d);
+            for (uint32_t l = 0; l < n; l++)
+                d[l] = i->imm;
+            break;
+        }
+        case OP_MOV:
+            if (i->d != i->a)
+                memmove(R(sg, i->d), R(sg, i->a), (size_t)i->n * sg->stride * sizeof(uint32_t));
+            break;
+        case OP_MOVM:
+            for (uint32_t k = 0; k < i->n; k++) {
+                uint32_t *d = R(sg, i->d + k);
+                const uint32_t *a = R(sg, i->a + k);
+                for (uint32_t l = 0; l < n; l++)
+                    if (sg->exec >> l & 1)
+                        d[l] = a[l];
+            }
+            break;
+        case OP_MATH: {
+            uint32_t *d = R(sg, i->d);
+            const uint32_t *a = R(sg, i->a), *b = R(sg, i->b), *c = R(sg, i->c);
+            stex_math_fn fn = (stex_math_fn)i->imm;
+            if (i->sub) { /* f32 -> f32 forms: one call for every lane */
+                float out[64];
+                if (i->n == 1)
+                    stex_math_f32_unary(prof, fn, n, (const float *)(const void *)a, out);
+                else if (i->n == 2)
+                    stex_math_f32_binary(prof, fn, n, (const float *)(const void *)a,
+                                         (const float *)(const void *)b, out);
+                else
+                    stex_math_f32_ternary(prof, fn, n, (const float *)(const void *)a,
+                                          (const float *)(const void *)b,
+                                          (const float *)(const void *)c, out);
+                memcpy(d, out, n * sizeof *d);
+            } else {
+                for (uint32_t l = 0; l < n; l++) {
+                    uint32_t in[3] = {a[l], b[l], c[l]}, o[2];
+                    stex_math_eval(prof, fn, in, o);
+                    d[l] = o[0];
+                }
+            }
+            break;
+        }
+        case OP_MATHV: {
+            const stex_math_fn_info *info = stex_math_fn_get((stex_math_fn)i->imm);
+            for (uint32_t l = 0; l < n; l++) {
+                uint32_t in[4], o[4];
+                for (uint32_t k = 0; k < info->in_words; k++)
+                    in[k] = R(sg, i->a + k)[l];
+                stex_math_eval(prof, (stex_math_fn)i->imm, in, o);
+                for (uint32_t k = 0; k < info->out_words; k++)
+                    R(sg, i->d + k)[l] = o[k];
+            }
+            break;
+        }
+        case OP_CMP: {
+            uint32_t *d = R(sg, i->d);
+            const uint32_t *a = R(sg, i->a), *b = R(sg, i->b);
+            for (uint32_t l = 0; l < n; l++)
+                d[l] = i->n == TY_F32 ? cmp_f32(prof, i->sub, a[l], b[l])
+                                      : cmp_int(i->sub, i->n == TY_I32, a[l], b[l]);
+            break;
+        }
+        case OP_BITS: {
+            uint32_t *d = R(sg, i->d);
+            const uint32_t *a = R(sg, i->a), *b = R(sg, i->b);
+            for (uint32_t l = 0; l < n; l++)
+                switch (i->sub) {
+                case BITS_AND: d[l] = a[l] & b[l]; break;
+                case BITS_OR: d[l] = a[l] | b[l]; break;
+                case BITS_XOR: d[l] = a[l] ^ b[l]; break;
+                case BITS_NOT: d[l] = ~a[l]; break;
+                default: d[l] = !a[l]; break;
+                }
+            break;
+        }
+        case OP_SELECT:
+            for (uint32_t l = 0; l < n; l++)
+                R(sg, i->d)[l] = R(sg, i->c)[l] ? R(sg, i->b)[l] : R(sg, i->a)[l];
+            break;
+        case OP_LOADIDX:
+            for (uint32_t l = 0; l < n; l++) {
+                uint32_t o = R(sg, i->b)[l];
+                for (uint32_t k = 0; k < i->n; k++)
+                    R(sg, i->d + k)[l] = o == WG_NONE ? 0 : R(sg, i->a + o + k)[l];
+            }
+            break;
+        case OP_STOREIDX:
+            for (uint32_t l = 0; l < n; l++) {
+                uint32_t o = R(sg, i->b)[l];
+                if (!(sg->exec >> l & 1) || o == WG_NONE)
+                    continue;
+                for (uint32_t k = 0; k < i->n; k++)
+                    R(sg, i->d + o + k)[l] = R(sg, i->a + k)[l];
+            }
+            break;
+        case OP_ADDR:
+            for (uint32_t l = 0; l < n; l++) {
+                uint32_t base = off_of(sg, i->a, l), idx = R(sg, i->b)[l], at = idx;
+                if (base == WG_NONE) {
+                    R(sg, i->d)[l] = WG_NONE;
+                    continue;
+                }
+                if (i->c) {
+                    stex_oob_action act = stex_math_oob(prof, (stex_array_kind)i->sub, i->c, i->n,
+                                                        idx, &at);
+                    if (act == STEX_OOB_ZERO) {
+                        R(sg, i->d)[l] = WG_NONE;
+                        continue;
+                    }
+                }
+                uint64_t w = (uint64_t)base + (uint64_t)at * i->imm;
+                R(sg, i->d)[l] = w >= WG_NONE ? WG_NONE : (uint32_t)w;
+            }
+            break;
+        case OP_BUF_LOAD: {
+            uint64_t idx[64];
+            uint32_t out[64];
+            for (uint32_t k = 0; k < i->n; k++) {
+                for (uint32_t l = 0; l < n; l++)
+                    idx[l] = word_at(p, sg, i, l, k);
+                stex_lanes_buffer_load(&L, i->imm, idx, out);
+                uint32_t *d = R(sg, i->d + k);
+                for (uint32_t l = 0; l < n; l++)
+                    if (sg->exec >> l & 1)
+                        d[l] = out[l];
+            }
+            break;
+        }
+        case OP_BUF_STORE: {
+            uint64_t idx[64];
+            for (uint32_t k = 0; k < i->n; k++) {
+                for (uint32_t l = 0; l < n; l++)
+                    idx[l] = word_at(p, sg, i, l, k);
+                stex_lanes_buffer_store(&L, i->imm, idx, R(sg, i->b + k));
+            }
+            break;
+        }
+        case OP_WG_LOAD:
+        case OP_WG_STORE:
+            for (uint32_t l = 0; l < n; l++) {
+                if (!(sg->exec >> l & 1))
+                    continue;
+                stex_lanes_enter(&L, l);
+                for (uint32_t k = 0; k < i->n; k++) {
+                    uint64_t w = word_at(p, sg, i, l, k);
+                    if (i->op == OP_WG_LOAD)
+                        R(sg, i->d + k)[l] = stex_workgroup_load_u32(inv, w);
+                    else
+                        stex_workgroup_store_u32(inv, w, R(sg, i->b + k)[l]);
+                }
+            }
+            break;
+        case OP_ATOMIC: {
+            if (i->n) { /* var<workgroup>: one workgroup runs on one thread */
+                for (uint32_t l = 0; l < n; l++) {
+                    if (!(sg->exec >> l & 1))
+                        continue;
+                    stex_lanes_enter(&L, l);
+                    uint64_t w = word_at(p, sg, i, l, 0);
+                    uint32_t v = R(sg, i->b)[l];
+                    switch (i->sub) {
+                    case STEX_ATOMIC_LOAD: R(sg, i->d)[l] = stex_workgroup_load_u32(inv, w); break;
+                    case STEX_ATOMIC_STORE: stex_workgroup_store_u32(inv, w, v); break;
+                    case STEX_ATOMIC_SUB:
+                        R(sg, i->d)[l] = stex_workgroup_atomicAdd(inv, w, 0u - v);
+                        break;
+                    default: R(sg, i->d)[l] = stex_workgroup_atomicAdd(inv, w, v); break;
+                    }
+                }
+                break;
+            }
+            uint64_t idx[64];
+            uint32_t old[64];
+            for (uint32_t l = 0; l < n; l++)
+                idx[l] = word_at(p, sg, i, l, 0);
+            stex_lanes_atomic(&L, (stex_atomic_op)i->sub, i->imm, idx, R(sg, i->b), NULL, old,
+                              NULL);
+            for (uint32_t l = 0; l < n; l++)
+                if (sg->exec >> l & 1)
+                    R(sg, i->d)[l] = old[l];
+            break;
+        }
+        case OP_TEX_LOAD:
+        case OP_TEX_LOAD_LEVEL:
+        case OP_TEX_STORE: {
+            int64_t x[64], y[64], z[64], lv[64];
+            coords(sg, i, x, y, z, i->op == OP_TEX_LOAD_LEVEL ? lv : NULL);
+            if (i->op == OP_TEX_STORE) {
+                stex_value v[64];
+                for (uint32_t l = 0; l < n; l++) {
+                    v[l].type = (stex_scalar_type)i->c;
+                    for (int k = 0; k < 4; k++)
+                        v[l].v.u[k] = R(sg, i->d + (uint32_t)k)[l];
+                }
+                stex_lanes_textureStore(&L, i->imm, (stex_view_dimension)i->sub, x, y, z, v);
+                break;
+            }
+            stex_vec4 out4[64];
+            if (i->op == OP_TEX_LOAD_LEVEL) {
+                stex_lanes_textureLoad_level_2d(&L, i->imm, x, y, lv, out4);
+            } else {
+                stex_value out[64];
+                stex_lanes_textureLoad(&L, i->imm, (stex_view_dimension)i->sub, x, y, z, out);
+                for (uint32_t l = 0; l < n; l++)
+                    out4[l] = out[l].v;
+            }
+            for (uint32_t l = 0; l < n; l++)
+                if (sg->exec >> l & 1)
+                    for (int k = 0; k < 4; k++)
+                        R(sg, i->d + (uint32_t)k)[l] = out4[l].u[k];
+            break;
+        }
+        case OP_TEX_SAMPLE: {
+            float u[64], v[64], lv[64];
+            stex_vec4 out[64];
+            for (uint32_t l = 0; l < n; l++) {
+                u[l] = as_f(R(sg, i->a)[l]);
+                v[l] = as_f(R(sg, i->b)[l]);
+                lv[l] = as_f(R(sg, i->c)[l]);
+            }
+            stex_lanes_textureSampleLevel_2d(&L, i->imm, i->e, u, v, lv, out);
+            for (uint32_t l = 0; l < n; l++)
+                if (sg->exec >> l & 1)
+                    for (int k = 0; k < 4; k++)
+                        R(sg, i->d + (uint32_t)k)[l] = f_bits(out[l].f[k]);
+            break;
+        }
+        case OP_TEX_DIMS: {
+            /* the same for every lane: asked once, through the first lane's invocation */
+            stex_lanes_enter(&L, 0);
+            uint32_t dims[3] = {0, 0, 0};
+            if (i->sub) {
+                dims[0] = stex_textureNumLayers(inv, i->imm);
+            } else if (i->c == STEX_VIEW_DIMENSION_1D) {
+                dims[0] = stex_textureDimensions_1d(inv, i->imm);
+            } else if (i->c == STEX_VIEW_DIMENSION_3D) {
+                stex_uvec3 v = stex_textureDimensions_3d(inv, i->imm);
+                dims[0] = v.x, dims[1] = v.y, dims[2] = v.z;
+            } else {
+                stex_uvec2 v = stex_textureDimensions_2d(inv, i->imm);
+                dims[0] = v.x, dims[1] = v.y;
+            }
+            for (uint32_t k = 0; k < i->n; k++)
+                for (uint32_t l = 0; l < n; l++)
+                    R(sg, i->d + k)[l] = dims[k];
+            break;
+        }
+        case OP_ARRAY_LEN: {
+            stex_lanes_enter(&L, 0);
+            uint32_t bytes = stex_arrayLength(inv, i->imm, 1);
+            uint32_t len = bytes > i->a ? (bytes - i->a) / i->b : 0;
+            for (uint32_t l = 0; l < n; l++)
+                R(sg, i->d)[l] = len;
+            break;
+        }
+        case OP_BARRIER:
+            *kind = i->sub;
+            return STOP_BARRIER;
+        case OP_IF: {
+            uint64_t c = 0;
+            for (uint32_t l = 0; l < n; l++)
+                c |= (uint64_t)(R(sg, i->a)[l] != 0) << l;
+            sg->slot[i->imm] = sg->exec & ~c;
+            sg->exec &= c;
+            if (!sg->exec)
+                sg->pc = i->b;
+            break;
+        }
+        case OP_ELSE: {
+            uint64_t t = sg->slot[i->imm];
+            sg->slot[i->imm] = sg->exec;
+            sg->exec = t;
+            if (!sg->exec)
+                sg->pc = i->b;
+            break;
+        }
+        case OP_ENDIF:
+        case OP_MERGE:
+            sg->exec |= sg->slot[i->imm];
+            break;
+        case OP_MASK_CLEAR:
+            sg->slot[i->imm] = 0;
+            break;
+        case OP_EXIT:
+            sg->slot[i->imm] |= sg->exec;
+            sg->exec = 0;
+            break;
+        case OP_BREAK_IF: {
+            uint64_t c = 0;
+            for (uint32_t l = 0; l < n; l++)
+                c |= (uint64_t)(R(sg, i->a)[l] != 0) << l;
+            sg->slot[i->imm] |= sg->exec & c;
+            sg->exec &= ~c;
+            break;
+        }
+        case OP_LOOP_END:
+            if (sg->exec) {
+                if (sg->steps > xp->max_steps) {
+                    uint32_t first = (uint32_t)__builtin_ctzll(sg->exec);
+                    stex_lanes_enter(&L, first);
+                    exec_shader_error(inv, "%s:%u: the loop ran past --max-steps (%llu "
+                                      "instructions of one sub-group in one workgroup) "
+                                      "[max-steps]", xp->filename, i->line,
+                                      (unsigned long long)xp->max_steps);
+                    return STOP_ERROR;
+                }
+                sg->pc = i->b;
+            } else {
+                sg->exec = sg->slot[i->imm];
+            }
+            break;
+        case OP_END:
+            return STOP_END;
+        }
+    }
+}
+
+/* The ids of every lane into the builtin registers. */
+static void fill_ids(const stex_workgroup *w, subgroup *sg)
+{
+    for (uint32_t l = 0; l < sg->n; l++) {
+        stex_invocation inv;
+        phase_invocation(w, sg->lid[l], &inv);
+        for (uint32_t c = 0; c < 3; c++) {
+            R(sg, REG_GLOBAL_ID + c)[l] = inv.global_invocation_id[c];
+            R(sg, REG_LOCAL_ID + c)[l] = inv.local_invocation_id[c];
+            R(sg, REG_WORKGROUP_ID + c)[l] = inv.workgroup_id[c];
+            R(sg, REG_NUM_WORKGROUPS + c)[l] = inv.num_workgroups[c];
+        }
+        R(sg, REG_LOCAL_INDEX)[l] = inv.local_invocation_index;
+    }
+}
+
+void wg_run_workgroup(const stex_workgroup *w, void *user)
+{
+    const wg_exec_program *xp = user;
+    const wg_program *p = &xp->prog;
+    struct stex_exec *e = w->inv->exec;
+    const stex_profile *prof = stex_invocation_profile(w->inv);
+    uint32_t total = w->size[0] * w->size[1] * w->size[2], width = xp->width;
+    uint32_t ngroups = (total + width - 1) / width;
+    size_t regs_per = (size_t)p->nregs * width;
+    subgroup *sgs = calloc(ngroups, sizeof *sgs);
+    uint32_t *regs = calloc(ngroups * regs_per, sizeof *regs);
+    uint64_t *slots = calloc((size_t)ngroups * (p->nslots + 1), sizeof *slots);
+    uint8_t *ran = calloc(ngroups, 1);
+    stex_invocation inv = *w->inv;
+    if (!sgs || !regs || !slots || !ran) {
+        exec_shader_error(w->inv, "the WGSL interpreter ran out of memory");
+        for (uint32_t l = 0; l < total; l++)
+            phase_return(e, l);
+        phase_end(e);
+        goto done;
+    }
+    for (uint32_t g = 0; g < ngroups; g++) {
+        subgroup *sg = &sgs[g];
+        sg->n = total - g * width < width ? total - g * width : width;
+        for (uint32_t l = 0; l < sg->n; l++)
+            sg->lid[l] = g * width + l;
+        sg->all = sg->n == 64 ? ~0ull : (1ull << sg->n) - 1;
+        sg->exec = sg->all;
+        sg->stride = width;
+        sg->r = regs + g * regs_per;
+        sg->slot = slots + (size_t)g * (p->nslots + 1);
+        fill_ids(w, sg);
+    }
+    for (;;) {
+        const uint32_t *order = phase_order(e);
+        memset(ran, 0, ngroups);
+        for (uint32_t k = 0; k < total; k++) {
+            uint32_t g = order[k] / width;
+            if (ran[g])
+                continue;
+            ran[g] = 1;
+            subgroup *sg = &sgs[g];
+            if (sg->done) { /* cannot happen after PHASE_NEXT; reported for safety */
+                for (uint32_t l = 0; l < sg->n; l++)
+                    phase_return(e, sg->lid[l]);
+                continue;
+            }
+            uint8_t kind = 0;
+            uint32_t site = sg->pc;
+            stop s = run(xp, sg, &inv, prof, &kind);
+            for (uint32_t l = 0; l < sg->n; l++) {
+                bool here = sg->exec >> l & 1;
+                if (s == STOP_BARRIER && here)
+                    phase_arrive(e, sg->lid[l], (exec_barrier)kind, sg->pc - 1);
+                else if (s == STOP_BARRIER && !(sg->slot[p->ret_slot] >> l & 1))
+                    /* in another branch of divergent control flow: not at this barrier */
+                    phase_arrive(e, sg->lid[l], (exec_barrier)kind, (sg->pc - 1) | 0x80000000u);
+                else
+                    phase_return(e, sg->lid[l]);
+            }
+            (void)site;
+            if (s == STOP_END || s == STOP_ERROR)
+                sg->done = true;
+        }
+        if (phase_end(e) != PHASE_NEXT)
+            break;
+    }
+done:
+    free(sgs);
+    free(regs);
+    free(slots);
+    free(ran);
+}

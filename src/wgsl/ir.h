@@ -1,0 +1,101 @@
+/* Internal: the register bytecode the interpreter runs for all lanes of a
+ * sub-group at once.
+ *
+ * Registers are 32-bit words, one per lane (structure of arrays: register r
+ * of lane i is regs[r * width + i]).  Arithmetic computes every lane of its
+ * destination (temporaries only); writes to variables (OP_MOVM, OP_STOREIDX)
+ * and every builtin with an effect use the execution mask `exec`.
+ *
+ * Structured control flow keeps masks in slots the lowering numbers (an if
+ * uses one, a loop two, a function call one): OP_IF saves the else lanes,
+ * OP_ELSE swaps in the else lanes and saves the lanes that finished the
+ * then-branch, OP_ENDIF joins them; break/continue/return move the running
+ * lanes into their construct's slot, which the construct's end merges back. */
+#ifndef STEX_WGSL_IR_H
+#define STEX_WGSL_IR_H
+
+#include <stdint.h>
+
+#include "stex/math.h"
+#include "wgsl/types.h"
+
+typedef enum wg_opcode {
+    OP_CONST,      /* d = imm (all lanes) */
+    OP_MOV,        /* d[0..n) = a[0..n) (all lanes) */
+    OP_MOVM,       /* d[0..n) = a[0..n), lanes in exec */
+    OP_MATH,       /* d.. = fn(a, b, c) per lane: the math layer; scalar arguments */
+    OP_MATHV,      /* d[0..out) = fn(a[0..in)): vector arguments (pack, unpack) */
+    OP_CMP,        /* d = a <cmp> b; sub = comparison, n = scalar type */
+    OP_BITS,       /* d = a & | ^ b, or ~a / !a; sub = which */
+    OP_SELECT,     /* d[0..n) = c ? b : a (c: one bool, or n bools when imm) */
+    OP_LOADIDX,    /* d[0..n) = regs[a + off(b) + k]; off = WG_NONE: 0 */
+    OP_STOREIDX,   /* regs[d + off(b) + k] = a[0..n), exec lanes; off = WG_NONE: dropped */
+    OP_ADDR,       /* d = off(a) + element(b) * imm, a = WG_NONE_REG for 0; c = count
+                    * (0: runtime-sized, bounds left to the memory access), sub =
+                    * stex_array_kind, n = element bytes: the profile's out-of-bounds
+                    * rule (stex_math_oob); WG_NONE (no element) propagates */
+    /* memory: word W = off(a) + e + offs[k] of binding imm or of var<workgroup> */
+    OP_BUF_LOAD,   /* d[k] = word W, k < n */
+    OP_BUF_STORE,  /* word W = b[k], exec lanes */
+    OP_WG_LOAD,    /* d[k] = workgroup word W */
+    OP_WG_STORE,   /* workgroup word W = b[k], exec lanes */
+    OP_ATOMIC,     /* d = atomic sub (stex_atomic_op) on word W, value b, compare c;
+                    * n = 1: var<workgroup> */
+    OP_TEX_LOAD,   /* d[0..4) = textureLoad(binding imm, a, b, c); sub = dim */
+    OP_TEX_STORE,  /* textureStore(binding imm, a, b, c, value d[0..4)); sub = dim, n = scalar */
+    OP_TEX_LOAD_LEVEL, /* d[0..4) = textureLoad(texture_2d imm, a, b, level c) */
+    OP_TEX_SAMPLE, /* d[0..4) = textureSampleLevel(texture imm, sampler n, a, b, level c) */
+    OP_TEX_DIMS,   /* d[0..n) = textureDimensions(binding imm) (n words); sub: 1 = layers */
+    OP_ARRAY_LEN,  /* d = (bytes bound at binding imm - a) / b */
+    OP_BARRIER,    /* sub = exec_barrier kind */
+    OP_IF,         /* slot imm; a = condition; jump to b (the ELSE) if no lane takes it */
+    OP_ELSE,       /* slot imm; jump to b (the ENDIF) if no lane takes it */
+    OP_ENDIF,      /* slot imm */
+    OP_MASK_CLEAR, /* slot imm = 0 (loop / switch / call start) */
+    OP_EXIT,       /* slot imm |= exec; exec = 0 (break, continue, return) */
+    OP_MERGE,      /* exec |= slot imm (continuing start, switch end, call end) */
+    OP_BREAK_IF,   /* slot imm |= exec & a; exec &= ~a */
+    OP_LOOP_END,   /* if exec: jump to b, else exec = slot imm */
+    OP_END         /* the entry point returns */
+} wg_opcode;
+
+/* OP_CMP comparisons and OP_BITS operations */
+enum { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EQ, CMP_NE };
+enum { BITS_AND, BITS_OR, BITS_XOR, BITS_NOT, BITS_LNOT };
+
+typedef struct wg_ins {
+    uint8_t op;
+    uint8_t sub;
+    uint16_t n;
+    uint32_t d, a, b, c;
+    uint32_t imm;
+    uint32_t e;            /* memory ops: constant word offset added to off(a) */
+    uint32_t line;         /* source line, for runtime errors */
+    uint32_t offs;         /* memory ops: pool index of n word offsets (WG_NO_OFFS: 0, 1, 2, ...) */
+} wg_ins;
+
+/* Registers every program starts with, filled per lane by the interpreter. */
+enum {
+    REG_GLOBAL_ID = 0,      /* 3 words */
+    REG_LOCAL_ID = 3,       /* 3 */
+    REG_LOCAL_INDEX = 6,    /* 1 */
+    REG_WORKGROUP_ID = 7,   /* 3 */
+    REG_NUM_WORKGROUPS = 10, /* 3 */
+    REG_FIRST_FREE = 13
+};
+
+#define WG_NONE UINT32_MAX     /* a word offset meaning "no element" */
+#define WG_NONE_REG UINT32_MAX /* no register */
+#define WG_NO_OFFS UINT32_MAX
+
+typedef struct wg_program {
+    wg_ins *code;
+    uint32_t ncode, cap;
+    uint32_t nregs;         /* registers per lane */
+    uint32_t nslots;        /* mask slots */
+    uint32_t ret_slot;      /* the entry point's return slot */
+    uint32_t *pool;         /* word-offset tables (wg_ins.offs) */
+    uint32_t npool, pool_cap;
+} wg_program;
+
+#endif

@@ -1,0 +1,272 @@
+/* The WGSL lexer: comments, identifiers, literals, punctuation; then
+ * template-list discovery (WGSL 3.9). */
+#include "wgsl/lex.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct { const char *s; wg_tok_kind k; } PUNCT[] = {
+    {"<<=", TK_SHL_ASSIGN}, {">>=", TK_SHR_ASSIGN},
+    {"->", TK_ARROW}, {"&&", TK_AND_AND}, {"||", TK_OR_OR}, {"==", TK_EQ}, {"!=", TK_NE},
+    {"<=", TK_LE}, {">=", TK_GE}, {"<<", TK_SHL}, {">>", TK_SHR}, {"++", TK_PLUS_PLUS},
+    {"--", TK_MINUS_MINUS}, {"+=", TK_PLUS_ASSIGN}, {"-=", TK_MINUS_ASSIGN},
+    {"*=", TK_STAR_ASSIGN}, {"/=", TK_SLASH_ASSIGN}, {"%=", TK_PERCENT_ASSIGN},
+    {"&=", TK_AND_ASSIGN}, {"|=", TK_OR_ASSIGN}, {"^=", TK_XOR_ASSIGN},
+    {"<", TK_LT}, {">", TK_GT}, {"=", TK_ASSIGN}, {"+", TK_PLUS}, {"-", TK_MINUS},
+    {"*", TK_STAR}, {"/", TK_SLASH}, {"%", TK_PERCENT}, {"&", TK_AMP}, {"|", TK_PIPE},
+    {"^", TK_CARET}, {"~", TK_TILDE}, {"!", TK_BANG}, {"(", TK_LPAREN}, {")", TK_RPAREN},
+    {"{", TK_LBRACE}, {"}", TK_RBRACE}, {"[", TK_LBRACKET}, {"]", TK_RBRACKET},
+    {",", TK_COMMA}, {";", TK_SEMI}, {":", TK_COLON}, {".", TK_DOT}, {"@", TK_AT},
+};
+
+const char *wg_tok_spelling(wg_tok_kind k)
+{
+    switch (k) {
+    case TK_EOF: return "end of file";
+    case TK_IDENT: return "an identifier";
+    case TK_INT: return "an integer literal";
+    case TK_FLOAT: return "a floating-point literal";
+    case TK_TEMPLATE_OPEN: return "'<'";
+    case TK_TEMPLATE_CLOSE: return "'>'";
+    case TK_UNDERSCORE: return "'_'";
+    default:
+        for (size_t i = 0; i < sizeof PUNCT / sizeof PUNCT[0]; i++)
+            if (PUNCT[i].k == k)
+                return PUNCT[i].s;
+        return "a token";
+    }
+}
+
+int wg_tok_is(const wg_token *t, const char *word)
+{
+    return t->kind == TK_IDENT && strlen(word) == t->len && !memcmp(t->text, word, t->len);
+}
+
+typedef struct lexer {
+    const char *src, *p;
+    uint32_t line;
+    const char *line_start;
+    wg_diags *d;
+    wg_token *t;
+    uint32_t n, cap;
+} lexer;
+
+static wg_loc here(const lexer *x, const char *at)
+{
+    return (wg_loc){x->line, (uint32_t)(at - x->line_start) + 1};
+}
+
+static wg_token *push(lexer *x, wg_tok_kind k, const char *at, size_t len)
+{
+    if (x->n == x->cap) {
+        uint32_t cap = x->cap ? 2 * x->cap : 256;
+        wg_token *t = realloc(x->t, cap * sizeof *t);
+        if (!t)
+            return NULL;
+        x->t = t;
+        x->cap = cap;
+    }
+    wg_token *t = &x->t[x->n++];
+    memset(t, 0, sizeof *t);
+    t->kind = k;
+    t->loc = here(x, at);
+    t->text = at;
+    t->len = (uint32_t)len;
+    return t;
+}
+
+/* Skips blanks and comments (block comments nest); false at end of input. */
+static void skip_blank(lexer *x)
+{
+    for (;;) {
+        const char *p = x->p;
+        if (*p == '\n') {
+            x->line++;
+            x->line_start = p + 1;
+            x->p++;
+        } else if (isspace((unsigned char)*p)) {
+            x->p++;
+        } else if (p[0] == '/' && p[1] == '/') {
+            while (*x->p && *x->p != '\n')
+                x->p++;
+        } else if (p[0] == '/' && p[1] == '*') {
+            const char *start = p;
+            int depth = 0;
+            do {
+                if (x->p[0] == '/' && x->p[1] == '*') {
+                    depth++;
+                    x->p += 2;
+                } else if (x->p[0] == '*' && x->p[1] == '/') {
+                    depth--;
+                    x->p += 2;
+                } else if (*x->p == '\n') {
+                    x->line++;
+                    x->line_start = ++x->p;
+                } else if (*x->p) {
+                    x->p++;
+                } else {
+                    wg_error(x->d, here(x, start), "block-comment", "unterminated block comment");
+                    return;
+                }
+            } while (depth > 0);
+        } else {
+            return;
+        }
+    }
+}
+
+/* A numeric literal (WGSL 3.4 "Literals"). */
+static void number(lexer *x)
+{
+    const char *s = x->p, *p = s;
+    bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    bool is_float = false;
+    if (hex) {
+        p += 2;
+        while (isxdigit((unsigned char)*p) || *p == '.')
+            is_float |= *p++ == '.';
+        if (*p == 'p' || *p == 'P') {
+            is_float = true;
+            p++;
+            if (*p == '+' || *p == '-')
+                p++;
+            while (isdigit((unsigned char)*p))
+                p++;
+        }
+    } else {
+        while (isdigit((unsigned char)*p) || *p == '.')
+            is_float |= *p++ == '.';
+        if (*p == 'e' || *p == 'E') {
+            is_float = true;
+            p++;
+            if (*p == '+' || *p == '-')
+                p++;
+            while (isdigit((unsigned char)*p))
+                p++;
+        }
+    }
+    char suffix = 0;
+    if (*p == 'i' || *p == 'u' || *p == 'f' || *p == 'h')
+        suffix = *p;
+    if (suffix == 'f' || suffix == 'h')
+        is_float = true;
+    size_t len = (size_t)(p - s);
+    wg_token *t = push(x, is_float ? TK_FLOAT : TK_INT, s, len + (suffix != 0));
+    x->p = p + (suffix != 0);
+    if (!t)
+        return;
+    t->suffix = suffix;
+    char buf[128];
+    if (len >= sizeof buf) {
+        wg_error(x->d, t->loc, "literal", "numeric literal too long");
+        return;
+    }
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    errno = 0;
+    if (is_float) {
+        t->fval = strtod(buf, NULL);
+        if (isinf(t->fval))
+            wg_error(x->d, t->loc, "literal", "floating-point literal '%s' is not finite", buf);
+    } else {
+        if (len > 1 && buf[0] == '0' && !hex)
+            wg_error(x->d, t->loc, "decimal-int-literal",
+                     "integer literal '%s' has a leading zero", buf);
+        unsigned long long v = strtoull(buf, NULL, hex ? 16 : 10);
+        if (errno == ERANGE || v > (unsigned long long)INT64_MAX)
+            wg_error(x->d, t->loc, "literal", "integer literal '%s' is too large", buf);
+        t->ival = (int64_t)v;
+    }
+    if (isalnum((unsigned char)*x->p) || *x->p == '_')
+        wg_error(x->d, here(x, x->p), "literal", "unexpected character '%c' after a number",
+                 *x->p);
+}
+
+/* WGSL 3.9: marks the '<' ... '>' pairs that delimit template lists.  The
+ * lexer emits '>>' as two '>' (the second `joined`), so a '>>' may close two
+ * lists; the parser joins them back into a shift elsewhere. */
+static void discover_templates(wg_token *t, uint32_t n)
+{
+    for (uint32_t i = 0; i + 1 < n; i++) {
+        if (t[i].kind != TK_IDENT || t[i + 1].kind != TK_LT)
+            continue;
+        int paren = 0;
+        uint32_t opens[32], depth = 0;
+        opens[depth++] = i + 1;
+        for (uint32_t j = i + 2; j < n && depth; j++) {
+            wg_tok_kind k = t[j].kind;
+            if (k == TK_LPAREN || k == TK_LBRACKET) {
+                paren++;
+            } else if (k == TK_RPAREN || k == TK_RBRACKET) {
+                if (paren-- == 0)
+                    break;
+            } else if (paren == 0 && k == TK_IDENT && j + 1 < n && t[j + 1].kind == TK_LT) {
+                if (depth == 32)
+                    break;
+                opens[depth++] = ++j;
+            } else if (paren == 0 && k == TK_GT) {
+                t[opens[--depth]].kind = TK_TEMPLATE_OPEN;
+                t[j].kind = TK_TEMPLATE_CLOSE;
+            } else if (paren == 0 && (k == TK_SEMI || k == TK_LBRACE || k == TK_RBRACE ||
+                                      k == TK_COLON || k == TK_AND_AND || k == TK_OR_OR ||
+                                      k == TK_ASSIGN || k == TK_EOF)) {
+                break;
+            }
+        }
+        /* an unclosed candidate stays a less-than; inner lists it closed stay closed */
+    }
+}
+
+void wg_lex(const char *src, wg_diags *d, wg_token **out, uint32_t *count)
+{
+    lexer x = {src, src, 1, src, d, NULL, 0, 0};
+    for (;;) {
+        skip_blank(&x);
+        const char *p = x.p;
+        if (!*p)
+            break;
+        if (isalpha((unsigned char)*p) || *p == '_') {
+            const char *s = p;
+            while (isalnum((unsigned char)*p) || *p == '_')
+                p++;
+            wg_token *t = push(&x, p - s == 1 && *s == '_' ? TK_UNDERSCORE : TK_IDENT, s,
+                               (size_t)(p - s));
+            if (t && t->kind == TK_IDENT && t->len >= 2 && s[0] == '_' && s[1] == '_')
+                wg_error(d, t->loc, "identifiers", "identifiers may not start with '__'");
+            x.p = p;
+            continue;
+        }
+        if (isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) {
+            number(&x);
+            continue;
+        }
+        size_t i;
+        if (p[0] == '>' && p[1] == '>' && p[2] != '=') { /* two '>' (see discover_templates) */
+            push(&x, TK_GT, p, 1);
+            wg_token *second = push(&x, TK_GT, p + 1, 1);
+            if (second)
+                second->joined = 1;
+            x.p += 2;
+            continue;
+        }
+        for (i = 0; i < sizeof PUNCT / sizeof PUNCT[0]; i++) {
+            size_t len = strlen(PUNCT[i].s);
+            if (!strncmp(p, PUNCT[i].s, len)) {
+                push(&x, PUNCT[i].k, p, len);
+                x.p += len;
+                break;
+            }
+        }
+        if (i == sizeof PUNCT / sizeof PUNCT[0]) {
+            wg_error(d, here(&x, p), "tokens", "unexpected character '%c'", *p);
+            x.p++;
+        }
+    }
+    push(&x, TK_EOF, x.p, 0);
+    discover_templates(x.t, x.n);
+    *out = x.t;
+    *count = x.n;
+}

@@ -1,0 +1,111 @@
+/* The lowering context: registers, mask slots, instructions, scopes. */
+#include "wgsl/lower.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint32_t wg_reg_alloc(wg_ctx *x, uint32_t words)
+{
+    uint32_t r = x->reg_next;
+    x->reg_next += words ? words : 1;
+    if (x->reg_next > x->prog->nregs)
+        x->prog->nregs = x->reg_next;
+    return r;
+}
+
+uint32_t wg_slot_alloc(wg_ctx *x)
+{
+    return x->prog->nslots++;
+}
+
+wg_ins *wg_emit(wg_ctx *x, wg_opcode op)
+{
+    static wg_ins sink; /* after running out of memory: written, never run */
+    wg_program *p = x->prog;
+    if (p->ncode == p->cap) {
+        uint32_t cap = p->cap ? 2 * p->cap : 256;
+        wg_ins *c = realloc(p->code, cap * sizeof *c);
+        if (!c) {
+            x->oom = true;
+            memset(&sink, 0, sizeof sink);
+            return &sink;
+        }
+        p->code = c;
+        p->cap = cap;
+    }
+    wg_ins *i = &p->code[p->ncode++];
+    memset(i, 0, sizeof *i);
+    i->op = (uint8_t)op;
+    i->offs = WG_NO_OFFS;
+    i->line = x->line;
+    return i;
+}
+
+uint32_t wg_pool_add(wg_ctx *x, const uint32_t *offs, uint32_t n)
+{
+    wg_program *p = x->prog;
+    bool identity = true;
+    for (uint32_t i = 0; i < n; i++)
+        identity &= offs[i] == i;
+    if (identity)
+        return WG_NO_OFFS;
+    if (p->npool + n > p->pool_cap) {
+        uint32_t cap = p->pool_cap ? 2 * p->pool_cap : 256;
+        while (cap < p->npool + n)
+            cap *= 2;
+        uint32_t *np = realloc(p->pool, cap * sizeof *np);
+        if (!np) {
+            x->oom = true;
+            return WG_NO_OFFS;
+        }
+        p->pool = np;
+        p->pool_cap = cap;
+    }
+    memcpy(p->pool + p->npool, offs, n * sizeof *offs);
+    p->npool += n;
+    return p->npool - n;
+}
+
+wg_cword *wg_cwords(wg_ctx *x, uint32_t n)
+{
+    wg_cword *c = wg_alloc(x->arena, (n ? n : 1) * sizeof *c);
+    if (!c) {
+        x->oom = true;
+        static wg_cword sink[64];
+        return sink;
+    }
+    return c;
+}
+
+void wg_scope_push(wg_ctx *x, const char *name, wg_val v)
+{
+    if (x->nsyms == x->syms_cap) {
+        uint32_t cap = x->syms_cap ? 2 * x->syms_cap : 64;
+        wg_sym *s = realloc(x->syms, cap * sizeof *s);
+        if (!s) {
+            x->oom = true;
+            return;
+        }
+        x->syms = s;
+        x->syms_cap = cap;
+    }
+    x->syms[x->nsyms++] = (wg_sym){name, v};
+}
+
+const wg_val *wg_lookup_local(const wg_ctx *x, const char *name)
+{
+    for (uint32_t i = x->nsyms; i-- > 0;)
+        if (x->syms[i].name && !strcmp(x->syms[i].name, name))
+            return &x->syms[i].val;
+    return NULL;
+}
+
+const char *wg_tname(const wg_ctx *x, int type)
+{
+    static _Thread_local char bufs[4][128];
+    static _Thread_local int next;
+    char *b = bufs[next++ & 3];
+    if (type < 0)
+        return "?";
+    return wg_type_name(x->types, type, b, 128);
+}

@@ -1,0 +1,143 @@
+/* Internal: semantic analysis and lowering, one pass.  Lowering an entry
+ * point walks its body, checks every expression and statement against
+ * WGSL's rules (types, conversions, scopes, builtins) and emits the
+ * bytecode of ir.h; user functions are inlined at each call (so pointer
+ * parameters resolve at compile time, and recursion - which WGSL forbids -
+ * is found as a call already being inlined).  Const-expressions are
+ * evaluated here (abstract numbers in int64 / double, then materialised). */
+#ifndef STEX_WGSL_LOWER_H
+#define STEX_WGSL_LOWER_H
+
+#include "stex/dispatch.h"
+#include "wgsl/ast.h"
+#include "wgsl/ir.h"
+#include "wgsl/types.h"
+
+/* One word of a compile-time constant: by the scalar kind of its type. */
+typedef union wg_cword {
+    int64_t i;   /* AbstractInt */
+    double f;    /* AbstractFloat */
+    uint32_t u;  /* bool, i32, u32, f32: the bits */
+} wg_cword;
+
+/* Where a reference points. */
+typedef struct wg_ref {
+    wg_space space;
+    uint32_t binding;   /* STEX_BINDING(group, binding): uniform, storage, handle */
+    uint32_t base;      /* function/private: register; memory: constant word offset */
+    uint32_t dyn;       /* register with a dynamic word offset, or WG_NONE_REG */
+    stex_access access; /* storage: read or read_write */
+} wg_ref;
+
+typedef enum wg_val_kind { V_ERROR, V_CONST, V_REG, V_REF, V_PTR, V_HANDLE, V_VOID } wg_val_kind;
+
+typedef struct wg_val {
+    wg_val_kind kind;
+    int type;         /* V_REF: the store type; V_PTR: the pointer type */
+    uint32_t reg;     /* V_REG */
+    wg_cword *c;      /* V_CONST: one per word */
+    wg_ref ref;       /* V_REF, V_PTR, V_HANDLE (binding) */
+} wg_val;
+
+/* A module-scope declaration's analysis, done once, on first use. */
+typedef struct wg_global {
+    const wg_decl *decl;
+    int state;        /* 0 not yet, 1 in progress (a cycle if met again), 2 done */
+    wg_val val;       /* const / override value, var reference, handle */
+    int type;         /* struct / alias: the type */
+    bool used;        /* statically used by the entry point being lowered */
+    uint32_t wg_offset; /* var<workgroup>: byte offset */
+} wg_global;
+
+typedef struct wg_sym {
+    const char *name;
+    wg_val val;
+} wg_sym;
+
+typedef struct wg_fn_frame {
+    const wg_decl *fn;
+    int ret_type;
+    uint32_t ret_reg;
+    uint32_t ret_slot;
+} wg_fn_frame;
+
+typedef struct wg_override_value {
+    const char *name;
+    double value;
+} wg_override_value;
+
+typedef struct wg_ctx {
+    wg_arena *arena;
+    wg_diags *d;
+    wg_types *types;
+    const wg_ast *ast;
+    wg_global *globals;     /* one per ast decl */
+    const wg_override_value *overrides;
+    uint32_t noverrides;
+    /* lowering state */
+    wg_program *prog;
+    uint32_t reg_next;
+    wg_sym *syms;
+    uint32_t nsyms, syms_cap;
+    wg_fn_frame frames[16];
+    uint32_t nframes;
+    uint32_t break_slot[64], continue_slot[64]; /* innermost construct last */
+    bool break_is_loop[64];
+    uint32_t nbreak;
+    uint32_t in_continuing;
+    uint32_t wg_memory;     /* bytes of var<workgroup> laid out so far */
+    bool uses_barriers;
+    bool oom;
+    bool checking;          /* lowering a function alone, only to check it */
+    uint32_t line;          /* of the statement being lowered */
+} wg_ctx;
+
+/* ---- lower.c: the context, registers, emission ---- */
+uint32_t wg_reg_alloc(wg_ctx *x, uint32_t words);
+uint32_t wg_slot_alloc(wg_ctx *x);
+wg_ins *wg_emit(wg_ctx *x, wg_opcode op);
+uint32_t wg_pool_add(wg_ctx *x, const uint32_t *offs, uint32_t n);
+wg_cword *wg_cwords(wg_ctx *x, uint32_t n);
+void wg_scope_push(wg_ctx *x, const char *name, wg_val v);
+const wg_val *wg_lookup_local(const wg_ctx *x, const char *name);
+const char *wg_tname(const wg_ctx *x, int type); /* a type's name (rotating static buffers) */
+#define WG_ERR(x, loc, rule, ...) wg_error((x)->d, (loc), (rule), __VA_ARGS__)
+static inline wg_val wg_error_val(void) { return (wg_val){.kind = V_ERROR, .type = T_VOID}; }
+
+/* ---- lower_module.c: module scope ---- */
+/* The global for an identifier, analysed on first use (NULL if none). */
+wg_global *wg_global_find(wg_ctx *x, const char *name, wg_loc loc);
+/* Resolves a type expression (vec2<f32>, array<u32, 4>, a struct name); -1 on error. */
+int wg_resolve_type(wg_ctx *x, const wg_expr *e);
+/* Whether an identifier names a type (so `name(...)` is a constructor). */
+bool wg_names_type(wg_ctx *x, const char *name);
+
+/* ---- lower_expr.c: expressions ---- */
+wg_val wg_expr_lower(wg_ctx *x, const wg_expr *e);
+/* A value as a register (loads references, materialises constants as `type`). */
+uint32_t wg_to_reg(wg_ctx *x, wg_val v, wg_loc loc);
+/* The value converted to `type` (automatic conversions only); V_ERROR with a message if not. */
+wg_val wg_convert(wg_ctx *x, wg_val v, int type, wg_loc loc, const char *what);
+wg_val wg_load(wg_ctx *x, wg_val v, wg_loc loc);  /* V_REF -> V_REG; others unchanged */
+void wg_store(wg_ctx *x, const wg_ref *r, int type, uint32_t reg, wg_loc loc);
+/* A constant of a concrete type, materialised into a register. */
+uint32_t wg_const_reg(wg_ctx *x, const wg_cword *c, int type);
+wg_val wg_const_scalar(wg_ctx *x, int type, wg_cword w);
+/* Converts constant words of type `from` to `to` (abstract -> concrete); false if out of range. */
+bool wg_const_convert(wg_ctx *x, const wg_cword *in, int from, wg_cword *out, int to);
+/* The address of a ref's element `idx` (a register of i32/u32) of an array or vector. */
+wg_ref wg_ref_index(wg_ctx *x, const wg_ref *r, const wg_type *agg, uint32_t idx_reg, wg_loc loc);
+/* Unifies two operand types for a binary operator; -1 if they do not. */
+int wg_common_type(wg_ctx *x, int a, int b);
+/* Emits fn (by op name) per component over scalar/vector registers; result in a new register. */
+uint32_t wg_emit_math(wg_ctx *x, const char *op, int type, const uint32_t *args, uint32_t nargs,
+                      int result_type, wg_loc loc);
+
+/* ---- lower_call.c: calls ---- */
+wg_val wg_call_lower(wg_ctx *x, const wg_expr *e);
+
+/* ---- lower_stmt.c: statements and entry points ---- */
+void wg_block_lower(wg_ctx *x, const wg_stmt *s);
+wg_val wg_user_call(wg_ctx *x, const wg_decl *fn, const wg_expr *call);
+
+#endif

@@ -1,0 +1,852 @@
+/* Calls: constructors and conversions, the builtin functions (textures,
+ * buffers, atomics, barriers, numeric builtins through the math layer), and
+ * user functions (inlined by lower_stmt.c). */
+#include "wgsl/lower.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "shader/exec.h"
+#include "shader/lanes.h"
+
+enum { MAX_ARGS = 16 };
+
+static wg_types *TS(wg_ctx *x) { return x->types; }
+static wg_type_kind kind_of(wg_ctx *x, int t) { return x->types->t[t].kind; }
+
+static bool lower_args(wg_ctx *x, const wg_expr *e, wg_val *v)
+{
+    if (e->nargs > MAX_ARGS) {
+        WG_ERR(x, e->loc, "call", "too many arguments (%u)", e->nargs);
+        return false;
+    }
+    bool ok = true;
+    for (uint32_t i = 0; i < e->nargs; i++) {
+        v[i] = wg_expr_lower(x, e->args[i]);
+        ok &= v[i].kind != V_ERROR;
+    }
+    return ok;
+}
+
+static bool want_args(wg_ctx *x, const wg_expr *e, const char *name, uint32_t lo, uint32_t hi)
+{
+    if (e->nargs >= lo && e->nargs <= hi)
+        return true;
+    if (lo == hi)
+        WG_ERR(x, e->loc, "builtin-functions", "%s takes %u argument%s, not %u", name, lo,
+               lo == 1 ? "" : "s", e->nargs);
+    else
+        WG_ERR(x, e->loc, "builtin-functions", "%s takes %u to %u arguments, not %u", name, lo, hi,
+               e->nargs);
+    return false;
+}
+
+static wg_val reg_val(int type, uint32_t reg) { return (wg_val){.kind = V_REG, .type = type, .reg = reg}; }
+
+/* ---- constructors ---- */
+
+/* Scalar conversion of one register word: from scalar kind `from` to `to`. */
+static void convert_word(wg_ctx *x, int from, int to, uint32_t src, uint32_t dst, wg_loc loc)
+{
+    wg_type_kind f = kind_of(x, from), t = kind_of(x, to);
+    wg_ins *i;
+    if (f == t) {
+        i = wg_emit(x, OP_MOV);
+        i->d = dst, i->a = src, i->n = 1;
+        return;
+    }
+    if (t == TY_BOOL) { /* x != 0 */
+        uint32_t z = wg_reg_alloc(x, 1);
+        i = wg_emit(x, OP_CONST);
+        i->d = z;
+        i = wg_emit(x, OP_CMP);
+        i->d = dst, i->a = src, i->b = z, i->sub = CMP_NE, i->n = (uint16_t)f;
+        return;
+    }
+    if (f == TY_BOOL) { /* select(0, 1) in the target type */
+        uint32_t one = wg_reg_alloc(x, 2);
+        i = wg_emit(x, OP_CONST);
+        i->d = one, i->imm = t == TY_F32 ? 0x3f800000u : 1u;
+        i = wg_emit(x, OP_CONST);
+        i->d = one + 1;
+        i = wg_emit(x, OP_SELECT);
+        i->d = dst, i->a = one + 1, i->b = one, i->c = src, i->n = 1;
+        return;
+    }
+    static const char *const names[] = {[TY_I32] = "i32", [TY_U32] = "u32", [TY_F32] = "f32"};
+    char sig[16];
+    snprintf(sig, sizeof sig, "%s->%s", names[f], names[t]);
+    stex_math_fn fn;
+    if (!stex_math_fn_find("convert", sig, &fn)) {
+        WG_ERR(x, loc, "conversion", "no conversion %s in the math layer", sig);
+        return;
+    }
+    i = wg_emit(x, OP_MATH);
+    i->d = dst, i->a = src, i->imm = (uint32_t)fn, i->n = 1;
+}
+
+/* Flattens constructor arguments into scalar words of scalar type s. */
+static wg_val construct(wg_ctx *x, const wg_expr *e, int type, wg_val *args, uint32_t nargs)
+{
+    wg_types *ts = TS(x);
+    const wg_type *t = wg_ty(ts, type);
+    if (nargs == 0) { /* the zero value */
+        wg_cword *c = wg_cwords(x, t->words);
+        return (wg_val){.kind = V_CONST, .type = type, .c = c};
+    }
+    if (t->kind == TY_ARRAY || t->kind == TY_STRUCT) {
+        uint32_t need = t->kind == TY_ARRAY ? t->n : t->nmembers;
+        if (nargs != need) {
+            WG_ERR(x, e->loc, "value-constructor", "%s takes %u values, not %u",
+                   wg_tname(x, type), need, nargs);
+            return wg_error_val();
+        }
+        bool all_const = true;
+        for (uint32_t i = 0; i < nargs; i++) {
+            int mt = t->kind == TY_ARRAY ? t->elem : t->members[i].type;
+            args[i] = wg_convert(x, wg_load(x, args[i], e->args[i]->loc), mt, e->args[i]->loc,
+                                 "the value");
+            if (args[i].kind == V_ERROR)
+                return args[i];
+            all_const &= args[i].kind == V_CONST;
+        }
+        if (all_const) {
+            wg_cword *c = wg_cwords(x, t->words);
+            uint32_t at = 0;
+            for (uint32_t i = 0; i < nargs; i++) {
+                uint32_t w = wg_ty(ts, args[i].type)->words;
+                memcpy(c + at, args[i].c, w * sizeof *c);
+                at += w;
+            }
+            return (wg_val){.kind = V_CONST, .type = type, .c = c};
+        }
+        uint32_t d = wg_reg_alloc(x, t->words), at = 0;
+        for (uint32_t i = 0; i < nargs; i++) {
+            uint32_t w = wg_ty(ts, args[i].type)->words;
+            uint32_t r = wg_to_reg(x, args[i], e->args[i]->loc);
+            wg_ins *in = wg_emit(x, OP_MOV);
+            in->d = d + at, in->a = r, in->n = (uint16_t)w;
+            at += w;
+        }
+        return reg_val(type, d);
+    }
+    /* scalars and vectors: components from scalars and vectors, or one conversion */
+    uint32_t n = wg_type_lanes(ts, type);
+    int s = wg_type_scalar(ts, type);
+    uint32_t have = 0;
+    for (uint32_t i = 0; i < nargs; i++) {
+        args[i] = wg_load(x, args[i], e->args[i]->loc);
+        uint32_t l = wg_type_lanes(ts, args[i].type);
+        if (!l) {
+            WG_ERR(x, e->args[i]->loc, "value-constructor", "%s cannot be built from %s",
+                   wg_tname(x, type), wg_tname(x, args[i].type));
+            return wg_error_val();
+        }
+        have += l;
+    }
+    bool conversion = nargs == 1 && have == n;      /* f32(i), vec2<f32>(vec2<u32>) */
+    bool splat = nargs == 1 && have == 1 && n > 1;  /* vec4<f32>(0.0) */
+    if (!conversion && !splat && have != n) {
+        WG_ERR(x, e->loc, "value-constructor", "%s needs %u components, not %u",
+               wg_tname(x, type), n, have);
+        return wg_error_val();
+    }
+    bool all_const = true;
+    for (uint32_t i = 0; i < nargs; i++)
+        all_const &= args[i].kind == V_CONST;
+    if (!conversion) {
+        /* components must convert automatically */
+        for (uint32_t i = 0; i < nargs; i++) {
+            int want = wg_type_with_scalar(ts, args[i].type, s);
+            if (!wg_type_converts(ts, args[i].type, want)) {
+                WG_ERR(x, e->args[i]->loc, "value-constructor", "%s cannot take a %s component",
+                       wg_tname(x, type), wg_tname(x, args[i].type));
+                return wg_error_val();
+            }
+            args[i] = wg_convert(x, args[i], want, e->args[i]->loc, "the component");
+        }
+    }
+    if (all_const) {
+        wg_cword *c = wg_cwords(x, n);
+        if (conversion) {
+            int from = wg_type_scalar(ts, args[0].type);
+            for (uint32_t k = 0; k < n; k++) {
+                wg_cword w = args[0].c[k];
+                if (!wg_type_converts(ts, from, s) && from != s) {
+                    /* explicit conversion of constants: f32 <-> i32 <-> u32 <-> bool */
+                    wg_type_kind fk = kind_of(x, from), tk = kind_of(x, s);
+                    double v = fk == TY_F32 ? (double)((union { uint32_t u; float f; }){w.u}).f
+                             : fk == TY_I32 ? (double)(int32_t)w.u
+                             : fk == TY_AINT ? (double)w.i : fk == TY_AFLOAT ? w.f : (double)w.u;
+                    if (tk == TY_BOOL)
+                        c[k].u = v != 0;
+                    else if (tk == TY_F32) {
+                        float f = (float)v;
+                        memcpy(&c[k].u, &f, 4);
+                    } else if (tk == TY_I32)
+                        c[k].u = fk == TY_U32 ? w.u : (uint32_t)(int32_t)(v < -2147483648.0 ?
+                                 -2147483648.0 : v > 2147483647.0 ? 2147483647.0 : v);
+                    else
+                        c[k].u = fk == TY_I32 ? w.u : (uint32_t)(v < 0 ? 0 : v > 4294967295.0 ?
+                                 4294967295.0 : v);
+                } else if (!wg_const_convert(x, &w, from, &c[k], s)) {
+                    WG_ERR(x, e->loc, "conversion-rank", "the value is out of range of %s",
+                           wg_tname(x, s));
+                    return wg_error_val();
+                }
+            }
+        } else {
+            uint32_t at = 0;
+            for (uint32_t i = 0; i < nargs; i++) {
+                uint32_t l = wg_type_lanes(ts, args[i].type);
+                for (uint32_t k = 0; k < l; k++)
+                    c[at++] = args[i].c[k];
+            }
+            for (; at < n; at++)
+                c[at] = c[0];
+        }
+        return (wg_val){.kind = V_CONST, .type = type, .c = c};
+    }
+    uint32_t d = wg_reg_alloc(x, n);
+    if (conversion) {
+        int from = wg_type_scalar(ts, args[0].type);
+        if (wg_type_is_abstract(ts, args[0].type)) {
+            args[0] = wg_convert(x, args[0], wg_type_with_scalar(ts, args[0].type, s),
+                                 e->args[0]->loc, "the value");
+            from = s;
+        }
+        uint32_t r = wg_to_reg(x, args[0], e->args[0]->loc);
+        for (uint32_t k = 0; k < n; k++)
+            convert_word(x, from, s, r + k, d + k, e->loc);
+        return reg_val(type, d);
+    }
+    uint32_t at = 0;
+    for (uint32_t i = 0; i < nargs; i++) {
+        uint32_t l = wg_type_lanes(ts, args[i].type);
+        uint32_t r = wg_to_reg(x, args[i], e->args[i]->loc);
+        wg_ins *in = wg_emit(x, OP_MOV);
+        in->d = d + at, in->a = r, in->n = (uint16_t)l;
+        at += l;
+    }
+    for (; at < n; at++) { /* splat */
+        wg_ins *in = wg_emit(x, OP_MOV);
+        in->d = d + at, in->a = d, in->n = 1;
+    }
+    return reg_val(type, d);
+}
+
+/* The type a constructor call names, inferring vecN(...) and array(...) element types. */
+static int constructor_type(wg_ctx *x, const wg_expr *callee, wg_val *args, uint32_t nargs)
+{
+    wg_types *ts = TS(x);
+    const char *n = callee->name;
+    bool vec = !strcmp(n, "vec2") || !strcmp(n, "vec3") || !strcmp(n, "vec4");
+    if ((vec || !strcmp(n, "array")) && callee->ntargs == 0) {
+        if (nargs == 0) {
+            WG_ERR(x, callee->loc, "value-constructor", "%s() needs its element type: %s<T>()",
+                   n, n);
+            return -1;
+        }
+        int el = -1;
+        for (uint32_t i = 0; i < nargs; i++) {
+            int t = vec ? wg_type_scalar(ts, args[i].type) : args[i].type;
+            if (vec && !wg_type_lanes(ts, args[i].type))
+                return -1;
+            el = el < 0 ? t : wg_common_type(x, el, t);
+            if (el < 0) {
+                WG_ERR(x, callee->loc, "value-constructor", "the arguments of %s() have no "
+                       "common type", n);
+                return -1;
+            }
+        }
+        return vec ? wg_type_vec(ts, el, (uint32_t)(n[3] - '0')) : wg_type_array(ts, el, nargs);
+    }
+    return wg_resolve_type(x, callee);
+}
+
+/* ---- numeric builtins through the math layer ---- */
+
+/* Constant folding for abstract floats (WGSL evaluates them in double here). */
+static bool fold_afloat(const char *name, const double *a, uint32_t n, double *out)
+{
+    if (n == 1) {
+        double v = a[0];
+        if (!strcmp(name, "sin")) *out = sin(v);
+        else if (!strcmp(name, "cos")) *out = cos(v);
+        else if (!strcmp(name, "tan")) *out = tan(v);
+        else if (!strcmp(name, "exp")) *out = exp(v);
+        else if (!strcmp(name, "exp2")) *out = exp2(v);
+        else if (!strcmp(name, "log")) *out = log(v);
+        else if (!strcmp(name, "log2")) *out = log2(v);
+        else if (!strcmp(name, "sqrt")) *out = sqrt(v);
+        else if (!strcmp(name, "abs")) *out = fabs(v);
+        else if (!strcmp(name, "floor")) *out = floor(v);
+        else if (!strcmp(name, "ceil")) *out = ceil(v);
+        else if (!strcmp(name, "trunc")) *out = trunc(v);
+        else return false;
+        return isfinite(*out);
+    }
+    if (n == 2) {
+        if (!strcmp(name, "pow")) *out = pow(a[0], a[1]);
+        else if (!strcmp(name, "min")) *out = fmin(a[0], a[1]);
+        else if (!strcmp(name, "max")) *out = fmax(a[0], a[1]);
+        else return false;
+        return isfinite(*out);
+    }
+    return false;
+}
+
+static const char *const NUMERIC[] = {
+    "abs", "min", "max", "clamp", "floor", "ceil", "round", "trunc", "fract", "sqrt",
+    "inverseSqrt", "sin", "cos", "tan", "exp", "exp2", "log", "log2", "pow", "atan", "atan2",
+    "asin", "acos", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "sign", "saturate",
+    "step", "smoothstep", "mix", "fma", "degrees", "radians", "ldexp", "countOneBits",
+    "reverseBits", "countLeadingZeros", "countTrailingZeros", "firstLeadingBit",
+    "firstTrailingBit", "extractBits", "insertBits", NULL};
+
+static bool is_numeric_builtin(const char *n)
+{
+    for (int i = 0; NUMERIC[i]; i++)
+        if (!strcmp(n, NUMERIC[i]))
+            return true;
+    return false;
+}
+
+static wg_val numeric(wg_ctx *x, const wg_expr *e, const char *name, wg_val *args, uint32_t n)
+{
+    wg_types *ts = TS(x);
+    if (n == 0 || n > 4) {
+        WG_ERR(x, e->loc, "builtin-functions", "%s: wrong number of arguments", name);
+        return wg_error_val();
+    }
+    /* the arguments' common type (the bit builtins' counts stay u32; ldexp's i32) */
+    bool tail_u32 = !strcmp(name, "extractBits") || !strcmp(name, "insertBits");
+    uint32_t common_n = !strcmp(name, "ldexp") ? 1 : !strcmp(name, "extractBits") ? 1
+                      : !strcmp(name, "insertBits") ? 2 : n;
+    for (uint32_t i = 0; i < n; i++)
+        args[i] = wg_load(x, args[i], e->args[i]->loc);
+    int t = args[0].type;
+    for (uint32_t i = 1; i < common_n && t >= 0; i++) {
+        uint32_t la = wg_type_lanes(ts, t), lb = wg_type_lanes(ts, args[i].type);
+        if (la > 1 && lb == 1 && (!strcmp(name, "mix") || !strcmp(name, "step") ||
+                                  !strcmp(name, "clamp")))
+            continue; /* a scalar blend factor / bound: splatted below */
+        t = wg_common_type(x, t, args[i].type);
+    }
+    if (t < 0 || !wg_type_is_numeric(ts, t)) {
+        WG_ERR(x, e->loc, "builtin-functions", "no overload of %s for these arguments (%s%s%s)",
+               name, wg_tname(x, args[0].type), n > 1 ? ", " : "",
+               n > 1 ? wg_tname(x, args[1].type) : "");
+        return wg_error_val();
+    }
+    bool all_const = true;
+    for (uint32_t i = 0; i < n; i++)
+        all_const &= args[i].kind == V_CONST;
+    uint32_t lanes = wg_type_lanes(ts, t);
+    int s = wg_type_scalar(ts, t);
+    if (all_const && kind_of(x, s) == TY_AFLOAT) {
+        wg_cword *c = wg_cwords(x, lanes);
+        bool ok = true;
+        for (uint32_t k = 0; k < lanes && ok; k++) {
+            double in[4];
+            for (uint32_t i = 0; i < n; i++) {
+                wg_val a = wg_convert(x, args[i], wg_type_is_scalar(ts, args[i].type) ? T_AFLOAT : t,
+                                      e->args[i]->loc, "the argument");
+                if (a.kind != V_CONST)
+                    return wg_error_val();
+                in[i] = a.c[wg_type_is_scalar(ts, a.type) ? 0 : k].f;
+            }
+            ok = fold_afloat(name, in, n, &c[k].f);
+        }
+        if (ok)
+            return (wg_val){.kind = V_CONST, .type = t, .c = c};
+    }
+    /* concrete: materialise abstract arguments */
+    int ct = wg_type_concrete(ts, t);
+    int cs = wg_type_scalar(ts, ct);
+    uint32_t regs[4];
+    for (uint32_t i = 0; i < n; i++) {
+        int want = i < common_n ? ct : tail_u32 ? T_U32 : !strcmp(name, "ldexp")
+                                                          ? wg_type_with_scalar(ts, ct, T_I32) : ct;
+        if (wg_type_lanes(ts, args[i].type) == 1 && lanes > 1 && i < common_n)
+            want = cs; /* a scalar argument of mix/step/clamp, splatted */
+        if (tail_u32 && i >= common_n)
+            want = T_U32;
+        wg_val a = wg_convert(x, args[i], want, e->args[i]->loc, "the argument");
+        if (a.kind == V_ERROR)
+            return a;
+        regs[i] = wg_to_reg(x, a, e->args[i]->loc);
+        if (wg_type_lanes(ts, a.type) == 1 && lanes > 1) { /* splat */
+            uint32_t d = wg_reg_alloc(x, lanes);
+            for (uint32_t k = 0; k < lanes; k++) {
+                wg_ins *in = wg_emit(x, OP_MOV);
+                in->d = d + k, in->a = regs[i], in->n = 1;
+            }
+            regs[i] = d;
+        }
+    }
+    wg_type_kind sk = kind_of(x, cs);
+    /* integer overloads the math table leaves out: exact, done here */
+    if (sk != TY_F32 && (!strcmp(name, "max") || (!strcmp(name, "abs") && sk == TY_U32) ||
+                         (!strcmp(name, "min") && sk == TY_U32 && false))) {
+        uint32_t d = wg_reg_alloc(x, lanes);
+        for (uint32_t k = 0; k < lanes; k++) {
+            if (!strcmp(name, "abs")) {
+                wg_ins *in = wg_emit(x, OP_MOV);
+                in->d = d + k, in->a = regs[0] + k, in->n = 1;
+                continue;
+            }
+            uint32_t gt = wg_reg_alloc(x, 1);
+            wg_ins *in = wg_emit(x, OP_CMP);
+            in->d = gt, in->a = regs[0] + k, in->b = regs[1] + k, in->sub = CMP_GT,
+            in->n = (uint16_t)sk;
+            in = wg_emit(x, OP_SELECT);
+            in->d = d + k, in->a = regs[1] + k, in->b = regs[0] + k, in->c = gt, in->n = 1;
+        }
+        all_const = false;
+        return reg_val(ct, d);
+    }
+    /* concrete constant arguments are evaluated at run time, under the profile */
+    uint32_t d = wg_emit_math(x, name, ct, regs, n > 3 ? 3 : n, ct, e->loc);
+    return reg_val(ct, d);
+}
+
+/* ---- textures ---- */
+
+static bool handle_arg(wg_ctx *x, const wg_expr *e, uint32_t i, wg_val v, wg_type_kind k1,
+                       wg_type_kind k2, const char *name)
+{
+    if (v.kind != V_HANDLE || (kind_of(x, v.type) != k1 && kind_of(x, v.type) != k2)) {
+        WG_ERR(x, e->args[i]->loc, "texture-builtin-functions", "argument %u of %s must be a "
+               "%s, not %s", i + 1, name, k1 == TY_SAMPLER ? "sampler" : "texture",
+               wg_tname(x, v.type));
+        return false;
+    }
+    return true;
+}
+
+/* Coordinates as i64 registers are not needed: the interpreter reads i32/u32 per the flag. */
+static bool coords(wg_ctx *x, const wg_expr *e, uint32_t i, wg_val v, uint32_t n, uint32_t *reg,
+                   bool *is_signed)
+{
+    v = wg_load(x, v, e->args[i]->loc);
+    if (v.kind == V_CONST)
+        v = wg_convert(x, v, wg_type_concrete(TS(x), v.type), e->args[i]->loc, "the coordinate");
+    if (v.kind == V_ERROR)
+        return false;
+    if (!wg_type_is_integer(TS(x), v.type) || wg_type_lanes(TS(x), v.type) != n) {
+        WG_ERR(x, e->args[i]->loc, "texture-builtin-functions", "the coordinates must be %s "
+               "i32 or u32 values, not %s", n == 1 ? "scalar" : n == 2 ? "vec2" : "vec3",
+               wg_tname(x, v.type));
+        return false;
+    }
+    *is_signed = kind_of(x, wg_type_scalar(TS(x), v.type)) == TY_I32;
+    *reg = wg_to_reg(x, v, e->args[i]->loc);
+    return true;
+}
+
+static uint32_t dim_coords(stex_view_dimension d)
+{
+    return d == STEX_VIEW_DIMENSION_1D ? 1 : d == STEX_VIEW_DIMENSION_3D ? 3 : 2;
+}
+
+static int texel_type(wg_ctx *x, stex_format f)
+{
+    const stex_format_info *fi = stex_format_get(f);
+    int s = fi->scalar == STEX_SCALAR_U32 ? T_U32 : fi->scalar == STEX_SCALAR_I32 ? T_I32 : T_F32;
+    return wg_type_vec(TS(x), s, 4);
+}
+
+static wg_val texture_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a)
+{
+    wg_types *ts = TS(x);
+    if (e->nargs == 0 || !handle_arg(x, e, 0, a[0], TY_TEXTURE, TY_STORAGE_TEXTURE, name))
+        return wg_error_val();
+    const wg_type *t = wg_ty(ts, a[0].type);
+    uint32_t binding = a[0].ref.binding, nc = dim_coords(t->dim);
+    bool arrayed = t->dim == STEX_VIEW_DIMENSION_2D_ARRAY;
+    bool storage = t->kind == TY_STORAGE_TEXTURE;
+    wg_ins *i;
+    if (!strcmp(name, "textureDimensions") || !strcmp(name, "textureNumLayers")) {
+        bool layers = name[7] == 'N';
+        if (!want_args(x, e, name, 1, storage || layers ? 1 : 2))
+            return wg_error_val();
+        if (layers && !arrayed) {
+            WG_ERR(x, e->loc, "texture-builtin-functions", "textureNumLayers needs an arrayed "
+                   "texture, not %s", wg_tname(x, a[0].type));
+            return wg_error_val();
+        }
+        uint32_t n = layers ? 1 : nc;
+        uint32_t d = wg_reg_alloc(x, n);
+        i = wg_emit(x, OP_TEX_DIMS);
+        i->d = d, i->imm = binding, i->n = (uint16_t)n, i->sub = layers, i->c = t->dim;
+        return reg_val(n == 1 ? T_U32 : wg_type_vec(ts, T_U32, n), d);
+    }
+    if (!strcmp(name, "textureLoad")) {
+        uint32_t need = 2 + arrayed + !storage;
+        if (!want_args(x, e, name, need, need))
+            return wg_error_val();
+        if (storage && t->access == STEX_ACCESS_WRITE_ONLY) {
+            WG_ERR(x, e->loc, "texture-builtin-functions", "textureLoad on a write-only storage "
+                   "texture");
+            return wg_error_val();
+        }
+        uint32_t c, layer = 0, level = 0;
+        bool sc, sl = false;
+        if (!coords(x, e, 1, a[1], nc, &c, &sc) ||
+            (arrayed && !coords(x, e, 2, a[2], 1, &layer, &sl)) ||
+            (!storage && !coords(x, e, 2 + arrayed, a[2 + arrayed], 1, &level, &sl)))
+            return wg_error_val();
+        uint32_t d = wg_reg_alloc(x, 4);
+        i = wg_emit(x, storage ? OP_TEX_LOAD : OP_TEX_LOAD_LEVEL);
+        i->d = d, i->imm = binding, i->a = c, i->sub = (uint8_t)t->dim;
+        i->b = arrayed ? layer : WG_NONE_REG;
+        i->c = storage ? WG_NONE_REG : level;
+        i->n = (uint16_t)(sc | (sl << 1));
+        return reg_val(storage ? texel_type(x, t->format) : wg_type_vec(ts, T_F32, 4), d);
+    }
+    if (!strcmp(name, "textureStore")) {
+        uint32_t need = 3 + arrayed;
+        if (!want_args(x, e, name, need, need))
+            return wg_error_val();
+        if (!storage || t->access == STEX_ACCESS_READ_ONLY) {
+            WG_ERR(x, e->loc, "texture-builtin-functions", "textureStore needs a write or "
+                   "read_write storage texture, not %s", wg_tname(x, a[0].type));
+            return wg_error_val();
+        }
+        uint32_t c, layer = 0;
+        bool sc, sl = false;
+        if (!coords(x, e, 1, a[1], nc, &c, &sc) ||
+            (arrayed && !coords(x, e, 2, a[2], 1, &layer, &sl)))
+            return wg_error_val();
+        int vt = texel_type(x, t->format);
+        wg_val v = wg_convert(x, wg_load(x, a[2 + arrayed], e->args[2 + arrayed]->loc), vt,
+                              e->args[2 + arrayed]->loc, "the value");
+        if (v.kind == V_ERROR)
+            return v;
+        uint32_t r = wg_to_reg(x, v, e->loc);
+        i = wg_emit(x, OP_TEX_STORE);
+        i->d = r, i->imm = binding, i->a = c, i->b = arrayed ? layer : WG_NONE_REG;
+        i->sub = (uint8_t)t->dim;
+        i->n = (uint16_t)(sc | (sl << 1));
+        i->c = (uint32_t)stex_format_get(t->format)->scalar;
+        return (wg_val){.kind = V_VOID, .type = T_VOID};
+    }
+    if (!strcmp(name, "textureSampleLevel")) {
+        if (!want_args(x, e, name, 4, 4) ||
+            !handle_arg(x, e, 1, a[1], TY_SAMPLER, TY_SAMPLER, name))
+            return wg_error_val();
+        if (storage || t->dim != STEX_VIEW_DIMENSION_2D) {
+            WG_ERR(x, e->loc, "texture-builtin-functions", "stex's textureSampleLevel takes a "
+                   "texture_2d<f32>, not %s", wg_tname(x, a[0].type));
+            return wg_error_val();
+        }
+        wg_val uv = wg_convert(x, wg_load(x, a[2], e->args[2]->loc), wg_type_vec(ts, T_F32, 2),
+                               e->args[2]->loc, "the coordinates");
+        wg_val lv = wg_convert(x, wg_load(x, a[3], e->args[3]->loc), T_F32, e->args[3]->loc,
+                               "the level");
+        if (uv.kind == V_ERROR || lv.kind == V_ERROR)
+            return wg_error_val();
+        uint32_t ruv = wg_to_reg(x, uv, e->loc), rl = wg_to_reg(x, lv, e->loc);
+        uint32_t d = wg_reg_alloc(x, 4);
+        i = wg_emit(x, OP_TEX_SAMPLE);
+        i->d = d, i->imm = binding, i->e = a[1].ref.binding, i->a = ruv, i->b = ruv + 1,
+        i->c = rl;
+        return reg_val(wg_type_vec(ts, T_F32, 4), d);
+    }
+    return wg_error_val();
+}
+
+/* ---- atomics, barriers, arrayLength ---- */
+
+static stex_atomic_op atomic_op(const char *n)
+{
+    static const struct { const char *n; stex_atomic_op op; } ops[] = {
+        {"atomicLoad", STEX_ATOMIC_LOAD}, {"atomicStore", STEX_ATOMIC_STORE},
+        {"atomicAdd", STEX_ATOMIC_ADD}, {"atomicSub", STEX_ATOMIC_SUB},
+        {"atomicMax", STEX_ATOMIC_MAX_U32}, {"atomicMin", STEX_ATOMIC_MIN_U32},
+        {"atomicAnd", STEX_ATOMIC_AND}, {"atomicOr", STEX_ATOMIC_OR},
+        {"atomicXor", STEX_ATOMIC_XOR}, {"atomicExchange", STEX_ATOMIC_EXCHANGE}};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (!strcmp(n, ops[i].n))
+            return ops[i].op;
+    return STEX_ATOMIC_COMPARE_EXCHANGE;
+}
+
+static wg_val atomic_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a)
+{
+    stex_atomic_op op = atomic_op(name);
+    if (op == STEX_ATOMIC_COMPARE_EXCHANGE) {
+        WG_ERR(x, e->loc, "atomic-builtin-functions", "%s is not supported by stex yet", name);
+        return wg_error_val();
+    }
+    uint32_t need = op == STEX_ATOMIC_LOAD ? 1 : 2;
+    if (!want_args(x, e, name, need, need))
+        return wg_error_val();
+    if (a[0].kind != V_PTR || kind_of(x, wg_ty(TS(x), a[0].type)->elem) != TY_ATOMIC) {
+        WG_ERR(x, e->args[0]->loc, "atomic-builtin-functions", "the first argument of %s must "
+               "be a pointer to an atomic: &a", name);
+        return wg_error_val();
+    }
+    const wg_ref *r = &a[0].ref;
+    if (r->space != SP_STORAGE && r->space != SP_WORKGROUP) {
+        WG_ERR(x, e->args[0]->loc, "atomic-builtin-functions", "atomics live in var<storage, "
+               "read_write> or var<workgroup>");
+        return wg_error_val();
+    }
+    if (r->space == SP_STORAGE && r->access != STEX_ACCESS_READ_WRITE) {
+        WG_ERR(x, e->args[0]->loc, "atomic-builtin-functions", "atomics need a read_write "
+               "storage buffer");
+        return wg_error_val();
+    }
+    int vt = wg_ty(TS(x), wg_ty(TS(x), a[0].type)->elem)->elem;
+    if (vt == T_I32 && op == STEX_ATOMIC_MAX_U32)
+        op = STEX_ATOMIC_MAX_I32;
+    if (vt == T_I32 && op == STEX_ATOMIC_MIN_U32)
+        op = STEX_ATOMIC_MIN_I32;
+    uint32_t v = 0;
+    if (need == 2) {
+        wg_val val = wg_convert(x, wg_load(x, a[1], e->args[1]->loc), vt, e->args[1]->loc,
+                                "the value");
+        if (val.kind == V_ERROR)
+            return val;
+        v = wg_to_reg(x, val, e->loc);
+    }
+    if (r->space == SP_WORKGROUP && op != STEX_ATOMIC_ADD && op != STEX_ATOMIC_LOAD &&
+        op != STEX_ATOMIC_STORE && op != STEX_ATOMIC_SUB) {
+        WG_ERR(x, e->loc, "atomic-builtin-functions", "%s on var<workgroup> is not supported by "
+               "stex yet", name);
+        return wg_error_val();
+    }
+    uint32_t d = wg_reg_alloc(x, 1);
+    wg_ins *i = wg_emit(x, OP_ATOMIC);
+    i->d = d, i->a = r->dyn, i->e = r->base, i->imm = r->binding, i->b = v, i->sub = (uint8_t)op;
+    i->n = r->space == SP_WORKGROUP;
+    if (op == STEX_ATOMIC_STORE)
+        return (wg_val){.kind = V_VOID, .type = T_VOID};
+    return reg_val(vt, d);
+}
+
+static wg_val barrier(wg_ctx *x, const wg_expr *e, exec_barrier kind)
+{
+    if (!want_args(x, e, "a barrier", 0, 0))
+        return wg_error_val();
+    wg_ins *i = wg_emit(x, OP_BARRIER);
+    i->sub = (uint8_t)kind;
+    x->uses_barriers = true;
+    return (wg_val){.kind = V_VOID, .type = T_VOID};
+}
+
+static wg_val array_length(wg_ctx *x, const wg_expr *e, wg_val *a)
+{
+    if (!want_args(x, e, "arrayLength", 1, 1))
+        return wg_error_val();
+    const wg_type *pt = a[0].kind == V_PTR ? wg_ty(TS(x), a[0].type) : NULL;
+    const wg_type *at = pt ? wg_ty(TS(x), pt->elem) : NULL;
+    if (!at || at->kind != TY_ARRAY || at->n != 0 || a[0].ref.space != SP_STORAGE ||
+        a[0].ref.dyn != WG_NONE_REG) {
+        WG_ERR(x, e->args[0]->loc, "arrayLength", "arrayLength takes a pointer to a "
+               "runtime-sized array in a storage buffer: arrayLength(&buffer)");
+        return wg_error_val();
+    }
+    uint32_t d = wg_reg_alloc(x, 1);
+    wg_ins *i = wg_emit(x, OP_ARRAY_LEN);
+    i->d = d, i->imm = a[0].ref.binding, i->a = a[0].ref.base * 4, i->b = at->stride;
+    return reg_val(T_U32, d);
+}
+
+static wg_val select_any_all(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a)
+{
+    wg_types *ts = TS(x);
+    if (!strcmp(name, "select")) {
+        if (!want_args(x, e, name, 3, 3))
+            return wg_error_val();
+        for (int k = 0; k < 3; k++)
+            a[k] = wg_load(x, a[k], e->args[k]->loc);
+        int t = wg_common_type(x, a[0].type, a[1].type);
+        uint32_t n = t >= 0 ? wg_type_lanes(ts, t) : 0;
+        uint32_t cn = wg_type_lanes(ts, a[2].type);
+        if (!n || wg_type_scalar(ts, a[2].type) != T_BOOL || (cn != 1 && cn != n)) {
+            WG_ERR(x, e->loc, "builtin-functions", "select(f, t, cond) needs f and t of one "
+                   "scalar or vector type and a bool (or a bool vector of their size)");
+            return wg_error_val();
+        }
+        if (wg_type_is_abstract(ts, t) && (a[0].kind != V_CONST || a[1].kind != V_CONST ||
+                                            a[2].kind != V_CONST))
+            t = wg_type_concrete(ts, t);
+        wg_val f = wg_convert(x, a[0], t, e->args[0]->loc, "the false value");
+        wg_val tv = wg_convert(x, a[1], t, e->args[1]->loc, "the true value");
+        if (f.kind == V_ERROR || tv.kind == V_ERROR)
+            return wg_error_val();
+        if (f.kind == V_CONST && tv.kind == V_CONST && a[2].kind == V_CONST) {
+            wg_cword *c = wg_cwords(x, n);
+            for (uint32_t k = 0; k < n; k++)
+                c[k] = a[2].c[cn == 1 ? 0 : k].u ? tv.c[k] : f.c[k];
+            return (wg_val){.kind = V_CONST, .type = t, .c = c};
+        }
+        uint32_t rf = wg_to_reg(x, f, e->loc), rt = wg_to_reg(x, tv, e->loc),
+                 rc = wg_to_reg(x, a[2], e->loc), d = wg_reg_alloc(x, n);
+        for (uint32_t k = 0; k < n; k++) {
+            wg_ins *i = wg_emit(x, OP_SELECT);
+            i->d = d + k, i->a = rf + k, i->b = rt + k, i->c = rc + (cn == 1 ? 0 : k), i->n = 1;
+        }
+        return reg_val(t, d);
+    }
+    /* any, all */
+    if (!want_args(x, e, name, 1, 1))
+        return wg_error_val();
+    wg_val v = wg_load(x, a[0], e->args[0]->loc);
+    if (v.kind == V_ERROR || wg_type_scalar(ts, v.type) != T_BOOL || !wg_type_lanes(ts, v.type)) {
+        if (v.kind != V_ERROR)
+            WG_ERR(x, e->args[0]->loc, "builtin-functions", "%s takes bool or vecN<bool>, not %s",
+                   name, wg_tname(x, v.type));
+        return wg_error_val();
+    }
+    uint32_t n = wg_type_lanes(ts, v.type);
+    bool any = !strcmp(name, "any");
+    if (v.kind == V_CONST) {
+        wg_cword w = {.u = any ? 0 : 1};
+        for (uint32_t k = 0; k < n; k++)
+            w.u = any ? (w.u | v.c[k].u) : (w.u & v.c[k].u);
+        return wg_const_scalar(x, T_BOOL, w);
+    }
+    uint32_t d = v.reg;
+    for (uint32_t k = 1; k < n; k++) {
+        uint32_t r = wg_reg_alloc(x, 1);
+        wg_ins *i = wg_emit(x, OP_BITS);
+        i->d = r, i->a = d, i->b = v.reg + k, i->sub = any ? BITS_OR : BITS_AND;
+        d = r;
+    }
+    return reg_val(T_BOOL, d);
+}
+
+/* Builtins whose arguments are vectors of the math table's signature (pack, unpack). */
+static wg_val packing(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a)
+{
+    static const struct { const char *n, *arg, *ret; } P[] = {
+        {"pack4x8unorm", "vec4<f32>", "u32"}, {"pack4x8snorm", "vec4<f32>", "u32"},
+        {"pack2x16unorm", "vec2<f32>", "u32"}, {"pack2x16snorm", "vec2<f32>", "u32"},
+        {"pack2x16float", "vec2<f32>", "u32"}, {"unpack4x8unorm", "u32", "vec4<f32>"},
+        {"unpack4x8snorm", "u32", "vec4<f32>"}, {"unpack2x16unorm", "u32", "vec2<f32>"},
+        {"unpack2x16snorm", "u32", "vec2<f32>"}, {"unpack2x16float", "u32", "vec2<f32>"}};
+    for (size_t k = 0; k < sizeof P / sizeof P[0]; k++) {
+        if (strcmp(name, P[k].n))
+            continue;
+        if (!want_args(x, e, name, 1, 1))
+            return wg_error_val();
+        wg_types *ts = TS(x);
+        bool pack = name[0] == 'p';
+        uint32_t in_n = pack ? (uint32_t)(P[k].arg[3] - '0') : 1;
+        uint32_t out_n = pack ? 1 : (uint32_t)(P[k].ret[3] - '0');
+        int at = pack ? wg_type_vec(ts, T_F32, in_n) : T_U32;
+        int rt = pack ? T_U32 : wg_type_vec(ts, T_F32, out_n);
+        wg_val v = wg_convert(x, wg_load(x, a[0], e->args[0]->loc), at, e->args[0]->loc,
+                              "the argument");
+        if (v.kind == V_ERROR)
+            return v;
+        char sig[32];
+        snprintf(sig, sizeof sig, "%s->%s", P[k].arg, P[k].ret);
+        stex_math_fn fn;
+        if (!stex_math_fn_find(name, sig, &fn)) {
+            WG_ERR(x, e->loc, "builtin-functions", "%s is missing from the math layer", name);
+            return wg_error_val();
+        }
+        uint32_t r = wg_to_reg(x, v, e->loc), d = wg_reg_alloc(x, out_n);
+        wg_ins *i = wg_emit(x, OP_MATHV);
+        i->d = d, i->a = r, i->imm = (uint32_t)fn;
+        return reg_val(rt, d);
+    }
+    return (wg_val){.kind = V_VOID, .type = -1};
+}
+
+static wg_val bitcast(wg_ctx *x, const wg_expr *e, wg_val *a)
+{
+    const wg_expr *callee = e->a;
+    if (callee->ntargs != 1 || !want_args(x, e, "bitcast", 1, 1))
+        return wg_error_val();
+    int t = wg_resolve_type(x, callee->targs[0]);
+    wg_val v = wg_load(x, a[0], e->args[0]->loc);
+    if (t < 0 || v.kind == V_ERROR)
+        return wg_error_val();
+    if (v.kind == V_CONST)
+        v = wg_convert(x, v, wg_type_concrete(TS(x), v.type), e->loc, "the value");
+    wg_types *ts = TS(x);
+    if (wg_ty(ts, t)->words != wg_ty(ts, v.type)->words || !wg_type_lanes(ts, t) ||
+        wg_type_scalar(ts, t) == T_BOOL || wg_type_scalar(ts, v.type) == T_BOOL) {
+        WG_ERR(x, e->loc, "bitcast-builtin", "bitcast<%s> cannot take %s", wg_tname(x, t),
+               wg_tname(x, v.type));
+        return wg_error_val();
+    }
+    if (v.kind == V_CONST)
+        return (wg_val){.kind = V_CONST, .type = t, .c = v.c};
+    return reg_val(t, v.reg); /* the same bits */
+}
+
+wg_val wg_call_lower(wg_ctx *x, const wg_expr *e)
+{
+    const wg_expr *callee = e->a;
+    const char *name = callee->name;
+    wg_val a[MAX_ARGS];
+    /* a user function (shadowing no builtin: WGSL forbids redeclaring them at module scope) */
+    if (!wg_lookup_local(x, name)) {
+        wg_global *g = wg_global_find(x, name, callee->loc);
+        if (g && g->decl->kind == D_FN)
+            return wg_user_call(x, g->decl, e);
+    }
+    if (wg_names_type(x, name)) {
+        if (!lower_args(x, e, a))
+            return wg_error_val();
+        int t = constructor_type(x, callee, a, e->nargs);
+        if (t < 0)
+            return wg_error_val();
+        if (!wg_type_constructible(x->types, t)) {
+            WG_ERR(x, e->loc, "value-constructor", "%s cannot be constructed", wg_tname(x, t));
+            return wg_error_val();
+        }
+        return construct(x, e, t, a, e->nargs);
+    }
+    if (!strcmp(name, "bitcast"))
+        return lower_args(x, e, a) ? bitcast(x, e, a) : wg_error_val();
+    if (!strcmp(name, "workgroupBarrier"))
+        return barrier(x, e, EXEC_BARRIER_WORKGROUP);
+    if (!strcmp(name, "storageBarrier"))
+        return barrier(x, e, EXEC_BARRIER_STORAGE);
+    if (!strcmp(name, "textureBarrier"))
+        return barrier(x, e, EXEC_BARRIER_TEXTURE);
+    if (!lower_args(x, e, a))
+        return wg_error_val();
+    if (!strncmp(name, "texture", 7))
+        return texture_builtin(x, e, name, a);
+    if (!strncmp(name, "atomic", 6))
+        return atomic_builtin(x, e, name, a);
+    if (!strcmp(name, "arrayLength"))
+        return array_length(x, e, a);
+    if (!strcmp(name, "select") || !strcmp(name, "any") || !strcmp(name, "all"))
+        return select_any_all(x, e, name, a);
+    if (!strcmp(name, "workgroupUniformLoad")) {
+        if (!want_args(x, e, name, 1, 1))
+            return wg_error_val();
+        if (a[0].kind != V_PTR || a[0].ref.space != SP_WORKGROUP) {
+            WG_ERR(x, e->args[0]->loc, "sync-builtin-functions", "workgroupUniformLoad takes a "
+                   "pointer to a var<workgroup>");
+            return wg_error_val();
+        }
+        /* a barrier, the load, a barrier: every invocation sees the same value */
+        wg_ins *i = wg_emit(x, OP_BARRIER);
+        i->sub = EXEC_BARRIER_WORKGROUP;
+        wg_val v = wg_load(x, (wg_val){.kind = V_REF, .type = wg_ty(x->types, a[0].type)->elem,
+                                       .ref = a[0].ref}, e->loc);
+        i = wg_emit(x, OP_BARRIER);
+        i->sub = EXEC_BARRIER_WORKGROUP;
+        x->uses_barriers = true;
+        return v;
+    }
+    wg_val p = packing(x, e, name, a);
+    if (p.kind != V_VOID || p.type != -1)
+        return p;
+    if (is_numeric_builtin(name))
+        return numeric(x, e, name, a, e->nargs);
+    WG_ERR(x, callee->loc, "call", "unknown function '%s'", name);
+    return wg_error_val();
+}

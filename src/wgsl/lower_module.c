@@ -1,0 +1,444 @@
+/* Module scope: declarations in any order (each analysed on first use, a
+ * cycle reported), type expressions, resource variables. */
+#include "wgsl/lower.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static wg_global *global_named(wg_ctx *x, const char *name)
+{
+    for (uint32_t i = 0; i < x->ast->n; i++) {
+        const wg_decl *d = x->ast->decls[i];
+        if (d->name && !strcmp(d->name, name))
+            return &x->globals[i];
+    }
+    return NULL;
+}
+
+bool wg_names_type(wg_ctx *x, const char *name)
+{
+    static const char *const builtin[] = {"bool", "i32", "u32", "f32", "vec2", "vec3", "vec4",
+                                          "array", "vec2i", "vec3i", "vec4i", "vec2u",
+                                          "vec3u", "vec4u", "vec2f", "vec3f", "vec4f"};
+    if (wg_lookup_local(x, name))
+        return false;
+    for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
+        if (!strcmp(name, builtin[i]))
+            return true;
+    wg_global *g = global_named(x, name);
+    return g && (g->decl->kind == D_STRUCT || g->decl->kind == D_ALIAS);
+}
+
+/* A constant integer (array counts, @binding, @workgroup_size): -1 if not. */
+static int64_t const_int(wg_ctx *x, const wg_expr *e, const char *what)
+{
+    wg_val v = wg_expr_lower(x, e);
+    if (v.kind == V_ERROR)
+        return -1;
+    if (v.kind != V_CONST || !wg_type_is_integer(x->types, v.type) ||
+        !wg_type_is_scalar(x->types, v.type)) {
+        WG_ERR(x, e->loc, "const-expr", "%s must be a constant integer", what);
+        return -1;
+    }
+    int k = x->types->t[v.type].kind;
+    return k == TY_AINT ? v.c[0].i : k == TY_I32 ? (int64_t)(int32_t)v.c[0].u : (int64_t)v.c[0].u;
+}
+
+static stex_access access_of(const char *s)
+{
+    if (!strcmp(s, "read"))
+        return STEX_ACCESS_READ_ONLY;
+    if (!strcmp(s, "write"))
+        return STEX_ACCESS_WRITE_ONLY;
+    if (!strcmp(s, "read_write"))
+        return STEX_ACCESS_READ_WRITE;
+    return STEX_ACCESS_UNDEFINED;
+}
+
+static wg_space space_of(const char *s)
+{
+    static const char *const names[] = {"", "function", "private", "workgroup", "uniform",
+                                        "storage"};
+    for (int i = 1; i < 6; i++)
+        if (!strcmp(s, names[i]))
+            return (wg_space)i;
+    return SP_NONE;
+}
+
+static int vec_shorthand(const char *n)
+{
+    /* vec2i, vec3u, vec4f ... */
+    if (strlen(n) != 5 || strncmp(n, "vec", 3) || n[3] < '2' || n[3] > '4')
+        return -1;
+    return n[4] == 'i' ? T_I32 : n[4] == 'u' ? T_U32 : n[4] == 'f' ? T_F32 : -1;
+}
+
+static int struct_type(wg_ctx *x, wg_global *g)
+{
+    const wg_decl *d = g->decl;
+    wg_member *m = calloc(d->nparams ? d->nparams : 1, sizeof *m);
+    if (!m) {
+        x->oom = true;
+        return -1;
+    }
+    for (uint32_t i = 0; i < d->nparams; i++) {
+        m[i].name = d->params[i].name;
+        m[i].type = wg_resolve_type(x, d->params[i].type);
+        for (uint32_t j = 0; j < i; j++)
+            if (!strcmp(m[j].name, m[i].name))
+                WG_ERR(x, d->params[i].loc, "struct-members",
+                       "struct %s has two members named '%s'", d->name, m[i].name);
+        if (m[i].type < 0) {
+            free(m);
+            return -1;
+        }
+        const wg_type *mt = wg_ty(x->types, m[i].type);
+        if (mt->kind == TY_ARRAY && mt->n == 0 && i + 1 != d->nparams)
+            WG_ERR(x, d->params[i].loc, "runtime-sized-array",
+                   "a runtime-sized array must be the last member of a struct");
+    }
+    wg_type t = {.kind = TY_STRUCT, .elem = -1, .name = d->name, .members = m,
+                 .nmembers = d->nparams};
+    int id = wg_type_intern(x->types, &t);
+    if (id < 0)
+        free(m);
+    return id;
+}
+
+int wg_resolve_type(wg_ctx *x, const wg_expr *e)
+{
+    if (!e)
+        return -1;
+    if (e->kind != E_IDENT) {
+        WG_ERR(x, e->loc, "type", "expected a type");
+        return -1;
+    }
+    const char *n = e->name;
+    wg_types *ts = x->types;
+    if (!strcmp(n, "bool")) return T_BOOL;
+    if (!strcmp(n, "i32")) return T_I32;
+    if (!strcmp(n, "u32")) return T_U32;
+    if (!strcmp(n, "f32")) return T_F32;
+    if (!strcmp(n, "f16")) {
+        WG_ERR(x, e->loc, "f16", "f16 needs 'enable f16;', which stex does not support");
+        return -1;
+    }
+    int s = vec_shorthand(n);
+    if (s >= 0)
+        return wg_type_vec(ts, s, (uint32_t)(n[3] - '0'));
+    if (!strcmp(n, "vec2") || !strcmp(n, "vec3") || !strcmp(n, "vec4")) {
+        if (e->ntargs != 1) {
+            WG_ERR(x, e->loc, "vector-types", "%s needs one template argument: %s<T>", n, n);
+            return -1;
+        }
+        int el = wg_resolve_type(x, e->targs[0]);
+        if (el < 0)
+            return -1;
+        if (!wg_type_is_scalar(ts, el)) {
+            WG_ERR(x, e->targs[0]->loc, "vector-types", "a vector's component must be a scalar, "
+                   "not %s", wg_tname(x, el));
+            return -1;
+        }
+        return wg_type_vec(ts, el, (uint32_t)(n[3] - '0'));
+    }
+    if (!strcmp(n, "array")) {
+        if (e->ntargs < 1 || e->ntargs > 2) {
+            WG_ERR(x, e->loc, "array-types", "array needs array<T> or array<T, N>");
+            return -1;
+        }
+        int el = wg_resolve_type(x, e->targs[0]);
+        if (el < 0)
+            return -1;
+        int64_t count = 0;
+        if (e->ntargs == 2) {
+            count = const_int(x, e->targs[1], "an array's element count");
+            if (count < 0)
+                return -1;
+            if (count == 0) {
+                WG_ERR(x, e->targs[1]->loc, "array-types", "an array's element count must be "
+                       "greater than 0");
+                return -1;
+            }
+        }
+        const wg_type *et = wg_ty(ts, el);
+        if (et->kind == TY_ARRAY && et->n == 0) {
+            WG_ERR(x, e->targs[0]->loc, "array-types", "an array's element may not be a "
+                   "runtime-sized array");
+            return -1;
+        }
+        return wg_type_array(ts, el, (uint32_t)count);
+    }
+    if (!strcmp(n, "atomic")) {
+        int el = e->ntargs == 1 ? wg_resolve_type(x, e->targs[0]) : -1;
+        if (el != T_I32 && el != T_U32) {
+            WG_ERR(x, e->loc, "atomic-types", "atomic takes i32 or u32: atomic<u32>");
+            return -1;
+        }
+        return wg_type_intern(ts, &(wg_type){.kind = TY_ATOMIC, .elem = el});
+    }
+    if (!strcmp(n, "ptr")) {
+        if (e->ntargs < 2 || e->targs[0]->kind != E_IDENT) {
+            WG_ERR(x, e->loc, "ref-ptr-types", "ptr needs ptr<address space, T[, access]>");
+            return -1;
+        }
+        wg_space sp = space_of(e->targs[0]->name);
+        int el = wg_resolve_type(x, e->targs[1]);
+        if (sp == SP_NONE || el < 0) {
+            if (sp == SP_NONE)
+                WG_ERR(x, e->targs[0]->loc, "address-space", "unknown address space '%s'",
+                       e->targs[0]->name);
+            return -1;
+        }
+        stex_access a = sp == SP_STORAGE ? STEX_ACCESS_READ_ONLY : STEX_ACCESS_READ_WRITE;
+        if (sp == SP_UNIFORM)
+            a = STEX_ACCESS_READ_ONLY;
+        if (e->ntargs == 3 && e->targs[2]->kind == E_IDENT)
+            a = access_of(e->targs[2]->name);
+        return wg_type_ptr(ts, sp, el, a);
+    }
+    if (!strcmp(n, "sampler"))
+        return wg_type_intern(ts, &(wg_type){.kind = TY_SAMPLER, .elem = -1});
+    if (!strncmp(n, "texture_storage_", 16)) {
+        const char *dn = n + 16;
+        stex_view_dimension dim = !strcmp(dn, "1d") ? STEX_VIEW_DIMENSION_1D
+                                : !strcmp(dn, "2d") ? STEX_VIEW_DIMENSION_2D
+                                : !strcmp(dn, "2d_array") ? STEX_VIEW_DIMENSION_2D_ARRAY
+                                : !strcmp(dn, "3d") ? STEX_VIEW_DIMENSION_3D
+                                : STEX_VIEW_DIMENSION_UNDEFINED;
+        if (dim == STEX_VIEW_DIMENSION_UNDEFINED || e->ntargs != 2 ||
+            e->targs[0]->kind != E_IDENT || e->targs[1]->kind != E_IDENT) {
+            WG_ERR(x, e->loc, "texture-storage", "expected texture_storage_{1d,2d,2d_array,3d}"
+                   "<format, access>");
+            return -1;
+        }
+        stex_format f = stex_format_from_name(e->targs[0]->name);
+        const stex_format_info *fi = stex_format_get(f);
+        if (!fi || fi->storage == STEX_TIER_NEVER) {
+            WG_ERR(x, e->targs[0]->loc, "storage-texel-formats", "'%s' is not a storage texel "
+                   "format", e->targs[0]->name);
+            return -1;
+        }
+        stex_access a = access_of(e->targs[1]->name);
+        if (a == STEX_ACCESS_UNDEFINED) {
+            WG_ERR(x, e->targs[1]->loc, "access-mode", "unknown access mode '%s' (read, write "
+                   "or read_write)", e->targs[1]->name);
+            return -1;
+        }
+        return wg_type_intern(ts, &(wg_type){.kind = TY_STORAGE_TEXTURE, .elem = -1, .dim = dim,
+                                             .format = f, .access = a});
+    }
+    if (!strcmp(n, "texture_2d") || !strcmp(n, "texture_2d_array") ||
+        !strcmp(n, "texture_3d") || !strcmp(n, "texture_1d")) {
+        int el = e->ntargs == 1 ? wg_resolve_type(x, e->targs[0]) : -1;
+        if (el != T_F32) {
+            if (el >= 0 || e->ntargs != 1)
+                WG_ERR(x, e->loc, "sampled-texture-type", "stex supports %s<f32> only", n);
+            return -1;
+        }
+        stex_view_dimension dim = !strcmp(n, "texture_2d") ? STEX_VIEW_DIMENSION_2D
+                                : !strcmp(n, "texture_3d") ? STEX_VIEW_DIMENSION_3D
+                                : !strcmp(n, "texture_1d") ? STEX_VIEW_DIMENSION_1D
+                                : STEX_VIEW_DIMENSION_2D_ARRAY;
+        return wg_type_intern(ts, &(wg_type){.kind = TY_TEXTURE, .elem = T_F32, .dim = dim});
+    }
+    wg_global *g = global_named(x, n);
+    if (g && (g->decl->kind == D_STRUCT || g->decl->kind == D_ALIAS)) {
+        if (e->ntargs)
+            WG_ERR(x, e->loc, "type", "'%s' takes no template arguments", n);
+        if (g->state == 2)
+            return g->type;
+        if (g->state == 1) {
+            WG_ERR(x, e->loc, "module-scope-cycle", "type '%s' refers to itself", n);
+            return -1;
+        }
+        g->state = 1;
+        g->type = g->decl->kind == D_STRUCT ? struct_type(x, g)
+                                            : wg_resolve_type(x, g->decl->type);
+        g->state = 2;
+        return g->type;
+    }
+    WG_ERR(x, e->loc, "type", "unknown type '%s'", n);
+    return -1;
+}
+
+static void resource_var(wg_ctx *x, wg_global *g)
+{
+    const wg_decl *d = g->decl;
+    const wg_attr *ga = wg_find_attr(d->attrs, d->nattrs, "group");
+    const wg_attr *ba = wg_find_attr(d->attrs, d->nattrs, "binding");
+    int type = wg_resolve_type(x, d->type);
+    if (type < 0) {
+        g->val = wg_error_val();
+        return;
+    }
+    if (!ga || !ba || !ga->nargs || !ba->nargs) {
+        WG_ERR(x, d->loc, "resource-interface", "'%s' needs both @group and @binding", d->name);
+        g->val = wg_error_val();
+        return;
+    }
+    int64_t group = const_int(x, ga->args[0], "@group"), binding = const_int(x, ba->args[0],
+                                                                            "@binding");
+    if (group < 0 || group > 3 || binding < 0 || binding > 65535) {
+        if (group > 3 || binding > 65535)
+            WG_ERR(x, d->loc, "resource-interface", "@group must be 0..3 and @binding 0..65535");
+        g->val = wg_error_val();
+        return;
+    }
+    uint32_t ref = STEX_BINDING(group, binding);
+    const wg_type *t = wg_ty(x->types, type);
+    if (t->kind == TY_SAMPLER || t->kind == TY_TEXTURE || t->kind == TY_STORAGE_TEXTURE) {
+        if (d->space)
+            WG_ERR(x, d->loc, "var-decls", "a texture or sampler takes no address space");
+        g->val = (wg_val){.kind = V_HANDLE, .type = type, .ref = {.space = SP_HANDLE,
+                                                                  .binding = ref}};
+        return;
+    }
+    wg_space sp = d->space ? space_of(d->space) : SP_NONE;
+    if (sp != SP_UNIFORM && sp != SP_STORAGE) {
+        WG_ERR(x, d->loc, "address-space", "a buffer binding must be var<uniform> or "
+               "var<storage, ...>");
+        g->val = wg_error_val();
+        return;
+    }
+    stex_access a = STEX_ACCESS_READ_ONLY;
+    if (d->access) {
+        a = access_of(d->access);
+        if (sp == SP_UNIFORM || a == STEX_ACCESS_WRITE_ONLY || a == STEX_ACCESS_UNDEFINED)
+            WG_ERR(x, d->loc, "access-mode", "'%s' is not an access mode of var<%s>", d->access,
+                   d->space);
+    }
+    g->val = (wg_val){.kind = V_REF, .type = type, .ref = {.space = sp, .binding = ref,
+                                                           .dyn = WG_NONE_REG, .access = a}};
+}
+
+static void analyse(wg_ctx *x, wg_global *g)
+{
+    const wg_decl *d = g->decl;
+    g->state = 1;
+    switch (d->kind) {
+    case D_CONST:
+    case D_OVERRIDE: {
+        int type = d->type ? wg_resolve_type(x, d->type) : -1;
+        wg_val v = d->init ? wg_expr_lower(x, d->init) : wg_error_val();
+        if (d->kind == D_OVERRIDE)
+            for (uint32_t i = 0; i < x->noverrides; i++)
+                if (!strcmp(x->overrides[i].name, d->name)) {
+                    int t = type >= 0 ? type : T_F32;
+                    wg_cword w;
+                    if (x->types->t[t].kind == TY_F32) {
+                        float f = (float)x->overrides[i].value;
+                        memcpy(&w.u, &f, 4);
+                    } else if (x->types->t[t].kind == TY_BOOL) {
+                        w.u = x->overrides[i].value != 0;
+                    } else {
+                        w.u = (uint32_t)(int64_t)x->overrides[i].value;
+                    }
+                    v = wg_const_scalar(x, t, w);
+                }
+        if (!d->init && v.kind == V_ERROR && d->kind == D_OVERRIDE) {
+            WG_ERR(x, d->loc, "override-decls", "override '%s' has no default value and none "
+                   "was given", d->name);
+        } else if (!d->init && d->kind == D_CONST) {
+            WG_ERR(x, d->loc, "const-decls", "const '%s' needs an initializer", d->name);
+        }
+        if (v.kind != V_ERROR && v.kind != V_CONST) {
+            WG_ERR(x, d->init->loc, "const-expr", "the initializer of '%s' is not a "
+                   "const-expression", d->name);
+            v = wg_error_val();
+        }
+        if (v.kind == V_CONST && type >= 0)
+            v = wg_convert(x, v, type, d->loc, "the initializer");
+        if (v.kind == V_CONST && d->kind == D_OVERRIDE)
+            v = wg_convert(x, v, wg_type_concrete(x->types, v.type), d->loc, "the initializer");
+        g->val = v;
+        break;
+    }
+    case D_VAR:
+        if (wg_find_attr(d->attrs, d->nattrs, "binding") ||
+            wg_find_attr(d->attrs, d->nattrs, "group") || !d->space) {
+            resource_var(x, g);
+        } else {
+            wg_space sp = space_of(d->space);
+            int type = d->type ? wg_resolve_type(x, d->type) : -1;
+            if (sp == SP_WORKGROUP) {
+                if (type < 0) {
+                    if (!d->type)
+                        WG_ERR(x, d->loc, "var-decls", "var<workgroup> needs a type");
+                    g->val = wg_error_val();
+                    break;
+                }
+                if (d->init)
+                    WG_ERR(x, d->init->loc, "var-decls", "var<workgroup> takes no initializer");
+                const wg_type *t = wg_ty(x->types, type);
+                uint32_t off = (x->wg_memory + t->align - 1) / t->align * t->align;
+                x->wg_memory = off + t->size;
+                g->wg_offset = off;
+                g->val = (wg_val){.kind = V_REF, .type = type,
+                                  .ref = {.space = SP_WORKGROUP, .base = off / 4,
+                                          .dyn = WG_NONE_REG, .access = STEX_ACCESS_READ_WRITE}};
+            } else if (sp == SP_PRIVATE) {
+                wg_val init = d->init ? wg_expr_lower(x, d->init) : wg_error_val();
+                if (d->init && init.kind != V_CONST && init.kind != V_ERROR)
+                    WG_ERR(x, d->init->loc, "const-expr", "a var<private> initializer must be "
+                           "a const-expression");
+                if (type < 0 && init.kind == V_CONST)
+                    type = wg_type_concrete(x->types, init.type);
+                if (type < 0) {
+                    g->val = wg_error_val();
+                    break;
+                }
+                uint32_t words = wg_ty(x->types, type)->words;
+                uint32_t reg = wg_reg_alloc(x, words);
+                if (init.kind == V_CONST) {
+                    init = wg_convert(x, init, type, d->loc, "the initializer");
+                    if (init.kind == V_CONST) {
+                        uint32_t src = wg_const_reg(x, init.c, type);
+                        wg_ins *i = wg_emit(x, OP_MOV);
+                        i->d = reg, i->a = src, i->n = (uint16_t)words;
+                    }
+                } else {
+                    for (uint32_t w = 0; w < words; w++) {
+                        wg_ins *i = wg_emit(x, OP_CONST);
+                        i->d = reg + w;
+                    }
+                }
+                g->val = (wg_val){.kind = V_REF, .type = type,
+                                  .ref = {.space = SP_PRIVATE, .base = reg, .dyn = WG_NONE_REG,
+                                          .access = STEX_ACCESS_READ_WRITE}};
+            } else {
+                WG_ERR(x, d->loc, "address-space", "a module-scope var<%s> is not allowed "
+                       "(private, workgroup, uniform or storage)", d->space);
+                g->val = wg_error_val();
+            }
+        }
+        break;
+    case D_LET:
+        WG_ERR(x, d->loc, "let-decls", "'let' is not allowed at module scope; use 'const'");
+        g->val = wg_error_val();
+        break;
+    default:
+        break;
+    }
+    g->state = 2;
+}
+
+wg_global *wg_global_find(wg_ctx *x, const char *name, wg_loc loc)
+{
+    wg_global *g = global_named(x, name);
+    if (!g)
+        return NULL;
+    if (g->state == 1 && g->decl->kind != D_FN) {
+        WG_ERR(x, loc, "module-scope-cycle", "'%s' is used in its own declaration", name);
+        return NULL;
+    }
+    if (g->state == 0 && g->decl->kind != D_FN && g->decl->kind != D_STRUCT &&
+        g->decl->kind != D_ALIAS) {
+        /* module-scope declarations are analysed outside any function's control flow */
+        uint32_t line = x->line;
+        x->line = g->decl->loc.line;
+        analyse(x, g);
+        x->line = line;
+    }
+    g->used = true;
+    return g;
+}

@@ -1,0 +1,618 @@
+/* Statements and structured control flow (mask slots, see ir.h), and user
+ * function calls, inlined. */
+#include "wgsl/lower.h"
+
+#include <string.h>
+
+static wg_ins *at(wg_ctx *x, uint32_t pc)
+{
+    static wg_ins sink;
+    return x->oom ? &sink : &x->prog->code[pc];
+}
+
+static void stmt(wg_ctx *x, const wg_stmt *s);
+
+static void emit_slot(wg_ctx *x, wg_opcode op, uint32_t slot)
+{
+    wg_ins *i = wg_emit(x, op);
+    i->imm = slot;
+}
+
+static uint32_t bool_cond(wg_ctx *x, const wg_expr *e, const char *what)
+{
+    wg_val c = wg_load(x, wg_expr_lower(x, e), e->loc);
+    if (c.kind != V_ERROR && c.type != T_BOOL)
+        WG_ERR(x, e->loc, "type-mismatch", "%s must be bool, not %s", what, wg_tname(x, c.type));
+    return wg_to_reg(x, c, e->loc);
+}
+
+void wg_block_lower(wg_ctx *x, const wg_stmt *s)
+{
+    uint32_t mark = x->nsyms;
+    if (s->kind == S_BLOCK)
+        for (uint32_t i = 0; i < s->n; i++)
+            stmt(x, s->stmts[i]);
+    else
+        stmt(x, s);
+    x->nsyms = mark;
+}
+
+static void if_stmt(wg_ctx *x, const wg_stmt *s)
+{
+    uint32_t c = bool_cond(x, s->cond, "an if condition");
+    uint32_t slot = wg_slot_alloc(x), pc_if = x->prog->ncode;
+    wg_ins *i = wg_emit(x, OP_IF);
+    i->imm = slot, i->a = c;
+    wg_block_lower(x, s->body);
+    uint32_t pc_else = x->prog->ncode;
+    emit_slot(x, OP_ELSE, slot);
+    if (s->els)
+        wg_block_lower(x, s->els);
+    uint32_t pc_end = x->prog->ncode;
+    emit_slot(x, OP_ENDIF, slot);
+    at(x, pc_if)->b = pc_else;
+    at(x, pc_else)->b = pc_end;
+}
+
+/* loop { body continuing { cont } }: for and while come here too, with a
+ * leading `if (!cond) { break; }`. */
+static void loop_stmt(wg_ctx *x, const wg_expr *cond, const wg_stmt *body,
+                      const wg_stmt *update, const wg_stmt *continuing, wg_loc loc)
+{
+    if (x->nbreak == 64) {
+        WG_ERR(x, loc, "resources", "loops and switches nest too deep for stex");
+        return;
+    }
+    uint32_t bslot = wg_slot_alloc(x), cslot = wg_slot_alloc(x);
+    emit_slot(x, OP_MASK_CLEAR, bslot);
+    uint32_t head = x->prog->ncode;
+    emit_slot(x, OP_MASK_CLEAR, cslot);
+    x->break_slot[x->nbreak] = bslot;
+    x->continue_slot[x->nbreak] = cslot;
+    x->break_is_loop[x->nbreak++] = true;
+    uint32_t mark = x->nsyms;
+    if (cond) {
+        uint32_t c = bool_cond(x, cond, "a loop condition");
+        wg_ins *i = wg_emit(x, OP_BITS);
+        uint32_t nc = wg_reg_alloc(x, 1);
+        i->d = nc, i->a = c, i->sub = BITS_LNOT;
+        i = wg_emit(x, OP_BREAK_IF);
+        i->imm = bslot, i->a = nc;
+    }
+    if (body->kind == S_BLOCK)
+        for (uint32_t k = 0; k < body->n; k++)
+            stmt(x, body->stmts[k]);
+    else
+        stmt(x, body);
+    emit_slot(x, OP_MERGE, cslot);
+    if (update)
+        stmt(x, update);
+    if (continuing) {
+        x->in_continuing++;
+        for (uint32_t k = 0; k < continuing->n; k++) {
+            const wg_stmt *c = continuing->stmts[k];
+            if (c->kind == S_BREAK_IF) {
+                if (k + 1 != continuing->n)
+                    WG_ERR(x, c->loc, "break-if", "'break if' must be the last statement of "
+                           "a continuing block");
+                uint32_t r = bool_cond(x, c->cond, "a break-if condition");
+                wg_ins *i = wg_emit(x, OP_BREAK_IF);
+                i->imm = bslot, i->a = r;
+            } else {
+                stmt(x, c);
+            }
+        }
+        x->in_continuing--;
+    }
+    x->nsyms = mark;
+    x->nbreak--;
+    wg_ins *i = wg_emit(x, OP_LOOP_END);
+    i->imm = bslot, i->b = head;
+    i->line = loc.line;
+}
+
+static void switch_stmt(wg_ctx *x, const wg_stmt *s)
+{
+    wg_val sel = wg_load(x, wg_expr_lower(x, s->cond), s->cond->loc);
+    if (sel.kind == V_ERROR)
+        return;
+    if (!wg_type_is_integer(x->types, sel.type) || !wg_type_is_scalar(x->types, sel.type)) {
+        WG_ERR(x, s->cond->loc, "switch-statement", "a switch selector must be i32 or u32, not %s",
+               wg_tname(x, sel.type));
+        return;
+    }
+    int st = wg_type_concrete(x->types, sel.type);
+    /* the case values' common type: a concrete selector wins */
+    uint32_t rsel = wg_to_reg(x, wg_convert(x, sel, st, s->cond->loc, "the selector"), s->loc);
+    uint32_t bslot = wg_slot_alloc(x);
+    emit_slot(x, OP_MASK_CLEAR, bslot);
+    x->break_slot[x->nbreak] = bslot;
+    x->continue_slot[x->nbreak] = x->nbreak ? x->continue_slot[x->nbreak - 1] : UINT32_MAX;
+    x->break_is_loop[x->nbreak++] = false;
+    const wg_case *deflt = NULL;
+    uint32_t opened = 0, slots[256], pcs[256];
+    for (uint32_t k = 0; k < s->ncases && opened < 256; k++) {
+        const wg_case *c = &s->cases[k];
+        uint32_t cond = UINT32_MAX;
+        bool has_default = false;
+        for (uint32_t j = 0; j < c->nselectors; j++) {
+            if (!c->selectors[j]) {
+                has_default = true;
+                continue;
+            }
+            wg_val v = wg_convert(x, wg_expr_lower(x, c->selectors[j]), st, c->selectors[j]->loc,
+                                  "the case value");
+            if (v.kind != V_CONST) {
+                if (v.kind != V_ERROR)
+                    WG_ERR(x, c->selectors[j]->loc, "switch-statement", "a case value must be a "
+                           "const-expression");
+                continue;
+            }
+            uint32_t r = wg_const_reg(x, v.c, st), eq = wg_reg_alloc(x, 1);
+            wg_ins *i = wg_emit(x, OP_CMP);
+            i->d = eq, i->a = rsel, i->b = r, i->sub = CMP_EQ, i->n = (uint16_t)x->types->t[st].kind;
+            if (cond != UINT32_MAX) {
+                uint32_t o = wg_reg_alloc(x, 1);
+                i = wg_emit(x, OP_BITS);
+                i->d = o, i->a = cond, i->b = eq, i->sub = BITS_OR;
+                eq = o;
+            }
+            cond = eq;
+        }
+        if (has_default) {
+            if (deflt)
+                WG_ERR(x, c->loc, "switch-statement", "a switch has one default clause");
+            deflt = c;
+            if (cond == UINT32_MAX)
+                continue; /* only `default`: runs last, in the final else */
+            /* `case 1, default:` - the other selectors also lead here; default still wins
+             * for unmatched values since it is placed last below */
+        }
+        if (cond == UINT32_MAX)
+            continue;
+        slots[opened] = wg_slot_alloc(x);
+        pcs[opened] = x->prog->ncode;
+        wg_ins *i = wg_emit(x, OP_IF);
+        i->imm = slots[opened], i->a = cond;
+        wg_block_lower(x, c->body);
+        uint32_t pc_else = x->prog->ncode;
+        emit_slot(x, OP_ELSE, slots[opened]);
+        at(x, pcs[opened])->b = pc_else;
+        pcs[opened] = pc_else;
+        opened++;
+    }
+    if (!deflt)
+        WG_ERR(x, s->loc, "switch-statement", "a switch needs a default clause");
+    else
+        wg_block_lower(x, deflt->body);
+    while (opened-- > 0) {
+        at(x, pcs[opened])->b = x->prog->ncode;
+        emit_slot(x, OP_ENDIF, slots[opened]);
+    }
+    x->nbreak--;
+    emit_slot(x, OP_MERGE, bslot);
+}
+
+static bool check_ref_type(wg_ctx *x, wg_val v, wg_loc loc, const char *what)
+{
+    if (v.kind == V_ERROR)
+        return false;
+    if (v.kind != V_REF) {
+        WG_ERR(x, loc, "assignment", "the left side of %s must be a variable or a part of "
+               "one", what);
+        return false;
+    }
+    return true;
+}
+
+static void decl_stmt(wg_ctx *x, const wg_decl *d)
+{
+    if (d->kind == D_CONST_ASSERT) {
+        wg_val c = wg_expr_lower(x, d->init);
+        if (c.kind == V_CONST && c.type == T_BOOL && !c.c[0].u)
+            WG_ERR(x, d->loc, "const-assert", "const_assert failed");
+        else if (c.kind != V_ERROR && (c.kind != V_CONST || c.type != T_BOOL))
+            WG_ERR(x, d->loc, "const-assert", "const_assert needs a bool const-expression");
+        return;
+    }
+    if (wg_lookup_local(x, d->name)) {
+        /* shadowing an outer scope is fine; the same block is not: checked loosely */
+    }
+    int type = d->type ? wg_resolve_type(x, d->type) : -1;
+    if (d->type && type < 0) {
+        wg_scope_push(x, d->name, wg_error_val());
+        return;
+    }
+    wg_val v = d->init ? wg_expr_lower(x, d->init) : wg_error_val();
+    if (d->init && v.kind != V_ERROR) {
+        if (v.kind == V_PTR && d->kind == D_LET) {
+            wg_scope_push(x, d->name, v); /* let p = &x; */
+            return;
+        }
+        v = wg_load(x, v, d->init->loc);
+        if (v.kind == V_HANDLE || v.kind == V_VOID) {
+            WG_ERR(x, d->init->loc, "var-decls", "'%s' cannot hold %s", d->name,
+                   v.kind == V_VOID ? "the result of a function without one" : "a texture");
+            v = wg_error_val();
+        }
+    }
+    if (v.kind != V_ERROR) {
+        if (type < 0 && d->kind != D_CONST)
+            type = wg_type_concrete(x->types, v.type);
+        if (type >= 0)
+            v = wg_convert(x, v, type, d->init->loc, "the initializer");
+    }
+    switch (d->kind) {
+    case D_CONST:
+        if (v.kind != V_CONST && v.kind != V_ERROR) {
+            WG_ERR(x, d->init->loc, "const-expr", "the initializer of const '%s' is not a "
+                   "const-expression", d->name);
+            v = wg_error_val();
+        }
+        if (!d->init)
+            WG_ERR(x, d->loc, "const-decls", "const '%s' needs an initializer", d->name);
+        wg_scope_push(x, d->name, v);
+        return;
+    case D_LET:
+        if (!d->init)
+            WG_ERR(x, d->loc, "let-decls", "let '%s' needs an initializer", d->name);
+        if (v.kind == V_CONST) /* a let is a runtime value: materialise it once */
+            v = (wg_val){.kind = V_REG, .type = v.type, .reg = wg_to_reg(x, v, d->loc)};
+        wg_scope_push(x, d->name, v);
+        return;
+    case D_VAR: {
+        if (d->space && strcmp(d->space, "function"))
+            WG_ERR(x, d->loc, "var-decls", "a var in a function is in the function address "
+                   "space, not %s", d->space);
+        if (type < 0) {
+            if (!d->init)
+                WG_ERR(x, d->loc, "var-decls", "var '%s' needs a type or an initializer",
+                       d->name);
+            wg_scope_push(x, d->name, wg_error_val());
+            return;
+        }
+        if (!wg_type_constructible(x->types, type)) {
+            WG_ERR(x, d->loc, "var-decls", "a function-scope var cannot hold %s",
+                   wg_tname(x, type));
+            wg_scope_push(x, d->name, wg_error_val());
+            return;
+        }
+        uint32_t words = wg_ty(x->types, type)->words;
+        uint32_t reg = wg_reg_alloc(x, words);
+        if (v.kind == V_ERROR || !d->init) {
+            for (uint32_t w = 0; w < words; w++) { /* zero-initialised */
+                wg_ins *i = wg_emit(x, OP_CONST);
+                i->d = reg + w;
+            }
+        } else {
+            uint32_t r = wg_to_reg(x, v, d->init->loc);
+            wg_ins *i = wg_emit(x, OP_MOV);
+            i->d = reg, i->a = r, i->n = (uint16_t)words;
+        }
+        wg_scope_push(x, d->name, (wg_val){.kind = V_REF, .type = type,
+                                           .ref = {.space = SP_FUNCTION, .base = reg,
+                                                   .dyn = WG_NONE_REG,
+                                                   .access = STEX_ACCESS_READ_WRITE}});
+        return;
+    }
+    default:
+        WG_ERR(x, d->loc, "syntax", "this declaration is not allowed in a function");
+    }
+}
+
+static void assign_stmt(wg_ctx *x, const wg_stmt *s)
+{
+    if (!s->lhs) { /* _ = e */
+        wg_val v = wg_expr_lower(x, s->rhs);
+        if (v.kind == V_REF)
+            wg_load(x, v, s->rhs->loc);
+        return;
+    }
+    wg_val l = wg_expr_lower(x, s->lhs);
+    if (!check_ref_type(x, l, s->lhs->loc, "an assignment"))
+        return;
+    wg_val r;
+    if (s->op == TK_ASSIGN) {
+        r = wg_expr_lower(x, s->rhs);
+    } else {
+        /* a op= b is a = a op b, with a's reference evaluated once */
+        static const struct { wg_tok_kind c, op; } ops[] = {
+            {TK_PLUS_ASSIGN, TK_PLUS}, {TK_MINUS_ASSIGN, TK_MINUS}, {TK_STAR_ASSIGN, TK_STAR},
+            {TK_SLASH_ASSIGN, TK_SLASH}, {TK_PERCENT_ASSIGN, TK_PERCENT},
+            {TK_AND_ASSIGN, TK_AMP}, {TK_OR_ASSIGN, TK_PIPE}, {TK_XOR_ASSIGN, TK_CARET},
+            {TK_SHL_ASSIGN, TK_SHL}, {TK_SHR_ASSIGN, TK_SHR}};
+        wg_tok_kind op = TK_PLUS;
+        for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+            if (ops[k].c == s->op)
+                op = ops[k].op;
+        /* lower `lhs op rhs` with lhs bound to a temporary name */
+        wg_scope_push(x, "$lhs", l);
+        wg_expr lhs = {.kind = E_IDENT, .loc = s->lhs->loc, .name = "$lhs"};
+        wg_expr bin = {.kind = E_BINARY, .loc = s->loc, .op = op, .a = &lhs, .b = s->rhs};
+        r = wg_expr_lower(x, &bin);
+        x->nsyms--;
+    }
+    r = wg_load(x, r, s->rhs->loc);
+    if (r.kind == V_ERROR)
+        return;
+    r = wg_convert(x, r, l.type, s->rhs->loc, "the value");
+    if (r.kind == V_ERROR)
+        return;
+    wg_store(x, &l.ref, l.type, wg_to_reg(x, r, s->rhs->loc), s->loc);
+}
+
+static void incdec_stmt(wg_ctx *x, const wg_stmt *s)
+{
+    wg_val l = wg_expr_lower(x, s->lhs);
+    if (!check_ref_type(x, l, s->lhs->loc, s->op == TK_PLUS_PLUS ? "'++'" : "'--'"))
+        return;
+    if (!wg_type_is_integer(x->types, l.type) || !wg_type_is_scalar(x->types, l.type)) {
+        WG_ERR(x, s->loc, "increment-decrement", "'%s' needs an i32 or u32 variable, not %s",
+               wg_tok_spelling(s->op), wg_tname(x, l.type));
+        return;
+    }
+    wg_scope_push(x, "$lhs", l);
+    wg_expr lhs = {.kind = E_IDENT, .loc = s->lhs->loc, .name = "$lhs"};
+    wg_expr one = {.kind = E_INT, .loc = s->loc, .ival = 1};
+    wg_expr bin = {.kind = E_BINARY, .loc = s->loc, .op = s->op == TK_PLUS_PLUS ? TK_PLUS : TK_MINUS,
+                   .a = &lhs, .b = &one};
+    wg_val r = wg_expr_lower(x, &bin);
+    x->nsyms--;
+    if (r.kind != V_ERROR)
+        wg_store(x, &l.ref, l.type, wg_to_reg(x, r, s->loc), s->loc);
+}
+
+static void return_stmt(wg_ctx *x, const wg_stmt *s)
+{
+    wg_fn_frame *f = &x->frames[x->nframes - 1];
+    if (s->cond) {
+        wg_val v = wg_load(x, wg_expr_lower(x, s->cond), s->cond->loc);
+        if (f->ret_type == T_VOID) {
+            WG_ERR(x, s->loc, "return-statement", "function '%s' returns no value",
+                   f->fn->name);
+        } else if (v.kind != V_ERROR) {
+            v = wg_convert(x, v, f->ret_type, s->cond->loc, "the returned value");
+            if (v.kind != V_ERROR) {
+                wg_ins *i = wg_emit(x, OP_MOVM);
+                i->d = f->ret_reg, i->a = wg_to_reg(x, v, s->loc);
+                i->n = (uint16_t)wg_ty(x->types, f->ret_type)->words;
+            }
+        }
+    } else if (f->ret_type != T_VOID) {
+        WG_ERR(x, s->loc, "return-statement", "function '%s' must return a %s", f->fn->name,
+               wg_tname(x, f->ret_type));
+    }
+    emit_slot(x, OP_EXIT, f->ret_slot);
+}
+
+static void stmt(wg_ctx *x, const wg_stmt *s)
+{
+    uint32_t line = x->line, regs = x->reg_next;
+    x->line = s->loc.line;
+    switch (s->kind) {
+    case S_BLOCK: wg_block_lower(x, s); break;
+    case S_DECL: decl_stmt(x, s->decl); regs = x->reg_next; break;
+    case S_ASSIGN: assign_stmt(x, s); break;
+    case S_INCDEC: incdec_stmt(x, s); break;
+    case S_CALL: {
+        wg_val v = wg_expr_lower(x, s->rhs);
+        (void)v; /* a call statement may drop any result (WGSL 9.6) */
+        break;
+    }
+    case S_IF: if_stmt(x, s); break;
+    case S_SWITCH: switch_stmt(x, s); break;
+    case S_LOOP: loop_stmt(x, NULL, s->body, NULL, s->continuing, s->loc); break;
+    case S_WHILE: loop_stmt(x, s->cond, s->body, NULL, NULL, s->loc); break;
+    case S_FOR: {
+        uint32_t mark = x->nsyms;
+        if (s->init)
+            stmt(x, s->init);
+        uint32_t keep = x->reg_next; /* the init's variables live through the loop */
+        loop_stmt(x, s->cond, s->body, s->update, NULL, s->loc);
+        x->nsyms = mark;
+        regs = keep > regs ? keep : regs;
+        break;
+    }
+    case S_BREAK:
+        if (!x->nbreak)
+            WG_ERR(x, s->loc, "break-statement", "'break' outside a loop or switch");
+        else if (x->in_continuing)
+            WG_ERR(x, s->loc, "break-statement", "use 'break if' in a continuing block");
+        else
+            emit_slot(x, OP_EXIT, x->break_slot[x->nbreak - 1]);
+        break;
+    case S_BREAK_IF:
+        WG_ERR(x, s->loc, "break-if", "'break if' is only allowed at the end of a continuing "
+               "block");
+        break;
+    case S_CONTINUE: {
+        uint32_t k = x->nbreak;
+        while (k > 0 && !x->break_is_loop[k - 1])
+            k--;
+        if (!k)
+            WG_ERR(x, s->loc, "continue-statement", "'continue' outside a loop");
+        else if (x->in_continuing)
+            WG_ERR(x, s->loc, "continue-statement", "'continue' in a continuing block");
+        else
+            emit_slot(x, OP_EXIT, x->continue_slot[k - 1]);
+        break;
+    }
+    case S_RETURN: return_stmt(x, s); break;
+    case S_DISCARD:
+        WG_ERR(x, s->loc, "discard-statement", "'discard' is only allowed in fragment shaders");
+        break;
+    case S_EMPTY: break;
+    }
+    x->reg_next = regs; /* the statement's temporaries are free again */
+    x->line = line;
+}
+
+/* Binds a function's parameters and lowers its body with a fresh return slot. */
+static void function_body(wg_ctx *x, const wg_decl *fn, const wg_val *params, wg_val *result)
+{
+    int rt = fn->ret ? wg_resolve_type(x, fn->ret) : T_VOID;
+    wg_fn_frame *f = &x->frames[x->nframes++];
+    f->fn = fn;
+    f->ret_type = rt < 0 ? T_VOID : rt;
+    f->ret_reg = rt > 0 ? wg_reg_alloc(x, wg_ty(x->types, rt)->words) : 0;
+    f->ret_slot = wg_slot_alloc(x);
+    if (x->nframes == 1)
+        x->prog->ret_slot = f->ret_slot;
+    emit_slot(x, OP_MASK_CLEAR, f->ret_slot);
+    uint32_t mark = x->nsyms, nbreak = x->nbreak, cont = x->in_continuing;
+    x->nbreak = 0;
+    x->in_continuing = 0;
+    for (uint32_t i = 0; i < fn->nparams; i++)
+        wg_scope_push(x, fn->params[i].name, params[i]);
+    if (fn->body)
+        wg_block_lower(x, fn->body);
+    emit_slot(x, OP_MERGE, f->ret_slot);
+    x->nsyms = mark;
+    x->nbreak = nbreak;
+    x->in_continuing = cont;
+    x->nframes--;
+    *result = rt > 0 ? (wg_val){.kind = V_REG, .type = rt, .reg = f->ret_reg}
+                     : (wg_val){.kind = V_VOID, .type = T_VOID};
+}
+
+wg_val wg_user_call(wg_ctx *x, const wg_decl *fn, const wg_expr *call)
+{
+    for (uint32_t i = 0; i < x->nframes; i++)
+        if (x->frames[i].fn == fn) {
+            WG_ERR(x, call->loc, "recursion", "function '%s' calls itself (recursion is not "
+                   "allowed in WGSL)", fn->name);
+            return wg_error_val();
+        }
+    if (x->nframes == 16) {
+        WG_ERR(x, call->loc, "resources", "calls nest too deep for stex");
+        return wg_error_val();
+    }
+    if (wg_find_attr(fn->attrs, fn->nattrs, "compute")) {
+        WG_ERR(x, call->loc, "call", "entry point '%s' cannot be called", fn->name);
+        return wg_error_val();
+    }
+    if (call->nargs != fn->nparams) {
+        WG_ERR(x, call->loc, "call", "'%s' takes %u argument%s, not %u", fn->name, fn->nparams,
+               fn->nparams == 1 ? "" : "s", call->nargs);
+        return wg_error_val();
+    }
+    wg_val params[16];
+    if (fn->nparams > 16) {
+        WG_ERR(x, call->loc, "resources", "stex takes at most 16 parameters");
+        return wg_error_val();
+    }
+    bool ok = true;
+    for (uint32_t i = 0; i < fn->nparams; i++) {
+        int pt = wg_resolve_type(x, fn->params[i].type);
+        wg_val v = wg_expr_lower(x, call->args[i]);
+        if (pt < 0 || v.kind == V_ERROR) {
+            ok = false;
+            continue;
+        }
+        if (x->types->t[pt].kind == TY_PTR) {
+            const wg_type *want = wg_ty(x->types, pt);
+            if (v.kind != V_PTR || wg_ty(x->types, v.type)->elem != want->elem ||
+                wg_ty(x->types, v.type)->space != want->space) {
+                WG_ERR(x, call->args[i]->loc, "type-mismatch", "argument %u of '%s' must be %s",
+                       i + 1, fn->name, wg_tname(x, pt));
+                ok = false;
+            }
+            params[i] = v;
+            continue;
+        }
+        v = wg_convert(x, wg_load(x, v, call->args[i]->loc), pt, call->args[i]->loc,
+                       "the argument");
+        if (v.kind == V_ERROR) {
+            ok = false;
+            continue;
+        }
+        params[i] = (wg_val){.kind = V_REG, .type = pt, .reg = wg_to_reg(x, v, call->loc)};
+    }
+    if (!ok)
+        return wg_error_val();
+    bool quiet = x->d->quiet;
+    x->d->quiet = true; /* the body's own errors are reported when it is checked alone */
+    wg_val r;
+    uint32_t line = x->line;
+    function_body(x, fn, params, &r);
+    x->line = line;
+    x->d->quiet = quiet;
+    return r;
+}
+
+/* ---- entry points and whole functions ---- */
+
+static wg_val builtin_param(wg_ctx *x, const wg_param *p)
+{
+    const wg_attr *b = wg_find_attr(p->attrs, p->nattrs, "builtin");
+    if (!b || !b->nargs || b->args[0]->kind != E_IDENT) {
+        WG_ERR(x, p->loc, "entry-point-io", "an entry point parameter needs @builtin(...)");
+        return wg_error_val();
+    }
+    static const struct { const char *n; uint32_t reg, words; } B[] = {
+        {"global_invocation_id", REG_GLOBAL_ID, 3}, {"local_invocation_id", REG_LOCAL_ID, 3},
+        {"local_invocation_index", REG_LOCAL_INDEX, 1}, {"workgroup_id", REG_WORKGROUP_ID, 3},
+        {"num_workgroups", REG_NUM_WORKGROUPS, 3}};
+    int t = wg_resolve_type(x, p->type);
+    for (size_t i = 0; i < sizeof B / sizeof B[0]; i++) {
+        if (strcmp(b->args[0]->name, B[i].n))
+            continue;
+        int want = B[i].words == 1 ? T_U32 : wg_type_vec(x->types, T_U32, 3);
+        if (t != want) {
+            WG_ERR(x, p->loc, "builtin-values", "@builtin(%s) has type %s, not %s", B[i].n,
+                   wg_tname(x, want), wg_tname(x, t));
+            return wg_error_val();
+        }
+        return (wg_val){.kind = V_REG, .type = t, .reg = B[i].reg};
+    }
+    WG_ERR(x, b->args[0]->loc, "builtin-values", "@builtin(%s) is not a compute shader input",
+           b->args[0]->name);
+    return wg_error_val();
+}
+
+void wg_lower_function(wg_ctx *x, const wg_decl *fn, bool entry);
+void wg_lower_function(wg_ctx *x, const wg_decl *fn, bool entry)
+{
+    x->line = fn->loc.line;
+    /* every var<private> first: their initializers run before anything else */
+    for (uint32_t i = 0; i < x->ast->n; i++) {
+        const wg_decl *d = x->ast->decls[i];
+        if (d->kind == D_VAR && d->space && !strcmp(d->space, "private"))
+            wg_global_find(x, d->name, d->loc);
+    }
+    wg_val params[16];
+    for (uint32_t i = 0; i < fn->nparams && i < 16; i++) {
+        if (entry) {
+            params[i] = builtin_param(x, &fn->params[i]);
+            continue;
+        }
+        int t = wg_resolve_type(x, fn->params[i].type);
+        if (t < 0) {
+            params[i] = wg_error_val();
+        } else if (x->types->t[t].kind == TY_PTR) {
+            const wg_type *pt = wg_ty(x->types, t);
+            if (pt->space != SP_FUNCTION && pt->space != SP_PRIVATE &&
+                pt->space != SP_WORKGROUP && pt->space != SP_STORAGE)
+                WG_ERR(x, fn->params[i].loc, "function-restriction", "a pointer parameter may "
+                       "point into function, private, workgroup or storage memory");
+            bool regs = pt->space == SP_FUNCTION || pt->space == SP_PRIVATE;
+            params[i] = (wg_val){.kind = V_PTR, .type = t,
+                                 .ref = {.space = pt->space, .access = pt->access,
+                                         .dyn = WG_NONE_REG,
+                                         .base = regs ? wg_reg_alloc(x, wg_ty(x->types,
+                                                                             pt->elem)->words)
+                                                      : 0}};
+        } else {
+            params[i] = (wg_val){.kind = V_REG, .type = t,
+                                 .reg = wg_reg_alloc(x, wg_ty(x->types, t)->words)};
+        }
+    }
+    if (fn->nparams > 16)
+        WG_ERR(x, fn->loc, "resources", "stex takes at most 16 parameters");
+    if (entry && fn->ret)
+        WG_ERR(x, fn->ret->loc, "entry-point-io", "a compute entry point returns nothing");
+    wg_val r;
+    function_body(x, fn, params, &r);
+    if (entry)
+        wg_emit(x, OP_END);
+}

@@ -1,0 +1,844 @@
+/* The WGSL parser: recursive descent over the tokens (WGSL's grammar, section
+ * 16), building the tree of ast.h.  A syntax error is reported once; the
+ * parser then skips to the end of the statement (';' or the enclosing '}')
+ * or to the next module-scope declaration, so one run reports several. */
+#include "wgsl/ast.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- arena ---- */
+typedef struct wg_chunk {
+    struct wg_chunk *next;
+    size_t used, size;
+    _Alignas(16) unsigned char data[];
+} wg_chunk;
+
+void *wg_alloc(wg_arena *a, size_t size)
+{
+    size = (size + 15) & ~(size_t)15;
+    wg_chunk *c = a->head;
+    if (!c || c->used + size > c->size) {
+        size_t cap = size > 65536 ? size : 65536;
+        c = malloc(sizeof *c + cap);
+        if (!c)
+            return NULL;
+        c->next = a->head;
+        c->used = 0;
+        c->size = cap;
+        a->head = c;
+    }
+    void *p = c->data + c->used;
+    c->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+char *wg_strndup(wg_arena *a, const char *s, size_t n)
+{
+    char *p = wg_alloc(a, n + 1);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+void wg_arena_free(wg_arena *a)
+{
+    while (a->head) {
+        wg_chunk *n = a->head->next;
+        free(a->head);
+        a->head = n;
+    }
+}
+
+const wg_attr *wg_find_attr(const wg_attr *a, uint32_t n, const char *name)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (!strcmp(a[i].name, name))
+            return &a[i];
+    return NULL;
+}
+
+/* ---- parser state ---- */
+typedef struct parser {
+    const wg_token *t;
+    uint32_t i, n;
+    wg_arena *a;
+    wg_diags *d;
+    bool panic;     /* an error was reported: skip until recovery */
+    bool oom;
+} parser;
+
+/* A growing list built with malloc, copied into the arena when done. */
+typedef struct list {
+    void **v;
+    uint32_t n, cap;
+} list;
+
+static void list_push(parser *p, list *l, void *x)
+{
+    if (l->n == l->cap) {
+        uint32_t cap = l->cap ? 2 * l->cap : 8;
+        void **v = realloc(l->v, cap * sizeof *v);
+        if (!v) {
+            p->oom = true;
+            return;
+        }
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = x;
+}
+
+static void *list_done(parser *p, list *l, uint32_t *n)
+{
+    void **v = l->n ? wg_alloc(p->a, l->n * sizeof *v) : NULL;
+    if (v)
+        memcpy(v, l->v, l->n * sizeof *v);
+    *n = v ? l->n : 0;
+    free(l->v);
+    return v;
+}
+
+static const wg_token *peek(const parser *p) { return &p->t[p->i]; }
+static const wg_token *peek2(const parser *p)
+{
+    return &p->t[p->i + 1 < p->n ? p->i + 1 : p->i];
+}
+static const wg_token *next(parser *p)
+{
+    const wg_token *t = &p->t[p->i];
+    if (t->kind != TK_EOF)
+        p->i++;
+    return t;
+}
+static bool at(const parser *p, wg_tok_kind k) { return peek(p)->kind == k; }
+static bool at_word(const parser *p, const char *w) { return wg_tok_is(peek(p), w); }
+static bool accept(parser *p, wg_tok_kind k)
+{
+    if (!at(p, k))
+        return false;
+    next(p);
+    return true;
+}
+
+static void syntax_error(parser *p, const wg_token *t, const char *what)
+{
+    if (p->panic)
+        return;
+    p->panic = true;
+    if (t->kind == TK_IDENT || t->kind == TK_INT || t->kind == TK_FLOAT)
+        wg_error(p->d, t->loc, "syntax", "expected %s, found '%.*s'", what, (int)t->len,
+                 t->text);
+    else if (t->kind == TK_EOF)
+        wg_error(p->d, t->loc, "syntax", "expected %s, found end of file", what);
+    else
+        wg_error(p->d, t->loc, "syntax", "expected %s, found '%s'", what,
+                 wg_tok_spelling(t->kind));
+}
+
+static bool expect(parser *p, wg_tok_kind k)
+{
+    if (accept(p, k))
+        return true;
+    char what[32];
+    snprintf(what, sizeof what, "'%s'", wg_tok_spelling(k));
+    if (k == TK_TEMPLATE_CLOSE)
+        snprintf(what, sizeof what, "'>'");
+    syntax_error(p, peek(p), what);
+    return false;
+}
+
+static const char *ident(parser *p, const char *what)
+{
+    if (!at(p, TK_IDENT)) {
+        syntax_error(p, peek(p), what);
+        return "?";
+    }
+    const wg_token *t = next(p);
+    return wg_strndup(p->a, t->text, t->len);
+}
+
+static wg_expr *node(parser *p, wg_expr_kind k, wg_loc loc)
+{
+    wg_expr *e = wg_alloc(p->a, sizeof *e);
+    if (!e) {
+        p->oom = true;
+        static wg_expr dummy;
+        return &dummy;
+    }
+    e->kind = k;
+    e->loc = loc;
+    return e;
+}
+
+static wg_expr *expression(parser *p);
+
+/* ident, optionally with a template list: vec2<f32>, array<u32, 4> */
+static wg_expr *template_ident(parser *p)
+{
+    const wg_token *t = peek(p);
+    wg_expr *e = node(p, E_IDENT, t->loc);
+    e->name = ident(p, "an identifier");
+    if (accept(p, TK_TEMPLATE_OPEN)) {
+        list l = {0};
+        do {
+            if (at(p, TK_TEMPLATE_CLOSE))
+                break; /* trailing comma */
+            list_push(p, &l, expression(p));
+        } while (accept(p, TK_COMMA) && !p->panic);
+        e->targs = list_done(p, &l, &e->ntargs);
+        expect(p, TK_TEMPLATE_CLOSE);
+    }
+    return e;
+}
+
+static wg_expr **call_args(parser *p, uint32_t *n)
+{
+    list l = {0};
+    expect(p, TK_LPAREN);
+    while (!at(p, TK_RPAREN) && !p->panic) {
+        list_push(p, &l, expression(p));
+        if (!accept(p, TK_COMMA))
+            break;
+    }
+    expect(p, TK_RPAREN);
+    return list_done(p, &l, n);
+}
+
+static wg_expr *primary(parser *p)
+{
+    const wg_token *t = peek(p);
+    wg_expr *e;
+    switch (t->kind) {
+    case TK_INT:
+        next(p);
+        e = node(p, E_INT, t->loc);
+        e->ival = t->ival;
+        e->suffix = t->suffix;
+        return e;
+    case TK_FLOAT:
+        next(p);
+        e = node(p, E_FLOAT, t->loc);
+        e->fval = t->fval;
+        e->suffix = t->suffix;
+        return e;
+    case TK_LPAREN:
+        next(p);
+        e = expression(p);
+        expect(p, TK_RPAREN);
+        return e;
+    case TK_IDENT:
+        if (wg_tok_is(t, "true") || wg_tok_is(t, "false")) {
+            next(p);
+            e = node(p, E_BOOL, t->loc);
+            e->ival = wg_tok_is(t, "true");
+            return e;
+        }
+        e = template_ident(p);
+        if (at(p, TK_LPAREN)) {
+            wg_expr *c = node(p, E_CALL, e->loc);
+            c->a = e;
+            c->args = call_args(p, &c->nargs);
+            return c;
+        }
+        return e;
+    default:
+        syntax_error(p, t, "an expression");
+        return node(p, E_INT, t->loc);
+    }
+}
+
+static wg_expr *postfix(parser *p, wg_expr *e)
+{
+    for (;;) {
+        const wg_token *t = peek(p);
+        if (accept(p, TK_LBRACKET)) {
+            wg_expr *x = node(p, E_INDEX, t->loc);
+            x->a = e;
+            x->b = expression(p);
+            expect(p, TK_RBRACKET);
+            e = x;
+        } else if (accept(p, TK_DOT)) {
+            wg_expr *x = node(p, E_MEMBER, peek(p)->loc);
+            x->a = e;
+            x->name = ident(p, "a member name");
+            e = x;
+        } else {
+            return e;
+        }
+    }
+}
+
+static wg_expr *unary(parser *p)
+{
+    const wg_token *t = peek(p);
+    if (t->kind == TK_MINUS || t->kind == TK_BANG || t->kind == TK_TILDE || t->kind == TK_AMP ||
+        t->kind == TK_STAR) {
+        next(p);
+        wg_expr *e = node(p, E_UNARY, t->loc);
+        e->op = t->kind;
+        e->a = unary(p);
+        return e;
+    }
+    return postfix(p, primary(p));
+}
+
+/* Binary precedence, loosest first (WGSL 8.19 forbids some mixes without
+ * parentheses; this accepts them with C's precedence). */
+static int precedence(const parser *p, wg_tok_kind *op)
+{
+    const wg_token *t = peek(p);
+    *op = t->kind;
+    switch (t->kind) {
+    case TK_OR_OR: return 1;
+    case TK_AND_AND: return 2;
+    case TK_PIPE: return 3;
+    case TK_CARET: return 4;
+    case TK_AMP: return 5;
+    case TK_EQ: case TK_NE: case TK_LT: case TK_LE: case TK_GE: return 6;
+    case TK_GT:
+        if (peek2(p)->kind == TK_GT && peek2(p)->joined) {
+            *op = TK_SHR;
+            return 7;
+        }
+        return 6;
+    case TK_SHL: return 7;
+    case TK_PLUS: case TK_MINUS: return 8;
+    case TK_STAR: case TK_SLASH: case TK_PERCENT: return 9;
+    default: return 0;
+    }
+}
+
+static wg_expr *binary(parser *p, int min)
+{
+    wg_expr *lhs = unary(p);
+    for (;;) {
+        wg_tok_kind op;
+        int prec = precedence(p, &op);
+        if (prec == 0 || prec < min || p->panic)
+            return lhs;
+        const wg_token *t = next(p);
+        if (op == TK_SHR)
+            next(p); /* the joined second '>' */
+        wg_expr *e = node(p, E_BINARY, t->loc);
+        e->op = op;
+        e->a = lhs;
+        e->b = binary(p, prec + 1);
+        lhs = e;
+    }
+}
+
+static wg_expr *expression(parser *p) { return binary(p, 1); }
+
+/* ---- attributes ---- */
+static wg_attr *attributes(parser *p, uint32_t *n)
+{
+    list l = {0};
+    while (at(p, TK_AT)) {
+        next(p);
+        wg_attr *a = wg_alloc(p->a, sizeof *a);
+        if (!a) {
+            p->oom = true;
+            break;
+        }
+        a->loc = peek(p)->loc;
+        a->name = ident(p, "an attribute name");
+        if (accept(p, TK_LPAREN)) {
+            while (!at(p, TK_RPAREN) && !p->panic) {
+                wg_expr *x = expression(p);
+                if (a->nargs < 3)
+                    a->args[a->nargs++] = x;
+                if (!accept(p, TK_COMMA))
+                    break;
+            }
+            expect(p, TK_RPAREN);
+        }
+        list_push(p, &l, a);
+    }
+    uint32_t count;
+    wg_attr **v = list_done(p, &l, &count);
+    wg_attr *out = count ? wg_alloc(p->a, count * sizeof *out) : NULL;
+    for (uint32_t i = 0; out && i < count; i++)
+        out[i] = *v[i];
+    *n = out ? count : 0;
+    return out;
+}
+
+/* ---- declarations ---- */
+static wg_stmt *compound(parser *p);
+
+/* var<space, access> name : type = init  (after 'var') */
+static wg_decl *var_decl(parser *p, wg_decl_kind kind, wg_loc loc)
+{
+    wg_decl *d = wg_alloc(p->a, sizeof *d);
+    if (!d) {
+        p->oom = true;
+        static wg_decl dummy;
+        return &dummy;
+    }
+    d->kind = kind;
+    d->loc = loc;
+    if (kind == D_VAR && accept(p, TK_TEMPLATE_OPEN)) {
+        d->space = ident(p, "an address space");
+        if (accept(p, TK_COMMA))
+            d->access = ident(p, "an access mode");
+        expect(p, TK_TEMPLATE_CLOSE);
+    }
+    d->loc = peek(p)->loc;
+    d->name = ident(p, "a name");
+    if (accept(p, TK_COLON))
+        d->type = template_ident(p);
+    if (accept(p, TK_ASSIGN))
+        d->init = expression(p);
+    return d;
+}
+
+static wg_param *params(parser *p, wg_tok_kind close, uint32_t *n, bool members)
+{
+    list l = {0};
+    while (!at(p, close) && !p->panic) {
+        wg_param *m = wg_alloc(p->a, sizeof *m);
+        if (!m) {
+            p->oom = true;
+            break;
+        }
+        m->attrs = attributes(p, &m->nattrs);
+        m->loc = peek(p)->loc;
+        m->name = ident(p, members ? "a member name" : "a parameter name");
+        expect(p, TK_COLON);
+        m->type = template_ident(p);
+        list_push(p, &l, m);
+        if (!accept(p, TK_COMMA) && !(members && accept(p, TK_SEMI)))
+            break;
+    }
+    uint32_t count;
+    wg_param **v = list_done(p, &l, &count);
+    wg_param *out = count ? wg_alloc(p->a, count * sizeof *out) : NULL;
+    for (uint32_t i = 0; out && i < count; i++)
+        out[i] = *v[i];
+    *n = out ? count : 0;
+    return out;
+}
+
+/* ---- statements ---- */
+static wg_stmt *stmt_node(parser *p, wg_stmt_kind k, wg_loc loc)
+{
+    wg_stmt *s = wg_alloc(p->a, sizeof *s);
+    if (!s) {
+        p->oom = true;
+        static wg_stmt dummy;
+        return &dummy;
+    }
+    s->kind = k;
+    s->loc = loc;
+    return s;
+}
+
+static bool is_assign_op(wg_tok_kind k)
+{
+    return k == TK_ASSIGN || k == TK_PLUS_ASSIGN || k == TK_MINUS_ASSIGN ||
+           k == TK_STAR_ASSIGN || k == TK_SLASH_ASSIGN || k == TK_PERCENT_ASSIGN ||
+           k == TK_AND_ASSIGN || k == TK_OR_ASSIGN || k == TK_XOR_ASSIGN ||
+           k == TK_SHL_ASSIGN || k == TK_SHR_ASSIGN;
+}
+
+/* The statements allowed in a for header and as simple statements:
+ * declarations, assignments, ++/--, calls. */
+static wg_stmt *simple_statement(parser *p)
+{
+    const wg_token *t = peek(p);
+    wg_loc loc = t->loc;
+    if (wg_tok_is(t, "var") || wg_tok_is(t, "let") || wg_tok_is(t, "const")) {
+        next(p);
+        wg_stmt *s = stmt_node(p, S_DECL, loc);
+        s->decl = var_decl(p, wg_tok_is(t, "var") ? D_VAR : wg_tok_is(t, "let") ? D_LET
+                                                                                : D_CONST, loc);
+        return s;
+    }
+    if (accept(p, TK_UNDERSCORE)) {
+        wg_stmt *s = stmt_node(p, S_ASSIGN, loc);
+        s->op = TK_ASSIGN;
+        expect(p, TK_ASSIGN);
+        s->rhs = expression(p);
+        return s;
+    }
+    wg_expr *lhs = unary(p);
+    const wg_token *op = peek(p);
+    if (op->kind == TK_PLUS_PLUS || op->kind == TK_MINUS_MINUS) {
+        next(p);
+        wg_stmt *s = stmt_node(p, S_INCDEC, op->loc);
+        s->lhs = lhs;
+        s->op = op->kind;
+        return s;
+    }
+    /* '>>=' arrives as '>' '>=' only inside template discovery; the lexer keeps it whole */
+    if (is_assign_op(op->kind)) {
+        next(p);
+        wg_stmt *s = stmt_node(p, S_ASSIGN, op->loc);
+        s->lhs = lhs;
+        s->op = op->kind;
+        s->rhs = expression(p);
+        return s;
+    }
+    if (lhs->kind == E_CALL) {
+        wg_stmt *s = stmt_node(p, S_CALL, loc);
+        s->rhs = lhs;
+        return s;
+    }
+    syntax_error(p, op, "'=', a compound assignment, '++' or '--'");
+    return stmt_node(p, S_EMPTY, loc);
+}
+
+static wg_stmt *statement(parser *p);
+
+static wg_stmt *if_statement(parser *p, wg_loc loc)
+{
+    wg_stmt *s = stmt_node(p, S_IF, loc);
+    s->cond = expression(p);
+    s->body = compound(p);
+    if (at_word(p, "else")) {
+        next(p);
+        wg_loc l2 = peek(p)->loc;
+        if (at_word(p, "if")) {
+            next(p);
+            s->els = if_statement(p, l2);
+        } else {
+            s->els = compound(p);
+        }
+    }
+    return s;
+}
+
+static wg_stmt *switch_statement(parser *p, wg_loc loc)
+{
+    wg_stmt *s = stmt_node(p, S_SWITCH, loc);
+    s->cond = expression(p);
+    attributes(p, &(uint32_t){0});
+    expect(p, TK_LBRACE);
+    wg_case *cases = NULL;
+    uint32_t n = 0;
+    while (!at(p, TK_RBRACE) && !at(p, TK_EOF) && !p->panic) {
+        wg_case c = {.loc = peek(p)->loc};
+        list sel = {0};
+        if (at_word(p, "default")) {
+            next(p);
+            list_push(p, &sel, NULL);
+        } else if (at_word(p, "case")) {
+            next(p);
+            while (!at(p, TK_COLON) && !at(p, TK_LBRACE) && !p->panic) {
+                if (at_word(p, "default")) {
+                    next(p);
+                    list_push(p, &sel, NULL);
+                } else {
+                    list_push(p, &sel, expression(p));
+                }
+                if (!accept(p, TK_COMMA))
+                    break;
+            }
+        } else {
+            syntax_error(p, peek(p), "'case' or 'default'");
+            break;
+        }
+        c.selectors = list_done(p, &sel, &c.nselectors);
+        accept(p, TK_COLON);
+        c.body = compound(p);
+        wg_case *grown = realloc(cases, (n + 1) * sizeof *grown);
+        if (!grown) {
+            p->oom = true;
+            break;
+        }
+        cases = grown;
+        cases[n++] = c;
+    }
+    expect(p, TK_RBRACE);
+    s->cases = n ? wg_alloc(p->a, n * sizeof *s->cases) : NULL;
+    if (s->cases) {
+        memcpy(s->cases, cases, n * sizeof *cases);
+        s->ncases = n;
+    }
+    free(cases);
+    return s;
+}
+
+/* Skips to the end of the current statement: past ';' or before '}' at
+ * this nesting. */
+static void sync_statement(parser *p)
+{
+    int depth = 0;
+    if (p->i > 0 && p->t[p->i - 1].kind == TK_SEMI) { /* the statement already ended */
+        p->panic = false;
+        return;
+    }
+    while (!at(p, TK_EOF)) {
+        wg_tok_kind k = peek(p)->kind;
+        if (depth == 0 && k == TK_SEMI) {
+            next(p);
+            break;
+        }
+        if (depth == 0 && k == TK_RBRACE)
+            break;
+        if (k == TK_LBRACE)
+            depth++;
+        if (k == TK_RBRACE)
+            depth--;
+        next(p);
+    }
+    p->panic = false;
+}
+
+static wg_stmt *statement(parser *p)
+{
+    uint32_t na;
+    attributes(p, &na); /* statement attributes (@diagnostic ...) are accepted and ignored */
+    const wg_token *t = peek(p);
+    wg_loc loc = t->loc;
+    wg_stmt *s;
+    if (t->kind == TK_SEMI) {
+        next(p);
+        return stmt_node(p, S_EMPTY, loc);
+    }
+    if (t->kind == TK_LBRACE)
+        return compound(p);
+    if (t->kind == TK_IDENT) {
+        if (wg_tok_is(t, "if")) {
+            next(p);
+            return if_statement(p, loc);
+        }
+        if (wg_tok_is(t, "switch")) {
+            next(p);
+            return switch_statement(p, loc);
+        }
+        if (wg_tok_is(t, "loop")) {
+            next(p);
+            s = stmt_node(p, S_LOOP, loc);
+            attributes(p, &na);
+            expect(p, TK_LBRACE);
+            list l = {0};
+            while (!at(p, TK_RBRACE) && !at(p, TK_EOF) && !at_word(p, "continuing")) {
+                list_push(p, &l, statement(p));
+                if (p->panic)
+                    sync_statement(p);
+            }
+            s->body = stmt_node(p, S_BLOCK, loc);
+            s->body->stmts = list_done(p, &l, &s->body->n);
+            if (at_word(p, "continuing")) {
+                wg_loc cl = next(p)->loc;
+                s->continuing = compound(p);
+                s->continuing->loc = cl;
+            }
+            expect(p, TK_RBRACE);
+            return s;
+        }
+        if (wg_tok_is(t, "for")) {
+            next(p);
+            s = stmt_node(p, S_FOR, loc);
+            expect(p, TK_LPAREN);
+            if (!at(p, TK_SEMI))
+                s->init = simple_statement(p);
+            expect(p, TK_SEMI);
+            if (!at(p, TK_SEMI))
+                s->cond = expression(p);
+            expect(p, TK_SEMI);
+            if (!at(p, TK_RPAREN))
+                s->update = simple_statement(p);
+            expect(p, TK_RPAREN);
+            s->body = compound(p);
+            return s;
+        }
+        if (wg_tok_is(t, "while")) {
+            next(p);
+            s = stmt_node(p, S_WHILE, loc);
+            s->cond = expression(p);
+            s->body = compound(p);
+            return s;
+        }
+        if (wg_tok_is(t, "break")) {
+            next(p);
+            if (at_word(p, "if")) {
+                next(p);
+                s = stmt_node(p, S_BREAK_IF, loc);
+                s->cond = expression(p);
+            } else {
+                s = stmt_node(p, S_BREAK, loc);
+            }
+            expect(p, TK_SEMI);
+            return s;
+        }
+        if (wg_tok_is(t, "continue") || wg_tok_is(t, "discard")) {
+            next(p);
+            s = stmt_node(p, wg_tok_is(t, "continue") ? S_CONTINUE : S_DISCARD, loc);
+            expect(p, TK_SEMI);
+            return s;
+        }
+        if (wg_tok_is(t, "return")) {
+            next(p);
+            s = stmt_node(p, S_RETURN, loc);
+            if (!at(p, TK_SEMI))
+                s->cond = expression(p);
+            expect(p, TK_SEMI);
+            return s;
+        }
+        if (wg_tok_is(t, "const_assert")) {
+            next(p);
+            s = stmt_node(p, S_DECL, loc);
+            s->decl = wg_alloc(p->a, sizeof *s->decl);
+            if (s->decl) {
+                s->decl->kind = D_CONST_ASSERT;
+                s->decl->loc = loc;
+                s->decl->init = expression(p);
+            }
+            expect(p, TK_SEMI);
+            return s;
+        }
+    }
+    s = simple_statement(p);
+    expect(p, TK_SEMI);
+    return s;
+}
+
+static wg_stmt *compound(parser *p)
+{
+    uint32_t na;
+    attributes(p, &na);
+    wg_stmt *s = stmt_node(p, S_BLOCK, peek(p)->loc);
+    if (!expect(p, TK_LBRACE))
+        return s;
+    list l = {0};
+    while (!at(p, TK_RBRACE) && !at(p, TK_EOF)) {
+        uint32_t before = p->i;
+        list_push(p, &l, statement(p));
+        if (p->panic) {
+            sync_statement(p);
+            if (p->i == before && !at(p, TK_RBRACE))
+                next(p);
+        }
+    }
+    s->stmts = list_done(p, &l, &s->n);
+    expect(p, TK_RBRACE);
+    return s;
+}
+
+/* ---- module scope ---- */
+static wg_decl *global_decl(parser *p)
+{
+    uint32_t nattrs;
+    wg_attr *attrs = attributes(p, &nattrs);
+    const wg_token *t = peek(p);
+    wg_loc loc = t->loc;
+    wg_decl *d = NULL;
+    if (wg_tok_is(t, "var") || wg_tok_is(t, "const") || wg_tok_is(t, "override") ||
+        wg_tok_is(t, "let")) {
+        next(p);
+        d = var_decl(p, wg_tok_is(t, "var") ? D_VAR : wg_tok_is(t, "const") ? D_CONST
+                        : wg_tok_is(t, "let") ? D_LET : D_OVERRIDE, loc);
+        expect(p, TK_SEMI);
+    } else if (wg_tok_is(t, "fn")) {
+        next(p);
+        d = wg_alloc(p->a, sizeof *d);
+        if (!d)
+            return NULL;
+        d->kind = D_FN;
+        d->loc = peek(p)->loc;
+        d->name = ident(p, "a function name");
+        expect(p, TK_LPAREN);
+        d->params = params(p, TK_RPAREN, &d->nparams, false);
+        expect(p, TK_RPAREN);
+        if (accept(p, TK_ARROW)) {
+            uint32_t nr;
+            attributes(p, &nr);
+            d->ret = template_ident(p);
+        }
+        if (!p->panic)
+            d->body = compound(p);
+    } else if (wg_tok_is(t, "struct")) {
+        next(p);
+        d = wg_alloc(p->a, sizeof *d);
+        if (!d)
+            return NULL;
+        d->kind = D_STRUCT;
+        d->loc = peek(p)->loc;
+        d->name = ident(p, "a struct name");
+        expect(p, TK_LBRACE);
+        d->params = params(p, TK_RBRACE, &d->nparams, true);
+        expect(p, TK_RBRACE);
+        accept(p, TK_SEMI);
+    } else if (wg_tok_is(t, "alias")) {
+        next(p);
+        d = wg_alloc(p->a, sizeof *d);
+        if (!d)
+            return NULL;
+        d->kind = D_ALIAS;
+        d->loc = peek(p)->loc;
+        d->name = ident(p, "an alias name");
+        expect(p, TK_ASSIGN);
+        d->type = template_ident(p);
+        expect(p, TK_SEMI);
+    } else if (wg_tok_is(t, "const_assert")) {
+        next(p);
+        d = wg_alloc(p->a, sizeof *d);
+        if (!d)
+            return NULL;
+        d->kind = D_CONST_ASSERT;
+        d->loc = loc;
+        d->init = expression(p);
+        expect(p, TK_SEMI);
+    } else if (wg_tok_is(t, "enable") || wg_tok_is(t, "requires") ||
+               wg_tok_is(t, "diagnostic")) {
+        while (!at(p, TK_SEMI) && !at(p, TK_EOF))
+            next(p); /* directives: accepted, nothing to do */
+        expect(p, TK_SEMI);
+        return NULL;
+    } else if (t->kind == TK_SEMI) {
+        next(p);
+        return NULL;
+    } else {
+        syntax_error(p, t, "a declaration ('fn', 'var', 'const', 'override', 'struct' or "
+                           "'alias')");
+        return NULL;
+    }
+    if (d) {
+        d->attrs = attrs;
+        d->nattrs = nattrs;
+    }
+    return d;
+}
+
+static bool at_global_start(const parser *p)
+{
+    return at(p, TK_AT) || at_word(p, "fn") || at_word(p, "var") || at_word(p, "const") ||
+           at_word(p, "struct") || at_word(p, "override") || at_word(p, "alias") ||
+           at_word(p, "const_assert");
+}
+
+void wg_parse(const wg_token *t, uint32_t count, wg_arena *arena, wg_diags *d, wg_ast *ast)
+{
+    parser p = {t, 0, count, arena, d, false, false};
+    list l = {0};
+    while (!at(&p, TK_EOF)) {
+        uint32_t before = p.i;
+        wg_decl *decl = global_decl(&p);
+        if (decl && !p.panic)
+            list_push(&p, &l, decl);
+        if (p.panic) {
+            /* skip to the next declaration at brace depth 0 */
+            int depth = 0;
+            if (p.i == before)
+                next(&p);
+            while (!at(&p, TK_EOF)) {
+                if (depth == 0 && at_global_start(&p))
+                    break;
+                if (at(&p, TK_LBRACE))
+                    depth++;
+                if (at(&p, TK_RBRACE) && depth > 0)
+                    depth--;
+                next(&p);
+            }
+            p.panic = false;
+        }
+    }
+    ast->decls = list_done(&p, &l, &ast->n);
+    if (p.oom)
+        wg_error(d, (wg_loc){0, 0}, "resources", "out of memory while parsing");
+}

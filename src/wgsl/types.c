@@ -1,0 +1,302 @@
+/* WGSL types: interning, layout and the conversion rules. */
+#include "wgsl/types.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t round_up(uint32_t a, uint32_t v) { return (v + a - 1) / a * a; }
+
+/* Size, alignment and registers of a type whose parts are interned (WGSL 14.4.1). */
+static void layout(const wg_types *ts, wg_type *t)
+{
+    switch (t->kind) {
+    case TY_BOOL: case TY_I32: case TY_U32: case TY_F32:
+        t->size = t->align = 4;
+        t->words = 1;
+        break;
+    case TY_AINT: case TY_AFLOAT:
+        t->size = t->align = 8;
+        t->words = 1;
+        break;
+    case TY_VEC: {
+        const wg_type *e = &ts->t[t->elem];
+        t->size = e->size * t->n;
+        t->align = e->size * (t->n == 3 ? 4 : t->n);
+        t->words = t->n;
+        break;
+    }
+    case TY_ATOMIC:
+        t->size = t->align = 4;
+        t->words = 1;
+        break;
+    case TY_ARRAY: {
+        const wg_type *e = &ts->t[t->elem];
+        t->align = e->align;
+        t->stride = round_up(e->align, e->size);
+        t->size = t->n * t->stride;
+        t->words = t->n * e->words;
+        break;
+    }
+    case TY_STRUCT: {
+        uint32_t off = 0, align = 1, words = 0;
+        for (uint32_t i = 0; i < t->nmembers; i++) {
+            const wg_type *m = &ts->t[t->members[i].type];
+            off = round_up(m->align, off);
+            t->members[i].offset = off;
+            t->members[i].word = words;
+            off += m->size;
+            words += m->words;
+            if (m->align > align)
+                align = m->align;
+        }
+        t->align = align;
+        t->size = round_up(align, off);
+        t->words = words;
+        break;
+    }
+    default:
+        t->size = t->align = 0;
+        t->words = t->kind == TY_PTR ? 1 : 0;
+        break;
+    }
+}
+
+static bool same(const wg_type *a, const wg_type *b)
+{
+    if (a->kind != b->kind || a->elem != b->elem || a->n != b->n || a->dim != b->dim ||
+        a->format != b->format || a->access != b->access || a->space != b->space)
+        return false;
+    if (a->kind == TY_STRUCT)
+        return a == b; /* structs are nominal: never merged */
+    return true;
+}
+
+int wg_type_intern(wg_types *ts, const wg_type *t)
+{
+    if (t->kind != TY_STRUCT)
+        for (int i = 0; i < ts->n; i++)
+            if (same(&ts->t[i], t))
+                return i;
+    if (ts->n == ts->cap) {
+        int cap = ts->cap ? 2 * ts->cap : 64;
+        wg_type *n = realloc(ts->t, (size_t)cap * sizeof *n);
+        if (!n)
+            return -1;
+        ts->t = n;
+        ts->cap = cap;
+    }
+    wg_type *n = &ts->t[ts->n];
+    *n = *t;
+    layout(ts, n);
+    return ts->n++;
+}
+
+bool wg_types_init(wg_types *ts)
+{
+    memset(ts, 0, sizeof *ts);
+    static const wg_type_kind first[] = {TY_VOID, TY_BOOL, TY_I32, TY_U32, TY_F32, TY_AINT,
+                                         TY_AFLOAT};
+    for (size_t i = 0; i < sizeof first / sizeof first[0]; i++)
+        if (wg_type_intern(ts, &(wg_type){.kind = first[i], .elem = -1}) != (int)i)
+            return false;
+    return true;
+}
+
+void wg_types_free(wg_types *ts)
+{
+    for (int i = 0; i < ts->n; i++)
+        if (ts->t[i].kind == TY_STRUCT)
+            free(ts->t[i].members);
+    free(ts->t);
+    memset(ts, 0, sizeof *ts);
+}
+
+int wg_type_vec(wg_types *ts, int elem, uint32_t n)
+{
+    return wg_type_intern(ts, &(wg_type){.kind = TY_VEC, .elem = elem, .n = n});
+}
+
+int wg_type_array(wg_types *ts, int elem, uint32_t n)
+{
+    return wg_type_intern(ts, &(wg_type){.kind = TY_ARRAY, .elem = elem, .n = n});
+}
+
+int wg_type_ptr(wg_types *ts, wg_space space, int elem, stex_access access)
+{
+    return wg_type_intern(ts, &(wg_type){.kind = TY_PTR, .elem = elem, .space = space,
+                                         .access = access});
+}
+
+int wg_type_scalar(const wg_types *ts, int id)
+{
+    const wg_type *t = &ts->t[id];
+    return t->kind == TY_VEC ? t->elem : id;
+}
+
+uint32_t wg_type_lanes(const wg_types *ts, int id)
+{
+    const wg_type *t = &ts->t[id];
+    if (t->kind == TY_VEC)
+        return t->n;
+    return wg_type_is_scalar(ts, id) ? 1 : 0;
+}
+
+bool wg_type_is_scalar(const wg_types *ts, int id)
+{
+    wg_type_kind k = ts->t[id].kind;
+    return k == TY_BOOL || k == TY_I32 || k == TY_U32 || k == TY_F32 || k == TY_AINT ||
+           k == TY_AFLOAT;
+}
+
+bool wg_type_is_abstract(const wg_types *ts, int id)
+{
+    const wg_type *t = &ts->t[id];
+    if (t->kind == TY_AINT || t->kind == TY_AFLOAT)
+        return true;
+    if (t->kind == TY_VEC || t->kind == TY_ARRAY)
+        return wg_type_is_abstract(ts, t->elem);
+    return false;
+}
+
+bool wg_type_is_integer(const wg_types *ts, int id)
+{
+    wg_type_kind k = ts->t[wg_type_scalar(ts, id)].kind;
+    return wg_type_lanes(ts, id) && (k == TY_I32 || k == TY_U32 || k == TY_AINT);
+}
+
+bool wg_type_is_float(const wg_types *ts, int id)
+{
+    wg_type_kind k = ts->t[wg_type_scalar(ts, id)].kind;
+    return wg_type_lanes(ts, id) && (k == TY_F32 || k == TY_AFLOAT);
+}
+
+bool wg_type_is_numeric(const wg_types *ts, int id)
+{
+    return wg_type_is_integer(ts, id) || wg_type_is_float(ts, id);
+}
+
+bool wg_type_constructible(const wg_types *ts, int id)
+{
+    const wg_type *t = &ts->t[id];
+    switch (t->kind) {
+    case TY_BOOL: case TY_I32: case TY_U32: case TY_F32: case TY_AINT: case TY_AFLOAT:
+    case TY_VEC:
+        return true;
+    case TY_ARRAY:
+        return t->n && wg_type_constructible(ts, t->elem);
+    case TY_STRUCT:
+        for (uint32_t i = 0; i < t->nmembers; i++)
+            if (!wg_type_constructible(ts, t->members[i].type))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
+int wg_type_with_scalar(wg_types *ts, int id, int s)
+{
+    const wg_type *t = &ts->t[id];
+    if (t->kind == TY_VEC)
+        return wg_type_vec(ts, s, t->n);
+    return s;
+}
+
+int wg_type_concrete(wg_types *ts, int id)
+{
+    const wg_type *t = &ts->t[id];
+    switch (t->kind) {
+    case TY_AINT: return T_I32;
+    case TY_AFLOAT: return T_F32;
+    case TY_VEC: return wg_type_vec(ts, wg_type_concrete(ts, t->elem), t->n);
+    case TY_ARRAY: {
+        uint32_t n = t->n;
+        return wg_type_array(ts, wg_type_concrete(ts, t->elem), n);
+    }
+    default: return id;
+    }
+}
+
+/* WGSL 6.1.3: AbstractInt -> AbstractFloat, i32, u32, f32; AbstractFloat -> f32;
+ * element-wise through vectors and arrays. */
+bool wg_type_converts(const wg_types *ts, int from, int to)
+{
+    if (from == to)
+        return true;
+    const wg_type *a = &ts->t[from], *b = &ts->t[to];
+    if (a->kind == TY_AINT)
+        return b->kind == TY_AFLOAT || b->kind == TY_I32 || b->kind == TY_U32 ||
+               b->kind == TY_F32;
+    if (a->kind == TY_AFLOAT)
+        return b->kind == TY_F32;
+    if ((a->kind == TY_VEC || a->kind == TY_ARRAY) && a->kind == b->kind && a->n == b->n)
+        return wg_type_converts(ts, a->elem, b->elem);
+    return false;
+}
+
+static const char *space_name(wg_space s)
+{
+    static const char *const names[] = {"", "function", "private", "workgroup", "uniform",
+                                        "storage", "handle"};
+    return names[s];
+}
+
+static const char *access_name(stex_access a)
+{
+    return a == STEX_ACCESS_READ_ONLY ? "read" : a == STEX_ACCESS_WRITE_ONLY ? "write"
+                                                                             : "read_write";
+}
+
+static const char *dim_suffix(stex_view_dimension d)
+{
+    switch (d) {
+    case STEX_VIEW_DIMENSION_1D: return "1d";
+    case STEX_VIEW_DIMENSION_2D_ARRAY: return "2d_array";
+    case STEX_VIEW_DIMENSION_3D: return "3d";
+    case STEX_VIEW_DIMENSION_CUBE: return "cube";
+    case STEX_VIEW_DIMENSION_CUBE_ARRAY: return "cube_array";
+    default: return "2d";
+    }
+}
+
+const char *wg_type_name(const wg_types *ts, int id, char *buf, size_t size)
+{
+    const wg_type *t = &ts->t[id];
+    char a[96], b[96];
+    switch (t->kind) {
+    case TY_VOID: snprintf(buf, size, "void"); break;
+    case TY_BOOL: snprintf(buf, size, "bool"); break;
+    case TY_I32: snprintf(buf, size, "i32"); break;
+    case TY_U32: snprintf(buf, size, "u32"); break;
+    case TY_F32: snprintf(buf, size, "f32"); break;
+    case TY_AINT: snprintf(buf, size, "abstract-int"); break;
+    case TY_AFLOAT: snprintf(buf, size, "abstract-float"); break;
+    case TY_VEC:
+        snprintf(buf, size, "vec%u<%s>", t->n, wg_type_name(ts, t->elem, a, sizeof a));
+        break;
+    case TY_ARRAY:
+        if (t->n)
+            snprintf(buf, size, "array<%s, %u>", wg_type_name(ts, t->elem, a, sizeof a), t->n);
+        else
+            snprintf(buf, size, "array<%s>", wg_type_name(ts, t->elem, a, sizeof a));
+        break;
+    case TY_STRUCT: snprintf(buf, size, "%s", t->name); break;
+    case TY_ATOMIC:
+        snprintf(buf, size, "atomic<%s>", wg_type_name(ts, t->elem, a, sizeof a));
+        break;
+    case TY_PTR:
+        snprintf(buf, size, "ptr<%s, %s%s%s>", space_name(t->space),
+                 wg_type_name(ts, t->elem, b, sizeof b),
+                 t->space == SP_STORAGE ? ", " : "",
+                 t->space == SP_STORAGE ? access_name(t->access) : "");
+        break;
+    case TY_SAMPLER: snprintf(buf, size, "sampler"); break;
+    case TY_TEXTURE: snprintf(buf, size, "texture_%s<f32>", dim_suffix(t->dim)); break;
+    case TY_STORAGE_TEXTURE:
+        snprintf(buf, size, "texture_storage_%s<%s, %s>", dim_suffix(t->dim),
+                 stex_format_name(t->format), access_name(t->access));
+        break;
+    }
+    return buf;
+}
