@@ -44,7 +44,7 @@ static uint8_t *run(const stex_kernel *k, stex_device *dev, const wgsl_maker *mk
     /* at most 96 x 96: the interpreter is far slower than the C kernels */
     uint32_t w = k->default_width < 96 ? k->default_width : 96;
     uint32_t h = k->default_height < 96 ? k->default_height : 96;
-    stex_kernel_setup s = {.device = dev, .tiempo = 0.75f, .width = w, .height = h};
+    stex_kernel_setup s = {.device = dev, .time = 0.75f, .width = w, .height = h};
     if (mk) {
         s.create_pipeline = make_wgsl;
         s.create_pipeline_user = (void *)(uintptr_t)mk;
