@@ -1,4 +1,4 @@
-/* SHA-256 (FIPS 180-4), to compare outputs with the harness's hashes. */
+/* SHA-256 of the library (src/io), checked against FIPS 180-2 answers. */
 #ifndef STEX_TESTS_SHA256_H
 #define STEX_TESTS_SHA256_H
 
