@@ -13,6 +13,7 @@
  * race kind, the smallest pair.  No step depends on the order accesses came
  * in, so the verdict does not depend on schedule, seed or thread count. */
 #include <omp.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,16 +213,19 @@ struct race_thread *race_thread_create(struct race_dispatch *d)
     return t;
 }
 
+/* Threads hand their findings to the dispatch one at a time.  A mutex, not
+ * a named OpenMP critical section: that would export its lock's symbol. */
+static pthread_mutex_t merge_lock = PTHREAD_MUTEX_INITIALIZER;
+
 void race_thread_finish(struct race_thread *t)
 {
     struct race_dispatch *d = t->d;
-#pragma omp critical(stex_race_merge)
-    {
-        for (size_t i = 0; i < t->found.n; i++)
-            cand_push(&d->found, &t->found.v[i]);
-        if (t->found.oom || d->found.oom || t->wg_pending.oom)
-            atomic_store(&d->oom, true);
-    }
+    pthread_mutex_lock(&merge_lock);
+    for (size_t i = 0; i < t->found.n; i++)
+        cand_push(&d->found, &t->found.v[i]);
+    if (t->found.oom || d->found.oom || t->wg_pending.oom)
+        atomic_store(&d->oom, true);
+    pthread_mutex_unlock(&merge_lock);
     free((void *)t->wg_values);
     free(t->wg_pending.v);
     for (int c = 0; c < SEG_COUNT; c++) {

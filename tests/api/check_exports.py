@@ -15,11 +15,11 @@ import sys
 from pathlib import Path
 
 # Names the toolchain derives from one of ours and exports beside it; the
-# name after the prefix must still start with stex_.  GCC names the lock of
-# `#pragma omp critical(NAME)` .gomp_critical_user_NAME and always exports it
-# (OpenMP makes same-named critical sections exclusive program-wide);
-# AddressSanitizer adds __odr_asan.NAME beside each exported variable.
-TOOLCHAIN_PREFIXES = ('.gomp_critical_user_', '__odr_asan.')
+# name after the prefix must still start with stex_: AddressSanitizer adds
+# __odr_asan.NAME beside each exported variable (sanitizer builds only).
+# (A named `#pragma omp critical` would export .gomp_critical_user_NAME:
+# libstex uses none.)
+TOOLCHAIN_PREFIXES = ('__odr_asan.',)
 REQUIRED = ['stex_adapter_create', 'stex_device_create', 'stex_texture_create',
             'stex_dispatch', 'stex_last_error', 'stex_format_get']
 
