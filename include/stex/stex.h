@@ -15,6 +15,7 @@
  *   race     the race detector
  *   kernels  the lessons' kernels, ready to run
  *   io       golden files (.bin + sidecar, .npy, PNG) and comparison
+ *   run      run files: a WebGPU program in JSON, executed
  */
 #ifndef STEX_STEX_H
 #define STEX_STEX_H
@@ -32,5 +33,6 @@
 #include "stex/race.h"
 #include "stex/kernels.h"
 #include "stex/io.h"
+#include "stex/run.h"
 
 #endif
