@@ -30,7 +30,7 @@ OWNER = {  # public header -> the layer that implements it
     "format.h": "format", "convert.h": "convert", "math.h": "math", "wgsl_math.h": "math",
     "layout.h": "layout", "device.h": "device", "resource.h": "resource",
     "race.h": "race", "shader.h": "shader", "dispatch.h": "dispatch",
-    "kernels.h": "kernels", "io.h": "io", "wgsl.h": "wgsl", "stex.h": "cli",
+    "kernels.h": "kernels", "io.h": "io", "wgsl.h": "wgsl", "run.h": "run", "stex.h": "cli",
 }
 
 # File loops inside a folder that are recursion by nature, each with why.

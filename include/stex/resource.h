@@ -184,6 +184,14 @@ STEX_API bool stex_buffer_write_f32(stex_buffer *b, uint64_t offset, float v);
 /* queue.writeBuffer */
 STEX_API stex_status stex_queue_write_buffer(stex_buffer *b, uint64_t offset, const void *data, size_t size);
 
+/* GPUCommandEncoder.copyBufferToBuffer: offsets and size multiples of 4,
+ * COPY_SRC / COPY_DST, both ranges inside their buffers, src != dst. */
+STEX_API stex_status stex_copy_buffer_to_buffer(const stex_buffer *src, uint64_t src_offset,
+                                                stex_buffer *dst, uint64_t dst_offset, uint64_t size);
+/* GPUCommandEncoder.clearBuffer: zeroes [offset, offset + size); size
+ * UINT64_MAX = to the end.  COPY_DST, multiples of 4, inside the buffer. */
+STEX_API stex_status stex_clear_buffer(stex_buffer *b, uint64_t offset, uint64_t size);
+
 /* WGSL atomics on 32-bit words at byte `offset` (a multiple of 4); each returns
  * the old value.  Sequentially consistent, safe across threads. */
 STEX_API uint32_t stex_atomic_load_u32(stex_buffer *b, uint64_t offset);

@@ -15,6 +15,7 @@
  *   race     the race detector
  *   kernels  the lessons' kernels, ready to run
  *   io       golden files (.bin + sidecar, .npy, PNG) and comparison
+ *   run      run files: a WebGPU program in JSON, executed
  */
 #ifndef STEX_STEX_H
 #define STEX_STEX_H
@@ -33,5 +34,6 @@
 #include "stex/kernels.h"
 #include "stex/io.h"
 #include "stex/wgsl.h"
+#include "stex/run.h"
 
 #endif

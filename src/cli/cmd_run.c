@@ -1,5 +1,6 @@
 /* stex run: run one of the lessons' kernels and write its output. */
 #include "cli/cli_kernel.h"
+#include "cli/cmd_run_file.h"
 
 #include <stddef.h>
 #include <inttypes.h>
@@ -10,6 +11,7 @@
 
 static const char SYNOPSIS[] =
     "usage: stex run KERNEL [OPTIONS]\n"
+    "       stex run FILE.json [OPTIONS]   (a run file: docs/run-files.md)\n"
     "       stex run --list [--json]\n"
     "\n"
     "Runs one of the lessons' kernels on the emulated device and writes its\n"
@@ -387,6 +389,16 @@ static int print_wgsl(const stex_kernel *k)
     return CLI_OK;
 }
 
+/* KERNEL ending in .json: a run file, with the options that apply to it. */
+static int run_file(const cli_args *a, run_opts *o)
+{
+    if (cli_given(&cli_run_spec, a, "seed") && !cli_given(&cli_run_spec, a, "schedule"))
+        o->schedule = STEX_SCHEDULE_SHUFFLED;
+    cli_run_file_opts f = {o->json, o->race_check, o->threads, o->seed, o->profile, o->schedule,
+                           o->vis, o->oob};
+    return cli_run_file(&cli_run_spec, a, &f);
+}
+
 int cli_run(int argc, char **argv)
 {
     run_opts o = {.size = {0, 0, 1}, .profile = STEX_PROFILE_SPEC,
@@ -399,6 +411,8 @@ int cli_run(int argc, char **argv)
         return rc;
     if (o.list)
         return list_kernels(o.json);
+    if (a.count >= 1 && cli_is_run_file(a.value[0])) /* FILE.json: cmd_run_file.c */
+        return run_file(&a, &o);
     if ((rc = check_options(&a, &o, &k)))
         return rc;
     if (o.print_wgsl)

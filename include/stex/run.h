@@ -1,0 +1,115 @@
+/*
+ * stex/run.h - run files: a WebGPU program described in JSON, executed.
+ *
+ * A run file names what a WebGPU program creates (shader modules, textures,
+ * buffers, samplers, views, compute pipelines, bind groups) with WebGPU's
+ * own descriptor members and string enums, the commands it submits in
+ * order (dispatchWorkgroups, writeBuffer, writeTexture, the copies,
+ * clearBuffer), and which resources to write to files afterwards.
+ * docs/run-files.md gives the schema.
+ *
+ *     stex_run *r;
+ *     if (stex_run_load("decaer.json", NULL, &r)) puts(stex_last_error());
+ *     stex_run_execute(r, dev, &(stex_dispatch_options){.schedule = STEX_SCHEDULE_SHUFFLED});
+ *     stex_run_write_outputs(r);               // every output, or none
+ *     stex_texture *t = stex_run_texture(r, "campo");
+ *     stex_run_destroy(r);
+ *
+ * Shader modules are compiled by whoever fills stex_run_options.compile
+ * (the WGSL front end); a module {"kernel": "decaer", "pass": 0} takes the
+ * C pipeline of a built-in lesson kernel (stex/kernels.h) instead.
+ *
+ * Failure: every message starts with the run file's name and the JSON path
+ * of the offending entry ("run.json: $.steps[2].dispatchWorkgroups.pipeline:
+ * pipeline 'p' is not declared").  A file that cannot be read is
+ * STEX_IO_ERROR; a run file that breaks the schema (malformed JSON, a wrong
+ * type, an unknown name or member) STEX_FILE_FORMAT_ERROR; a WGSL module
+ * without a compiler STEX_INVALID_ARGUMENT; what the device refuses keeps
+ * the device's status (STEX_VALIDATION_ERROR, STEX_TYPE_ERROR,
+ * STEX_SHADER_ERROR) and its message after the path.
+ */
+#ifndef STEX_RUN_H
+#define STEX_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stex/api.h"
+#include "stex/dispatch.h"
+#include "stex/resource.h"
+#include "stex/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct stex_run stex_run;
+
+/* One pipeline-overridable constant (GPUProgrammableStage.constants). */
+typedef struct stex_run_constant {
+    const char *name;   /* the override's name, or its @id as decimal text */
+    double value;
+} stex_run_constant;
+
+/* What a compiler gets to make one compute pipeline from WGSL. */
+typedef struct stex_run_shader {
+    const char *code;                    /* the module's WGSL text */
+    const char *filename;                /* its .wgsl file, or the run file for inline code */
+    const char *entry_point;             /* NULL: the module's only @compute function */
+    const stex_run_constant *constants;  /* constant_count of them */
+    size_t constant_count;
+    /* layout: "auto" (layout_auto, no entries) or the explicit bind group
+     * layouts' entries, each with its .group set. */
+    bool layout_auto;
+    const stex_layout_entry *layout;
+    uint32_t layout_count;
+    const char *label;                   /* the pipeline's name in the run file */
+} stex_run_shader;
+
+/* Compiles s into a pipeline on d.  On failure it returns the status and
+ * leaves the reason in stex_last_error() (the run layer puts the JSON path
+ * before it); *out is then NULL. */
+typedef stex_status (*stex_run_compile_fn)(void *user, stex_device *d, const stex_run_shader *s,
+                                           stex_pipeline **out);
+
+typedef struct stex_run_options {
+    stex_run_compile_fn compile; /* NULL: WGSL modules are refused */
+    void *compile_user;          /* compile's first argument */
+} stex_run_options;
+
+/* Reads and parses the run file at path; relative file names inside it are
+ * relative to its folder.  opt may be NULL.  *out is NULL on failure. */
+STEX_API stex_status stex_run_load(const char *path, const stex_run_options *opt, stex_run **out);
+/* The same from JSON text: `name` is what messages call it ("run.json"),
+ * base_dir the folder relative file names start from (NULL = "."). */
+STEX_API stex_status stex_run_parse(const char *json_text, const char *name, const char *base_dir,
+                                    const stex_run_options *opt, stex_run **out);
+STEX_API void stex_run_destroy(stex_run *r);
+
+/* Creates every resource on d (which must outlive r), writes the initial
+ * contents, then submits the steps in order, each dispatch with opt (NULL =
+ * in order, all threads).  Runs once: a second call is refused. */
+STEX_API stex_status stex_run_execute(stex_run *r, stex_device *d, const stex_dispatch_options *opt);
+
+/* Writes every entry of "outputs" after stex_run_execute: all the files, or
+ * (if one cannot be written) none, each target left as it was. */
+STEX_API stex_status stex_run_write_outputs(stex_run *r);
+/* The output files in the order they are written (sidecars not included). */
+STEX_API size_t stex_run_output_count(const stex_run *r);
+STEX_API const char *stex_run_output_path(const stex_run *r, size_t i);
+
+/* The named resources after stex_run_execute; NULL if unknown or not yet created. */
+STEX_API stex_texture *stex_run_texture(const stex_run *r, const char *name);
+STEX_API stex_buffer *stex_run_buffer(const stex_run *r, const char *name);
+STEX_API stex_texture_view *stex_run_view(const stex_run *r, const char *name);
+STEX_API stex_sampler *stex_run_sampler(const stex_run *r, const char *name);
+STEX_API stex_pipeline *stex_run_pipeline(const stex_run *r, const char *name);
+STEX_API stex_bind_group *stex_run_bind_group(const stex_run *r, const char *name);
+/* How many dispatchWorkgroups calls ran (each repeat counts). */
+STEX_API uint64_t stex_run_dispatch_count(const stex_run *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

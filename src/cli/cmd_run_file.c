@@ -1,0 +1,107 @@
+/* `stex run FILE.json`: loads the run file, executes it on a device with
+ * the profile asked for, writes its outputs (all or none), and prints a
+ * summary.  WGSL modules need the WGSL front end; until it is linked in
+ * they are refused with that message (stex_run_options.compile = NULL). */
+#include "cli/cmd_run_file.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "cli/cli_kernel.h"
+
+bool cli_is_run_file(const char *arg)
+{
+    size_t n = arg ? strlen(arg) : 0;
+    return n > 5 && !strcmp(arg + n - 5, ".json");
+}
+
+/* The options of `stex run` that belong to built-in kernels only. */
+static int refuse_kernel_options(const cli_spec *spec, const cli_args *a)
+{
+    static const char *const kernel_only[] = {"size", "iterations", "variant", "in", "out",
+                                              "record-allowed", "print-wgsl", NULL};
+    for (const char *const *k = kernel_only; *k; k++)
+        if (cli_given(spec, a, *k))
+            return cli_usage("run", "--%s: not for a run file (it declares its own textures, "
+                                    "steps and outputs)", *k);
+    if (a->count > 1)
+        return cli_usage("run", "unexpected argument '%s' after the run file", a->value[1]);
+    return CLI_OK;
+}
+
+static void print_summary(const cli_run_file_opts *o, const char *path, stex_run *r,
+                          stex_race_detector *rd, double ms)
+{
+    size_t n = stex_run_output_count(r);
+    if (o->json) {
+        fputs("{\"run\": ", stdout);
+        cli_json_string(stdout, path);
+        printf(", \"profile\": \"%s\", \"schedule\": \"%s\", \"seed\": %" PRIu64
+               ", \"threads\": %d, \"dispatches\": %" PRIu64 ", \"ms\": %.3f, \"races\": ",
+               stex_profile_name(o->profile), stex_schedule_name(o->schedule), o->seed,
+               cli_threads(o->threads), stex_run_dispatch_count(r), ms);
+        if (rd)
+            printf("{\"write-write\": %" PRIu64 ", \"read-write\": %" PRIu64 ", \"total\": %" PRIu64
+                   "}", stex_race_count(rd, STEX_RACE_WRITE_WRITE),
+                   stex_race_count(rd, STEX_RACE_READ_WRITE), stex_race_count(rd, STEX_RACE_ANY));
+        else
+            fputs("null", stdout);
+        fputs(", \"files\": [", stdout);
+        for (size_t i = 0; i < n; i++) {
+            fputs(i ? ", " : "", stdout);
+            cli_json_string(stdout, stex_run_output_path(r, i));
+        }
+        puts("]}");
+        return;
+    }
+    printf("%s: %" PRIu64 " dispatch%s in %.3f ms (profile %s, schedule %s, seed %" PRIu64
+           ", %d thread%s)\n", path, stex_run_dispatch_count(r),
+           stex_run_dispatch_count(r) == 1 ? "" : "es", ms, stex_profile_name(o->profile),
+           stex_schedule_name(o->schedule), o->seed, cli_threads(o->threads),
+           cli_threads(o->threads) == 1 ? "" : "s");
+    if (rd) {
+        printf("race check: %" PRIu64 " racing location(s) (write-write %" PRIu64
+               ", read-write %" PRIu64 ")\n", stex_race_count(rd, STEX_RACE_ANY),
+               stex_race_count(rd, STEX_RACE_WRITE_WRITE), stex_race_count(rd, STEX_RACE_READ_WRITE));
+        if (stex_race_count(rd, STEX_RACE_ANY))
+            stex_race_report_text(rd, stdout);
+    }
+    for (size_t i = 0; i < n; i++)
+        printf("wrote %s\n", stex_run_output_path(r, i));
+}
+
+int cli_run_file(const cli_spec *spec, const cli_args *a, const cli_run_file_opts *o)
+{
+    int rc = refuse_kernel_options(spec, a);
+    if (rc)
+        return rc;
+    const char *path = a->value[0];
+    stex_run *r = NULL;
+    stex_adapter *ad = NULL;
+    stex_device *dev = NULL;
+    stex_race_detector *rd = NULL;
+    stex_adapter_desc desc = stex_adapter_desc_default();
+    desc.profile = o->profile;
+    stex_status st;
+    if ((st = stex_run_load(path, NULL, &r)) || (st = stex_adapter_create(&desc, &ad)) ||
+        (st = stex_device_create(ad, NULL, &dev)) ||
+        (o->race_check && (st = stex_race_detector_create(NULL, &rd))))
+        goto done;
+    stex_dispatch_options d = {.schedule = o->schedule, .seed = o->seed,
+                               .threads = (int)o->threads, .visibility = o->vis,
+                               .oob_load = o->oob, .profile = stex_profile_get(o->profile),
+                               .races = rd};
+    double t0 = cli_now_ms();
+    if ((st = stex_run_execute(r, dev, &d)))
+        goto done;
+    double ms = cli_now_ms() - t0;
+    if ((st = stex_run_write_outputs(r)))
+        goto done;
+    print_summary(o, path, r, rd, ms);
+done:
+    stex_run_destroy(r);
+    stex_race_detector_destroy(rd);
+    stex_device_destroy(dev);
+    stex_adapter_destroy(ad);
+    return st ? cli_fail("run", st) : CLI_OK;
+}

@@ -1,0 +1,176 @@
+/* A run file's life: parse (the JSON and the outputs' files), execute
+ * (create every resource, then the steps), look resources up, destroy. */
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "io/io_internal.h"
+#include "run/run_internal.h"
+
+#define BAD STEX_FILE_FORMAT_ERROR
+
+static const char *const SECTIONS[] = {"shaderModules", "textures", "buffers", "samplers",
+                                       "views", "pipelines", "bindGroups", NULL};
+
+/* The top level: known members, each of the right JSON type. */
+static stex_status check_top(stex_run *r)
+{
+    static const char *const members[] = {"description", "shaderModules", "textures", "buffers",
+                                          "samplers", "views", "pipelines", "bindGroups", "steps",
+                                          "outputs", NULL};
+    stex_status st;
+    if ((st = run_want_object(r, r->root, "$")) || (st = run_check_members(r, r->root, "$", members)))
+        return st;
+    for (const char *const *s = SECTIONS; *s; s++) {
+        const json_t *v = json_object_get(r->root, *s);
+        char p[RUN_PATH_MAX];
+        run_path_key(p, "$", *s);
+        if (v && (st = run_want_object(r, v, p)))
+            return st;
+    }
+    const char *lists[] = {"steps", "outputs"};
+    for (int i = 0; i < 2; i++) {
+        const json_t *v = json_object_get(r->root, lists[i]);
+        char p[RUN_PATH_MAX];
+        run_path_key(p, "$", lists[i]);
+        if (v && (st = run_want_array(r, v, p)))
+            return st;
+    }
+    const char *d = NULL;
+    return run_get_string(r, r->root, "$", "description", false, &d);
+}
+
+stex_status stex_run_parse(const char *json_text, const char *name, const char *base_dir,
+                           const stex_run_options *opt, stex_run **out)
+{
+    if (!out)
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_run_parse: out is NULL");
+    *out = NULL;
+    if (!json_text)
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_run_parse: no JSON text");
+    stex_run *r = calloc(1, sizeof *r);
+    if (!r || !(r->name = strdup(name ? name : "run file")) ||
+        !(r->base_dir = strdup(base_dir ? base_dir : "."))) {
+        stex_run_destroy(r);
+        return stex_fail(STEX_OUT_OF_MEMORY, "stex_run_parse: out of memory");
+    }
+    if (opt)
+        r->opt = *opt;
+    json_error_t e;
+    stex_status st = STEX_OK;
+    if (!(r->root = json_loads(json_text, JSON_REJECT_DUPLICATES, &e)))
+        st = stex_fail(BAD, "%s: line %d, column %d: malformed JSON: %s", r->name, e.line,
+                       e.column, e.text);
+    if (!st)
+        st = check_top(r);
+    if (!st)
+        st = run_parse_outputs(r);
+    if (st) {
+        stex_run_destroy(r);
+        return st;
+    }
+    *out = r;
+    return STEX_OK;
+}
+
+stex_status stex_run_load(const char *path, const stex_run_options *opt, stex_run **out)
+{
+    if (!out || !path)
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_run_load: path and out must not be NULL");
+    *out = NULL;
+    uint8_t *bytes;
+    size_t n;
+    stex_status st = io_read_file(path, &bytes, &n, 64u << 20);
+    if (st)
+        return st;
+    char *text = malloc(n + 1), *copy = strdup(path);
+    if (!text || !copy) {
+        free(bytes), free(text), free(copy);
+        return stex_fail(STEX_OUT_OF_MEMORY, "stex_run_load: out of memory");
+    }
+    memcpy(text, bytes, n);
+    text[n] = '\0';
+    free(bytes);
+    if (memchr(text, '\0', n))
+        st = stex_fail(BAD, "%s: not a JSON text (it holds a NUL byte)", path);
+    else
+        st = stex_run_parse(text, path, dirname(copy), opt, out);
+    free(text);
+    free(copy);
+    return st;
+}
+
+stex_status stex_run_execute(stex_run *r, stex_device *d, const stex_dispatch_options *opt)
+{
+    if (!r || !d)
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_run_execute: run and device must not be NULL");
+    if (r->executed || r->device)
+        return stex_fail(STEX_INVALID_ARGUMENT, "%s: stex_run_execute: a run file runs once; "
+                         "load it again to run it again", r->name);
+    r->device = d;
+    if (opt)
+        r->dispatch = *opt;
+    stex_status st;
+    if ((st = run_create_modules(r)) || (st = run_create_textures(r)) ||
+        (st = run_create_buffers(r)) || (st = run_create_samplers(r)) ||
+        (st = run_create_views(r)) || (st = run_create_pipelines(r)) ||
+        (st = run_create_bind_groups(r)) || (st = run_steps(r)))
+        return st;
+    r->executed = true;
+    return STEX_OK;
+}
+
+void stex_run_destroy(stex_run *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->groups.n; i++)
+        stex_bind_group_destroy(r->groups.items[i]);
+    for (size_t i = 0; i < r->pipelines.n; i++)
+        stex_pipeline_destroy(r->pipelines.items[i]);
+    for (size_t i = 0; i < r->views.n; i++)
+        stex_texture_view_destroy(r->views.items[i]);
+    for (size_t i = 0; i < r->samplers.n; i++)
+        stex_sampler_destroy(r->samplers.items[i]);
+    for (size_t i = 0; i < r->buffers.n; i++)
+        stex_buffer_destroy(r->buffers.items[i]);
+    for (size_t i = 0; i < r->textures.n; i++)
+        stex_texture_destroy(r->textures.items[i]);
+    run_table *tables[] = {&r->groups, &r->pipelines, &r->views, &r->samplers, &r->buffers,
+                           &r->textures};
+    for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
+        run_table_free(tables[i]);
+    run_free_modules(r);
+    run_free_outputs(r);
+    json_decref(r->root);
+    free(r->name);
+    free(r->base_dir);
+    free(r);
+}
+
+stex_texture *stex_run_texture(const stex_run *r, const char *name)
+{
+    return r ? run_table_find(&r->textures, name) : NULL;
+}
+stex_buffer *stex_run_buffer(const stex_run *r, const char *name)
+{
+    return r ? run_table_find(&r->buffers, name) : NULL;
+}
+stex_texture_view *stex_run_view(const stex_run *r, const char *name)
+{
+    return r ? run_table_find(&r->views, name) : NULL;
+}
+stex_sampler *stex_run_sampler(const stex_run *r, const char *name)
+{
+    return r ? run_table_find(&r->samplers, name) : NULL;
+}
+stex_pipeline *stex_run_pipeline(const stex_run *r, const char *name)
+{
+    return r ? run_table_find(&r->pipelines, name) : NULL;
+}
+stex_bind_group *stex_run_bind_group(const stex_run *r, const char *name)
+{
+    return r ? run_table_find(&r->groups, name) : NULL;
+}
+uint64_t stex_run_dispatch_count(const stex_run *r) { return r ? r->dispatches : 0; }

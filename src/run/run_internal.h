@@ -1,0 +1,148 @@
+/* Internal to the run layer: the parsed run file, its named resources, and
+ * the helpers that read JSON members and name the JSON path in errors. */
+#ifndef STEX_RUN_INTERNAL_H
+#define STEX_RUN_INTERNAL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stex/kernels.h"
+#include "stex/run.h"
+
+/* A JSON path such as $.bindGroups.g.entries[1].resource. */
+enum { RUN_PATH_MAX = 512 };
+
+/* A name -> object table, in declaration order. */
+typedef struct run_table {
+    size_t n;
+    const char **names;  /* point into the run's JSON */
+    void **items;
+} run_table;
+
+/* A shader module: a built-in kernel's pass, or WGSL for the compiler. */
+typedef struct run_module {
+    const stex_kernel *kernel;  /* NULL: WGSL */
+    uint32_t pass;
+    char *code;                 /* WGSL (owned) */
+    char *filename;             /* the .wgsl file, or the run file (owned) */
+} run_module;
+
+/* One file of "outputs": a texture's mip level or a buffer's bytes as an image. */
+typedef struct run_output {
+    const char *texture, *buffer;
+    uint32_t mip;
+    stex_format format;         /* buffer: the texels' format */
+    uint32_t size[3];           /* buffer: the image's extent */
+    uint64_t offset;            /* buffer: first byte */
+    char **files;               /* full paths (owned) */
+    size_t file_count;
+} run_output;
+
+struct stex_run {
+    json_t *root;
+    char *name;                 /* the file name in messages */
+    char *base_dir;
+    stex_run_options opt;
+    bool executed;
+    stex_device *device;
+    stex_dispatch_options dispatch; /* what stex_run_execute was given */
+    uint64_t dispatches;
+    run_table modules, textures, buffers, samplers, views, pipelines, groups;
+    run_output *outputs;
+    size_t output_count;
+    char **output_paths;        /* every file, flattened (pointers into outputs) */
+    size_t output_path_count;
+};
+
+/* ---- errors and paths (path.c) ---- */
+
+/* "<parent>.key", or <parent>["key"] when key is not an identifier. */
+void run_path_key(char out[RUN_PATH_MAX], const char *parent, const char *key);
+void run_path_index(char out[RUN_PATH_MAX], const char *parent, size_t i);
+/* Records "<run name>: <path>: <message>" and returns st. */
+stex_status run_fail(const stex_run *r, stex_status st, const char *path, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* Puts "<run name>: <path>: " before the current stex_last_error(); returns st. */
+stex_status run_wrap(const stex_run *r, stex_status st, const char *path);
+/* A file name of the run file made relative to its folder (malloc'ed). */
+char *run_file_path(const stex_run *r, const char *name);
+
+/* ---- typed JSON members (json_get.c): each returns FILE_FORMAT_ERROR
+ * naming the member's path when it has the wrong type or range ---- */
+
+/* The members of obj (at path) must all be in the NULL-terminated list. */
+stex_status run_check_members(const stex_run *r, const json_t *obj, const char *path,
+                              const char *const *allowed);
+stex_status run_want_object(const stex_run *r, const json_t *v, const char *path);
+stex_status run_want_array(const stex_run *r, const json_t *v, const char *path);
+/* Absent members keep *out (the default) unless `required`. */
+stex_status run_get_u32(const stex_run *r, const json_t *obj, const char *path, const char *key,
+                        bool required, uint32_t *out);
+stex_status run_get_u64(const stex_run *r, const json_t *obj, const char *path, const char *key,
+                        bool required, uint64_t *out);
+stex_status run_get_number(const stex_run *r, const json_t *obj, const char *path,
+                           const char *key, double *out);
+stex_status run_get_bool(const stex_run *r, const json_t *obj, const char *path, const char *key,
+                         bool *out);
+stex_status run_get_string(const stex_run *r, const json_t *obj, const char *path,
+                           const char *key, bool required, const char **out);
+/* A string member, one of names (index = *out). */
+stex_status run_get_enum(const stex_run *r, const json_t *obj, const char *path, const char *key,
+                         const char *what, const char *const *names, int *out);
+/* A format name (required). */
+stex_status run_get_format(const stex_run *r, const json_t *obj, const char *path,
+                           const char *key, bool required, stex_format *out);
+/* [w, h, d] (1 to 3 numbers) or {width, height, depthOrArrayLayers}; missing = 1. */
+stex_status run_get_extent(const stex_run *r, const json_t *obj, const char *path,
+                           const char *key, bool required, uint32_t out[3]);
+/* Flags: a number, or a list of names (names[i] has bit values[i]). */
+stex_status run_get_flags(const stex_run *r, const json_t *obj, const char *path, const char *key,
+                          const char *what, const char *const *names, const uint32_t *values,
+                          uint32_t *out);
+
+/* ---- tables (table.c) ---- */
+stex_status run_table_add(run_table *t, const char *name, void *item);
+void *run_table_find(const run_table *t, const char *name);
+void run_table_free(run_table *t);
+/* The object named by obj[key], which must be a string naming an entry of t
+ * ("<what> '<name>' is not declared"). */
+stex_status run_get_ref(const stex_run *r, const json_t *obj, const char *path, const char *key,
+                        const run_table *t, const char *what, void **out);
+
+/* ---- bytes from the run file (data.c) ---- */
+
+/* {"file": raw bytes} | {"hex": "..."} | {"u32"|"i32"|"f32": [numbers]}:
+ * the one data member of obj (path) as bytes (malloc'ed). */
+stex_status run_data(const stex_run *r, const json_t *obj, const char *path, uint8_t **bytes,
+                     size_t *size);
+/* Whether obj holds one of the data members. */
+bool run_has_data(const json_t *obj);
+
+/* ---- creation, in declaration order (create_*.c) ---- */
+stex_status run_create_modules(stex_run *r);
+void run_free_modules(stex_run *r);
+stex_status run_create_textures(stex_run *r);
+stex_status run_create_buffers(stex_run *r);
+stex_status run_create_samplers(stex_run *r);
+stex_status run_create_views(stex_run *r);
+stex_status run_create_pipelines(stex_run *r);
+stex_status run_create_bind_groups(stex_run *r);
+/* writeTexture of one contents object (texture_contents.c), shared with the
+ * writeTexture step. */
+stex_status run_texture_contents(stex_run *r, stex_texture *t, uint32_t mip, const json_t *c,
+                                 const char *path);
+/* The GPUBindGroupLayoutEntry list of one group (layout_entries.c). */
+stex_status run_layout_entries(const stex_run *r, const json_t *list, const char *path,
+                               uint32_t group, stex_layout_entry **entries, uint32_t *count);
+
+/* ---- the steps and the outputs ---- */
+stex_status run_steps(stex_run *r);
+stex_status run_parse_outputs(stex_run *r);
+void run_free_outputs(stex_run *r);
+
+#endif

@@ -1,0 +1,195 @@
+/* "textures": GPUTextureDescriptor entries, and their initial contents per
+ * mip level, written with queue.writeTexture (so the texture needs
+ * COPY_DST, as in WebGPU). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "run/names.h"
+#include "run/run_internal.h"
+#include "stex/io.h"
+
+#define BAD STEX_FILE_FORMAT_ERROR
+
+/* {"fill": v or [r, g, b, a]}: every texel of the level encoded from one value. */
+static stex_status fill(stex_run *r, stex_texture *t, uint32_t mip, const json_t *v,
+                        const char *path)
+{
+    const stex_texture_desc *td = stex_texture_get_desc(t);
+    const stex_format_info *fi = stex_format_get(td->format);
+    stex_vec4 value = {{0}};
+    size_t n = json_is_array(v) ? json_array_size(v) : 1;
+    if (n < 1 || n > 4)
+        return run_fail(r, BAD, path, "expected a number or a list of 1 to 4 numbers");
+    for (size_t i = 0; i < n; i++) {
+        const json_t *e = json_is_array(v) ? json_array_get(v, i) : v;
+        bool ok = fi->scalar == STEX_SCALAR_F32 ? json_is_number(e) : json_is_integer(e);
+        if (!ok)
+            return run_fail(r, BAD, path, "expected %s for %s", fi->scalar == STEX_SCALAR_F32
+                            ? "numbers" : "whole numbers", fi->name);
+        if (fi->scalar == STEX_SCALAR_F32)
+            value.f[i] = (float)json_number_value(e);
+        else if (fi->scalar == STEX_SCALAR_U32)
+            value.u[i] = (uint32_t)json_integer_value(e);
+        else
+            value.i[i] = (int32_t)json_integer_value(e);
+    }
+    uint8_t texel[16];
+    if (stex_encode_texel(stex_device_profile(r->device), td->format, &value, texel))
+        return run_wrap(r, STEX_VALIDATION_ERROR, path);
+    stex_extent3d e = stex_texture_mip_size(t, mip);
+    size_t count = (size_t)e.width * e.height * e.depth_or_array_layers;
+    uint8_t *bytes = malloc(count * fi->bytes + 1);
+    if (!bytes)
+        return run_fail(r, STEX_OUT_OF_MEMORY, path, "out of memory");
+    for (size_t i = 0; i < count; i++)
+        memcpy(bytes + i * fi->bytes, texel, fi->bytes);
+    stex_copy_texture dst = {.texture = t, .mip_level = mip};
+    stex_copy_layout layout = {.bytes_per_row = e.width * fi->bytes, .rows_per_image = e.height};
+    stex_status st = stex_queue_write_texture(&dst, bytes, count * fi->bytes, &layout, e);
+    free(bytes);
+    return st ? run_wrap(r, st, path) : STEX_OK;
+}
+
+/* {"file": "x.npy"} or {"file": "x.png"}: an image of the level's size and
+ * the texture's format. */
+static stex_status from_image(stex_run *r, stex_texture *t, uint32_t mip, const char *file,
+                              const char *path)
+{
+    const stex_texture_desc *td = stex_texture_get_desc(t);
+    char *full = run_file_path(r, file);
+    if (!full)
+        return run_fail(r, STEX_OUT_OF_MEMORY, path, "out of memory");
+    stex_image img = {0};
+    stex_status st = stex_file_kind_of(full) == STEX_FILE_PNG ? stex_read_png(full, &img)
+                                                              : stex_read_npy(full, STEX_FORMAT_UNDEFINED, &img);
+    free(full);
+    if (st)
+        return run_wrap(r, st, path);
+    stex_extent3d e = stex_texture_mip_size(t, mip);
+    if (img.format != td->format || img.width != e.width || img.height != e.height ||
+        img.depth != e.depth_or_array_layers) {
+        st = run_fail(r, BAD, path, "'%s' holds %ux%ux%u %s texels, but mip level %u of the "
+                      "texture is %ux%ux%u %s", file, img.width, img.height, img.depth,
+                      stex_format_name(img.format), mip, e.width, e.height,
+                      e.depth_or_array_layers, stex_format_name(td->format));
+    } else {
+        stex_copy_texture dst = {.texture = t, .mip_level = mip};
+        stex_copy_layout layout = {.bytes_per_row = img.bytes_per_row,
+                                   .rows_per_image = img.rows_per_image};
+        if ((st = stex_queue_write_texture(&dst, img.data, img.size, &layout, e)))
+            st = run_wrap(r, st, path);
+    }
+    stex_image_free(&img);
+    return st;
+}
+
+stex_status run_texture_contents(stex_run *r, stex_texture *t, uint32_t mip, const json_t *c,
+                                 const char *path)
+{
+    static const char *const members[] = {"fill", "file", "hex", "u32", "i32", "f32", "offset",
+                                          "bytesPerRow", "rowsPerImage", NULL};
+    stex_status st;
+    if ((st = run_want_object(r, c, path)) || (st = run_check_members(r, c, path, members)))
+        return st;
+    char p[RUN_PATH_MAX];
+    if (json_object_get(c, "fill")) {
+        if (run_has_data(c))
+            return run_fail(r, BAD, path, "give 'fill' or the data, not both");
+        run_path_key(p, path, "fill");
+        return fill(r, t, mip, json_object_get(c, "fill"), p);
+    }
+    const char *file = json_string_value(json_object_get(c, "file"));
+    if (file && stex_file_kind_of(file) != STEX_FILE_BIN && stex_file_kind_of(file) != STEX_FILE_UNKNOWN) {
+        run_path_key(p, path, "file");
+        return from_image(r, t, mip, file, p);
+    }
+    const stex_format_info *fi = stex_format_get(stex_texture_get_desc(t)->format);
+    stex_extent3d e = stex_texture_mip_size(t, mip);
+    stex_copy_layout layout = {.bytes_per_row = e.width * fi->bytes, .rows_per_image = e.height};
+    uint8_t *bytes;
+    size_t size;
+    if ((st = run_get_u64(r, c, path, "offset", false, &layout.offset)) ||
+        (st = run_get_u32(r, c, path, "bytesPerRow", false, &layout.bytes_per_row)) ||
+        (st = run_get_u32(r, c, path, "rowsPerImage", false, &layout.rows_per_image)) ||
+        (st = run_data(r, c, path, &bytes, &size)))
+        return st;
+    stex_copy_texture dst = {.texture = t, .mip_level = mip};
+    st = stex_queue_write_texture(&dst, bytes, size, &layout, e);
+    free(bytes);
+    return st ? run_wrap(r, st, path) : STEX_OK;
+}
+
+/* "contents": one object (mip level 0) or a list, one per level (null = zeros). */
+static stex_status contents(stex_run *r, stex_texture *t, const json_t *c, const char *path)
+{
+    if (!json_is_array(c))
+        return run_texture_contents(r, t, 0, c, path);
+    uint32_t levels = stex_texture_get_desc(t)->mip_level_count;
+    if (json_array_size(c) > levels)
+        return run_fail(r, BAD, path, "%zu levels of contents for a texture of %u mip level%s",
+                        json_array_size(c), levels, levels == 1 ? "" : "s");
+    size_t i;
+    json_t *level;
+    json_array_foreach(c, i, level) {
+        char p[RUN_PATH_MAX];
+        run_path_index(p, path, i);
+        stex_status st = json_is_null(level) ? STEX_OK
+                                             : run_texture_contents(r, t, (uint32_t)i, level, p);
+        if (st)
+            return st;
+    }
+    return STEX_OK;
+}
+
+static stex_status create_one(stex_run *r, const char *name, const json_t *d, const char *path)
+{
+    static const char *const members[] = {"size", "format", "dimension", "mipLevelCount",
+                                          "sampleCount", "usage", "viewFormats", "label",
+                                          "contents", NULL};
+    stex_texture_desc td = {.label = name};
+    uint32_t size[3];
+    int dim = 0;
+    stex_status st;
+    if ((st = run_want_object(r, d, path)) || (st = run_check_members(r, d, path, members)) ||
+        (st = run_get_extent(r, d, path, "size", true, size)) ||
+        (st = run_get_format(r, d, path, "format", true, &td.format)) ||
+        (st = run_get_enum(r, d, path, "dimension", "GPUTextureDimension", RUN_TEXTURE_DIMENSIONS,
+                           &dim)) ||
+        (st = run_get_u32(r, d, path, "mipLevelCount", false, &td.mip_level_count)) ||
+        (st = run_get_u32(r, d, path, "sampleCount", false, &td.sample_count)) ||
+        (st = run_get_flags(r, d, path, "usage", "GPUTextureUsage", RUN_TEXTURE_USAGES,
+                            RUN_TEXTURE_USAGE_BITS, &td.usage)))
+        return st;
+    if (!json_object_get(d, "usage"))
+        return run_fail(r, BAD, path, "missing member 'usage'");
+    if (json_object_get(d, "viewFormats"))
+        return run_fail(r, BAD, path, "viewFormats: not supported in run files yet");
+    td.dimension = (stex_texture_dimension)dim;
+    td.size = (stex_extent3d){size[0], size[1], size[2]};
+    stex_texture *t;
+    if ((st = stex_texture_create(r->device, &td, &t)))
+        return run_wrap(r, st, path);
+    if ((st = run_table_add(&r->textures, name, t))) {
+        stex_texture_destroy(t);
+        return st;
+    }
+    const json_t *c = json_object_get(d, "contents");
+    char p[RUN_PATH_MAX];
+    run_path_key(p, path, "contents");
+    return c ? contents(r, t, c, p) : STEX_OK;
+}
+
+stex_status run_create_textures(stex_run *r)
+{
+    const char *name;
+    json_t *d;
+    json_object_foreach(json_object_get(r->root, "textures"), name, d) {
+        char p[RUN_PATH_MAX];
+        run_path_key(p, "$.textures", name);
+        stex_status st = create_one(r, name, d, p);
+        if (st)
+            return st;
+    }
+    return STEX_OK;
+}

@@ -1,0 +1,304 @@
+/* Run files: a run file reproduces the built-in kernels byte for byte; every
+ * bad input names its JSON path and rule; outputs are all or nothing; the
+ * examples run. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "kernels/inputs.h"
+#include "stex/stex.h"
+
+static char dir[256];
+static const char *examples;
+
+static void put_file(const char *name, const void *p, size_t n)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(p, 1, n, f), n);
+    fclose(f);
+}
+
+static bool exists(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return access(path, F_OK) == 0;
+}
+
+/* Parses and executes text on a fresh device; returns the status. */
+static stex_status run_text(const char *text, stex_run **out, stex_device **dev)
+{
+    stex_adapter *a;
+    assert_int_equal(stex_adapter_create(NULL, &a), STEX_OK);
+    assert_int_equal(stex_device_create(a, NULL, dev), STEX_OK);
+    stex_adapter_destroy(a);
+    stex_status st = stex_run_parse(text, "run.json", dir, NULL, out);
+    if (!st)
+        st = stex_run_execute(*out, *dev, NULL);
+    return st;
+}
+
+static void expect_error(const char *text, stex_status want, const char *message)
+{
+    stex_run *r = NULL;
+    stex_device *d = NULL;
+    stex_status st = run_text(text, &r, &d);
+    if (st != want || !strstr(stex_last_error(), message))
+        fail_msg("status %d (want %d), message: %s\nwanted: %s", st, want, stex_last_error(), message);
+    stex_run_destroy(r);
+    stex_device_destroy(d);
+}
+
+/* decaer through a run file (kernel module, input from a .bin) equals stex_kernel_run. */
+static void test_decaer_matches_kernel(void **state)
+{
+    (void)state;
+    enum { W = 40, H = 24 };
+    uint8_t input[W * H * 4];
+    kernels_input_decaer(W, H, input);
+    put_file("decaer_in.bin", input, sizeof input);
+    const char *text =
+        "{\"shaderModules\": {\"m\": {\"kernel\": \"decaer\"}},"
+        " \"textures\": {\"t\": {\"size\": [40, 24], \"format\": \"r32float\","
+        "   \"usage\": [\"STORAGE_BINDING\", \"COPY_SRC\", \"COPY_DST\"],"
+        "   \"contents\": {\"file\": \"decaer_in.bin\", \"bytesPerRow\": 160}}},"
+        " \"views\": {\"v\": {\"texture\": \"t\"}},"
+        " \"pipelines\": {\"p\": {\"layout\": \"auto\", \"compute\": {\"module\": \"m\"}}},"
+        " \"bindGroups\": {\"g\": {\"layout\": {\"pipeline\": \"p\", \"group\": 0},"
+        "   \"entries\": [{\"binding\": 0, \"resource\": \"v\"}]}},"
+        " \"steps\": [{\"dispatchWorkgroups\": {\"pipeline\": \"p\", \"bindGroups\": [\"g\"],"
+        "   \"workgroupCount\": [5, 3], \"repeat\": 3}}]}";
+    stex_run *r;
+    stex_device *d;
+    assert_int_equal(run_text(text, &r, &d), STEX_OK);
+    assert_int_equal(stex_run_dispatch_count(r), 3);
+    stex_kernel_instance *ki;
+    stex_kernel_setup s = {.width = W, .height = H, .iterations = 3};
+    assert_int_equal(stex_kernel_run(stex_kernel_find("decaer"), &s, NULL, &ki), STEX_OK);
+    uint8_t *want;
+    size_t n;
+    assert_int_equal(stex_kernel_instance_read_output(ki, &want, &n), STEX_OK);
+    stex_image got;
+    assert_int_equal(stex_image_from_texture(stex_run_texture(r, "t"), 0, &got), STEX_OK);
+    assert_int_equal(n, sizeof input);
+    for (uint32_t y = 0; y < H; y++)
+        assert_memory_equal(got.data + y * got.bytes_per_row, want + y * W * 4, W * 4);
+    assert_memory_not_equal(want, input, n); /* it did decay */
+    free(want);
+    stex_image_free(&got);
+    stex_kernel_instance_destroy(ki);
+    stex_run_destroy(r);
+    stex_device_destroy(d);
+}
+
+/* box3x3-buffer: input written by writeBuffer (hex of a file's bytes is the
+ * same path as a file), tam as typed i32 contents. */
+static void test_box3x3_buffer_matches_kernel(void **state)
+{
+    (void)state;
+    enum { W = 24, H = 16 };
+    uint8_t input[W * H * 4];
+    kernels_input_box3x3(W, H, input);
+    put_file("box_in.bin", input, sizeof input);
+    const char *text =
+        "{\"shaderModules\": {\"m\": {\"kernel\": \"box3x3-buffer\", \"pass\": 0}},"
+        " \"buffers\": {\"src\": {\"size\": 1536, \"usage\": [\"STORAGE\", \"COPY_DST\"]},"
+        "   \"dst\": {\"size\": 1536, \"usage\": [\"STORAGE\", \"COPY_SRC\"]},"
+        "   \"tam\": {\"size\": 8, \"usage\": 72, \"contents\": {\"i32\": [24, 16]}}},"
+        " \"pipelines\": {\"p\": {\"layout\": \"auto\", \"compute\": {\"module\": \"m\", \"entryPoint\": \"main\"}}},"
+        " \"bindGroups\": {\"g\": {\"layout\": {\"pipeline\": \"p\"}, \"entries\": ["
+        "   {\"binding\": 0, \"resource\": {\"buffer\": \"src\"}},"
+        "   {\"binding\": 1, \"resource\": {\"buffer\": \"dst\"}},"
+        "   {\"binding\": 2, \"resource\": {\"buffer\": \"tam\", \"size\": 8}}]}},"
+        " \"steps\": [{\"writeBuffer\": {\"buffer\": \"src\", \"data\": {\"file\": \"box_in.bin\"}}},"
+        "   {\"dispatchWorkgroups\": {\"pipeline\": \"p\", \"bindGroups\": [\"g\"], \"workgroupCount\": [3, 2, 1]}}]}";
+    stex_run *r;
+    stex_device *d;
+    assert_int_equal(run_text(text, &r, &d), STEX_OK);
+    stex_kernel_instance *ki;
+    stex_kernel_setup s = {.width = W, .height = H};
+    assert_int_equal(stex_kernel_run(stex_kernel_find("box3x3-buffer"), &s, NULL, &ki), STEX_OK);
+    assert_memory_equal(stex_buffer_data(stex_run_buffer(r, "dst")),
+                        stex_buffer_data(stex_kernel_instance_output_buffer(ki)), sizeof input);
+    stex_kernel_instance_destroy(ki);
+    stex_run_destroy(r);
+    stex_device_destroy(d);
+}
+
+#define HEAD "{\"shaderModules\": {\"m\": {\"kernel\": \"decaer\"}}," \
+             " \"textures\": {\"t\": {\"size\": [8, 8], \"format\": \"r32float\"," \
+             "   \"usage\": [\"STORAGE_BINDING\", \"COPY_SRC\", \"COPY_DST\"]}}," \
+             " \"views\": {\"v\": {\"texture\": \"t\"}},"
+#define PIPE " \"pipelines\": {\"p\": {\"layout\": \"auto\", \"compute\": {\"module\": \"m\"}}},"
+#define GROUP " \"bindGroups\": {\"g\": {\"layout\": {\"pipeline\": \"p\"}, \"entries\": [{\"binding\": 0, \"resource\": \"v\"}]}},"
+
+static void test_errors_name_path_and_rule(void **state)
+{
+    (void)state;
+    expect_error("{\"textures\": [1,", STEX_FILE_FORMAT_ERROR, "run.json: line 1");
+    expect_error("{\"textures\": []}", STEX_FILE_FORMAT_ERROR, "run.json: $.textures: expected an object");
+    expect_error("{\"texture\": {}}", STEX_FILE_FORMAT_ERROR, "$.texture: unknown member 'texture'");
+    expect_error("{\"textures\": {\"t\": {\"size\": \"big\", \"format\": \"r32float\", \"usage\": 8}}}",
+                 STEX_FILE_FORMAT_ERROR, "$.textures.t.size: expected [width");
+    expect_error("{\"textures\": {\"t\": {\"size\": [4], \"format\": \"r33float\", \"usage\": 8}}}",
+                 STEX_FILE_FORMAT_ERROR, "$.textures.t.format: unknown GPUTextureFormat \"r33float\"");
+    expect_error("{\"textures\": {\"t\": {\"size\": [4], \"format\": \"r32float\", \"usage\": [\"STORAGE\"]}}}",
+                 STEX_FILE_FORMAT_ERROR, "$.textures.t.usage[0]: not a GPUTextureUsage name");
+    expect_error("{\"textures\": {\"t\": {\"size\": [9000, 4], \"format\": \"r32float\", \"usage\": 8}}}",
+                 STEX_VALIDATION_ERROR, "run.json: $.textures.t: ");
+    expect_error("{\"buffers\": {\"b\": {\"size\": 16, \"usage\": 128, \"contents\": {\"file\": \"nope.bin\"}}}}",
+                 STEX_IO_ERROR, "$.buffers.b.contents.file: ");
+    expect_error("{\"buffers\": {\"b\": {\"size\": 4, \"usage\": 128, \"contents\": {\"u32\": [1, 2]}}}}",
+                 STEX_FILE_FORMAT_ERROR, "$.buffers.b.contents: offset 0 + 8 bytes");
+    expect_error("{\"buffers\": {\"b\": {\"size\": 8, \"usage\": 128, \"contents\": {\"i32\": [1, \"x\"]}}}}",
+                 STEX_FILE_FORMAT_ERROR, "$.buffers.b.contents.i32[1]: expected a whole number");
+    expect_error("{\"shaderModules\": {\"w\": {\"code\": \"@compute fn main() {}\"}}}",
+                 STEX_INVALID_ARGUMENT, "$.shaderModules.w: WGSL modules need the WGSL front end");
+    expect_error("{\"shaderModules\": {\"m\": {\"kernel\": \"decaer\", \"pass\": 1}}}",
+                 STEX_FILE_FORMAT_ERROR, "$.shaderModules.m.pass: kernel decaer has 1 pass");
+    expect_error(HEAD " \"pipelines\": {\"p\": {\"layout\": \"auto\", \"compute\": {\"module\": \"x\"}}}}",
+                 STEX_FILE_FORMAT_ERROR, "$.pipelines.p.compute.module: shader module 'x' is not declared");
+    expect_error(HEAD " \"pipelines\": {\"p\": {\"compute\": {\"module\": \"m\"}, \"layout\": {\"bindGroupLayouts\": [{\"entries\": ["
+                 "{\"binding\": 0, \"visibility\": [\"COMPUTE\"], \"storageTexture\": {\"format\": \"rgba8unorm\", \"access\": \"read-write\"}}]}]}}}}",
+                 STEX_VALIDATION_ERROR, "$.pipelines.p.layout: the layout's @group(0) @binding(0) is storageTexture rgba8unorm, but the shader declares storageTexture r32float");
+    expect_error(HEAD PIPE " \"bindGroups\": {\"g\": {\"layout\": {\"pipeline\": \"p\"}, \"entries\": [{\"binding\": 1, \"resource\": \"v\"}]}}}",
+                 STEX_VALIDATION_ERROR, "run.json: $.bindGroups.g: ");
+    expect_error(HEAD PIPE " \"bindGroups\": {\"g\": {\"layout\": {\"pipeline\": \"p\"}, \"entries\": [{\"binding\": 0, \"resource\": {\"buffer\": \"x\"}}]}}}",
+                 STEX_FILE_FORMAT_ERROR, "run.json: $.bindGroups.g.entries[0].resource.buffer: buffer 'x' is not declared");
+    expect_error(HEAD PIPE GROUP " \"steps\": [{\"dispatchWorkgroups\": {\"pipeline\": \"p\", \"bindGroups\": [\"g\"], \"workgroupCount\": [65536]}}]}",
+                 STEX_VALIDATION_ERROR, "$.steps[0].dispatchWorkgroups: ");
+    expect_error(HEAD PIPE GROUP " \"steps\": [{\"dispatch\": {}}]}",
+                 STEX_FILE_FORMAT_ERROR, "$.steps[0].dispatch: unknown member 'dispatch'");
+    expect_error("{\"buffers\": {\"a\": {\"size\": 8, \"usage\": [\"COPY_SRC\"]}, \"b\": {\"size\": 8, \"usage\": [\"STORAGE\"]}},"
+                 " \"steps\": [{\"copyBufferToBuffer\": {\"source\": \"a\", \"destination\": \"b\", \"size\": 8}}]}",
+                 STEX_VALIDATION_ERROR, "$.steps[0].copyBufferToBuffer: copyBufferToBuffer: destination buffer usage 0x80 lacks COPY_DST");
+    expect_error("{\"outputs\": [{\"texture\": \"t\", \"file\": \"x.txt\"}]}",
+                 STEX_FILE_FORMAT_ERROR, "$.outputs[0].file: cannot tell the file type");
+}
+
+/* Steps on buffers: writeBuffer, copyBufferToBuffer, clearBuffer, checked word by word. */
+static void test_buffer_steps(void **state)
+{
+    (void)state;
+    const char *text =
+        "{\"buffers\": {\"a\": {\"size\": 16, \"usage\": [\"COPY_SRC\", \"COPY_DST\"], \"contents\": {\"hex\": \"01020304\"}},"
+        "   \"b\": {\"size\": 16, \"usage\": [\"COPY_DST\"], \"contents\": {\"f32\": [1, 1, 1, 1]}}},"
+        " \"steps\": [{\"writeBuffer\": {\"buffer\": \"a\", \"bufferOffset\": 4, \"data\": {\"u32\": [7, 8]}}},"
+        "   {\"copyBufferToBuffer\": {\"source\": \"a\", \"destination\": \"b\", \"destinationOffset\": 4, \"size\": 12}},"
+        "   {\"clearBuffer\": {\"buffer\": \"b\", \"offset\": 12}}]}";
+    stex_run *r;
+    stex_device *d;
+    assert_int_equal(run_text(text, &r, &d), STEX_OK);
+    const uint8_t want[16] = {0, 0, 0x80, 0x3f, 1, 2, 3, 4, 7, 0, 0, 0, 0, 0, 0, 0};
+    assert_memory_equal(stex_buffer_data(stex_run_buffer(r, "b")), want, 16);
+    stex_run_destroy(r);
+    stex_device_destroy(d);
+}
+
+/* One output that cannot be written: none of them is written. */
+static void test_outputs_all_or_nothing(void **state)
+{
+    (void)state;
+    const char *bad =
+        "{\"textures\": {\"t\": {\"size\": [2, 2], \"format\": \"r32float\", \"usage\": [\"COPY_DST\", \"COPY_SRC\"],"
+        "   \"contents\": {\"fill\": 2.5}}},"
+        " \"outputs\": [{\"texture\": \"t\", \"files\": [\"ok.bin\", \"ok.npy\"]},"
+        "   {\"texture\": \"t\", \"file\": \"no/such/dir/x.bin\"}]}";
+    stex_run *r;
+    stex_device *d;
+    assert_int_equal(run_text(bad, &r, &d), STEX_OK);
+    assert_int_not_equal(stex_run_write_outputs(r), STEX_OK);
+    assert_non_null(strstr(stex_last_error(), "$.outputs[1]"));
+    assert_false(exists("ok.bin") || exists("ok.npy") || exists("ok.bin.json"));
+    stex_run_destroy(r);
+    stex_device_destroy(d);
+    /* the same without the bad one: both written, and the .bin holds 2.5 */
+    const char *good =
+        "{\"textures\": {\"t\": {\"size\": [2, 2], \"format\": \"r32float\", \"usage\": [\"COPY_DST\", \"COPY_SRC\"],"
+        "   \"contents\": {\"fill\": 2.5}}},"
+        " \"outputs\": [{\"texture\": \"t\", \"files\": [\"ok.bin\", \"ok.npy\"]}]}";
+    assert_int_equal(run_text(good, &r, &d), STEX_OK);
+    assert_int_equal(stex_run_write_outputs(r), STEX_OK);
+    assert_int_equal(stex_run_output_count(r), 2);
+    char path[512];
+    snprintf(path, sizeof path, "%s/ok.bin", dir);
+    stex_image img;
+    assert_int_equal(stex_read_bin(path, &img, NULL), STEX_OK);
+    float v;
+    memcpy(&v, stex_image_texel(&img, 1, 1, 0), 4);
+    assert_true(v == 2.5f);
+    stex_image_free(&img);
+    stex_run_destroy(r);
+    stex_device_destroy(d);
+}
+
+/* Every example runs and writes its outputs (into the scratch folder). */
+static void test_examples_run(void **state)
+{
+    (void)state;
+    const char *names[] = {"decaer.json", "race.json", "convert.json"};
+    for (int i = 0; i < 3; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", examples, names[i]);
+        FILE *f = fopen(path, "rb");
+        assert_non_null(f);
+        static char text[65536];
+        size_t n = fread(text, 1, sizeof text - 1, f);
+        fclose(f);
+        text[n] = '\0';
+        stex_run *r;
+        stex_device *d;
+        if (run_text(text, &r, &d))
+            fail_msg("%s: %s", names[i], stex_last_error());
+        assert_int_equal(stex_run_write_outputs(r), STEX_OK);
+        if (i == 0) { /* decaer: 1.0 * 0.98 four times, each product rounded to f32 */
+            float want = 1.0f;
+            for (int k = 0; k < 4; k++)
+                want = want * 0.98f;
+            stex_image img;
+            assert_int_equal(stex_image_from_texture(stex_run_texture(r, "campo"), 0, &img), STEX_OK);
+            float got;
+            memcpy(&got, stex_image_texel(&img, 31, 31, 0), 4);
+            assert_true(got == want);
+            stex_image_free(&img);
+        }
+        if (i == 2) { /* rgba8unorm of (0.5, 0.25, 1, 0): round(x * 255) */
+            const uint8_t want[4] = {128, 64, 255, 0};
+            assert_memory_equal(stex_buffer_data(stex_run_buffer(r, "readback")), want, 4);
+        }
+        stex_run_destroy(r);
+        stex_device_destroy(d);
+    }
+    assert_true(exists("decaer.bin") && exists("decaer.npy") && exists("race.png") && exists("texel.bin"));
+}
+
+int main(int argc, char **argv)
+{
+    examples = argc > 1 ? argv[1] : "examples/run";
+    snprintf(dir, sizeof dir, "/tmp/stex_run_XXXXXX");
+    if (!mkdtemp(dir))
+        return 1;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_decaer_matches_kernel),
+        cmocka_unit_test(test_box3x3_buffer_matches_kernel),
+        cmocka_unit_test(test_errors_name_path_and_rule),
+        cmocka_unit_test(test_buffer_steps),
+        cmocka_unit_test(test_outputs_all_or_nothing),
+        cmocka_unit_test(test_examples_run),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        rc = rc ? rc : 1;
+    return rc;
+}
