@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stex/api.h"
 #include "stex/dispatch.h"
 #include "stex/status.h"
 
@@ -42,14 +43,14 @@ typedef struct stex_wgsl_module stex_wgsl_module;
 
 /* Parses and checks `source` (NUL-terminated; copied).  filename names it in
  * diagnostics (NULL = "shader.wgsl"). */
-stex_status stex_wgsl_module_create(const char *source, const char *filename,
+STEX_API stex_status stex_wgsl_module_create(const char *source, const char *filename,
                                     stex_wgsl_module **out);
-void stex_wgsl_module_destroy(stex_wgsl_module *m);
+STEX_API void stex_wgsl_module_destroy(stex_wgsl_module *m);
 
 /* Every diagnostic, one `file:line:col: error: message [rule]` each with the
  * source line and a caret under it; "" when the module is valid. */
-const char *stex_wgsl_module_diagnostics(const stex_wgsl_module *m);
-size_t stex_wgsl_module_error_count(const stex_wgsl_module *m);
+STEX_API const char *stex_wgsl_module_diagnostics(const stex_wgsl_module *m);
+STEX_API size_t stex_wgsl_module_error_count(const stex_wgsl_module *m);
 
 /* ---- reflection ---- */
 typedef struct stex_wgsl_entry_point {
@@ -62,10 +63,10 @@ typedef struct stex_wgsl_entry_point {
     const char *const *binding_names; /* the variable of each entry */
 } stex_wgsl_entry_point;
 
-uint32_t stex_wgsl_entry_point_count(const stex_wgsl_module *m);
+STEX_API uint32_t stex_wgsl_entry_point_count(const stex_wgsl_module *m);
 /* NULL if out of range. */
-const stex_wgsl_entry_point *stex_wgsl_entry_point_at(const stex_wgsl_module *m, uint32_t i);
-const stex_wgsl_entry_point *stex_wgsl_entry_point_find(const stex_wgsl_module *m,
+STEX_API const stex_wgsl_entry_point *stex_wgsl_entry_point_at(const stex_wgsl_module *m, uint32_t i);
+STEX_API const stex_wgsl_entry_point *stex_wgsl_entry_point_find(const stex_wgsl_module *m,
                                                         const char *name);
 
 /* ---- pipelines ---- */
@@ -83,7 +84,7 @@ typedef struct stex_wgsl_options {
 
 /* createComputePipeline with layout 'auto' from entry point `entry_point`
  * (NULL: the only one).  opt may be NULL. */
-stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *m,
+STEX_API stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *m,
                                       const char *entry_point, const stex_wgsl_options *opt,
                                       stex_pipeline **out);
 

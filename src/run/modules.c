@@ -6,6 +6,7 @@
 
 #include "io/io_internal.h"
 #include "run/run_internal.h"
+#include "stex/wgsl.h"
 
 #define BAD STEX_FILE_FORMAT_ERROR
 
@@ -38,10 +39,6 @@ static stex_status wgsl_module(stex_run *r, const json_t *d, const char *path, r
     if (!!code == !!file)
         return run_fail(r, BAD, path, "give the WGSL as 'code' or 'file' (one of them), or a "
                                       "built-in 'kernel'");
-    if (!r->opt.compile)
-        return run_fail(r, STEX_INVALID_ARGUMENT, path, "WGSL modules need the WGSL front end, "
-                        "which this stex was built without; use a built-in kernel "
-                        "({\"kernel\": NAME, \"pass\": N})");
     if (code) {
         m->code = strdup(code);
         m->filename = strdup(r->name);
@@ -68,6 +65,7 @@ static stex_status wgsl_module(stex_run *r, const json_t *d, const char *path, r
 static void module_free(run_module *m)
 {
     if (m) {
+        stex_wgsl_module_destroy(m->wgsl);
         free(m->code);
         free(m->filename);
         free(m);

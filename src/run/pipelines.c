@@ -142,6 +142,8 @@ static stex_status make_pipeline(stex_run *r, const char *name, const char *path
         stex_run_shader s = {m->code, m->filename, pp->entry_point, pp->constants,
                              pp->constant_count, pp->layout_auto, pp->layout, pp->layout_count,
                              name};
+        if (!r->opt.compile) /* stex's own WGSL front end */
+            return run_wgsl_pipeline(r, (run_module *)(uintptr_t)m, &s, path, out);
         return (st = r->opt.compile(r->opt.compile_user, r->device, &s, out)) ? run_wrap(r, st, path)
                                                                               : STEX_OK;
     }

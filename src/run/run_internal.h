@@ -27,7 +27,13 @@ typedef struct run_module {
     uint32_t pass;
     char *code;                 /* WGSL (owned) */
     char *filename;             /* the .wgsl file, or the run file (owned) */
+    struct stex_wgsl_module *wgsl; /* compiled on first use by stex's front end (owned) */
 } run_module;
+
+/* A pipeline from a WGSL module with stex's own front end (src/run/wgsl.c),
+ * when stex_run_options names no other compiler. */
+stex_status run_wgsl_pipeline(stex_run *r, run_module *m, const stex_run_shader *s,
+                              const char *path, stex_pipeline **out);
 
 /* One file of "outputs": a texture's mip level or a buffer's bytes as an image. */
 typedef struct run_output {

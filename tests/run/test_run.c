@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include <jansson.h>
+
 #include "kernels/inputs.h"
 #include "stex/stex.h"
 
@@ -100,6 +102,62 @@ static void test_decaer_matches_kernel(void **state)
     stex_device_destroy(d);
 }
 
+/* decaer again, its module the lesson's WGSL text through stex's front end
+ * and interpreter: the same bytes as the C kernel. */
+static void test_wgsl_module_matches_kernel(void **state)
+{
+    (void)state;
+    enum { W = 24, H = 16 };
+    uint8_t input[W * H * 4];
+    kernels_input_decaer(W, H, input);
+    put_file("decaer_wgsl_in.bin", input, sizeof input);
+    const stex_kernel *k = stex_kernel_find("decaer");
+    json_t *root = json_pack(
+        "{s:{s:{s:s}}, s:{s:{s:[i,i], s:s, s:[s,s,s], s:{s:s, s:i}}}, s:{s:{s:s}},"
+        " s:{s:{s:s, s:{s:s, s:s}}}, s:{s:{s:{s:s, s:i}, s:[{s:i, s:s}]}},"
+        " s:[{s:{s:s, s:[s], s:[i,i], s:i}}]}",
+        "shaderModules", "m", "code", k->passes[0].wgsl,
+        "textures", "t", "size", W, H, "format", "r32float", "usage", "STORAGE_BINDING",
+        "COPY_SRC", "COPY_DST", "contents", "file", "decaer_wgsl_in.bin", "bytesPerRow", W * 4,
+        "views", "v", "texture", "t",
+        "pipelines", "p", "layout", "auto", "compute", "module", "m", "entryPoint", "decaer",
+        "bindGroups", "g", "layout", "pipeline", "p", "group", 0, "entries", "binding", 0,
+        "resource", "v",
+        "steps", "dispatchWorkgroups", "pipeline", "p", "bindGroups", "g", "workgroupCount",
+        (W + 7) / 8, (H + 7) / 8, "repeat", 2);
+    assert_non_null(root);
+    char *text = json_dumps(root, 0);
+    json_decref(root);
+    stex_run *r;
+    stex_device *d;
+    if (run_text(text, &r, &d))
+        fail_msg("%s", stex_last_error());
+    free(text);
+    stex_kernel_instance *ki;
+    stex_kernel_setup s = {.width = W, .height = H, .iterations = 2};
+    assert_int_equal(stex_kernel_run(k, &s, NULL, &ki), STEX_OK);
+    uint8_t *want;
+    size_t n;
+    assert_int_equal(stex_kernel_instance_read_output(ki, &want, &n), STEX_OK);
+    stex_image got;
+    assert_int_equal(stex_image_from_texture(stex_run_texture(r, "t"), 0, &got), STEX_OK);
+    for (uint32_t y = 0; y < H; y++)
+        assert_memory_equal(got.data + y * got.bytes_per_row, want + y * W * 4, W * 4);
+    free(want);
+    stex_image_free(&got);
+    stex_kernel_instance_destroy(ki);
+    stex_run_destroy(r);
+    stex_device_destroy(d);
+
+    /* a WGSL error is the module's diagnostic, under the pipeline's path */
+    expect_error("{\"shaderModules\": {\"m\": {\"code\": \"@compute @workgroup_size(1)\\nfn main() { let x = ; }\"}},"
+                 " \"pipelines\": {\"p\": {\"layout\": \"auto\", \"compute\": {\"module\": \"m\"}}}}",
+                 STEX_VALIDATION_ERROR, "$.pipelines.p");
+    expect_error("{\"shaderModules\": {\"m\": {\"code\": \"@compute @workgroup_size(1)\\nfn main() { let x = ; }\"}},"
+                 " \"pipelines\": {\"p\": {\"layout\": \"auto\", \"compute\": {\"module\": \"m\"}}}}",
+                 STEX_VALIDATION_ERROR, "run.json:2:");
+}
+
 /* box3x3-buffer: input written by writeBuffer (hex of a file's bytes is the
  * same path as a file), tam as typed i32 contents. */
 static void test_box3x3_buffer_matches_kernel(void **state)
@@ -161,8 +219,9 @@ static void test_errors_name_path_and_rule(void **state)
                  STEX_FILE_FORMAT_ERROR, "$.buffers.b.contents: offset 0 + 8 bytes");
     expect_error("{\"buffers\": {\"b\": {\"size\": 8, \"usage\": 128, \"contents\": {\"i32\": [1, \"x\"]}}}}",
                  STEX_FILE_FORMAT_ERROR, "$.buffers.b.contents.i32[1]: expected a whole number");
-    expect_error("{\"shaderModules\": {\"w\": {\"code\": \"@compute fn main() {}\"}}}",
-                 STEX_INVALID_ARGUMENT, "$.shaderModules.w: WGSL modules need the WGSL front end");
+    expect_error("{\"shaderModules\": {\"w\": {\"code\": \"@compute fn main() {}\"}},"
+                 " \"pipelines\": {\"p\": {\"layout\": \"auto\", \"compute\": {\"module\": \"w\"}}}}",
+                 STEX_VALIDATION_ERROR, "$.pipelines.p"); /* no @workgroup_size */
     expect_error("{\"shaderModules\": {\"m\": {\"kernel\": \"decaer\", \"pass\": 1}}}",
                  STEX_FILE_FORMAT_ERROR, "$.shaderModules.m.pass: kernel decaer has 1 pass");
     expect_error(HEAD " \"pipelines\": {\"p\": {\"layout\": \"auto\", \"compute\": {\"module\": \"x\"}}}}",
@@ -290,6 +349,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decaer_matches_kernel),
         cmocka_unit_test(test_box3x3_buffer_matches_kernel),
+        cmocka_unit_test(test_wgsl_module_matches_kernel),
         cmocka_unit_test(test_errors_name_path_and_rule),
         cmocka_unit_test(test_buffer_steps),
         cmocka_unit_test(test_outputs_all_or_nothing),
