@@ -92,6 +92,49 @@ static void test_pingpong_race_free_every_schedule(void **state)
 /* Every texel races (read by a neighbour, written by its owner), nothing is
  * written twice; both kinds of pair - same workgroup, different workgroups -
  * are among the reported races. */
+/* The racy difundir's WGSL on stex's interpreter, sub-groups of 8 lanes (one
+ * 8-texel row: every lane loads before any stores), workgroups in dispatch
+ * order on one thread: lavapipe's own sequential SIMD8 model, whose hash
+ * kernels.json records (and which most of lavapipe's runs produced). */
+static stex_status wgsl_width8(void *user, stex_device *d, const stex_kernel_pass *pass,
+                               stex_pipeline **out)
+{
+    (void)user;
+    stex_wgsl_module *m;
+    stex_status st = stex_wgsl_module_create(pass->wgsl, pass->entry_point, &m);
+    if (!st) {
+        stex_wgsl_options o = {.subgroup_width = 8};
+        st = stex_wgsl_pipeline_create(d, m, pass->entry_point, &o, out);
+    }
+    stex_wgsl_module_destroy(m);
+    return st;
+}
+
+static void test_racy_wgsl_width8_is_lavapipes_simd8_model(void **state)
+{
+    (void)state;
+    json_t *j = kt_conformance();
+    for (size_t e = 0; e < sizeof EXPERIMENTS / sizeof EXPERIMENTS[0]; e++) {
+        const experiment *x = &EXPERIMENTS[e];
+        stex_kernel_setup s = {.variant = x->variant, .iterations = x->dispatches,
+                               .create_pipeline = wgsl_width8};
+        stex_kernel_instance *ki = kt_create("difundir", &s);
+        stex_dispatch_options o = {.threads = 1, .profile = stex_profile_get(STEX_PROFILE_LAVAPIPE)};
+        kt_dispatch(ki, &o);
+        size_t n;
+        char path[112], hex[65];
+        uint8_t *out = kt_output(ki, &n);
+        kt_sha256(out, n, hex);
+        snprintf(path, sizeof path, "difundir.experiments.%d.racy.sequential_simd8_model_sha256",
+                 x->index);
+        if (strcmp(hex, kt_json_string(j, path)))
+            fail_msg("difundir (WGSL, width 8) %s x%u: sha256 %s, lavapipe's SIMD8 model %s",
+                     x->variant, x->dispatches, hex, kt_json_string(j, path));
+        free(out);
+        stex_kernel_instance_destroy(ki);
+    }
+}
+
 static void check_racy_verdict(stex_race_detector *rd, const char *what)
 {
     uint64_t rw = stex_race_count(rd, STEX_RACE_READ_WRITE);
@@ -177,6 +220,7 @@ int main(void)
         cmocka_unit_test(test_pingpong_matches_lavapipe),
         cmocka_unit_test(test_pingpong_race_free_every_schedule),
         cmocka_unit_test(test_racy_reports_races_and_varies),
+        cmocka_unit_test(test_racy_wgsl_width8_is_lavapipes_simd8_model),
         cmocka_unit_test(test_racy_verdict_independent_of_schedule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
