@@ -7,6 +7,10 @@
  */
 #include "math/ops.h"
 
+#include <pthread.h>
+#include <stdlib.h>
+#include <zlib.h>
+
 /* flush-to-zero of an f32 result (the caller flushes too; the models need
  * it between steps) */
 static float ftz(float x)
@@ -25,14 +29,99 @@ static float div_recip(float x, float y)
     return (float)p;
 }
 
-/* The special-function unit's exp2 and log2 (MUFU.EX2 / MUFU.LG2), modelled
- * as correctly rounded with flushed inputs and results: the hardware's own
- * interpolation (1-2 ulp) is not modelled, so these are approximate. */
-static float ex2(float x)
+/* The special-function unit's exp2, sqrt and inverseSqrt, measured on the
+ * H200 for every mantissa (tools/nvsweep, tests/data/nvsweep): each result
+ * is the correctly rounded value plus a correction of -2..+1 ulp read from a
+ * table of 2^23 entries, 2 bits each (tools/nvsweep/mktables.c wrote them to
+ * nvidia_sfu.gz, compiled in by embed.py, inflated on first use: 12 MiB):
+ *   exp2: x = sign (n + f), f truncated to 23 fraction bits (k = f 2^23):
+ *         2^n exp2(k 2^-23) for x >= 0, 2^-n exp2(-k 2^-23) for x < 0, the
+ *         two tables as swept (every f32 of [0.5, 1), [1, 2), [8, 16) agrees)
+ *   sqrt, inverseSqrt: by exponent parity and mantissa ([1, 2) and [2, 4)). */
+enum { SFU_EXP2_POS, SFU_EXP2_NEG, SFU_SQRT, SFU_RSQ = 4, SFU_TABLES = 6 };
+#define SFU_N (1u << 23)
+
+extern const unsigned char stex__nvidia_sfu_gz[];
+extern const size_t stex__nvidia_sfu_gz_size;
+
+static uint8_t *sfu; /* "NVSFU1\0\0" and the packed tables; NULL if unreadable */
+static pthread_once_t sfu_once = PTHREAD_ONCE_INIT;
+
+static void sfu_load(void)
 {
-    return ftz(stex_m_correct1(STEX_MATH_EXP2_F32, ftz(x)));
+    size_t size = 8 + (size_t)SFU_TABLES * (SFU_N / 4);
+    uint8_t *b = malloc(size);
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (!b || inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+        free(b);
+        return;
+    }
+    z.next_in = (Bytef *)(uintptr_t)stex__nvidia_sfu_gz;
+    z.avail_in = (uInt)stex__nvidia_sfu_gz_size;
+    z.next_out = b;
+    z.avail_out = (uInt)size;
+    int rc = inflate(&z, Z_FINISH);
+    inflateEnd(&z);
+    if (rc != Z_STREAM_END || z.total_out != size || memcmp(b, "NVSFU1\0\0", 8)) {
+        free(b);
+        return;
+    }
+    sfu = b;
 }
 
+/* the device's result minus the correctly rounded one, in ulps (0 if the
+ * tables could not be inflated) */
+static int sfu_corr(int t, uint32_t i)
+{
+    pthread_once(&sfu_once, sfu_load);
+    if (!sfu)
+        return 0;
+    unsigned c = sfu[8 + (size_t)t * (SFU_N / 4) + (i >> 2)] >> (2 * (i & 3)) & 3u;
+    return c == 0 ? 0 : c == 1 ? 1 : c == 2 ? -1 : -2;
+}
+
+/* a positive correctly rounded value moved by d ulps */
+static float nudge(float v, int d)
+{
+    return m_float((uint32_t)((int64_t)m_bits(v) + d));
+}
+
+static float ex2(float x)
+{
+    x = ftz(x);
+    if (!isfinite(x))
+        return stex_m_correct1(STEX_MATH_EXP2_F32, x);
+    double a = fabs((double)x), n = floor(a);
+    uint32_t k = (uint32_t)((a - n) * 0x1p23); /* truncated */
+    float fk = (float)((double)k * 0x1p-23);
+    if (n > 200)
+        n = 200; /* beyond any f32 result: ldexp saturates */
+    if (x >= 0.0f)
+        return ftz(ldexpf(nudge(stex_m_correct1(STEX_MATH_EXP2_F32, fk),
+                                sfu_corr(SFU_EXP2_POS, k)), (int)n));
+    return ftz(ldexpf(nudge(stex_m_correct1(STEX_MATH_EXP2_F32, -fk),
+                            sfu_corr(SFU_EXP2_NEG, k)), -(int)n));
+}
+
+/* sqrt and inverseSqrt of a positive normal x: the table of x's exponent
+ * parity at its mantissa */
+static float sfu_root(stex_math_fn fn, int t, float x)
+{
+    x = ftz(x);
+    float v = stex_m_correct1(fn, x);
+    if (!(x > 0.0f) || !isfinite(x))
+        return v;
+    uint32_t u = m_bits(x);
+    int odd = (int)((u >> 23) - 127u) & 1;
+    return nudge(v, sfu_corr(t + odd, u & 0x7fffffu));
+}
+
+static float nv_sqrt(float x) { return sfu_root(STEX_MATH_SQRT_F32, SFU_SQRT, x); }
+static float nv_rsqrt(float x) { return sfu_root(STEX_MATH_INVERSESQRT_F32, SFU_RSQ, x); }
+
+/* MUFU.LG2, modelled as correctly rounded with flushed inputs and results:
+ * the hardware's absolute error near 1 is not modelled. */
 static float lg2(float x)
 {
     return ftz(stex_m_correct1(STEX_MATH_LOG2_F32, ftz(x)));
@@ -81,13 +170,15 @@ static float nv_cosh(float x) { return f_mul(f_add(nv_exp(x), nv_exp(-x)), 0.5f)
 
 const stex_math_approx stex_math_approx_nvidia = {
     .source = "fitted to nvidia/wgslexpr.tsv (every other case measured on an H200); "
-              "exp2/log2/sin/cos approximate (MUFU tables not modelled)",
+              "exp2, sqrt, inverseSqrt from per-mantissa tables measured on the H200 (tests/data/nvsweep); "
+              "log2/sin/cos approximate",
     .unary = {
         [STEX_MATH_EXP2_F32] = ex2,     [STEX_MATH_LOG2_F32] = lg2,
         [STEX_MATH_SIN_F32] = nv_sin,   [STEX_MATH_COS_F32] = nv_cos,
         [STEX_MATH_TAN_F32] = nv_tan,   [STEX_MATH_EXP_F32] = nv_exp,
         [STEX_MATH_LOG_F32] = nv_log,   [STEX_MATH_SINH_F32] = nv_sinh,
         [STEX_MATH_COSH_F32] = nv_cosh,
+        [STEX_MATH_SQRT_F32] = nv_sqrt, [STEX_MATH_INVERSESQRT_F32] = nv_rsqrt,
     },
     .binary = {[STEX_MATH_DIV_F32] = div_recip, [STEX_MATH_POW_F32] = nv_pow},
 };
