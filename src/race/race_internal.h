@@ -45,6 +45,9 @@ void race_dispatch_ready(struct race_dispatch *d);
 /* Summary mode: the key of the dispatch's first invocation (keys are this
  * + linear invocation index; >= 1, see race_shadow_head.key_base). */
 uint32_t race_dispatch_key_base(const struct race_dispatch *d);
+/* Tests: numbering restarts (the kept words are cleared) where a dispatch's
+ * keys would pass `limit` instead of RACE_KEY_LIMIT; 0 restores it. */
+void race_summary_key_limit(uint32_t limit);
 /* Cross-workgroup verdict, merge of the threads' findings into the detector. */
 stex_status race_dispatch_end(struct race_dispatch *d);
 void race_dispatch_free(struct race_dispatch *d);

@@ -150,13 +150,17 @@ bool summary_shadow_alloc(struct race_shadow *s, bool atomics, bool values, uint
 /* The dispatch's keys: key_base + linear index, key_base >= every shadow's
  * key_next; where the keys would not fit below RACE_KEY_LIMIT, the words
  * are cleared and numbering restarts at 1.  total: invocations. */
+static _Atomic uint32_t key_limit_test; /* race_summary_key_limit */
+
+void race_summary_key_limit(uint32_t limit) { key_limit_test = limit; }
+
 uint32_t summary_key_base(struct race_shadow **shadows, uint32_t n, uint64_t total)
 {
-    uint32_t base = 1;
+    uint32_t base = 1, limit = key_limit_test ? key_limit_test : RACE_KEY_LIMIT;
     for (uint32_t k = 0; k < n; k++)
         if (shadows[k]->h.key_next > base)
             base = shadows[k]->h.key_next;
-    if (base - 1 + total >= RACE_KEY_LIMIT - 1) {
+    if ((uint64_t)base - 1 + total >= (uint64_t)limit - 1) {
         for (uint32_t k = 0; k < n; k++)
             if (shadows[k]->h.key_next > 1) {
                 memset(shadows[k]->h.word, 0, shadows[k]->h.word_map);
