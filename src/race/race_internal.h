@@ -192,7 +192,13 @@ static inline void race_note(struct race_shadow *sh, uint32_t tid, uint64_t loc,
         race_value_note(s->value + loc, race_value_word(value, n));
     uint32_t *wp = s->word + (uint64_t)tid * s->count + loc;
     uint32_t w = *wp;
-    if (w != RACE_WORD_SHARED && (w & RACE_WORD_KEY) < s->key_base)
+    if (w == RACE_WORD_SHARED) {
+        /* already moved to the pairs by this thread, which then marked the
+         * run touched and mixed: only the pair of this access kind changes */
+        race_pair_insert(s->pairs + (uint64_t)s->stride * loc + acc, key, s->mt);
+        return;
+    }
+    if ((w & RACE_WORD_KEY) < s->key_base)
         w = 0; /* stale: an earlier dispatch's */
     uint32_t bit = acc == STEX_RACE_ACCESS_WRITE ? RACE_WORD_WRITE : RACE_WORD_READ;
     s->touch[tid * s->runs + (loc >> RACE_RUN_SHIFT)] = 1;
