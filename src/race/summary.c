@@ -12,7 +12,8 @@
  * a smaller key of that kind would make a smaller pair).  Everything is a
  * function of the set of accesses.  Memory: 4 bytes per location and
  * thread, + 16 (32 for buffers) per shared location, + 8 with
- * suppress_same_value, mapped lazily zeroed.  After the dispatch one
+ * suppress_same_value, mapped lazily zeroed; words and pairs are kept for
+ * the next dispatch (words_take).  After the dispatch one
  * parallel pass folds the threads' words, counts the races and details the
  * first ones, in report order by construction. */
 #include <omp.h>
