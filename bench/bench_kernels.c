@@ -28,16 +28,21 @@
  *   decaer ~74: one load, one store, the bounds and tag compares;
  *   box3x3-buffer ~345 and box3x3-texture ~410: nine taps of ~25-30 (clamp,
  *     bound compare, address, four table decodes), the encode;
- *   generar ~261: three stex_sin of ~35 each (in double, 3.2 ns per call:
- *     10 ns per invocation before anything else is done), two divisions,
- *     the unorm8 encode;
+ *   generar ~115 (was ~261 with three scalar stex_sin of ~35 each): its own
+ *     workgroup function computes the workgroup's 8 + 8 + 64 sines at once
+ *     with stex_sin_n (AVX2: ~10 per texel), then per invocation the ids,
+ *     the bounds test and the store with its unorm8 encode (~100);
  *   blur: the exact emulation of lavapipe's bilinear filter, ~290 per sample
  *     and nine samples per pass;
  *   histogram: the present pass's logf and rgba16float store.
- * With race detection on, the inline marking adds ~20-45 per invocation;
- * the rest is memory: the per-thread words (4 bytes per location) and the
- * end-of-dispatch scan.  The words stay mapped between dispatches, so the
- * warm-up run pays their page faults.
+ * With race detection on, the inline marking adds ~20-30 per access (decaer
+ * 80 -> 135 per texel, 152 before the kept words); the rest is memory: the
+ * per-thread words (4 bytes per location, read and written once per access
+ * of a race-free kernel; the end-of-dispatch scan of a race-free kernel
+ * reads only the touch marks - the words are not cleared, later dispatches
+ * read them as stale).  Words and pairs stay mapped between dispatches, so
+ * the warm-up run pays their page faults.  difundir (every texel shared by
+ * five invocations) pays the out-of-line pairs: 137 -> 782 per texel.
  */
 #include <getopt.h>
 #include <jansson.h>

@@ -55,8 +55,11 @@
 #define STEX_WGSL_MATH_H
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "stex/api.h"
 
 /* Below this magnitude stex_sin uses its polynomial path; at and above it
  * (and for inf and NaN) the C library's sinf. */
@@ -121,5 +124,17 @@ static inline float stex_sin(float x)
 }
 
 #undef STEX_WGSL_UNLIKELY
+
+/* out[i] = stex_sin(x[i]) for i < n, bit for bit, several arguments per
+ * instruction (AVX2 where the machine has it, SSE2 otherwise on x86-64; a
+ * scalar loop elsewhere): for kernels that compute many sines at once, such
+ * as generar's workgroup function.  out may alias x. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+STEX_API void stex_sin_n(size_t n, const float *x, float *out);
+#ifdef __cplusplus
+}
+#endif
 
 #endif

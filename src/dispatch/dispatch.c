@@ -71,6 +71,18 @@ static bool thread_init(thread_state *t, exec_dispatch *ctx)
     if (ctx->race && !(e->race = race_thread_create(ctx->race)))
         return false;
     e->fast.race_tid = (uint32_t)omp_get_thread_num();
+    if (ctx->race && race_dispatch_summary(ctx->race)) {
+        /* the inline marks go straight to this thread's words and touch marks */
+        e->fast.race_base = race_dispatch_key_base(ctx->race);
+        for (uint32_t i = 0; i < STEX__NEAR_BINDINGS + ctx->nb; i++) {
+            stex_fast_binding *f = i < STEX__NEAR_BINDINGS ? &e->fast.near[i]
+                                                           : &t->far[i - STEX__NEAR_BINDINGS];
+            if (f->race) {
+                f->race += (uint64_t)e->fast.race_tid * f->race_count;
+                f->race_touch += (uint64_t)e->fast.race_tid * f->race_runs;
+            }
+        }
+    }
     /* the race summary alone (no snapshot, no observer) is recorded inline;
      * any other reason to be slow sends every access out of line */
     bool inline_race = ctx->race && race_dispatch_summary(ctx->race) && !e->overlay
@@ -122,7 +134,8 @@ static void run_workgroup(thread_state *t, uint64_t wg)
         overlay_clear(e->overlay);
     if (e->race) {
         race_workgroup_begin(e->race, wg);
-        e->race_key = (uint32_t)(wg * ctx->wg_invocations + 1); /* summary mode: < 2^30 */
+        /* summary mode: < 2^30 */
+        e->race_key = (uint32_t)(wg * ctx->wg_invocations + race_dispatch_key_base(ctx->race));
         e->fast.race_key = e->race_key;
     }
     stex_workgroup w = {&inv, NULL, (const uint32_t(*)[3])t->lid, {base[0], base[1], base[2]},

@@ -41,12 +41,12 @@ static void arm_fast_binding(stex_fast_binding *f, const exec_binding *b)
     f->race_values = h->value != NULL;
     if (b->type == STEX_BINDING_STORAGE_TEXTURE) {
         f->race_w = h->g.w;
-        f->race_h = h->g.h;
-        f->race_z0 = exec_layer0(b);
+        f->race_wh = h->g.w * h->g.h;
+        f->race_off = f->race_wh * exec_layer0(b);
         f->race_bpp = b->bpp;
     } else { /* buffer word index + offset / 4 */
-        f->race_w = f->race_h = 1;
-        f->race_z0 = b->offset / 4;
+        f->race_w = f->race_wh = 1;
+        f->race_off = b->offset / 4;
         f->race_bpp = 4;
     }
 }

@@ -55,7 +55,91 @@ static void generar(const stex_invocation *inv)
     stex_textureStore_2d(inv, SALIDA, (int32_t)id[0], (int32_t)id[1], stex_f32x4(r, g, b, 1.0f));
 }
 
-STEX_WORKGROUP_FN(generar_workgroup, generar)
+/* The workgroup function: generar's sines for the whole 8x8 workgroup at
+ * once.  r depends on id.x only and g on id.y only, so a workgroup needs 8 +
+ * 8 + 64 sines instead of 3 x 64, computed by stex_sin_n (several lanes per
+ * instruction, bit for bit stex_sin) before the invocations run; the
+ * arguments are the kernel's own f32 expressions, so every value - and every
+ * byte stored - is the kernel's.  The invocations then run in the engine's
+ * order (stex__workgroup_loop's, in order or the schedule's table), each with
+ * its own ids, bounds test and textureStore, so race recording, shader
+ * errors and out-of-bounds behaviour are those of calling generar.  tiempo
+ * and the dimensions are read once, through the workgroup's first invocation
+ * in run order (a uniform and a texture's size cannot change during a
+ * dispatch).  Another workgroup size (not this pipeline's) runs the plain
+ * loop. */
+enum { WG = 8 };
+
+STEX__FLATTEN static void generar_workgroup(const stex_workgroup *w)
+{
+    if (w->size[0] != WG || w->size[1] != WG || w->size[2] != 1) {
+        stex__workgroup_loop(w, generar);
+        return;
+    }
+    stex_invocation *inv = w->inv;
+    uint32_t first = w->order ? w->order[0] : 0;
+    for (int c = 0; c < 3; c++) {
+        uint32_t l = w->order ? w->lid[first][c] : 0;
+        inv->local_invocation_id[c] = l;
+        inv->global_invocation_id[c] = w->base[c] + l;
+    }
+    inv->local_invocation_index = first;
+    const float tiempo = stex_buffer_load_f32(inv, PARAMS, 0); /* params.tiempo */
+    const stex_uvec2 tam = stex_textureDimensions_2d(inv, SALIDA);
+
+    /* arg[0..7]: r's arguments by local x; [8..15]: g's by local y;
+     * [16 + 8 * ly + lx]: b's */
+    float uv_x[WG], uv_y[WG], arg[2 * WG + WG * WG], s[2 * WG + WG * WG];
+    for (int i = 0; i < WG; i++) {
+        uv_x[i] = (float)(w->base[0] + (uint32_t)i) / (float)tam.x;
+        uv_y[i] = (float)(w->base[1] + (uint32_t)i) / (float)tam.y;
+        arg[i] = uv_x[i] * 12.0f + tiempo;
+        arg[WG + i] = uv_y[i] * 12.0f + tiempo * 1.3f;
+    }
+    for (int ly = 0; ly < WG; ly++)
+        for (int lx = 0; lx < WG; lx++)
+            arg[2 * WG + WG * ly + lx] = (uv_x[lx] + uv_y[ly]) * 8.0f - tiempo;
+    stex_sin_n(sizeof arg / sizeof arg[0], arg, s);
+
+#define GENERAR_TEXEL(lx, ly)                                                                   \
+    do {                                                                                        \
+        const uint32_t *id = inv->global_invocation_id;                                         \
+        if (id[0] >= tam.x || id[1] >= tam.y)                                                   \
+            break;                                                                              \
+        float r = 0.5f + 0.5f * s[lx];                                                          \
+        float g = 0.5f + 0.5f * s[WG + (ly)];                                                   \
+        float b = 0.5f + 0.5f * s[2 * WG + WG * (ly) + (lx)];                                   \
+        stex_textureStore_2d(inv, SALIDA, (int32_t)id[0], (int32_t)id[1],                       \
+                             stex_f32x4(r, g, b, 1.0f));                                        \
+    } while (0)
+
+    if (!w->order) {
+        uint32_t idx = 0;
+        inv->local_invocation_id[2] = 0;
+        inv->global_invocation_id[2] = w->base[2];
+        for (uint32_t ly = 0; ly < WG; ly++) {
+            inv->local_invocation_id[1] = ly;
+            inv->global_invocation_id[1] = w->base[1] + ly;
+            for (uint32_t lx = 0; lx < WG; lx++) {
+                inv->local_invocation_id[0] = lx;
+                inv->global_invocation_id[0] = w->base[0] + lx;
+                inv->local_invocation_index = idx++;
+                GENERAR_TEXEL(lx, ly);
+            }
+        }
+        return;
+    }
+    for (uint32_t k = 0; k < WG * WG; k++) {
+        uint32_t i = w->order[k];
+        for (int c = 0; c < 3; c++) {
+            inv->local_invocation_id[c] = w->lid[i][c];
+            inv->global_invocation_id[c] = w->base[c] + w->lid[i][c];
+        }
+        inv->local_invocation_index = i;
+        GENERAR_TEXEL(w->lid[i][0], w->lid[i][1]);
+    }
+#undef GENERAR_TEXEL
+}
 
 static const stex_layout_entry ENTRIES[] = {
     {.binding = SALIDA, .visibility = STEX_STAGE_COMPUTE, .type = STEX_BINDING_STORAGE_TEXTURE,

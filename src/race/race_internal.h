@@ -40,8 +40,14 @@ struct race_shadow *race_dispatch_shadow(struct race_dispatch *d, stex_race_memo
 /* The summary words of a shadow (race_dispatch_summary only). */
 struct race_shadow_head;
 const struct race_shadow_head *race_shadow_summary(const struct race_shadow *s);
-/* Every shadow is known: fixes the report order. */
+/* Every shadow is known: fixes the report order (and the summary keys). */
 void race_dispatch_ready(struct race_dispatch *d);
+/* Summary mode: the key of the dispatch's first invocation (keys are this
+ * + linear invocation index; >= 1, see race_shadow_head.key_base). */
+uint32_t race_dispatch_key_base(const struct race_dispatch *d);
+/* Tests: numbering restarts (the kept words are cleared) where a dispatch's
+ * keys would pass `limit` instead of RACE_KEY_LIMIT; 0 restores it. */
+void race_summary_key_limit(uint32_t limit);
 /* Cross-workgroup verdict, merge of the threads' findings into the detector. */
 stex_status race_dispatch_end(struct race_dispatch *d);
 void race_dispatch_free(struct race_dispatch *d);
@@ -92,7 +98,15 @@ typedef struct race_shadow_head {
      * threads' words together. */
     uint32_t *word;            /* nthreads * count */
     size_t word_map;           /* bytes of the mapping `word` lies in */
-    bool word_clean;           /* the end-of-dispatch scan zeroed every word */
+    bool word_clean;           /* the end-of-dispatch scan ran: no SHARED word, pairs zero */
+    /* Keys of this dispatch are key_base + linear invocation index (>= 1).
+     * The words are not cleared between dispatches: a word whose key part
+     * is below key_base is stale - left by an earlier dispatch - and means
+     * untouched.  key_next: the mapping's bound when taken (every key in
+     * it is below); the dispatch's key_base is the largest key_next of its
+     * shadows (race_dispatch_ready). */
+    uint32_t key_base, key_next;
+    size_t pair_map;           /* bytes of the mapping `pairs` lies in */
     uint32_t nthreads;
     _Atomic uint64_t *pairs;   /* `stride` per location; pages touched only where shared */
     uint32_t stride;           /* 2 (reads, writes) for textures, 4 with atomics for buffers */
@@ -178,6 +192,14 @@ static inline void race_note(struct race_shadow *sh, uint32_t tid, uint64_t loc,
         race_value_note(s->value + loc, race_value_word(value, n));
     uint32_t *wp = s->word + (uint64_t)tid * s->count + loc;
     uint32_t w = *wp;
+    if (w == RACE_WORD_SHARED) {
+        /* already moved to the pairs by this thread, which then marked the
+         * run touched and mixed: only the pair of this access kind changes */
+        race_pair_insert(s->pairs + (uint64_t)s->stride * loc + acc, key, s->mt);
+        return;
+    }
+    if ((w & RACE_WORD_KEY) < s->key_base)
+        w = 0; /* stale: an earlier dispatch's */
     uint32_t bit = acc == STEX_RACE_ACCESS_WRITE ? RACE_WORD_WRITE : RACE_WORD_READ;
     s->touch[tid * s->runs + (loc >> RACE_RUN_SHIFT)] = 1;
     if (acc >= STEX_RACE_ACCESS_ATOMIC_READ || (w && (w & RACE_WORD_KEY) != key)) {

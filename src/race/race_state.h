@@ -92,6 +92,7 @@ struct race_dispatch {
     atomic_bool oom;
     bool summary;               /* no barriers: the per-location summary decides */
     uint32_t invocations;       /* per workgroup (summary keys) */
+    uint32_t key_base;          /* summary keys: key_base + linear invocation index */
     unsigned lid_bits;          /* accessor keys (acc_key) */
 };
 
@@ -108,7 +109,9 @@ bool detector_force_full(const stex_race_detector *rd);
 
 /* summary.c: the summary detector's shadows and verdict. */
 bool summary_shadow_alloc(struct race_shadow *s, bool atomics, bool values, uint32_t threads);
-void summary_shadow_free(struct race_shadow *s);
+/* invocations: the dispatch's (the words' keys end below key_base + invocations) */
+void summary_shadow_free(struct race_shadow *s, uint64_t invocations);
+uint32_t summary_key_base(struct race_shadow **shadows, uint32_t n, uint64_t total);
 uint64_t summary_shadow_resident(const struct race_shadow *s); /* bytes in RAM */
 stex_status summary_dispatch_end(struct race_dispatch *d, cand_vec *details,
                                  uint64_t (*counts)[STEX_RACE_KIND_COUNT]);

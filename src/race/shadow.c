@@ -283,7 +283,8 @@ void race_access(struct race_thread *t, struct race_shadow *s, uint64_t loc, uin
 {
     struct race_dispatch *d = t->d;
     if (race_summary(s)) {
-        race_note(s, t->tid, loc, (uint32_t)(t->wg * d->invocations + lid + 1), acc, value, n);
+        race_note(s, t->tid, loc, (uint32_t)(t->wg * d->invocations + lid + d->key_base), acc,
+                  value, n);
         return;
     }
     uint64_t key = acc_key(t->wg, lid, d->lid_bits);
@@ -343,11 +344,11 @@ static struct race_shadow *shadow_new(stex_race_memory m, uint32_t binding, uint
     return s;
 }
 
-static void shadow_free(struct race_shadow *s)
+static void shadow_free(struct race_shadow *s, uint64_t invocations)
 {
     if (!s)
         return;
-    summary_shadow_free(s);
+    summary_shadow_free(s, invocations);
     for (uint64_t i = 0; i < s->nchunks; i++)
         free(atomic_load(&s->chunks[i]));
     free(s->chunks);
@@ -418,7 +419,7 @@ struct race_shadow *race_dispatch_shadow(struct race_dispatch *d, stex_race_memo
     bool values = stex_race_detector_options(d->rd)->suppress_same_value;
     if (s && d->summary && !summary_shadow_alloc(s, m == STEX_RACE_MEMORY_BUFFER, values,
                                                  (uint32_t)d->g.threads)) {
-        shadow_free(s);
+        shadow_free(s, 0);
         s = NULL;
     }
     if (s)
@@ -436,7 +437,12 @@ void race_dispatch_ready(struct race_dispatch *d)
     qsort(d->shadows, d->nshadows, sizeof *d->shadows, shadow_rank);
     for (uint32_t k = 0; k < d->nshadows; k++)
         d->shadows[k]->id = k;
+    d->key_base = d->summary ? summary_key_base(d->shadows, d->nshadows,
+                                                d->g.total_wg * d->g.wg_invocations)
+                             : 1;
 }
+
+uint32_t race_dispatch_key_base(const struct race_dispatch *d) { return d->key_base; }
 
 static stex_status summary_end(struct race_dispatch *d);
 
@@ -527,7 +533,7 @@ void race_dispatch_free(struct race_dispatch *d)
     if (!d)
         return;
     for (uint32_t k = 0; k < d->nshadows; k++)
-        shadow_free(d->shadows[k]);
+        shadow_free(d->shadows[k], d->g.total_wg * d->g.wg_invocations);
     free(d->shadows);
     free(d->found.v);
     free(d);

@@ -12,7 +12,8 @@
  * a smaller key of that kind would make a smaller pair).  Everything is a
  * function of the set of accesses.  Memory: 4 bytes per location and
  * thread, + 16 (32 for buffers) per shared location, + 8 with
- * suppress_same_value, mapped lazily zeroed.  After the dispatch one
+ * suppress_same_value, mapped lazily zeroed; words and pairs are kept for
+ * the next dispatch (words_take).  After the dispatch one
  * parallel pass folds the threads' words, counts the races and details the
  * first ones, in report order by construction. */
 #include <omp.h>
@@ -39,37 +40,48 @@ static void *map_zeroed(size_t bytes, bool huge)
     return p;
 }
 
-/* The words of a dispatch are dense (every location of every thread's
- * array is scanned at the end), and a fresh mapping costs a page fault and
- * a page clear per page - on a virtual machine as much as the dispatch
- * itself.  So the scan zeroes the words as it reads them, and the mapping
- * goes back to a small process-wide cache for the next dispatch instead of
- * being unmapped.  The cache keeps at most CACHE_SLOTS mappings and
- * CACHE_BYTES in all (resident memory kept between dispatches). */
+/* The words and pairs of a dispatch are dense (the words of every touched
+ * run are read at the end; difundir shares every location), and a fresh
+ * mapping costs a page fault and a page clear per page - on a virtual
+ * machine as much as the dispatch itself.  So mappings go back to a small
+ * process-wide cache for the next dispatch instead of being unmapped.  The
+ * cache keeps at most CACHE_SLOTS mappings and CACHE_BYTES in all (resident
+ * memory kept between dispatches).
+ *
+ * Words are not cleared for the next dispatch: each mapping keeps `next`,
+ * a bound on the keys written into it, and the next dispatch numbers its
+ * keys from there (race_shadow_head.key_base), so an old word reads as
+ * stale - untouched.  The scan clears only what would not read so: SHARED
+ * words, and the words and pairs of the runs it screened.  A race-free
+ * kernel's scan then reads the touch marks and nothing else.  next == 1:
+ * the mapping is all zero (fresh, or pairs the scan cleared). */
 enum { CACHE_SLOTS = 4 };
 #define CACHE_BYTES ((size_t)1 << 30)
-static struct { void *p; size_t bytes; } word_cache[CACHE_SLOTS];
+static struct { void *p; size_t bytes; uint32_t next; } word_cache[CACHE_SLOTS];
 static pthread_mutex_t word_cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* A zeroed mapping of at least `bytes` (its size in *map). */
-static uint32_t *words_take(size_t bytes, size_t *map)
+/* A mapping of at least `bytes` (its size in *map) whose keys are all below
+ * *next; `zero`: every byte zero (*next = 1). */
+static void *words_take(size_t bytes, bool zero, size_t *map, uint32_t *next)
 {
     void *p = NULL;
     pthread_mutex_lock(&word_cache_lock);
     int best = -1;
     for (int i = 0; i < CACHE_SLOTS; i++) /* the smallest that fits */
-        if (word_cache[i].p && word_cache[i].bytes >= bytes
+        if (word_cache[i].p && word_cache[i].bytes >= bytes && (!zero || word_cache[i].next == 1)
             && (best < 0 || word_cache[i].bytes < word_cache[best].bytes))
             best = i;
     if (best >= 0) {
         p = word_cache[best].p;
         *map = word_cache[best].bytes;
+        *next = word_cache[best].next;
         word_cache[best].p = NULL;
     }
     pthread_mutex_unlock(&word_cache_lock);
     if (p)
         return p;
     *map = bytes;
+    *next = 1;
     return map_zeroed(bytes, true);
 }
 
@@ -84,8 +96,9 @@ void stex_race_release_memory(void)
     pthread_mutex_unlock(&word_cache_lock);
 }
 
-/* Gives back a mapping; `clean`: every byte is zero again. */
-static void words_give(uint32_t *p, size_t map, bool clean)
+/* Gives back a mapping; `clean`: every key in it is below `next` and no
+ * word is SHARED (next == 1: every byte is zero). */
+static void words_give(void *p, size_t map, bool clean, uint32_t next)
 {
     if (!p)
         return;
@@ -101,6 +114,7 @@ static void words_give(uint32_t *p, size_t map, bool clean)
         if (slot >= 0 && total <= CACHE_BYTES) {
             word_cache[slot].p = p;
             word_cache[slot].bytes = map;
+            word_cache[slot].next = next;
             p = NULL;
         }
         pthread_mutex_unlock(&word_cache_lock);
@@ -124,11 +138,40 @@ bool summary_shadow_alloc(struct race_shadow *s, bool atomics, bool values, uint
     if (!(s->h.touch = calloc(2 * s->h.nthreads * s->h.runs, sizeof *s->h.touch)))
         return false;
     s->h.mixed = s->h.touch + s->h.nthreads * s->h.runs;
-    if (!(s->h.word = words_take(word_bytes(s), &s->h.word_map))
-        || !(s->h.pairs = map_zeroed(pair_bytes(s), true))
+    uint32_t zero_next;
+    s->h.word_clean = false;
+    if (!(s->h.word = words_take(word_bytes(s), false, &s->h.word_map, &s->h.key_next))
+        || !(s->h.pairs = words_take(pair_bytes(s), true, &s->h.pair_map, &zero_next))
         || (values && !(s->h.value = map_zeroed(value_bytes(s), true))))
         return false;
+    s->h.key_base = s->h.key_next;
     return true;
+}
+
+/* The dispatch's keys: key_base + linear index, key_base >= every shadow's
+ * key_next; where the keys would not fit below RACE_KEY_LIMIT, the words
+ * are cleared and numbering restarts at 1.  total: invocations. */
+static _Atomic uint32_t key_limit_test; /* race_summary_key_limit */
+
+void race_summary_key_limit(uint32_t limit) { key_limit_test = limit; }
+
+uint32_t summary_key_base(struct race_shadow **shadows, uint32_t n, uint64_t total)
+{
+    uint32_t base = 1, limit = key_limit_test ? key_limit_test : RACE_KEY_LIMIT;
+    for (uint32_t k = 0; k < n; k++)
+        if (shadows[k]->h.key_next > base)
+            base = shadows[k]->h.key_next;
+    if ((uint64_t)base - 1 + total >= (uint64_t)limit - 1) {
+        for (uint32_t k = 0; k < n; k++)
+            if (shadows[k]->h.key_next > 1) {
+                memset(shadows[k]->h.word, 0, shadows[k]->h.word_map);
+                shadows[k]->h.key_next = 1;
+            }
+        base = 1;
+    }
+    for (uint32_t k = 0; k < n; k++)
+        shadows[k]->h.key_base = base;
+    return base;
 }
 
 static uint64_t resident(const volatile void *p, size_t bytes)
@@ -150,13 +193,13 @@ uint64_t summary_shadow_resident(const struct race_shadow *s)
            + (s->h.value ? resident(s->h.value, value_bytes(s)) : 0);
 }
 
-void summary_shadow_free(struct race_shadow *s)
+void summary_shadow_free(struct race_shadow *s, uint64_t invocations)
 {
-    words_give(s->h.word, s->h.word_map, s->h.word_clean);
+    words_give(s->h.word, s->h.word_map, s->h.word_clean,
+               (uint32_t)(s->h.key_base + invocations));
+    words_give((void *)s->h.pairs, s->h.pair_map, s->h.word_clean, 1);
     free(s->h.touch);
     s->h.touch = s->h.mixed = NULL;
-    if (s->h.pairs)
-        munmap((void *)s->h.pairs, pair_bytes(s));
     if (s->h.value)
         munmap((void *)s->h.value, value_bytes(s));
     s->h.word = NULL;
@@ -205,12 +248,12 @@ static inline unsigned verdict(const verdict_in *v)
     return k;
 }
 
-/* Summary key (linear index + 1) -> the full detector's key (workgroup, local index). */
+/* Summary key (key_base + linear index) -> the full detector's key (workgroup, local index). */
 static uint64_t full_key(uint32_t k, const struct race_dispatch *d)
 {
     if (!k)
         return 0;
-    uint64_t i = (uint64_t)k - 1;
+    uint64_t i = (uint64_t)k - d->key_base;
     return acc_key(i / d->invocations, (uint32_t)(i % d->invocations), d->lid_bits);
 }
 
@@ -251,7 +294,7 @@ static void judge_location(const struct race_shadow *s, uint64_t i, bool suppres
     _Atomic uint64_t *p = s->h.pairs + (uint64_t)s->h.stride * i;
     for (uint32_t t = 0; t < nt; t++) { /* fold the single words in (blocks are disjoint) */
         uint32_t w = word[(uint64_t)t * s->h.count + i];
-        if (w && w != RACE_WORD_SHARED) {
+        if ((w & RACE_WORD_KEY) >= s->h.key_base && w != RACE_WORD_SHARED) { /* not stale */
             if (w & RACE_WORD_READ)
                 race_pair_insert(p + STEX_RACE_ACCESS_READ, w & RACE_WORD_KEY, false);
             if (w & RACE_WORD_WRITE)
@@ -266,6 +309,10 @@ static void judge_location(const struct race_shadow *s, uint64_t i, bool suppres
     v.suppress_ww = suppress && s->h.value
                     && !(atomic_load_explicit(&s->h.value[i], memory_order_relaxed)
                          & RACE_VALUE_DIFFER);
+    /* the only pairs written are those of the locations judged here: zero
+     * again for the next dispatch (words_give) */
+    for (uint32_t k = 0; k < s->h.stride; k++)
+        atomic_store_explicit(&p[k], 0, memory_order_relaxed);
     unsigned k = verdict(&v);
     if (!k)
         return;
@@ -287,28 +334,28 @@ static void scan_block(const struct race_shadow *s, uint64_t lo, uint64_t hi, bo
     for (uint64_t r = lo; r < hi; r += RUN) {
         uint32_t n = hi - r < RUN ? (uint32_t)(hi - r) : RUN;
         uint64_t run = r >> RACE_RUN_SHIFT;
-        uint32_t users = 0, only = 0;
+        uint32_t users = 0;
         bool mixed = false;
         for (uint32_t t = 0; t < nt; t++) {
             if (s->h.touch[t * s->h.runs + run])
-                users++, only = t;
+                users++;
             mixed |= s->h.mixed[t * s->h.runs + run] != 0;
         }
-        if (!users && !mixed)
-            continue; /* untouched: every word is still 0 */
-        if (users == 1 && !mixed) { /* one invocation per location: no race */
-            memset(word + (uint64_t)only * s->h.count + r, 0, n * sizeof *word);
-            continue;
-        }
+        if (users <= 1 && !mixed)
+            continue; /* untouched, or one invocation per location: no race; the
+                       * words stay, stale for the next dispatch (words_give) */
         /* The screen reads each thread's words as one stream, without branches:
          * one key everywhere (or none) means no race - the common case.  A
-         * shared word's key part is RACE_WORD_KEY, never a real key. */
+         * shared word's key part is RACE_WORD_KEY, never a real key; a stale
+         * word's is below key_base and counts as none. */
         memset(key, 0, n * sizeof *key);
         memset(shared, 0, n);
+        const uint32_t base = s->h.key_base;
         for (uint32_t t = 0; t < nt; t++) {
             const uint32_t *wt = word + (uint64_t)t * s->h.count + r;
             for (uint32_t j = 0; j < n; j++) {
                 uint32_t w = wt[j], kw = w & RACE_WORD_KEY;
+                kw = kw >= base ? kw : 0;
                 shared[j] |= (w == RACE_WORD_SHARED)
                              | ((kw != 0) & (key[j] != 0) & (kw != key[j]));
                 key[j] = kw ? kw : key[j];

@@ -54,10 +54,11 @@ typedef struct stex_fast_binding {
     stex_encode_fn enc;
     stex_decode_fn dec;
     /* race detection by summary (pipelines without barriers): the binding's
-     * words, one per texel per thread (see src/race/race_internal.h), NULL otherwise */
+     * words, one per texel per thread (see src/race/race_internal.h), NULL
+     * otherwise; in a thread's copy, that thread's words and touch marks */
     uint32_t *race;
     uint64_t race_count;        /* words per thread */
-    uint64_t race_w, race_h, race_z0; /* word index = x + w * (y + h * (z + z0)) */
+    uint64_t race_w, race_wh, race_off; /* word index = x + w * y + wh * z + off */
     uint32_t race_bpp;
     bool race_values;           /* suppress_same_value: written bytes go out of line */
     /* per thread, per run of locations: accessed (see below); 16-bit, not
@@ -160,6 +161,7 @@ typedef struct stex_exec_fast {
     bool slow;                  /* race detection, snapshot visibility, or an error */
     uint32_t race_tid;          /* this thread's words: race + race_tid * race_count */
     uint32_t race_key;          /* summary key of local invocation 0 of the running workgroup */
+    uint32_t race_base;         /* summary keys of the dispatch start here: below, a word is stale */
     const stex_profile *profile;
     bool f32_ieee;              /* the profile's f32 arithmetic is the host's (stex_math_f32_is_ieee) */
     /* the profile's pack4x8unorm rule and unpack4x8unorm values (inline builtins) */
@@ -176,21 +178,22 @@ STEX__COLD void stex__race_note(const stex_invocation *inv, const stex_fast_bind
 
 /* Records a texel access for the race summary.  The common case - the
  * texel's only invocation so far - is a load and a store of this thread's
- * word (no other thread reads it before the dispatch ends); anything else
+ * word (no other thread reads it before the dispatch ends; a word whose key
+ * is below race_base is an earlier dispatch's: untouched); anything else
  * goes out of line. */
 STEX__ALWAYS_INLINE void stex__race_mark(const stex_invocation *inv, const stex_fast_binding *b,
                                    int64_t x, int64_t y, int64_t z, uint32_t bit,
                                    const void *value)
 {
     const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
-    uint64_t i = (uint64_t)x + b->race_w * ((uint64_t)y + b->race_h * ((uint64_t)z + b->race_z0));
+    uint64_t i = (uint64_t)x + b->race_w * (uint64_t)y + b->race_wh * (uint64_t)z + b->race_off;
     uint32_t key = e->race_key + inv->local_invocation_index;
-    uint32_t *wp = b->race + (uint64_t)e->race_tid * b->race_count + i;
-    uint32_t w = *wp;
-    if (!b->race_values && (!w || (w & STEX__RACE_KEY) == key)) {
-        *wp = w | key | bit;
+    uint32_t *wp = b->race + i;
+    uint32_t w = *wp, kw = w & STEX__RACE_KEY;
+    if (!b->race_values && (kw == key || kw < e->race_base)) {
+        *wp = (kw == key ? w : 0) | key | bit;
         /* the end-of-dispatch scan skips runs no thread touched */
-        b->race_touch[e->race_tid * b->race_runs + (i >> STEX__RACE_RUN_SHIFT)] = 1;
+        b->race_touch[i >> STEX__RACE_RUN_SHIFT] = 1;
         return;
     }
     stex__race_note(inv, b, i, key, bit, value);

@@ -7,6 +7,7 @@
  * far binding must name it; the race words kept between dispatches must not
  * carry one dispatch's accesses into the next, released or not. */
 #include "dtest.h"
+#include "race/race_internal.h" /* race_summary_key_limit */
 
 enum { N = 37, A = 3, B = 9, C = 12, D = 300 };
 
@@ -215,13 +216,20 @@ static void test_far_binding_shader_error(void **state)
  * carry one dispatch's accesses into the next: the same texels are written
  * under two workgroup grids in turn (6x5, then 5x5), so a stale word would
  * hold another invocation's key and the scan would report more races than
- * the one at texel (0, 0). */
+ * the one at texel (0, 0).  The words are not cleared between dispatches
+ * (keys go on numbering from the last dispatch's); rounds 4.. lower the
+ * numbering's limit so that it restarts (clearing the words) every few
+ * dispatches, and the race found must be the same. */
 static void test_words_kept_between_dispatches(void **state)
 {
     (void)state;
     rig r;
     rig_make(&r, mark, mark_workgroup);
-    for (int round = 0; round < 4; round++)
+    for (int round = 0; round < 12; round++) {
+        if (round == 4)
+            race_summary_key_limit(3 * 6 * 5 * 64 + 7); /* a restart every fourth dispatch */
+        if (round == 8)
+            race_summary_key_limit(2 * 6 * 5 * 64 - 1); /* every third */
         for (uint32_t gx = 6; gx >= 5; gx--) {
             stex_race_detector *rd;
             DT_OK(stex_race_detector_create(NULL, &rd));
@@ -237,6 +245,8 @@ static void test_words_kept_between_dispatches(void **state)
             if (round == 1 && gx == 6)
                 stex_race_release_memory();
         }
+    }
+    race_summary_key_limit(0);
     rig_free(&r);
 }
 

@@ -11,8 +11,15 @@
  *              is the C library's sinf (within [-1, 1]), just below 2^20 is
  *              the polynomial's;
  *
+ *   vector     stex_sin_n (several lanes per instruction) equals stex_sin bit
+ *              for bit through every variant this machine runs (scalar,
+ *              SSE2, AVX2): every 251st f32 pattern in batches of every
+ *              length 0..67 at every alignment, the special values and the
+ *              2^20 boundary, out aliasing x;
+ *
  * `--exhaustive` (suite exhaustive) instead checks all 2^32 f32 patterns:
- * below 2^20 the ulp bound and the symmetry, at and above it sinf.
+ * below 2^20 the ulp bound and the symmetry, at and above it sinf; and
+ * stex_sin_n against stex_sin on every pattern through every variant.
  */
 #include <float.h>
 #include <math.h>
@@ -26,6 +33,7 @@
 
 #include <cmocka.h>
 
+#include "math/sin_n.h"
 #include "stex/wgsl_math.h"
 
 #define ULP_BOUND 0.5004   /* the header documents 0.50037 */
@@ -217,6 +225,71 @@ static void test_special_values(void **state)
     assert_true(fabs((double)stex_sin(below) - ref) / ulp_at(ref) <= ULP_BOUND);
 }
 
+/* stex_sin_n through variant `level` on patterns first, first + stride, ...
+ * (up to `last`), in batches of n; the number of results unlike stex_sin. */
+enum { VBATCH = 4096 };
+static unsigned long long vector_mismatches(int level, uint64_t first, uint64_t last,
+                                           uint64_t stride, size_t n, size_t offset)
+{
+    unsigned long long bad = 0;
+    float in[VBATCH + 8], out[VBATCH + 8];
+    size_t batch = n ? VBATCH / n * n : 0;
+    if (!batch)
+        return 0;
+    uint64_t b = first;
+    while (b <= last) {
+        size_t m = 0;
+        for (; m < batch && b <= last; m++, b += stride)
+            in[offset + m] = fb((uint32_t)b);
+        for (size_t i = 0; i < m; i += n) /* batches of n (the last one shorter) */
+            stex__sin_n_level(level, m - i < n ? m - i : n, in + offset + i, out + offset + i);
+        for (size_t i = 0; i < m; i++) {
+            uint32_t want = bf(stex_sin(in[offset + i])), got = bf(out[offset + i]);
+            if (want != got && bad++ < 5)
+                print_message("level %d: stex_sin_n(%a) = %a, stex_sin gives %a\n", level,
+                              (double)in[offset + i], (double)fb(got), (double)fb(want));
+        }
+    }
+    return bad;
+}
+
+static void test_vector_matches_scalar(void **state)
+{
+    (void)state;
+    int levels = stex__sin_n_levels();
+    print_message("stex_sin_n variants on this machine: %d (1 scalar, 2 SSE2, 3 AVX2)\n", levels);
+    unsigned long long bad = 0;
+    for (int level = 1; level <= levels; level++) {
+        /* every 251st pattern (both signs, NaNs, infinities), batch lengths 0..67 */
+        for (size_t n = 1; n <= 67; n++)
+            bad += vector_mismatches(level, n * 7, 0xffffffffull, 251 * 67, n, n % 8);
+        bad += vector_mismatches(level, 0, 0xffffffffull, 251, 64, 0);
+        /* around 2^20 and the infinities, both signs: lanes of both paths in one batch */
+        static const uint32_t around[] = {LIMIT_BITS, LIMIT_BITS | 0x80000000u, 0x7f800000u,
+                                          0xff800000u};
+        for (size_t i = 0; i < sizeof around / sizeof around[0]; i++)
+            for (size_t n = 1; n <= 17; n++)
+                bad += vector_mismatches(level, around[i] - 40, around[i] + 40, 1, n, 0);
+        /* out aliasing x */
+        float v[37];
+        for (int i = 0; i < 37; i++)
+            v[i] = i % 5 == 0 ? fb(LIMIT_BITS + (uint32_t)i) : (float)i * 0.37f - 5.0f;
+        float w[37];
+        memcpy(w, v, sizeof v);
+        stex__sin_n_level(level, 37, v, v);
+        for (int i = 0; i < 37; i++)
+            bad += bf(v[i]) != bf(stex_sin(w[i]));
+    }
+    /* and the public entry point */
+    float x[19], y[19];
+    for (int i = 0; i < 19; i++)
+        x[i] = (float)i * 1.7f - 11.0f;
+    stex_sin_n(19, x, y);
+    for (int i = 0; i < 19; i++)
+        bad += bf(y[i]) != bf(stex_sin(x[i]));
+    assert_int_equal(bad, 0);
+}
+
 /* All 2^32 patterns (a minute or two on 2 cores). */
 static int run_exhaustive(void)
 {
@@ -234,7 +307,18 @@ static int run_exhaustive(void)
         }
     }
     printf("|x| >= 2^20, inf, NaN: %llu values unlike sinf / not NaN\n", bad_big);
-    int ok = s.max_ulp <= ULP_BOUND && s.max_abs_pi <= ABS_BOUND && !s.asym && !bad_big;
+    unsigned long long bad_vec = 0;
+    for (int level = 1; level <= stex__sin_n_levels(); level++) {
+        unsigned long long bad = 0;
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : bad)
+        for (long long chunk = 0; chunk < 1LL << 12; chunk++) /* 2^20 patterns each */
+            bad += vector_mismatches(level, (uint64_t)chunk << 20, ((uint64_t)chunk << 20) + 0xfffff,
+                                     1, 64, 0);
+        printf("stex_sin_n variant %d: %llu of 2^32 patterns unlike stex_sin\n", level, bad);
+        bad_vec += bad;
+    }
+    int ok = s.max_ulp <= ULP_BOUND && s.max_abs_pi <= ABS_BOUND && !s.asym && !bad_big
+             && !bad_vec;
     printf("%s\n", ok ? "ok" : "FAILED");
     return ok ? 0 : 1;
 }
@@ -248,6 +332,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_ulp_below_limit),
         cmocka_unit_test(test_generar_arguments),
         cmocka_unit_test(test_special_values),
+        cmocka_unit_test(test_vector_matches_scalar),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
