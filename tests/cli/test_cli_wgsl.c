@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "cli_exec.h"
+#include "stex/stex.h"
 
 static const char VALID[] =
     "override block : u32 = 8u;\n"
@@ -197,6 +198,43 @@ static void test_reflect_errors(void **state)
     cli_free(&r);
 }
 
+/* stex run --executor: the WGSL and the C version of every race-free kernel
+ * write the same bytes; --json says which ran. */
+static void test_run_executor(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < stex_kernel_count(); i++) {
+        const stex_kernel *k = stex_kernel_at(i);
+        if (k->racy)
+            continue;
+        char cp[512], wp[512];
+        snprintf(cp, sizeof cp, "%s/%s-c.bin", cli_dir, k->name);
+        snprintf(wp, sizeof wp, "%s/%s-wgsl.bin", cli_dir, k->name);
+        cli_result r = run_stex("run %s --size 24x16 --threads 2 --out '%s' --json", k->name, cp);
+        CLI_EXPECT(r, 0, NULL);
+        if (!strstr(r.out, "\"executor\": \"c\""))
+            fail_msg("%s: %s", k->name, r.out);
+        cli_free(&r);
+        r = run_stex("run %s --size 24x16 --threads 2 --executor wgsl --out '%s' --json",
+                     k->name, wp);
+        CLI_EXPECT(r, 0, NULL);
+        if (!strstr(r.out, "\"executor\": \"wgsl\""))
+            fail_msg("%s: %s", k->name, r.out);
+        cli_free(&r);
+        size_t nc, nw;
+        uint8_t *bc = slurp(cp, &nc), *bw = slurp(wp, &nw);
+        assert_non_null(bc);
+        assert_non_null(bw);
+        if (nc != nw || memcmp(bc, bw, nc))
+            fail_msg("%s: the WGSL executor's output differs from the C kernel's", k->name);
+        free(bc);
+        free(bw);
+    }
+    cli_result r = run_stex("run decaer --executor rust");
+    CLI_EXPECT(r, 2, "unknown executor 'rust'");
+    cli_free(&r);
+}
+
 int main(void)
 {
     scratch_make(cli_dir, sizeof cli_dir);
@@ -204,6 +242,7 @@ int main(void)
         cmocka_unit_test(test_check),
         cmocka_unit_test(test_reflect_json),
         cmocka_unit_test(test_reflect_errors),
+        cmocka_unit_test(test_run_executor),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     scratch_remove(cli_dir);
