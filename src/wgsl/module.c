@@ -9,6 +9,7 @@
 #include "dispatch/phase.h"
 #include "wgsl/interp.h"
 #include "wgsl/lower.h"
+#include "wgsl/uniform.h"
 
 void wg_lower_function(wg_ctx *x, const wg_decl *fn, bool entry);
 
@@ -317,6 +318,9 @@ stex_status stex_wgsl_module_create(const char *source, const char *filename,
             }
         }
     }
+    /* uniformity: only of entry points that otherwise check (WGSL 14.2) */
+    for (uint32_t i = 0; !m->diags.count && i < m->neps; i++)
+        wg_uniformity(&m->ast, m->eps[i].decl, &m->diags);
     m->text = wg_diags_text(&m->diags);
     *out = m;
     if (m->diags.count)
