@@ -61,6 +61,10 @@ typedef struct stex_wgsl_entry_point {
     const stex_layout_entry *entries; /* the bindings it uses: layout 'auto' */
     uint32_t entry_count;
     const char *const *binding_names; /* the variable of each entry */
+    /* per entry: a sampled texture's sampleType as layout 'auto' derives it
+     * ("float" when a sampler reads it, else "unfilterable-float"); NULL for
+     * every other kind of binding */
+    const char *const *sample_types;
 } stex_wgsl_entry_point;
 
 STEX_API uint32_t stex_wgsl_entry_point_count(const stex_wgsl_module *m);
@@ -68,6 +72,19 @@ STEX_API uint32_t stex_wgsl_entry_point_count(const stex_wgsl_module *m);
 STEX_API const stex_wgsl_entry_point *stex_wgsl_entry_point_at(const stex_wgsl_module *m, uint32_t i);
 STEX_API const stex_wgsl_entry_point *stex_wgsl_entry_point_find(const stex_wgsl_module *m,
                                                         const char *name);
+
+/* The module's pipeline-overridable constants, in declaration order. */
+typedef struct stex_wgsl_override_info {
+    const char *name;
+    const char *type;        /* "f32", "i32", "u32" or "bool" */
+    int64_t id;              /* @id(N), or -1 */
+    bool has_default;
+    double default_value;    /* when has_default */
+} stex_wgsl_override_info;
+
+uint32_t stex_wgsl_override_count(const stex_wgsl_module *m);
+/* NULL if out of range. */
+const stex_wgsl_override_info *stex_wgsl_override_at(const stex_wgsl_module *m, uint32_t i);
 
 /* ---- pipelines ---- */
 typedef struct stex_wgsl_override {
@@ -87,6 +104,14 @@ typedef struct stex_wgsl_options {
 STEX_API stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *m,
                                       const char *entry_point, const stex_wgsl_options *opt,
                                       stex_pipeline **out);
+
+/* The @workgroup_size of entry point `entry_point` (NULL: the only one) with
+ * the overrides of opt (may be NULL) applied: what a pipeline made with the
+ * same options would use.  Fails as stex_wgsl_pipeline_create does for the
+ * module or entry point, and with STEX_VALIDATION_ERROR (the diagnostics in
+ * stex_last_error) when an override value breaks the shader. */
+stex_status stex_wgsl_workgroup_size(const stex_wgsl_module *m, const char *entry_point,
+                                     const stex_wgsl_options *opt, uint32_t out[3]);
 
 #ifdef __cplusplus
 }

@@ -47,7 +47,8 @@ void cli_json_string(FILE *f, const char *s);
 
 /* Subcommands (one file each), and their option tables. */
 extern const cli_spec cli_formats_spec, cli_store_spec, cli_validate_spec, cli_layout_spec,
-    cli_run_spec, cli_race_spec, cli_compare_spec, cli_demo_spec, cli_eval_spec;
+    cli_run_spec, cli_race_spec, cli_compare_spec, cli_demo_spec, cli_eval_spec,
+    cli_check_spec, cli_reflect_spec;
 int cli_formats(int argc, char **argv);
 int cli_store(int argc, char **argv);
 int cli_validate(int argc, char **argv);
@@ -57,5 +58,7 @@ int cli_race(int argc, char **argv);
 int cli_compare(int argc, char **argv);
 int cli_demo(int argc, char **argv);
 int cli_eval(int argc, char **argv);
+int cli_check(int argc, char **argv);
+int cli_reflect(int argc, char **argv);
 
 #endif

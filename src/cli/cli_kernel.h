@@ -58,6 +58,14 @@ int cli_read_image(const char *cmd, const char *path, const cli_raw_layout *raw,
 /* "ab12..." hex of a texel's bytes into buf (>= 2 * 16 + 1). */
 void cli_hex(const uint8_t *p, unsigned n, char *buf);
 
+/* ---- WGSL files (cmd_check.c), shared with stex reflect ---- */
+/* Reads a whole file ('-': stdin) into *out (malloc'ed, NUL-terminated);
+ * a usage error (printed) if it cannot be read or holds a NUL byte. */
+int cli_read_wgsl(const char *cmd, const char *path, char **out);
+/* Reads and checks a module: CLI_OK with *out, CLI_REFUSED after printing
+ * the diagnostics (unless quiet), CLI_USAGE for an unreadable file. */
+int cli_load_wgsl(const char *cmd, const char *path, bool quiet, stex_wgsl_module **out);
+
 /* ---- stex race's study, shared with stex demo (cmd_race.c) ---- */
 typedef struct cli_race_output {
     uint64_t hash;       /* FNV-1a of the readback */

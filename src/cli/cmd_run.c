@@ -28,6 +28,7 @@ static const char EPILOGUE[] =
     "  stex run generar --out pattern.png --out pattern.npy --json\n"
     "  stex run difundir --seed 7 --threads 2 --race-check   # shuffled, seed 7\n"
     "  stex run blur --in photo.png --out blurred.png\n"
+    "  stex run box3x3-texture --size 64x64 --executor wgsl --out wgsl.bin\n"
     "\n"
     "exit status: 0 done, 1 the device refused (validation or shader error),\n"
     "2 usage error, unreadable input or unwritable output.\n";
@@ -73,7 +74,7 @@ typedef struct run_outs {
 } run_outs;
 
 typedef struct run_opts {
-    bool list, json, race_check, record, print_wgsl;
+    bool list, json, race_check, record, print_wgsl, wgsl;
     uint32_t size[3], threads, iterations; /* size[0] == 0: the kernel's own */
     uint64_t seed;
     stex_profile_id profile;
@@ -97,6 +98,17 @@ static bool parse_out(const char *cmd, const char *s, void *field)
         return false;
     }
     outs->path[outs->n++] = s;
+    return true;
+}
+
+/* --executor: wgsl (true) or c (false) */
+static bool parse_executor(const char *cmd, const char *s, void *field)
+{
+    if (strcmp(s, "wgsl") && strcmp(s, "c")) {
+        cli_usage(cmd, "--executor: unknown executor '%s' (accepted: c, wgsl)", s);
+        return false;
+    }
+    *(bool *)field = !strcmp(s, "wgsl");
     return true;
 }
 
@@ -136,6 +148,11 @@ static const cli_option run_options[] = {
              "last stored to each texel) for `stex compare --tolerance\n"
              "allowed`; runs on one thread"},
     {.name = "json", .kind = CLI_FLAG, .at = AT(json), .help = "print one JSON summary object"},
+    {.name = "executor", .kind = CLI_CUSTOM, .parse = parse_executor, .at = AT(wgsl),
+     .metavar = "E", .help = "c (default): the kernel's C version, or wgsl: its\n"
+             "WGSL (--print-wgsl) through stex's WGSL interpreter,\n"
+             "the same bytes for race-free kernels.  c stays the\n"
+             "default while the interpreter is 10-70x slower"},
     {.name = "print-wgsl", .kind = CLI_FLAG, .at = AT(print_wgsl),
      .help = "print the kernel's WGSL (every pass) and exit"},
     {0}};
@@ -291,12 +308,12 @@ static void print_json(const run_opts *o, const stex_kernel *k, stex_kernel_inst
     printf("{\"kernel\": \"%s\", \"size\": [%u, %u], \"format\": \"%s\", \"profile\": \"%s\", "
            "\"schedule\": \"%s\", \"seed\": %" PRIu64 ", \"threads\": %d, "
            "\"visibility\": \"%s\", \"oob_load\": \"%s\", \"iterations\": %u, "
-           "\"dispatch_ms\": %.3f, \"races\": ",
+           "\"executor\": \"%s\", \"dispatch_ms\": %.3f, \"races\": ",
            k->name, stex_kernel_instance_width(ki), stex_kernel_instance_height(ki),
            stex_format_name(stex_kernel_instance_output_format(ki)), stex_profile_name(o->profile),
            stex_schedule_name(o->schedule), o->seed, cli_threads(o->threads),
            stex_visibility_name(o->vis), stex_oob_load_name(o->oob),
-           o->iterations ? o->iterations : 1, ms);
+           o->iterations ? o->iterations : 1, o->wgsl ? "wgsl" : "c", ms);
     if (rd)
         printf("{\"write-write\": %" PRIu64 ", \"read-write\": %" PRIu64 ", \"total\": %" PRIu64
                "}", stex_race_count(rd, STEX_RACE_WRITE_WRITE),
@@ -322,11 +339,11 @@ static void print_text(const run_opts *o, const stex_kernel *k, stex_kernel_inst
 {
     uint32_t it = o->iterations ? o->iterations : 1;
     int threads = cli_threads(o->threads);
-    printf("%s %ux%u %s: %u dispatch%s in %.3f ms (profile %s, schedule %s, seed %" PRIu64
+    printf("%s %ux%u %s: %u dispatch%s in %.3f ms (%s, profile %s, schedule %s, seed %" PRIu64
            ", %d thread%s, visibility %s)\n",
            k->name, stex_kernel_instance_width(ki), stex_kernel_instance_height(ki),
            stex_format_name(stex_kernel_instance_output_format(ki)), it, it > 1 ? "es" : "", ms,
-           stex_profile_name(o->profile), stex_schedule_name(o->schedule), o->seed, threads,
+           o->wgsl ? "its WGSL, interpreted" : "its C version", stex_profile_name(o->profile), stex_schedule_name(o->schedule), o->seed, threads,
            threads == 1 ? "" : "s", stex_visibility_name(o->vis));
     if (rd) {
         printf("race check: %" PRIu64 " racing location(s) (write-write %" PRIu64
@@ -339,6 +356,22 @@ static void print_text(const run_opts *o, const stex_kernel *k, stex_kernel_inst
         printf("wrote %s%s\n", o->outs.path[i],
                stex_file_kind_of(o->outs.path[i]) != STEX_FILE_BIN ? ""
                : o->record ? " (+ .json sidecar, + .inputs)" : " (+ .json sidecar)");
+}
+
+/* --executor wgsl: each pass's pipeline from its WGSL (create_pipeline). */
+static stex_status make_wgsl(void *user, stex_device *d, const stex_kernel_pass *pass,
+                             stex_pipeline **out)
+{
+    (void)user;
+    stex_wgsl_module *m;
+    stex_status st = stex_wgsl_module_create(pass->wgsl, pass->entry_point, &m);
+    if (st == STEX_VALIDATION_ERROR)
+        st = stex_fail(st, "the WGSL of pass %s does not compile:\n%s", pass->entry_point,
+                       stex_wgsl_module_diagnostics(m));
+    if (!st)
+        st = stex_wgsl_pipeline_create(d, m, pass->entry_point, NULL, out);
+    stex_wgsl_module_destroy(m);
+    return st;
 }
 
 /* Creates the kernel, dispatches it, writes the files, prints the summary. */
@@ -418,7 +451,8 @@ int cli_run(int argc, char **argv)
     if (o.print_wgsl)
         return print_wgsl(k);
     stex_kernel_setup setup = {.width = o.size[0], .height = o.size[1],
-                               .iterations = o.iterations, .variant = o.variant};
+                               .iterations = o.iterations, .variant = o.variant,
+                               .create_pipeline = o.wgsl ? make_wgsl : NULL};
     stex_image input = {0};
     if (o.in && (rc = load_input(&o, k, &setup, &input))) {
         stex_image_free(&input);

@@ -12,5 +12,7 @@ const cli_command cli_commands[] = {
     {&cli_compare_spec, "compare a readback with a golden (exact, ulp:N, allowed)", cli_compare},
     {&cli_demo_spec, "a few seconds' tour: formats, conversions, validation, a race", cli_demo},
     {&cli_eval_spec, "a WGSL expression as each profile computes it (bits and value)", cli_eval},
+    {&cli_check_spec, "check WGSL files: file:line:col diagnostics, exit 0 valid / 1 invalid", cli_check},
+    {&cli_reflect_spec, "a WGSL module's entry points, workgroup sizes, bindings and overrides", cli_reflect},
     {NULL, NULL, NULL},
 };

@@ -110,6 +110,68 @@ static void coords(const subgroup *sg, const wg_ins *i, int64_t *x, int64_t *y, 
     }
 }
 
+static inline int32_t s32(uint32_t u) { return (int32_t)u; }
+
+/* The math layer's operations that have no profile choice (integer
+ * arithmetic wraps; integer conversions to f32 round to nearest even), and
+ * f32 + - * / when the profile's are the host's IEEE operators
+ * (stex_math_f32_is_ieee): computed here for every lane, without a call per
+ * lane.  The same bits as stex_math_eval; false for anything else. */
+static inline bool fast_math(stex_math_fn fn, bool ieee, uint32_t n, uint32_t *restrict d,
+                             const uint32_t *a, const uint32_t *b, const uint32_t *c)
+{
+    uint32_t l;
+    switch (fn) {
+#define LANES(expr) for (l = 0; l < n; l++) { d[l] = (expr); } return true
+    case STEX_MATH_ADD_I32: case STEX_MATH_ADD_U32: LANES(a[l] + b[l]);
+    case STEX_MATH_SUB_I32: case STEX_MATH_SUB_U32: LANES(a[l] - b[l]);
+    case STEX_MATH_MUL_I32: case STEX_MATH_MUL_U32: LANES(a[l] * b[l]);
+    case STEX_MATH_SHL_I32: case STEX_MATH_SHL_U32: LANES(a[l] << (b[l] & 31));
+    case STEX_MATH_SHR_U32: LANES(a[l] >> (b[l] & 31));
+    case STEX_MATH_SHR_I32: LANES((uint32_t)(s32(a[l]) >> (b[l] & 31)));
+    case STEX_MATH_MIN_I32: LANES(s32(a[l]) < s32(b[l]) ? a[l] : b[l]);
+    case STEX_MATH_MIN_U32: LANES(a[l] < b[l] ? a[l] : b[l]);
+    case STEX_MATH_CLAMP_I32: {
+        for (l = 0; l < n; l++) {
+            uint32_t m = s32(a[l]) > s32(b[l]) ? a[l] : b[l];
+            d[l] = s32(m) < s32(c[l]) ? m : c[l];
+        }
+        return true;
+    }
+    case STEX_MATH_CLAMP_U32: {
+        for (l = 0; l < n; l++) {
+            uint32_t m = a[l] > b[l] ? a[l] : b[l];
+            d[l] = m < c[l] ? m : c[l];
+        }
+        return true;
+    }
+    case STEX_MATH_NEG_I32: LANES(0u - a[l]);
+    case STEX_MATH_I32_TO_U32: case STEX_MATH_U32_TO_I32:
+    case STEX_MATH_BITCAST_U32_F32: case STEX_MATH_BITCAST_F32_I32: LANES(a[l]);
+    case STEX_MATH_I32_TO_F32: LANES(f_bits((float)s32(a[l])));
+    case STEX_MATH_U32_TO_F32: LANES(f_bits((float)a[l]));
+    case STEX_MATH_ADD_F32:
+        if (!ieee)
+            return false;
+        LANES(f_bits(as_f(a[l]) + as_f(b[l])));
+    case STEX_MATH_SUB_F32:
+        if (!ieee)
+            return false;
+        LANES(f_bits(as_f(a[l]) - as_f(b[l])));
+    case STEX_MATH_MUL_F32:
+        if (!ieee)
+            return false;
+        LANES(f_bits(as_f(a[l]) * as_f(b[l])));
+    case STEX_MATH_DIV_F32:
+        if (!ieee)
+            return false;
+        LANES(f_bits(as_f(a[l]) / as_f(b[l])));
+#undef LANES
+    default:
+        return false;
+    }
+}
+
 typedef enum stop { STOP_BARRIER, STOP_END, STOP_ERROR } stop;
 
 /* Runs sub-group sg from its pc until a barrier, the end, or an error. */
@@ -118,6 +180,7 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
 {
     const wg_program *p = &xp->prog;
     const uint32_t n = sg->n;
+    const bool ieee = stex_math_f32_is_ieee(prof);
     stex_lanes L = {inv, sg->lid, &sg->exec, n};
     for (;;) {
         const wg_ins *i = &p->code[sg->pc++];
@@ -146,6 +209,8 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
             uint32_t *d = R(sg, i->d);
             const uint32_t *a = R(sg, i->a), *b = R(sg, i->b), *c = R(sg, i->c);
             stex_math_fn fn = (stex_math_fn)i->imm;
+            if (fast_math(fn, ieee, n, d, a, b, c))
+                break;
             if (i->sub) { /* f32 -> f32 forms: one call for every lane */
                 float out[64];
                 if (i->n == 1)

@@ -9,6 +9,7 @@
 #include "dispatch/phase.h"
 #include "wgsl/interp.h"
 #include "wgsl/lower.h"
+#include "wgsl/uniform.h"
 
 void wg_lower_function(wg_ctx *x, const wg_decl *fn, bool entry);
 
@@ -16,6 +17,7 @@ typedef struct entry_info {
     stex_wgsl_entry_point pub;
     stex_layout_entry *entries;
     const char **names;
+    const char **sample_types;
     const wg_decl *decl;
 } entry_info;
 
@@ -31,6 +33,8 @@ struct stex_wgsl_module {
     wg_types types;
     entry_info *eps;
     uint32_t neps;
+    stex_wgsl_override_info *overrides;
+    uint32_t noverrides;
 };
 
 /* The @workgroup_size of an entry point (constants or overrides). */
@@ -115,7 +119,8 @@ static bool reflect(wg_ctx *x, entry_info *ep)
     }
     ep->entries = calloc(n ? n : 1, sizeof *ep->entries);
     ep->names = calloc(n ? n : 1, sizeof *ep->names);
-    if (!ep->entries || !ep->names)
+    ep->sample_types = calloc(n ? n : 1, sizeof *ep->sample_types);
+    if (!ep->entries || !ep->names || !ep->sample_types)
         return false;
     uint32_t k = 0;
     for (uint32_t i = 0; i < x->ast->n; i++) {
@@ -138,6 +143,13 @@ static bool reflect(wg_ctx *x, entry_info *ep)
         } else if (t->kind == TY_TEXTURE) {
             e->type = STEX_BINDING_TEXTURE;
             e->texture_view_dimension = or_2d(t->dim);
+            /* layout 'auto' (WebGPU's default pipeline layout): an f32 texture
+             * that a sampler reads is "float", one only loaded "unfilterable-float" */
+            bool sampled = false;
+            for (uint32_t c = 0; c < x->prog->ncode && !sampled; c++)
+                sampled = x->prog->code[c].op == OP_TEX_SAMPLE &&
+                          x->prog->code[c].imm == g->val.ref.binding;
+            ep->sample_types[k - 1] = sampled ? "float" : "unfilterable-float";
         } else if (t->kind == TY_SAMPLER) {
             e->type = STEX_BINDING_SAMPLER;
         } else {
@@ -160,6 +172,7 @@ static bool reflect(wg_ctx *x, entry_info *ep)
     ep->pub.entries = ep->entries;
     ep->pub.entry_count = n;
     ep->pub.binding_names = ep->names;
+    ep->pub.sample_types = ep->sample_types;
     return true;
 }
 
@@ -183,6 +196,48 @@ static bool lower(stex_wgsl_module *m, const wg_decl *fn, bool entry, wg_diags *
         wg_error(d, fn->loc, "resources", "out of memory while compiling '%s'", fn->name);
     ctx_free(&x);
     return ok;
+}
+
+/* Records override declaration d (analysing it) in m->overrides. */
+static void override_info(stex_wgsl_module *m, wg_ctx *x, const wg_decl *d)
+{
+    wg_global *g = wg_global_find(x, d->name, d->loc);
+    stex_wgsl_override_info *o = realloc(m->overrides, (m->noverrides + 1) * sizeof *o);
+    if (!o) {
+        x->oom = true;
+        return;
+    }
+    m->overrides = o;
+    o = &o[m->noverrides++];
+    *o = (stex_wgsl_override_info){.name = d->name, .type = "f32", .id = -1};
+    const wg_attr *id = wg_find_attr(d->attrs, d->nattrs, "id");
+    if (id && id->nargs == 1) {
+        wg_val v = wg_expr_lower(x, id->args[0]);
+        if (v.kind == V_CONST && wg_type_is_integer(x->types, v.type) &&
+            wg_type_is_scalar(x->types, v.type))
+            o->id = x->types->t[v.type].kind == TY_AINT ? v.c[0].i
+                  : x->types->t[v.type].kind == TY_I32 ? (int32_t)v.c[0].u : (int64_t)v.c[0].u;
+    }
+    if (!g || g->val.kind != V_CONST)
+        return;
+    switch (x->types->t[g->val.type].kind) {
+    case TY_BOOL:
+        o->type = "bool", o->default_value = g->val.c[0].u != 0;
+        break;
+    case TY_I32:
+        o->type = "i32", o->default_value = (int32_t)g->val.c[0].u;
+        break;
+    case TY_U32:
+        o->type = "u32", o->default_value = g->val.c[0].u;
+        break;
+    default: {
+        float f;
+        memcpy(&f, &g->val.c[0].u, 4);
+        o->type = "f32", o->default_value = f;
+        break;
+    }
+    }
+    o->has_default = d->init != NULL;
 }
 
 /* Names declared twice at module scope (WGSL 5: one declaration per name). */
@@ -253,14 +308,19 @@ stex_status stex_wgsl_module_create(const char *source, const char *filename,
                     wg_expr id = {.kind = E_IDENT, .loc = d->loc, .name = d->name};
                     if (d->kind == D_STRUCT || d->kind == D_ALIAS)
                         wg_resolve_type(&x, &id);
-                    else
+                    else if (d->kind != D_OVERRIDE)
                         wg_global_find(&x, d->name, d->loc);
+                    else
+                        override_info(m, &x, d);
                 }
                 ctx_free(&x);
                 program_free(&prog);
             }
         }
     }
+    /* uniformity: only of entry points that otherwise check (WGSL 14.2) */
+    for (uint32_t i = 0; !m->diags.count && i < m->neps; i++)
+        wg_uniformity(&m->ast, m->eps[i].decl, &m->diags);
     m->text = wg_diags_text(&m->diags);
     *out = m;
     if (m->diags.count)
@@ -276,8 +336,10 @@ void stex_wgsl_module_destroy(stex_wgsl_module *m)
     for (uint32_t i = 0; i < m->neps; i++) {
         free(m->eps[i].entries);
         free(m->eps[i].names);
+        free(m->eps[i].sample_types);
     }
     free(m->eps);
+    free(m->overrides);
     wg_types_free(&m->types);
     wg_arena_free(&m->arena);
     free(m->tokens);
@@ -378,7 +440,55 @@ stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *mo
     wg_diags_free(&diags);
     free(ep.entries);
     free(ep.names);
+    free(ep.sample_types);
     if (st)
         program_destroy(xp);
+    return st;
+}
+
+uint32_t stex_wgsl_override_count(const stex_wgsl_module *m) { return m ? m->noverrides : 0; }
+
+const stex_wgsl_override_info *stex_wgsl_override_at(const stex_wgsl_module *m, uint32_t i)
+{
+    return m && i < m->noverrides ? &m->overrides[i] : NULL;
+}
+
+stex_status stex_wgsl_workgroup_size(const stex_wgsl_module *mod, const char *entry_point,
+                                     const stex_wgsl_options *opt, uint32_t out[3])
+{
+    if (!mod || !out)
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_wgsl_workgroup_size: module or out is "
+                         "NULL");
+    stex_wgsl_module *m = (stex_wgsl_module *)(uintptr_t)mod; /* the arena and types grow */
+    if (m->diags.count)
+        return stex_fail(STEX_INVALID_ARGUMENT, "%s has %zu errors", m->filename,
+                         m->diags.count);
+    if (!entry_point && m->neps != 1)
+        return stex_fail(STEX_INVALID_ARGUMENT, "%s has %u entry points; name one", m->filename,
+                         m->neps);
+    entry_info *src = NULL;
+    for (uint32_t i = 0; i < m->neps; i++)
+        if (!entry_point || !strcmp(m->eps[i].pub.name, entry_point))
+            src = &m->eps[i];
+    if (!src)
+        return stex_fail(STEX_INVALID_ARGUMENT, "%s has no @compute entry point '%s'",
+                         m->filename, entry_point);
+    wg_diags diags = {.source = m->source, .filename = m->filename};
+    entry_info ep = {.decl = src->decl, .pub = {.name = src->pub.name}};
+    wg_program prog;
+    bool ok = lower(m, src->decl, true, &diags, opt, &prog, &ep);
+    stex_status st = STEX_OK;
+    if (!ok || diags.count) {
+        char *text = wg_diags_text(&diags);
+        st = stex_fail(STEX_VALIDATION_ERROR, "%s", text ? text : "out of memory");
+        free(text);
+    } else {
+        memcpy(out, ep.pub.workgroup_size, sizeof ep.pub.workgroup_size);
+    }
+    program_free(&prog);
+    wg_diags_free(&diags);
+    free(ep.entries);
+    free(ep.names);
+    free(ep.sample_types);
     return st;
 }

@@ -2,6 +2,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -67,11 +68,99 @@ static void test_valid_module(void **s)
     stex_wgsl_module_destroy(m);
 }
 
+/* Uniformity (WGSL 14.2): one case per source; want NULL = valid. */
+#define HEAD "var<workgroup> tile : array<u32, 64>;\n" \
+             "var<workgroup> flag : u32;\n" \
+             "@group(0) @binding(0) var<storage, read_write> out : array<u32>;\n" \
+             "@group(0) @binding(1) var<uniform> n : u32;\n" \
+             "@compute @workgroup_size(64)\n" \
+             "fn main(@builtin(local_invocation_id) lid : vec3<u32>,\n" \
+             "        @builtin(workgroup_id) wid : vec3<u32>) {\n"
+typedef struct uni_case {
+    const char *body;
+    const char *want; /* a piece of the one diagnostic, or NULL for a valid module */
+} uni_case;
+
+static const uni_case UNI[] = {
+    /* the spec's first example: a barrier under a branch on the invocation id */
+    {"  if (lid.x == 0u) {\n    workgroupBarrier();\n  }\n}\n",
+     "t.wgsl:9:5: error: workgroupBarrier must only be called from uniform control flow: "
+     "control flow is non-uniform from line 8:3, which depends on local_invocation_id "
+     "[uniformity]"},
+    /* uniform conditions: a uniform buffer, the workgroup id, constants */
+    {"  if (n > 4u && wid.x == 1u) {\n    workgroupBarrier();\n  }\n"
+     "  for (var i = 0u; i < n; i++) {\n    tile[lid.x] = i;\n    workgroupBarrier();\n  }\n}\n",
+     NULL},
+    /* a value derived from the id, through a let and a var */
+    {"  let a = lid.x * 2u;\n  var b = 1u;\n  b = b + a;\n  if (b > 3u) {\n"
+     "    storageBarrier();\n  }\n}\n", "t.wgsl:12:5: error: storageBarrier must only"},
+    /* after a return some invocations took */
+    {"  if (lid.x >= n) {\n    return;\n  }\n  workgroupBarrier();\n}\n",
+     "t.wgsl:11:3: error: workgroupBarrier must only be called from uniform control flow: "
+     "control flow is non-uniform from line 9:5, which depends on a 'return' taken by only "
+     "some invocations"},
+    /* a return every invocation takes keeps the rest uniform */
+    {"  if (n == 0u) {\n    return;\n  }\n  workgroupBarrier();\n}\n", NULL},
+    /* after a break some invocations took: inside the loop and after it */
+    {"  loop {\n    if (lid.x == 3u) {\n      break;\n    }\n    workgroupBarrier();\n  }\n}\n",
+     "t.wgsl:12:5: error: workgroupBarrier must only"},
+    {"  for (var i = 0u; i < 4u; i++) {\n    if (tile[i] == 0u) { break; }\n  }\n"
+     "  workgroupBarrier();\n}\n", "t.wgsl:11:3: error: workgroupBarrier must only"},
+    /* a loop whose condition differs between invocations */
+    {"  var i = 0u;\n  while (i < lid.x) {\n    workgroupBarrier();\n    i++;\n  }\n}\n",
+     "t.wgsl:10:5: error: workgroupBarrier must only"},
+    /* a variable made non-uniform on a later iteration (the taints settle) */
+    {"  var k = 0u;\n  for (var i = 0u; i < 4u; i++) {\n    if (k == 1u) {\n"
+     "      workgroupBarrier();\n    }\n    k = lid.x;\n  }\n}\n",
+     "t.wgsl:11:7: error: workgroupBarrier must only"},
+    /* workgroup memory and atomics are non-uniform; workgroupUniformLoad is not */
+    {"  if (tile[0] == 1u) {\n    workgroupBarrier();\n  }\n}\n",
+     "which depends on a read of a var<workgroup>"},
+    {"  if (workgroupUniformLoad(&flag) == 1u) {\n    workgroupBarrier();\n  }\n}\n", NULL},
+    {"  if (lid.x == 0u) {\n    let v = workgroupUniformLoad(&flag);\n  }\n}\n",
+     "t.wgsl:9:13: error: workgroupUniformLoad must only be called from uniform control flow"},
+    /* a switch on the id; && whose left side is non-uniform */
+    {"  switch (lid.x) {\n    case 0u: { workgroupBarrier(); }\n    default: {}\n  }\n}\n",
+     "t.wgsl:9:16: error: workgroupBarrier must only"},
+    {"  if (lid.x == 0u && workgroupUniformLoad(&flag) == 0u) {\n  }\n}\n",
+     "t.wgsl:8:22: error: workgroupUniformLoad must only"},
+};
+
+static const char UNI_FN[] =
+    "fn sync(x : u32) {\n  if (x == 0u) {\n    workgroupBarrier();\n  }\n}\n"
+    "@compute @workgroup_size(8)\n"
+    "fn main(@builtin(local_invocation_index) i : u32, @builtin(workgroup_id) w : vec3<u32>) {\n"
+    "  sync(w.x);\n  sync(i);\n}\n";
+
+static void test_uniformity(void **s)
+{
+    (void)s;
+    for (size_t i = 0; i < sizeof UNI / sizeof UNI[0]; i++) {
+        char src[2048];
+        snprintf(src, sizeof src, "%s%s", HEAD, UNI[i].body);
+        stex_wgsl_module *m;
+        stex_status st = stex_wgsl_module_create(src, "t.wgsl", &m);
+        const char *text = stex_wgsl_module_diagnostics(m);
+        if (!UNI[i].want && st != STEX_OK)
+            fail_msg("case %zu: expected valid, got:\n%s", i, text);
+        if (UNI[i].want && (st != STEX_VALIDATION_ERROR || !strstr(text, UNI[i].want) ||
+                            stex_wgsl_module_error_count(m) != 1))
+            fail_msg("case %zu: expected one error with '%s', got:\n%s", i, UNI[i].want, text);
+        stex_wgsl_module_destroy(m);
+    }
+    /* through a function: its parameter's uniformity at each call */
+    const char *want[] = {"t.wgsl:3:5: error: workgroupBarrier must only be called from uniform "
+                          "control flow (in function 'sync', called at line 9): control flow is "
+                          "non-uniform from line 2:3, which depends on local_invocation_index"};
+    expect(UNI_FN, want, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_syntax_errors_recover), cmocka_unit_test(test_type_errors),
         cmocka_unit_test(test_recursion_and_caret), cmocka_unit_test(test_valid_module),
+        cmocka_unit_test(test_uniformity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

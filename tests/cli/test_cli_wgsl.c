@@ -1,0 +1,250 @@
+/* stex check and stex reflect: exit codes (0 valid, 1 invalid, 2 usage),
+ * the diagnostics' file:line:col and rule, reflection as JSON (parsed with
+ * jansson), overrides by name and @id; and stex run --executor. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "cli_exec.h"
+#include "stex/stex.h"
+
+static const char VALID[] =
+    "override block : u32 = 8u;\n"
+    "@id(7) override gain : f32 = 0.5;\n"
+    "struct P { n : u32, v : array<f32> }\n"
+    "@group(0) @binding(0) var src : texture_2d<f32>;\n"
+    "@group(0) @binding(1) var dst : texture_storage_2d<rgba8unorm, write>;\n"
+    "@group(1) @binding(0) var<storage, read_write> buf : P;\n"
+    "@group(1) @binding(3) var<uniform> u : vec4<f32>;\n"
+    "@group(0) @binding(2) var smp : sampler;\n"
+    "@compute @workgroup_size(block, 2)\n"
+    "fn main(@builtin(global_invocation_id) id : vec3<u32>) {\n"
+    "    let c = textureLoad(src, vec2<i32>(id.xy), 0) * gain + u;\n"
+    "    textureStore(dst, vec2<i32>(id.xy), c);\n"
+    "    buf.v[id.x] = f32(buf.n);\n"
+    "}\n"
+    "@compute @workgroup_size(4)\n"
+    "fn other(@builtin(global_invocation_id) id : vec3<u32>) {\n"
+    "    let c = textureSampleLevel(src, smp, vec2<f32>(0.5), 0.0);\n"
+    "    textureStore(dst, vec2<i32>(id.xy), c);\n"
+    "}\n";
+
+static const char INVALID[] =
+    "@compute @workgroup_size(8)\n"
+    "fn main(@builtin(global_invocation_id) id : vec3<u32>) {\n"
+    "    let a : f32 = id.x;\n"
+    "}\n";
+
+static void write_file(const char *name, const char *text, char *path, size_t n)
+{
+    snprintf(path, n, "%s/%s", cli_dir, name);
+    spit(path, text, strlen(text));
+}
+
+static void test_check(void **state)
+{
+    (void)state;
+    char ok[512], bad[512];
+    write_file("ok.wgsl", VALID, ok, sizeof ok);
+    write_file("bad.wgsl", INVALID, bad, sizeof bad);
+    cli_result r = run_stex("check '%s'", ok);
+    CLI_EXPECT(r, 0, NULL);
+    assert_string_equal(r.err, "");
+    cli_free(&r);
+
+    r = run_stex("check '%s'", bad);
+    CLI_EXPECT(r, 1, NULL);
+    char want[600];
+    snprintf(want, sizeof want, "%s:3:22: error: ", bad);
+    if (!strstr(r.err, want) || !strstr(r.err, "[") || !strstr(r.err, "^"))
+        fail_msg("expected '%s...[rule]' and a caret, got: %s", want, r.err);
+    cli_free(&r);
+
+    r = run_stex("check --quiet '%s' '%s'", ok, bad); /* the worst status of all */
+    CLI_EXPECT(r, 1, NULL);
+    assert_string_equal(r.err, "");
+    cli_free(&r);
+
+    r = run_stex("check");
+    CLI_EXPECT(r, 2, "missing FILE.wgsl");
+    cli_free(&r);
+    r = run_stex("check '%s/none.wgsl'", cli_dir);
+    CLI_EXPECT(r, 2, "cannot open");
+    cli_free(&r);
+    r = run_stex("check --frobnicate '%s'", ok);
+    CLI_EXPECT(r, 2, NULL);
+    cli_free(&r);
+    /* stdin */
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "'%s' check - < '%s' 2>/dev/null", stex_bin(), bad);
+    int st = system(cmd);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+}
+
+static json_t *member(json_t *arr, const char *key, const char *name)
+{
+    for (size_t i = 0; i < json_array_size(arr); i++) {
+        json_t *o = json_array_get(arr, i);
+        if (!strcmp(json_string_value(json_object_get(o, key)), name))
+            return o;
+    }
+    fail_msg("no %s '%s'", key, name);
+    return NULL;
+}
+
+static json_t *binding(json_t *ep, int group, int b)
+{
+    json_t *bs = json_object_get(ep, "bindings");
+    for (size_t i = 0; i < json_array_size(bs); i++) {
+        json_t *o = json_array_get(bs, i);
+        if (json_integer_value(json_object_get(o, "group")) == group &&
+            json_integer_value(json_object_get(o, "binding")) == b)
+            return o;
+    }
+    fail_msg("no binding (%d, %d)", group, b);
+    return NULL;
+}
+
+static const char *str(json_t *o, const char *key)
+{
+    json_t *v = json_object_get(o, key);
+    return json_is_null(v) ? "null" : json_string_value(v);
+}
+
+static void test_reflect_json(void **state)
+{
+    (void)state;
+    char ok[512];
+    write_file("ok.wgsl", VALID, ok, sizeof ok);
+    cli_result r = run_stex("reflect --json --override 7=2 --override block=16 '%s'", ok);
+    CLI_EXPECT(r, 0, NULL);
+    json_error_t je;
+    json_t *j = json_loads(r.out, 0, &je);
+    if (!j)
+        fail_msg("not JSON (%s): %s", je.text, r.out);
+    json_t *eps = json_object_get(j, "entry_points");
+    assert_int_equal(json_array_size(eps), 2);
+    json_t *m = member(eps, "name", "main");
+    json_t *ws = json_object_get(m, "workgroup_size");
+    assert_int_equal(json_integer_value(json_array_get(ws, 0)), 16); /* the override */
+    assert_int_equal(json_integer_value(json_array_get(ws, 1)), 2);
+    assert_int_equal(json_integer_value(json_array_get(ws, 2)), 1);
+    assert_int_equal(json_array_size(json_object_get(m, "bindings")), 4);
+    json_t *b = binding(m, 0, 0);
+    assert_string_equal(str(b, "kind"), "texture");
+    assert_string_equal(str(b, "view_dimension"), "2d");
+    assert_string_equal(str(b, "sample_type"), "unfilterable-float");
+    b = binding(m, 0, 1);
+    assert_string_equal(str(b, "kind"), "storage-texture");
+    assert_string_equal(str(b, "format"), "rgba8unorm");
+    assert_string_equal(str(b, "access"), "write-only");
+    b = binding(m, 1, 0);
+    assert_string_equal(str(b, "kind"), "storage-buffer");
+    assert_int_equal(json_integer_value(json_object_get(b, "min_binding_size")), 8);
+    b = binding(m, 1, 3);
+    assert_string_equal(str(b, "kind"), "uniform-buffer");
+    assert_int_equal(json_integer_value(json_object_get(b, "min_binding_size")), 16);
+    json_t *o = member(eps, "name", "other");
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(o, "workgroup_size"), 0)), 4);
+    assert_string_equal(str(binding(o, 0, 0), "sample_type"), "float"); /* sampled */
+    assert_string_equal(str(binding(o, 0, 2), "kind"), "sampler");
+    json_t *ovs = json_object_get(j, "overrides");
+    assert_int_equal(json_array_size(ovs), 2);
+    json_t *g = member(ovs, "name", "gain");
+    assert_string_equal(str(g, "type"), "f32");
+    assert_int_equal(json_integer_value(json_object_get(g, "id")), 7);
+    assert_true(json_number_value(json_object_get(g, "default")) == 0.5);
+    assert_true(json_number_value(json_object_get(g, "value")) == 2);
+    json_t *bl = member(ovs, "name", "block");
+    assert_true(json_is_null(json_object_get(bl, "id")));
+    assert_int_equal(json_integer_value(json_object_get(bl, "default")), 8);
+    json_decref(j);
+    cli_free(&r);
+
+    r = run_stex("reflect --entry other '%s'", ok);
+    CLI_EXPECT(r, 0, NULL);
+    if (!strstr(r.out, "@workgroup_size(4, 1, 1) fn other") || strstr(r.out, "fn main"))
+        fail_msg("%s", r.out);
+    cli_free(&r);
+}
+
+static void test_reflect_errors(void **state)
+{
+    (void)state;
+    char ok[512], bad[512];
+    write_file("ok.wgsl", VALID, ok, sizeof ok);
+    write_file("bad.wgsl", INVALID, bad, sizeof bad);
+    cli_result r = run_stex("reflect '%s'", bad);
+    CLI_EXPECT(r, 1, ":3:22: error:");
+    cli_free(&r);
+    r = run_stex("reflect --override nope=1 '%s'", ok);
+    CLI_EXPECT(r, 2, "no override 'nope'");
+    cli_free(&r);
+    r = run_stex("reflect --override block=x '%s'", ok);
+    CLI_EXPECT(r, 2, "not a finite number");
+    cli_free(&r);
+    r = run_stex("reflect --override block=0 '%s'", ok); /* breaks @workgroup_size */
+    CLI_EXPECT(r, 1, "workgroup_size");
+    cli_free(&r);
+    r = run_stex("reflect --entry nope '%s'", ok);
+    CLI_EXPECT(r, 2, "no @compute entry point 'nope'");
+    cli_free(&r);
+    r = run_stex("reflect");
+    CLI_EXPECT(r, 2, "missing FILE.wgsl");
+    cli_free(&r);
+}
+
+/* stex run --executor: the WGSL and the C version of every race-free kernel
+ * write the same bytes; --json says which ran. */
+static void test_run_executor(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < stex_kernel_count(); i++) {
+        const stex_kernel *k = stex_kernel_at(i);
+        if (k->racy)
+            continue;
+        char cp[512], wp[512];
+        snprintf(cp, sizeof cp, "%s/%s-c.bin", cli_dir, k->name);
+        snprintf(wp, sizeof wp, "%s/%s-wgsl.bin", cli_dir, k->name);
+        cli_result r = run_stex("run %s --size 24x16 --threads 2 --out '%s' --json", k->name, cp);
+        CLI_EXPECT(r, 0, NULL);
+        if (!strstr(r.out, "\"executor\": \"c\""))
+            fail_msg("%s: %s", k->name, r.out);
+        cli_free(&r);
+        r = run_stex("run %s --size 24x16 --threads 2 --executor wgsl --out '%s' --json",
+                     k->name, wp);
+        CLI_EXPECT(r, 0, NULL);
+        if (!strstr(r.out, "\"executor\": \"wgsl\""))
+            fail_msg("%s: %s", k->name, r.out);
+        cli_free(&r);
+        size_t nc, nw;
+        uint8_t *bc = slurp(cp, &nc), *bw = slurp(wp, &nw);
+        assert_non_null(bc);
+        assert_non_null(bw);
+        if (nc != nw || memcmp(bc, bw, nc))
+            fail_msg("%s: the WGSL executor's output differs from the C kernel's", k->name);
+        free(bc);
+        free(bw);
+    }
+    cli_result r = run_stex("run decaer --executor rust");
+    CLI_EXPECT(r, 2, "unknown executor 'rust'");
+    cli_free(&r);
+}
+
+int main(void)
+{
+    scratch_make(cli_dir, sizeof cli_dir);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_check),
+        cmocka_unit_test(test_reflect_json),
+        cmocka_unit_test(test_reflect_errors),
+        cmocka_unit_test(test_run_executor),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    scratch_remove(cli_dir);
+    return rc;
+}
