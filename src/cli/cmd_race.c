@@ -282,7 +282,7 @@ done:
 
 static void print_json(const race_opts *o, const stex_kernel *k, const cli_race_summary *s)
 {
-    printf("{\"kernel\": \"%s\", \"size\": [%u, %u], \"format\": \"%s\", \"runs\": %u, "
+    printf("{\"kernel\": \"%s\", \"size\": [%u, %u, 1], \"format\": \"%s\", \"runs\": %u, "
            "\"schedule\": \"shuffled\", \"seeds\": [%" PRIu64 ", %" PRIu64 "], \"threads\": %d, "
            "\"visibility\": \"%s\", \"distinct_outputs\": %u, \"outputs\": [",
            k->name, s->width, s->height, stex_format_name(s->format), o->runs, o->seed,
@@ -291,8 +291,8 @@ static void print_json(const race_opts *o, const stex_kernel *k, const cli_race_
     for (uint32_t i = 0; i < s->distinct; i++)
         printf("%s{\"hash\": \"%016" PRIx64 "\", \"runs\": %u, \"first_seed\": %" PRIu64 "}",
                i ? ", " : "", s->seen[i].hash, s->seen[i].runs, s->seen[i].first_seed);
-    printf("], \"texels_differing\": %" PRIu64 ", \"races\": {\"write-write\": %" PRIu64
-           ", \"read-write\": %" PRIu64 ", \"total\": %" PRIu64 "}, \"flagged_texels\": %" PRIu64
+    printf("], \"texels_differing\": %" PRIu64 ", \"races\": {\"write_write\": %" PRIu64
+           ", \"read_write\": %" PRIu64 ", \"total\": %" PRIu64 "}, \"flagged_texels\": %" PRIu64
            ", \"differing_and_flagged\": %" PRIu64 ", \"png\": ",
            s->texels_differing, s->write_write, s->read_write, s->races, s->flagged, s->both);
     if (o->png)

@@ -47,7 +47,7 @@ static int list_kernels(bool json)
             cli_json_string(stdout, k->name);
             printf(", \"summary\": ");
             cli_json_string(stdout, k->summary);
-            printf(", \"default_size\": [%u, %u], \"output_format\": \"%s\", \"input_format\": ",
+            printf(", \"default_size\": [%u, %u, 1], \"output_format\": \"%s\", \"input_format\": ",
                    k->default_width, k->default_height, stex_format_name(k->output_format));
             if (k->input_format == STEX_FORMAT_UNDEFINED)
                 fputs("null", stdout);

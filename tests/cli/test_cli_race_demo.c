@@ -33,7 +33,7 @@ static void test_race_difundir(void **state)
     /* the detector's verdict: every interior texel is read by a neighbour in
      * another invocation that writes it: races exist whatever the schedule */
     json_t *races = json_object_get(j, "races");
-    assert_true(json_integer_value(json_object_get(races, "read-write")) > 0);
+    assert_true(json_integer_value(json_object_get(races, "read_write")) > 0);
     assert_int_equal(json_integer_value(json_object_get(j, "runs")), 8);
     json_int_t distinct = json_integer_value(json_object_get(j, "distinct_outputs"));
     assert_true(distinct >= 1 && distinct <= 8);
