@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char SYNOPSIS[] =
     "usage: stex run KERNEL [OPTIONS]\n"
@@ -507,7 +508,11 @@ int cli_run(int argc, char **argv)
     if (o.replay) {
         rp = &replay;
         rc = run_replay_load(&a, &o, &k, rp);
-        if (!rc && rp->input_path && !o.in)
+        if (!rc && rp->input_path && !o.in && access(rp->input_path, F_OK))
+            rc = cli_usage("run", "--replay: the golden was made from input '%s', which is not "
+                                  "there (run from the folder it was made in, or give the file "
+                                  "with --in FILE)", rp->input_path);
+        else if (!rc && rp->input_path && !o.in)
             o.in = rp->input_path;
         else if (!rc && !rp->input_path && o.in)
             rc = cli_usage("run", "--in: the golden was made from kernel %s's own input, not a "

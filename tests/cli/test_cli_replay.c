@@ -246,7 +246,7 @@ static void test_replay_input_file(void **state)
     cli_free(&r);
     remove(in);
     r = run_stex("run --replay '%s'", gs);
-    CLI_EXPECT(r, 2, "photo.png");
+    CLI_EXPECT(r, 2, "photo.png', which is not there");
     cli_free(&r);
 }
 
