@@ -68,7 +68,7 @@ static const cli_option race_options[] = {
                                 "heat map of the differences, captions"},
     {.name = "frames", .kind = CLI_CUSTOM, .parse = cli_parse_png, .at = AT(pic.frames),
      .metavar = "FILE", .help = "write the first run one frame per dispatch (a .png\n"
-                                "strip, 8 frames a row, one scale)"},
+                                "strip, 8 frames a row, one scale; at most 64)"},
     {.name = "scale", .kind = CLI_U32, .at = AT(pic.scale), .metavar = "N", .min = 1, .max = 64,
      .help = "pixels per texel in the pictures (default: 4 below 64\n"
              "texels, 2 below 128, else 1)"},
@@ -522,12 +522,21 @@ int cli_race(int argc, char **argv)
                                     o.size[0] ? o.size[1] : k->default_height)))
         return rc;
 
+    /* the pictures' sizes, before anything runs */
+    uint32_t w = o.size[0] ? o.size[0] : k->default_width;
+    uint32_t h = o.size[0] ? o.size[1] : k->default_height, frames = o.iterations ? o.iterations : 1;
+    if (o.pic.frames && frames > 64)
+        return cli_usage(cmd, "--frames: at most 64 dispatches (8 rows of 8 frames); give "
+                              "--iterations 64 or fewer");
+    stex_status st = STEX_OK;
+    if ((o.pic.png && (st = race_check_grid(o.pic.png, w, h, 3, 3, o.pic.scale))) ||
+        (o.pic.frames && (st = race_check_grid(o.pic.frames, w, h, frames, 8, o.pic.scale))))
+        return cli_fail(cmd, st);
     stex_kernel_setup setup = {.width = o.size[0], .height = o.size[1], .variant = o.variant,
                                .iterations = o.iterations};
     cli_race_summary s;
     bool bar = !o.json && isatty(STDERR_FILENO);
-    stex_status st = cli_race_study(k, &setup, o.runs, o.seed, o.threads, o.vis, &o.pic, bar,
-                                    &s);
+    st = cli_race_study(k, &setup, o.runs, o.seed, o.threads, o.vis, &o.pic, bar, &s);
     if (st)
         return cli_fail(cmd, st);
     if (o.json)

@@ -197,24 +197,51 @@ static void heat_rgb(uint64_t d, bool flagged, double top, uint8_t out[3])
     }
 }
 
+/* A picture stex writes: each side at most STEX_IO_MAX_DIMENSION, at most
+ * STEX_IO_MAX_BYTES of RGBA. */
+static stex_status check_size(const char *path, uint64_t width, uint64_t height)
+{
+    if (width <= STEX_IO_MAX_DIMENSION && height <= STEX_IO_MAX_DIMENSION &&
+        width * height * 4 <= STEX_IO_MAX_BYTES)
+        return STEX_OK;
+    return stex_fail(STEX_INVALID_ARGUMENT,
+                     "%s: the picture would be %llux%llu pixels, over what stex draws (%u a "
+                     "side, %llu bytes); give a smaller --scale, --size or --iterations", path,
+                     (unsigned long long)width, (unsigned long long)height,
+                     STEX_IO_MAX_DIMENSION, (unsigned long long)STEX_IO_MAX_BYTES);
+}
+
+static void grid_size(uint32_t w, uint32_t h, uint32_t cells, uint32_t columns, uint32_t k,
+                      uint64_t *gw, uint64_t *gh)
+{
+    uint32_t cols = columns < cells ? columns : cells, rows = (cells + cols - 1) / cols;
+    *gw = ((uint64_t)cols * w + (uint64_t)(cols - 1) * GAP) * k;
+    *gh = ((uint64_t)rows * h + (uint64_t)(rows - 1) * GAP) * k;
+}
+
+stex_status race_check_grid(const char *path, uint32_t w, uint32_t h, uint32_t cells,
+                            uint32_t columns, uint32_t scale)
+{
+    uint64_t gw, gh;
+    grid_size(w, h, cells, columns, scale ? scale : race_auto_scale(w), &gw, &gh);
+    return check_size(path, gw, gh);
+}
+
 stex_status race_draw_png(const char *path, const race_drawing *d)
 {
     const stex_image *first = d->images[0];
     uint32_t w = first->width, h = first->height, k = d->scale ? d->scale : 1;
     uint32_t cells = d->count + (d->differs ? 1 : 0);
-    uint32_t cols = d->columns < cells ? d->columns : cells, rows = (cells + cols - 1) / cols;
-    uint64_t grid_w = ((uint64_t)cols * w + (uint64_t)(cols - 1) * GAP) * k;
-    uint64_t grid_h = ((uint64_t)rows * h + (uint64_t)(rows - 1) * GAP) * k;
+    uint32_t cols = d->columns < cells ? d->columns : cells;
+    uint64_t grid_w, grid_h;
+    grid_size(w, h, cells, d->columns, k, &grid_w, &grid_h);
     uint32_t f = grid_w >= 600 ? 2 : 1;
     uint64_t width = grid_w > 40 * ADVANCE * f ? grid_w : 40 * ADVANCE * f;
     uint32_t lines = d->caption ? text(NULL, 0, 0, f, (uint32_t)(width - 2 * MARGIN), d->caption) : 0;
     uint64_t height = grid_h + (lines ? 2 * MARGIN + (uint64_t)lines * LINE * f : 0);
-    if (width > STEX_IO_MAX_DIMENSION || height > STEX_IO_MAX_DIMENSION)
-        return stex_fail(STEX_INVALID_ARGUMENT,
-                         "%s: the picture would be %llux%llu pixels, over the %u a side PNGs "
-                         "are written with; give a smaller --scale", path,
-                         (unsigned long long)width, (unsigned long long)height,
-                         STEX_IO_MAX_DIMENSION);
+    stex_status st = check_size(path, width, height);
+    if (st)
+        return st;
     canvas c = {calloc((size_t)width * height, 4), (uint32_t)width, (uint32_t)height};
     if (!c.px)
         return stex_fail(STEX_OUT_OF_MEMORY, "%s: no memory for a %ux%u picture", path, c.w, c.h);
@@ -239,7 +266,7 @@ stex_status race_draw_png(const char *path, const race_drawing *d)
     }
     if (lines)
         text(&c, MARGIN, (uint32_t)grid_h + MARGIN, f, c.w - 2 * MARGIN, d->caption);
-    stex_status st = stex_write_png_rgba8(path, c.px, c.w, c.h);
+    st = stex_write_png_rgba8(path, c.px, c.w, c.h);
     free(c.px);
     return st;
 }

@@ -29,6 +29,11 @@ typedef struct race_drawing {
 } race_drawing;
 stex_status race_draw_png(const char *path, const race_drawing *d);
 
+/* Whether a grid of `cells` w x h panels, `columns` across, at `scale`
+ * (0: automatic) fits what stex draws; checked before the runs. */
+stex_status race_check_grid(const char *path, uint32_t w, uint32_t h, uint32_t cells,
+                            uint32_t columns, uint32_t scale);
+
 /* The automatic scale: small textures enlarged, to be seen (4x below 64
  * texels, 2x below 128). */
 uint32_t race_auto_scale(uint32_t width);

@@ -209,6 +209,14 @@ static void test_race_frames(void **state)
     r = run_stex("race difundir --scale 0 --png '%s'", png);
     CLI_EXPECT(r, 2, "--scale");
     cli_free(&r);
+    /* pictures too large are refused before anything runs */
+    r = run_stex("race difundir --iterations 65 --frames '%s'", png);
+    CLI_EXPECT(r, 2, "--frames: at most 64 dispatches");
+    cli_free(&r);
+    r = run_stex("race difundir --size 2048x2048 --scale 64 --png '%s'", png);
+    CLI_EXPECT(r, 2, "the picture would be");
+    cli_free(&r);
+    assert_int_equal(access(png, F_OK), -1);
 }
 
 static void test_race_pingpong(void **state)
