@@ -71,13 +71,18 @@ typedef struct cli_race_output {
     uint64_t hash;       /* FNV-1a of the readback */
     uint32_t runs;
     uint64_t first_seed;
+    double heat;         /* the sum of its texel values (R, G, B, A) */
+    bool flat;           /* degenerate: every texel the same */
 } cli_race_output;
 
 typedef struct cli_race_summary {
-    uint32_t width, height;
+    uint32_t width, height, iterations;
     stex_format format;
     uint32_t distinct;            /* distinct outputs */
     cli_race_output *seen;        /* distinct entries; free() it */
+    double *heat;                 /* each run's total heat, run by run; free() it */
+    double input_heat;            /* the input's (has_input_heat: the kernel has one) */
+    bool has_input_heat;
     uint64_t texels_differing;    /* differ from the first run in some run */
     uint64_t races, read_write, write_write; /* the detector's counts */
     uint64_t flagged, both;       /* texels flagged; flagged and differing */
@@ -87,11 +92,19 @@ typedef struct cli_race_summary {
     stex_race example[3];
 } cli_race_summary;
 
+/* The pictures a study draws (every path NULL: none). */
+typedef struct cli_race_picture {
+    const char *png;     /* two runs on one scale, the heat map, captions */
+    const char *frames;  /* the first run one frame per dispatch, on one scale */
+    uint32_t scale;      /* pixels per texel; 0: automatic (race_auto_scale) */
+} cli_race_picture;
+
 /* Runs k `runs` times with shuffled schedules (seeds seed0...), the race
- * detector on the first run; draws the picture to png if not NULL. */
+ * detector on the first run; draws the pictures pic asks for (pic may be
+ * NULL).  Free out->seen and out->heat after a success. */
 stex_status cli_race_study(const stex_kernel *k, const stex_kernel_setup *setup, uint32_t runs,
-                           uint64_t seed0, uint32_t threads, stex_visibility vis, const char *png,
-                           bool progress_bar, cli_race_summary *out);
+                           uint64_t seed0, uint32_t threads, stex_visibility vis,
+                           const cli_race_picture *pic, bool progress_bar, cli_race_summary *out);
 void cli_print_race(FILE *f, const char *indent, const stex_race *r);
 
 #endif

@@ -2,6 +2,7 @@
 #include "cli/cli_kernel.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,35 @@ static void print_texel_json(const char *key, const uint8_t *p, unsigned n)
     printf("\"%s\": \"%s\"", key, hex);
 }
 
+/* "KEY": [0.5, 1, 0, 1]: what textureLoad returns for the texel's bytes,
+ * its channels only (the spec profile; integers for uint/sint formats;
+ * NaN and infinities, which JSON numbers cannot hold, as "NaN", "inf",
+ * "-inf"). */
+static void print_values_json(const char *key, stex_format f, const uint8_t *bytes)
+{
+    const stex_format_info *fi = stex_format_get(f);
+    stex_vec4 v;
+    printf("\"%s\": ", key);
+    if (stex_decode_texel(stex_profile_get(STEX_PROFILE_SPEC), f, bytes, &v)) {
+        fputs("null", stdout);
+        return;
+    }
+    for (unsigned c = 0; c < fi->channels; c++) {
+        fputs(c ? ", " : "[", stdout);
+        if (fi->scalar == STEX_SCALAR_U32)
+            printf("%" PRIu32, v.u[c]);
+        else if (fi->scalar == STEX_SCALAR_I32)
+            printf("%" PRId32, v.i[c]);
+        else if (isnan(v.f[c]))
+            fputs("\"NaN\"", stdout);
+        else if (isinf(v.f[c]))
+            fputs(v.f[c] > 0 ? "\"inf\"" : "\"-inf\"", stdout);
+        else
+            printf("%.9g", (double)v.f[c]);
+    }
+    fputs("]", stdout);
+}
+
 static void print_json(const compare_opts *o, const stex_image *g, const stex_compare_result *r,
                        bool equal)
 {
@@ -135,6 +165,10 @@ static void print_json(const compare_opts *o, const stex_image *g, const stex_co
         print_texel_json("golden", m->golden, fi->bytes);
         fputs(", ", stdout);
         print_texel_json("actual", m->actual, fi->bytes);
+        fputs(", ", stdout);
+        print_values_json("golden_values", g->format, m->golden);
+        fputs(", ", stdout);
+        print_values_json("actual_values", g->format, m->actual);
         if (m->diff == UINT64_MAX)
             fputs(", \"diff\": null}", stdout);
         else

@@ -206,8 +206,9 @@ static int race_part(const demo_opts *o)
            o->runs);
     cli_race_summary s;
     double t0 = cli_now_ms();
+    cli_race_picture pic = {.png = o->png};
     stex_status st = cli_race_study(k, &setup, o->runs, 1, o->threads, STEX_VISIBILITY_IMMEDIATE,
-                                    o->png, false, &s);
+                                    &pic, false, &s);
     if (st)
         return cli_fail("demo", st);
     double ms = cli_now_ms() - t0;
@@ -229,6 +230,7 @@ static int race_part(const demo_opts *o)
            "     stex race difundir-pingpong --runs 20   (1 distinct output, 0 races)\n");
     printf("   (%.0f ms)\n", ms);
     free(s.seen);
+    free(s.heat);
     return CLI_OK;
 }
 

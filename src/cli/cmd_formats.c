@@ -137,7 +137,12 @@ int cli_formats(int argc, char **argv)
             printf(", \"exists\": %s", stex_format_can_create((stex_format)f, feat) ? "true" : "false");
             for (int a = 0; a < 3; a++) {
                 const char *why = cell((stex_format)f, acc[a], feat, lf, buf[a], sizeof buf[a]);
-                printf(", \"%s\": {\"allowed\": %s, \"needs\": ", stex_access_name(acc[a]),
+                /* JSON keys are snake_case: "read-write" -> "read_write" */
+                char key[16];
+                snprintf(key, sizeof key, "%s", stex_access_name(acc[a]));
+                for (char *c = key; *c; c++)
+                    *c = *c == '-' ? '_' : *c;
+                printf(", \"%s\": {\"allowed\": %s, \"needs\": ", key,
                        strcmp(why, "yes") ? "false" : "true");
                 cli_json_string(stdout, stex_tier_name(stex_format_access_tier((stex_format)f, acc[a])));
                 printf(", \"status\": ");

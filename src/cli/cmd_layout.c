@@ -91,8 +91,8 @@ static void print_json(const layout_opts *o, const layout_view *v)
     double padding = v->padding;
     printf("{\"format\": ");
     cli_json_string(stdout, fi->name);
-    printf(", \"width\": %u, \"height\": %u, \"layers\": %u, \"bytes_per_texel\": %u,\n", size[0], size[1],
-           size[2], bpp);
+    printf(", \"size\": [%u, %u, %u], \"bytes_per_texel\": %u,\n", size[0], size[1], size[2],
+           bpp);
     printf(" \"tiled\": {\"block\": 8, \"macro_tile\": %u, \"tiles_per_row\": %u, \"tile_rows\": %u, "
            "\"tile_bytes\": %" PRIu64 ", \"slice_bytes\": %" PRIu64 ", \"texel_bytes\": %" PRIu64
            ", \"padding_percent\": %.2f},\n",

@@ -1,6 +1,8 @@
 /* stex race: run a kernel under many shuffled schedules, count the distinct
  * outputs, ask the race detector which texels race, and draw both. */
 #include "cli/cli_kernel.h"
+#include "cli/race_picture.h"
+#include "kernels/instance.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -18,7 +20,10 @@ static const char SYNOPSIS[] =
     "shows two runs that differ side by side and a heat map of the texels that\n"
     "differ between runs (dark red = a small difference, yellow = the largest; in\n"
     "the format's units, log scale) and of those the detector flagged but that\n"
-    "happened to agree (blue).\n";
+    "happened to agree (blue); captions in the picture say which seeds, how many\n"
+    "dispatches, the scale, and when a run is degenerate (every texel the same).\n"
+    "The report gives each run's total heat (the sum of its texel values), which\n"
+    "a racy diffusion does not conserve.\n";
 
 static const char EPILOGUE[] =
     "numbers are decimal (no 0x, no leading zero).\n"
@@ -26,6 +31,7 @@ static const char EPILOGUE[] =
     "examples:\n"
     "  stex race difundir --runs 20 --png race.png\n"
     "  stex race difundir --variant hot --iterations 40 --size 64x64 --png hot.png\n"
+    "  stex race difundir --variant hot --iterations 8 --size 32x32 --frames f.png --scale 6\n"
     "  stex race difundir-pingpong --runs 20        # the fix: 1 distinct output, 0 races\n"
     "  stex race difundir --size 64x64 --runs 50 --threads 2 --json\n"
     "\n"
@@ -35,7 +41,8 @@ static const char EPILOGUE[] =
 typedef struct race_opts {
     uint32_t runs, threads, size[3], iterations; /* size[0] == 0: the kernel's own */
     uint64_t seed;
-    const char *variant, *png;
+    const char *variant;
+    cli_race_picture pic;
     stex_visibility vis;
     bool json;
 } race_opts;
@@ -56,8 +63,15 @@ static const cli_option race_options[] = {
      .metavar = "V", .help = "difundir input: random (default) or hot"},
     {.name = "visibility", .kind = CLI_CUSTOM, .parse = cli_parse_visibility, .at = AT(vis),
      .metavar = "V", .help = "immediate (default) or snapshot"},
-    {.name = "png", .kind = CLI_CUSTOM, .parse = cli_parse_png, .at = AT(png), .metavar = "FILE",
-     .help = "write the picture"},
+    {.name = "png", .kind = CLI_CUSTOM, .parse = cli_parse_png, .at = AT(pic.png),
+     .metavar = "FILE", .help = "write the picture: two runs on one intensity scale, the\n"
+                                "heat map of the differences, captions"},
+    {.name = "frames", .kind = CLI_CUSTOM, .parse = cli_parse_png, .at = AT(pic.frames),
+     .metavar = "FILE", .help = "write the first run one frame per dispatch (a .png\n"
+                                "strip, 8 frames a row, one scale; at most 64)"},
+    {.name = "scale", .kind = CLI_U32, .at = AT(pic.scale), .metavar = "N", .min = 1, .max = 64,
+     .help = "pixels per texel in the pictures (default: 4 below 64\n"
+             "texels, 2 below 128, else 1)"},
     {.name = "json", .kind = CLI_FLAG, .at = AT(json), .help = "print one JSON object"},
     {0}};
 #undef AT
@@ -82,73 +96,6 @@ static void progress(int done, int total)
     if (done == total)
         fputs("\r\033[K", stderr);
     fflush(stderr);
-}
-
-/* Side by side: run A | run B | heat map, 4-pixel black gaps. */
-static stex_status draw(const char *path, const stex_image *a, const stex_image *b,
-                        const uint64_t *differs, const uint8_t *flagged)
-{
-    uint8_t *pa, *pb;
-    stex_status st = stex_image_render_rgba8(a, &pa);
-    if (st)
-        return st;
-    if ((st = stex_image_render_rgba8(b, &pb))) {
-        free(pa);
-        return st;
-    }
-    uint32_t w = a->width, h = a->height, gap = 4, W = 3 * w + 2 * gap;
-    /* brightness: the largest difference seen at the texel, on a log scale
-     * relative to the largest anywhere */
-    double top = 0;
-    for (size_t i = 0; i < (size_t)w * h; i++)
-        if (differs[i] && log1p((double)differs[i]) > top)
-            top = log1p((double)differs[i]);
-    uint8_t *pic = calloc((size_t)W * h * 4, 1);
-    if (!pic) {
-        free(pa);
-        free(pb);
-        return STEX_OUT_OF_MEMORY;
-    }
-    for (uint32_t y = 0; y < h; y++) {
-        uint8_t *row = pic + (size_t)y * W * 4;
-        for (uint32_t x = 0; x < W; x++)
-            row[4 * x + 3] = 255;
-        memcpy(row, pa + (size_t)y * w * 4, (size_t)w * 4);
-        memcpy(row + (size_t)(w + gap) * 4, pb + (size_t)y * w * 4, (size_t)w * 4);
-        for (uint32_t x = 0; x < w; x++) {
-            uint8_t *p = row + (size_t)(2 * (w + gap) + x) * 4;
-            size_t i = (size_t)y * w + x;
-            if (differs[i]) {
-                double t = top > 0 ? log1p((double)differs[i]) / top : 1;
-                p[0] = (uint8_t)(90 + 165 * t);
-                p[1] = (uint8_t)(230 * t * t);
-                p[2] = flagged[i] ? 0 : (uint8_t)(200 * (1 - t));
-            } else if (flagged[i])
-                p[0] = 50, p[1] = 110, p[2] = 255;
-            else
-                p[0] = p[1] = p[2] = 16;
-        }
-    }
-    /* small textures are drawn with square pixels up to 4x, to be seen */
-    uint32_t k = w < 64 ? 4 : w < 128 ? 2 : 1;
-    if (k > 1 && (uint64_t)W * k <= STEX_IO_MAX_DIMENSION) {
-        uint8_t *big = malloc((size_t)W * k * h * k * 4);
-        if (big) {
-            for (uint32_t y = 0; y < h * k; y++)
-                for (uint32_t x = 0; x < W * k; x++)
-                    memcpy(big + ((size_t)y * W * k + x) * 4,
-                           pic + ((size_t)(y / k) * W + x / k) * 4, 4);
-            free(pic);
-            pic = big;
-            W *= k;
-            h *= k;
-        }
-    }
-    st = stex_write_png_rgba8(path, pic, W, h);
-    free(pic);
-    free(pa);
-    free(pb);
-    return st;
 }
 
 void cli_print_race(FILE *f, const char *indent, const stex_race *r)
@@ -182,9 +129,164 @@ static bool note_differences(const stex_image *first, const stex_image *cur, uin
     return any;
 }
 
+/* The sum of every channel of every texel (spec profile): a run's total
+ * heat, for difundir's one channel. */
+static double heat_of(const stex_image *img)
+{
+    const stex_format_info *fi = stex_format_get(img->format);
+    double sum = 0;
+    for (uint32_t y = 0; y < img->height; y++)
+        for (uint32_t x = 0; x < img->width; x++) {
+            stex_vec4 v;
+            if (stex_decode_texel(stex_profile_get(STEX_PROFILE_SPEC), img->format,
+                                  stex_image_texel(img, x, y, 0), &v))
+                continue;
+            for (unsigned c = 0; c < fi->channels; c++)
+                sum += fi->scalar == STEX_SCALAR_U32 ? v.u[c]
+                     : fi->scalar == STEX_SCALAR_I32 ? v.i[c] : (double)v.f[c];
+        }
+    return sum;
+}
+
+/* Degenerate: every texel holds the same bytes (nothing left to see). */
+static bool is_flat(const stex_image *img)
+{
+    unsigned n = stex_format_get(img->format)->bytes;
+    const uint8_t *t0 = stex_image_texel(img, 0, 0, 0);
+    for (uint32_t y = 0; y < img->height; y++)
+        for (uint32_t x = 0; x < img->width; x++)
+            if (memcmp(stex_image_texel(img, x, y, 0), t0, n))
+                return false;
+    return true;
+}
+
+/* "0" or "(0.5, 1, 0, 1)": texel (0, 0)'s value, for "every texel is ...". */
+static void texel_text(const stex_image *img, char *buf, size_t n)
+{
+    const stex_format_info *fi = stex_format_get(img->format);
+    stex_vec4 v;
+    size_t k = 0;
+    buf[0] = '\0';
+    if (stex_decode_texel(stex_profile_get(STEX_PROFILE_SPEC), img->format,
+                          stex_image_texel(img, 0, 0, 0), &v))
+        return;
+    for (unsigned c = 0; c < fi->channels && k < n; c++) {
+        const char *sep = fi->channels == 1 ? "" : c ? ", " : "(";
+        if (fi->scalar == STEX_SCALAR_U32)
+            k += (size_t)snprintf(buf + k, n - k, "%s%" PRIu32, sep, v.u[c]);
+        else if (fi->scalar == STEX_SCALAR_I32)
+            k += (size_t)snprintf(buf + k, n - k, "%s%" PRId32, sep, v.i[c]);
+        else
+            k += (size_t)snprintf(buf + k, n - k, "%s%.6g", sep, (double)v.f[c]);
+    }
+    if (fi->channels > 1 && k < n)
+        snprintf(buf + k, n - k, ")");
+}
+
+/* The input's total heat: its texels decoded (the instance keeps them). */
+static bool input_heat(const stex_kernel *k, const stex_kernel_instance *ki, double *heat)
+{
+    stex_image img;
+    if (!ki->input || stex_image_init(&img, k->input_format, ki->width, ki->height, 1))
+        return false;
+    size_t row = (size_t)ki->width * stex_format_get(k->input_format)->bytes;
+    for (uint32_t y = 0; y < ki->height; y++)
+        memcpy(img.data + (size_t)y * img.bytes_per_row, ki->input + y * row, row);
+    *heat = heat_of(&img);
+    stex_image_free(&img);
+    return true;
+}
+
+/* " - degenerate: every texel is 0" when the image is flat, else "". */
+static void degenerate_note(const stex_image *img, char *buf, size_t n)
+{
+    char v[96];
+    buf[0] = '\0';
+    if (!is_flat(img))
+        return;
+    texel_text(img, v, sizeof v);
+    snprintf(buf, n, " - degenerate: every texel is %s", v);
+}
+
+/* pic->png: run A | run B | heat map on one scale, and what they show. */
+static stex_status draw_runs(const cli_race_picture *pic, const stex_image *a,
+                             const stex_image *b, const cli_race_summary *s, uint32_t runs,
+                             uint32_t threads, uint64_t seed0, const uint64_t *differs,
+                             const uint8_t *flagged)
+{
+    const stex_image *both[2] = {a, b};
+    race_scale range = race_scale_of(both, 2);
+    char note_a[128], note_b[128], caption[1024];
+    degenerate_note(a, note_a, sizeof note_a);
+    degenerate_note(b, note_b, sizeof note_b);
+    int t = cli_threads(threads);
+    snprintf(caption, sizeof caption,
+             "left: seed %" PRIu64 "%s. middle: seed %" PRIu64 "%s%s. %u dispatch%s per run, "
+             "%d thread%s.\n"
+             "both runs on one scale: black = %.6g, white = %.6g.\n"
+             "right: texels that differ between the %u runs, dark red (small) to yellow "
+             "(largest). blue: flagged by the race detector, equal in every run.",
+             seed0, note_a, s->other_seed, note_b, s->other_differs ? "" : " (no run differed)",
+             s->iterations, s->iterations == 1 ? "" : "es", t, t == 1 ? "" : "s", range.lo,
+             range.hi, runs);
+    race_drawing d = {.images = both, .count = 2, .columns = 3,
+                      .scale = pic->scale ? pic->scale : race_auto_scale(a->width),
+                      .range = range, .differs = differs, .flagged = flagged,
+                      .caption = caption};
+    return race_draw_png(pic->png, &d);
+}
+
+/* pic->frames: run A again one dispatch at a time, a frame after each. */
+static stex_status draw_frames(const stex_kernel *k, const stex_kernel_setup *setup,
+                               uint64_t seed, uint32_t threads, stex_visibility vis,
+                               const cli_race_picture *pic, uint32_t iterations)
+{
+    stex_kernel_setup one = *setup;
+    one.iterations = 1;
+    stex_kernel_instance *ki = NULL;
+    stex_image *frames = calloc(iterations, sizeof *frames);
+    const stex_image **list = calloc(iterations, sizeof *list);
+    stex_status st = frames && list ? stex_kernel_instance_create(k, &one, &ki)
+                                    : stex_fail(STEX_OUT_OF_MEMORY, "race: out of memory");
+    uint32_t made = 0, flat_from = 0;
+    for (; !st && made < iterations; made++) {
+        stex_dispatch_options o = {.schedule = STEX_SCHEDULE_SHUFFLED, .seed = seed,
+                                   .threads = (int)threads, .visibility = vis};
+        if (!(st = stex_kernel_instance_dispatch(ki, &o)) &&
+            !(st = cli_instance_image(ki, &frames[made]))) {
+            list[made] = &frames[made];
+            if (!flat_from && is_flat(&frames[made]))
+                flat_from = made + 1;
+        }
+    }
+    if (!st) {
+        race_scale range = race_scale_of(list, iterations);
+        char caption[512], flat[160] = "";
+        if (flat_from) {
+            char v[96];
+            texel_text(&frames[flat_from - 1], v, sizeof v);
+            snprintf(flat, sizeof flat, " degenerate from dispatch %u: every texel is %s.",
+                     flat_from, v);
+        }
+        snprintf(caption, sizeof caption,
+                 "seed %" PRIu64 ", dispatches 1 to %u, left to right, then down. one scale: "
+                 "black = %.6g, white = %.6g.%s", seed, iterations, range.lo, range.hi, flat);
+        race_drawing d = {.images = list, .count = iterations, .columns = 8,
+                          .scale = pic->scale ? pic->scale : race_auto_scale(frames[0].width),
+                          .range = range, .caption = caption};
+        st = race_draw_png(pic->frames, &d);
+    }
+    for (uint32_t i = 0; frames && i < iterations; i++)
+        stex_image_free(&frames[i]);
+    free(frames);
+    free(list);
+    stex_kernel_instance_destroy(ki);
+    return st;
+}
+
 stex_status cli_race_study(const stex_kernel *k, const stex_kernel_setup *setup, uint32_t runs,
-                           uint64_t seed0, uint32_t threads, stex_visibility vis, const char *png,
-                           bool bar, cli_race_summary *out)
+                           uint64_t seed0, uint32_t threads, stex_visibility vis,
+                           const cli_race_picture *pic, bool bar, cli_race_summary *out)
 {
     memset(out, 0, sizeof *out);
     stex_kernel_instance *ki = NULL;
@@ -198,15 +300,18 @@ stex_status cli_race_study(const stex_kernel *k, const stex_kernel_setup *setup,
     uint32_t w = stex_kernel_instance_width(ki), h = stex_kernel_instance_height(ki);
     out->width = w;
     out->height = h;
+    out->iterations = setup->iterations ? setup->iterations : 1;
     out->format = stex_kernel_instance_output_format(ki);
     out->other_seed = seed0;
+    out->has_input_heat = input_heat(k, ki, &out->input_heat);
     stex_race_options ro = {.max_reported = (uint32_t)((uint64_t)w * h * 2 + 16)};
     if ((st = stex_race_detector_create(&ro, &rd)))
         goto done;
     out->seen = calloc(runs, sizeof *out->seen);
+    out->heat = calloc(runs, sizeof *out->heat);
     differs = calloc((size_t)w * h, sizeof *differs);
     flagged = calloc((size_t)w * h, 1);
-    if (!out->seen || !differs || !flagged) {
+    if (!out->seen || !out->heat || !differs || !flagged) {
         st = stex_fail(STEX_OUT_OF_MEMORY, "race: out of memory");
         goto done;
     }
@@ -224,12 +329,14 @@ stex_status cli_race_study(const stex_kernel *k, const stex_kernel_setup *setup,
             goto done;
         if ((st = cli_instance_image(ki, &cur)))
             goto done;
+        out->heat[r] = heat_of(&cur);
         uint64_t hash = fnv1a(cur.data, cur.size);
         uint32_t i = 0;
         while (i < out->distinct && out->seen[i].hash != hash)
             i++;
         if (i == out->distinct)
-            out->seen[out->distinct++] = (cli_race_output){hash, 0, seed0 + r};
+            out->seen[out->distinct++] = (cli_race_output){hash, 0, seed0 + r, out->heat[r],
+                                                           is_flat(&cur)};
         out->seen[i].runs++;
         if (r == 0) {
             first = cur;
@@ -263,8 +370,11 @@ stex_status cli_race_study(const stex_kernel *k, const stex_kernel_setup *setup,
     out->write_write = stex_race_count(rd, STEX_RACE_WRITE_WRITE);
     out->read_write = stex_race_count(rd, STEX_RACE_READ_WRITE);
     out->races = stex_race_count(rd, STEX_RACE_ANY);
-    if (png)
-        st = draw(png, &first, other.data ? &other : &first, differs, flagged);
+    if (pic && pic->png)
+        st = draw_runs(pic, &first, other.data ? &other : &first, out, runs, threads, seed0,
+                       differs, flagged);
+    if (!st && pic && pic->frames)
+        st = draw_frames(k, setup, seed0, threads, vis, pic, out->iterations);
 done:
     stex_image_free(&first);
     stex_image_free(&other);
@@ -275,45 +385,103 @@ done:
     stex_kernel_instance_destroy(ki);
     if (st) {
         free(out->seen);
+        free(out->heat);
         out->seen = NULL;
+        out->heat = NULL;
     }
     return st;
 }
 
+/* A heat as JSON: a number, or null when not finite. */
+static void json_heat(double h)
+{
+    if (isfinite(h))
+        printf("%.9g", h);
+    else
+        fputs("null", stdout);
+}
+
 static void print_json(const race_opts *o, const stex_kernel *k, const cli_race_summary *s)
 {
-    printf("{\"kernel\": \"%s\", \"size\": [%u, %u], \"format\": \"%s\", \"runs\": %u, "
-           "\"schedule\": \"shuffled\", \"seeds\": [%" PRIu64 ", %" PRIu64 "], \"threads\": %d, "
-           "\"visibility\": \"%s\", \"distinct_outputs\": %u, \"outputs\": [",
-           k->name, s->width, s->height, stex_format_name(s->format), o->runs, o->seed,
-           o->seed + o->runs - 1, cli_threads(o->threads), stex_visibility_name(o->vis),
-           s->distinct);
-    for (uint32_t i = 0; i < s->distinct; i++)
-        printf("%s{\"hash\": \"%016" PRIx64 "\", \"runs\": %u, \"first_seed\": %" PRIu64 "}",
-               i ? ", " : "", s->seen[i].hash, s->seen[i].runs, s->seen[i].first_seed);
-    printf("], \"texels_differing\": %" PRIu64 ", \"races\": {\"write-write\": %" PRIu64
-           ", \"read-write\": %" PRIu64 ", \"total\": %" PRIu64 "}, \"flagged_texels\": %" PRIu64
+    printf("{\"kernel\": \"%s\", \"size\": [%u, %u, 1], \"format\": \"%s\", \"runs\": %u, "
+           "\"iterations\": %u, \"schedule\": \"shuffled\", \"seeds\": [%" PRIu64 ", %" PRIu64
+           "], \"threads\": %d, \"visibility\": \"%s\", \"distinct_outputs\": %u, \"outputs\": [",
+           k->name, s->width, s->height, stex_format_name(s->format), o->runs, s->iterations,
+           o->seed, o->seed + o->runs - 1, cli_threads(o->threads),
+           stex_visibility_name(o->vis), s->distinct);
+    for (uint32_t i = 0; i < s->distinct; i++) {
+        printf("%s{\"hash\": \"%016" PRIx64 "\", \"runs\": %u, \"first_seed\": %" PRIu64
+               ", \"total_heat\": ", i ? ", " : "", s->seen[i].hash, s->seen[i].runs,
+               s->seen[i].first_seed);
+        json_heat(s->seen[i].heat);
+        printf(", \"degenerate\": %s}", s->seen[i].flat ? "true" : "false");
+    }
+    fputs("], \"input_heat\": ", stdout);
+    if (s->has_input_heat)
+        json_heat(s->input_heat);
+    else
+        fputs("null", stdout);
+    fputs(", \"heat_per_run\": [", stdout);
+    for (uint32_t r = 0; r < o->runs; r++) {
+        fputs(r ? ", " : "", stdout);
+        json_heat(s->heat[r]);
+    }
+    printf("], \"texels_differing\": %" PRIu64 ", \"races\": {\"write_write\": %" PRIu64
+           ", \"read_write\": %" PRIu64 ", \"total\": %" PRIu64 "}, \"flagged_texels\": %" PRIu64
            ", \"differing_and_flagged\": %" PRIu64 ", \"png\": ",
            s->texels_differing, s->write_write, s->read_write, s->races, s->flagged, s->both);
-    if (o->png)
-        cli_json_string(stdout, o->png);
+    if (o->pic.png)
+        cli_json_string(stdout, o->pic.png);
+    else
+        fputs("null", stdout);
+    fputs(", \"frames_png\": ", stdout);
+    if (o->pic.frames)
+        cli_json_string(stdout, o->pic.frames);
     else
         fputs("null", stdout);
     puts("}");
 }
 
+/* Each run's total heat: the first runs one by one, then the range, and
+ * whether the input's total survived. */
+static void print_heat(const race_opts *o, const cli_race_summary *s)
+{
+    double lo = s->heat[0], hi = s->heat[0];
+    for (uint32_t r = 1; r < o->runs; r++) {
+        lo = s->heat[r] < lo ? s->heat[r] : lo;
+        hi = s->heat[r] > hi ? s->heat[r] : hi;
+    }
+    printf("total heat (the sum of the texel values) per run");
+    if (s->has_input_heat)
+        printf("; the input holds %.9g", s->input_heat);
+    printf(":\n");
+    for (uint32_t r = 0; r < o->runs && r < 8; r++)
+        printf("  seed %" PRIu64 ": %.9g\n", o->seed + r, s->heat[r]);
+    if (o->runs > 8)
+        printf("  ... %u more runs; all runs: %.9g to %.9g\n", o->runs - 8, lo, hi);
+    if (s->has_input_heat && (lo != s->input_heat || hi != s->input_heat))
+        printf("  not conserved: the runs end with %.9g to %.9g of the input's %.9g%s\n", lo, hi,
+               s->input_heat, s->races ? " (racing reads see a neighbour before or after its "
+                                         "update, so heat is lost or counted twice; a "
+                                         "race-free diffusion loses only what leaves at the "
+                                         "edges)" : "");
+}
+
 static void print_text(const race_opts *o, const stex_kernel *k, const cli_race_summary *s)
 {
     int threads = cli_threads(o->threads);
-    printf("%s %ux%u %s: %u runs, shuffled schedules (seeds %" PRIu64 "..%" PRIu64 "), %d "
-           "thread%s\n", k->name, s->width, s->height, stex_format_name(s->format), o->runs,
+    printf("%s %ux%u %s: %u runs of %u dispatch%s, shuffled schedules (seeds %" PRIu64
+           "..%" PRIu64 "), %d thread%s\n", k->name, s->width, s->height,
+           stex_format_name(s->format), o->runs, s->iterations, s->iterations == 1 ? "" : "es",
            o->seed, o->seed + o->runs - 1, threads, threads == 1 ? "" : "s");
     printf("distinct outputs: %u\n", s->distinct);
     for (uint32_t i = 0; i < s->distinct && i < 8; i++)
-        printf("  %016" PRIx64 ": %u run%s (first seed %" PRIu64 ")\n", s->seen[i].hash,
-               s->seen[i].runs, s->seen[i].runs == 1 ? "" : "s", s->seen[i].first_seed);
+        printf("  %016" PRIx64 ": %u run%s (first seed %" PRIu64 ")%s\n", s->seen[i].hash,
+               s->seen[i].runs, s->seen[i].runs == 1 ? "" : "s", s->seen[i].first_seed,
+               s->seen[i].flat ? " - degenerate: every texel the same" : "");
     if (s->distinct > 8)
         printf("  ... and %u more\n", s->distinct - 8);
+    print_heat(o, s);
     printf("texels that differ between runs: %" PRIu64 " of %" PRIu64 "\n", s->texels_differing,
            (uint64_t)s->width * s->height);
     printf("race detector: %" PRIu64 " racing location%s (read-write %" PRIu64
@@ -322,11 +490,14 @@ static void print_text(const race_opts *o, const stex_kernel *k, const cli_race_
            s->races, s->races == 1 ? "" : "s", s->read_write, s->write_write, s->flagged, s->both);
     for (uint32_t i = 0; i < s->examples; i++)
         cli_print_race(stdout, "  ", &s->example[i]);
-    if (o->png)
+    if (o->pic.png)
         printf("picture: %s (left: seed %" PRIu64 ", middle: seed %" PRIu64
-               "%s, right: texels that differ between runs, dark red to yellow by size; blue: "
-               "flagged by the detector, equal in every run)\n", o->png, o->seed, s->other_seed,
-               s->other_differs ? "" : " - no run differed");
+               "%s, on one scale; right: texels that differ between runs, dark red to yellow "
+               "by size; blue: flagged by the detector, equal in every run; captions inside)\n",
+               o->pic.png, o->seed, s->other_seed, s->other_differs ? "" : " - no run differed");
+    if (o->pic.frames)
+        printf("frames: %s (seed %" PRIu64 ", one frame per dispatch, 1 to %u)\n", o->pic.frames,
+               o->seed, s->iterations);
 }
 
 int cli_race(int argc, char **argv)
@@ -351,11 +522,21 @@ int cli_race(int argc, char **argv)
                                     o.size[0] ? o.size[1] : k->default_height)))
         return rc;
 
+    /* the pictures' sizes, before anything runs */
+    uint32_t w = o.size[0] ? o.size[0] : k->default_width;
+    uint32_t h = o.size[0] ? o.size[1] : k->default_height, frames = o.iterations ? o.iterations : 1;
+    if (o.pic.frames && frames > 64)
+        return cli_usage(cmd, "--frames: at most 64 dispatches (8 rows of 8 frames); give "
+                              "--iterations 64 or fewer");
+    stex_status st = STEX_OK;
+    if ((o.pic.png && (st = race_check_grid(o.pic.png, w, h, 3, 3, o.pic.scale))) ||
+        (o.pic.frames && (st = race_check_grid(o.pic.frames, w, h, frames, 8, o.pic.scale))))
+        return cli_fail(cmd, st);
     stex_kernel_setup setup = {.width = o.size[0], .height = o.size[1], .variant = o.variant,
                                .iterations = o.iterations};
     cli_race_summary s;
     bool bar = !o.json && isatty(STDERR_FILENO);
-    stex_status st = cli_race_study(k, &setup, o.runs, o.seed, o.threads, o.vis, o.png, bar, &s);
+    st = cli_race_study(k, &setup, o.runs, o.seed, o.threads, o.vis, &o.pic, bar, &s);
     if (st)
         return cli_fail(cmd, st);
     if (o.json)
@@ -363,5 +544,6 @@ int cli_race(int argc, char **argv)
     else
         print_text(&o, k, &s);
     free(s.seen);
+    free(s.heat);
     return CLI_OK;
 }

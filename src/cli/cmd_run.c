@@ -1,22 +1,26 @@
 /* stex run: run one of the lessons' kernels and write its output. */
-#include "cli/cli_kernel.h"
+#include "cli/cmd_run.h"
 #include "cli/cmd_run_file.h"
+#include "kernels/instance.h"
 
 #include <stddef.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MAX_OUTS 8
+#include <unistd.h>
 
 static const char SYNOPSIS[] =
     "usage: stex run KERNEL [OPTIONS]\n"
     "       stex run FILE.json [OPTIONS]   (a run file: docs/run-files.md)\n"
+    "       stex run --replay X.bin.json [--out FILE] [--json]\n"
     "       stex run --list [--json]\n"
     "\n"
     "Runs one of the lessons' kernels on the emulated device and writes its\n"
     "output texture: .bin (exactly the bytes copyTextureToBuffer gives, plus a\n"
-    "JSON sidecar X.bin.json), .npy, or .png (docs/file-formats.md).\n";
+    "JSON sidecar X.bin.json), .npy, or .png (docs/file-formats.md).\n"
+    "The sidecar records everything that made the output (kernel and the\n"
+    "SHA-256 of its WGSL, options, input file hash); --replay runs it again\n"
+    "and compares the result with the golden byte for byte.\n";
 
 static const char EPILOGUE[] =
     "numbers are decimal (no 0x, no leading zero).\n"
@@ -29,8 +33,11 @@ static const char EPILOGUE[] =
     "  stex run difundir --seed 7 --threads 2 --race-check   # shuffled, seed 7\n"
     "  stex run blur --in photo.png --out blurred.png\n"
     "  stex run box3x3-texture --size 64x64 --executor wgsl --out wgsl.bin\n"
+    "  stex run --replay golden.bin.json             # byte-identical?\n"
+    "  stex run difundir --variant hot --dump-input hot.npy\n"
     "\n"
-    "exit status: 0 done, 1 the device refused (validation or shader error),\n"
+    "exit status: 0 done (a replay: byte-identical), 1 the device refused\n"
+    "(validation or shader error) or a replay differs from its golden,\n"
     "2 usage error, unreadable input or unwritable output.\n";
 
 static int list_kernels(bool json)
@@ -44,7 +51,7 @@ static int list_kernels(bool json)
             cli_json_string(stdout, k->name);
             printf(", \"summary\": ");
             cli_json_string(stdout, k->summary);
-            printf(", \"default_size\": [%u, %u], \"output_format\": \"%s\", \"input_format\": ",
+            printf(", \"default_size\": [%u, %u, 1], \"output_format\": \"%s\", \"input_format\": ",
                    k->default_width, k->default_height, stex_format_name(k->output_format));
             if (k->input_format == STEX_FORMAT_UNDEFINED)
                 fputs("null", stdout);
@@ -67,29 +74,11 @@ static int list_kernels(bool json)
     return CLI_OK;
 }
 
-/* The --out files: the extension picks the type. */
-typedef struct run_outs {
-    int n;
-    const char *path[MAX_OUTS];
-} run_outs;
-
-typedef struct run_opts {
-    bool list, json, race_check, record, print_wgsl, wgsl;
-    uint32_t size[3], threads, iterations; /* size[0] == 0: the kernel's own */
-    uint64_t seed;
-    stex_profile_id profile;
-    stex_schedule schedule;
-    stex_visibility vis;
-    stex_oob_load oob;
-    const char *in, *variant;
-    run_outs outs;
-} run_opts;
-
 static bool parse_out(const char *cmd, const char *s, void *field)
 {
     run_outs *outs = field;
-    if (outs->n == MAX_OUTS) {
-        cli_usage(cmd, "--out: at most %d outputs", MAX_OUTS);
+    if (outs->n == RUN_MAX_OUTS) {
+        cli_usage(cmd, "--out: at most %d outputs", RUN_MAX_OUTS);
         return false;
     }
     if (stex_file_kind_of(s) == STEX_FILE_UNKNOWN) {
@@ -109,6 +98,18 @@ static bool parse_executor(const char *cmd, const char *s, void *field)
         return false;
     }
     *(bool *)field = !strcmp(s, "wgsl");
+    return true;
+}
+
+static bool parse_dump_input(const char *cmd, const char *s, void *field)
+{
+    stex_file_kind kind = stex_file_kind_of(s);
+    if (kind != STEX_FILE_BIN && kind != STEX_FILE_NPY) {
+        cli_usage(cmd, "--dump-input: '%s' must end in .bin or .npy (the input's exact texels; "
+                       "a .png would convert them)", s);
+        return false;
+    }
+    *(const char **)field = s;
     return true;
 }
 
@@ -155,6 +156,14 @@ static const cli_option run_options[] = {
              "default while the interpreter is 10-70x slower"},
     {.name = "print-wgsl", .kind = CLI_FLAG, .at = AT(print_wgsl),
      .help = "print the kernel's WGSL (every pass) and exit"},
+    {.name = "dump-input", .kind = CLI_CUSTOM, .parse = parse_dump_input, .at = AT(dump_input),
+     .metavar = "FILE", .help = "also write the input texture exactly as the kernel\n"
+                                "starts from it (.bin + sidecar, or .npy)"},
+    {.name = "replay", .kind = CLI_TEXT, .at = AT(replay), .metavar = "X.bin.json",
+     .help = "make a golden again from its sidecar's record and\n"
+             "compare it with X.bin byte for byte (exit 1 if it\n"
+             "differs); several threads on a racy kernel may differ,\n"
+             "and the replay says so"},
     {0}};
 #undef AT
 
@@ -226,23 +235,34 @@ static int check_options(const cli_args *a, run_opts *o, const stex_kernel **ker
 }
 
 /* --in: reads the kernel's input image into `input` and points setup at it. */
-static int load_input(const run_opts *o, const stex_kernel *k, stex_kernel_setup *setup,
-                      stex_image *input)
+/* --in: reads the kernel's input image into `input`, points setup at it and
+ * hashes the file (sha, for the sidecar's record).  A replay takes the file
+ * its record names (or --in) and refuses one with another SHA-256. */
+static int load_input(const run_opts *o, const stex_kernel *k, const run_replay *rp,
+                      stex_kernel_setup *setup, stex_image *input, char sha[65])
 {
     const char *cmd = "run";
+    const char *path = o->in;
     bool has_size = o->size[0] != 0;
     if (k->input_format == STEX_FORMAT_UNDEFINED)
         return cli_usage(cmd, "--in: kernel %s takes no input image", k->name);
     cli_raw_layout raw = {.format = k->input_format, .size = {o->size[0], o->size[1], 1}};
     if (!has_size)
         raw.size[0] = raw.size[1] = 0;
-    int rc = cli_read_image(cmd, o->in, &raw, input, NULL);
+    int rc = cli_read_image(cmd, path, &raw, input, NULL);
     if (rc)
         return rc;
+    stex_status st = run_file_sha256(path, sha);
+    if (st)
+        return cli_fail(cmd, st);
+    if (rp && strcmp(sha, rp->input_sha))
+        return cli_usage(cmd, "--replay: input '%s' is not the file the golden was made from "
+                              "(the sidecar records SHA-256 %.12s..., the file's is %.12s...); "
+                              "give the original with --in FILE", path, rp->input_sha, sha);
     if (input->format != k->input_format || input->depth != 1 ||
         (has_size && (input->width != o->size[0] || input->height != o->size[1])))
         return cli_usage(cmd, "--in: '%s' holds %ux%ux%u %s texels, but kernel %s takes a 2d %s "
-                              "image%s", o->in, input->width, input->height, input->depth,
+                              "image%s", path, input->width, input->height, input->depth,
                          stex_format_name(input->format), k->name,
                          stex_format_name(k->input_format), has_size ? " of the --size given" : "");
     if ((rc = cli_check_kernel_size(cmd, "--in", k, input->width, input->height)))
@@ -273,19 +293,69 @@ static stex_status start_recording(const stex_kernel *k, stex_kernel_instance *k
     return st;
 }
 
-/* Every --out file, and X.bin.inputs beside each .bin when recording: all
- * of them, or (if one cannot be written) none, every target left as it was. */
-static stex_status write_outputs(const run_opts *o, const stex_kernel *k, stex_kernel_instance *ki,
-                                 const recorder *rec)
+/* --dump-input: the input texels the instance starts from (the embedded
+ * input, or --in's), in the copy layout, before anything runs. */
+static stex_status dump_input(const run_opts *o, const stex_kernel *k, stex_kernel_instance *ki)
 {
-    stex_image out = {0};
-    stex_status st = cli_instance_image(ki, &out);
+    if (!ki->input)
+        return stex_fail(STEX_INVALID_ARGUMENT, "--dump-input: kernel %s takes no input image",
+                         k->name);
+    stex_image img;
+    stex_status st = stex_image_init(&img, k->input_format, ki->width, ki->height, 1);
+    if (st)
+        return st;
+    size_t row = (size_t)ki->width * stex_format_get(k->input_format)->bytes;
+    for (uint32_t y = 0; y < ki->height; y++)
+        memcpy(img.data + (size_t)y * img.bytes_per_row, ki->input + y * row, row);
+    stex_io_meta meta = {.kernel = k->name};
+    st = stex_write_image(o->dump_input, &img, &meta);
+    stex_image_free(&img);
+    return st;
+}
+
+/* Every --out file, and X.bin.inputs beside each .bin when recording: all
+ * of them, or (if one cannot be written) none, every target left as it was.
+ * Each sidecar records the run (run_record.c). */
+static stex_status write_outputs(const run_opts *o, const stex_kernel *k, const stex_image *out,
+                                 const recorder *rec, const char *input_sha)
+{
+    char *run = run_record_json(o, k, out->width, out->height, input_sha);
+    if (!run)
+        return stex_fail(STEX_OUT_OF_MEMORY, "out of memory");
     stex_io_meta meta = {.kernel = k->name, .profile = stex_profile_name(o->profile),
                          .schedule = stex_schedule_name(o->schedule), .seed = o->seed,
-                         .has_seed = true, .inputs = o->record ? &rec->in : NULL};
-    if (!st)
-        st = stex_write_images((size_t)o->outs.n, o->outs.path, &out, &meta);
-    stex_image_free(&out);
+                         .has_seed = true, .inputs = o->record ? &rec->in : NULL,
+                         .run_json = run};
+    stex_status st = stex_write_images((size_t)o->outs.n, o->outs.path, out, &meta);
+    free(run);
+    return st;
+}
+
+/* What a replay found: the output against its golden, byte for byte. */
+typedef struct replay_result {
+    bool identical;
+    uint64_t texels, differing;
+} replay_result;
+
+static stex_status compare_with_golden(const run_replay *rp, const stex_image *out,
+                                       replay_result *res)
+{
+    stex_image golden;
+    stex_status st = stex_read_bin(rp->golden, &golden, NULL);
+    if (st)
+        return st;
+    stex_compare_result r;
+    st = stex_compare(&golden, out, (stex_tolerance){STEX_TOLERANCE_EXACT, 0}, NULL, &r);
+    if (st == STEX_INVALID_ARGUMENT)
+        stex_fail(st, "--replay: %s holds %ux%ux%u %s texels, the replay made %ux%ux%u %s", rp->golden,
+                  golden.width, golden.height, golden.depth, stex_format_name(golden.format),
+                  out->width, out->height, out->depth, stex_format_name(out->format));
+    else
+        st = STEX_OK;
+    res->texels = r.texels;
+    res->differing = r.differing;
+    res->identical = !st && golden.size == out->size && !memcmp(golden.data, out->data, out->size);
+    stex_image_free(&golden);
     return st;
 }
 
@@ -303,9 +373,10 @@ static void json_sidecar(const char *path, const char *ext)
 }
 
 static void print_json(const run_opts *o, const stex_kernel *k, stex_kernel_instance *ki,
-                       stex_race_detector *rd, double ms)
+                       stex_race_detector *rd, double ms, const run_replay *rp,
+                       const replay_result *res)
 {
-    printf("{\"kernel\": \"%s\", \"size\": [%u, %u], \"format\": \"%s\", \"profile\": \"%s\", "
+    printf("{\"kernel\": \"%s\", \"size\": [%u, %u, 1], \"format\": \"%s\", \"profile\": \"%s\", "
            "\"schedule\": \"%s\", \"seed\": %" PRIu64 ", \"threads\": %d, "
            "\"visibility\": \"%s\", \"oob_load\": \"%s\", \"iterations\": %u, "
            "\"executor\": \"%s\", \"dispatch_ms\": %.3f, \"races\": ",
@@ -315,7 +386,7 @@ static void print_json(const run_opts *o, const stex_kernel *k, stex_kernel_inst
            stex_visibility_name(o->vis), stex_oob_load_name(o->oob),
            o->iterations ? o->iterations : 1, o->wgsl ? "wgsl" : "c", ms);
     if (rd)
-        printf("{\"write-write\": %" PRIu64 ", \"read-write\": %" PRIu64 ", \"total\": %" PRIu64
+        printf("{\"write_write\": %" PRIu64 ", \"read_write\": %" PRIu64 ", \"total\": %" PRIu64
                "}", stex_race_count(rd, STEX_RACE_WRITE_WRITE),
                stex_race_count(rd, STEX_RACE_READ_WRITE), stex_race_count(rd, STEX_RACE_ANY));
     else
@@ -331,11 +402,33 @@ static void print_json(const run_opts *o, const stex_kernel *k, stex_kernel_inst
         if (bin)
             json_sidecar(path, ".json");
     }
-    puts("]}");
+    fputs("], \"input_dump\": ", stdout);
+    if (o->dump_input)
+        cli_json_string(stdout, o->dump_input);
+    else
+        fputs("null", stdout);
+    fputs(", \"replay\": ", stdout);
+    if (rp) {
+        fputs("{\"golden\": ", stdout);
+        cli_json_string(stdout, rp->golden);
+        printf(", \"identical\": %s, \"texels\": %" PRIu64 ", \"texels_differing\": %" PRIu64
+               ", \"deterministic\": %s, \"why_it_may_differ\": ",
+               res->identical ? "true" : "false", res->texels, res->differing,
+               rp->deterministic ? "true" : "false");
+        if (rp->deterministic)
+            fputs("null", stdout);
+        else
+            cli_json_string(stdout, rp->why_not);
+        fputs("}", stdout);
+    } else {
+        fputs("null", stdout);
+    }
+    puts("}");
 }
 
 static void print_text(const run_opts *o, const stex_kernel *k, stex_kernel_instance *ki,
-                       stex_race_detector *rd, double ms)
+                       stex_race_detector *rd, double ms, const run_replay *rp,
+                       const replay_result *res)
 {
     uint32_t it = o->iterations ? o->iterations : 1;
     int threads = cli_threads(o->threads);
@@ -352,10 +445,22 @@ static void print_text(const run_opts *o, const stex_kernel *k, stex_kernel_inst
         if (stex_race_count(rd, STEX_RACE_ANY))
             stex_race_report_text(rd, stdout);
     }
+    if (o->dump_input)
+        printf("wrote the input to %s%s\n", o->dump_input,
+               stex_file_kind_of(o->dump_input) == STEX_FILE_BIN ? " (+ .json sidecar)" : "");
     for (int i = 0; i < o->outs.n; i++)
         printf("wrote %s%s\n", o->outs.path[i],
                stex_file_kind_of(o->outs.path[i]) != STEX_FILE_BIN ? ""
                : o->record ? " (+ .json sidecar, + .inputs)" : " (+ .json sidecar)");
+    if (!rp)
+        return;
+    if (res->identical)
+        printf("replay of %s: byte-identical (%" PRIu64 " texels)\n", rp->golden, res->texels);
+    else
+        printf("replay of %s: DIFFERS in %" PRIu64 " of %" PRIu64 " texels\n", rp->golden,
+               res->differing, res->texels);
+    if (!rp->deterministic)
+        printf("note: this replay may differ from the golden: %s\n", rp->why_not);
 }
 
 /* --executor wgsl: each pass's pipeline from its WGSL (create_pipeline). */
@@ -374,16 +479,22 @@ static stex_status make_wgsl(void *user, stex_device *d, const stex_kernel_pass 
     return st;
 }
 
-/* Creates the kernel, dispatches it, writes the files, prints the summary. */
-static int execute(const run_opts *o, const stex_kernel *k, const stex_kernel_setup *setup)
+/* Creates the kernel, dispatches it, writes the files, prints the summary;
+ * a replay (rp) compares the output with its golden. */
+static int execute(const run_opts *o, const stex_kernel *k, const stex_kernel_setup *setup,
+                   const char *input_sha, const run_replay *rp)
 {
     stex_race_detector *rd = NULL;
     stex_kernel_instance *ki = NULL;
     recorder rec = {0};
+    stex_image out = {0};
+    replay_result res = {0};
     stex_status st = STEX_OK;
     if (o->race_check && (st = stex_race_detector_create(NULL, &rd)))
         goto done;
     if ((st = stex_kernel_instance_create(k, setup, &ki)))
+        goto done;
+    if (o->dump_input && (st = dump_input(o, k, ki)))
         goto done;
     stex_dispatch_options d = {.schedule = o->schedule, .seed = o->seed,
                                .threads = (int)o->threads, .visibility = o->vis,
@@ -394,32 +505,26 @@ static int execute(const run_opts *o, const stex_kernel *k, const stex_kernel_se
     double t0 = cli_now_ms();
     st = stex_kernel_instance_dispatch(ki, &d);
     double ms = cli_now_ms() - t0;
-    if (st || (o->outs.n && (st = write_outputs(o, k, ki, &rec))))
+    if (!st && (o->outs.n || rp))
+        st = cli_instance_image(ki, &out);
+    if (!st && o->outs.n)
+        st = write_outputs(o, k, &out, &rec, input_sha);
+    if (!st && rp)
+        st = compare_with_golden(rp, &out, &res);
+    if (st)
         goto done;
     if (o->json)
-        print_json(o, k, ki, rd, ms);
+        print_json(o, k, ki, rd, ms, rp, &res);
     else
-        print_text(o, k, ki, rd, ms);
+        print_text(o, k, ki, rd, ms, rp, &res);
 done:
+    stex_image_free(&out);
     stex_kernel_instance_destroy(ki);
     stex_race_detector_destroy(rd);
     stex_inputs_free(&rec.in);
-    return st ? cli_fail("run", st) : CLI_OK;
-}
-
-/* --print-wgsl: the source each pass's C twin follows, as the lesson wrote it. */
-static int print_wgsl(const stex_kernel *k)
-{
-    for (uint32_t i = 0; i < k->pass_count; i++) {
-        const stex_kernel_pass *p = &k->passes[i];
-        if (k->pass_count > 1)
-            printf("%s// pass %u of %u: entry point %s\n", i ? "\n" : "", i + 1, k->pass_count,
-                   p->entry_point);
-        fputs(p->wgsl, stdout);
-        if (*p->wgsl && p->wgsl[strlen(p->wgsl) - 1] != '\n')
-            fputc('\n', stdout);
-    }
-    return CLI_OK;
+    if (st)
+        return cli_fail("run", st);
+    return rp && !res.identical ? CLI_REFUSED : CLI_OK;
 }
 
 /* KERNEL ending in .json: a run file, with the options that apply to it. */
@@ -439,6 +544,7 @@ int cli_run(int argc, char **argv)
                   .oob = STEX_OOB_LOAD_ZERO};
     cli_args a;
     const stex_kernel *k = NULL;
+    run_replay replay = {0}, *rp = NULL;
     int rc = cli_parse(&cli_run_spec, argc, argv, &o, &a);
     if (rc || a.help)
         return rc;
@@ -446,19 +552,37 @@ int cli_run(int argc, char **argv)
         return list_kernels(o.json);
     if (a.count >= 1 && cli_is_run_file(a.value[0])) /* FILE.json: cmd_run_file.c */
         return run_file(&a, &o);
-    if ((rc = check_options(&a, &o, &k)))
+    if (o.replay) {
+        rp = &replay;
+        rc = run_replay_load(&a, &o, &k, rp);
+        if (!rc && rp->input_path && !o.in && access(rp->input_path, F_OK))
+            rc = cli_usage("run", "--replay: the golden was made from input '%s', which is not "
+                                  "there (run from the folder it was made in, or give the file "
+                                  "with --in FILE)", rp->input_path);
+        else if (!rc && rp->input_path && !o.in)
+            o.in = rp->input_path;
+        else if (!rc && !rp->input_path && o.in)
+            rc = cli_usage("run", "--in: the golden was made from kernel %s's own input, not a "
+                                  "file; drop --in", k->name);
+    } else {
+        rc = check_options(&a, &o, &k);
+    }
+    if (rc) {
+        run_replay_free(&replay);
         return rc;
-    if (o.print_wgsl)
-        return print_wgsl(k);
+    }
+    if (o.print_wgsl) {
+        run_print_wgsl(stdout, k);
+        return CLI_OK;
+    }
     stex_kernel_setup setup = {.width = o.size[0], .height = o.size[1],
                                .iterations = o.iterations, .variant = o.variant,
                                .create_pipeline = o.wgsl ? make_wgsl : NULL};
     stex_image input = {0};
-    if (o.in && (rc = load_input(&o, k, &setup, &input))) {
-        stex_image_free(&input);
-        return rc;
-    }
-    rc = execute(&o, k, &setup);
+    char input_sha[65] = "";
+    if (!o.in || !(rc = load_input(&o, k, rp, &setup, &input, input_sha)))
+        rc = execute(&o, k, &setup, o.in ? input_sha : NULL, rp);
     stex_image_free(&input);
+    run_replay_free(&replay);
     return rc;
 }

@@ -153,7 +153,7 @@ int cli_validate(int argc, char **argv)
         cli_json_string(stdout, stex_format_name(e.format));
         printf(", \"access\": ");
         cli_json_string(stdout, stex_access_name(e.access));
-        printf(", \"viewDimension\": ");
+        printf(", \"view_dimension\": ");
         cli_json_string(stdout, stex_view_dimension_name(e.view_dimension));
         printf(", \"visibility\": ");
         cli_json_string(stdout, visibility_arg);

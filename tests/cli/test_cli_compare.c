@@ -2,6 +2,7 @@
  * allowed tolerance against another device's rounding, and bad input. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stddef.h>
 
 #include <cmocka.h>
@@ -165,6 +166,72 @@ static void test_record_allowed(void **state)
     remove(gp), remove(side);
 }
 
+
+/* --json mismatches carry the decoded channel values beside the bytes;
+ * NaN and infinities as strings (JSON numbers cannot hold them). */
+static void test_json_values(void **state)
+{
+    (void)state;
+    char g[512], a[512];
+    path_in(g, sizeof g, "special.bin");
+    path_in(a, sizeof a, "special-actual.bin");
+    stex_image img;
+    assert_int_equal(stex_image_init(&img, STEX_FORMAT_R32FLOAT, 4, 1, 1), STEX_OK);
+    const float gv[4] = {1.5f, INFINITY, NAN, -2.0f}, av[4] = {1.5f, 2.0f, 3.0f, -INFINITY};
+    memcpy(img.data, gv, sizeof gv);
+    assert_int_equal(stex_write_bin(g, &img, NULL), STEX_OK);
+    memcpy(img.data, av, sizeof av);
+    assert_int_equal(stex_write_bin(a, &img, NULL), STEX_OK);
+    stex_image_free(&img);
+    cli_result r = run_stex("compare '%s' '%s' --json", g, a);
+    CLI_EXPECT(r, 1, NULL);
+    json_error_t je;
+    json_t *j = json_loads(r.out, 0, &je);
+    if (!j)
+        fail_msg("stdout is not JSON: %s", r.out);
+    json_t *m = json_object_get(j, "first_mismatches");
+    assert_int_equal(json_array_size(m), 3);
+    static const char *const want_g[3] = {"inf", "NaN", NULL},
+                             *const want_a[3] = {NULL, NULL, "-inf"};
+    static const double num_g[3] = {0, 0, -2}, num_a[3] = {2, 3, 0};
+    for (size_t i = 0; i < 3; i++) {
+        json_t *e = json_array_get(m, i);
+        assert_int_equal(json_integer_value(json_object_get(e, "x")), (json_int_t)i + 1);
+        json_t *gvals = json_object_get(e, "golden_values"), *avals = json_object_get(e, "actual_values");
+        assert_int_equal(json_array_size(gvals), 1);
+        assert_int_equal(json_array_size(avals), 1);
+        if (want_g[i])
+            assert_string_equal(json_string_value(json_array_get(gvals, 0)), want_g[i]);
+        else
+            assert_true(json_number_value(json_array_get(gvals, 0)) == num_g[i]);
+        if (want_a[i])
+            assert_string_equal(json_string_value(json_array_get(avals, 0)), want_a[i]);
+        else
+            assert_true(json_number_value(json_array_get(avals, 0)) == num_a[i]);
+    }
+    json_decref(j);
+    cli_free(&r);
+    /* an rgba8unorm pair: four normalised channels (128 and 127 of 255) */
+    r = run_stex("run generar --size 2x2 --threads 1 --out '%s'", g);
+    CLI_EXPECT(r, 0, NULL);
+    cli_free(&r);
+    r = run_stex("run generar --size 2x2 --threads 1 --profile nvidia --out '%s'", a);
+    CLI_EXPECT(r, 0, NULL);
+    cli_free(&r);
+    r = run_stex("compare '%s' '%s' --json", g, a);
+    CLI_EXPECT(r, 1, NULL);
+    j = json_loads(r.out, 0, &je);
+    json_t *e = json_array_get(json_object_get(j, "first_mismatches"), 0);
+    json_t *gvals = json_object_get(e, "golden_values");
+    assert_int_equal(json_array_size(gvals), 4);
+    assert_true(fabs(json_number_value(json_array_get(gvals, 1)) - 128.0 / 255) < 1e-6);
+    assert_true(fabs(json_number_value(json_array_get(json_object_get(e, "actual_values"), 1)) -
+                     127.0 / 255) < 1e-6);
+    json_decref(j);
+    cli_free(&r);
+    remove(g), remove(a);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -235,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_self_and_flip),
         cmocka_unit_test(test_allowed),
         cmocka_unit_test(test_record_allowed),
+        cmocka_unit_test(test_json_values),
         cmocka_unit_test(test_errors),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

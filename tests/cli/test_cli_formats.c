@@ -28,7 +28,7 @@ static const struct {
 static void test_json_against_spec(void **state)
 {
     (void)state;
-    static const char *const acc[] = {"write-only", "read-only", "read-write"};
+    static const char *const acc[] = {"write_only", "read_only", "read_write"}; /* JSON keys */
     static const stex_access acc_enum[] = {STEX_ACCESS_WRITE_ONLY, STEX_ACCESS_READ_ONLY,
                                            STEX_ACCESS_READ_WRITE};
     int n = 0, bad = 0;

@@ -186,7 +186,7 @@ static void test_run_race_check(void **state)
     assert_non_null(j);
     json_t *races = json_object_get(j, "races");
     assert_true(json_is_object(races));
-    assert_true(json_integer_value(json_object_get(races, "read-write")) > 0);
+    assert_true(json_integer_value(json_object_get(races, "read_write")) > 0);
     json_decref(j);
     cli_free(&r);
     r = run_stex("run difundir-pingpong --size 16x16 --race-check --json");

@@ -84,7 +84,7 @@ static void test_json(void **state)
         fail_msg("not JSON (%s): %s", e.text, r.out);
     assert_string_equal(json_string_value(json_object_get(j, "result")), "validation error");
     assert_string_equal(json_string_value(json_object_get(j, "access")), "read-write");
-    assert_string_equal(json_string_value(json_object_get(j, "viewDimension")), "2d");
+    assert_string_equal(json_string_value(json_object_get(j, "view_dimension")), "2d");
     assert_non_null(strstr(json_string_value(json_object_get(j, "message")), "texture-formats-tier2"));
     /* Implied features are listed: tier1 -> rg11b10ufloat-renderable. */
     json_t *f = json_object_get(j, "features");
