@@ -82,9 +82,9 @@ typedef struct stex_wgsl_override_info {
     double default_value;    /* when has_default */
 } stex_wgsl_override_info;
 
-uint32_t stex_wgsl_override_count(const stex_wgsl_module *m);
+STEX_API uint32_t stex_wgsl_override_count(const stex_wgsl_module *m);
 /* NULL if out of range. */
-const stex_wgsl_override_info *stex_wgsl_override_at(const stex_wgsl_module *m, uint32_t i);
+STEX_API const stex_wgsl_override_info *stex_wgsl_override_at(const stex_wgsl_module *m, uint32_t i);
 
 /* ---- pipelines ---- */
 typedef struct stex_wgsl_override {
@@ -110,7 +110,7 @@ STEX_API stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_m
  * same options would use.  Fails as stex_wgsl_pipeline_create does for the
  * module or entry point, and with STEX_VALIDATION_ERROR (the diagnostics in
  * stex_last_error) when an override value breaks the shader. */
-stex_status stex_wgsl_workgroup_size(const stex_wgsl_module *m, const char *entry_point,
+STEX_API stex_status stex_wgsl_workgroup_size(const stex_wgsl_module *m, const char *entry_point,
                                      const stex_wgsl_options *opt, uint32_t out[3]);
 
 #ifdef __cplusplus
