@@ -473,8 +473,9 @@ static stex_status make_wgsl(void *user, stex_device *d, const stex_kernel_pass 
     if (st == STEX_VALIDATION_ERROR)
         st = stex_fail(st, "the WGSL of pass %s does not compile:\n%s", pass->entry_point,
                        stex_wgsl_module_diagnostics(m));
+    stex_wgsl_options o = {.subgroup_width = RUN_WGSL_SUBGROUP};
     if (!st)
-        st = stex_wgsl_pipeline_create(d, m, pass->entry_point, NULL, out);
+        st = stex_wgsl_pipeline_create(d, m, pass->entry_point, &o, out);
     stex_wgsl_module_destroy(m);
     return st;
 }

@@ -7,6 +7,8 @@
 #include "cli/cli_kernel.h"
 
 #define RUN_MAX_OUTS 8
+/* the sub-group width --executor wgsl runs at (the interpreter's default) */
+#define RUN_WGSL_SUBGROUP 32
 
 /* The --out files: the extension picks the type. */
 typedef struct run_outs {

@@ -96,8 +96,11 @@ char *run_record_json(const run_opts *o, const stex_kernel *k, uint32_t w, uint3
     json_object_set_new(r, "schedule", json_string(stex_schedule_name(o->schedule)));
     json_object_set_new(r, "seed", seed_json(o->seed));
     json_object_set_new(r, "threads", json_integer(cli_threads(o->threads)));
-    /* the engine runs no sub-groups: recorded as none */
-    json_object_set_new(r, "subgroup_size", json_null());
+    /* the executor, and the WGSL interpreter's sub-group width (the C kernels run one
+     * invocation at a time: none) */
+    json_object_set_new(r, "executor", json_string(o->wgsl ? "wgsl" : "c"));
+    json_object_set_new(r, "subgroup_size", o->wgsl ? json_integer(RUN_WGSL_SUBGROUP)
+                                                    : json_null());
     json_object_set_new(r, "visibility", json_string(stex_visibility_name(o->vis)));
     json_object_set_new(r, "oob_load", json_string(stex_oob_load_name(o->oob)));
     json_object_set_new(r, "iterations", json_integer(o->iterations ? o->iterations : 1));
@@ -284,6 +287,11 @@ static int read_record(json_t *run, const char *side, run_opts *o, const stex_ke
         !get_count(run, side, "threads", 1, 1024, &o->threads) ||
         !get_count(run, side, "iterations", 1, 100000, &o->iterations))
         return CLI_USAGE;
+    json_t *executor = json_object_get(run, "executor"); /* absent: a C kernel's golden */
+    if (executor && !(json_is_string(executor) && (!strcmp(json_string_value(executor), "c") ||
+                                                   !strcmp(json_string_value(executor), "wgsl"))))
+        return refuse(side, "the run record's \"executor\" must be \"c\" or \"wgsl\"");
+    o->wgsl = executor && !strcmp(json_string_value(executor), "wgsl");
     if (variant && !json_is_null(variant)) {
         if (!json_is_string(variant) || (strcmp(json_string_value(variant), "random") &&
                                          strcmp(json_string_value(variant), "hot")))

@@ -82,7 +82,8 @@ static void test_record_and_replay(void **state)
     assert_string_equal(json_string_value(json_object_get(run, "schedule")), "shuffled");
     assert_int_equal(json_integer_value(json_object_get(run, "seed")), 5);
     assert_int_equal(json_integer_value(json_object_get(run, "threads")), 1);
-    assert_true(json_is_null(json_object_get(run, "subgroup_size")));
+    assert_true(json_is_null(json_object_get(run, "subgroup_size"))); /* the C kernel */
+    assert_string_equal(json_string_value(json_object_get(run, "executor")), "c");
     assert_string_equal(json_string_value(json_object_get(run, "visibility")), "snapshot");
     assert_string_equal(json_string_value(json_object_get(run, "oob_load")), "zero");
     assert_int_equal(json_integer_value(json_object_get(run, "iterations")), 3);
@@ -117,6 +118,32 @@ static void test_record_and_replay(void **state)
     CLI_EXPECT(r, 0, NULL);
     expect_out(&r, "\"identical\": true");
     expect_out(&r, "\"deterministic\": true");
+    cli_free(&r);
+}
+
+/* A golden of the WGSL executor records it (and its sub-group width), and
+ * its replay runs the WGSL again: the same bytes. */
+static void test_replay_wgsl_executor(void **state)
+{
+    (void)state;
+    char g[512], gs[600];
+    path_in(g, sizeof g, "wgsl.bin");
+    snprintf(gs, sizeof gs, "%s.json", g);
+    cli_result r = run_stex("run box3x3-buffer --size 20x12 --executor wgsl --out '%s'", g);
+    CLI_EXPECT(r, 0, NULL);
+    cli_free(&r);
+    json_t *j = load_json(gs), *run = json_object_get(j, "run");
+    assert_string_equal(json_string_value(json_object_get(run, "executor")), "wgsl");
+    assert_int_equal(json_integer_value(json_object_get(run, "subgroup_size")), 32);
+    json_decref(j);
+    r = run_stex("run --replay '%s' --json", gs);
+    CLI_EXPECT(r, 0, NULL);
+    expect_out(&r, "\"executor\": \"wgsl\"");
+    expect_out(&r, "\"identical\": true");
+    cli_free(&r);
+    edit_run(gs, "executor", json_string("fpga"));
+    r = run_stex("run --replay '%s'", gs);
+    CLI_EXPECT(r, 2, "\"executor\"");
     cli_free(&r);
 }
 
@@ -303,6 +330,7 @@ int main(void)
     scratch_make(cli_dir, sizeof cli_dir);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_record_and_replay),
+        cmocka_unit_test(test_replay_wgsl_executor),
         cmocka_unit_test(test_replay_differs),
         cmocka_unit_test(test_replay_not_deterministic),
         cmocka_unit_test(test_replay_refused),
