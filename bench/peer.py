@@ -274,6 +274,18 @@ def measure_stex(args, kernel, races):
     return rows[0]["ms"]
 
 
+def measure_wgsl(args, kernel):
+    """The kernel's WGSL on stex's interpreter: one dispatch of `stex run
+    --executor wgsl` (its dispatch_ms: one cold run, not a median)."""
+    argv = [args.stex, "run", kernel, "--executor", "wgsl", "--size",
+            f"{args.size}x{args.size}", "--threads", str(args.threads), "--json"]
+    rc, out, err = run(argv, timeout=1800)
+    rows = json_lines(out) if rc == 0 else []
+    if not rows or "dispatch_ms" not in rows[0]:
+        raise RuntimeError(f"{shlex.join(argv)} failed ({rc}): {last_lines(err or out)}")
+    return rows[0]["dispatch_ms"]
+
+
 def measure_plain(args, kernel):
     argv = [args.bench_plain, "--kernel", kernel, "--size", str(args.size),
             "--threads", str(args.threads), "--reps", str(args.reps), "--json"]
@@ -398,6 +410,8 @@ def report(args, started, load_start, data, peers_ran, peer_docs, notes):
     lines.append("")
 
     head = ["kernel", "stex", "stex, race detection on", "plain C"]
+    if args.wgsl:
+        head.append("stex WGSL (interpreter, one dispatch)")
     for key, title, _, _ in PEERS:
         if key in peers_ran:
             head.append(title)
@@ -411,6 +425,8 @@ def report(args, started, load_start, data, peers_ran, peer_docs, notes):
         d = data[kernel]
         off, on, plain = d["stex-off"], d["stex-on"], d["plain"]
         row = [kernel, cell(off), cell(on), cell(plain)]
+        if args.wgsl:
+            row.append(cell(d["wgsl"]))
         for key, _, _, _ in PEERS:
             if key in peers_ran:
                 row.append(cell([v for v in d[key] if v is not None]))
@@ -419,6 +435,15 @@ def report(args, started, load_start, data, peers_ran, peer_docs, notes):
                 row.append(ratio_cell(off, d[key]) + " / " + ratio_cell(on, d[key]))
         row.append(ratio_cell(off, plain) + " / " + ratio_cell(on, plain))
         lines.append("| " + " | ".join(row) + " |")
+    if args.wgsl and peers_ran:
+        lines.append("")
+        lines.append("| kernel | " + " | ".join(f"stex WGSL/{title.split()[0]}" for key, title, _, _ in PEERS
+                                                   if key in peers_ran) + " |")
+        lines.append("|" + " --- |" * (1 + len(peers_ran)))
+        for kernel, _ in KERNELS:
+            d = data[kernel]
+            lines.append("| " + kernel + " | " + " | ".join(ratio_cell(d["wgsl"], d[key]) for key, _, _, _ in PEERS
+                                                            if key in peers_ran) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -452,13 +477,17 @@ def main():
                     help="as root: add bookworm-backports, install lavapipe (and node if missing)")
     ap.add_argument("--no-peer", action="store_true", help="stex and plain C only")
     ap.add_argument("--out", help="also write the Markdown report to this file")
+    ap.add_argument("--wgsl", action="store_true",
+                    help="also time each kernel's WGSL on stex's interpreter (stex run "
+                         "--executor wgsl: one dispatch per round; slow at 4096)")
     args = ap.parse_args()
     args.command = shlex.join(["python3", "bench/peer.py"] + sys.argv[1:])
     if args.rounds < 1 or not 1 <= args.reps <= 64:
         ap.error("--rounds must be at least 1 and --reps 1..64")
     args.bench_kernels = os.path.join(args.build, "bench", "bench_kernels")
     args.bench_plain = os.path.join(args.build, "bench", "bench_plain")
-    for exe in (args.bench_kernels, args.bench_plain):
+    args.stex = os.path.join(args.build, "stex")
+    for exe in (args.bench_kernels, args.bench_plain, args.stex):
         if not os.access(exe, os.X_OK):
             sys.exit(f"{exe} is missing: build first (meson setup build && meson compile -C build)")
     os.makedirs(args.cache, exist_ok=True)
@@ -480,7 +509,7 @@ def main():
     run_dir = os.path.join(args.cache, "runs", started.strftime("%Y%m%dT%H%M%SZ"))
     os.makedirs(run_dir, exist_ok=True)
     # data[kernel][column] = one figure per round (None where that part failed)
-    data = {k: {c: [] for c in ["stex-off", "stex-on", "plain"] + [p for p, _, _, _ in PEERS]}
+    data = {k: {c: [] for c in ["stex-off", "stex-on", "plain", "wgsl"] + [p for p, _, _, _ in PEERS]}
             for k, _ in KERNELS}
     peer_docs, peers_ran = {}, set()
 
@@ -490,6 +519,12 @@ def main():
                 ms = measure_stex(args, kernel, races)
                 data[kernel]["stex-" + races].append(ms)
                 say(f"  stex {kernel} races {races}: {ms:.1f} ms")
+
+    def part_wgsl(rnd):
+        for kernel, _ in KERNELS:
+            ms = measure_wgsl(args, kernel)
+            data[kernel]["wgsl"].append(ms)
+            say(f"  stex WGSL {kernel}: {ms:.1f} ms")
 
     def part_plain(rnd):
         for kernel, _ in KERNELS:
@@ -520,6 +555,8 @@ def main():
     t0 = time.monotonic()
     for rnd in range(1, args.rounds + 1):
         parts = [("stex", part_stex), ("plain C", part_plain)]
+        if args.wgsl:
+            parts.append(("stex WGSL", part_wgsl))
         parts += [(key, part_peer(key)) for key, _, _, _ in PEERS if key in peers]  # those still running
         order = parts[(rnd - 1) % len(parts):] + parts[:(rnd - 1) % len(parts)]
         say(f"[round {rnd}/{args.rounds}] " + ", ".join(name for name, _ in order))
