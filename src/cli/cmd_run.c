@@ -12,6 +12,8 @@
 static const char SYNOPSIS[] =
     "usage: stex run KERNEL [OPTIONS]\n"
     "       stex run FILE.json [OPTIONS]   (a run file: docs/run-files.md)\n"
+    "       stex run FILE.wgsl [--size WxH] [--iterations N] [--out FILE]... [OPTIONS]\n"
+    "                          (a shader whose one binding is a texture_storage_2d)\n"
     "       stex run --replay X.bin.json [--out FILE] [--json]\n"
     "       stex run --list [--json]\n"
     "\n"
@@ -528,14 +530,25 @@ done:
     return rp && !res.identical ? CLI_REFUSED : CLI_OK;
 }
 
-/* KERNEL ending in .json: a run file, with the options that apply to it. */
+/* KERNEL ending in .json: a run file, with the options that apply to it;
+ * ending in .wgsl: a shader with one storage texture (cmd_run_wgsl.c). */
 static int run_file(const cli_args *a, run_opts *o)
 {
     if (cli_given(&cli_run_spec, a, "seed") && !cli_given(&cli_run_spec, a, "schedule"))
         o->schedule = STEX_SCHEDULE_SHUFFLED;
     cli_run_file_opts f = {o->json, o->race_check, o->threads, o->seed, o->profile, o->schedule,
                            o->vis, o->oob};
-    return cli_run_file(&cli_run_spec, a, &f);
+    if (!cli_is_wgsl_file(a->value[0]))
+        return cli_run_file(&cli_run_spec, a, &f);
+    static const char *const kernel_only[] = {"variant", "in", "record-allowed", "print-wgsl",
+                                              "executor", "replay", "dump-input", NULL};
+    for (const char *const *k = kernel_only; *k; k++)
+        if (cli_given(&cli_run_spec, a, *k))
+            return cli_usage("run", "--%s: not for a WGSL file (it runs the shader itself on "
+                                    "one texture)", *k);
+    if (a->count > 1)
+        return cli_usage("run", "unexpected argument '%s' after the WGSL file", a->value[1]);
+    return cli_run_wgsl(a->value[0], o->size, o->iterations, o->outs.path, o->outs.n, &f);
 }
 
 int cli_run(int argc, char **argv)
@@ -551,8 +564,8 @@ int cli_run(int argc, char **argv)
         return rc;
     if (o.list)
         return list_kernels(o.json);
-    if (a.count >= 1 && cli_is_run_file(a.value[0])) /* FILE.json: cmd_run_file.c */
-        return run_file(&a, &o);
+    if (a.count >= 1 && (cli_is_run_file(a.value[0]) || cli_is_wgsl_file(a.value[0])))
+        return run_file(&a, &o); /* FILE.json, FILE.wgsl: cmd_run_file.c, cmd_run_wgsl.c */
     if (o.replay) {
         rp = &replay;
         rc = run_replay_load(&a, &o, &k, rp);

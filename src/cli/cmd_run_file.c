@@ -1,7 +1,6 @@
 /* `stex run FILE.json`: loads the run file, executes it on a device with
  * the profile asked for, writes its outputs (all or none), and prints a
- * summary.  WGSL modules need the WGSL front end; until it is linked in
- * they are refused with that message (stex_run_options.compile = NULL). */
+ * summary.  Its WGSL modules go through stex's own front end. */
 #include "cli/cmd_run_file.h"
 
 #include <inttypes.h>
@@ -75,15 +74,20 @@ int cli_run_file(const cli_spec *spec, const cli_args *a, const cli_run_file_opt
     int rc = refuse_kernel_options(spec, a);
     if (rc)
         return rc;
-    const char *path = a->value[0];
     stex_run *r = NULL;
+    stex_status st = stex_run_load(a->value[0], NULL, &r);
+    return st ? cli_fail("run", st) : cli_run_loaded(a->value[0], r, o);
+}
+
+int cli_run_loaded(const char *path, stex_run *r, const cli_run_file_opts *o)
+{
     stex_adapter *ad = NULL;
     stex_device *dev = NULL;
     stex_race_detector *rd = NULL;
     stex_adapter_desc desc = stex_adapter_desc_default();
     desc.profile = o->profile;
     stex_status st;
-    if ((st = stex_run_load(path, NULL, &r)) || (st = stex_adapter_create(&desc, &ad)) ||
+    if ((st = stex_adapter_create(&desc, &ad)) ||
         (st = stex_device_create(ad, NULL, &dev)) ||
         (o->race_check && (st = stex_race_detector_create(NULL, &rd))))
         goto done;

@@ -23,5 +23,15 @@ typedef struct cli_run_file_opts {
 bool cli_is_run_file(const char *arg);
 /* Runs it; refuses the options that only make sense for a kernel. */
 int cli_run_file(const cli_spec *spec, const cli_args *a, const cli_run_file_opts *o);
+/* Executes a parsed run (taking it over), writes its outputs, prints the
+ * summary under the name `path`. */
+int cli_run_loaded(const char *path, stex_run *r, const cli_run_file_opts *o);
+
+/* `stex run FILE.wgsl`: a shader whose one binding is a 2d storage texture,
+ * on a texture of `size` (size[0] 0: 64 x 64), dispatched over it
+ * `iterations` times (0: once), written to the `nout` files of `outs`. */
+bool cli_is_wgsl_file(const char *arg);
+int cli_run_wgsl(const char *path, const uint32_t size[3], uint32_t iterations,
+                 const char *const *outs, int nout, const cli_run_file_opts *o);
 
 #endif

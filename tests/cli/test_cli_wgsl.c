@@ -1,6 +1,7 @@
 /* stex check and stex reflect: exit codes (0 valid, 1 invalid, 2 usage),
  * the diagnostics' file:line:col and rule, reflection as JSON (parsed with
  * jansson), overrides by name and @id; and stex run --executor. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -235,6 +236,61 @@ static void test_run_executor(void **state)
     cli_free(&r);
 }
 
+/* `stex run FILE.wgsl`: a shader with one storage texture, run on a texture
+ * of --size and written out; the texels against the WGSL's arithmetic done
+ * here (spec: unorm8 = the exact product rounded, ties to even). */
+static void test_run_wgsl_file(void **state)
+{
+    (void)state;
+    static const char GRADIENT[] =
+        "@group(0) @binding(0) var out_tex : texture_storage_2d<rgba8unorm, write>;\n"
+        "@compute @workgroup_size(8, 4)\n"
+        "fn main(@builtin(global_invocation_id) id : vec3<u32>) {\n"
+        "  let size = textureDimensions(out_tex);\n"
+        "  if (any(id.xy >= size)) { return; }\n"
+        "  let uv = vec2<f32>(id.xy) / vec2<f32>(size);\n"
+        "  textureStore(out_tex, vec2<i32>(id.xy), vec4<f32>(uv.x, uv.y, 0.5, 1.0));\n"
+        "}\n";
+    char shader[512], out[512];
+    write_file("gradient.wgsl", GRADIENT, shader, sizeof shader);
+    snprintf(out, sizeof out, "%s/gradient.bin", cli_dir);
+    cli_result r = run_stex("run '%s' --size 37x21 --out '%s' --threads 2", shader, out);
+    CLI_EXPECT(r, 0, NULL);
+    cli_free(&r);
+    stex_image img;
+    if (stex_read_bin(out, &img, NULL))
+        fail_msg("%s", stex_last_error());
+    assert_int_equal(img.width, 37);
+    assert_int_equal(img.height, 21);
+    for (uint32_t y = 0; y < 21; y++)
+        for (uint32_t x = 0; x < 37; x++) {
+            const uint8_t *t = stex_image_texel(&img, x, y, 0);
+            float u = (float)x / 37.0f, v = (float)y / 21.0f;
+            uint8_t want[4] = {(uint8_t)lrint((double)u * 255.0), (uint8_t)lrint((double)v * 255.0),
+                               128, 255}; /* 0.5 * 255 = 127.5: ties to even */
+            if (memcmp(t, want, 4))
+                fail_msg("texel (%u, %u): %02x%02x%02x%02x, want %02x%02x%02x%02x", x, y, t[0],
+                         t[1], t[2], t[3], want[0], want[1], want[2], want[3]);
+        }
+    stex_image_free(&img);
+
+    /* two bindings: that is a run file's job */
+    char two[512];
+    write_file("two.wgsl", VALID, two, sizeof two);
+    r = run_stex("run '%s'", two);
+    CLI_EXPECT(r, 2, "run file");
+    cli_free(&r);
+    /* a shader that does not compile: the diagnostic, exit 1 */
+    char bad[512];
+    write_file("bad.wgsl", INVALID, bad, sizeof bad);
+    r = run_stex("run '%s'", bad);
+    CLI_EXPECT(r, 1, "bad.wgsl:3:");
+    cli_free(&r);
+    r = run_stex("run '%s' --variant hot", shader);
+    CLI_EXPECT(r, 2, "not for a WGSL file");
+    cli_free(&r);
+}
+
 int main(void)
 {
     scratch_make(cli_dir, sizeof cli_dir);
@@ -243,6 +299,7 @@ int main(void)
         cmocka_unit_test(test_reflect_json),
         cmocka_unit_test(test_reflect_errors),
         cmocka_unit_test(test_run_executor),
+        cmocka_unit_test(test_run_wgsl_file),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     scratch_remove(cli_dir);

@@ -1,0 +1,112 @@
+/* `stex run FILE.wgsl`: the one-texture case without a run file.  The
+ * shader's only binding must be a 2d storage texture; stex makes it (--size,
+ * 64x64 by default), dispatches enough workgroups to cover it, and writes it
+ * to the --out files - by building the run file that says so and running it
+ * as `stex run FILE.json` would (docs/run-files.md). */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli_kernel.h"
+#include "cli/cmd_run_file.h"
+#include "common/error.h"
+#include "io/io_internal.h"
+
+bool cli_is_wgsl_file(const char *arg)
+{
+    size_t n = arg ? strlen(arg) : 0;
+    return n > 5 && !strcmp(arg + n - 5, ".wgsl");
+}
+
+/* The entry point and its one storage texture, or a usage message. */
+static int one_texture(const char *path, const stex_wgsl_module *m,
+                       const stex_wgsl_entry_point **ep)
+{
+    if (stex_wgsl_module_error_count(m)) {
+        fputs(stex_wgsl_module_diagnostics(m), stderr);
+        return CLI_REFUSED;
+    }
+    if (stex_wgsl_entry_point_count(m) != 1)
+        return cli_usage("run", "%s has %u compute entry points; with more than one, describe "
+                                "the run in a run file (docs/run-files.md)", path,
+                         stex_wgsl_entry_point_count(m));
+    *ep = stex_wgsl_entry_point_at(m, 0);
+    const stex_wgsl_entry_point *e = *ep;
+    if (e->entry_count != 1 || e->entries[0].type != STEX_BINDING_STORAGE_TEXTURE ||
+        e->entries[0].storage_texture.view_dimension != STEX_VIEW_DIMENSION_2D ||
+        e->entries[0].storage_texture.access == STEX_ACCESS_READ_ONLY)
+        return cli_usage("run", "%s: `stex run FILE.wgsl` takes a shader whose one binding is a "
+                                "writable texture_storage_2d (this one has %u); describe other "
+                                "setups in a run file (docs/run-files.md)", path, e->entry_count);
+    return CLI_OK;
+}
+
+/* The run file for it, as JSON text (malloc'ed), NULL when out of memory. */
+static char *run_json(const char *path, const stex_wgsl_entry_point *e, const uint32_t size[2],
+                      uint32_t iterations, const char *const *outs, int nout)
+{
+    const stex_layout_entry *t = &e->entries[0];
+    json_t *files = json_array(), *groups = json_array();
+    for (int i = 0; i < nout; i++)
+        json_array_append_new(files, json_string(outs[i]));
+    for (uint32_t g = 0; g < t->group; g++)
+        json_array_append_new(groups, json_null());
+    json_array_append_new(groups, json_string("g"));
+    uint32_t gx = (size[0] + e->workgroup_size[0] - 1) / e->workgroup_size[0];
+    uint32_t gy = (size[1] + e->workgroup_size[1] - 1) / e->workgroup_size[1];
+    json_t *root = json_pack(
+        "{s:{s:{s:s}}, s:{s:{s:[i,i], s:s, s:[s,s,s]}}, s:{s:{s:s}},"
+        " s:{s:{s:s, s:{s:s, s:s}}}, s:{s:{s:{s:s, s:i}, s:[{s:i, s:s}]}},"
+        " s:[{s:{s:s, s:o, s:[i,i,i], s:i}}], s:[{s:s, s:o}]}",
+        "shaderModules", "m", "file", path,
+        "textures", "t", "size", (json_int_t)size[0], (json_int_t)size[1], "format",
+        stex_format_name(t->storage_texture.format), "usage", "STORAGE_BINDING", "COPY_SRC",
+        "COPY_DST",
+        "views", "v", "texture", "t",
+        "pipelines", "p", "layout", "auto", "compute", "module", "m", "entryPoint", e->name,
+        "bindGroups", "g", "layout", "pipeline", "p", "group", (json_int_t)t->group, "entries",
+        "binding", (json_int_t)t->binding, "resource", "v",
+        "steps", "dispatchWorkgroups", "pipeline", "p", "bindGroups", groups, "workgroupCount",
+        (json_int_t)gx, (json_int_t)gy, (json_int_t)1, "repeat",
+        (json_int_t)(iterations ? iterations : 1),
+        "outputs", "texture", "t", "files", files);
+    char *text = root ? json_dumps(root, JSON_COMPACT) : NULL;
+    json_decref(root);
+    return text;
+}
+
+int cli_run_wgsl(const char *path, const uint32_t size[3], uint32_t iterations,
+                 const char *const *outs, int nout, const cli_run_file_opts *o)
+{
+    uint8_t *src;
+    size_t n;
+    stex_status st = io_read_file(path, &src, &n, 16u << 20);
+    if (st)
+        return cli_fail("run", st);
+    char *text = malloc(n + 1);
+    if (!text) {
+        free(src);
+        return cli_fail("run", stex_fail(STEX_OUT_OF_MEMORY, "%s: out of memory", path));
+    }
+    memcpy(text, src, n);
+    text[n] = '\0';
+    free(src);
+    stex_wgsl_module *m = NULL;
+    st = stex_wgsl_module_create(text, path, &m);
+    free(text);
+    const stex_wgsl_entry_point *ep = NULL;
+    int rc = m ? one_texture(path, m, &ep) : CLI_OK;
+    if (!m || rc) {
+        stex_wgsl_module_destroy(m);
+        return m ? rc : cli_fail("run", st);
+    }
+    const uint32_t wh[2] = {size[0] ? size[0] : 64, size[0] ? size[1] : 64};
+    char *json = run_json(path, ep, wh, iterations, outs, nout);
+    stex_wgsl_module_destroy(m);
+    if (!json)
+        return cli_fail("run", stex_fail(STEX_OUT_OF_MEMORY, "%s: out of memory", path));
+    stex_run *r = NULL;
+    st = stex_run_parse(json, path, ".", NULL, &r);
+    free(json);
+    return st ? cli_fail("run", st) : cli_run_loaded(path, r, o);
+}
