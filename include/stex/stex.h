@@ -24,6 +24,7 @@
 #include "stex/webgpu.h"
 #include "stex/format.h"
 #include "stex/convert.h"
+#include "stex/math.h"
 #include "stex/layout.h"
 #include "stex/device.h"
 #include "stex/resource.h"

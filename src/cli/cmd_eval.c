@@ -1,10 +1,12 @@
 /* stex eval: one WGSL expression over arguments a, b, c, d, as each profile
- * computes it at run time (the math layer, include/stex/math.h).
+ * computes it at run time.
  *
- * Until a WGSL front end lands, EXPR is matched against the expressions of
- * stex/math.def (the '# expr' lines of the conformance files), ignoring
- * spaces; --type picks among overloads of the same text ("a + b" for f32,
- * i32 and u32; f32 first). */
+ * An expression of stex/math.def (the '# expr' lines of the conformance
+ * files, spaces ignored; --type picks among overloads of the same text, f32
+ * first) goes straight to the math layer (include/stex/math.h), which also
+ * does --const and --bits; any other expression, with --type SIG, runs in a
+ * one-invocation shader through stex's WGSL front end and interpreter
+ * (eval_wgsl.c), whose arithmetic is the same math layer's. */
 #include <ctype.h>
 #include <stddef.h>
 #include <errno.h>
@@ -13,6 +15,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_kernel.h"
+#include "cli/eval_wgsl.h"
 #include "stex/math.h"
 
 static const char SYNOPSIS[] =
@@ -209,8 +213,8 @@ static void list_expressions(void)
 }
 
 /* The overload of `expr` (same text, spaces ignored; and type if given), or
- * STEX_MATH_FN_COUNT after a usage error. */
-static stex_math_fn find_overload(const char *expr, const char *type)
+ * STEX_MATH_FN_COUNT (*known: whether the text is in the table at all). */
+static stex_math_fn find_overload(const char *expr, const char *type, bool *known)
 {
     char want[256], have[256];
     strip_spaces(expr, want, sizeof want);
@@ -224,11 +228,7 @@ static stex_math_fn find_overload(const char *expr, const char *type)
         if (!type || !strcmp(type, f->sig))
             return (stex_math_fn)k;
     }
-    if (!text_known)
-        cli_usage("eval", "'%s' is not an expression stex evaluates yet (only those of "
-                  "`stex eval --list`, until a WGSL front end lands)", expr);
-    else
-        cli_usage("eval", "'%s' has no overload of type %s (`stex eval --list`)", expr, type);
+    *known = text_known;
     return STEX_MATH_FN_COUNT;
 }
 
@@ -251,26 +251,25 @@ static int pick_profiles(const eval_opts *o, stex_profile_id ids[STEX_PROFILE_CO
     return 0;
 }
 
-static void print_results(stex_math_fn fn, const stex_profile_id *ids, int nprof,
-                          const uint32_t *in, const char *out_types, bool json)
+/* One row per profile: outs[k] holds profile ids[k]'s nout result words. */
+static void print_rows(const char *expr, const char *sig, const stex_profile_id *ids, int nprof,
+                       uint32_t (*outs)[8], unsigned nout, const char *out_types, bool json)
 {
-    const stex_math_fn_info *info = stex_math_fn_get(fn);
     if (json) {
         printf("{\"expr\": ");
-        cli_json_string(stdout, info->expr);
+        cli_json_string(stdout, expr);
         printf(", \"type\": ");
-        cli_json_string(stdout, info->sig);
+        cli_json_string(stdout, sig);
         printf(", \"results\": [");
     }
     for (int k = 0; k < nprof; k++) {
-        uint32_t out[8];
-        stex_math_eval(stex_profile_get(ids[k]), fn, in, out);
+        const uint32_t *out = outs[k];
         if (json) {
             printf("%s{\"profile\": \"%s\", \"bits\": [", k ? ", " : "", stex_profile_name(ids[k]));
-            for (unsigned i = 0; i < info->out_words; i++)
+            for (unsigned i = 0; i < nout; i++)
                 printf("%s\"%08x\"", i ? ", " : "", out[i]);
             printf("], \"values\": [");
-            for (unsigned i = 0; i < info->out_words; i++) {
+            for (unsigned i = 0; i < nout; i++) {
                 printf("%s\"", i ? ", " : "");
                 print_value(stdout, out_types[i], out[i]);
                 printf("\"");
@@ -279,7 +278,7 @@ static void print_results(stex_math_fn fn, const stex_profile_id *ids, int nprof
             continue;
         }
         printf("%-9s", stex_profile_name(ids[k]));
-        for (unsigned i = 0; i < info->out_words; i++) {
+        for (unsigned i = 0; i < nout; i++) {
             printf("%s0x%08x (", i ? ", " : " ", out[i]);
             print_value(stdout, out_types[i], out[i]);
             printf(")");
@@ -288,6 +287,54 @@ static void print_results(stex_math_fn fn, const stex_profile_id *ids, int nprof
     }
     if (json)
         printf("]}\n");
+}
+
+/* An expression the table does not list: through the WGSL front end, which
+ * needs its signature (--type); not for --const or --bits. */
+static int eval_by_wgsl(const eval_opts *o, const cli_args *args, const stex_profile_id *ids,
+                        int nprof, bool known)
+{
+    const char *expr = args->value[0];
+    if (known && !o->type)
+        return cli_usage("eval", "'%s' has no overload of that type (`stex eval --list`)", expr);
+    if (!o->type)
+        return cli_usage("eval", "'%s' is not in stex's table of expressions (`stex eval "
+                         "--list`): give its signature with --type SIG (e.g. --type "
+                         "'f32,f32->f32') to evaluate it with the WGSL front end", expr);
+    if (o->constant || o->bits)
+        return cli_usage("eval", "--%s: only for the expressions of `stex eval --list`; others "
+                         "run on the WGSL interpreter at run time", o->constant ? "const" : "bits");
+    unsigned nin, nout;
+    stex_status st = eval_wgsl_words(o->type, &nin, &nout);
+    if (st)
+        return cli_usage("eval", "%s", stex_last_error());
+    const char *arrow = strstr(o->type, "->");
+    char arg_list[64], in_types[16], out_types[8];
+    snprintf(arg_list, sizeof arg_list, "%.*s", (int)(arrow - o->type), o->type);
+    word_types(arg_list, in_types, 16);
+    word_types(arrow + 2, out_types, 8);
+    if ((unsigned)(args->count - 1) != nin || nin > 16)
+        return cli_usage("eval", "%s (%s) takes %u argument value(s), got %d", expr, o->type,
+                         nin, args->count - 1);
+    uint32_t in[16], outs[STEX_PROFILE_COUNT][8];
+    for (unsigned i = 0; i < nin; i++)
+        if (!parse_value(args->value[1 + i], in_types[i], &in[i]))
+            return cli_usage("eval", "argument %u: '%s' is not a %s literal or a 0x bit pattern",
+                             i + 1, args->value[1 + i],
+                             in_types[i] == 'f' ? "f32" : in_types[i] == 'i' ? "i32" : "u32");
+    for (int k = 0; k < nprof; k++) {
+        char *diag = NULL;
+        st = eval_wgsl(expr, o->type, ids[k], in, outs[k], &diag);
+        if (st) {
+            int rc = diag ? cli_usage("eval", "'%s' is not a WGSL expression of type %s:\n%s",
+                                      expr, o->type, diag)
+                          : cli_fail("eval", st);
+            free(diag);
+            return rc;
+        }
+    }
+    print_rows(expr, o->type, ids, nprof, outs, nout, out_types, o->json);
+    return CLI_OK;
 }
 
 int cli_eval(int argc, char **argv)
@@ -306,14 +353,15 @@ int cli_eval(int argc, char **argv)
                          "neither --json nor --profile");
     if (args.count < 1)
         return cli_usage("eval", "an expression is needed, e.g. 'a * b'");
-    stex_math_fn fn = find_overload(args.value[0], o.type);
-    if (fn == STEX_MATH_FN_COUNT)
-        return CLI_USAGE;
-    const stex_math_fn_info *info = stex_math_fn_get(fn);
+    bool known = false;
+    stex_math_fn fn = find_overload(args.value[0], o.type, &known);
     stex_profile_id ids[STEX_PROFILE_COUNT];
     int nprof = pick_profiles(&o, ids);
     if (!nprof)
         return CLI_USAGE;
+    if (fn == STEX_MATH_FN_COUNT)
+        return eval_by_wgsl(&o, &args, ids, nprof, known);
+    const stex_math_fn_info *info = stex_math_fn_get(fn);
     unsigned nvalues = (unsigned)(args.count - 1);
     if (o.bits) {
         if (nvalues)
@@ -349,6 +397,9 @@ int cli_eval(int argc, char **argv)
         printf("\n");
         return CLI_OK;
     }
-    print_results(fn, ids, nprof, in, out_types, o.json);
+    uint32_t outs[STEX_PROFILE_COUNT][8];
+    for (int k = 0; k < nprof; k++)
+        stex_math_eval(stex_profile_get(ids[k]), fn, in, outs[k]);
+    print_rows(info->expr, info->sig, ids, nprof, outs, info->out_words, out_types, o.json);
     return CLI_OK;
 }

@@ -37,6 +37,11 @@ typedef struct wg_val {
     uint32_t reg;     /* V_REG */
     wg_cword *c;      /* V_CONST: one per word */
     wg_ref ref;       /* V_REF, V_PTR, V_HANDLE (binding) */
+    /* V_REG of an f32 product a * b (also through a `let`): its operands'
+     * registers, so that `p + c` can be the profile's a * b + c, which some
+     * devices contract into one rounding */
+    bool mul;
+    uint32_t mul_a, mul_b;
 } wg_val;
 
 /* A module-scope declaration's analysis, done once, on first use. */

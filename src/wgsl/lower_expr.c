@@ -614,9 +614,21 @@ static wg_val binary(wg_ctx *x, const wg_expr *e)
         }
         return (wg_val){.kind = V_REG, .type = rtype, .reg = d};
     }
+    bool f32 = kind_of(x, s) == TY_F32;
+    if (e->op == TK_PLUS && f32 && (a.mul || b.mul)) {
+        /* a * b + c or c + a * b: the math layer's mul_add / add_mul, which
+         * round twice or once as the profile's device does */
+        const wg_val *p = a.mul ? &a : &b;
+        uint32_t args3[3] = {p->mul_a, p->mul_b, a.mul ? rb : ra};
+        uint32_t d = wg_emit_math(x, a.mul ? "mul_add" : "add_mul", type, args3, 3, type, e->loc);
+        return (wg_val){.kind = V_REG, .type = type, .reg = d};
+    }
     uint32_t args[2] = {ra, rb};
     uint32_t d = wg_emit_math(x, math_op_name(e->op), type, args, 2, type, e->loc);
-    return (wg_val){.kind = V_REG, .type = type, .reg = d};
+    wg_val r = {.kind = V_REG, .type = type, .reg = d};
+    if (e->op == TK_STAR && f32)
+        r.mul = true, r.mul_a = ra, r.mul_b = rb;
+    return r;
 }
 
 static wg_val unary(wg_ctx *x, const wg_expr *e)

@@ -26,7 +26,17 @@ static const eval_case CASES[] = {
     {{"eval", "--type", "i32,i32->i32", "a / b", "-7", "0"}, 0, "0xfffffff9 (-7)", NULL},
     {{"eval", "--json", "--profile", "lavapipe", "ldexp(a, b)", "0x1p-149f", "255"}, 0,
      "\"bits\": [\"74000000\"]", NULL},
-    {{"eval", "foo(a)", "1"}, 2, NULL, "not an expression stex evaluates"},
+    {{"eval", "foo(a)", "1"}, 2, NULL, "give its signature with --type"},
+    /* any WGSL expression, with its signature, through the front end and interpreter */
+    {{"eval", "--type", "f32,f32,f32->f32", "max(a, b) * c - 1.0", "1.5", "2", "0x00000001"}, 0,
+     "nvidia    0xbf800000 (-1)", NULL},
+    {{"eval", "--type", "vec2<f32>,f32->vec2<f32>", "a * b + vec2(1.0, 2.0)", "0.5", "0.25", "3"},
+     0, "spec      0x40200000 (2.5), 0x40300000 (2.75)", NULL},
+    {{"eval", "--type", "u32,u32->u32", "(a / b) + 0u", "7", "0"}, 0, "0x00000007 (7)", NULL},
+    {{"eval", "--type", "i32,i32->bool", "a < b", "-3", "2"}, 0, "0x00000001 (true)", NULL},
+    {{"eval", "--type", "f32->f32", "a +", "1"}, 2, NULL, "expression:5:"},
+    {{"eval", "--type", "f32->f33", "a", "1"}, 2, NULL, "a signature is 1 to 4 argument types"},
+    {{"eval", "--const", "--type", "f32->f32", "a + a * a", "1"}, 2, NULL, "only for the expressions"},
     {{"eval", "a + b", "1"}, 2, NULL, "takes 2 argument value(s), got 1"},
     {{"eval", "--type", "u32,u32->u32", "a + b", "-1", "2"}, 2, NULL, "not a u32 literal"},
     {{"eval", "--const", "a + b", "1", "2"}, 0, "const    0x40400000 (3)", NULL},
@@ -49,6 +59,33 @@ static void test_cases(void **state)
             fail_msg("stex %s '%s' ...: exit %d (want %d)\nstdout: %s\nstderr: %s", c->args[0],
                      c->args[1], r.status, c->status, r.out, r.err);
         cli_free(&r);
+    }
+}
+
+/* An expression of the table evaluated by the math layer directly, and the
+ * same arithmetic written differently so that it goes through the WGSL
+ * front end and interpreter: the two executors agree under every profile,
+ * on the subnormal, NaN and contraction cases where profiles differ. */
+static void test_table_and_wgsl_agree(void **state)
+{
+    (void)state;
+    static const struct { const char *table, *wgsl, *type, *v[3]; } P[] = {
+        {"a * b", "(a) * (b)", "f32,f32->f32", {"0x00000001", "0.98", NULL}},
+        {"a * b", "(a) * (b)", "f32,f32->f32", {"0x7fc00000", "2", NULL}},
+        {"a / b", "(a) / (b)", "f32,f32->f32", {"1", "3", NULL}},
+        {"a * b + c", "(a) * (b) + (c)", "f32,f32,f32->f32", {"0x3f800800", "0x3f800800", "0xbf801000"}},
+        {"sqrt(a)", "sqrt((a))", "f32->f32", {"2", NULL, NULL}},
+        {"exp2(a)", "exp2((a))", "f32->f32", {"0.3", NULL, NULL}},
+    };
+    for (size_t i = 0; i < sizeof P / sizeof P[0]; i++) {
+        const char *ta[8] = {"eval", "--type", P[i].type, P[i].table, P[i].v[0], P[i].v[1], P[i].v[2]};
+        const char *wa[8] = {"eval", "--type", P[i].type, P[i].wgsl, P[i].v[0], P[i].v[1], P[i].v[2]};
+        cli_result t = cli_run(ta), w = cli_run(wa);
+        if (t.status || w.status || strcmp(t.out, w.out))
+            fail_msg("%s vs %s: exit %d / %d\ntable:\n%s\nWGSL:\n%s%s", P[i].table, P[i].wgsl,
+                     t.status, w.status, t.out, w.out, w.err);
+        cli_free(&t);
+        cli_free(&w);
     }
 }
 
@@ -83,6 +120,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cases),
         cmocka_unit_test(test_bits),
+        cmocka_unit_test(test_table_and_wgsl_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -112,6 +112,70 @@ static void run(const char *src, const char *entry, uint32_t width, stex_schedul
 
 static const uint32_t widths[] = {1, 8, 32, 64};
 
+/* a * b + c in the three forms NVIDIA was measured to contract (one
+ * rounding) and lavapipe not (two): the interpreter gives each the math
+ * layer's answer for the profile of the dispatch. */
+static const char CONTRACT[] =
+    "@group(0) @binding(0) var<storage, read_write> io : array<u32, 8>;\n"
+    "@compute @workgroup_size(1)\n"
+    "fn main() {\n"
+    "  let a = bitcast<f32>(io[0]);\n"
+    "  let b = bitcast<f32>(io[1]);\n"
+    "  let c = bitcast<f32>(io[2]);\n"
+    "  io[3] = bitcast<u32>(a * b + c);\n"
+    "  io[4] = bitcast<u32>(c + a * b);\n"
+    "  let p = a * b;\n"
+    "  io[5] = bitcast<u32>(p + c);\n"
+    "  io[6] = bitcast<u32>(fma(a, b, c));\n"
+    "}\n";
+
+static void test_contraction_per_profile(void **s)
+{
+    (void)s;
+    static const stex_math_fn forms[4] = {STEX_MATH_MUL_ADD_F32, STEX_MATH_ADD_MUL_F32,
+                                          STEX_MATH_MUL_ADD_LET_F32, STEX_MATH_FMA_F32};
+    const uint32_t in[3] = {0x3f800800u, 0x3f800800u, 0xbf801000u}; /* (1+2^-12)^2 - (1+2^-11) */
+    for (int prof = 0; prof < STEX_PROFILE_COUNT; prof++) {
+        stex_adapter_desc ad = stex_adapter_desc_default();
+        ad.profile = (stex_profile_id)prof;
+        stex_adapter *a;
+        stex_device *dev;
+        assert_int_equal(stex_adapter_create(&ad, &a), STEX_OK);
+        assert_int_equal(stex_device_create(a, NULL, &dev), STEX_OK);
+        stex_wgsl_module *m;
+        if (stex_wgsl_module_create(CONTRACT, "contract", &m))
+            fail_msg("%s", stex_wgsl_module_diagnostics(m));
+        stex_pipeline *p;
+        assert_int_equal(stex_wgsl_pipeline_create(dev, m, "main", NULL, &p), STEX_OK);
+        stex_buffer *io;
+        stex_buffer_desc bd = {.size = 32, .usage = STEX_BUFFER_USAGE_STORAGE};
+        assert_int_equal(stex_buffer_create(dev, &bd, &io), STEX_OK);
+        memcpy(stex_buffer_data(io), in, sizeof in);
+        stex_bind_group *g;
+        assert_int_equal(stex_bind_group_create(p, &(stex_bind_group_entry){.binding = 0,
+                                                                            .buffer = io}, 1, &g),
+                         STEX_OK);
+        assert_int_equal(stex_dispatch(p, g, 1, 1, 1, NULL), STEX_OK);
+        const uint32_t *w = (const uint32_t *)(const void *)stex_buffer_data(io);
+        for (int f = 0; f < 4; f++) {
+            uint32_t want;
+            stex_math_eval(stex_profile_get((stex_profile_id)prof), forms[f], in, &want);
+            if (w[3 + f] != want)
+                fail_msg("profile %s, form %d: %08x, the math layer says %08x",
+                         stex_profile_name((stex_profile_id)prof), f, w[3 + f], want);
+        }
+        /* nvidia fuses all three forms: 2^-24; the others round the product first: 0 */
+        assert_int_equal(w[3], prof == STEX_PROFILE_NVIDIA ? 0x33800000u : 0u);
+        assert_int_equal(w[5], prof == STEX_PROFILE_NVIDIA ? 0x33800000u : 0u);
+        stex_bind_group_destroy(g);
+        stex_buffer_destroy(io);
+        stex_pipeline_destroy(p);
+        stex_wgsl_module_destroy(m);
+        stex_device_destroy(dev);
+        stex_adapter_destroy(a);
+    }
+}
+
 static void test_reduction(void **s)
 {
     (void)s;
@@ -164,7 +228,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reduction), cmocka_unit_test(test_prefix_sum),
-        cmocka_unit_test(test_runaway_loop),
+        cmocka_unit_test(test_runaway_loop), cmocka_unit_test(test_contraction_per_profile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

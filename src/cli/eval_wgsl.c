@@ -1,0 +1,185 @@
+/* `stex eval` over any WGSL expression: the expression goes into a one-
+ * invocation compute shader that reads its arguments a, b, c, d from a
+ * storage buffer (as bit patterns) and writes its result's bits back; stex's
+ * front end compiles it and its interpreter runs it on a device of the
+ * profile asked for, so every operation is that profile's arithmetic. */
+#include "cli/eval_wgsl.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "stex/stex.h"
+
+enum { RESULT_AT = 16, IO_WORDS = 32 };
+
+/* One type of a signature: "f32", "vec3<i32>", "bool" ... */
+typedef struct eval_type {
+    char scalar[5];   /* f32, i32, u32, bool */
+    unsigned lanes;   /* 1 for a scalar */
+} eval_type;
+
+/* Splits "vec2<f32>,u32" into types; false if one is not a scalar or vector. */
+static bool parse_types(const char *s, size_t len, eval_type *t, unsigned max, unsigned *n)
+{
+    *n = 0;
+    while (len) {
+        if (*n == max)
+            return false;
+        eval_type *e = &t[(*n)++];
+        e->lanes = 1;
+        if (len > 6 && !strncmp(s, "vec", 3) && s[3] >= '2' && s[3] <= '4' && s[4] == '<') {
+            e->lanes = (unsigned)(s[3] - '0');
+            s += 5, len -= 5;
+        }
+        size_t k = 0;
+        while (k < len && s[k] != ',' && s[k] != '>')
+            k++;
+        if (k < 3 || k > 4)
+            return false;
+        memcpy(e->scalar, s, k);
+        e->scalar[k] = 0;
+        if (strcmp(e->scalar, "f32") && strcmp(e->scalar, "i32") && strcmp(e->scalar, "u32") &&
+            strcmp(e->scalar, "bool"))
+            return false;
+        s += k, len -= k;
+        if (e->lanes > 1) {
+            if (!len || *s != '>')
+                return false;
+            s++, len--;
+        }
+        if (len) {
+            if (*s != ',')
+                return false;
+            s++, len--;
+        }
+    }
+    return *n > 0;
+}
+
+/* The WGSL that reads word w as a value of scalar type t. */
+static void load_word(char *b, size_t n, const char *t, unsigned w)
+{
+    if (!strcmp(t, "u32"))
+        snprintf(b, n, "io[%u]", w);
+    else if (!strcmp(t, "bool"))
+        snprintf(b, n, "(io[%u] != 0u)", w);
+    else
+        snprintf(b, n, "bitcast<%s>(io[%u])", t, w);
+}
+
+/* The shader, or false if it does not fit the buffer. */
+static bool shader_text(char *src, size_t size, const char *expr, const eval_type *args,
+                        unsigned nargs, const eval_type *res)
+{
+    static const char names[] = "abcd";
+    size_t at = (size_t)snprintf(src, size,
+                                 "@group(0) @binding(0) var<storage, read_write> io : "
+                                 "array<u32, %d>;\n@compute @workgroup_size(1)\nfn main() {\n",
+                                 IO_WORDS);
+    unsigned w = 0;
+    for (unsigned i = 0; i < nargs && at < size; i++) {
+        char one[64], all[256] = "";
+        if (args[i].lanes == 1)
+            load_word(all, sizeof all, args[i].scalar, w++);
+        else {
+            size_t k = (size_t)snprintf(all, sizeof all, "vec%u<%s>(", args[i].lanes,
+                                        args[i].scalar);
+            for (unsigned l = 0; l < args[i].lanes; l++) {
+                load_word(one, sizeof one, args[i].scalar, w++);
+                k += (size_t)snprintf(all + k, sizeof all - k, "%s%s", l ? ", " : "", one);
+            }
+            snprintf(all + k, sizeof all - k, ")");
+        }
+        at += (size_t)snprintf(src + at, size - at, "  let %c = %s;\n", names[i], all);
+    }
+    if (at < size)
+        at += (size_t)snprintf(src + at, size - at, "  let r = %s;\n", expr);
+    static const char comp[] = "xyzw";
+    for (unsigned l = 0; l < res->lanes && at < size; l++) {
+        char v[8];
+        snprintf(v, sizeof v, res->lanes > 1 ? "r.%c" : "r", comp[l]);
+        const char *s = res->scalar;
+        at += (size_t)snprintf(src + at, size - at,
+                               !strcmp(s, "u32") ? "  io[%u] = %s;\n"
+                               : !strcmp(s, "bool") ? "  io[%u] = select(0u, 1u, %s);\n"
+                                                    : "  io[%u] = bitcast<u32>(%s);\n",
+                               RESULT_AT + l, v);
+    }
+    if (at < size)
+        at += (size_t)snprintf(src + at, size - at, "}\n");
+    return at < size && w <= RESULT_AT;
+}
+
+stex_status eval_wgsl_words(const char *sig, unsigned *nin, unsigned *nout)
+{
+    const char *arrow = sig ? strstr(sig, "->") : NULL;
+    eval_type args[4], res[2];
+    unsigned na, nr;
+    if (!arrow || !parse_types(sig, (size_t)(arrow - sig), args, 4, &na) ||
+        !parse_types(arrow + 2, strlen(arrow + 2), res, 2, &nr))
+        return stex_fail(STEX_INVALID_ARGUMENT, "--type '%s': a signature is 1 to 4 argument "
+                         "types '->' one result type, each f32, i32, u32, bool or vecN<T> "
+                         "(e.g. f32,f32->f32)", sig ? sig : "");
+    if (nr != 1)
+        return stex_fail(STEX_INVALID_ARGUMENT, "--type '%s': a WGSL expression has one result "
+                         "type", sig);
+    *nin = 0;
+    for (unsigned i = 0; i < na; i++)
+        *nin += args[i].lanes;
+    *nout = res[0].lanes;
+    return STEX_OK;
+}
+
+stex_status eval_wgsl(const char *expr, const char *sig, stex_profile_id profile,
+                      const uint32_t *in, uint32_t *out, char **diagnostics)
+{
+    *diagnostics = NULL;
+    const char *arrow = strstr(sig, "->");
+    eval_type args[4], res[2];
+    unsigned na, nr, nin, nout;
+    stex_status st = eval_wgsl_words(sig, &nin, &nout);
+    if (st)
+        return st;
+    parse_types(sig, (size_t)(arrow - sig), args, 4, &na);
+    parse_types(arrow + 2, strlen(arrow + 2), res, 2, &nr);
+    char src[2048];
+    if (!shader_text(src, sizeof src, expr, args, na, &res[0]))
+        return stex_fail(STEX_INVALID_ARGUMENT, "the expression is too long");
+
+    stex_wgsl_module *m = NULL;
+    stex_adapter *ad = NULL;
+    stex_device *d = NULL;
+    stex_pipeline *p = NULL;
+    stex_buffer *b = NULL;
+    stex_bind_group *g = NULL;
+    stex_adapter_desc desc = stex_adapter_desc_default();
+    desc.profile = profile;
+    if ((st = stex_wgsl_module_create(src, "expression", &m)) && m &&
+        stex_wgsl_module_error_count(m)) {
+        const char *text = stex_wgsl_module_diagnostics(m);
+        *diagnostics = text ? strdup(text) : NULL;
+        goto done;
+    }
+    stex_wgsl_options wo = {.subgroup_width = 1};
+    stex_buffer_desc bd = {.size = IO_WORDS * 4,
+                           .usage = STEX_BUFFER_USAGE_STORAGE | STEX_BUFFER_USAGE_COPY_DST};
+    if (st || (st = stex_adapter_create(&desc, &ad)) || (st = stex_device_create(ad, NULL, &d)) ||
+        (st = stex_wgsl_pipeline_create(d, m, "main", &wo, &p)) ||
+        (st = stex_buffer_create(d, &bd, &b)) ||
+        (st = stex_queue_write_buffer(b, 0, in, (size_t)nin * 4)))
+        goto done;
+    stex_bind_group_entry e = {.binding = 0, .buffer = b};
+    stex_dispatch_options o = {.threads = 1, .profile = stex_profile_get(profile)};
+    if ((st = stex_bind_group_create(p, &e, 1, &g)) || (st = stex_dispatch(p, g, 1, 1, 1, &o)))
+        goto done;
+    memcpy(out, stex_buffer_data(b) + RESULT_AT * 4, (size_t)nout * 4);
+done:
+    stex_bind_group_destroy(g);
+    stex_buffer_destroy(b);
+    stex_pipeline_destroy(p);
+    stex_wgsl_module_destroy(m);
+    stex_device_destroy(d);
+    stex_adapter_destroy(ad);
+    return st;
+}
