@@ -120,11 +120,127 @@ static float sfu_root(stex_math_fn fn, int t, float x)
 static float nv_sqrt(float x) { return sfu_root(STEX_MATH_SQRT_F32, SFU_SQRT, x); }
 static float nv_rsqrt(float x) { return sfu_root(STEX_MATH_INVERSESQRT_F32, SFU_RSQ, x); }
 
-/* MUFU.LG2, modelled as correctly rounded with flushed inputs and results:
- * the hardware's absolute error near 1 is not modelled. */
+/* MUFU.LG2 as measured on the H200 (tools/nvsweep, tests/data/nvsweep):
+ * x = 2^e m, m in [1, 2).  The unit gives a value L(m) (x >= 1) or L'(m)
+ * (x < 1: a different table; log2(0.5) is -1 + 2^-23) and the result is
+ * e + L(m) rounded toward zero to f32.  The sweeps of [2, 4) and [8, 16)
+ * are RZ(e + A(m)) for every mantissa with A the result over [1, 2), so
+ * RZ(e + A) is exact for e >= 1; likewise RZ(e + 1 + D) for e <= -2, with D
+ * the result over [0.5, 1) (its grid divides that of the sum, so the two
+ * roundings toward zero compose; not swept beyond [0.5, 1)).  A and D are
+ * read from two tables of 2^23 entries: int8 ulps from the correctly
+ * rounded value plus a sorted list of exceptions (mkdelta.c wrote them to
+ * nvidia_lg2.gz, embedded by embed.py, inflated on first use: 16 MiB). */
+extern const unsigned char stex__nvidia_lg2_gz[];
+extern const size_t stex__nvidia_lg2_gz_size;
+
+typedef struct lg2_table {
+    const int8_t *delta;  /* [SFU_N] */
+    const uint8_t *exc;   /* n pairs (u32 index, u32 bits), little-endian */
+    uint32_t n;
+} lg2_table;
+
+static uint8_t *lg2_buf;
+static lg2_table lg2_tab[2]; /* 0: [1, 2), 1: [0.5, 1) */
+static pthread_once_t lg2_once = PTHREAD_ONCE_INIT;
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void lg2_load(void)
+{
+    size_t cap = 8 + 2 * ((size_t)SFU_N + 4 + 8 * (size_t)SFU_N / 64), size;
+    uint8_t *b = malloc(cap);
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (!b || inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+        free(b);
+        return;
+    }
+    z.next_in = (Bytef *)(uintptr_t)stex__nvidia_lg2_gz;
+    z.avail_in = (uInt)stex__nvidia_lg2_gz_size;
+    z.next_out = b;
+    z.avail_out = (uInt)cap;
+    int rc = inflate(&z, Z_FINISH);
+    size = z.total_out;
+    inflateEnd(&z);
+    if (rc != Z_STREAM_END || size < 8 || memcmp(b, "NVLG2\0\0\0", 8)) {
+        free(b);
+        return;
+    }
+    size_t at = 8;
+    lg2_table t[2];
+    for (int k = 0; k < 2; k++) {
+        if (size - at < (size_t)SFU_N + 4) {
+            free(b);
+            return;
+        }
+        t[k].delta = (const int8_t *)(b + at);
+        t[k].n = le32(b + at + SFU_N);
+        at += (size_t)SFU_N + 4;
+        if ((size - at) / 8 < t[k].n) {
+            free(b);
+            return;
+        }
+        t[k].exc = b + at;
+        at += 8 * (size_t)t[k].n;
+    }
+    memcpy(lg2_tab, t, sizeof t);
+    lg2_buf = b;
+}
+
+/* the device's log2 of 2^-t m (t = 0, 1; mantissa bits i) */
+static float lg2_table_value(int t, uint32_t i)
+{
+    float x = m_float((t ? 0x3f000000u : 0x3f800000u) | i);
+    float cr = stex_m_correct1(STEX_MATH_LOG2_F32, x);
+    pthread_once(&lg2_once, lg2_load);
+    if (!lg2_buf)
+        return cr;
+    const lg2_table *tab = &lg2_tab[t];
+    int d = tab->delta[i];
+    if (d != -128) {
+        uint32_t u = m_bits(cr);
+        return m_float((u & 0x80000000u) | (uint32_t)((int64_t)(u & 0x7fffffffu) + d));
+    }
+    uint32_t lo = 0, hi = tab->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2, at = le32(tab->exc + 8 * (size_t)mid);
+        if (at == i)
+            return m_float(le32(tab->exc + 8 * (size_t)mid + 4));
+        if (at < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return cr;
+}
+
+/* a + b rounded toward zero to f32 (a, b doubles holding f32 values or
+ * small integers; the sum is exact as s + err) */
+static float add_rz(double a, double b)
+{
+    double s = a + b, bp = s - a, ap = s - bp, err = (a - ap) + (b - bp);
+    float f = (float)s;
+    double mf = fabs((double)f), ms = fabs(s), me = s < 0 ? -err : err;
+    if (mf > ms || (mf == ms && me < 0))
+        f = nextafterf(f, 0.0f);
+    return f;
+}
+
 static float lg2(float x)
 {
-    return ftz(stex_m_correct1(STEX_MATH_LOG2_F32, ftz(x)));
+    x = ftz(x);
+    if (!(x > 0.0f) || !isfinite(x))
+        return stex_m_correct1(STEX_MATH_LOG2_F32, x);
+    uint32_t u = m_bits(x), i = u & 0x7fffffu;
+    int e = (int)(u >> 23) - 127;
+    if (e >= 0)
+        return e == 0 ? lg2_table_value(0, i) : add_rz((double)e, (double)lg2_table_value(0, i));
+    float d = lg2_table_value(1, i);
+    return e == -1 ? d : add_rz((double)(e + 1), (double)d);
 }
 
 static float f_mul(float a, float b)
@@ -171,7 +287,8 @@ static float nv_cosh(float x) { return f_mul(f_add(nv_exp(x), nv_exp(-x)), 0.5f)
 const stex_math_approx stex_math_approx_nvidia = {
     .source = "fitted to nvidia/wgslexpr.tsv (every other case measured on an H200); "
               "exp2, sqrt, inverseSqrt from per-mantissa tables measured on the H200 (tests/data/nvsweep); "
-              "log2/sin/cos approximate",
+              "log2 from per-mantissa tables of [1, 2) and [0.5, 1) plus the exponent rounded toward zero; "
+              "sin/cos approximate",
     .unary = {
         [STEX_MATH_EXP2_F32] = ex2,     [STEX_MATH_LOG2_F32] = lg2,
         [STEX_MATH_SIN_F32] = nv_sin,   [STEX_MATH_COS_F32] = nv_cos,
