@@ -271,19 +271,20 @@ static float f_add(float a, float b)
  * complemented) in 1 and 3, negated in 2 and 3.  S (2^23 entries, int8 ulps
  * from the correctly rounded sin of f32(j 2 pi / 2^25) plus exceptions) is in
  * nvidia_sin.gz (tools/nvsweep/mkdelta.c, embedded by embed.py, inflated on
- * first use: 8 MiB); every swept sin and cos agrees with it.  Negative x:
+ * first use: 8 MiB, with the reciprocal table below); every swept sin and
+ * cos agrees with it.  Negative x:
  * sin odd, cos even (sign and magnitude, as the device's rows show).  An
  * integer number of revolutions (|t| >= 2^23) gives sin 0 and cos 1. */
 extern const unsigned char stex__nvidia_sin_gz[];
 extern const size_t stex__nvidia_sin_gz_size;
 
 static uint8_t *sin_buf;
-static dtable sin_tab[1];
+static dtable sin_tab[2]; /* 0: S, 1: MUFU.RCP of [1, 2) */
 static pthread_once_t sin_once = PTHREAD_ONCE_INIT;
 
 static void sin_load(void)
 {
-    sin_buf = dtable_load(stex__nvidia_sin_gz, stex__nvidia_sin_gz_size, "NVSIN\0\0\0", 1, sin_tab);
+    sin_buf = dtable_load(stex__nvidia_sin_gz, stex__nvidia_sin_gz_size, "NVSIN\0\0\0", 2, sin_tab);
 }
 
 static float sin_quadrant(uint32_t j)
@@ -317,8 +318,27 @@ static float sincos_rev(float x, int cosine)
 static float nv_sin(float x) { return sincos_rev(x, 0); }
 static float nv_cos(float x) { return sincos_rev(x, 1); }
 
-/* tan as sin / cos with the device's division (x * 1/y) */
-static float nv_tan(float x) { return div_recip(nv_sin(x), nv_cos(x)); }
+/* MUFU.RCP as measured on the H200 (every f32 of [1, 2), the sweep of
+ * `1.0 / x`; 13 % of the mantissas 1 ulp from the correctly rounded value):
+ * y = +-2^e m, the table's 1/m scaled by 2^-e, flushed below 2^-126.  The
+ * table is nvidia_sin.gz's second. */
+static float rcp(float y)
+{
+    y = ftz(y);
+    if (y == 0.0f || !isfinite(y))
+        return 1.0f / y;
+    uint32_t u = m_bits(y), i = u & 0x7fffffu;
+    int e = (int)((u >> 23) & 0xffu) - 127;
+    float m = m_float(0x3f800000u | i), cr = 1.0f / m;
+    pthread_once(&sin_once, sin_load);
+    double r = ldexp((double)(sin_buf ? dtable_get(&sin_tab[1], i, cr) : cr), -e);
+    if (r < 0x1p-126)
+        r = 0.0;
+    return (float)((u >> 31) ? -r : r);
+}
+
+/* tan as sin(x) * MUFU.RCP(cos(x)) (every row of the device's file) */
+static float nv_tan(float x) { return f_mul(nv_sin(x), rcp(nv_cos(x))); }
 
 /* exp, log, pow, sinh, cosh through exp2/log2, as GLSL.std.450 compilers
  * expand them: exp(x) = ex2(x * log2 e), log(x) = lg2(x) * ln 2,

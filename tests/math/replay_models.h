@@ -6,8 +6,8 @@
  * cosh, sqrt and inverseSqrt left this list: bit-exact since the per-mantissa
  * tables of tests/data/nvsweep; log2, log and pow since the log2 tables of
  * [1, 2) and [0.5, 1) plus the exponent added rounded toward zero; sin and
- * cos since the first-quadrant table after the FMUL.RZ reduction. */
-{"nvidia", "tan", "f32->f32", 1859, 2L, "sin/cos models (tabled, bit-exact) divided; the device's tan is not x*(1/y) of them on 189 rows"}, /* of 2048 */
+ * cos since the first-quadrant table after the FMUL.RZ reduction, tan as
+ * sin * MUFU.RCP(cos) with the measured reciprocal. */
 {"nvidia", "tanh", "f32->f32", 1904, 2L, "correctly rounded placeholder; the device's approximation not modelled"}, /* of 2048 */
 {"nvidia", "atan", "f32->f32", 1520, 2L, "correctly rounded placeholder; the device's approximation not modelled"}, /* of 2048 */
 {"nvidia", "asin", "f32->f32", 1941, 2L, "correctly rounded placeholder; the device's approximation not modelled"}, /* of 2048 */

@@ -21,7 +21,9 @@
  * result is +-S[j].  Every swept sin and cos (every f32 of [0.5, 8)) agrees
  * with one table S of 2^23 entries, all of them seen.  The file (gzip):
  * "NVSIN\0\0\0", then S in the same format against the correctly rounded
- * sin of f32(j * 2 pi / 2^25) (j * that double constant, rounded once).
+ * sin of f32(j * 2 pi / 2^25) (j * that double constant, rounded once), then
+ * the device's MUFU.RCP of every f32 of [1, 2) (the recip sweep, `1.0 / x`)
+ * against the correctly rounded 1 / x: tan is sin * rcp(cos).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -118,6 +120,19 @@ static int sin_table(const char *dir, const char *out, uint32_t *buf, int8_t *de
     gzFile g = gzopen(out, "wb9");
     gzwrite(g, "NVSIN\0\0\0", 8);
     printf("%-28s exceptions %u\n", "sin/cos quadrant table", put_table(g, S, ref, delta, exc));
+    char path[4096];
+    snprintf(path, sizeof path, "%s/recip-bits-0x3f800000.u32", dir);
+    FILE *f = fopen(path, "rb");
+    if (!f || fread(buf, 8, N, f) != N) {
+        fprintf(stderr, "%s: cannot read\n", path);
+        return 1;
+    }
+    fclose(f);
+    for (uint32_t i = 0; i < N; i++) {
+        S[i] = buf[2 * i + 1];
+        ref[i] = m_bits(1.0f / m_float(buf[2 * i]));
+    }
+    printf("%-28s exceptions %u\n", "recip of [1, 2)", put_table(g, S, ref, delta, exc));
     gzclose(g);
     free(S);
     free(ref);
