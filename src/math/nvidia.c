@@ -120,11 +120,137 @@ static float sfu_root(stex_math_fn fn, int t, float x)
 static float nv_sqrt(float x) { return sfu_root(STEX_MATH_SQRT_F32, SFU_SQRT, x); }
 static float nv_rsqrt(float x) { return sfu_root(STEX_MATH_INVERSESQRT_F32, SFU_RSQ, x); }
 
-/* MUFU.LG2, modelled as correctly rounded with flushed inputs and results:
- * the hardware's absolute error near 1 is not modelled. */
+/* MUFU.LG2 as measured on the H200 (tools/nvsweep, tests/data/nvsweep):
+ * x = 2^e m, m in [1, 2).  The unit gives a value L(m) (x >= 1) or L'(m)
+ * (x < 1: a different table; log2(0.5) is -1 + 2^-23) and the result is
+ * e + L(m) rounded toward zero to f32.  The sweeps of [2, 4) and [8, 16)
+ * are RZ(e + A(m)) for every mantissa with A the result over [1, 2), so
+ * RZ(e + A) is exact for e >= 1; likewise RZ(e + 1 + D) for e <= -2, with D
+ * the result over [0.5, 1) (its grid divides that of the sum, so the two
+ * roundings toward zero compose; not swept beyond [0.5, 1)).  A and D are
+ * read from two tables of 2^23 entries: int8 ulps from the correctly
+ * rounded value plus a sorted list of exceptions (mkdelta.c wrote them to
+ * nvidia_lg2.gz, embedded by embed.py, inflated on first use: 16 MiB). */
+extern const unsigned char stex__nvidia_lg2_gz[];
+extern const size_t stex__nvidia_lg2_gz_size;
+
+typedef struct dtable {
+    const int8_t *delta;  /* [SFU_N] */
+    const uint8_t *exc;   /* n pairs (u32 index, u32 bits), little-endian */
+    uint32_t n;
+} dtable;
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* inflates a gzip of magic[8] and ntab tables (mkdelta.c's format) into a
+ * new buffer, or NULL */
+static uint8_t *dtable_load(const unsigned char *gz, size_t gz_size, const char *magic, int ntab,
+                            dtable *out)
+{
+    size_t cap = 8 + (size_t)ntab * ((size_t)SFU_N + 4 + 8 * (size_t)SFU_N / 64), size;
+    uint8_t *b = malloc(cap);
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (!b || inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+        free(b);
+        return NULL;
+    }
+    z.next_in = (Bytef *)(uintptr_t)gz;
+    z.avail_in = (uInt)gz_size;
+    z.next_out = b;
+    z.avail_out = (uInt)cap;
+    int rc = inflate(&z, Z_FINISH);
+    size = z.total_out;
+    inflateEnd(&z);
+    if (rc != Z_STREAM_END || size < 8 || memcmp(b, magic, 8)) {
+        free(b);
+        return NULL;
+    }
+    size_t at = 8;
+    for (int k = 0; k < ntab; k++) {
+        if (size - at < (size_t)SFU_N + 4) {
+            free(b);
+            return NULL;
+        }
+        out[k].delta = (const int8_t *)(b + at);
+        out[k].n = le32(b + at + SFU_N);
+        at += (size_t)SFU_N + 4;
+        if ((size - at) / 8 < out[k].n) {
+            free(b);
+            return NULL;
+        }
+        out[k].exc = b + at;
+        at += 8 * (size_t)out[k].n;
+    }
+    return b;
+}
+
+/* entry i of a table: the reference value cr (positive or negative) moved by
+ * the delta in ulps of magnitude, or the exception's bits */
+static float dtable_get(const dtable *tab, uint32_t i, float cr)
+{
+    int d = tab->delta[i];
+    if (d != -128) {
+        uint32_t u = m_bits(cr);
+        return m_float((u & 0x80000000u) | (uint32_t)((int64_t)(u & 0x7fffffffu) + d));
+    }
+    uint32_t lo = 0, hi = tab->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2, at = le32(tab->exc + 8 * (size_t)mid);
+        if (at == i)
+            return m_float(le32(tab->exc + 8 * (size_t)mid + 4));
+        if (at < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return cr;
+}
+
+static uint8_t *lg2_buf;
+static dtable lg2_tab[2]; /* 0: [1, 2), 1: [0.5, 1) */
+static pthread_once_t lg2_once = PTHREAD_ONCE_INIT;
+
+static void lg2_load(void)
+{
+    lg2_buf = dtable_load(stex__nvidia_lg2_gz, stex__nvidia_lg2_gz_size, "NVLG2\0\0\0", 2, lg2_tab);
+}
+
+/* the device's log2 of 2^-t m (t = 0, 1; mantissa bits i) */
+static float lg2_table_value(int t, uint32_t i)
+{
+    float x = m_float((t ? 0x3f000000u : 0x3f800000u) | i);
+    float cr = stex_m_correct1(STEX_MATH_LOG2_F32, x);
+    pthread_once(&lg2_once, lg2_load);
+    return lg2_buf ? dtable_get(&lg2_tab[t], i, cr) : cr;
+}
+
+/* a + b rounded toward zero to f32 (a, b doubles holding f32 values or
+ * small integers; the sum is exact as s + err) */
+static float add_rz(double a, double b)
+{
+    double s = a + b, bp = s - a, ap = s - bp, err = (a - ap) + (b - bp);
+    float f = (float)s;
+    double mf = fabs((double)f), ms = fabs(s), me = s < 0 ? -err : err;
+    if (mf > ms || (mf == ms && me < 0))
+        f = nextafterf(f, 0.0f);
+    return f;
+}
+
 static float lg2(float x)
 {
-    return ftz(stex_m_correct1(STEX_MATH_LOG2_F32, ftz(x)));
+    x = ftz(x);
+    if (!(x > 0.0f) || !isfinite(x))
+        return stex_m_correct1(STEX_MATH_LOG2_F32, x);
+    uint32_t u = m_bits(x), i = u & 0x7fffffu;
+    int e = (int)(u >> 23) - 127;
+    if (e >= 0)
+        return e == 0 ? lg2_table_value(0, i) : add_rz((double)e, (double)lg2_table_value(0, i));
+    float d = lg2_table_value(1, i);
+    return e == -1 ? d : add_rz((double)(e + 1), (double)d);
 }
 
 static float f_mul(float a, float b)
@@ -137,27 +263,82 @@ static float f_add(float a, float b)
     return ftz(ftz(a) + ftz(b));
 }
 
-/* MUFU.SIN / MUFU.COS take revolutions: x * f32(1/(2 pi)) rounded to f32,
- * whose fraction the unit reads as a fixed-point number; 25 fraction bits,
- * truncated, fit best (sin: 562 of 2048 rows exact, against 184 for the
- * correctly rounded value).  An integer number of revolutions (|t| >= 2^23)
- * gives sin 0 and cos 1, as the device does for huge x. */
+/* MUFU.SIN / MUFU.COS as measured on the H200 (every f32 of [0.5, 8)):
+ * t = x * f32(1/(2 pi)) rounded toward zero to f32 (FMUL.RZ), its fraction
+ * read as 25-bit fixed point (truncated), q; cos adds a quarter turn (2^23).
+ * Quadrant Q = q >> 23 and r = q mod 2^23 index one table of the first
+ * quadrant: S[r] in quadrants 0 and 2, S[2^23 - 1 - r] (r's bits
+ * complemented) in 1 and 3, negated in 2 and 3.  S (2^23 entries, int8 ulps
+ * from the correctly rounded sin of f32(j 2 pi / 2^25) plus exceptions) is in
+ * nvidia_sin.gz (tools/nvsweep/mkdelta.c, embedded by embed.py, inflated on
+ * first use: 8 MiB, with the reciprocal table below); every swept sin and
+ * cos agrees with it.  Negative x:
+ * sin odd, cos even (sign and magnitude, as the device's rows show).  An
+ * integer number of revolutions (|t| >= 2^23) gives sin 0 and cos 1. */
+extern const unsigned char stex__nvidia_sin_gz[];
+extern const size_t stex__nvidia_sin_gz_size;
+
+static uint8_t *sin_buf;
+static dtable sin_tab[2]; /* 0: S, 1: MUFU.RCP of [1, 2) */
+static pthread_once_t sin_once = PTHREAD_ONCE_INIT;
+
+static void sin_load(void)
+{
+    sin_buf = dtable_load(stex__nvidia_sin_gz, stex__nvidia_sin_gz_size, "NVSIN\0\0\0", 2, sin_tab);
+}
+
+static float sin_quadrant(uint32_t j)
+{
+    float cr = stex_m_correct1(STEX_MATH_SIN_F32, (float)((double)j * (6.283185307179586 / 33554432.0)));
+    pthread_once(&sin_once, sin_load);
+    return sin_buf ? dtable_get(&sin_tab[0], j, cr) : cr;
+}
+
 static float sincos_rev(float x, int cosine)
 {
+    x = ftz(x);
     if (!isfinite(x))
         return NAN;
-    float t = f_mul(x, (float)(1.0 / (2.0 * M_PI)));
-    long double f = (long double)t - truncl((long double)t);
-    f = truncl(f * 0x1p25L) / 0x1p25L;
-    const long double two_pi = 6.283185307179586476925286766559005768L;
-    return ftz((float)(cosine ? cosl(f * two_pi) : sinl(f * two_pi)));
+    double p = fabs((double)x) * (double)(float)(1.0 / (2.0 * M_PI)); /* exact */
+    float t = (float)p;
+    if ((double)t > p)
+        t = nextafterf(t, 0.0f);
+    uint32_t q = (uint32_t)ldexp((double)t - floor((double)t), 25);
+    if (cosine)
+        q = (q + SFU_N) & (4 * SFU_N - 1);
+    uint32_t Q = q >> 23, r = q & (SFU_N - 1);
+    float v = sin_quadrant(Q & 1 ? SFU_N - 1 - r : r);
+    if (Q >= 2)
+        v = -v;
+    if (!cosine && x < 0.0f)
+        v = -v;
+    return ftz(v);
 }
 
 static float nv_sin(float x) { return sincos_rev(x, 0); }
 static float nv_cos(float x) { return sincos_rev(x, 1); }
 
-/* tan as sin / cos with the device's division (x * 1/y) */
-static float nv_tan(float x) { return div_recip(nv_sin(x), nv_cos(x)); }
+/* MUFU.RCP as measured on the H200 (every f32 of [1, 2), the sweep of
+ * `1.0 / x`; 13 % of the mantissas 1 ulp from the correctly rounded value):
+ * y = +-2^e m, the table's 1/m scaled by 2^-e, flushed below 2^-126.  The
+ * table is nvidia_sin.gz's second. */
+static float rcp(float y)
+{
+    y = ftz(y);
+    if (y == 0.0f || !isfinite(y))
+        return 1.0f / y;
+    uint32_t u = m_bits(y), i = u & 0x7fffffu;
+    int e = (int)((u >> 23) & 0xffu) - 127;
+    float m = m_float(0x3f800000u | i), cr = 1.0f / m;
+    pthread_once(&sin_once, sin_load);
+    double r = ldexp((double)(sin_buf ? dtable_get(&sin_tab[1], i, cr) : cr), -e);
+    if (r < 0x1p-126)
+        r = 0.0;
+    return (float)((u >> 31) ? -r : r);
+}
+
+/* tan as sin(x) * MUFU.RCP(cos(x)) (every row of the device's file) */
+static float nv_tan(float x) { return f_mul(nv_sin(x), rcp(nv_cos(x))); }
 
 /* exp, log, pow, sinh, cosh through exp2/log2, as GLSL.std.450 compilers
  * expand them: exp(x) = ex2(x * log2 e), log(x) = lg2(x) * ln 2,
@@ -171,7 +352,8 @@ static float nv_cosh(float x) { return f_mul(f_add(nv_exp(x), nv_exp(-x)), 0.5f)
 const stex_math_approx stex_math_approx_nvidia = {
     .source = "fitted to nvidia/wgslexpr.tsv (every other case measured on an H200); "
               "exp2, sqrt, inverseSqrt from per-mantissa tables measured on the H200 (tests/data/nvsweep); "
-              "log2/sin/cos approximate",
+              "log2 from per-mantissa tables of [1, 2) and [0.5, 1) plus the exponent rounded toward zero; "
+              "sin/cos from a first-quadrant table of 2^23 entries after the device's reduction",
     .unary = {
         [STEX_MATH_EXP2_F32] = ex2,     [STEX_MATH_LOG2_F32] = lg2,
         [STEX_MATH_SIN_F32] = nv_sin,   [STEX_MATH_COS_F32] = nv_cos,

@@ -4,12 +4,10 @@
  * reverse), why the group is not bit-exact}.  Regenerate the numbers from
  * the test's printed summary when a model improves.  exp2, exp, sinh,
  * cosh, sqrt and inverseSqrt left this list: bit-exact since the per-mantissa
- * tables of tests/data/nvsweep. */
-{"nvidia", "sin", "f32->f32", 562, 1060439283L, "MUFU.SIN model: x*f32(1/2pi), fraction as 25-bit fixed point; the unit's interpolation not modelled"}, /* of 2048 */
-{"nvidia", "cos", "f32->f32", 646, 2130706432L, "MUFU.COS model: x*f32(1/2pi), fraction as 25-bit fixed point; the unit's interpolation not modelled"}, /* of 2048 */
-{"nvidia", "tan", "f32->f32", 404, 2737654669L, "sin/cos models divided as x*(1/y); inherits their error"}, /* of 2048 */
-{"nvidia", "log", "f32->f32", 1648, 5235673L, "lg2(x)*ln2 with lg2 correctly rounded; MUFU.LG2 not modelled"}, /* of 2048 */
-{"nvidia", "log2", "f32->f32", 1600, 6114246L, "MUFU.LG2 taken as correctly rounded (ftz); its absolute error near 1 not modelled"}, /* of 2048 */
+ * tables of tests/data/nvsweep; log2, log and pow since the log2 tables of
+ * [1, 2) and [0.5, 1) plus the exponent added rounded toward zero; sin and
+ * cos since the first-quadrant table after the FMUL.RZ reduction, tan as
+ * sin * MUFU.RCP(cos) with the measured reciprocal. */
 {"nvidia", "tanh", "f32->f32", 1904, 2L, "correctly rounded placeholder; the device's approximation not modelled"}, /* of 2048 */
 {"nvidia", "atan", "f32->f32", 1520, 2L, "correctly rounded placeholder; the device's approximation not modelled"}, /* of 2048 */
 {"nvidia", "asin", "f32->f32", 1941, 2L, "correctly rounded placeholder; the device's approximation not modelled"}, /* of 2048 */
@@ -17,5 +15,4 @@
 {"nvidia", "asinh", "f32->f32", 1785, 1L, "correctly rounded placeholder; the device's approximation not modelled"}, /* of 2048 */
 {"nvidia", "acosh", "f32->f32", 1916, 2L, "correctly rounded placeholder; the device's approximation not modelled"}, /* of 2048 */
 {"nvidia", "atanh", "f32->f32", 1944, 2L, "correctly rounded placeholder; the device's approximation not modelled"}, /* of 2048 */
-{"nvidia", "pow", "f32,f32->f32", 1691, 2147483647L, "ex2(lg2(x)*y): ex2 as measured (tables), lg2 correctly rounded; MUFU.LG2 not modelled"}, /* of 2048 */
 {"nvidia", "atan2", "f32,f32->f32", 1386, 1L, "correctly rounded placeholder; the device's approximation not modelled"}, /* of 1568 */
