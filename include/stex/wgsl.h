@@ -105,6 +105,14 @@ STEX_API stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_m
                                       const char *entry_point, const stex_wgsl_options *opt,
                                       stex_pipeline **out);
 
+/* createComputePipeline with an explicit layout (the pipeline's entries,
+ * GPUBindGroupLayout by GPUBindGroupLayout): STEX_VALIDATION_ERROR (the rule
+ * in stex_last_error) when a binding that entry point `entry_point` (NULL:
+ * the only one) uses is missing from `layout`, of another type, or - for a
+ * storage texture - of another access, format or view dimension. */
+STEX_API stex_status stex_wgsl_layout_check(const stex_wgsl_module *m, const char *entry_point,
+                                            const stex_layout_entry *layout, uint32_t count);
+
 /* The @workgroup_size of entry point `entry_point` (NULL: the only one) with
  * the overrides of opt (may be NULL) applied: what a pipeline made with the
  * same options would use.  Fails as stex_wgsl_pipeline_create does for the

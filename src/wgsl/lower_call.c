@@ -3,6 +3,7 @@
  * user functions (inlined by lower_stmt.c). */
 #include "wgsl/lower.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -555,6 +556,11 @@ static wg_val texture_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_
         i->c = rl;
         return reg_val(wg_type_vec(ts, T_F32, 4), d);
     }
+    if (storage) /* the rest (textureNumLevels, textureSample*, textureGather*, ...) */
+        WG_ERR(x, e->loc, "texture-builtin-functions", "%s has no overload for a storage "
+               "texture (%s)", name, wg_tname(x, a[0].type));
+    else
+        WG_ERR(x, e->loc, "texture-builtin-functions", "%s is not supported by stex yet", name);
     return wg_error_val();
 }
 
@@ -778,8 +784,18 @@ static wg_val bitcast(wg_ctx *x, const wg_expr *e, wg_val *a)
                wg_tname(x, v.type));
         return wg_error_val();
     }
-    if (v.kind == V_CONST)
+    if (v.kind == V_CONST) {
+        /* a const-expression: an f32 NaN or infinity is a shader-creation error */
+        if (wg_type_scalar(ts, t) == T_F32)
+            for (uint32_t k = 0; k < wg_ty(ts, t)->words; k++)
+                if ((v.c[k].u & 0x7f800000u) == 0x7f800000u) {
+                    WG_ERR(x, e->loc, "bitcast-builtin",
+                           "bitcast<%s> of a const-expression gives 0x%08" PRIx32
+                           ", which is not a finite f32", wg_tname(x, t), v.c[k].u);
+                    return wg_error_val();
+                }
         return (wg_val){.kind = V_CONST, .type = t, .c = v.c};
+    }
     return reg_val(t, v.reg); /* the same bits */
 }
 

@@ -3,6 +3,7 @@
 #include "wgsl/lower.h"
 
 #include <float.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -349,6 +350,33 @@ static bool fold_word(wg_ctx *x, wg_tok_kind op, int s, wg_cword a, wg_cword b, 
     if (k != TY_F32 && (op == TK_SLASH || op == TK_PERCENT) && b.u == 0) {
         WG_ERR(x, loc, "arithmetic", "integer division by zero in a const-expression");
         return false;
+    }
+    if (k == TY_I32 && (op == TK_SLASH || op == TK_PERCENT) && a.u == 0x80000000u &&
+        b.u == 0xffffffffu) {
+        WG_ERR(x, loc, "arithmetic", "'-2147483648 %s -1' cannot be represented as i32 in a "
+               "const-expression", op == TK_SLASH ? "/" : "%");
+        return false;
+    }
+    if ((k == TY_I32 || k == TY_U32) && (op == TK_SHL || op == TK_SHR)) {
+        if (b.u >= 32) {
+            WG_ERR(x, loc, "arithmetic", "shift %s by %" PRIu32 " in a const-expression: the "
+                   "shift must be less than the bit width of %s, 32",
+                   op == TK_SHL ? "left" : "right", b.u, scalar_name(x, s));
+            return false;
+        }
+        if (op == TK_SHL && b.u > 0) {
+            /* the bits shifted out (and, for i32, the new sign bit) must
+             * all equal the old sign bit (i32) or be 0 (u32) */
+            uint32_t top = k == TY_I32 ? b.u + 1 : b.u;
+            uint32_t mask = top >= 32 ? 0xffffffffu : ~(0xffffffffu >> top);
+            uint32_t bits = a.u & mask;
+            if (k == TY_U32 ? bits != 0 : (bits != 0 && bits != mask)) {
+                WG_ERR(x, loc, "arithmetic", "%s << %" PRIu32 " changes the %s in a "
+                       "const-expression", scalar_name(x, s), b.u,
+                       k == TY_I32 ? "sign (or drops set bits)" : "value (drops set bits)");
+                return false;
+            }
+        }
     }
     uint32_t in[2] = {a.u, b.u};
     stex_math_eval(spec(), fn, in, &out->u);

@@ -446,6 +446,61 @@ stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *mo
     return st;
 }
 
+/* GPUPipelineLayout vs the entry point's bindings (WebGPU "validating
+ * shader binding"): every binding the entry point uses has a layout entry of
+ * its kind; a storage texture's access, format and view dimension are the
+ * shader's. */
+stex_status stex_wgsl_layout_check(const stex_wgsl_module *m, const char *entry_point,
+                                   const stex_layout_entry *layout, uint32_t count)
+{
+    if (!m || (count && !layout))
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_wgsl_layout_check: module or layout is "
+                         "NULL");
+    const stex_wgsl_entry_point *ep =
+        entry_point ? stex_wgsl_entry_point_find(m, entry_point)
+                    : (m->neps == 1 ? &m->eps[0].pub : NULL);
+    if (!ep)
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_wgsl_layout_check: no entry point '%s'",
+                         entry_point ? entry_point : "(the only one)");
+    for (uint32_t i = 0; i < ep->entry_count; i++) {
+        const stex_layout_entry *s = &ep->entries[i], *l = NULL;
+        for (uint32_t j = 0; j < count && !l; j++)
+            if (layout[j].group == s->group && layout[j].binding == s->binding)
+                l = &layout[j];
+        if (!l)
+            return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: the layout has no "
+                             "entry for @group(%u) @binding(%u) ('%s') [layout-binding]",
+                             s->group, s->binding, ep->binding_names[i]);
+        if (l->type != s->type)
+            return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: the layout's entry "
+                             "for @group(%u) @binding(%u) is of another binding type than "
+                             "'%s' [layout-binding]", s->group, s->binding, ep->binding_names[i]);
+        if (s->type != STEX_BINDING_STORAGE_TEXTURE)
+            continue;
+        const stex_storage_texture_layout *a = &l->storage_texture, *b = &s->storage_texture;
+        stex_access la = a->access ? a->access : STEX_ACCESS_WRITE_ONLY;
+        stex_access sa = b->access ? b->access : STEX_ACCESS_WRITE_ONLY;
+        stex_view_dimension ld = a->view_dimension ? a->view_dimension : STEX_VIEW_DIMENSION_2D;
+        stex_view_dimension sd = b->view_dimension ? b->view_dimension : STEX_VIEW_DIMENSION_2D;
+        if (la != sa)
+            return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: the layout's access "
+                             "%s for @group(%u) @binding(%u) is not the shader's %s "
+                             "[layout-storage-texture-access]", stex_access_name(la), s->group,
+                             s->binding, stex_access_name(sa));
+        if (a->format != b->format)
+            return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: the layout's format "
+                             "%s for @group(%u) @binding(%u) is not the shader's %s "
+                             "[layout-storage-texture-format]", stex_format_name(a->format),
+                             s->group, s->binding, stex_format_name(b->format));
+        if (ld != sd)
+            return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: the layout's view "
+                             "dimension %s for @group(%u) @binding(%u) is not the shader's %s "
+                             "[layout-view-dimension]", stex_view_dimension_name(ld), s->group,
+                             s->binding, stex_view_dimension_name(sd));
+    }
+    return STEX_OK;
+}
+
 uint32_t stex_wgsl_override_count(const stex_wgsl_module *m) { return m ? m->noverrides : 0; }
 
 const stex_wgsl_override_info *stex_wgsl_override_at(const stex_wgsl_module *m, uint32_t i)

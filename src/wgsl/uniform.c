@@ -27,7 +27,10 @@ typedef struct un_ctx {
     int nsyms, cap;
     bool oom;
     un_taint cf;           /* the control flow of the statement being walked */
-    un_taint poison;       /* early exits of some invocations: the rest of the function */
+    un_taint poison;       /* a 'return' of some invocations: the rest of the function */
+    un_taint brk;          /* a 'break' (or a loop condition) of some invocations: the rest
+                            * of the innermost loop or switch */
+    un_taint cont;         /* a 'continue' of some invocations: the rest of the loop */
     un_taint ret;          /* the function's return value */
     const wg_decl *stack[16];
     wg_loc calls[16];      /* the call sites of the functions being analysed */
@@ -176,8 +179,9 @@ static un_taint user_call(un_ctx *u, const wg_decl *fn, const wg_expr *e)
         if (s >= 0)
             u->syms[s].alias = alias[i];
     }
-    un_taint saved_poison = u->poison, saved_ret = u->ret;
-    u->poison = UNIFORM;
+    un_taint saved_poison = u->poison, saved_ret = u->ret, saved_brk = u->brk,
+             saved_cont = u->cont;
+    u->poison = u->brk = u->cont = UNIFORM;
     u->ret = UNIFORM;
     u->calls[u->depth] = e->loc;
     u->stack[u->depth++] = fn;
@@ -186,6 +190,8 @@ static un_taint user_call(un_ctx *u, const wg_decl *fn, const wg_expr *e)
     u->depth--;
     un_taint r = u->ret;
     u->poison = saved_poison;
+    u->brk = saved_brk;
+    u->cont = saved_cont;
     u->ret = saved_ret;
     u->nsyms = base;
     return join(r, u->cf);
@@ -294,10 +300,13 @@ static void assign(un_ctx *u, const wg_expr *lhs, un_taint t)
         u->syms[s].t = join(u->syms[s].t, t);
 }
 
-static void early_exit(un_ctx *u, wg_loc loc, const char *why)
+/* What the early exits of some invocations make of the statements after them. */
+static un_taint exits(const un_ctx *u) { return join(u->poison, join(u->brk, u->cont)); }
+
+static void early_exit(un_ctx *u, un_taint *which, wg_loc loc, const char *why)
 {
-    if (nonuni(u->cf) && !nonuni(u->poison))
-        u->poison = at(loc, why);
+    if (nonuni(u->cf) && !nonuni(*which))
+        *which = at(loc, why);
 }
 
 static void block(un_ctx *u, const wg_stmt *s)
@@ -305,7 +314,7 @@ static void block(un_ctx *u, const wg_stmt *s)
     int base = u->nsyms;
     for (uint32_t i = 0; i < s->n; i++) {
         stmt(u, s->stmts[i]);
-        u->cf = join(u->cf, u->poison);
+        u->cf = join(u->cf, exits(u));
     }
     u->nsyms = base;
 }
@@ -314,7 +323,7 @@ static void block(un_ctx *u, const wg_stmt *s)
  * non-uniform, and the poison. */
 static uint64_t state_hash(const un_ctx *u)
 {
-    uint64_t h = nonuni(u->poison) ? 1469598103934665603ull : 7;
+    uint64_t h = nonuni(exits(u)) ? 1469598103934665603ull : 7;
     for (int i = 0; i < u->nsyms; i++)
         h = (h ^ (uint64_t)nonuni(u->syms[i].t)) * 1099511628211ull + (uint64_t)i;
     return h;
@@ -325,13 +334,13 @@ static void iteration(un_ctx *u, const wg_stmt *s)
 {
     if (s->cond && s->kind != S_LOOP) {
         un_taint c = join(expr(u, s->cond), u->cf);
-        if (nonuni(c) && !nonuni(u->poison))
-            u->poison = at(s->loc, c.why); /* some invocations leave the loop here */
-        u->cf = join(u->cf, u->poison);
+        if (nonuni(c) && !nonuni(u->brk))
+            u->brk = at(s->loc, c.why); /* some invocations leave the loop here */
+        u->cf = join(u->cf, exits(u));
     }
     int base = u->nsyms;
     stmt(u, s->body);
-    u->cf = join(u->cf, u->poison);
+    u->cf = join(u->cf, exits(u));
     if (s->kind == S_LOOP && s->continuing)
         stmt(u, s->continuing);
     if (s->kind == S_FOR && s->update)
@@ -344,21 +353,27 @@ static void loop(un_ctx *u, const wg_stmt *s)
     int base = u->nsyms;
     if (s->kind == S_FOR && s->init)
         stmt(u, s->init);
-    un_taint cf0 = u->cf;
+    un_taint cf0 = u->cf, brk0 = u->brk, cont0 = u->cont;
+    u->brk = u->cont = UNIFORM;
     /* let the taints settle (they only grow), then walk once reporting */
     bool report = u->report;
     u->report = false;
     for (int round = 0; round < 32; round++) {
         uint64_t before = state_hash(u);
-        u->cf = join(cf0, u->poison);
+        u->cf = join(cf0, exits(u));
         iteration(u, s);
         if (state_hash(u) == before)
             break;
     }
     u->report = report;
-    u->cf = join(cf0, u->poison);
+    u->cf = join(cf0, exits(u));
     iteration(u, s);
-    u->cf = join(cf0, u->poison);
+    /* every invocation that broke out or left by the condition is back:
+     * a loop's 'break' and 'continue' end with it (its behaviour is Next),
+     * a 'return' in it does not */
+    u->brk = brk0;
+    u->cont = cont0;
+    u->cf = join(cf0, exits(u));
     u->nsyms = base;
 }
 
@@ -403,11 +418,12 @@ static void stmt(un_ctx *u, const wg_stmt *s)
         stmt(u, s->body);
         u->cf = inner;
         stmt(u, s->els);
-        u->cf = join(saved, u->poison);
+        u->cf = join(saved, exits(u));
         break;
     }
     case S_SWITCH: {
-        un_taint saved = u->cf;
+        un_taint saved = u->cf, brk0 = u->brk;
+        u->brk = UNIFORM; /* a 'break' in a case leaves the switch only */
         un_taint c = expr(u, s->cond);
         if (nonuni(c))
             u->cf = join(u->cf, at(s->loc, c.why));
@@ -416,7 +432,8 @@ static void stmt(un_ctx *u, const wg_stmt *s)
             u->cf = inner;
             stmt(u, s->cases[i].body);
         }
-        u->cf = join(saved, u->poison);
+        u->brk = brk0;
+        u->cf = join(saved, exits(u));
         break;
     }
     case S_LOOP:
@@ -425,21 +442,21 @@ static void stmt(un_ctx *u, const wg_stmt *s)
         loop(u, s);
         break;
     case S_BREAK:
-        early_exit(u, s->loc, "a 'break' taken by only some invocations");
+        early_exit(u, &u->brk, s->loc, "a 'break' taken by only some invocations");
         break;
     case S_CONTINUE:
-        early_exit(u, s->loc, "a 'continue' taken by only some invocations");
+        early_exit(u, &u->cont, s->loc, "a 'continue' taken by only some invocations");
         break;
     case S_BREAK_IF: {
         un_taint c = join(expr(u, s->cond), u->cf);
-        if (nonuni(c) && !nonuni(u->poison))
-            u->poison = at(s->loc, c.why);
+        if (nonuni(c) && !nonuni(u->brk))
+            u->brk = at(s->loc, c.why);
         break;
     }
     case S_RETURN:
         if (s->cond)
             u->ret = join(u->ret, join(expr(u, s->cond), u->cf));
-        early_exit(u, s->loc, "a 'return' taken by only some invocations");
+        early_exit(u, &u->poison, s->loc, "a 'return' taken by only some invocations");
         break;
     case S_DISCARD:
     case S_EMPTY:

@@ -101,11 +101,24 @@ static const uni_case UNI[] = {
      "some invocations"},
     /* a return every invocation takes keeps the rest uniform */
     {"  if (n == 0u) {\n    return;\n  }\n  workgroupBarrier();\n}\n", NULL},
-    /* after a break some invocations took: inside the loop and after it */
+    /* after a break some invocations took: inside the loop it is non-uniform;
+     * after the loop every invocation is back (the loop's behaviour is {Next}:
+     * WGSL 14.2.8; Dawn accepts it, wgslexpr's
+     * validate.workgroupBarrier_after_loop_with_nonuniform_break) */
     {"  loop {\n    if (lid.x == 3u) {\n      break;\n    }\n    workgroupBarrier();\n  }\n}\n",
      "t.wgsl:12:5: error: workgroupBarrier must only"},
     {"  for (var i = 0u; i < 4u; i++) {\n    if (tile[i] == 0u) { break; }\n  }\n"
+     "  workgroupBarrier();\n}\n", NULL},
+    /* ... but a return in the loop is still felt after it */
+    {"  for (var i = 0u; i < 4u; i++) {\n    if (tile[i] == 0u) { return; }\n  }\n"
      "  workgroupBarrier();\n}\n", "t.wgsl:11:3: error: workgroupBarrier must only"},
+    /* a break in a switch leaves the switch only; in a loop it is felt in the
+     * rest of the loop */
+    {"  loop {\n    switch (lid.x) {\n      case 0u: { break; }\n      default: {}\n    }\n"
+     "    workgroupBarrier();\n    break;\n  }\n}\n", NULL},
+    {"  loop {\n    switch (n) {\n      case 0u: { if (lid.x == 0u) { continue; } }\n"
+     "      default: {}\n    }\n    workgroupBarrier();\n    break;\n  }\n}\n",
+     "t.wgsl:13:5: error: workgroupBarrier must only"},
     /* a loop whose condition differs between invocations */
     {"  var i = 0u;\n  while (i < lid.x) {\n    workgroupBarrier();\n    i++;\n  }\n}\n",
      "t.wgsl:10:5: error: workgroupBarrier must only"},
