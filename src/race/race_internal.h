@@ -4,6 +4,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "stex/race.h"
@@ -25,6 +26,12 @@ typedef struct race_geometry {
     uint32_t wg_memory_size;    /* bytes of var<workgroup> */
     int threads;                /* OpenMP threads that record */
     bool barriers;              /* the pipeline has barriers: the full detector */
+    /* The executor's access sites (race_thread_site): writes site's
+     * "file:line:col" into buf (false: unknown).  Set (the WGSL
+     * interpreter): the full detector records a site beside each key it
+     * keeps; NULL (C kernels): no sites. */
+    bool (*site_name)(void *user, uint32_t site, char *buf, size_t size);
+    void *site_user;
 } race_geometry;
 
 /* A dispatch's detector state.  Then race_dispatch_shadow for every
@@ -69,6 +76,8 @@ typedef enum race_class {
 /* A barrier of class `kind`: the running workgroup's accesses to that
  * memory before it are ordered before those after it. */
 void race_barrier(struct race_thread *t, race_class kind);
+/* The site (race_geometry.site_name) of the thread's next accesses; 0 = unknown. */
+void race_thread_site(struct race_thread *t, uint32_t site);
 
 /* One access by invocation `lid` of the running workgroup to location `loc`
  * of a shadow; `value` (n bytes) is what a write stored. */

@@ -272,7 +272,7 @@ static void detail(const verdict_in *v, const struct race_dispatch *d, uint32_t 
         if (pk.found[rk]) {
             race_cand c = {shadow, 0, loc, (uint8_t)rk,
                            key_wg(pk.a[rk], d->lid_bits) == key_wg(pk.b[rk], d->lid_bits), pk.acc_a[rk], pk.acc_b[rk], 1, 0,
-                           pk.a[rk], pk.b[rk]};
+                           pk.a[rk], pk.b[rk], 0, 0};
             cand_push(out, &c);
         }
 }

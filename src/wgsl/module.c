@@ -434,7 +434,7 @@ stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *mo
                                  .workgroup_memory_size = ep.pub.workgroup_memory_size,
                                  .uses_barriers = ep.pub.uses_barriers,
                                  .label = ep.pub.name};
-        phase_executor x = {wg_run_workgroup, xp, program_destroy};
+        phase_executor x = {wg_run_workgroup, xp, program_destroy, wg_site_name};
         st = pipeline_create_with_executor(d, &pd, &x, out);
     }
     wg_diags_free(&diags);
