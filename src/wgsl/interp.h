@@ -10,7 +10,7 @@ typedef struct wg_exec_program {
     wg_program prog;
     uint32_t width;       /* sub-group width: 1..64 */
     uint64_t max_steps;   /* instructions one sub-group may run in one workgroup */
-    const char *filename;
+    char *filename;       /* owned (the module may be destroyed first) */
 } wg_exec_program;
 
 /* run_workgroup of the executor; user is a wg_exec_program. */
