@@ -31,10 +31,15 @@ static inline uint32_t key_lid(uint64_t key, unsigned lid_bits)
  * A function of the set of accesses - never of their order. */
 typedef struct shadow_rec {
     uint64_t slot[ACC_KINDS][2];
-    uint32_t site[ACC_KINDS][2]; /* each slot's smallest site (slot_insert_site) */
     uint64_t value;   /* hash of some written value */
     uint32_t flags;   /* REC_HAS_VALUE, REC_VALUES_DIFFER */
 } shadow_rec;
+/* Beside each shadow_rec when the executor names sites
+ * (race_geometry.site_name): each slot's smallest site (slot_insert_site).
+ * A chunk then holds SHADOW_CHUNK shadow_recs, then SHADOW_CHUNK site_recs. */
+typedef struct site_rec {
+    uint32_t site[ACC_KINDS][2];
+} site_rec;
 #define REC_HAS_VALUE 1u
 #define REC_VALUES_DIFFER 2u
 

@@ -271,7 +271,8 @@ static shadow_rec *shadow_at(struct race_dispatch *d, struct race_shadow *s, uin
     uint64_t c = loc / SHADOW_CHUNK;
     shadow_rec *chunk = atomic_load_explicit(&s->chunks[c], memory_order_acquire);
     if (!chunk) {
-        shadow_rec *fresh = calloc(SHADOW_CHUNK, sizeof *fresh);
+        shadow_rec *fresh = calloc(SHADOW_CHUNK, sizeof *fresh
+                                                     + (d->g.site_name ? sizeof(site_rec) : 0));
         if (!fresh) {
             atomic_store(&d->oom, true);
             return NULL;
@@ -285,6 +286,15 @@ static shadow_rec *shadow_at(struct race_dispatch *d, struct race_shadow *s, uin
         }
     }
     return &chunk[loc % SHADOW_CHUNK];
+}
+
+/* The sites beside record r of location loc; NULL: the dispatch keeps none. */
+static site_rec *rec_sites(const struct race_dispatch *d, const shadow_rec *r, uint64_t loc)
+{
+    if (!d->g.site_name)
+        return NULL;
+    uint64_t i = loc % SHADOW_CHUNK;
+    return (site_rec *)(void *)((shadow_rec *)r - i + SHADOW_CHUNK) + i;
 }
 
 void race_access(struct race_thread *t, struct race_shadow *s, uint64_t loc, uint32_t lid,
@@ -302,7 +312,11 @@ void race_access(struct race_thread *t, struct race_shadow *s, uint64_t loc, uin
         atomic_flag *lock = &d->locks[(loc * 31 + s->id) & 4095];
         while (atomic_flag_test_and_set_explicit(lock, memory_order_acquire))
             ;
-        slot_insert_site(r->slot[acc], r->site[acc], key, t->site, d->lid_bits);
+        site_rec *sr = rec_sites(d, r, loc);
+        if (sr)
+            slot_insert_site(r->slot[acc], sr->site[acc], key, t->site, d->lid_bits);
+        else
+            slot_insert(r->slot[acc], key, d->lid_bits);
         if (value)
             note_value(&r->value, &r->flags, value, n);
         atomic_flag_clear_explicit(lock, memory_order_release);
@@ -468,7 +482,7 @@ stex_status race_dispatch_end(struct race_dispatch *d)
             shadow_rec *chunk = atomic_load(&s->chunks[c]);
             if (!chunk)
                 continue;
-            bytes += SHADOW_CHUNK * sizeof *chunk;
+            bytes += SHADOW_CHUNK * (sizeof *chunk + (d->g.site_name ? sizeof(site_rec) : 0));
             for (uint32_t i = 0; i < SHADOW_CHUNK; i++) {
                 const shadow_rec *r = &chunk[i];
                 if (!r->flags && !r->slot[0][0] && !r->slot[1][0] && !r->slot[2][0]
@@ -476,8 +490,11 @@ stex_status race_dispatch_end(struct race_dispatch *d)
                     continue;
                 pair_pick pk;
                 judge_slots(r->slot, d->lid_bits, suppress && !(r->flags & REC_VALUES_DIFFER), &pk);
-                emit(&d->found, &pk, (const uint64_t(*)[2])r->slot, (const uint32_t(*)[2])r->site,
-                     s->id, 0, c * SHADOW_CHUNK + i, false);
+                static const site_rec none;
+                const site_rec *sr = rec_sites(d, r, c * SHADOW_CHUNK + i);
+                emit(&d->found, &pk, (const uint64_t(*)[2])r->slot,
+                     (const uint32_t(*)[2])(sr ? sr : &none)->site, s->id, 0,
+                     c * SHADOW_CHUNK + i, false);
             }
         }
     }
