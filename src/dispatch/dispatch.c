@@ -86,6 +86,7 @@ static bool thread_init(thread_state *t, exec_dispatch *ctx)
     /* the race summary alone (no snapshot, no observer) is recorded inline;
      * any other reason to be slow sends every access out of line */
     bool inline_race = ctx->race && race_dispatch_summary(ctx->race) && !e->overlay
+                       && !race_dispatch_sites(ctx->race) /* sites go out of line */
                        && !ctx->opt.store_observer;
     if (e->fast.slow && !inline_race)
         exec_fast_disable(e);

@@ -101,6 +101,8 @@ struct race_dispatch {
     uint32_t invocations;       /* per workgroup (summary keys) */
     uint32_t key_base;          /* summary keys: key_base + linear invocation index */
     unsigned lid_bits;          /* accessor keys (acc_key) */
+    uint32_t *thread_site;      /* sites: each recording thread's current site, else NULL */
+    uint32_t nthread_site;
 };
 
 /* detector.c: adds a dispatch's sorted, deduplicated races (one count each). */
@@ -115,7 +117,8 @@ void detector_dispatch_done(stex_race_detector *rd, uint64_t shadow_bytes);
 bool detector_force_full(const stex_race_detector *rd);
 
 /* summary.c: the summary detector's shadows and verdict. */
-bool summary_shadow_alloc(struct race_shadow *s, bool atomics, bool values, uint32_t threads);
+bool summary_shadow_alloc(struct race_shadow *s, bool atomics, bool values, uint32_t threads,
+                          bool sites);
 /* invocations: the dispatch's (the words' keys end below key_base + invocations) */
 void summary_shadow_free(struct race_shadow *s, uint64_t invocations);
 uint32_t summary_key_base(struct race_shadow **shadows, uint32_t n, uint64_t total);

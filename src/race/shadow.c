@@ -107,7 +107,12 @@ struct race_thread {
     uint32_t site;              /* of the next accesses (race_thread_site) */
 };
 
-void race_thread_site(struct race_thread *t, uint32_t site) { t->site = site; }
+void race_thread_site(struct race_thread *t, uint32_t site)
+{
+    t->site = site;
+    if (t->tid < t->d->nthread_site)
+        t->d->thread_site[t->tid] = site;
+}
 
 static size_t seg_hash(uint32_t s, uint64_t loc, size_t mask)
 {
@@ -418,12 +423,20 @@ stex_status race_dispatch_begin(stex_race_detector *rd, const race_geometry *g,
                          "invocations are more than its 64-bit keys can name",
                          (unsigned long long)g->total_wg, g->wg_invocations);
     }
-    /* sites (an executor that names them) are kept by the full detector only */
-    d->summary = !g->barriers && !detector_force_full(rd) && !g->site_name
+    d->summary = !g->barriers && !detector_force_full(rd)
                  && g->total_wg * g->wg_invocations < RACE_KEY_LIMIT - 1;
+    if (g->site_name) {
+        d->nthread_site = g->threads > 0 ? (uint32_t)g->threads : 1;
+        if (!(d->thread_site = calloc(d->nthread_site, sizeof *d->thread_site))) {
+            free(d);
+            return stex_fail(STEX_OUT_OF_MEMORY, "race detector: out of memory");
+        }
+    }
     *out = d;
     return STEX_OK;
 }
+
+bool race_dispatch_sites(const struct race_dispatch *d) { return d->g.site_name != NULL; }
 
 struct race_shadow *race_dispatch_shadow(struct race_dispatch *d, stex_race_memory m,
                                          uint32_t ref, const void *key, uint32_t mip,
@@ -442,9 +455,13 @@ struct race_shadow *race_dispatch_shadow(struct race_dispatch *d, stex_race_memo
     struct race_shadow *s = shadow_new(m, ref, mip, key, w, h, count);
     bool values = stex_race_detector_options(d->rd)->suppress_same_value;
     if (s && d->summary && !summary_shadow_alloc(s, m == STEX_RACE_MEMORY_BUFFER, values,
-                                                 (uint32_t)d->g.threads)) {
+                                                 (uint32_t)d->g.threads, d->thread_site != NULL)) {
         shadow_free(s, 0);
         s = NULL;
+    }
+    if (s && d->summary && d->thread_site) {
+        s->h.thread_site = d->thread_site;
+        s->h.locks = d->locks;
     }
     if (s)
         d->shadows[d->nshadows++] = s;
@@ -564,5 +581,6 @@ void race_dispatch_free(struct race_dispatch *d)
         shadow_free(d->shadows[k], d->g.total_wg * d->g.wg_invocations);
     free(d->shadows);
     free(d->found.v);
+    free(d->thread_site);
     free(d);
 }
