@@ -4,7 +4,8 @@
  * texel - the reader the textureLoad of its neighbour, the writer the
  * textureStore - for sub-group widths 1, 8 and 32, 1 and 2 threads, in
  * order and shuffled.  The expected line:col come from the WGSL string
- * itself. */
+ * itself.  The summary detector (no barriers) and the full one (forced)
+ * give the same report, sites included. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "race/race_internal.h" /* race_detector_force_full */
 #include "stex/stex.h"
 
 #define FILENAME "difundir.wgsl"
@@ -61,10 +63,11 @@ static void source_of(const char *src, const char *needle, int nth, char *buf, s
 }
 
 static stex_race_detector *run(const stex_kernel *k, stex_device *dev, uint32_t width,
-                               stex_dispatch_options o)
+                               stex_dispatch_options o, bool full)
 {
     stex_race_detector *rd;
     assert_int_equal(stex_race_detector_create(NULL, &rd), STEX_OK);
+    race_detector_force_full(rd, full);
     o.races = rd;
     stex_kernel_setup s = {.device = dev, .time = 0.75f, .width = 48, .height = 40};
     if (width) {
@@ -105,18 +108,18 @@ static void test_difundir_sources(void **state)
     stex_device *dev;
     assert_int_equal(stex_adapter_create(NULL, &a), STEX_OK);
     assert_int_equal(stex_device_create(a, &(stex_device_desc){0}, &dev), STEX_OK);
-    stex_race_detector *want = run(k, dev, 0, (stex_dispatch_options){.threads = 1});
+    stex_race_detector *want = run(k, dev, 0, (stex_dispatch_options){.threads = 1}, false);
     size_t n = stex_race_reported(want);
     assert_true(n > 0);
     static const uint32_t widths[] = {1, 8, 32};
     char *first_text = NULL;
     for (size_t w = 0; w < 3; w++)
         for (int threads = 1; threads <= 2; threads++)
-            for (int sched = 0; sched < 2; sched++) {
+            for (int sched = 0; sched < 4; sched++) {
                 stex_dispatch_options o = {
-                    .schedule = sched ? STEX_SCHEDULE_SHUFFLED : STEX_SCHEDULE_IN_ORDER,
+                    .schedule = sched & 1 ? STEX_SCHEDULE_SHUFFLED : STEX_SCHEDULE_IN_ORDER,
                     .seed = 11, .threads = threads};
-                stex_race_detector *rd = run(k, dev, widths[w], o);
+                stex_race_detector *rd = run(k, dev, widths[w], o, sched >= 2);
                 /* the verdict is the C kernel's */
                 for (int kind = 0; kind <= STEX_RACE_ANY; kind++)
                     assert_int_equal(stex_race_count(rd, (stex_race_kind)kind),
@@ -150,7 +153,7 @@ static void test_difundir_sources(void **state)
                     if (strcmp(rp->source, load[li]))
                         fail_msg("width %u, %d thread(s), %s: race %zu at (%u, %u): the read is "
                                  "at %s, want %s", widths[w], threads,
-                                 sched ? "shuffled" : "in order", i, r->coord[0], r->coord[1],
+                                 sched & 1 ? "shuffled" : "in order", i, r->coord[0], r->coord[1],
                                  rp->source, load[li]);
                 }
                 /* the reports: text names both sources; JSON has the fields */
@@ -184,10 +187,105 @@ static void test_difundir_sources(void **state)
     stex_adapter_destroy(a);
 }
 
+/* A shader with a barrier (the full detector): a buffer word every
+ * invocation writes, and a var<workgroup> word read and written in one
+ * barrier segment. */
+static const char BARRIER[] =
+    "@group(0) @binding(0) var<storage, read_write> out : array<u32>;\n"
+    "var<workgroup> tmp : array<u32, 64>;\n"
+    "@compute @workgroup_size(64)\n"
+    "fn racy(@builtin(local_invocation_index) lid : u32) {\n"
+    "  tmp[lid] = lid;\n"
+    "  workgroupBarrier();\n"
+    "  out[0] = tmp[(lid + 1u) % 64u];\n"
+    "  let x = tmp[0];\n"
+    "  tmp[lid] = x;\n"
+    "}\n";
+
+static void test_barrier_sources(void **state)
+{
+    (void)state;
+    char out0[128], rd0[128], wr0[128];
+    /* an indexed access is at its '[' (where the parser puts the expression) */
+    source_of(BARRIER, "[0] = tmp", 0, out0, sizeof out0, NULL, NULL);
+    source_of(BARRIER, "[0];", 0, rd0, sizeof rd0, NULL, NULL);
+    source_of(BARRIER, "[lid] = x", 0, wr0, sizeof wr0, NULL, NULL);
+    stex_adapter *a;
+    stex_device *dev;
+    assert_int_equal(stex_adapter_create(NULL, &a), STEX_OK);
+    assert_int_equal(stex_device_create(a, &(stex_device_desc){0}, &dev), STEX_OK);
+    stex_wgsl_module *m;
+    if (stex_wgsl_module_create(BARRIER, FILENAME, &m))
+        fail_msg("%s", stex_wgsl_module_diagnostics(m));
+    stex_buffer *buf;
+    stex_buffer_desc bd = {.size = 256, .usage = STEX_BUFFER_USAGE_STORAGE};
+    assert_int_equal(stex_buffer_create(dev, &bd, &buf), STEX_OK);
+    static const uint32_t widths[] = {1, 8, 32};
+    char *first = NULL;
+    for (size_t w = 0; w < 3; w++)
+        for (int threads = 1; threads <= 2; threads++)
+            for (int sched = 0; sched < 2; sched++) {
+                stex_pipeline *p;
+                stex_wgsl_options wo = {.subgroup_width = widths[w]};
+                if (stex_wgsl_pipeline_create(dev, m, "racy", &wo, &p))
+                    fail_msg("%s", stex_last_error());
+                stex_bind_group_entry be = {.binding = 0, .buffer = buf};
+                stex_bind_group *g;
+                assert_int_equal(stex_bind_group_create(p, &be, 1, &g), STEX_OK);
+                stex_race_detector *rd;
+                assert_int_equal(stex_race_detector_create(NULL, &rd), STEX_OK);
+                stex_dispatch_options o = {
+                    .schedule = sched ? STEX_SCHEDULE_SHUFFLED : STEX_SCHEDULE_IN_ORDER,
+                    .seed = 5, .threads = threads, .races = rd};
+                assert_int_equal(stex_dispatch(p, g, 2, 1, 1, &o), STEX_OK);
+                stex_bind_group_destroy(g);
+                stex_pipeline_destroy(p); /* the report outlives the pipeline */
+                bool saw_buffer = false, saw_wg = false;
+                for (size_t i = 0; i < stex_race_reported(rd); i++) {
+                    const stex_race *r = stex_race_get(rd, i);
+                    assert_non_null(r->a.source);
+                    assert_non_null(r->b.source);
+                    if (r->memory == STEX_RACE_MEMORY_BUFFER && r->word == 0
+                        && r->kind == STEX_RACE_WRITE_WRITE) {
+                        saw_buffer = true;
+                        assert_string_equal(r->a.source, out0);
+                        assert_string_equal(r->b.source, out0);
+                    }
+                    if (r->memory == STEX_RACE_MEMORY_WORKGROUP && r->word == 0
+                        && r->a.workgroup_id[0] == 0) {
+                        saw_wg = true;
+                        assert_int_equal(r->kind, STEX_RACE_READ_WRITE);
+                        assert_int_equal(r->a.local_invocation_id[0], 0);
+                        assert_int_equal(r->b.local_invocation_id[0], 1);
+                        assert_int_equal(r->a.access, STEX_RACE_ACCESS_WRITE);
+                        assert_string_equal(r->a.source, wr0);
+                        assert_string_equal(r->b.source, rd0);
+                    }
+                }
+                assert_true(saw_buffer);
+                assert_true(saw_wg);
+                char *text = stex_race_report_text_string(rd);
+                assert_non_null(text);
+                if (!first)
+                    first = text;
+                else {
+                    assert_string_equal(text, first);
+                    free(text);
+                }
+                stex_race_detector_destroy(rd);
+            }
+    free(first);
+    stex_buffer_destroy(buf);
+    stex_wgsl_module_destroy(m);
+    stex_device_destroy(dev);
+    stex_adapter_destroy(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_difundir_sources),
+        cmocka_unit_test(test_barrier_sources),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
