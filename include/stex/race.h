@@ -76,6 +76,13 @@ typedef struct stex_race_party {
     uint32_t workgroup_id[3];
     uint32_t local_invocation_id[3];
     stex_race_access access;
+    /* Where in the shader: the executor's access site (the WGSL interpreter:
+     * its instruction; 0 = unknown, as for C kernels) and, when the executor
+     * names its sites, "file:line:col" (owned by the detector, valid until
+     * reset/destroy; NULL = unknown).  Of the party's accesses of this kind
+     * to the location, the smallest site: a function of the set of accesses. */
+    uint32_t site;
+    const char *source;
 } stex_race_party;
 
 typedef struct stex_race {

@@ -14,7 +14,7 @@
 
 /* Who runs a pipeline's workgroups phase by phase: its own executor, the
  * fibers for a C kernel with barriers, or nobody (the plain loop). */
-static const phase_executor fibers = {fiber_run_workgroup, NULL, NULL};
+static const phase_executor fibers = {fiber_run_workgroup, NULL, NULL, NULL};
 static const phase_executor *workgroup_executor(const exec_dispatch *ctx)
 {
     if (ctx->pipeline->executor.run_workgroup)
@@ -86,6 +86,7 @@ static bool thread_init(thread_state *t, exec_dispatch *ctx)
     /* the race summary alone (no snapshot, no observer) is recorded inline;
      * any other reason to be slow sends every access out of line */
     bool inline_race = ctx->race && race_dispatch_summary(ctx->race) && !e->overlay
+                       && !race_dispatch_sites(ctx->race) /* sites go out of line */
                        && !ctx->opt.store_observer;
     if (e->fast.slow && !inline_race)
         exec_fast_disable(e);

@@ -43,6 +43,10 @@ typedef struct phase_executor {
     /* optional: frees `user` when the pipeline is destroyed (the WGSL
      * interpreter's program belongs to its pipeline) */
     void (*destroy)(void *user);
+    /* optional: the executor passes each access's site to the race detector
+     * (stex_lanes.site); this writes a site's "file:line:col" into buf
+     * (false: unknown), for the race report */
+    bool (*site_name)(void *user, uint32_t site, char *buf, size_t size);
 } phase_executor;
 
 /* stex_pipeline_create with an executor instead of a kernel: desc->kernel

@@ -56,7 +56,9 @@ stex_status dispatch_race_begin(stex_race_detector *rd, exec_dispatch *ctx,
 {
     race_geometry g = {.wg_invocations = ctx->wg_invocations, .total_wg = ctx->total_wg,
                        .wg_memory_size = ctx->wg_memory_size, .threads = ctx->threads,
-                       .barriers = ctx->barriers};
+                       .barriers = ctx->barriers,
+                       .site_name = ctx->pipeline->executor.site_name,
+                       .site_user = ctx->pipeline->executor.user};
     memcpy(g.num_wg, ctx->num_wg, sizeof g.num_wg);
     memcpy(g.wg_size, ctx->wg_size, sizeof g.wg_size);
     struct race_dispatch *d;

@@ -15,7 +15,40 @@ struct stex_race_detector {
     size_t nraces;
     bool force_full;            /* test hook: never the summary detector */
     uint64_t shadow_bytes;      /* of the last dispatch */
+    char **texts;               /* the reported parties' source texts (stex_race_party.source) */
+    size_t ntexts, captexts;
 };
+
+static void texts_free(stex_race_detector *rd)
+{
+    for (size_t i = 0; i < rd->ntexts; i++)
+        free(rd->texts[i]);
+    rd->ntexts = 0;
+}
+
+/* The text of site `site` of dispatch d, kept by the detector; NULL:
+ * unknown (no site, or the executor does not name it) or out of memory. */
+static const char *site_text(stex_race_detector *rd, const struct race_dispatch *d, uint32_t site)
+{
+    char buf[256];
+    if (!site || !d->g.site_name || !d->g.site_name(d->g.site_user, site, buf, sizeof buf))
+        return NULL;
+    for (size_t i = rd->ntexts; i-- > 0;)
+        if (!strcmp(rd->texts[i], buf))
+            return rd->texts[i];
+    if (rd->ntexts == rd->captexts) {
+        size_t cap = rd->captexts ? 2 * rd->captexts : 16;
+        char **v = realloc(rd->texts, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        rd->texts = v;
+        rd->captexts = cap;
+    }
+    char *t = strdup(buf);
+    if (t)
+        rd->texts[rd->ntexts++] = t;
+    return t;
+}
 
 void race_detector_force_full(stex_race_detector *rd, bool on) { rd->force_full = on; }
 bool detector_force_full(const stex_race_detector *rd) { return rd->force_full; }
@@ -56,6 +89,8 @@ void stex_race_detector_destroy(stex_race_detector *rd)
 {
     if (!rd)
         return;
+    texts_free(rd);
+    free(rd->texts);
     free(rd->bc);
     free(rd->races);
     free(rd);
@@ -67,6 +102,7 @@ void stex_race_detector_reset(stex_race_detector *rd)
     memset(rd->count, 0, sizeof rd->count);
     rd->nbc = 0;
     rd->nraces = 0;
+    texts_free(rd);
 }
 
 const stex_race_options *stex_race_detector_options(const stex_race_detector *rd)
@@ -151,6 +187,8 @@ static stex_race_party party(const struct race_dispatch *d, uint64_t key, uint8_
     p.local_invocation_id[1] = lid / sz[0] % sz[1];
     p.local_invocation_id[2] = lid / (sz[0] * sz[1]);
     p.access = (stex_race_access)acc;
+    p.site = 0;
+    p.source = NULL;
     return p;
 }
 
@@ -165,6 +203,12 @@ stex_status detector_add(stex_race_detector *rd, const struct race_dispatch *d,
         r.same_workgroup = c[i].same_wg;
         r.a = party(d, c[i].a, c[i].acc_a);
         r.b = party(d, c[i].b, c[i].acc_b);
+        r.a.site = c[i].site_a;
+        r.b.site = c[i].site_b;
+        if (rd->nraces < rd->opt.max_reported) {
+            r.a.source = site_text(rd, d, r.a.site);
+            r.b.source = site_text(rd, d, r.b.site);
+        }
         if (c[i].shadow == WG_SHADOW) {
             r.memory = STEX_RACE_MEMORY_WORKGROUP;
             r.binding = STEX_RACE_NO_BINDING;

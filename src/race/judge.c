@@ -92,6 +92,8 @@ int cand_cmp(const void *pa, const void *pb)
     CMP_(kind);
     CMP_(a);
     CMP_(b);
+    CMP_(site_a); /* the same pair from two barrier segments: the smallest sites */
+    CMP_(site_b);
 #undef CMP_
     return 0;
 }

@@ -4,6 +4,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "stex/race.h"
@@ -25,6 +26,12 @@ typedef struct race_geometry {
     uint32_t wg_memory_size;    /* bytes of var<workgroup> */
     int threads;                /* OpenMP threads that record */
     bool barriers;              /* the pipeline has barriers: the full detector */
+    /* The executor's access sites (race_thread_site): writes site's
+     * "file:line:col" into buf (false: unknown).  Set (the WGSL
+     * interpreter): the full detector records a site beside each key it
+     * keeps; NULL (C kernels): no sites. */
+    bool (*site_name)(void *user, uint32_t site, char *buf, size_t size);
+    void *site_user;
 } race_geometry;
 
 /* A dispatch's detector state.  Then race_dispatch_shadow for every
@@ -69,6 +76,8 @@ typedef enum race_class {
 /* A barrier of class `kind`: the running workgroup's accesses to that
  * memory before it are ordered before those after it. */
 void race_barrier(struct race_thread *t, race_class kind);
+/* The site (race_geometry.site_name) of the thread's next accesses; 0 = unknown. */
+void race_thread_site(struct race_thread *t, uint32_t site);
 
 /* One access by invocation `lid` of the running workgroup to location `loc`
  * of a shadow; `value` (n bytes) is what a write stored. */
@@ -118,6 +127,16 @@ typedef struct race_shadow_head {
     uint16_t *touch, *mixed;   /* nthreads * runs each (16-bit: see shader.h) */
     uint64_t runs;
     bool mt;                   /* more than one thread: pair updates use CAS */
+    /* Sites (race_geometry.site_name set; else NULL): per thread and
+     * location, the sites of the word's key (read site << 32 | write site,
+     * meaningful where the word is not stale); per pair, the sites of its
+     * two keys (a's << 32 | b's), kept with the keys under `locks` (then
+     * every pair update takes race_note_site).  thread_site: each thread's
+     * current site (race_thread_site). */
+    uint64_t *wsite, *psite;
+    size_t wsite_map, psite_map;
+    const uint32_t *thread_site;
+    atomic_flag *locks;        /* 4096 */
 } race_shadow_head;
 
 #define RACE_WORD_READ STEX__RACE_READ /* shader/fast.h's inline path sets them too */
@@ -176,6 +195,11 @@ static inline void race_value_note(_Atomic uint64_t *p, uint64_t h)
 void race_share(race_shadow_head *s, uint32_t tid, uint64_t loc, uint32_t w, uint32_t key,
                 stex_race_access acc);
 
+/* race_note with sites (head.wsite set): the same words, pairs and marks,
+ * with the sites beside (summary.c). */
+void race_note_site(race_shadow_head *s, uint32_t tid, uint64_t loc, uint32_t key,
+                    stex_race_access acc);
+
 #define RACE_RUN_SHIFT STEX__RACE_RUN_SHIFT
 #define RACE_RUN (1u << RACE_RUN_SHIFT)
 
@@ -190,6 +214,10 @@ static inline void race_note(struct race_shadow *sh, uint32_t tid, uint64_t loc,
         return;
     if (value && s->value)
         race_value_note(s->value + loc, race_value_word(value, n));
+    if (s->wsite) {
+        race_note_site(s, tid, loc, key, acc);
+        return;
+    }
     uint32_t *wp = s->word + (uint64_t)tid * s->count + loc;
     uint32_t w = *wp;
     if (w == RACE_WORD_SHARED) {
@@ -230,6 +258,9 @@ static inline uint64_t race_texel_loc(const struct race_shadow *s, uint64_t z0, 
 
 /* Summary mode: the inline builtins may record (no snapshot visibility). */
 bool race_dispatch_summary(const struct race_dispatch *d);
+/* The dispatch keeps sites (race_geometry.site_name): every access goes out
+ * of line (race_note / race_access), none through the inline marks. */
+bool race_dispatch_sites(const struct race_dispatch *d);
 
 /* Test hook: force the full (barrier-aware) detector for every dispatch. */
 void race_detector_force_full(stex_race_detector *rd, bool on);

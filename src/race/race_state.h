@@ -34,6 +34,12 @@ typedef struct shadow_rec {
     uint64_t value;   /* hash of some written value */
     uint32_t flags;   /* REC_HAS_VALUE, REC_VALUES_DIFFER */
 } shadow_rec;
+/* Beside each shadow_rec when the executor names sites
+ * (race_geometry.site_name): each slot's smallest site (slot_insert_site).
+ * A chunk then holds SHADOW_CHUNK shadow_recs, then SHADOW_CHUNK site_recs. */
+typedef struct site_rec {
+    uint32_t site[ACC_KINDS][2];
+} site_rec;
 #define REC_HAS_VALUE 1u
 #define REC_VALUES_DIFFER 2u
 
@@ -58,6 +64,7 @@ typedef struct race_cand {
     uint8_t counted;            /* already in the counts (summary details) */
     uint8_t needs_differ;       /* write-write kept only if the location's writes differ */
     uint64_t a, b;              /* accessor keys, a < b */
+    uint32_t site_a, site_b;    /* their access sites (0 = unknown) */
 } race_cand;
 
 typedef struct cand_vec {
@@ -94,6 +101,8 @@ struct race_dispatch {
     uint32_t invocations;       /* per workgroup (summary keys) */
     uint32_t key_base;          /* summary keys: key_base + linear invocation index */
     unsigned lid_bits;          /* accessor keys (acc_key) */
+    uint32_t *thread_site;      /* sites: each recording thread's current site, else NULL */
+    uint32_t nthread_site;
 };
 
 /* detector.c: adds a dispatch's sorted, deduplicated races (one count each). */
@@ -108,7 +117,8 @@ void detector_dispatch_done(stex_race_detector *rd, uint64_t shadow_bytes);
 bool detector_force_full(const stex_race_detector *rd);
 
 /* summary.c: the summary detector's shadows and verdict. */
-bool summary_shadow_alloc(struct race_shadow *s, bool atomics, bool values, uint32_t threads);
+bool summary_shadow_alloc(struct race_shadow *s, bool atomics, bool values, uint32_t threads,
+                          bool sites);
 /* invocations: the dispatch's (the words' keys end below key_base + invocations) */
 void summary_shadow_free(struct race_shadow *s, uint64_t invocations);
 uint32_t summary_key_base(struct race_shadow **shadows, uint32_t n, uint64_t total);
@@ -137,6 +147,48 @@ static inline void slot_insert(uint64_t s[2], uint64_t key, unsigned shift)
         s[0] = key;
     } else if (!s[1] || key < s[1])
         s[1] = key;
+}
+
+/* slot_insert keeping, beside each kept key, the smallest known site of
+ * that key's accesses (0 = unknown): the keys are slot_insert's, the sites a
+ * function of the set of (key, site) accesses. */
+static inline uint32_t site_min(uint32_t a, uint32_t b)
+{
+    return !a ? b : !b ? a : a < b ? a : b;
+}
+
+static inline void slot_insert_site(uint64_t s[2], uint32_t st[2], uint64_t key, uint32_t site,
+                                    unsigned shift)
+{
+    uint64_t g = group_of(key, shift);
+    if (!s[0]) {
+        s[0] = key;
+        st[0] = site;
+    } else if (key == s[0])
+        st[0] = site_min(st[0], site);
+    else if (group_of(s[0], shift) == g) {
+        if (key < s[0]) {
+            s[0] = key;
+            st[0] = site;
+        }
+    } else if (key < s[0]) {
+        s[1] = s[0];
+        st[1] = st[0];
+        s[0] = key;
+        st[0] = site;
+    } else if (key == s[1])
+        st[1] = site_min(st[1], site);
+    else if (!s[1] || key < s[1]) {
+        s[1] = key;
+        st[1] = site;
+    }
+}
+
+/* The site kept beside key `key` of access kind `acc` (0: none). */
+static inline uint32_t slot_site(const uint64_t slot[ACC_KINDS][2],
+                                 const uint32_t site[ACC_KINDS][2], uint8_t acc, uint64_t key)
+{
+    return slot[acc][0] == key ? site[acc][0] : slot[acc][1] == key ? site[acc][1] : 0;
 }
 
 #endif

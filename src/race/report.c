@@ -2,6 +2,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/error.h"
 #include "stex/race.h"
@@ -35,9 +36,12 @@ static void where(const stex_race *r, char *buf, size_t size)
 
 static void party_text(FILE *f, const char *tag, const stex_race_party *p)
 {
-    fprintf(f, "    %s: workgroup (%u, %u, %u) local (%u, %u, %u) %s\n", tag, p->workgroup_id[0],
+    fprintf(f, "    %s: workgroup (%u, %u, %u) local (%u, %u, %u) %s", tag, p->workgroup_id[0],
             p->workgroup_id[1], p->workgroup_id[2], p->local_invocation_id[0],
             p->local_invocation_id[1], p->local_invocation_id[2], stex_race_access_name(p->access));
+    if (p->source)
+        fprintf(f, " at %s", p->source);
+    fputc('\n', f);
 }
 
 stex_status stex_race_report_text(const stex_race_detector *rd, FILE *f)
@@ -81,11 +85,31 @@ static json_t *u3(const uint32_t v[3])
     return json_pack("[I, I, I]", (json_int_t)v[0], (json_int_t)v[1], (json_int_t)v[2]);
 }
 
+/* "file:line:col" -> {"file", "line", "column"} (the file may hold ':'). */
+static json_t *source_json(const char *s)
+{
+    const char *c2 = strrchr(s, ':');
+    const char *c1 = c2 ? c2 : s;
+    while (c1 > s && c1[-1] != ':')
+        c1--;
+    unsigned line, col;
+    if (!c2 || c1 == s || sscanf(c1, "%u:%u", &line, &col) != 2)
+        return json_pack("{s:s}", "text", s);
+    return json_pack("{s:s%, s:I, s:I}", "file", s, (size_t)(c1 - 1 - s), "line",
+                     (json_int_t)line, "column", (json_int_t)col);
+}
+
 static json_t *party_json(const stex_race_party *p)
 {
-    return json_pack("{s:o, s:o, s:s}", "workgroup_id", u3(p->workgroup_id),
-                     "local_invocation_id", u3(p->local_invocation_id), "access",
-                     stex_race_access_name(p->access));
+    json_t *j = json_pack("{s:o, s:o, s:s}", "workgroup_id", u3(p->workgroup_id),
+                          "local_invocation_id", u3(p->local_invocation_id), "access",
+                          stex_race_access_name(p->access));
+    if (j && p->site) {
+        json_object_set_new(j, "site", json_integer(p->site));
+        if (p->source)
+            json_object_set_new(j, "source", source_json(p->source));
+    }
+    return j;
 }
 
 static json_t *report_json(const stex_race_detector *rd)

@@ -34,13 +34,16 @@ static void note_value(uint64_t *value, uint32_t *flags, const void *v, uint32_t
         *flags |= REC_VALUES_DIFFER;
 }
 
-static void emit(cand_vec *cv, const pair_pick *pk, uint32_t shadow, uint64_t wgkey, uint64_t loc,
-                 bool same_wg)
+static void emit(cand_vec *cv, const pair_pick *pk, const uint64_t slot[ACC_KINDS][2],
+                 const uint32_t site[ACC_KINDS][2], uint32_t shadow, uint64_t wgkey,
+                 uint64_t loc, bool same_wg)
 {
     for (int rk = 0; rk < STEX_RACE_KIND_COUNT; rk++)
         if (pk->found[rk]) {
             race_cand c = {shadow, wgkey, loc, (uint8_t)rk, same_wg, pk->acc_a[rk], pk->acc_b[rk],
-                           0, 0, pk->a[rk], pk->b[rk]};
+                           0, 0, pk->a[rk], pk->b[rk],
+                           slot_site(slot, site, pk->acc_a[rk], pk->a[rk]),
+                           slot_site(slot, site, pk->acc_b[rk], pk->b[rk])};
             cand_push(cv, &c);
         }
 }
@@ -49,12 +52,13 @@ static void emit(cand_vec *cv, const pair_pick *pk, uint32_t shadow, uint64_t wg
  * the location stored the same bytes is known only when the dispatch (or,
  * for var<workgroup>, the workgroup) ends, so the write-write pair judged
  * without suppression is kept too, marked: it counts iff the writes differ. */
-static void emit_segment(cand_vec *cv, const uint64_t slot[ACC_KINDS][2], bool suppress,
-                         uint32_t shadow, uint64_t wgkey, uint64_t loc)
+static void emit_segment(cand_vec *cv, const uint64_t slot[ACC_KINDS][2],
+                         const uint32_t site[ACC_KINDS][2], bool suppress, uint32_t shadow,
+                         uint64_t wgkey, uint64_t loc)
 {
     pair_pick pk;
     judge_slots(slot, 0, suppress, &pk);
-    emit(cv, &pk, shadow, wgkey, loc, true);
+    emit(cv, &pk, slot, site, shadow, wgkey, loc, true);
     if (!suppress)
         return;
     pair_pick all;
@@ -63,7 +67,8 @@ static void emit_segment(cand_vec *cv, const uint64_t slot[ACC_KINDS][2], bool s
     if (all.found[ww] && (!pk.found[ww] || all.a[ww] != pk.a[ww] || all.b[ww] != pk.b[ww]
                           || all.acc_a[ww] != pk.acc_a[ww] || all.acc_b[ww] != pk.acc_b[ww])) {
         race_cand c = {shadow, wgkey, loc, (uint8_t)ww, 1, all.acc_a[ww], all.acc_b[ww], 0, 1,
-                       all.a[ww], all.b[ww]};
+                       all.a[ww], all.b[ww], slot_site(slot, site, all.acc_a[ww], all.a[ww]),
+                       slot_site(slot, site, all.acc_b[ww], all.b[ww])};
         cand_push(cv, &c);
     }
 }
@@ -74,6 +79,7 @@ typedef struct seg_ent {
     uint32_t shadow_plus1; /* 0 = empty */
     uint64_t loc;
     uint64_t slot[ACC_KINDS][2];
+    uint32_t site[ACC_KINDS][2];
     uint64_t value;
     uint32_t flags;
 } seg_ent;
@@ -98,7 +104,15 @@ struct race_thread {
     uint32_t wg_words;
     cand_vec wg_pending;
     uint32_t tid;               /* OpenMP thread number: its summary words */
+    uint32_t site;              /* of the next accesses (race_thread_site) */
 };
+
+void race_thread_site(struct race_thread *t, uint32_t site)
+{
+    t->site = site;
+    if (t->tid < t->d->nthread_site)
+        t->d->thread_site[t->tid] = site;
+}
 
 static size_t seg_hash(uint32_t s, uint64_t loc, size_t mask)
 {
@@ -149,7 +163,7 @@ static void seg_note(struct race_thread *t, int cls, uint32_t shadow, uint64_t l
         e->loc = loc;
         tab->touched[tab->used++] = (size_t)(e - tab->e);
     }
-    slot_insert(e->slot[acc], key, 0);
+    slot_insert_site(e->slot[acc], e->site[acc], key, t->site, 0);
     if (value)
         note_value(&e->value, &e->flags, value, n);
 }
@@ -162,8 +176,8 @@ static void seg_flush(struct race_thread *t, int cls)
     for (size_t i = 0; i < tab->used; i++) {
         seg_ent *e = &tab->e[tab->touched[i]];
         uint32_t s = e->shadow_plus1 - 1;
-        emit_segment(out, (const uint64_t(*)[2])e->slot, suppress, s, s == WG_SHADOW ? t->wg : 0,
-                     e->loc);
+        emit_segment(out, (const uint64_t(*)[2])e->slot, (const uint32_t(*)[2])e->site, suppress,
+                     s, s == WG_SHADOW ? t->wg : 0, e->loc);
         memset(e, 0, sizeof *e);
     }
     tab->used = 0;
@@ -262,7 +276,8 @@ static shadow_rec *shadow_at(struct race_dispatch *d, struct race_shadow *s, uin
     uint64_t c = loc / SHADOW_CHUNK;
     shadow_rec *chunk = atomic_load_explicit(&s->chunks[c], memory_order_acquire);
     if (!chunk) {
-        shadow_rec *fresh = calloc(SHADOW_CHUNK, sizeof *fresh);
+        shadow_rec *fresh = calloc(SHADOW_CHUNK, sizeof *fresh
+                                                     + (d->g.site_name ? sizeof(site_rec) : 0));
         if (!fresh) {
             atomic_store(&d->oom, true);
             return NULL;
@@ -276,6 +291,15 @@ static shadow_rec *shadow_at(struct race_dispatch *d, struct race_shadow *s, uin
         }
     }
     return &chunk[loc % SHADOW_CHUNK];
+}
+
+/* The sites beside record r of location loc; NULL: the dispatch keeps none. */
+static site_rec *rec_sites(const struct race_dispatch *d, const shadow_rec *r, uint64_t loc)
+{
+    if (!d->g.site_name)
+        return NULL;
+    uint64_t i = loc % SHADOW_CHUNK;
+    return (site_rec *)(void *)((shadow_rec *)r - i + SHADOW_CHUNK) + i;
 }
 
 void race_access(struct race_thread *t, struct race_shadow *s, uint64_t loc, uint32_t lid,
@@ -293,7 +317,11 @@ void race_access(struct race_thread *t, struct race_shadow *s, uint64_t loc, uin
         atomic_flag *lock = &d->locks[(loc * 31 + s->id) & 4095];
         while (atomic_flag_test_and_set_explicit(lock, memory_order_acquire))
             ;
-        slot_insert(r->slot[acc], key, d->lid_bits);
+        site_rec *sr = rec_sites(d, r, loc);
+        if (sr)
+            slot_insert_site(r->slot[acc], sr->site[acc], key, t->site, d->lid_bits);
+        else
+            slot_insert(r->slot[acc], key, d->lid_bits);
         if (value)
             note_value(&r->value, &r->flags, value, n);
         atomic_flag_clear_explicit(lock, memory_order_release);
@@ -397,9 +425,18 @@ stex_status race_dispatch_begin(stex_race_detector *rd, const race_geometry *g,
     }
     d->summary = !g->barriers && !detector_force_full(rd)
                  && g->total_wg * g->wg_invocations < RACE_KEY_LIMIT - 1;
+    if (g->site_name) {
+        d->nthread_site = g->threads > 0 ? (uint32_t)g->threads : 1;
+        if (!(d->thread_site = calloc(d->nthread_site, sizeof *d->thread_site))) {
+            free(d);
+            return stex_fail(STEX_OUT_OF_MEMORY, "race detector: out of memory");
+        }
+    }
     *out = d;
     return STEX_OK;
 }
+
+bool race_dispatch_sites(const struct race_dispatch *d) { return d->g.site_name != NULL; }
 
 struct race_shadow *race_dispatch_shadow(struct race_dispatch *d, stex_race_memory m,
                                          uint32_t ref, const void *key, uint32_t mip,
@@ -418,9 +455,13 @@ struct race_shadow *race_dispatch_shadow(struct race_dispatch *d, stex_race_memo
     struct race_shadow *s = shadow_new(m, ref, mip, key, w, h, count);
     bool values = stex_race_detector_options(d->rd)->suppress_same_value;
     if (s && d->summary && !summary_shadow_alloc(s, m == STEX_RACE_MEMORY_BUFFER, values,
-                                                 (uint32_t)d->g.threads)) {
+                                                 (uint32_t)d->g.threads, d->thread_site != NULL)) {
         shadow_free(s, 0);
         s = NULL;
+    }
+    if (s && d->summary && d->thread_site) {
+        s->h.thread_site = d->thread_site;
+        s->h.locks = d->locks;
     }
     if (s)
         d->shadows[d->nshadows++] = s;
@@ -458,7 +499,7 @@ stex_status race_dispatch_end(struct race_dispatch *d)
             shadow_rec *chunk = atomic_load(&s->chunks[c]);
             if (!chunk)
                 continue;
-            bytes += SHADOW_CHUNK * sizeof *chunk;
+            bytes += SHADOW_CHUNK * (sizeof *chunk + (d->g.site_name ? sizeof(site_rec) : 0));
             for (uint32_t i = 0; i < SHADOW_CHUNK; i++) {
                 const shadow_rec *r = &chunk[i];
                 if (!r->flags && !r->slot[0][0] && !r->slot[1][0] && !r->slot[2][0]
@@ -466,7 +507,11 @@ stex_status race_dispatch_end(struct race_dispatch *d)
                     continue;
                 pair_pick pk;
                 judge_slots(r->slot, d->lid_bits, suppress && !(r->flags & REC_VALUES_DIFFER), &pk);
-                emit(&d->found, &pk, s->id, 0, c * SHADOW_CHUNK + i, false);
+                static const site_rec none;
+                const site_rec *sr = rec_sites(d, r, c * SHADOW_CHUNK + i);
+                emit(&d->found, &pk, (const uint64_t(*)[2])r->slot,
+                     (const uint32_t(*)[2])(sr ? sr : &none)->site, s->id, 0,
+                     c * SHADOW_CHUNK + i, false);
             }
         }
     }
@@ -536,5 +581,6 @@ void race_dispatch_free(struct race_dispatch *d)
         shadow_free(d->shadows[k], d->g.total_wg * d->g.wg_invocations);
     free(d->shadows);
     free(d->found.v);
+    free(d->thread_site);
     free(d);
 }

@@ -128,7 +128,8 @@ static size_t word_bytes(const struct race_shadow *s) { return loc_count(s) * 4 
 static size_t pair_bytes(const struct race_shadow *s) { return loc_count(s) * 8 * s->h.stride; }
 static size_t value_bytes(const struct race_shadow *s) { return loc_count(s) * 8; }
 
-bool summary_shadow_alloc(struct race_shadow *s, bool atomics, bool values, uint32_t threads)
+bool summary_shadow_alloc(struct race_shadow *s, bool atomics, bool values, uint32_t threads,
+                          bool sites)
 {
     s->h.mt = threads > 1;
     s->h.nthreads = threads ? threads : 1;
@@ -144,6 +145,13 @@ bool summary_shadow_alloc(struct race_shadow *s, bool atomics, bool values, uint
         || !(s->h.pairs = words_take(pair_bytes(s), true, &s->h.pair_map, &zero_next))
         || (values && !(s->h.value = map_zeroed(value_bytes(s), true))))
         return false;
+    if (sites) {
+        s->h.wsite_map = word_bytes(s) * 2;
+        s->h.psite_map = pair_bytes(s);
+        if (!(s->h.wsite = map_zeroed(s->h.wsite_map, true))
+            || !(s->h.psite = map_zeroed(s->h.psite_map, true)))
+            return false;
+    }
     s->h.key_base = s->h.key_next;
     return true;
 }
@@ -204,6 +212,84 @@ void summary_shadow_free(struct race_shadow *s, uint64_t invocations)
         munmap((void *)s->h.value, value_bytes(s));
     s->h.word = NULL;
     s->h.pairs = s->h.value = NULL;
+    if (s->h.wsite)
+        munmap(s->h.wsite, s->h.wsite_map);
+    if (s->h.psite)
+        munmap(s->h.psite, s->h.psite_map);
+    s->h.wsite = s->h.psite = NULL;
+}
+
+/* race_pair_insert with the keys' sites (a's << 32 | b's in *ps), under the
+ * location's lock when threads share the pairs: the keys are
+ * race_pair_insert's, each key's site the smallest of its accesses. */
+static void pair_insert_site(race_shadow_head *s, uint64_t loc, int acc, uint32_t k,
+                             uint32_t site, bool mt)
+{
+    _Atomic uint64_t *p = s->pairs + (uint64_t)s->stride * loc + acc;
+    uint64_t *ps = s->psite + (uint64_t)s->stride * loc + acc;
+    atomic_flag *lock = mt ? &s->locks[(loc * 31 + (uint64_t)acc) & 4095] : NULL;
+    if (lock)
+        while (atomic_flag_test_and_set_explicit(lock, memory_order_acquire))
+            ;
+    uint64_t old = atomic_load_explicit(p, memory_order_relaxed);
+    uint32_t a = (uint32_t)(old >> 32), b = (uint32_t)old;
+    uint32_t sa = (uint32_t)(*ps >> 32), sb = (uint32_t)*ps;
+    if (!a) {
+        a = k;
+        sa = site;
+    } else if (k == a)
+        sa = site_min(sa, site);
+    else if (k == b)
+        sb = site_min(sb, site);
+    else if (k < a) {
+        b = a;
+        sb = sa;
+        a = k;
+        sa = site;
+    } else if (!b || k < b) {
+        b = k;
+        sb = site;
+    }
+    atomic_store_explicit(p, ((uint64_t)a << 32) | b, memory_order_relaxed);
+    *ps = ((uint64_t)sa << 32) | sb;
+    if (lock)
+        atomic_flag_clear_explicit(lock, memory_order_release);
+}
+
+void race_note_site(race_shadow_head *s, uint32_t tid, uint64_t loc, uint32_t key,
+                    stex_race_access acc)
+{
+    uint32_t site = s->thread_site[tid];
+    uint32_t *wp = s->word + (uint64_t)tid * s->count + loc;
+    uint64_t *sp = s->wsite + (uint64_t)tid * s->count + loc;
+    uint32_t w = *wp;
+    if (w == RACE_WORD_SHARED) {
+        pair_insert_site(s, loc, acc, key, site, s->mt);
+        return;
+    }
+    if ((w & RACE_WORD_KEY) < s->key_base)
+        w = 0; /* stale: an earlier dispatch's */
+    s->touch[tid * s->runs + (loc >> RACE_RUN_SHIFT)] = 1;
+    if (acc >= STEX_RACE_ACCESS_ATOMIC_READ || (w && (w & RACE_WORD_KEY) != key)) {
+        s->mixed[tid * s->runs + (loc >> RACE_RUN_SHIFT)] = 1;
+        pair_insert_site(s, loc, acc, key, site, s->mt);
+        if (w & RACE_WORD_READ)
+            pair_insert_site(s, loc, STEX_RACE_ACCESS_READ, w & RACE_WORD_KEY,
+                             (uint32_t)(*sp >> 32), s->mt);
+        if (w & RACE_WORD_WRITE)
+            pair_insert_site(s, loc, STEX_RACE_ACCESS_WRITE, w & RACE_WORD_KEY, (uint32_t)*sp,
+                             s->mt);
+        *wp = RACE_WORD_SHARED;
+        return;
+    }
+    uint64_t old = w ? *sp : 0; /* a fresh word: its sites start here */
+    uint32_t rs = (uint32_t)(old >> 32), ws = (uint32_t)old;
+    if (acc == STEX_RACE_ACCESS_WRITE)
+        ws = site_min(ws, site);
+    else
+        rs = site_min(rs, site);
+    *sp = ((uint64_t)rs << 32) | ws;
+    *wp = w | key | (acc == STEX_RACE_ACCESS_WRITE ? RACE_WORD_WRITE : RACE_WORD_READ);
 }
 
 void race_share(race_shadow_head *s, uint32_t tid, uint64_t loc, uint32_t w, uint32_t key,
@@ -257,14 +343,17 @@ static uint64_t full_key(uint32_t k, const struct race_dispatch *d)
     return acc_key(i / d->invocations, (uint32_t)(i % d->invocations), d->lid_bits);
 }
 
-static void detail(const verdict_in *v, const struct race_dispatch *d, uint32_t shadow,
-                   uint64_t loc, cand_vec *out)
+static void detail(const verdict_in *v, const uint64_t ps[ACC_KINDS],
+                   const struct race_dispatch *d, uint32_t shadow, uint64_t loc, cand_vec *out)
 {
     uint64_t slot[ACC_KINDS][2];
+    uint32_t site[ACC_KINDS][2];
     const uint64_t p[ACC_KINDS] = {v->r, v->w, v->ar, v->aw};
     for (int k = 0; k < ACC_KINDS; k++) {
         slot[k][0] = full_key(pa(p[k]), d);
         slot[k][1] = full_key(pb(p[k]), d);
+        site[k][0] = (uint32_t)(ps[k] >> 32);
+        site[k][1] = (uint32_t)ps[k];
     }
     pair_pick pk;
     judge_slots((const uint64_t(*)[2])slot, 0, v->suppress_ww, &pk);
@@ -272,7 +361,11 @@ static void detail(const verdict_in *v, const struct race_dispatch *d, uint32_t 
         if (pk.found[rk]) {
             race_cand c = {shadow, 0, loc, (uint8_t)rk,
                            key_wg(pk.a[rk], d->lid_bits) == key_wg(pk.b[rk], d->lid_bits), pk.acc_a[rk], pk.acc_b[rk], 1, 0,
-                           pk.a[rk], pk.b[rk]};
+                           pk.a[rk], pk.b[rk],
+                           slot_site((const uint64_t(*)[2])slot, (const uint32_t(*)[2])site,
+                                     pk.acc_a[rk], pk.a[rk]),
+                           slot_site((const uint64_t(*)[2])slot, (const uint32_t(*)[2])site,
+                                     pk.acc_b[rk], pk.b[rk])};
             cand_push(out, &c);
         }
 }
@@ -295,12 +388,26 @@ static void judge_location(const struct race_shadow *s, uint64_t i, bool suppres
     for (uint32_t t = 0; t < nt; t++) { /* fold the single words in (blocks are disjoint) */
         uint32_t w = word[(uint64_t)t * s->h.count + i];
         if ((w & RACE_WORD_KEY) >= s->h.key_base && w != RACE_WORD_SHARED) { /* not stale */
+            if (s->h.wsite) {
+                race_shadow_head *h = (race_shadow_head *)&s->h;
+                uint64_t st = s->h.wsite[(uint64_t)t * s->h.count + i];
+                if (w & RACE_WORD_READ)
+                    pair_insert_site(h, i, STEX_RACE_ACCESS_READ, w & RACE_WORD_KEY,
+                                     (uint32_t)(st >> 32), false);
+                if (w & RACE_WORD_WRITE)
+                    pair_insert_site(h, i, STEX_RACE_ACCESS_WRITE, w & RACE_WORD_KEY,
+                                     (uint32_t)st, false);
+                continue;
+            }
             if (w & RACE_WORD_READ)
                 race_pair_insert(p + STEX_RACE_ACCESS_READ, w & RACE_WORD_KEY, false);
             if (w & RACE_WORD_WRITE)
                 race_pair_insert(p + STEX_RACE_ACCESS_WRITE, w & RACE_WORD_KEY, false);
         }
     }
+    uint64_t ps[ACC_KINDS] = {0};
+    for (uint32_t k = 0; s->h.psite && k < s->h.stride; k++)
+        ps[k] = s->h.psite[(uint64_t)s->h.stride * i + k];
     verdict_in v;
     v.r = atomic_load_explicit(&p[0], memory_order_relaxed);
     v.w = atomic_load_explicit(&p[1], memory_order_relaxed);
@@ -319,7 +426,7 @@ static void judge_location(const struct race_shadow *s, uint64_t i, bool suppres
     for (int rk = 0; rk < STEX_RACE_KIND_COUNT; rk++)
         o->count[rk] += (k >> rk) & 1;
     if (o->c.n < room)
-        detail(&v, d, s->id, i, &o->c);
+        detail(&v, ps, d, s->id, i, &o->c);
 }
 
 enum { RUN = RACE_RUN }; /* locations screened together: one run of the touch marks */

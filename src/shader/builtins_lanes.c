@@ -2,6 +2,7 @@
  * then for each active lane exactly the code a per-invocation builtin runs
  * (shader/fast.h's stex__*_b paths and their out-of-line halves), with the
  * lane's own invocation ids set first.  No semantics live here. */
+#include "race/race_internal.h"
 #include "shader/exec.h"
 #include "shader/lanes.h"
 
@@ -16,6 +17,8 @@ void stex_lanes_enter(const stex_lanes *l, uint32_t i)
         inv->global_invocation_id[c] = inv->workgroup_id[c] * size[c] + id[c];
     }
     inv->local_invocation_index = idx;
+    if (inv->exec->race)
+        race_thread_site(inv->exec->race, l->site);
 }
 
 static inline int64_t at(const int64_t *a, uint32_t i) { return a ? a[i] : 0; }

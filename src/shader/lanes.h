@@ -26,6 +26,11 @@ typedef struct stex_lanes {
     const uint32_t *lid;
     const uint64_t *active;
     uint32_t n;
+    /* The access site of the calls (the executor's number for the
+     * instruction; 0 = unknown): the race detector keeps it beside the
+     * accesses it records (stex_race_party.site), the executor names it
+     * (phase_executor.site_name).  stex_lanes_enter hands it on. */
+    uint32_t site;
 } stex_lanes;
 
 static inline bool stex_lane_active(const stex_lanes *l, uint32_t i)

@@ -5,6 +5,7 @@
  * exactly), and each builtin handles its lanes in lane order. */
 #include "wgsl/interp.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -181,9 +182,10 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
     const wg_program *p = &xp->prog;
     const uint32_t n = sg->n;
     const bool ieee = stex_math_f32_is_ieee(prof);
-    stex_lanes L = {inv, sg->lid, &sg->exec, n};
+    stex_lanes L = {inv, sg->lid, &sg->exec, n, 0};
     for (;;) {
         const wg_ins *i = &p->code[sg->pc++];
+        L.site = sg->pc; /* the race report's site: instruction index + 1 (wg_site_name) */
         sg->steps++;
         switch ((wg_opcode)i->op) {
         case OP_CONST: {
@@ -595,4 +597,17 @@ done:
     free(regs);
     free(slots);
     free(ran);
+}
+
+bool wg_site_name(void *user, uint32_t site, char *buf, size_t size)
+{
+    const wg_exec_program *xp = user;
+    if (!site || site > xp->prog.ncode || !xp->prog.code[site - 1].line)
+        return false;
+    const wg_ins *i = &xp->prog.code[site - 1];
+    if (i->col)
+        snprintf(buf, size, "%s:%u:%u", xp->filename, i->line, i->col);
+    else
+        snprintf(buf, size, "%s:%u", xp->filename, i->line);
+    return true;
 }

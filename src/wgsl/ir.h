@@ -71,6 +71,7 @@ typedef struct wg_ins {
     uint32_t imm;
     uint32_t e;            /* memory ops: constant word offset added to off(a) */
     uint32_t line;         /* source line, for runtime errors */
+    uint32_t col;          /* memory ops: the access's column (wg_ins_at), else 0 */
     uint32_t offs;         /* memory ops: pool index of n word offsets (WG_NO_OFFS: 0, 1, 2, ...) */
 } wg_ins;
 
@@ -87,6 +88,15 @@ enum {
 #define WG_NONE UINT32_MAX     /* a word offset meaning "no element" */
 #define WG_NONE_REG UINT32_MAX /* no register */
 #define WG_NO_OFFS UINT32_MAX
+
+/* A memory op's source position (its race-report site), where known. */
+static inline void wg_ins_at(wg_ins *i, uint32_t line, uint32_t col)
+{
+    if (line) {
+        i->line = line;
+        i->col = col;
+    }
+}
 
 typedef struct wg_program {
     wg_ins *code;

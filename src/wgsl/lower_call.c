@@ -501,6 +501,7 @@ static wg_val texture_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_
             return wg_error_val();
         uint32_t d = wg_reg_alloc(x, 4);
         i = wg_emit(x, storage ? OP_TEX_LOAD : OP_TEX_LOAD_LEVEL);
+        wg_ins_at(i, e->loc.line, e->loc.col);
         i->d = d, i->imm = binding, i->a = c, i->sub = (uint8_t)t->dim;
         i->b = arrayed ? layer : WG_NONE_REG;
         i->c = storage ? WG_NONE_REG : level;
@@ -528,6 +529,7 @@ static wg_val texture_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_
             return v;
         uint32_t r = wg_to_reg(x, v, e->loc);
         i = wg_emit(x, OP_TEX_STORE);
+        wg_ins_at(i, e->loc.line, e->loc.col);
         i->d = r, i->imm = binding, i->a = c, i->b = arrayed ? layer : WG_NONE_REG;
         i->sub = (uint8_t)t->dim;
         i->n = (uint16_t)(sc | (sl << 1));
@@ -627,6 +629,7 @@ static wg_val atomic_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_v
     }
     uint32_t d = wg_reg_alloc(x, 1);
     wg_ins *i = wg_emit(x, OP_ATOMIC);
+    wg_ins_at(i, e->loc.line, e->loc.col);
     i->d = d, i->a = r->dyn, i->e = r->base, i->imm = r->binding, i->b = v, i->sub = (uint8_t)op;
     i->n = r->space == SP_WORKGROUP;
     if (op == STEX_ATOMIC_STORE)

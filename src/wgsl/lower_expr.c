@@ -171,6 +171,7 @@ wg_val wg_load(wg_ctx *x, wg_val v, wg_loc loc)
         mem_leaves(x, v.type, 0, offs, MAX_LEAVES);
         uint32_t pool = wg_pool_add(x, offs, words);
         i = wg_emit(x, v.ref.space == SP_WORKGROUP ? OP_WG_LOAD : OP_BUF_LOAD);
+        wg_ins_at(i, loc.line, loc.col);
         i->d = d, i->a = v.ref.dyn, i->e = v.ref.base, i->imm = v.ref.binding;
         i->n = (uint16_t)words, i->offs = pool;
         break;
@@ -213,6 +214,7 @@ void wg_store(wg_ctx *x, const wg_ref *r, int type, uint32_t reg, wg_loc loc)
         mem_leaves(x, type, 0, offs, MAX_LEAVES);
         uint32_t pool = wg_pool_add(x, offs, words);
         i = wg_emit(x, r->space == SP_WORKGROUP ? OP_WG_STORE : OP_BUF_STORE);
+        wg_ins_at(i, loc.line, loc.col);
         i->a = r->dyn, i->e = r->base, i->b = reg, i->imm = r->binding;
         i->n = (uint16_t)words, i->offs = pool;
         break;

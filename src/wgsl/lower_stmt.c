@@ -300,6 +300,15 @@ static void decl_stmt(wg_ctx *x, const wg_decl *d)
     }
 }
 
+/* The memory stores emitted since instruction n0 are at `loc` (the left-hand
+ * side: a race report names the store there, not at its '='). */
+static void stores_at(wg_ctx *x, uint32_t n0, wg_loc loc)
+{
+    for (uint32_t i = n0; i < x->prog->ncode; i++)
+        if (x->prog->code[i].op == OP_BUF_STORE || x->prog->code[i].op == OP_WG_STORE)
+            wg_ins_at(&x->prog->code[i], loc.line, loc.col);
+}
+
 static void assign_stmt(wg_ctx *x, const wg_stmt *s)
 {
     if (!s->lhs) { /* _ = e */
@@ -338,7 +347,9 @@ static void assign_stmt(wg_ctx *x, const wg_stmt *s)
     r = wg_convert(x, r, l.type, s->rhs->loc, "the value");
     if (r.kind == V_ERROR)
         return;
+    uint32_t n0 = x->prog->ncode;
     wg_store(x, &l.ref, l.type, wg_to_reg(x, r, s->rhs->loc), s->loc);
+    stores_at(x, n0, s->lhs->loc);
 }
 
 static void incdec_stmt(wg_ctx *x, const wg_stmt *s)
@@ -358,8 +369,11 @@ static void incdec_stmt(wg_ctx *x, const wg_stmt *s)
                    .a = &lhs, .b = &one};
     wg_val r = wg_expr_lower(x, &bin);
     x->nsyms--;
-    if (r.kind != V_ERROR)
+    if (r.kind != V_ERROR) {
+        uint32_t n0 = x->prog->ncode;
         wg_store(x, &l.ref, l.type, wg_to_reg(x, r, s->loc), s->loc);
+        stores_at(x, n0, s->lhs->loc);
+    }
 }
 
 static void return_stmt(wg_ctx *x, const wg_stmt *s)

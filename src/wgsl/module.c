@@ -380,6 +380,7 @@ static void program_destroy(void *user)
 {
     wg_exec_program *xp = user;
     program_free(&xp->prog);
+    free(xp->filename);
     free(xp);
 }
 
@@ -416,7 +417,11 @@ stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *mo
         return stex_fail(STEX_OUT_OF_MEMORY, "stex_wgsl_pipeline_create: out of memory");
     xp->width = width;
     xp->max_steps = opt && opt->max_steps ? opt->max_steps : (1ull << 32);
-    xp->filename = m->filename;
+    /* the pipeline's own copy: it may outlive the module (runtime errors, race sites) */
+    if (!(xp->filename = strdup(m->filename))) {
+        free(xp);
+        return stex_fail(STEX_OUT_OF_MEMORY, "stex_wgsl_pipeline_create: out of memory");
+    }
     /* lower again, with the overrides of this pipeline */
     wg_diags diags = {.source = m->source, .filename = m->filename};
     entry_info ep = {.decl = src->decl, .pub = {.name = src->pub.name}};
@@ -434,7 +439,7 @@ stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *mo
                                  .workgroup_memory_size = ep.pub.workgroup_memory_size,
                                  .uses_barriers = ep.pub.uses_barriers,
                                  .label = ep.pub.name};
-        phase_executor x = {wg_run_workgroup, xp, program_destroy};
+        phase_executor x = {wg_run_workgroup, xp, program_destroy, wg_site_name};
         st = pipeline_create_with_executor(d, &pd, &x, out);
     }
     wg_diags_free(&diags);

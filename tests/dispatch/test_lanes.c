@@ -73,7 +73,7 @@ static void executor(const stex_workgroup *w)
             idx[i] = (uint64_t)(x[i] + 3 * y[i]) % WORDS;
             at[i] = (uint64_t)(y[i] * W + x[i]);
         }
-        stex_lanes l = {w->inv, lid, even, m};
+        stex_lanes l = {w->inv, lid, even, m, 0};
         stex_lanes_textureLoad(&l, SRC, STEX_VIEW_DIMENSION_2D, x1, y, zero, t);
         for (uint32_t i = 0; i < m; i++)
             t[i].v = transform(t[i].v);
