@@ -469,9 +469,11 @@ static void print_text(const run_opts *o, const stex_kernel *k, stex_kernel_inst
 static stex_status make_wgsl(void *user, stex_device *d, const stex_kernel_pass *pass,
                              stex_pipeline **out)
 {
-    (void)user;
+    /* named "<kernel>.wgsl", so diagnostics and race reports say where */
+    char name[96];
+    snprintf(name, sizeof name, "%s.wgsl", ((const stex_kernel *)user)->name);
     stex_wgsl_module *m;
-    stex_status st = stex_wgsl_module_create(pass->wgsl, pass->entry_point, &m);
+    stex_status st = stex_wgsl_module_create(pass->wgsl, name, &m);
     if (st == STEX_VALIDATION_ERROR)
         st = stex_fail(st, "the WGSL of pass %s does not compile:\n%s", pass->entry_point,
                        stex_wgsl_module_diagnostics(m));
@@ -591,7 +593,8 @@ int cli_run(int argc, char **argv)
     }
     stex_kernel_setup setup = {.width = o.size[0], .height = o.size[1],
                                .iterations = o.iterations, .variant = o.variant,
-                               .create_pipeline = o.wgsl ? make_wgsl : NULL};
+                               .create_pipeline = o.wgsl ? make_wgsl : NULL,
+                               .create_pipeline_user = (void *)(uintptr_t)k};
     stex_image input = {0};
     char input_sha[65] = "";
     if (!o.in || !(rc = load_input(&o, k, rp, &setup, &input, input_sha)))
