@@ -4,6 +4,7 @@
 #define STEX_TESTS_CLI_EXEC_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,23 @@ static inline char *cli_slurp_text(const char *path)
     s[n] = '\0';
     free(p);
     return s;
+}
+
+/* The path of `name` inside the test's scratch folder. */
+static inline void path_in(char *out, size_t n, const char *name)
+{
+    snprintf(out, n, "%s/%s", cli_dir, name);
+}
+
+/* Whether two files hold the same bytes (false if either is unreadable). */
+static inline bool same_file(const char *a, const char *b)
+{
+    size_t na, nb;
+    uint8_t *pa = slurp(a, &na), *pb = slurp(b, &nb);
+    bool same = pa && pb && na == nb && !memcmp(pa, pb, na);
+    free(pa);
+    free(pb);
+    return same;
 }
 
 /* Runs `stex ARGS` (a shell-quoted argument string). */

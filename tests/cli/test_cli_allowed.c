@@ -13,11 +13,6 @@
 #include "cli_exec.h"
 #include "stex/stex.h"
 
-static void path_in(char *out, size_t n, const char *name)
-{
-    snprintf(out, n, "%s/%s", cli_dir, name);
-}
-
 /* Every texel of the golden is the spec encoding of its recorded value
  * (spec profile: the value decides the bytes, so a stale or misplaced value
  * shows); returns how many texels were recorded as stored. */

@@ -13,11 +13,6 @@
 
 static char golden[512];
 
-static void path_in(char *out, size_t n, const char *name)
-{
-    snprintf(out, n, "%s/%s", cli_dir, name);
-}
-
 static void test_self_and_flip(void **state)
 {
     (void)state;

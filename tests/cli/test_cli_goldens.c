@@ -16,21 +16,6 @@
 
 #include "cli_exec.h"
 
-static void path_in(char *out, size_t n, const char *name)
-{
-    snprintf(out, n, "%s/%s", cli_dir, name);
-}
-
-static bool same_file(const char *a, const char *b)
-{
-    size_t na, nb;
-    uint8_t *pa = slurp(a, &na), *pb = slurp(b, &nb);
-    bool same = pa && pb && na == nb && !memcmp(pa, pb, na);
-    free(pa);
-    free(pb);
-    return same;
-}
-
 static void copy_file(const char *from, const char *to)
 {
     size_t n;

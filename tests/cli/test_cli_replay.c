@@ -15,21 +15,6 @@
 #include "io/sha256.h"
 #include "stex/stex.h"
 
-static void path_in(char *out, size_t n, const char *name)
-{
-    snprintf(out, n, "%s/%s", cli_dir, name);
-}
-
-static bool same_file(const char *a, const char *b)
-{
-    size_t na, nb;
-    uint8_t *pa = slurp(a, &na), *pb = slurp(b, &nb);
-    bool same = pa && pb && na == nb && !memcmp(pa, pb, na);
-    free(pa);
-    free(pb);
-    return same;
-}
-
 static json_t *load_json(const char *path)
 {
     json_error_t e;
