@@ -617,9 +617,13 @@ static wg_stmt *statement(parser *p)
             expect(p, TK_LBRACE);
             list l = {0};
             while (!at(p, TK_RBRACE) && !at(p, TK_EOF) && !at_word(p, "continuing")) {
+                uint32_t before = p->i;
                 list_push(p, &l, statement(p));
-                if (p->panic)
+                if (p->panic) {
                     sync_statement(p);
+                    if (p->i == before && !at(p, TK_RBRACE)) /* always move on */
+                        next(p);
+                }
             }
             s->body = stmt_node(p, S_BLOCK, loc);
             s->body->stmts = list_done(p, &l, &s->body->n);

@@ -1,0 +1,2 @@
+fn f( { let = ; }
+@compute

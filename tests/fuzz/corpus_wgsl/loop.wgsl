@@ -1,0 +1,2 @@
+@compute @workgroup_size(4)
+fn main() { var x = 0; loop { x++; if x > 3 { break; } } }
