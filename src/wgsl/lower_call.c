@@ -582,14 +582,41 @@ static stex_atomic_op atomic_op(const char *n)
     return STEX_ATOMIC_COMPARE_EXCHANGE;
 }
 
+/* The builtin struct __atomic_compare_exchange_result<T> { old_value : T, exchanged : bool }
+ * (T = i32 or u32), interned once per type table; -1 on no memory. */
+static int cmpxchg_result_type(wg_ctx *x, int vt)
+{
+    const char *name = vt == T_I32 ? "__atomic_compare_exchange_result<i32>"
+                                   : "__atomic_compare_exchange_result<u32>";
+    wg_types *ts = TS(x);
+    for (int i = 0; i < ts->n; i++)
+        if (ts->t[i].kind == TY_STRUCT && !strcmp(ts->t[i].name, name))
+            return i;
+    wg_member *m = calloc(2, sizeof *m);
+    if (!m) {
+        x->oom = true;
+        return -1;
+    }
+    m[0] = (wg_member){.name = "old_value", .type = vt};
+    m[1] = (wg_member){.name = "exchanged", .type = T_BOOL};
+    wg_type t = {.kind = TY_STRUCT, .elem = -1, .name = name, .members = m, .nmembers = 2};
+    int id = wg_type_intern(ts, &t);
+    if (id < 0) {
+        free(m);
+        x->oom = true;
+    }
+    return id;
+}
+
 static wg_val atomic_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a)
 {
     stex_atomic_op op = atomic_op(name);
-    if (op == STEX_ATOMIC_COMPARE_EXCHANGE) {
-        WG_ERR(x, e->loc, "atomic-builtin-functions", "%s is not supported by stex yet", name);
+    if (op == STEX_ATOMIC_COMPARE_EXCHANGE && strcmp(name, "atomicCompareExchangeWeak")) {
+        WG_ERR(x, e->loc, "atomic-builtin-functions", "%s is not a WGSL builtin function", name);
         return wg_error_val();
     }
-    uint32_t need = op == STEX_ATOMIC_LOAD ? 1 : 2;
+    bool cx = op == STEX_ATOMIC_COMPARE_EXCHANGE;
+    uint32_t need = op == STEX_ATOMIC_LOAD ? 1 : cx ? 3 : 2;
     if (!want_args(x, e, name, need, need))
         return wg_error_val();
     if (a[0].kind != V_PTR || kind_of(x, wg_ty(TS(x), a[0].type)->elem) != TY_ATOMIC) {
@@ -613,28 +640,30 @@ static wg_val atomic_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_v
         op = STEX_ATOMIC_MAX_I32;
     if (vt == T_I32 && op == STEX_ATOMIC_MIN_U32)
         op = STEX_ATOMIC_MIN_I32;
-    uint32_t v = 0;
-    if (need == 2) {
-        wg_val val = wg_convert(x, wg_load(x, a[1], e->args[1]->loc), vt, e->args[1]->loc,
-                                "the value");
+    uint32_t v = 0, cmp = WG_NONE_REG;
+    for (uint32_t k = 1; k < need; k++) { /* (value) or (compare, value) */
+        wg_val val = wg_convert(x, wg_load(x, a[k], e->args[k]->loc), vt, e->args[k]->loc,
+                                cx && k == 1 ? "the compare value" : "the value");
         if (val.kind == V_ERROR)
             return val;
-        v = wg_to_reg(x, val, e->loc);
+        uint32_t reg = wg_to_reg(x, val, e->loc);
+        if (cx && k == 1)
+            cmp = reg;
+        else
+            v = reg;
     }
-    if (r->space == SP_WORKGROUP && op != STEX_ATOMIC_ADD && op != STEX_ATOMIC_LOAD &&
-        op != STEX_ATOMIC_STORE && op != STEX_ATOMIC_SUB) {
-        WG_ERR(x, e->loc, "atomic-builtin-functions", "%s on var<workgroup> is not supported by "
-               "stex yet", name);
+    int rt = cx ? cmpxchg_result_type(x, vt) : vt;
+    if (rt < 0)
         return wg_error_val();
-    }
-    uint32_t d = wg_reg_alloc(x, 1);
+    uint32_t d = wg_reg_alloc(x, cx ? 2 : 1); /* compare-exchange: old_value, exchanged */
     wg_ins *i = wg_emit(x, OP_ATOMIC);
     wg_ins_at(i, e->loc.line, e->loc.col);
-    i->d = d, i->a = r->dyn, i->e = r->base, i->imm = r->binding, i->b = v, i->sub = (uint8_t)op;
+    i->d = d, i->a = r->dyn, i->e = r->base, i->imm = r->binding, i->b = v, i->c = cmp;
+    i->sub = (uint8_t)op;
     i->n = r->space == SP_WORKGROUP;
     if (op == STEX_ATOMIC_STORE)
         return (wg_val){.kind = V_VOID, .type = T_VOID};
-    return reg_val(vt, d);
+    return reg_val(rt, d);
 }
 
 static wg_val barrier(wg_ctx *x, const wg_expr *e, exec_barrier kind)
