@@ -96,8 +96,35 @@ static wg_val construct(wg_ctx *x, const wg_expr *e, int type, wg_val *args, uin
         wg_cword *c = wg_cwords(x, t->words);
         return (wg_val){.kind = V_CONST, .type = type, .c = c};
     }
-    if (t->kind == TY_ARRAY || t->kind == TY_STRUCT) {
-        uint32_t need = t->kind == TY_ARRAY ? t->n : t->nmembers;
+    if (t->kind == TY_MAT && nargs == 1) { /* matCxR<f32>(m): the same matrix */
+        wg_val v = wg_load(x, args[0], e->args[0]->loc);
+        if (v.kind != V_ERROR && v.type != type) {
+            WG_ERR(x, e->loc, "value-constructor", "%s cannot be made from %s",
+                   wg_tname(x, type), wg_tname(x, v.type));
+            return wg_error_val();
+        }
+        return v;
+    }
+    if (t->kind == TY_MAT && nargs != t->n) { /* from C * R scalars, column by column */
+        if (nargs != t->words) {
+            WG_ERR(x, e->loc, "value-constructor", "%s takes %u column vectors or %u f32 "
+                   "values, not %u values", wg_tname(x, type), t->n, t->words, nargs);
+            return wg_error_val();
+        }
+        uint32_t d = wg_reg_alloc(x, t->words);
+        for (uint32_t i = 0; i < nargs; i++) {
+            wg_val v = wg_convert(x, wg_load(x, args[i], e->args[i]->loc), T_F32,
+                                  e->args[i]->loc, "the value");
+            if (v.kind == V_ERROR)
+                return v;
+            uint32_t r = wg_to_reg(x, v, e->args[i]->loc); /* before the move: may emit */
+            wg_ins *in = wg_emit(x, OP_MOV);
+            in->d = d + i, in->a = r, in->n = 1;
+        }
+        return reg_val(type, d);
+    }
+    if (t->kind == TY_ARRAY || t->kind == TY_STRUCT || t->kind == TY_MAT) {
+        uint32_t need = t->kind == TY_STRUCT ? t->nmembers : t->n;
         if (nargs != need) {
             WG_ERR(x, e->loc, "value-constructor", "%s takes %u values, not %u",
                    wg_tname(x, type), need, nargs);
@@ -105,7 +132,7 @@ static wg_val construct(wg_ctx *x, const wg_expr *e, int type, wg_val *args, uin
         }
         bool all_const = true;
         for (uint32_t i = 0; i < nargs; i++) {
-            int mt = t->kind == TY_ARRAY ? t->elem : t->members[i].type;
+            int mt = t->kind == TY_STRUCT ? t->members[i].type : t->elem;
             args[i] = wg_convert(x, wg_load(x, args[i], e->args[i]->loc), mt, e->args[i]->loc,
                                  "the value");
             if (args[i].kind == V_ERROR)
@@ -263,6 +290,10 @@ static int constructor_type(wg_ctx *x, const wg_expr *callee, wg_val *args, uint
         }
         return vec ? wg_type_vec(ts, el, (uint32_t)(n[3] - '0')) : wg_type_array(ts, el, nargs);
     }
+    uint32_t mc, mr;
+    bool msh;
+    if (wg_mat_name(n, &mc, &mr, &msh) && !msh && callee->ntargs == 0) /* matCxR(...): f32 */
+        return wg_type_mat(ts, mc, mr);
     return wg_resolve_type(x, callee);
 }
 
@@ -666,6 +697,33 @@ static wg_val atomic_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_v
     return reg_val(rt, d);
 }
 
+/* transpose(matCxR<f32>) -> matRxC<f32>: moves only. */
+static wg_val transpose(wg_ctx *x, const wg_expr *e, wg_val *a)
+{
+    if (!want_args(x, e, "transpose", 1, 1))
+        return wg_error_val();
+    wg_val m = wg_load(x, a[0], e->args[0]->loc);
+    if (m.kind == V_ERROR)
+        return m;
+    const wg_type *t = wg_ty(TS(x), m.type);
+    if (t->kind != TY_MAT) {
+        WG_ERR(x, e->args[0]->loc, "matrix-builtin-functions", "transpose takes a matrix, not "
+               "%s", wg_tname(x, m.type));
+        return wg_error_val();
+    }
+    uint32_t cols = t->n, rows = wg_ty(TS(x), t->elem)->n;
+    int rt = wg_type_mat(TS(x), rows, cols);
+    if (rt < 0)
+        return wg_error_val();
+    uint32_t src = wg_to_reg(x, m, e->args[0]->loc), d = wg_reg_alloc(x, cols * rows);
+    for (uint32_t c = 0; c < cols; c++)
+        for (uint32_t r = 0; r < rows; r++) {
+            wg_ins *in = wg_emit(x, OP_MOV);
+            in->d = d + r * cols + c, in->a = src + c * rows + r, in->n = 1;
+        }
+    return reg_val(rt, d);
+}
+
 static wg_val barrier(wg_ctx *x, const wg_expr *e, exec_barrier kind)
 {
     if (!want_args(x, e, "a barrier", 0, 0))
@@ -856,6 +914,8 @@ wg_val wg_call_lower(wg_ctx *x, const wg_expr *e)
     }
     if (!strcmp(name, "bitcast"))
         return lower_args(x, e, a) ? bitcast(x, e, a) : wg_error_val();
+    if (!strcmp(name, "transpose"))
+        return lower_args(x, e, a) ? transpose(x, e, a) : wg_error_val();
     if (!strcmp(name, "workgroupBarrier"))
         return barrier(x, e, EXEC_BARRIER_WORKGROUP);
     if (!strcmp(name, "storageBarrier"))
