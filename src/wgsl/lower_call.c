@@ -111,12 +111,23 @@ static wg_val construct(wg_ctx *x, const wg_expr *e, int type, wg_val *args, uin
                    "values, not %u values", wg_tname(x, type), t->n, t->words, nargs);
             return wg_error_val();
         }
+        bool all_const = true;
+        for (uint32_t i = 0; i < nargs; i++) {
+            args[i] = wg_convert(x, wg_load(x, args[i], e->args[i]->loc), T_F32,
+                                 e->args[i]->loc, "the value");
+            if (args[i].kind == V_ERROR)
+                return args[i];
+            all_const &= args[i].kind == V_CONST;
+        }
+        if (all_const) { /* a const-expression */
+            wg_cword *c = wg_cwords(x, t->words);
+            for (uint32_t i = 0; i < nargs; i++)
+                c[i] = args[i].c[0];
+            return (wg_val){.kind = V_CONST, .type = type, .c = c};
+        }
         uint32_t d = wg_reg_alloc(x, t->words);
         for (uint32_t i = 0; i < nargs; i++) {
-            wg_val v = wg_convert(x, wg_load(x, args[i], e->args[i]->loc), T_F32,
-                                  e->args[i]->loc, "the value");
-            if (v.kind == V_ERROR)
-                return v;
+            wg_val v = args[i];
             uint32_t r = wg_to_reg(x, v, e->args[i]->loc); /* before the move: may emit */
             wg_ins *in = wg_emit(x, OP_MOV);
             in->d = d + i, in->a = r, in->n = 1;

@@ -784,6 +784,20 @@ static wg_val unary(wg_ctx *x, const wg_expr *e)
     v = wg_load(x, v, e->a->loc);
     if (v.kind == V_ERROR)
         return v;
+    if (kind_of(x, v.type) == TY_MAT && e->op == TK_MINUS) { /* -m: each component */
+        stex_math_fn fn;
+        uint32_t words = wg_ty(ts, v.type)->words, src = wg_to_reg(x, v, e->a->loc);
+        uint32_t d = wg_reg_alloc(x, words);
+        if (!stex_math_fn_find("neg", "f32->f32", &fn)) {
+            WG_ERR(x, e->loc, "builtin", "no overload neg(f32->f32) in the math layer");
+            return wg_error_val();
+        }
+        for (uint32_t k = 0; k < words; k++) {
+            wg_ins *i = wg_emit(x, OP_MATH);
+            i->d = d + k, i->a = src + k, i->imm = (uint32_t)fn, i->sub = 1, i->n = 1;
+        }
+        return (wg_val){.kind = V_REG, .type = v.type, .reg = d};
+    }
     uint32_t n = wg_type_lanes(ts, v.type);
     int s = n ? wg_type_scalar(ts, v.type) : -1;
     wg_type_kind k = s >= 0 ? kind_of(x, s) : TY_VOID;

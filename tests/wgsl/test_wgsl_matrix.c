@@ -57,6 +57,10 @@ static const char SRC[] =
     "  let w = mat4x3(vec3(1.0, 2.0, 3.0), vec3f(), vec3f(), vec3f(f));\n"
     "  out[o + 28u] = z[3][3] + w[0][2] + w[3][k];\n"
     "  out[o + 29u] = (mat2x4f(vec4f(1.0), vec4f(2.0)) * vec2f(3.0, f))[3];\n"
+    "  const q = mat2x2f(1.5, 2, 3, 4.25);\n"
+    "  var n = -q;\n"
+    "  n *= 2.0;\n"
+    "  out[o + 30u] = n[0][1] + q[1][1];\n"
     "}\n";
 
 /* C: column-major, m[c * rows + r]. */
@@ -170,7 +174,8 @@ static void run_check(uint32_t width, stex_schedule sched)
             w[29] = p0 + p1;
         }
         expect(got, w, 19, l, 0);
-        expect(got + 21, w + 21, 9, l, 21);
+        w[30] = -4.0f + 4.25f;
+        expect(got + 21, w + 21, 10, l, 21);
         for (int c = 0; c < 2; c++)
             for (int r = 0; r < 4; r++) {
                 uint32_t gw;
