@@ -310,18 +310,62 @@ void stex_workgroup_store_f32(const stex_invocation *inv, uint64_t index, float 
     stex_workgroup_store_u32(inv, index, w);
 }
 
+static const char *const WG_ATOMIC_NAME[] = {
+    [STEX_ATOMIC_LOAD] = "atomicLoad (workgroup)", [STEX_ATOMIC_STORE] = "atomicStore (workgroup)",
+    [STEX_ATOMIC_ADD] = "atomicAdd (workgroup)", [STEX_ATOMIC_SUB] = "atomicSub (workgroup)",
+    [STEX_ATOMIC_MAX_U32] = "atomicMax (workgroup)", [STEX_ATOMIC_MIN_U32] = "atomicMin (workgroup)",
+    [STEX_ATOMIC_MAX_I32] = "atomicMax (workgroup)", [STEX_ATOMIC_MIN_I32] = "atomicMin (workgroup)",
+    [STEX_ATOMIC_AND] = "atomicAnd (workgroup)", [STEX_ATOMIC_OR] = "atomicOr (workgroup)",
+    [STEX_ATOMIC_XOR] = "atomicXor (workgroup)",
+    [STEX_ATOMIC_EXCHANGE] = "atomicExchange (workgroup)",
+    [STEX_ATOMIC_COMPARE_EXCHANGE] = "atomicCompareExchangeWeak (workgroup)",
+};
+
 /* A workgroup runs on one thread, so its atomics need no hardware atomics. */
-uint32_t stex_workgroup_atomicAdd(const stex_invocation *inv, uint64_t index, uint32_t v)
+uint32_t exec_workgroup_atomic(const stex_invocation *inv, stex_atomic_op op, uint64_t index,
+                               uint32_t v, uint32_t cmp, bool *exchanged)
 {
-    if (!wg_word_ok(inv, index, "atomicAdd (workgroup)"))
+    if (exchanged)
+        *exchanged = false;
+    if (!wg_word_ok(inv, index, WG_ATOMIC_NAME[op]))
         return 0;
     struct stex_exec *e = inv->exec;
+    if (e->dead && op != STEX_ATOMIC_LOAD)
+        return 0;
     if (e->fast.slow && e->race)
         race_workgroup_access(e->race, index, inv->local_invocation_index,
-                              STEX_RACE_ACCESS_ATOMIC_WRITE, NULL, 0);
-    uint32_t old;
+                              op == STEX_ATOMIC_LOAD ? STEX_RACE_ACCESS_ATOMIC_READ
+                                                     : STEX_RACE_ACCESS_ATOMIC_WRITE,
+                              NULL, 0);
+    uint32_t old, nv;
     memcpy(&old, e->wg_mem + index * 4, 4);
-    uint32_t nv = old + v;
+    switch (op) {
+    case STEX_ATOMIC_LOAD: return old;
+    case STEX_ATOMIC_STORE: nv = v, old = 0; break;
+    case STEX_ATOMIC_ADD: nv = old + v; break;
+    case STEX_ATOMIC_SUB: nv = old - v; break;
+    case STEX_ATOMIC_MAX_U32: nv = old > v ? old : v; break;
+    case STEX_ATOMIC_MIN_U32: nv = old < v ? old : v; break;
+    case STEX_ATOMIC_MAX_I32: nv = (int32_t)old > (int32_t)v ? old : v; break;
+    case STEX_ATOMIC_MIN_I32: nv = (int32_t)old < (int32_t)v ? old : v; break;
+    case STEX_ATOMIC_AND: nv = old & v; break;
+    case STEX_ATOMIC_OR: nv = old | v; break;
+    case STEX_ATOMIC_XOR: nv = old ^ v; break;
+    case STEX_ATOMIC_EXCHANGE: nv = v; break;
+    case STEX_ATOMIC_COMPARE_EXCHANGE:
+        if (old != cmp)
+            return old;
+        nv = v;
+        if (exchanged)
+            *exchanged = true;
+        break;
+    default: return 0;
+    }
     memcpy(e->wg_mem + index * 4, &nv, 4);
     return old;
+}
+
+uint32_t stex_workgroup_atomicAdd(const stex_invocation *inv, uint64_t index, uint32_t v)
+{
+    return exec_workgroup_atomic(inv, STEX_ATOMIC_ADD, index, v, 0, NULL);
 }

@@ -85,4 +85,13 @@ uint32_t exec_atomic_at(const stex_invocation *inv, const struct exec_binding *b
                         stex_atomic_op op, uint64_t index, uint32_t v, uint32_t cmp,
                         bool *exchanged);
 
+/* The atomic builtins on var<workgroup> word `index` (builtins_buffer.c), for
+ * the invocation inv is on: a workgroup runs on one thread, so the
+ * read-modify-write needs no hardware atomic.  The race detector sees an
+ * atomic read (LOAD) or atomic write (the rest).  Out of range: the shader
+ * error, 0; after a shader error: nothing, 0.  COMPARE_EXCHANGE uses cmp and
+ * sets *exchanged (which may be NULL for the other operations). */
+uint32_t exec_workgroup_atomic(const stex_invocation *inv, stex_atomic_op op, uint64_t index,
+                               uint32_t v, uint32_t cmp, bool *exchanged);
+
 #endif

@@ -351,27 +351,28 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
                         continue;
                     stex_lanes_enter(&L, l);
                     uint64_t w = word_at(p, sg, i, l, 0);
-                    uint32_t v = R(sg, i->b)[l];
-                    switch (i->sub) {
-                    case STEX_ATOMIC_LOAD: R(sg, i->d)[l] = stex_workgroup_load_u32(inv, w); break;
-                    case STEX_ATOMIC_STORE: stex_workgroup_store_u32(inv, w, v); break;
-                    case STEX_ATOMIC_SUB:
-                        R(sg, i->d)[l] = stex_workgroup_atomicAdd(inv, w, 0u - v);
-                        break;
-                    default: R(sg, i->d)[l] = stex_workgroup_atomicAdd(inv, w, v); break;
-                    }
+                    bool ex;
+                    uint32_t c = i->c != WG_NONE_REG ? R(sg, i->c)[l] : 0;
+                    R(sg, i->d)[l] = exec_workgroup_atomic(inv, (stex_atomic_op)i->sub, w,
+                                                           R(sg, i->b)[l], c, &ex);
+                    if (i->sub == STEX_ATOMIC_COMPARE_EXCHANGE)
+                        R(sg, i->d + 1)[l] = ex;
                 }
                 break;
             }
             uint64_t idx[64];
             uint32_t old[64];
+            bool ex[64], cx = i->sub == STEX_ATOMIC_COMPARE_EXCHANGE;
             for (uint32_t l = 0; l < n; l++)
                 idx[l] = word_at(p, sg, i, l, 0);
-            stex_lanes_atomic(&L, (stex_atomic_op)i->sub, i->imm, idx, R(sg, i->b), NULL, old,
-                              NULL);
+            stex_lanes_atomic(&L, (stex_atomic_op)i->sub, i->imm, idx, R(sg, i->b),
+                              cx ? R(sg, i->c) : NULL, old, cx ? ex : NULL);
             for (uint32_t l = 0; l < n; l++)
-                if (sg->exec >> l & 1)
+                if (sg->exec >> l & 1) {
                     R(sg, i->d)[l] = old[l];
+                    if (cx)
+                        R(sg, i->d + 1)[l] = ex[l];
+                }
             break;
         }
         case OP_TEX_LOAD:

@@ -39,7 +39,8 @@ typedef enum wg_opcode {
     OP_BUF_STORE,  /* word W = b[k], exec lanes */
     OP_WG_LOAD,    /* d[k] = workgroup word W */
     OP_WG_STORE,   /* workgroup word W = b[k], exec lanes */
-    OP_ATOMIC,     /* d = atomic sub (stex_atomic_op) on word W, value b, compare c;
+    OP_ATOMIC,     /* d = atomic sub (stex_atomic_op) on word W, value b, compare c
+                    * (WG_NONE_REG: none); COMPARE_EXCHANGE: d + 1 = exchanged;
                     * n = 1: var<workgroup> */
     OP_TEX_LOAD,   /* d[0..4) = textureLoad(binding imm, a, b, c); sub = dim */
     OP_TEX_STORE,  /* textureStore(binding imm, a, b, c, value d[0..4)); sub = dim, n = scalar */

@@ -116,6 +116,8 @@ wg_global *wg_global_find(wg_ctx *x, const char *name, wg_loc loc);
 int wg_resolve_type(wg_ctx *x, const wg_expr *e);
 /* Whether an identifier names a type (so `name(...)` is a constructor). */
 bool wg_names_type(wg_ctx *x, const char *name);
+/* matCxR (template <f32> or inferred) or matCxRf: C and R in 2..4; false if not. */
+bool wg_mat_name(const char *n, uint32_t *cols, uint32_t *rows, bool *shorthand);
 
 /* ---- lower_expr.c: expressions ---- */
 wg_val wg_expr_lower(wg_ctx *x, const wg_expr *e);

@@ -96,8 +96,46 @@ static wg_val construct(wg_ctx *x, const wg_expr *e, int type, wg_val *args, uin
         wg_cword *c = wg_cwords(x, t->words);
         return (wg_val){.kind = V_CONST, .type = type, .c = c};
     }
-    if (t->kind == TY_ARRAY || t->kind == TY_STRUCT) {
-        uint32_t need = t->kind == TY_ARRAY ? t->n : t->nmembers;
+    if (t->kind == TY_MAT && nargs == 1) { /* matCxR<f32>(m): the same matrix */
+        wg_val v = wg_load(x, args[0], e->args[0]->loc);
+        if (v.kind != V_ERROR && v.type != type) {
+            WG_ERR(x, e->loc, "value-constructor", "%s cannot be made from %s",
+                   wg_tname(x, type), wg_tname(x, v.type));
+            return wg_error_val();
+        }
+        return v;
+    }
+    if (t->kind == TY_MAT && nargs != t->n) { /* from C * R scalars, column by column */
+        if (nargs != t->words) {
+            WG_ERR(x, e->loc, "value-constructor", "%s takes %u column vectors or %u f32 "
+                   "values, not %u values", wg_tname(x, type), t->n, t->words, nargs);
+            return wg_error_val();
+        }
+        bool all_const = true;
+        for (uint32_t i = 0; i < nargs; i++) {
+            args[i] = wg_convert(x, wg_load(x, args[i], e->args[i]->loc), T_F32,
+                                 e->args[i]->loc, "the value");
+            if (args[i].kind == V_ERROR)
+                return args[i];
+            all_const &= args[i].kind == V_CONST;
+        }
+        if (all_const) { /* a const-expression */
+            wg_cword *c = wg_cwords(x, t->words);
+            for (uint32_t i = 0; i < nargs; i++)
+                c[i] = args[i].c[0];
+            return (wg_val){.kind = V_CONST, .type = type, .c = c};
+        }
+        uint32_t d = wg_reg_alloc(x, t->words);
+        for (uint32_t i = 0; i < nargs; i++) {
+            wg_val v = args[i];
+            uint32_t r = wg_to_reg(x, v, e->args[i]->loc); /* before the move: may emit */
+            wg_ins *in = wg_emit(x, OP_MOV);
+            in->d = d + i, in->a = r, in->n = 1;
+        }
+        return reg_val(type, d);
+    }
+    if (t->kind == TY_ARRAY || t->kind == TY_STRUCT || t->kind == TY_MAT) {
+        uint32_t need = t->kind == TY_STRUCT ? t->nmembers : t->n;
         if (nargs != need) {
             WG_ERR(x, e->loc, "value-constructor", "%s takes %u values, not %u",
                    wg_tname(x, type), need, nargs);
@@ -105,7 +143,7 @@ static wg_val construct(wg_ctx *x, const wg_expr *e, int type, wg_val *args, uin
         }
         bool all_const = true;
         for (uint32_t i = 0; i < nargs; i++) {
-            int mt = t->kind == TY_ARRAY ? t->elem : t->members[i].type;
+            int mt = t->kind == TY_STRUCT ? t->members[i].type : t->elem;
             args[i] = wg_convert(x, wg_load(x, args[i], e->args[i]->loc), mt, e->args[i]->loc,
                                  "the value");
             if (args[i].kind == V_ERROR)
@@ -263,6 +301,10 @@ static int constructor_type(wg_ctx *x, const wg_expr *callee, wg_val *args, uint
         }
         return vec ? wg_type_vec(ts, el, (uint32_t)(n[3] - '0')) : wg_type_array(ts, el, nargs);
     }
+    uint32_t mc, mr;
+    bool msh;
+    if (wg_mat_name(n, &mc, &mr, &msh) && !msh && callee->ntargs == 0) /* matCxR(...): f32 */
+        return wg_type_mat(ts, mc, mr);
     return wg_resolve_type(x, callee);
 }
 
@@ -582,14 +624,41 @@ static stex_atomic_op atomic_op(const char *n)
     return STEX_ATOMIC_COMPARE_EXCHANGE;
 }
 
+/* The builtin struct __atomic_compare_exchange_result<T> { old_value : T, exchanged : bool }
+ * (T = i32 or u32), interned once per type table; -1 on no memory. */
+static int cmpxchg_result_type(wg_ctx *x, int vt)
+{
+    const char *name = vt == T_I32 ? "__atomic_compare_exchange_result<i32>"
+                                   : "__atomic_compare_exchange_result<u32>";
+    wg_types *ts = TS(x);
+    for (int i = 0; i < ts->n; i++)
+        if (ts->t[i].kind == TY_STRUCT && !strcmp(ts->t[i].name, name))
+            return i;
+    wg_member *m = calloc(2, sizeof *m);
+    if (!m) {
+        x->oom = true;
+        return -1;
+    }
+    m[0] = (wg_member){.name = "old_value", .type = vt};
+    m[1] = (wg_member){.name = "exchanged", .type = T_BOOL};
+    wg_type t = {.kind = TY_STRUCT, .elem = -1, .name = name, .members = m, .nmembers = 2};
+    int id = wg_type_intern(ts, &t);
+    if (id < 0) {
+        free(m);
+        x->oom = true;
+    }
+    return id;
+}
+
 static wg_val atomic_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a)
 {
     stex_atomic_op op = atomic_op(name);
-    if (op == STEX_ATOMIC_COMPARE_EXCHANGE) {
-        WG_ERR(x, e->loc, "atomic-builtin-functions", "%s is not supported by stex yet", name);
+    if (op == STEX_ATOMIC_COMPARE_EXCHANGE && strcmp(name, "atomicCompareExchangeWeak")) {
+        WG_ERR(x, e->loc, "atomic-builtin-functions", "%s is not a WGSL builtin function", name);
         return wg_error_val();
     }
-    uint32_t need = op == STEX_ATOMIC_LOAD ? 1 : 2;
+    bool cx = op == STEX_ATOMIC_COMPARE_EXCHANGE;
+    uint32_t need = op == STEX_ATOMIC_LOAD ? 1 : cx ? 3 : 2;
     if (!want_args(x, e, name, need, need))
         return wg_error_val();
     if (a[0].kind != V_PTR || kind_of(x, wg_ty(TS(x), a[0].type)->elem) != TY_ATOMIC) {
@@ -613,28 +682,57 @@ static wg_val atomic_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_v
         op = STEX_ATOMIC_MAX_I32;
     if (vt == T_I32 && op == STEX_ATOMIC_MIN_U32)
         op = STEX_ATOMIC_MIN_I32;
-    uint32_t v = 0;
-    if (need == 2) {
-        wg_val val = wg_convert(x, wg_load(x, a[1], e->args[1]->loc), vt, e->args[1]->loc,
-                                "the value");
+    uint32_t v = 0, cmp = WG_NONE_REG;
+    for (uint32_t k = 1; k < need; k++) { /* (value) or (compare, value) */
+        wg_val val = wg_convert(x, wg_load(x, a[k], e->args[k]->loc), vt, e->args[k]->loc,
+                                cx && k == 1 ? "the compare value" : "the value");
         if (val.kind == V_ERROR)
             return val;
-        v = wg_to_reg(x, val, e->loc);
+        uint32_t reg = wg_to_reg(x, val, e->loc);
+        if (cx && k == 1)
+            cmp = reg;
+        else
+            v = reg;
     }
-    if (r->space == SP_WORKGROUP && op != STEX_ATOMIC_ADD && op != STEX_ATOMIC_LOAD &&
-        op != STEX_ATOMIC_STORE && op != STEX_ATOMIC_SUB) {
-        WG_ERR(x, e->loc, "atomic-builtin-functions", "%s on var<workgroup> is not supported by "
-               "stex yet", name);
+    int rt = cx ? cmpxchg_result_type(x, vt) : vt;
+    if (rt < 0)
         return wg_error_val();
-    }
-    uint32_t d = wg_reg_alloc(x, 1);
+    uint32_t d = wg_reg_alloc(x, cx ? 2 : 1); /* compare-exchange: old_value, exchanged */
     wg_ins *i = wg_emit(x, OP_ATOMIC);
     wg_ins_at(i, e->loc.line, e->loc.col);
-    i->d = d, i->a = r->dyn, i->e = r->base, i->imm = r->binding, i->b = v, i->sub = (uint8_t)op;
+    i->d = d, i->a = r->dyn, i->e = r->base, i->imm = r->binding, i->b = v, i->c = cmp;
+    i->sub = (uint8_t)op;
     i->n = r->space == SP_WORKGROUP;
     if (op == STEX_ATOMIC_STORE)
         return (wg_val){.kind = V_VOID, .type = T_VOID};
-    return reg_val(vt, d);
+    return reg_val(rt, d);
+}
+
+/* transpose(matCxR<f32>) -> matRxC<f32>: moves only. */
+static wg_val transpose(wg_ctx *x, const wg_expr *e, wg_val *a)
+{
+    if (!want_args(x, e, "transpose", 1, 1))
+        return wg_error_val();
+    wg_val m = wg_load(x, a[0], e->args[0]->loc);
+    if (m.kind == V_ERROR)
+        return m;
+    const wg_type *t = wg_ty(TS(x), m.type);
+    if (t->kind != TY_MAT) {
+        WG_ERR(x, e->args[0]->loc, "matrix-builtin-functions", "transpose takes a matrix, not "
+               "%s", wg_tname(x, m.type));
+        return wg_error_val();
+    }
+    uint32_t cols = t->n, rows = wg_ty(TS(x), t->elem)->n;
+    int rt = wg_type_mat(TS(x), rows, cols);
+    if (rt < 0)
+        return wg_error_val();
+    uint32_t src = wg_to_reg(x, m, e->args[0]->loc), d = wg_reg_alloc(x, cols * rows);
+    for (uint32_t c = 0; c < cols; c++)
+        for (uint32_t r = 0; r < rows; r++) {
+            wg_ins *in = wg_emit(x, OP_MOV);
+            in->d = d + r * cols + c, in->a = src + c * rows + r, in->n = 1;
+        }
+    return reg_val(rt, d);
 }
 
 static wg_val barrier(wg_ctx *x, const wg_expr *e, exec_barrier kind)
@@ -827,6 +925,8 @@ wg_val wg_call_lower(wg_ctx *x, const wg_expr *e)
     }
     if (!strcmp(name, "bitcast"))
         return lower_args(x, e, a) ? bitcast(x, e, a) : wg_error_val();
+    if (!strcmp(name, "transpose"))
+        return lower_args(x, e, a) ? transpose(x, e, a) : wg_error_val();
     if (!strcmp(name, "workgroupBarrier"))
         return barrier(x, e, EXEC_BARRIER_WORKGROUP);
     if (!strcmp(name, "storageBarrier"))

@@ -16,7 +16,8 @@ static wg_type_kind kind_of(wg_ctx *x, int t) { return x->types->t[t].kind; }
 /* The scalar kind at the bottom of vectors and arrays. */
 static int leaf_scalar(wg_ctx *x, int t)
 {
-    while (kind_of(x, t) == TY_VEC || kind_of(x, t) == TY_ARRAY || kind_of(x, t) == TY_ATOMIC)
+    while (kind_of(x, t) == TY_VEC || kind_of(x, t) == TY_ARRAY || kind_of(x, t) == TY_ATOMIC ||
+           kind_of(x, t) == TY_MAT)
         t = x->types->t[t].elem;
     return t;
 }
@@ -101,7 +102,8 @@ static uint32_t mem_leaves(wg_ctx *x, int type, uint32_t base, uint32_t *out, ui
         for (uint32_t i = 0; i < t->n && i < cap; i++)
             out[i] = base + i;
         return t->n;
-    case TY_ARRAY: {
+    case TY_ARRAY:
+    case TY_MAT: {
         uint32_t n = 0;
         for (uint32_t i = 0; i < t->n; i++)
             n += mem_leaves(x, t->elem, base + i * t->stride / 4, out + n, cap > n ? cap - n : 0);
@@ -541,6 +543,8 @@ static wg_val logical(wg_ctx *x, const wg_expr *e)
     return (wg_val){.kind = V_REG, .type = T_BOOL, .reg = r};
 }
 
+static wg_val mat_binary(wg_ctx *x, const wg_expr *e, wg_val a, wg_val b);
+
 static wg_val binary(wg_ctx *x, const wg_expr *e)
 {
     if (e->op == TK_AND_AND || e->op == TK_OR_OR)
@@ -551,6 +555,8 @@ static wg_val binary(wg_ctx *x, const wg_expr *e)
         return wg_error_val();
     wg_op_check:;
     wg_types *ts = TS(x);
+    if (kind_of(x, a.type) == TY_MAT || kind_of(x, b.type) == TY_MAT)
+        return mat_binary(x, e, a, b);
     bool shift = e->op == TK_SHL || e->op == TK_SHR;
     uint32_t la = wg_type_lanes(ts, a.type), lb = wg_type_lanes(ts, b.type);
     if (!la || !lb) {
@@ -661,6 +667,98 @@ static wg_val binary(wg_ctx *x, const wg_expr *e)
     return r;
 }
 
+/* ---- matrices (matCxR<f32>: C columns of R registers each, column-major) ---- */
+
+/* d = a <op> b on one f32 word, through the math layer ("add", "sub", "mul"). */
+static void f32_op(wg_ctx *x, const char *op, uint32_t d, uint32_t a, uint32_t b, wg_loc loc)
+{
+    stex_math_fn fn;
+    if (!stex_math_fn_find(op, "f32,f32->f32", &fn)) {
+        WG_ERR(x, loc, "builtin", "no overload %s(f32,f32->f32) in the math layer", op);
+        return;
+    }
+    wg_ins *i = wg_emit(x, OP_MATH);
+    i->d = d, i->a = a, i->b = b, i->imm = (uint32_t)fn, i->sub = 1, i->n = 2;
+}
+
+/* d = sum over k < n of a[k * as] * b[k * bs]: each product and each sum
+ * rounded as the profile's f32 mul and add (no contraction).  WGSL leaves the
+ * order of a dot product's additions undefined; stex adds left to right:
+ * ((a0 b0 + a1 b1) + a2 b2) + a3 b3. */
+static void f32_dot(wg_ctx *x, uint32_t d, uint32_t a, uint32_t as, uint32_t b, uint32_t bs,
+                    uint32_t n, wg_loc loc)
+{
+    f32_op(x, "mul", d, a, b, loc);
+    for (uint32_t k = 1; k < n; k++) {
+        uint32_t p = wg_reg_alloc(x, 1);
+        f32_op(x, "mul", p, a + k * as, b + k * bs, loc);
+        f32_op(x, "add", d, d, p, loc);
+    }
+}
+
+/* m + m, m - m, s * m, m * s, m * v, v * m, m * m (WGSL 8.7). */
+static wg_val mat_binary(wg_ctx *x, const wg_expr *e, wg_val a, wg_val b)
+{
+    wg_types *ts = TS(x);
+    const wg_type *ta = wg_ty(ts, a.type), *tb = wg_ty(ts, b.type);
+    bool ma = ta->kind == TY_MAT, mb = tb->kind == TY_MAT;
+    uint32_t la = wg_type_lanes(ts, a.type), lb = wg_type_lanes(ts, b.type);
+    bool fa = ma || (la && wg_type_is_float(ts, a.type)) || a.type == T_AINT;
+    bool fb = mb || (lb && wg_type_is_float(ts, b.type)) || b.type == T_AINT;
+    /* the shapes: a's (columns, rows), b's; a vector on the left is a row */
+    uint32_t ac = ma ? ta->n : la == 1 ? 0 : la, ar = ma ? wg_ty(ts, ta->elem)->n : 1;
+    uint32_t bc = mb ? tb->n : 1, br = mb ? wg_ty(ts, tb->elem)->n : lb == 1 ? 0 : lb;
+    bool ok = fa && fb;
+    int rtype = -1;
+    if (ok && (e->op == TK_PLUS || e->op == TK_MINUS))
+        ok = a.type == b.type, rtype = a.type;
+    else if (ok && e->op == TK_STAR && (la == 1 || lb == 1))
+        rtype = ma ? a.type : b.type; /* scalar * matrix */
+    else if (ok && e->op == TK_STAR && ac == br && ac)
+        rtype = ma && mb ? wg_type_mat(ts, bc, ar)
+              : ma ? wg_type_vec(ts, T_F32, ar) : wg_type_vec(ts, T_F32, bc);
+    else
+        ok = false;
+    if (!ok || rtype < 0) {
+        WG_ERR(x, e->loc, "type-mismatch", "'%s' cannot take %s and %s", wg_tok_spelling(e->op),
+               wg_tname(x, a.type), wg_tname(x, b.type));
+        return wg_error_val();
+    }
+    if (la) { /* a scalar or vector operand: f32 */
+        a = wg_convert(x, a, wg_type_with_scalar(ts, wg_type_concrete(ts, a.type), T_F32),
+                       e->a->loc, "the left operand");
+        if (a.kind == V_ERROR)
+            return a;
+    }
+    if (lb) {
+        b = wg_convert(x, b, wg_type_with_scalar(ts, wg_type_concrete(ts, b.type), T_F32),
+                       e->b->loc, "the right operand");
+        if (b.kind == V_ERROR)
+            return b;
+    }
+    uint32_t ra = wg_to_reg(x, a, e->a->loc), rb = wg_to_reg(x, b, e->b->loc);
+    const wg_type *rt = wg_ty(ts, rtype);
+    uint32_t d = wg_reg_alloc(x, rt->words);
+    if (e->op != TK_STAR) {
+        for (uint32_t k = 0; k < rt->words; k++)
+            f32_op(x, e->op == TK_PLUS ? "add" : "sub", d + k, ra + k, rb + k, e->loc);
+    } else if (la == 1 || lb == 1) {
+        for (uint32_t k = 0; k < rt->words; k++)
+            f32_op(x, "mul", d + k, la == 1 ? ra : ra + k, lb == 1 ? rb : rb + k, e->loc);
+    } else if (ma && mb) { /* column c of A * B is A * (column c of B) */
+        for (uint32_t c = 0; c < bc; c++)
+            for (uint32_t r = 0; r < ar; r++)
+                f32_dot(x, d + c * ar + r, ra + r, ar, rb + c * br, 1, ac, e->loc);
+    } else if (ma) { /* (m * v)[r] = sum over c of m[c][r] * v[c] */
+        for (uint32_t r = 0; r < ar; r++)
+            f32_dot(x, d + r, ra + r, ar, rb, 1, ac, e->loc);
+    } else { /* (v * m)[c] = sum over r of v[r] * m[c][r] = dot(v, m[c]) */
+        for (uint32_t c = 0; c < bc; c++)
+            f32_dot(x, d + c, ra, 1, rb + c * br, 1, br, e->loc);
+    }
+    return (wg_val){.kind = V_REG, .type = rtype, .reg = d};
+}
+
 static wg_val unary(wg_ctx *x, const wg_expr *e)
 {
     wg_val v = wg_expr_lower(x, e->a);
@@ -686,6 +784,20 @@ static wg_val unary(wg_ctx *x, const wg_expr *e)
     v = wg_load(x, v, e->a->loc);
     if (v.kind == V_ERROR)
         return v;
+    if (kind_of(x, v.type) == TY_MAT && e->op == TK_MINUS) { /* -m: each component */
+        stex_math_fn fn;
+        uint32_t words = wg_ty(ts, v.type)->words, src = wg_to_reg(x, v, e->a->loc);
+        uint32_t d = wg_reg_alloc(x, words);
+        if (!stex_math_fn_find("neg", "f32->f32", &fn)) {
+            WG_ERR(x, e->loc, "builtin", "no overload neg(f32->f32) in the math layer");
+            return wg_error_val();
+        }
+        for (uint32_t k = 0; k < words; k++) {
+            wg_ins *i = wg_emit(x, OP_MATH);
+            i->d = d + k, i->a = src + k, i->imm = (uint32_t)fn, i->sub = 1, i->n = 1;
+        }
+        return (wg_val){.kind = V_REG, .type = v.type, .reg = d};
+    }
     uint32_t n = wg_type_lanes(ts, v.type);
     int s = n ? wg_type_scalar(ts, v.type) : -1;
     wg_type_kind k = s >= 0 ? kind_of(x, s) : TY_VOID;
@@ -755,7 +867,7 @@ static wg_val index_expr(wg_ctx *x, const wg_expr *e)
         return wg_error_val();
     }
     const wg_type *t = wg_ty(ts, base.type);
-    if (t->kind != TY_ARRAY && t->kind != TY_VEC) {
+    if (t->kind != TY_ARRAY && t->kind != TY_VEC && t->kind != TY_MAT) {
         WG_ERR(x, e->loc, "array-access-expr", "%s cannot be indexed", wg_tname(x, base.type));
         return wg_error_val();
     }

@@ -15,8 +15,25 @@ static wg_global *global_named(wg_ctx *x, const char *name)
     return NULL;
 }
 
+/* matCxR (template <f32> or inferred) or matCxRf: C and R in 2..4; false if not. */
+bool wg_mat_name(const char *n, uint32_t *cols, uint32_t *rows, bool *shorthand)
+{
+    size_t len = strlen(n);
+    if ((len != 6 && len != 7) || strncmp(n, "mat", 3) || n[3] < '2' || n[3] > '4' ||
+        n[4] != 'x' || n[5] < '2' || n[5] > '4' || (len == 7 && n[6] != 'f'))
+        return false;
+    *cols = (uint32_t)(n[3] - '0');
+    *rows = (uint32_t)(n[5] - '0');
+    *shorthand = len == 7;
+    return true;
+}
+
 bool wg_names_type(wg_ctx *x, const char *name)
 {
+    uint32_t c, r;
+    bool sh;
+    if (wg_mat_name(name, &c, &r, &sh) && !wg_lookup_local(x, name))
+        return true;
     static const char *const builtin[] = {"bool", "i32", "u32", "f32", "vec2", "vec3", "vec4",
                                           "array", "vec2i", "vec3i", "vec4i", "vec2u",
                                           "vec3u", "vec4u", "vec2f", "vec3f", "vec4f"};
@@ -122,6 +139,23 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
     if (!strcmp(n, "f16")) {
         WG_ERR(x, e->loc, "f16", "f16 needs 'enable f16;', which stex does not support");
         return -1;
+    }
+    uint32_t mc, mr;
+    bool msh;
+    if (wg_mat_name(n, &mc, &mr, &msh)) {
+        if (!msh && e->ntargs != 1) {
+            WG_ERR(x, e->loc, "matrix-types", "%s needs one template argument: %s<f32>", n, n);
+            return -1;
+        }
+        int el = msh ? T_F32 : wg_resolve_type(x, e->targs[0]);
+        if (el < 0)
+            return -1;
+        if (el != T_F32) {
+            WG_ERR(x, e->loc, "matrix-types", "a matrix's component type must be f32 (f16 "
+                   "needs 'enable f16;', which stex does not support), not %s", wg_tname(x, el));
+            return -1;
+        }
+        return wg_type_mat(ts, mc, mr);
     }
     int s = vec_shorthand(n);
     if (s >= 0)

@@ -30,7 +30,8 @@ static void layout(const wg_types *ts, wg_type *t)
         t->size = t->align = 4;
         t->words = 1;
         break;
-    case TY_ARRAY: {
+    case TY_ARRAY:
+    case TY_MAT: {
         const wg_type *e = &ts->t[t->elem];
         t->align = e->align;
         t->stride = round_up(e->align, e->size);
@@ -122,6 +123,12 @@ int wg_type_array(wg_types *ts, int elem, uint32_t n)
     return wg_type_intern(ts, &(wg_type){.kind = TY_ARRAY, .elem = elem, .n = n});
 }
 
+int wg_type_mat(wg_types *ts, uint32_t cols, uint32_t rows)
+{
+    int col = wg_type_vec(ts, T_F32, rows);
+    return col < 0 ? -1 : wg_type_intern(ts, &(wg_type){.kind = TY_MAT, .elem = col, .n = cols});
+}
+
 int wg_type_ptr(wg_types *ts, wg_space space, int elem, stex_access access)
 {
     return wg_type_intern(ts, &(wg_type){.kind = TY_PTR, .elem = elem, .space = space,
@@ -181,7 +188,7 @@ bool wg_type_constructible(const wg_types *ts, int id)
     const wg_type *t = &ts->t[id];
     switch (t->kind) {
     case TY_BOOL: case TY_I32: case TY_U32: case TY_F32: case TY_AINT: case TY_AFLOAT:
-    case TY_VEC:
+    case TY_VEC: case TY_MAT:
         return true;
     case TY_ARRAY:
         return t->n && wg_type_constructible(ts, t->elem);
@@ -282,6 +289,7 @@ const char *wg_type_name(const wg_types *ts, int id, char *buf, size_t size)
             snprintf(buf, size, "array<%s>", wg_type_name(ts, t->elem, a, sizeof a));
         break;
     case TY_STRUCT: snprintf(buf, size, "%s", t->name); break;
+    case TY_MAT: snprintf(buf, size, "mat%ux%u<f32>", t->n, ts->t[t->elem].n); break;
     case TY_ATOMIC:
         snprintf(buf, size, "atomic<%s>", wg_type_name(ts, t->elem, a, sizeof a));
         break;

@@ -15,7 +15,9 @@
 typedef enum wg_type_kind {
     TY_VOID, TY_BOOL, TY_I32, TY_U32, TY_F32, TY_AINT, TY_AFLOAT,
     TY_VEC, TY_ARRAY, TY_STRUCT, TY_ATOMIC, TY_PTR,
-    TY_SAMPLER, TY_TEXTURE, TY_STORAGE_TEXTURE
+    TY_SAMPLER, TY_TEXTURE, TY_STORAGE_TEXTURE,
+    TY_MAT  /* matCxR<f32>: elem = the column type vecR<f32>, n = C columns; laid out
+             * as array<vecR<f32>, C> (column stride = the column's alignment) */
 } wg_type_kind;
 
 typedef enum wg_space {
@@ -32,7 +34,7 @@ typedef struct wg_member {
 typedef struct wg_type {
     wg_type_kind kind;
     int elem;                   /* vec, array, atomic, ptr: the element / store type */
-    uint32_t n;                 /* vec: 2..4; array: count, 0 = runtime-sized */
+    uint32_t n;                 /* vec: 2..4; array: count, 0 = runtime-sized; mat: columns */
     uint32_t words;             /* registers a value takes */
     uint32_t size, align;       /* memory layout; array: size = n * stride */
     uint32_t stride;            /* array */
@@ -59,6 +61,7 @@ void wg_types_free(wg_types *ts);
 int wg_type_intern(wg_types *ts, const wg_type *t);
 int wg_type_vec(wg_types *ts, int elem, uint32_t n);
 int wg_type_array(wg_types *ts, int elem, uint32_t n);
+int wg_type_mat(wg_types *ts, uint32_t cols, uint32_t rows); /* matCxR<f32> */
 int wg_type_ptr(wg_types *ts, wg_space space, int elem, stex_access access);
 static inline const wg_type *wg_ty(const wg_types *ts, int id) { return &ts->t[id]; }
 

@@ -53,8 +53,6 @@ static const unsupported UNSUPPORTED[] = {
     {"const_extractBits_offset_plus_count_gt_32",
      "no const-evaluation of extractBits(); Dawn rejects offset + count > 32"},
     {"const_ldexp_overflow", "no const-evaluation of ldexp(); Dawn rejects the infinite result"},
-    {"mat2x2_const_index_2", "stex has no matrix types (unknown type 'mat2x2'); Dawn rejects "
-                             "the constant index 2 out of bounds"},
 };
 
 static const unsupported *unsupported_find(const char *name)
@@ -288,7 +286,7 @@ static const pin VALIDATE_PINS[] = {
     {"var_array_const_index_negative", 5, 12, "array-access-expr"},
     {"runtime_sized_array_const_index_negative", 4, 5, "array-access-expr"},
     {"vec4_const_index_4", 5, 25, "array-access-expr"},
-    {"mat2x2_const_index_2", 4, 11, "type"},
+    {"mat2x2_const_index_2", 5, 25, "array-access-expr"},
     {"const_extractBits_offset_plus_count_gt_32", 4, 13, "const-expr"},
     {"const_ldexp_overflow", 4, 13, "const-expr"},
 };
