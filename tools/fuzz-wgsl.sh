@@ -10,8 +10,10 @@ cd "$(dirname "$0")/.."
 seconds=${1:-600}
 shift || true
 if [ ! -f build-fuzz/build.ninja ]; then
+    # libstex itself instrumented for coverage, or libFuzzer would be blind
     CC=clang meson setup build-fuzz -Db_sanitize=address,undefined -Db_lundef=false \
-        -Dbuildtype=debugoptimized -Ddefault_library=static >/dev/null
+        -Dbuildtype=debugoptimized -Ddefault_library=static \
+        -Dc_args=-fsanitize=fuzzer-no-link >/dev/null
 fi
 meson compile -C build-fuzz stex:static_library >/dev/null || meson compile -C build-fuzz >/dev/null
 clang -g -O1 -fsanitize=fuzzer,address,undefined -fopenmp -Iinclude -Isrc \
