@@ -1,7 +1,9 @@
 /* The lane-batched builtins (shader/lanes.h): one binding lookup per call,
  * then for each active lane exactly the code a per-invocation builtin runs
  * (shader/fast.h's stex__*_b paths and their out-of-line halves), with the
- * lane's own invocation ids set first.  No semantics live here. */
+ * lane's own invocation ids set first - except on the plain inline paths,
+ * which read no invocation id (no race mark, no error): those lanes skip
+ * stex_lanes_enter.  No semantics live here. */
 #include "race/race_internal.h"
 #include "shader/exec.h"
 #include "shader/lanes.h"
@@ -30,6 +32,12 @@ void stex_lanes_textureStore(const stex_lanes *l, uint32_t binding, stex_view_di
     const stex_fast_binding *b = stex__fast(l->inv, binding);
     for (uint32_t i = 0; i < l->n; i++)
         if (stex_lane_active(l, i)) {
+            /* the plain inline path reads no invocation id: no lane to enter */
+            uint32_t tag = (uint32_t)dim | ((uint32_t)v[i].type << 8);
+            if (STEX__LIKELY(b->store_tag == tag)) {
+                stex__store_at(l->inv, b, at(x, i), at(y, i), at(z, i), &v[i], false);
+                continue;
+            }
             stex_lanes_enter(l, i);
             stex__store_b(l->inv, b, binding, dim, at(x, i), at(y, i), at(z, i), &v[i]);
         }
@@ -42,8 +50,14 @@ void stex_lanes_textureLoad(const stex_lanes *l, uint32_t binding, stex_view_dim
     const stex_fast_binding *b = stex__fast(l->inv, binding);
     for (uint32_t i = 0; i < l->n; i++)
         if (stex_lane_active(l, i)) {
+            int64_t xi = at(x, i), yi = at(y, i), zi = at(z, i);
+            bool in = ((uint64_t)xi < b->w) & ((uint64_t)yi < b->h) & ((uint64_t)zi < b->d);
+            if (STEX__LIKELY((b->load_tag == (uint32_t)dim) & in)) {
+                out[i] = stex__load_at(l->inv, b, xi, yi, zi, false);
+                continue;
+            }
             stex_lanes_enter(l, i);
-            out[i] = stex__load_b(l->inv, b, binding, dim, at(x, i), at(y, i), at(z, i));
+            out[i] = stex__load_b(l->inv, b, binding, dim, xi, yi, zi);
         }
 }
 
@@ -53,6 +67,13 @@ void stex_lanes_textureLoad_level_2d(const stex_lanes *l, uint32_t binding, cons
     const stex_fast_binding *b = stex__fast(l->inv, binding);
     for (uint32_t i = 0; i < l->n; i++)
         if (stex_lane_active(l, i)) {
+            int64_t lv = at(level, i);
+            if (STEX__LIKELY(b->sampled_2d & (lv == 0) & ((uint64_t)x[i] < b->w) &
+                             ((uint64_t)y[i] < b->h))) {
+                const stex_exec_fast *e = (const stex_exec_fast *)(const void *)l->inv->exec;
+                out[i] = stex__decode_fast(e->profile, b, b->memory + b->col[x[i]] + b->row[y[i]]);
+                continue;
+            }
             stex_lanes_enter(l, i);
             out[i] = stex__load_level_b(l->inv, b, binding, x[i], y[i], at(level, i));
         }
@@ -75,6 +96,20 @@ void stex_lanes_buffer_load(const stex_lanes *l, uint32_t binding, const uint64_
                             uint32_t *out)
 {
     const stex_fast_binding *b = stex__fast(l->inv, binding);
+    if (b->buf_load == STEX__BUF_WORDS) { /* plain: in-range words read inline */
+        const uint8_t *buf = b->buf;
+        uint64_t words = b->buf_words;
+        for (uint32_t i = 0; i < l->n; i++)
+            if (stex_lane_active(l, i)) {
+                if (STEX__LIKELY(index[i] < words)) {
+                    memcpy(&out[i], buf + index[i] * 4, 4);
+                    continue;
+                }
+                stex_lanes_enter(l, i);
+                out[i] = stex__buffer_load_b(l->inv, b, binding, index[i]);
+            }
+        return;
+    }
     for (uint32_t i = 0; i < l->n; i++)
         if (stex_lane_active(l, i)) {
             stex_lanes_enter(l, i);
@@ -88,6 +123,10 @@ void stex_lanes_buffer_store(const stex_lanes *l, uint32_t binding, const uint64
     const stex_fast_binding *b = stex__fast(l->inv, binding);
     for (uint32_t i = 0; i < l->n; i++)
         if (stex_lane_active(l, i)) {
+            if (STEX__LIKELY((b->buf_store == STEX__BUF_WORDS) & (index[i] < b->buf_words))) {
+                stex__store32(b->buf + index[i] * 4, v[i]);
+                continue;
+            }
             stex_lanes_enter(l, i);
             stex__buffer_store_b(l->inv, b, binding, index[i], v[i]);
         }
