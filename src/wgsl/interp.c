@@ -70,19 +70,6 @@ static bool cmp_f32(const stex_profile *prof, int cmp, uint32_t a, uint32_t b)
     }
 }
 
-static bool cmp_int(int cmp, bool is_signed, uint32_t a, uint32_t b)
-{
-    int64_t x = is_signed ? (int32_t)a : (int64_t)a, y = is_signed ? (int32_t)b : (int64_t)b;
-    switch (cmp) {
-    case CMP_LT: return x < y;
-    case CMP_LE: return x <= y;
-    case CMP_GT: return x > y;
-    case CMP_GE: return x >= y;
-    case CMP_EQ: return x == y;
-    default: return x != y;
-    }
-}
-
 static void coords(const subgroup *sg, const wg_ins *i, int64_t *x, int64_t *y, int64_t *z,
                    int64_t *lv)
 {
@@ -112,6 +99,38 @@ static void coords(const subgroup *sg, const wg_ins *i, int64_t *x, int64_t *y, 
 }
 
 static inline int32_t s32(uint32_t u) { return (int32_t)u; }
+
+/* n lanes of one comparison, the comparison chosen once */
+#define CMP_LANES(T, conv)                                                          \
+    do {                                                                            \
+        uint32_t l;                                                                 \
+        switch (cmp) {                                                              \
+        case CMP_LT: for (l = 0; l < n; l++) d[l] = conv(a[l]) < conv(b[l]); break;  \
+        case CMP_LE: for (l = 0; l < n; l++) d[l] = conv(a[l]) <= conv(b[l]); break; \
+        case CMP_GT: for (l = 0; l < n; l++) d[l] = conv(a[l]) > conv(b[l]); break;  \
+        case CMP_GE: for (l = 0; l < n; l++) d[l] = conv(a[l]) >= conv(b[l]); break; \
+        case CMP_EQ: for (l = 0; l < n; l++) d[l] = conv(a[l]) == conv(b[l]); break; \
+        default: for (l = 0; l < n; l++) d[l] = conv(a[l]) != conv(b[l]); break;     \
+        }                                                                           \
+    } while (0)
+#define AS_U32(x) (x)
+static void cmp_f32_ieee(int cmp, uint32_t n, uint32_t *restrict d, const uint32_t *a,
+                         const uint32_t *b)
+{
+    CMP_LANES(float, as_f);
+}
+static void cmp_i32(int cmp, uint32_t n, uint32_t *restrict d, const uint32_t *a,
+                    const uint32_t *b)
+{
+    CMP_LANES(int32_t, s32);
+}
+static void cmp_u32(int cmp, uint32_t n, uint32_t *restrict d, const uint32_t *a,
+                    const uint32_t *b)
+{
+    CMP_LANES(uint32_t, AS_U32);
+}
+#undef CMP_LANES
+#undef AS_U32
 
 /* The math layer's operations that have no profile choice (integer
  * arithmetic wraps; integer conversions to f32 round to nearest even), and
@@ -146,6 +165,16 @@ static inline bool fast_math(stex_math_fn fn, bool ieee, uint32_t n, uint32_t *r
         }
         return true;
     }
+    case STEX_MATH_DIV_U32: LANES(b[l] ? a[l] / b[l] : a[l]);
+    case STEX_MATH_REM_U32: LANES(b[l] ? a[l] % b[l] : 0);
+    case STEX_MATH_DIV_I32:
+        LANES(b[l] == 0 || (a[l] == 0x80000000u && b[l] == 0xffffffffu)
+                  ? a[l] : (uint32_t)(s32(a[l]) / s32(b[l])));
+    case STEX_MATH_REM_I32:
+        LANES(b[l] == 0 || (a[l] == 0x80000000u && b[l] == 0xffffffffu)
+                  ? 0 : (uint32_t)(s32(a[l]) % s32(b[l])));
+    case STEX_MATH_ABS_I32: LANES(s32(a[l]) < 0 ? 0u - a[l] : a[l]);
+    case STEX_MATH_NOT_I32: LANES(~a[l]);
     case STEX_MATH_NEG_I32: LANES(0u - a[l]);
     case STEX_MATH_I32_TO_U32: case STEX_MATH_U32_TO_I32:
     case STEX_MATH_BITCAST_U32_F32: case STEX_MATH_BITCAST_F32_I32: LANES(a[l]);
@@ -235,6 +264,27 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
             break;
         }
         case OP_MATHV: {
+            if (i->imm == STEX_MATH_UNPACK4X8UNORM) {
+                /* the profile's table of code values (the dispatch's, as the
+                 * math layer's stex_unpack4x8unorm): never NaN */
+                const uint32_t *a = R(sg, i->a);
+                for (uint32_t l = 0; l < n; l++) {
+                    float v[4];
+                    stex__fast_invocation_unpack4x8unorm(inv, a[l], v);
+                    for (uint32_t k = 0; k < 4; k++)
+                        R(sg, i->d + k)[l] = f_bits(v[k]);
+                }
+                break;
+            }
+            if (i->imm == STEX_MATH_PACK4X8UNORM) { /* the convert layer's rule, inline */
+                for (uint32_t l = 0; l < n; l++) {
+                    float v[4];
+                    for (uint32_t k = 0; k < 4; k++)
+                        v[k] = as_f(R(sg, i->a + k)[l]);
+                    R(sg, i->d)[l] = stex__fast_invocation_pack4x8unorm(inv, v);
+                }
+                break;
+            }
             const stex_math_fn_info *info = stex_math_fn_get((stex_math_fn)i->imm);
             for (uint32_t l = 0; l < n; l++) {
                 uint32_t in[4], o[4];
@@ -249,9 +299,18 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
         case OP_CMP: {
             uint32_t *d = R(sg, i->d);
             const uint32_t *a = R(sg, i->a), *b = R(sg, i->b);
-            for (uint32_t l = 0; l < n; l++)
-                d[l] = i->n == TY_F32 ? cmp_f32(prof, i->sub, a[l], b[l])
-                                      : cmp_int(i->sub, i->n == TY_I32, a[l], b[l]);
+            if (i->n == TY_F32 && ieee) {
+                /* the math layer's lt / eq are the host's IEEE comparisons once
+                 * no input is flushed (an IEEE profile keeps subnormals) */
+                cmp_f32_ieee(i->sub, n, d, a, b);
+            } else if (i->n == TY_F32) {
+                for (uint32_t l = 0; l < n; l++)
+                    d[l] = cmp_f32(prof, i->sub, a[l], b[l]);
+            } else if (i->n == TY_I32) {
+                cmp_i32(i->sub, n, d, a, b);
+            } else {
+                cmp_u32(i->sub, n, d, a, b);
+            }
             break;
         }
         case OP_BITS: {
