@@ -99,8 +99,14 @@ void stex_lanes_buffer_load(const stex_lanes *l, uint32_t binding, const uint64_
     if (b->buf_load == STEX__BUF_WORDS) { /* plain: in-range words read inline */
         const uint8_t *buf = b->buf;
         uint64_t words = b->buf_words;
-        for (uint32_t i = 0; i < l->n; i++)
-            if (stex_lane_active(l, i)) {
+        const uint64_t *active = l->active;
+        uint32_t n = l->n;
+        for (uint32_t base = 0; base < n; base += 64) {
+            /* the active lanes in lane order, the mask read once per 64 lanes */
+            for (uint64_t m = active[base >> 6]; m; m &= m - 1) {
+                uint32_t i = base + (uint32_t)__builtin_ctzll(m);
+                if (i >= n)
+                    break;
                 if (STEX__LIKELY(index[i] < words)) {
                     memcpy(&out[i], buf + index[i] * 4, 4);
                     continue;
@@ -108,6 +114,7 @@ void stex_lanes_buffer_load(const stex_lanes *l, uint32_t binding, const uint64_
                 stex_lanes_enter(l, i);
                 out[i] = stex__buffer_load_b(l->inv, b, binding, index[i]);
             }
+        }
         return;
     }
     for (uint32_t i = 0; i < l->n; i++)

@@ -228,6 +228,11 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
                 memmove(R(sg, i->d), R(sg, i->a), (size_t)i->n * sg->stride * sizeof(uint32_t));
             break;
         case OP_MOVM:
+            if (sg->exec == sg->all) { /* every lane: whole registers, in the same order */
+                for (uint32_t k = 0; i->d != i->a && k < i->n; k++)
+                    memmove(R(sg, i->d + k), R(sg, i->a + k), n * sizeof(uint32_t));
+                break;
+            }
             for (uint32_t k = 0; k < i->n; k++) {
                 uint32_t *d = R(sg, i->d + k);
                 const uint32_t *a = R(sg, i->a + k);
@@ -268,11 +273,11 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
                 /* the profile's table of code values (the dispatch's, as the
                  * math layer's stex_unpack4x8unorm): never NaN */
                 const uint32_t *a = R(sg, i->a);
-                for (uint32_t l = 0; l < n; l++) {
-                    float v[4];
-                    stex__fast_invocation_unpack4x8unorm(inv, a[l], v);
-                    for (uint32_t k = 0; k < 4; k++)
-                        R(sg, i->d + k)[l] = f_bits(v[k]);
+                const float *t = ((const stex_exec_fast *)(const void *)inv->exec)->unpack_u8;
+                for (uint32_t k = 0; k < 4; k++) {
+                    uint32_t *d = R(sg, i->d + k);
+                    for (uint32_t l = 0; l < n; l++)
+                        d[l] = f_bits(t[a[l] >> (8 * k) & 0xffu]);
                 }
                 break;
             }
@@ -316,20 +321,23 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
         case OP_BITS: {
             uint32_t *d = R(sg, i->d);
             const uint32_t *a = R(sg, i->a), *b = R(sg, i->b);
-            for (uint32_t l = 0; l < n; l++)
-                switch (i->sub) {
-                case BITS_AND: d[l] = a[l] & b[l]; break;
-                case BITS_OR: d[l] = a[l] | b[l]; break;
-                case BITS_XOR: d[l] = a[l] ^ b[l]; break;
-                case BITS_NOT: d[l] = ~a[l]; break;
-                default: d[l] = !a[l]; break;
-                }
+            uint32_t l;
+            switch (i->sub) {
+            case BITS_AND: for (l = 0; l < n; l++) d[l] = a[l] & b[l]; break;
+            case BITS_OR: for (l = 0; l < n; l++) d[l] = a[l] | b[l]; break;
+            case BITS_XOR: for (l = 0; l < n; l++) d[l] = a[l] ^ b[l]; break;
+            case BITS_NOT: for (l = 0; l < n; l++) d[l] = ~a[l]; break;
+            default: for (l = 0; l < n; l++) d[l] = !a[l]; break;
+            }
             break;
         }
-        case OP_SELECT:
+        case OP_SELECT: {
+            uint32_t *d = R(sg, i->d);
+            const uint32_t *a = R(sg, i->a), *b = R(sg, i->b), *c = R(sg, i->c);
             for (uint32_t l = 0; l < n; l++)
-                R(sg, i->d)[l] = R(sg, i->c)[l] ? R(sg, i->b)[l] : R(sg, i->a)[l];
+                d[l] = c[l] ? b[l] : a[l];
             break;
+        }
         case OP_LOADIDX:
             for (uint32_t l = 0; l < n; l++) {
                 uint32_t o = R(sg, i->b)[l];
@@ -373,9 +381,12 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
                     idx[l] = word_at(p, sg, i, l, k);
                 stex_lanes_buffer_load(&L, i->imm, idx, out);
                 uint32_t *d = R(sg, i->d + k);
-                for (uint32_t l = 0; l < n; l++)
-                    if (sg->exec >> l & 1)
-                        d[l] = out[l];
+                if (sg->exec == sg->all)
+                    memcpy(d, out, n * sizeof *d);
+                else
+                    for (uint32_t l = 0; l < n; l++)
+                        if (sg->exec >> l & 1)
+                            d[l] = out[l];
             }
             break;
         }
