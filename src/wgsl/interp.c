@@ -579,19 +579,182 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
     }
 }
 
-/* The ids of every lane into the builtin registers. */
+/* ---- which registers a workgroup must zero ----
+ * A forward pass over the bytecode keeps the registers surely written on
+ * every path (a must-analysis): a jump's target meets the registers of
+ * every jump to it and of its fall-through.  Only OP_LOOP_END jumps back,
+ * to its loop's start, with at least the registers the start had (every
+ * path to the loop's end runs through its start), so a back edge changes
+ * no set.  Writes that keep some lanes (the exec mask, an index) count as
+ * reads; an index into an array variable reads every register from the
+ * array's first on.  Any register read before it is surely written goes
+ * into zero_regs. */
+typedef struct regset {
+    uint64_t *w;
+    uint32_t words, nregs;
+} regset;
+
+static void rs_read(const regset *def, uint64_t *zero, uint32_t r, uint32_t count)
+{
+    for (uint32_t k = 0; k < count && r < def->nregs && k < def->nregs - r; k++)
+        if (!(def->w[(r + k) >> 6] >> ((r + k) & 63) & 1))
+            zero[(r + k) >> 6] |= 1ull << ((r + k) & 63);
+}
+
+static void rs_write(regset *def, uint32_t r, uint32_t count)
+{
+    for (uint32_t k = 0; k < count && r < def->nregs && k < def->nregs - r; k++)
+        def->w[(r + k) >> 6] |= 1ull << ((r + k) & 63);
+}
+
+static uint32_t ncoords(uint32_t dim)
+{
+    return dim == STEX_VIEW_DIMENSION_1D ? 1 : dim == STEX_VIEW_DIMENSION_3D ? 3 : 2;
+}
+
+bool wg_prepare(wg_exec_program *xp)
+{
+    const wg_program *p = &xp->prog;
+    uint32_t nregs = p->nregs, words = (nregs + 63) / 64 + 1, nc = p->ncode;
+    uint64_t *zero = calloc(words, sizeof *zero);
+    uint64_t *cur = calloc(words, sizeof *cur);
+    uint64_t *in = calloc((size_t)(nc + 1) * words, sizeof *in); /* meet of jumps to pc */
+    uint8_t *jumped = calloc(nc + 1, 1);
+    bool ok = zero && cur && in && jumped;
+    if (ok) {
+        regset def = {cur, words, nregs};
+        bool reach = true; /* the fall-through reaches this pc */
+        rs_write(&def, 0, REG_FIRST_FREE < nregs ? REG_FIRST_FREE : nregs);
+        for (uint32_t pc = 0; pc < nc; pc++) {
+            const wg_ins *i = &p->code[pc];
+            uint64_t *j = in + (size_t)pc * words;
+            if (jumped[pc]) {
+                for (uint32_t k = 0; k < words; k++)
+                    cur[k] = reach ? cur[k] & j[k] : j[k];
+                reach = true;
+            } else if (!reach) {
+                /* reached by no path seen: assume nothing written */
+                memset(cur, 0, words * sizeof *cur);
+                reach = true;
+            }
+#define RD(r, cnt) do { if ((r) != WG_NONE_REG) rs_read(&def, zero, (r), (cnt)); } while (0)
+#define WR(r, cnt) rs_write(&def, (r), (cnt))
+            switch ((wg_opcode)i->op) {
+            case OP_CONST: WR(i->d, 1); break;
+            case OP_MOV: RD(i->a, i->n); WR(i->d, i->n); break;
+            case OP_MOVM: RD(i->a, i->n); RD(i->d, i->n); WR(i->d, i->n); break;
+            case OP_MATH: RD(i->a, 1); RD(i->b, 1); RD(i->c, 1); WR(i->d, 1); break;
+            case OP_MATHV: {
+                const stex_math_fn_info *info = stex_math_fn_get((stex_math_fn)i->imm);
+                RD(i->a, info ? info->in_words : nregs);
+                WR(i->d, info ? info->out_words : 0);
+                break;
+            }
+            case OP_CMP: RD(i->a, 1); RD(i->b, 1); WR(i->d, 1); break;
+            case OP_BITS: RD(i->a, 1); RD(i->b, 1); WR(i->d, 1); break;
+            case OP_SELECT:
+                RD(i->a, i->n); RD(i->b, i->n); RD(i->c, i->imm ? i->n : 1); WR(i->d, 1);
+                break;
+            case OP_LOADIDX: RD(i->b, 1); RD(i->a, nregs); WR(i->d, i->n); break;
+            case OP_STOREIDX: RD(i->b, 1); RD(i->a, i->n); RD(i->d, nregs); break;
+            case OP_ADDR: RD(i->a, 1); RD(i->b, 1); WR(i->d, 1); break;
+            case OP_BUF_LOAD: case OP_WG_LOAD:
+                RD(i->a, 1); RD(i->d, i->n); WR(i->d, i->n);
+                break;
+            case OP_BUF_STORE: case OP_WG_STORE: RD(i->a, 1); RD(i->b, i->n); break;
+            case OP_ATOMIC:
+                RD(i->a, 1); RD(i->b, 1); RD(i->c, 1); RD(i->d, 1); WR(i->d, 1);
+                break;
+            case OP_TEX_LOAD: case OP_TEX_LOAD_LEVEL: case OP_TEX_STORE:
+                RD(i->a, ncoords(i->sub)); RD(i->b, 1);
+                if (i->op == OP_TEX_LOAD_LEVEL)
+                    RD(i->c, 1);
+                RD(i->d, 4); WR(i->d, 4);
+                break;
+            case OP_TEX_SAMPLE: RD(i->a, 1); RD(i->b, 1); RD(i->c, 1); RD(i->d, 4); WR(i->d, 4); break;
+            case OP_TEX_DIMS: WR(i->d, i->n); break;
+            case OP_ARRAY_LEN: WR(i->d, 1); break;
+            case OP_IF: case OP_BREAK_IF: RD(i->a, 1); break;
+            case OP_BARRIER: case OP_ELSE: case OP_ENDIF: case OP_MASK_CLEAR: case OP_EXIT:
+            case OP_MERGE: case OP_LOOP_END: case OP_END:
+                break;
+            default:
+                ok = false; /* an instruction this pass does not know: zero everything */
+                break;
+            }
+#undef RD
+#undef WR
+            bool fwd = (i->op == OP_IF || i->op == OP_ELSE) && i->b > pc && i->b <= nc;
+            if (fwd) {
+                uint64_t *t = in + (size_t)i->b * words;
+                for (uint32_t k = 0; k < words; k++)
+                    t[k] = jumped[i->b] ? t[k] & cur[k] : cur[k];
+                jumped[i->b] = 1;
+            } else if (i->op == OP_IF || i->op == OP_ELSE ||
+                       (i->op == OP_LOOP_END && i->b > pc)) {
+                ok = false; /* a jump this pass does not know: zero everything */
+            }
+            if (i->op == OP_END)
+                reach = false;
+        }
+        if (!ok)
+            memset(zero, 0xff, words * sizeof *zero);
+        ok = true;
+    }
+    free(cur);
+    free(in);
+    free(jumped);
+    if (!ok) {
+        free(zero);
+        return false;
+    }
+    xp->zero_regs = zero;
+    return true;
+}
+
+void wg_unprepare(wg_exec_program *xp)
+{
+    free(xp->zero_regs);
+    xp->zero_regs = NULL;
+}
+
+/* The ids of every lane into the builtin registers (phase_invocation's). */
 static void fill_ids(const stex_workgroup *w, subgroup *sg)
 {
-    for (uint32_t l = 0; l < sg->n; l++) {
-        stex_invocation inv;
-        phase_invocation(w, sg->lid[l], &inv);
-        for (uint32_t c = 0; c < 3; c++) {
-            R(sg, REG_GLOBAL_ID + c)[l] = inv.global_invocation_id[c];
-            R(sg, REG_LOCAL_ID + c)[l] = inv.local_invocation_id[c];
-            R(sg, REG_WORKGROUP_ID + c)[l] = inv.workgroup_id[c];
-            R(sg, REG_NUM_WORKGROUPS + c)[l] = inv.num_workgroups[c];
+    const stex_invocation *wi = w->inv;
+    for (uint32_t c = 0; c < 3; c++) {
+        uint32_t *g = R(sg, REG_GLOBAL_ID + c), *lo = R(sg, REG_LOCAL_ID + c);
+        uint32_t *wg = R(sg, REG_WORKGROUP_ID + c), *nw = R(sg, REG_NUM_WORKGROUPS + c);
+        for (uint32_t l = 0; l < sg->n; l++) {
+            uint32_t id = w->lid[sg->lid[l]][c];
+            lo[l] = id;
+            g[l] = w->base[c] + id;
+            wg[l] = wi->workgroup_id[c];
+            nw[l] = wi->num_workgroups[c];
         }
-        R(sg, REG_LOCAL_INDEX)[l] = inv.local_invocation_index;
+    }
+    for (uint32_t l = 0; l < sg->n; l++)
+        R(sg, REG_LOCAL_INDEX)[l] = sg->lid[l];
+}
+
+/* Zeroes the registers of xp->zero_regs (all when there is none). */
+static void zero_regs(const wg_exec_program *xp, subgroup *sg)
+{
+    uint32_t nregs = xp->prog.nregs;
+    if (!xp->zero_regs) {
+        memset(sg->r, 0, (size_t)nregs * sg->stride * sizeof *sg->r);
+        return;
+    }
+    for (uint32_t r = 0; r < nregs;) {
+        if (!(xp->zero_regs[r >> 6] >> (r & 63) & 1)) {
+            r++;
+            continue;
+        }
+        uint32_t e = r + 1;
+        while (e < nregs && xp->zero_regs[e >> 6] >> (e & 63) & 1)
+            e++;
+        memset(R(sg, r), 0, (size_t)(e - r) * sg->stride * sizeof *sg->r);
+        r = e;
     }
 }
 
@@ -605,9 +768,9 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
     uint32_t ngroups = (total + width - 1) / width;
     size_t regs_per = (size_t)p->nregs * width;
     subgroup *sgs = calloc(ngroups, sizeof *sgs);
-    uint32_t *regs = calloc(ngroups * regs_per, sizeof *regs);
+    uint32_t *regs = malloc((ngroups * regs_per + 1) * sizeof *regs); /* zero_regs: some */
     uint64_t *slots = calloc((size_t)ngroups * (p->nslots + 1), sizeof *slots);
-    uint8_t *ran = calloc(ngroups, 1);
+    uint8_t *ran = malloc(ngroups);
     stex_invocation inv = *w->inv;
     if (!sgs || !regs || !slots || !ran) {
         exec_shader_error(w->inv, "the WGSL interpreter ran out of memory");
@@ -626,6 +789,7 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
         sg->stride = width;
         sg->r = regs + g * regs_per;
         sg->slot = slots + (size_t)g * (p->nslots + 1);
+        zero_regs(xp, sg);
         fill_ids(w, sg);
     }
     for (;;) {
