@@ -468,6 +468,14 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
                 for (uint32_t l = 0; l < n; l++)
                     out4[l] = out[l].v;
             }
+            if (sg->exec == sg->all) {
+                for (uint32_t k = 0; k < 4; k++) {
+                    uint32_t *d = R(sg, i->d + k);
+                    for (uint32_t l = 0; l < n; l++)
+                        d[l] = out4[l].u[k];
+                }
+                break;
+            }
             for (uint32_t l = 0; l < n; l++)
                 if (sg->exec >> l & 1)
                     for (int k = 0; k < 4; k++)
@@ -592,13 +600,17 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
 typedef struct regset {
     uint64_t *w;
     uint32_t words, nregs;
+    uint32_t ids;  /* the builtin id registers read */
 } regset;
 
-static void rs_read(const regset *def, uint64_t *zero, uint32_t r, uint32_t count)
+static void rs_read(regset *def, uint64_t *zero, uint32_t r, uint32_t count)
 {
-    for (uint32_t k = 0; k < count && r < def->nregs && k < def->nregs - r; k++)
+    for (uint32_t k = 0; k < count && r < def->nregs && k < def->nregs - r; k++) {
+        if (r + k < REG_FIRST_FREE)
+            def->ids |= 1u << (r + k);
         if (!(def->w[(r + k) >> 6] >> ((r + k) & 63) & 1))
             zero[(r + k) >> 6] |= 1ull << ((r + k) & 63);
+    }
 }
 
 static void rs_write(regset *def, uint32_t r, uint32_t count)
@@ -622,7 +634,7 @@ bool wg_prepare(wg_exec_program *xp)
     uint8_t *jumped = calloc(nc + 1, 1);
     bool ok = zero && cur && in && jumped;
     if (ok) {
-        regset def = {cur, words, nregs};
+        regset def = {cur, words, nregs, 0};
         bool reach = true; /* the fall-through reaches this pc */
         rs_write(&def, 0, REG_FIRST_FREE < nregs ? REG_FIRST_FREE : nregs);
         for (uint32_t pc = 0; pc < nc; pc++) {
@@ -697,66 +709,77 @@ bool wg_prepare(wg_exec_program *xp)
             if (i->op == OP_END)
                 reach = false;
         }
-        if (!ok)
-            memset(zero, 0xff, words * sizeof *zero);
-        ok = true;
+        if (ok) { /* the runs of zero */
+            uint32_t *runs = malloc((nregs + 1) * sizeof *runs), nr = 0;
+            for (uint32_t r = 0; runs && r < nregs;) {
+                if (!(zero[r >> 6] >> (r & 63) & 1)) {
+                    r++;
+                    continue;
+                }
+                uint32_t e = r + 1;
+                while (e < nregs && zero[e >> 6] >> (e & 63) & 1)
+                    e++;
+                runs[nr++] = r, runs[nr++] = e - r;
+                r = e;
+            }
+            xp->zero_runs = runs;
+            xp->nzero_runs = nr / 2;
+            xp->id_regs = def.ids;
+        }
+        /* else a program this pass does not know: zero_runs NULL, every register zeroed */
     }
+    if (!xp->zero_runs)
+        xp->id_regs = (1u << REG_FIRST_FREE) - 1;
+    free(zero);
     free(cur);
     free(in);
     free(jumped);
-    if (!ok) {
-        free(zero);
-        return false;
-    }
-    xp->zero_regs = zero;
-    return true;
+    return xp->zero_runs != NULL;
 }
 
 void wg_unprepare(wg_exec_program *xp)
 {
-    free(xp->zero_regs);
-    xp->zero_regs = NULL;
+    free(xp->zero_runs);
+    xp->zero_runs = NULL;
 }
 
-/* The ids of every lane into the builtin registers (phase_invocation's). */
-static void fill_ids(const stex_workgroup *w, subgroup *sg)
+/* The ids of every lane into the builtin registers the program reads
+ * (phase_invocation's ids). */
+static void fill_ids(const stex_workgroup *w, subgroup *sg, uint32_t ids)
 {
     const stex_invocation *wi = w->inv;
     for (uint32_t c = 0; c < 3; c++) {
-        uint32_t *g = R(sg, REG_GLOBAL_ID + c), *lo = R(sg, REG_LOCAL_ID + c);
-        uint32_t *wg = R(sg, REG_WORKGROUP_ID + c), *nw = R(sg, REG_NUM_WORKGROUPS + c);
-        for (uint32_t l = 0; l < sg->n; l++) {
-            uint32_t id = w->lid[sg->lid[l]][c];
-            lo[l] = id;
-            g[l] = w->base[c] + id;
-            wg[l] = wi->workgroup_id[c];
-            nw[l] = wi->num_workgroups[c];
-        }
+        if (ids >> (REG_LOCAL_ID + c) & 1)
+            for (uint32_t l = 0; l < sg->n; l++)
+                R(sg, REG_LOCAL_ID + c)[l] = w->lid[sg->lid[l]][c];
+        if (ids >> (REG_GLOBAL_ID + c) & 1)
+            for (uint32_t l = 0; l < sg->n; l++)
+                R(sg, REG_GLOBAL_ID + c)[l] = w->base[c] + w->lid[sg->lid[l]][c];
+        if (ids >> (REG_WORKGROUP_ID + c) & 1)
+            for (uint32_t l = 0; l < sg->n; l++)
+                R(sg, REG_WORKGROUP_ID + c)[l] = wi->workgroup_id[c];
+        if (ids >> (REG_NUM_WORKGROUPS + c) & 1)
+            for (uint32_t l = 0; l < sg->n; l++)
+                R(sg, REG_NUM_WORKGROUPS + c)[l] = wi->num_workgroups[c];
     }
-    for (uint32_t l = 0; l < sg->n; l++)
-        R(sg, REG_LOCAL_INDEX)[l] = sg->lid[l];
+    if (ids >> REG_LOCAL_INDEX & 1)
+        for (uint32_t l = 0; l < sg->n; l++)
+            R(sg, REG_LOCAL_INDEX)[l] = sg->lid[l];
 }
 
-/* Zeroes the registers of xp->zero_regs (all when there is none). */
+/* Zeroes the registers of xp->zero_runs (all when there are none). */
 static void zero_regs(const wg_exec_program *xp, subgroup *sg)
 {
-    uint32_t nregs = xp->prog.nregs;
-    if (!xp->zero_regs) {
-        memset(sg->r, 0, (size_t)nregs * sg->stride * sizeof *sg->r);
+    if (!xp->zero_runs) {
+        memset(sg->r, 0, (size_t)xp->prog.nregs * sg->stride * sizeof *sg->r);
         return;
     }
-    for (uint32_t r = 0; r < nregs;) {
-        if (!(xp->zero_regs[r >> 6] >> (r & 63) & 1)) {
-            r++;
-            continue;
-        }
-        uint32_t e = r + 1;
-        while (e < nregs && xp->zero_regs[e >> 6] >> (e & 63) & 1)
-            e++;
-        memset(R(sg, r), 0, (size_t)(e - r) * sg->stride * sizeof *sg->r);
-        r = e;
-    }
+    for (uint32_t k = 0; k < xp->nzero_runs; k++)
+        memset(R(sg, xp->zero_runs[2 * k]), 0,
+               (size_t)xp->zero_runs[2 * k + 1] * sg->stride * sizeof *sg->r);
 }
+
+enum { STACK_GROUPS = 8, STACK_REGS = 8192, STACK_SLOTS = 256 };
 
 void wg_run_workgroup(const stex_workgroup *w, void *user)
 {
@@ -766,11 +789,23 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
     const stex_profile *prof = stex_invocation_profile(w->inv);
     uint32_t total = w->size[0] * w->size[1] * w->size[2], width = xp->width;
     uint32_t ngroups = (total + width - 1) / width;
-    size_t regs_per = (size_t)p->nregs * width;
-    subgroup *sgs = calloc(ngroups, sizeof *sgs);
-    uint32_t *regs = malloc((ngroups * regs_per + 1) * sizeof *regs); /* zero_regs: some */
-    uint64_t *slots = calloc((size_t)ngroups * (p->nslots + 1), sizeof *slots);
-    uint8_t *ran = malloc(ngroups);
+    size_t regs_per = (size_t)p->nregs * width, nslots = (size_t)ngroups * (p->nslots + 1);
+    /* small workgroups keep their state on the stack; registers are zeroed
+     * as zero_runs says */
+    subgroup sgs_s[STACK_GROUPS];
+    uint32_t regs_s[STACK_REGS];
+    uint64_t slots_s[STACK_SLOTS];
+    uint8_t ran_s[STACK_GROUPS];
+    bool small = ngroups <= STACK_GROUPS && ngroups * regs_per <= STACK_REGS &&
+                 nslots <= STACK_SLOTS;
+    subgroup *sgs = small ? sgs_s : calloc(ngroups, sizeof *sgs);
+    uint32_t *regs = small ? regs_s : malloc((ngroups * regs_per + 1) * sizeof *regs);
+    uint64_t *slots = small ? slots_s : calloc(nslots, sizeof *slots);
+    uint8_t *ran = small ? ran_s : malloc(ngroups);
+    if (small) {
+        memset(sgs, 0, ngroups * sizeof *sgs);
+        memset(slots, 0, nslots * sizeof *slots);
+    }
     stex_invocation inv = *w->inv;
     if (!sgs || !regs || !slots || !ran) {
         exec_shader_error(w->inv, "the WGSL interpreter ran out of memory");
@@ -790,7 +825,7 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
         sg->r = regs + g * regs_per;
         sg->slot = slots + (size_t)g * (p->nslots + 1);
         zero_regs(xp, sg);
-        fill_ids(w, sg);
+        fill_ids(w, sg, xp->id_regs);
     }
     for (;;) {
         const uint32_t *order = phase_order(e);
@@ -827,10 +862,12 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
             break;
     }
 done:
-    free(sgs);
-    free(regs);
-    free(slots);
-    free(ran);
+    if (!small) {
+        free(sgs);
+        free(regs);
+        free(slots);
+        free(ran);
+    }
 }
 
 bool wg_site_name(void *user, uint32_t site, char *buf, size_t size)
