@@ -25,22 +25,28 @@ void stex_lanes_enter(const stex_lanes *l, uint32_t i)
 
 static inline int64_t at(const int64_t *a, uint32_t i) { return a ? a[i] : 0; }
 
+/* for each active lane i in lane order, the mask read once per 64 lanes */
+#define FOR_ACTIVE(l, i)                                                              \
+    for (uint32_t base_ = 0, n_ = (l)->n; base_ < n_; base_ += 64)                    \
+        for (uint64_t m_ = (l)->active[base_ >> 6]; m_; m_ &= m_ - 1)                 \
+            for (uint32_t i = base_ + (uint32_t)__builtin_ctzll(m_), once_ = 1; once_ && i < n_; \
+                 once_ = 0)
+
 void stex_lanes_textureStore(const stex_lanes *l, uint32_t binding, stex_view_dimension dim,
                              const int64_t *x, const int64_t *y, const int64_t *z,
                              const stex_value *v)
 {
     const stex_fast_binding *b = stex__fast(l->inv, binding);
-    for (uint32_t i = 0; i < l->n; i++)
-        if (stex_lane_active(l, i)) {
-            /* the plain inline path reads no invocation id: no lane to enter */
-            uint32_t tag = (uint32_t)dim | ((uint32_t)v[i].type << 8);
-            if (STEX__LIKELY(b->store_tag == tag)) {
-                stex__store_at(l->inv, b, at(x, i), at(y, i), at(z, i), &v[i], false);
-                continue;
-            }
-            stex_lanes_enter(l, i);
-            stex__store_b(l->inv, b, binding, dim, at(x, i), at(y, i), at(z, i), &v[i]);
+    FOR_ACTIVE(l, i) {
+        /* the plain inline path reads no invocation id: no lane to enter */
+        uint32_t tag = (uint32_t)dim | ((uint32_t)v[i].type << 8);
+        if (STEX__LIKELY(b->store_tag == tag)) {
+            stex__store_at(l->inv, b, at(x, i), at(y, i), at(z, i), &v[i], false);
+            continue;
         }
+        stex_lanes_enter(l, i);
+        stex__store_b(l->inv, b, binding, dim, at(x, i), at(y, i), at(z, i), &v[i]);
+    }
 }
 
 void stex_lanes_textureLoad(const stex_lanes *l, uint32_t binding, stex_view_dimension dim,
@@ -48,35 +54,33 @@ void stex_lanes_textureLoad(const stex_lanes *l, uint32_t binding, stex_view_dim
                             stex_value *out)
 {
     const stex_fast_binding *b = stex__fast(l->inv, binding);
-    for (uint32_t i = 0; i < l->n; i++)
-        if (stex_lane_active(l, i)) {
-            int64_t xi = at(x, i), yi = at(y, i), zi = at(z, i);
-            bool in = ((uint64_t)xi < b->w) & ((uint64_t)yi < b->h) & ((uint64_t)zi < b->d);
-            if (STEX__LIKELY((b->load_tag == (uint32_t)dim) & in)) {
-                out[i] = stex__load_at(l->inv, b, xi, yi, zi, false);
-                continue;
-            }
-            stex_lanes_enter(l, i);
-            out[i] = stex__load_b(l->inv, b, binding, dim, xi, yi, zi);
+    FOR_ACTIVE(l, i) {
+        int64_t xi = at(x, i), yi = at(y, i), zi = at(z, i);
+        bool in = ((uint64_t)xi < b->w) & ((uint64_t)yi < b->h) & ((uint64_t)zi < b->d);
+        if (STEX__LIKELY((b->load_tag == (uint32_t)dim) & in)) {
+            out[i] = stex__load_at(l->inv, b, xi, yi, zi, false);
+            continue;
         }
+        stex_lanes_enter(l, i);
+        out[i] = stex__load_b(l->inv, b, binding, dim, xi, yi, zi);
+    }
 }
 
 void stex_lanes_textureLoad_level_2d(const stex_lanes *l, uint32_t binding, const int64_t *x,
                                      const int64_t *y, const int64_t *level, stex_vec4 *out)
 {
     const stex_fast_binding *b = stex__fast(l->inv, binding);
-    for (uint32_t i = 0; i < l->n; i++)
-        if (stex_lane_active(l, i)) {
-            int64_t lv = at(level, i);
-            if (STEX__LIKELY(b->sampled_2d & (lv == 0) & ((uint64_t)x[i] < b->w) &
-                             ((uint64_t)y[i] < b->h))) {
-                const stex_exec_fast *e = (const stex_exec_fast *)(const void *)l->inv->exec;
-                out[i] = stex__decode_fast(e->profile, b, b->memory + b->col[x[i]] + b->row[y[i]]);
-                continue;
-            }
-            stex_lanes_enter(l, i);
-            out[i] = stex__load_level_b(l->inv, b, binding, x[i], y[i], at(level, i));
+    FOR_ACTIVE(l, i) {
+        int64_t lv = at(level, i);
+        if (STEX__LIKELY(b->sampled_2d & (lv == 0) & ((uint64_t)x[i] < b->w) &
+                         ((uint64_t)y[i] < b->h))) {
+            const stex_exec_fast *e = (const stex_exec_fast *)(const void *)l->inv->exec;
+            out[i] = stex__decode_fast(e->profile, b, b->memory + b->col[x[i]] + b->row[y[i]]);
+            continue;
         }
+        stex_lanes_enter(l, i);
+        out[i] = stex__load_level_b(l->inv, b, binding, x[i], y[i], at(level, i));
+    }
 }
 
 void stex_lanes_textureSampleLevel_2d(const stex_lanes *l, uint32_t texture_binding,
