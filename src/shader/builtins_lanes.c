@@ -105,6 +105,15 @@ void stex_lanes_buffer_load(const stex_lanes *l, uint32_t binding, const uint64_
         uint64_t words = b->buf_words;
         const uint64_t *active = l->active;
         uint32_t n = l->n;
+        if (n <= 64 && active[0] == (n == 64 ? ~0ull : (1ull << n) - 1)) {
+            uint32_t i = 0; /* every lane: no mask to walk */
+            while (i < n && index[i] < words) {
+                memcpy(&out[i], buf + index[i] * 4, 4);
+                i++;
+            }
+            if (i == n)
+                return;
+        }
         for (uint32_t base = 0; base < n; base += 64) {
             /* the active lanes in lane order, the mask read once per 64 lanes */
             for (uint64_t m = active[base >> 6]; m; m &= m - 1) {

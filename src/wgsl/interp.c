@@ -42,6 +42,21 @@ static inline uint32_t offs_k(const wg_program *p, const wg_ins *i, uint32_t k)
     return i->offs == WG_NO_OFFS ? k : p->pool[i->offs + k];
 }
 
+/* word_at for every lane */
+static inline void words_at(const wg_program *p, const subgroup *sg, const wg_ins *i, uint32_t k,
+                            uint64_t *restrict idx)
+{
+    uint64_t add = (uint64_t)i->e + offs_k(p, i, k);
+    if (i->a == WG_NONE_REG) {
+        for (uint32_t l = 0; l < sg->n; l++)
+            idx[l] = add;
+        return;
+    }
+    const uint32_t *o = R(sg, i->a);
+    for (uint32_t l = 0; l < sg->n; l++)
+        idx[l] = o[l] == WG_NONE ? UINT64_MAX : o[l] + add;
+}
+
 /* The word index of memory op i for lane l and word k; UINT64_MAX: none. */
 static inline uint64_t word_at(const wg_program *p, const subgroup *sg, const wg_ins *i,
                                uint32_t l, uint32_t k)
@@ -377,8 +392,7 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
             uint64_t idx[64];
             uint32_t out[64];
             for (uint32_t k = 0; k < i->n; k++) {
-                for (uint32_t l = 0; l < n; l++)
-                    idx[l] = word_at(p, sg, i, l, k);
+                words_at(p, sg, i, k, idx);
                 stex_lanes_buffer_load(&L, i->imm, idx, out);
                 uint32_t *d = R(sg, i->d + k);
                 if (sg->exec == sg->all)
@@ -393,8 +407,7 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
         case OP_BUF_STORE: {
             uint64_t idx[64];
             for (uint32_t k = 0; k < i->n; k++) {
-                for (uint32_t l = 0; l < n; l++)
-                    idx[l] = word_at(p, sg, i, l, k);
+                words_at(p, sg, i, k, idx);
                 stex_lanes_buffer_store(&L, i->imm, idx, R(sg, i->b + k));
             }
             break;
