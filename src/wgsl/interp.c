@@ -227,10 +227,14 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
     const uint32_t n = sg->n;
     const bool ieee = stex_math_f32_is_ieee(prof);
     stex_lanes L = {inv, sg->lid, &sg->exec, n, 0};
+    /* pc and the step count in locals, stored back at every stop */
+    uint32_t pc = sg->pc;
+    uint64_t steps = sg->steps;
+#define STOP(s) do { sg->pc = pc; sg->steps = steps; return (s); } while (0)
     for (;;) {
-        const wg_ins *i = &p->code[sg->pc++];
-        L.site = sg->pc; /* the race report's site: instruction index + 1 (wg_site_name) */
-        sg->steps++;
+        const wg_ins *i = &p->code[pc++];
+        L.site = pc; /* the race report's site: instruction index + 1 (wg_site_name) */
+        steps++;
         switch ((wg_opcode)i->op) {
         case OP_CONST: {
             uint32_t *d = R(sg, i->d);
@@ -370,6 +374,15 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
             }
             break;
         case OP_ADDR:
+            if (!i->c && i->a != WG_NONE_REG) { /* runtime-sized: no bounds rule here */
+                uint32_t *d = R(sg, i->d);
+                const uint32_t *a = R(sg, i->a), *b = R(sg, i->b);
+                for (uint32_t l = 0; l < n; l++) {
+                    uint64_t w = (uint64_t)a[l] + (uint64_t)b[l] * i->imm;
+                    d[l] = a[l] == WG_NONE || w >= WG_NONE ? WG_NONE : (uint32_t)w;
+                }
+                break;
+            }
             for (uint32_t l = 0; l < n; l++) {
                 uint32_t base = off_of(sg, i->a, l), idx = R(sg, i->b)[l], at = idx;
                 if (base == WG_NONE) {
@@ -540,7 +553,7 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
         }
         case OP_BARRIER:
             *kind = i->sub;
-            return STOP_BARRIER;
+            STOP(STOP_BARRIER);
         case OP_IF: {
             uint64_t c = 0;
             for (uint32_t l = 0; l < n; l++)
@@ -548,7 +561,7 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
             sg->slot[i->imm] = sg->exec & ~c;
             sg->exec &= c;
             if (!sg->exec)
-                sg->pc = i->b;
+                pc = i->b;
             break;
         }
         case OP_ELSE: {
@@ -556,7 +569,7 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
             sg->slot[i->imm] = sg->exec;
             sg->exec = t;
             if (!sg->exec)
-                sg->pc = i->b;
+                pc = i->b;
             break;
         }
         case OP_ENDIF:
@@ -580,24 +593,25 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
         }
         case OP_LOOP_END:
             if (sg->exec) {
-                if (sg->steps > xp->max_steps) {
+                if (steps > xp->max_steps) {
                     uint32_t first = (uint32_t)__builtin_ctzll(sg->exec);
                     stex_lanes_enter(&L, first);
                     exec_shader_error(inv, "%s:%u: the loop ran past --max-steps (%llu "
                                       "instructions of one sub-group in one workgroup) "
                                       "[max-steps]", xp->filename, i->line,
                                       (unsigned long long)xp->max_steps);
-                    return STOP_ERROR;
+                    STOP(STOP_ERROR);
                 }
-                sg->pc = i->b;
+                pc = i->b;
             } else {
                 sg->exec = sg->slot[i->imm];
             }
             break;
         case OP_END:
-            return STOP_END;
+            STOP(STOP_END);
         }
     }
+#undef STOP
 }
 
 /* ---- which registers a workgroup must zero ----
