@@ -85,32 +85,36 @@ static bool cmp_f32(const stex_profile *prof, int cmp, uint32_t a, uint32_t b)
     }
 }
 
+/* one coordinate of every lane: signed (i32) or unsigned (u32) */
+static inline void coord(const subgroup *sg, uint32_t reg, bool is_signed, int64_t *out)
+{
+    const uint32_t *c = R(sg, reg);
+    if (is_signed)
+        for (uint32_t l = 0; l < sg->n; l++)
+            out[l] = (int64_t)(int32_t)c[l];
+    else
+        for (uint32_t l = 0; l < sg->n; l++)
+            out[l] = (int64_t)c[l];
+}
+
 static void coords(const subgroup *sg, const wg_ins *i, int64_t *x, int64_t *y, int64_t *z,
                    int64_t *lv)
 {
     bool sc = i->n & 1, sl = i->n & 2;
     uint32_t nc = i->sub == STEX_VIEW_DIMENSION_1D ? 1 : i->sub == STEX_VIEW_DIMENSION_3D ? 3 : 2;
-    for (uint32_t l = 0; l < sg->n; l++) {
-        uint32_t cx = R(sg, i->a)[l];
-        x[l] = sc ? (int64_t)(int32_t)cx : (int64_t)cx;
-        y[l] = z[l] = 0;
-        if (nc > 1) {
-            uint32_t cy = R(sg, i->a + 1)[l];
-            y[l] = sc ? (int64_t)(int32_t)cy : (int64_t)cy;
-        }
-        if (nc > 2) {
-            uint32_t cz = R(sg, i->a + 2)[l];
-            z[l] = sc ? (int64_t)(int32_t)cz : (int64_t)cz;
-        }
-        if (i->b != WG_NONE_REG) { /* array layer */
-            uint32_t c = R(sg, i->b)[l];
-            z[l] = sl ? (int64_t)(int32_t)c : (int64_t)c;
-        }
-        if (lv && i->c != WG_NONE_REG) {
-            uint32_t c = R(sg, i->c)[l];
-            lv[l] = sl ? (int64_t)(int32_t)c : (int64_t)c;
-        }
-    }
+    coord(sg, i->a, sc, x);
+    if (nc > 1)
+        coord(sg, i->a + 1, sc, y);
+    else
+        memset(y, 0, sg->n * sizeof *y);
+    if (i->b != WG_NONE_REG) /* array layer */
+        coord(sg, i->b, sl, z);
+    else if (nc > 2)
+        coord(sg, i->a + 2, sc, z);
+    else
+        memset(z, 0, sg->n * sizeof *z);
+    if (lv && i->c != WG_NONE_REG)
+        coord(sg, i->c, sl, lv);
 }
 
 static inline int32_t s32(uint32_t u) { return (int32_t)u; }
@@ -477,10 +481,12 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
             coords(sg, i, x, y, z, i->op == OP_TEX_LOAD_LEVEL ? lv : NULL);
             if (i->op == OP_TEX_STORE) {
                 stex_value v[64];
-                for (uint32_t l = 0; l < n; l++) {
+                for (uint32_t l = 0; l < n; l++)
                     v[l].type = (stex_scalar_type)i->c;
-                    for (int k = 0; k < 4; k++)
-                        v[l].v.u[k] = R(sg, i->d + (uint32_t)k)[l];
+                for (uint32_t k = 0; k < 4; k++) {
+                    const uint32_t *src = R(sg, i->d + k);
+                    for (uint32_t l = 0; l < n; l++)
+                        v[l].v.u[k] = src[l];
                 }
                 stex_lanes_textureStore(&L, i->imm, (stex_view_dimension)i->sub, x, y, z, v);
                 break;
