@@ -1,7 +1,9 @@
 /* The lane-batched builtins (shader/lanes.h): one binding lookup per call,
  * then for each active lane exactly the code a per-invocation builtin runs
  * (shader/fast.h's stex__*_b paths and their out-of-line halves), with the
- * lane's own invocation ids set first.  No semantics live here. */
+ * lane's own invocation ids set first - except on the plain inline paths,
+ * which read no invocation id (no race mark, no error): those lanes skip
+ * stex_lanes_enter.  No semantics live here. */
 #include "race/race_internal.h"
 #include "shader/exec.h"
 #include "shader/lanes.h"
@@ -23,16 +25,28 @@ void stex_lanes_enter(const stex_lanes *l, uint32_t i)
 
 static inline int64_t at(const int64_t *a, uint32_t i) { return a ? a[i] : 0; }
 
+/* for each active lane i in lane order, the mask read once per 64 lanes */
+#define FOR_ACTIVE(l, i)                                                              \
+    for (uint32_t base_ = 0, n_ = (l)->n; base_ < n_; base_ += 64)                    \
+        for (uint64_t m_ = (l)->active[base_ >> 6]; m_; m_ &= m_ - 1)                 \
+            for (uint32_t i = base_ + (uint32_t)__builtin_ctzll(m_), once_ = 1; once_ && i < n_; \
+                 once_ = 0)
+
 void stex_lanes_textureStore(const stex_lanes *l, uint32_t binding, stex_view_dimension dim,
                              const int64_t *x, const int64_t *y, const int64_t *z,
                              const stex_value *v)
 {
     const stex_fast_binding *b = stex__fast(l->inv, binding);
-    for (uint32_t i = 0; i < l->n; i++)
-        if (stex_lane_active(l, i)) {
-            stex_lanes_enter(l, i);
-            stex__store_b(l->inv, b, binding, dim, at(x, i), at(y, i), at(z, i), &v[i]);
+    FOR_ACTIVE(l, i) {
+        /* the plain inline path reads no invocation id: no lane to enter */
+        uint32_t tag = (uint32_t)dim | ((uint32_t)v[i].type << 8);
+        if (STEX__LIKELY(b->store_tag == tag)) {
+            stex__store_at(l->inv, b, at(x, i), at(y, i), at(z, i), &v[i], false);
+            continue;
         }
+        stex_lanes_enter(l, i);
+        stex__store_b(l->inv, b, binding, dim, at(x, i), at(y, i), at(z, i), &v[i]);
+    }
 }
 
 void stex_lanes_textureLoad(const stex_lanes *l, uint32_t binding, stex_view_dimension dim,
@@ -40,22 +54,33 @@ void stex_lanes_textureLoad(const stex_lanes *l, uint32_t binding, stex_view_dim
                             stex_value *out)
 {
     const stex_fast_binding *b = stex__fast(l->inv, binding);
-    for (uint32_t i = 0; i < l->n; i++)
-        if (stex_lane_active(l, i)) {
-            stex_lanes_enter(l, i);
-            out[i] = stex__load_b(l->inv, b, binding, dim, at(x, i), at(y, i), at(z, i));
+    FOR_ACTIVE(l, i) {
+        int64_t xi = at(x, i), yi = at(y, i), zi = at(z, i);
+        bool in = ((uint64_t)xi < b->w) & ((uint64_t)yi < b->h) & ((uint64_t)zi < b->d);
+        if (STEX__LIKELY((b->load_tag == (uint32_t)dim) & in)) {
+            out[i] = stex__load_at(l->inv, b, xi, yi, zi, false);
+            continue;
         }
+        stex_lanes_enter(l, i);
+        out[i] = stex__load_b(l->inv, b, binding, dim, xi, yi, zi);
+    }
 }
 
 void stex_lanes_textureLoad_level_2d(const stex_lanes *l, uint32_t binding, const int64_t *x,
                                      const int64_t *y, const int64_t *level, stex_vec4 *out)
 {
     const stex_fast_binding *b = stex__fast(l->inv, binding);
-    for (uint32_t i = 0; i < l->n; i++)
-        if (stex_lane_active(l, i)) {
-            stex_lanes_enter(l, i);
-            out[i] = stex__load_level_b(l->inv, b, binding, x[i], y[i], at(level, i));
+    FOR_ACTIVE(l, i) {
+        int64_t lv = at(level, i);
+        if (STEX__LIKELY(b->sampled_2d & (lv == 0) & ((uint64_t)x[i] < b->w) &
+                         ((uint64_t)y[i] < b->h))) {
+            const stex_exec_fast *e = (const stex_exec_fast *)(const void *)l->inv->exec;
+            out[i] = stex__decode_fast(e->profile, b, b->memory + b->col[x[i]] + b->row[y[i]]);
+            continue;
         }
+        stex_lanes_enter(l, i);
+        out[i] = stex__load_level_b(l->inv, b, binding, x[i], y[i], at(level, i));
+    }
 }
 
 void stex_lanes_textureSampleLevel_2d(const stex_lanes *l, uint32_t texture_binding,
@@ -75,6 +100,36 @@ void stex_lanes_buffer_load(const stex_lanes *l, uint32_t binding, const uint64_
                             uint32_t *out)
 {
     const stex_fast_binding *b = stex__fast(l->inv, binding);
+    if (b->buf_load == STEX__BUF_WORDS) { /* plain: in-range words read inline */
+        const uint8_t *buf = b->buf;
+        uint64_t words = b->buf_words;
+        const uint64_t *active = l->active;
+        uint32_t n = l->n;
+        if (n <= 64 && active[0] == (n == 64 ? ~0ull : (1ull << n) - 1)) {
+            uint32_t i = 0; /* every lane: no mask to walk */
+            while (i < n && index[i] < words) {
+                memcpy(&out[i], buf + index[i] * 4, 4);
+                i++;
+            }
+            if (i == n)
+                return;
+        }
+        for (uint32_t base = 0; base < n; base += 64) {
+            /* the active lanes in lane order, the mask read once per 64 lanes */
+            for (uint64_t m = active[base >> 6]; m; m &= m - 1) {
+                uint32_t i = base + (uint32_t)__builtin_ctzll(m);
+                if (i >= n)
+                    break;
+                if (STEX__LIKELY(index[i] < words)) {
+                    memcpy(&out[i], buf + index[i] * 4, 4);
+                    continue;
+                }
+                stex_lanes_enter(l, i);
+                out[i] = stex__buffer_load_b(l->inv, b, binding, index[i]);
+            }
+        }
+        return;
+    }
     for (uint32_t i = 0; i < l->n; i++)
         if (stex_lane_active(l, i)) {
             stex_lanes_enter(l, i);
@@ -88,6 +143,10 @@ void stex_lanes_buffer_store(const stex_lanes *l, uint32_t binding, const uint64
     const stex_fast_binding *b = stex__fast(l->inv, binding);
     for (uint32_t i = 0; i < l->n; i++)
         if (stex_lane_active(l, i)) {
+            if (STEX__LIKELY((b->buf_store == STEX__BUF_WORDS) & (index[i] < b->buf_words))) {
+                stex__store32(b->buf + index[i] * 4, v[i]);
+                continue;
+            }
             stex_lanes_enter(l, i);
             stex__buffer_store_b(l->inv, b, binding, index[i], v[i]);
         }

@@ -42,6 +42,21 @@ static inline uint32_t offs_k(const wg_program *p, const wg_ins *i, uint32_t k)
     return i->offs == WG_NO_OFFS ? k : p->pool[i->offs + k];
 }
 
+/* word_at for every lane */
+static inline void words_at(const wg_program *p, const subgroup *sg, const wg_ins *i, uint32_t k,
+                            uint64_t *restrict idx)
+{
+    uint64_t add = (uint64_t)i->e + offs_k(p, i, k);
+    if (i->a == WG_NONE_REG) {
+        for (uint32_t l = 0; l < sg->n; l++)
+            idx[l] = add;
+        return;
+    }
+    const uint32_t *o = R(sg, i->a);
+    for (uint32_t l = 0; l < sg->n; l++)
+        idx[l] = o[l] == WG_NONE ? UINT64_MAX : o[l] + add;
+}
+
 /* The word index of memory op i for lane l and word k; UINT64_MAX: none. */
 static inline uint64_t word_at(const wg_program *p, const subgroup *sg, const wg_ins *i,
                                uint32_t l, uint32_t k)
@@ -70,17 +85,16 @@ static bool cmp_f32(const stex_profile *prof, int cmp, uint32_t a, uint32_t b)
     }
 }
 
-static bool cmp_int(int cmp, bool is_signed, uint32_t a, uint32_t b)
+/* one coordinate of every lane: signed (i32) or unsigned (u32) */
+static inline void coord(const subgroup *sg, uint32_t reg, bool is_signed, int64_t *out)
 {
-    int64_t x = is_signed ? (int32_t)a : (int64_t)a, y = is_signed ? (int32_t)b : (int64_t)b;
-    switch (cmp) {
-    case CMP_LT: return x < y;
-    case CMP_LE: return x <= y;
-    case CMP_GT: return x > y;
-    case CMP_GE: return x >= y;
-    case CMP_EQ: return x == y;
-    default: return x != y;
-    }
+    const uint32_t *c = R(sg, reg);
+    if (is_signed)
+        for (uint32_t l = 0; l < sg->n; l++)
+            out[l] = (int64_t)(int32_t)c[l];
+    else
+        for (uint32_t l = 0; l < sg->n; l++)
+            out[l] = (int64_t)c[l];
 }
 
 static void coords(const subgroup *sg, const wg_ins *i, int64_t *x, int64_t *y, int64_t *z,
@@ -88,30 +102,54 @@ static void coords(const subgroup *sg, const wg_ins *i, int64_t *x, int64_t *y, 
 {
     bool sc = i->n & 1, sl = i->n & 2;
     uint32_t nc = i->sub == STEX_VIEW_DIMENSION_1D ? 1 : i->sub == STEX_VIEW_DIMENSION_3D ? 3 : 2;
-    for (uint32_t l = 0; l < sg->n; l++) {
-        uint32_t cx = R(sg, i->a)[l];
-        x[l] = sc ? (int64_t)(int32_t)cx : (int64_t)cx;
-        y[l] = z[l] = 0;
-        if (nc > 1) {
-            uint32_t cy = R(sg, i->a + 1)[l];
-            y[l] = sc ? (int64_t)(int32_t)cy : (int64_t)cy;
-        }
-        if (nc > 2) {
-            uint32_t cz = R(sg, i->a + 2)[l];
-            z[l] = sc ? (int64_t)(int32_t)cz : (int64_t)cz;
-        }
-        if (i->b != WG_NONE_REG) { /* array layer */
-            uint32_t c = R(sg, i->b)[l];
-            z[l] = sl ? (int64_t)(int32_t)c : (int64_t)c;
-        }
-        if (lv && i->c != WG_NONE_REG) {
-            uint32_t c = R(sg, i->c)[l];
-            lv[l] = sl ? (int64_t)(int32_t)c : (int64_t)c;
-        }
-    }
+    coord(sg, i->a, sc, x);
+    if (nc > 1)
+        coord(sg, i->a + 1, sc, y);
+    else
+        memset(y, 0, sg->n * sizeof *y);
+    if (i->b != WG_NONE_REG) /* array layer */
+        coord(sg, i->b, sl, z);
+    else if (nc > 2)
+        coord(sg, i->a + 2, sc, z);
+    else
+        memset(z, 0, sg->n * sizeof *z);
+    if (lv && i->c != WG_NONE_REG)
+        coord(sg, i->c, sl, lv);
 }
 
 static inline int32_t s32(uint32_t u) { return (int32_t)u; }
+
+/* n lanes of one comparison, the comparison chosen once */
+#define CMP_LANES(T, conv)                                                          \
+    do {                                                                            \
+        uint32_t l;                                                                 \
+        switch (cmp) {                                                              \
+        case CMP_LT: for (l = 0; l < n; l++) d[l] = conv(a[l]) < conv(b[l]); break;  \
+        case CMP_LE: for (l = 0; l < n; l++) d[l] = conv(a[l]) <= conv(b[l]); break; \
+        case CMP_GT: for (l = 0; l < n; l++) d[l] = conv(a[l]) > conv(b[l]); break;  \
+        case CMP_GE: for (l = 0; l < n; l++) d[l] = conv(a[l]) >= conv(b[l]); break; \
+        case CMP_EQ: for (l = 0; l < n; l++) d[l] = conv(a[l]) == conv(b[l]); break; \
+        default: for (l = 0; l < n; l++) d[l] = conv(a[l]) != conv(b[l]); break;     \
+        }                                                                           \
+    } while (0)
+#define AS_U32(x) (x)
+static void cmp_f32_ieee(int cmp, uint32_t n, uint32_t *restrict d, const uint32_t *a,
+                         const uint32_t *b)
+{
+    CMP_LANES(float, as_f);
+}
+static void cmp_i32(int cmp, uint32_t n, uint32_t *restrict d, const uint32_t *a,
+                    const uint32_t *b)
+{
+    CMP_LANES(int32_t, s32);
+}
+static void cmp_u32(int cmp, uint32_t n, uint32_t *restrict d, const uint32_t *a,
+                    const uint32_t *b)
+{
+    CMP_LANES(uint32_t, AS_U32);
+}
+#undef CMP_LANES
+#undef AS_U32
 
 /* The math layer's operations that have no profile choice (integer
  * arithmetic wraps; integer conversions to f32 round to nearest even), and
@@ -146,6 +184,16 @@ static inline bool fast_math(stex_math_fn fn, bool ieee, uint32_t n, uint32_t *r
         }
         return true;
     }
+    case STEX_MATH_DIV_U32: LANES(b[l] ? a[l] / b[l] : a[l]);
+    case STEX_MATH_REM_U32: LANES(b[l] ? a[l] % b[l] : 0);
+    case STEX_MATH_DIV_I32:
+        LANES(b[l] == 0 || (a[l] == 0x80000000u && b[l] == 0xffffffffu)
+                  ? a[l] : (uint32_t)(s32(a[l]) / s32(b[l])));
+    case STEX_MATH_REM_I32:
+        LANES(b[l] == 0 || (a[l] == 0x80000000u && b[l] == 0xffffffffu)
+                  ? 0 : (uint32_t)(s32(a[l]) % s32(b[l])));
+    case STEX_MATH_ABS_I32: LANES(s32(a[l]) < 0 ? 0u - a[l] : a[l]);
+    case STEX_MATH_NOT_I32: LANES(~a[l]);
     case STEX_MATH_NEG_I32: LANES(0u - a[l]);
     case STEX_MATH_I32_TO_U32: case STEX_MATH_U32_TO_I32:
     case STEX_MATH_BITCAST_U32_F32: case STEX_MATH_BITCAST_F32_I32: LANES(a[l]);
@@ -183,10 +231,14 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
     const uint32_t n = sg->n;
     const bool ieee = stex_math_f32_is_ieee(prof);
     stex_lanes L = {inv, sg->lid, &sg->exec, n, 0};
+    /* pc and the step count in locals, stored back at every stop */
+    uint32_t pc = sg->pc;
+    uint64_t steps = sg->steps;
+#define STOP(s) do { sg->pc = pc; sg->steps = steps; return (s); } while (0)
     for (;;) {
-        const wg_ins *i = &p->code[sg->pc++];
-        L.site = sg->pc; /* the race report's site: instruction index + 1 (wg_site_name) */
-        sg->steps++;
+        const wg_ins *i = &p->code[pc++];
+        L.site = pc; /* the race report's site: instruction index + 1 (wg_site_name) */
+        steps++;
         switch ((wg_opcode)i->op) {
         case OP_CONST: {
             uint32_t *d = R(sg, i->d);
@@ -199,6 +251,11 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
                 memmove(R(sg, i->d), R(sg, i->a), (size_t)i->n * sg->stride * sizeof(uint32_t));
             break;
         case OP_MOVM:
+            if (sg->exec == sg->all) { /* every lane: whole registers, in the same order */
+                for (uint32_t k = 0; i->d != i->a && k < i->n; k++)
+                    memmove(R(sg, i->d + k), R(sg, i->a + k), n * sizeof(uint32_t));
+                break;
+            }
             for (uint32_t k = 0; k < i->n; k++) {
                 uint32_t *d = R(sg, i->d + k);
                 const uint32_t *a = R(sg, i->a + k);
@@ -235,6 +292,27 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
             break;
         }
         case OP_MATHV: {
+            if (i->imm == STEX_MATH_UNPACK4X8UNORM) {
+                /* the profile's table of code values (the dispatch's, as the
+                 * math layer's stex_unpack4x8unorm): never NaN */
+                const uint32_t *a = R(sg, i->a);
+                const float *t = ((const stex_exec_fast *)(const void *)inv->exec)->unpack_u8;
+                for (uint32_t k = 0; k < 4; k++) {
+                    uint32_t *d = R(sg, i->d + k);
+                    for (uint32_t l = 0; l < n; l++)
+                        d[l] = f_bits(t[a[l] >> (8 * k) & 0xffu]);
+                }
+                break;
+            }
+            if (i->imm == STEX_MATH_PACK4X8UNORM) { /* the convert layer's rule, inline */
+                for (uint32_t l = 0; l < n; l++) {
+                    float v[4];
+                    for (uint32_t k = 0; k < 4; k++)
+                        v[k] = as_f(R(sg, i->a + k)[l]);
+                    R(sg, i->d)[l] = stex__fast_invocation_pack4x8unorm(inv, v);
+                }
+                break;
+            }
             const stex_math_fn_info *info = stex_math_fn_get((stex_math_fn)i->imm);
             for (uint32_t l = 0; l < n; l++) {
                 uint32_t in[4], o[4];
@@ -249,28 +327,40 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
         case OP_CMP: {
             uint32_t *d = R(sg, i->d);
             const uint32_t *a = R(sg, i->a), *b = R(sg, i->b);
-            for (uint32_t l = 0; l < n; l++)
-                d[l] = i->n == TY_F32 ? cmp_f32(prof, i->sub, a[l], b[l])
-                                      : cmp_int(i->sub, i->n == TY_I32, a[l], b[l]);
+            if (i->n == TY_F32 && ieee) {
+                /* the math layer's lt / eq are the host's IEEE comparisons once
+                 * no input is flushed (an IEEE profile keeps subnormals) */
+                cmp_f32_ieee(i->sub, n, d, a, b);
+            } else if (i->n == TY_F32) {
+                for (uint32_t l = 0; l < n; l++)
+                    d[l] = cmp_f32(prof, i->sub, a[l], b[l]);
+            } else if (i->n == TY_I32) {
+                cmp_i32(i->sub, n, d, a, b);
+            } else {
+                cmp_u32(i->sub, n, d, a, b);
+            }
             break;
         }
         case OP_BITS: {
             uint32_t *d = R(sg, i->d);
             const uint32_t *a = R(sg, i->a), *b = R(sg, i->b);
-            for (uint32_t l = 0; l < n; l++)
-                switch (i->sub) {
-                case BITS_AND: d[l] = a[l] & b[l]; break;
-                case BITS_OR: d[l] = a[l] | b[l]; break;
-                case BITS_XOR: d[l] = a[l] ^ b[l]; break;
-                case BITS_NOT: d[l] = ~a[l]; break;
-                default: d[l] = !a[l]; break;
-                }
+            uint32_t l;
+            switch (i->sub) {
+            case BITS_AND: for (l = 0; l < n; l++) d[l] = a[l] & b[l]; break;
+            case BITS_OR: for (l = 0; l < n; l++) d[l] = a[l] | b[l]; break;
+            case BITS_XOR: for (l = 0; l < n; l++) d[l] = a[l] ^ b[l]; break;
+            case BITS_NOT: for (l = 0; l < n; l++) d[l] = ~a[l]; break;
+            default: for (l = 0; l < n; l++) d[l] = !a[l]; break;
+            }
             break;
         }
-        case OP_SELECT:
+        case OP_SELECT: {
+            uint32_t *d = R(sg, i->d);
+            const uint32_t *a = R(sg, i->a), *b = R(sg, i->b), *c = R(sg, i->c);
             for (uint32_t l = 0; l < n; l++)
-                R(sg, i->d)[l] = R(sg, i->c)[l] ? R(sg, i->b)[l] : R(sg, i->a)[l];
+                d[l] = c[l] ? b[l] : a[l];
             break;
+        }
         case OP_LOADIDX:
             for (uint32_t l = 0; l < n; l++) {
                 uint32_t o = R(sg, i->b)[l];
@@ -288,6 +378,15 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
             }
             break;
         case OP_ADDR:
+            if (!i->c && i->a != WG_NONE_REG) { /* runtime-sized: no bounds rule here */
+                uint32_t *d = R(sg, i->d);
+                const uint32_t *a = R(sg, i->a), *b = R(sg, i->b);
+                for (uint32_t l = 0; l < n; l++) {
+                    uint64_t w = (uint64_t)a[l] + (uint64_t)b[l] * i->imm;
+                    d[l] = a[l] == WG_NONE || w >= WG_NONE ? WG_NONE : (uint32_t)w;
+                }
+                break;
+            }
             for (uint32_t l = 0; l < n; l++) {
                 uint32_t base = off_of(sg, i->a, l), idx = R(sg, i->b)[l], at = idx;
                 if (base == WG_NONE) {
@@ -310,21 +409,22 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
             uint64_t idx[64];
             uint32_t out[64];
             for (uint32_t k = 0; k < i->n; k++) {
-                for (uint32_t l = 0; l < n; l++)
-                    idx[l] = word_at(p, sg, i, l, k);
+                words_at(p, sg, i, k, idx);
                 stex_lanes_buffer_load(&L, i->imm, idx, out);
                 uint32_t *d = R(sg, i->d + k);
-                for (uint32_t l = 0; l < n; l++)
-                    if (sg->exec >> l & 1)
-                        d[l] = out[l];
+                if (sg->exec == sg->all)
+                    memcpy(d, out, n * sizeof *d);
+                else
+                    for (uint32_t l = 0; l < n; l++)
+                        if (sg->exec >> l & 1)
+                            d[l] = out[l];
             }
             break;
         }
         case OP_BUF_STORE: {
             uint64_t idx[64];
             for (uint32_t k = 0; k < i->n; k++) {
-                for (uint32_t l = 0; l < n; l++)
-                    idx[l] = word_at(p, sg, i, l, k);
+                words_at(p, sg, i, k, idx);
                 stex_lanes_buffer_store(&L, i->imm, idx, R(sg, i->b + k));
             }
             break;
@@ -382,10 +482,12 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
             coords(sg, i, x, y, z, i->op == OP_TEX_LOAD_LEVEL ? lv : NULL);
             if (i->op == OP_TEX_STORE) {
                 stex_value v[64];
-                for (uint32_t l = 0; l < n; l++) {
+                for (uint32_t l = 0; l < n; l++)
                     v[l].type = (stex_scalar_type)i->c;
-                    for (int k = 0; k < 4; k++)
-                        v[l].v.u[k] = R(sg, i->d + (uint32_t)k)[l];
+                for (uint32_t k = 0; k < 4; k++) {
+                    const uint32_t *src = R(sg, i->d + k);
+                    for (uint32_t l = 0; l < n; l++)
+                        v[l].v.u[k] = src[l];
                 }
                 stex_lanes_textureStore(&L, i->imm, (stex_view_dimension)i->sub, x, y, z, v);
                 break;
@@ -398,6 +500,14 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
                 stex_lanes_textureLoad(&L, i->imm, (stex_view_dimension)i->sub, x, y, z, out);
                 for (uint32_t l = 0; l < n; l++)
                     out4[l] = out[l].v;
+            }
+            if (sg->exec == sg->all) {
+                for (uint32_t k = 0; k < 4; k++) {
+                    uint32_t *d = R(sg, i->d + k);
+                    for (uint32_t l = 0; l < n; l++)
+                        d[l] = out4[l].u[k];
+                }
+                break;
             }
             for (uint32_t l = 0; l < n; l++)
                 if (sg->exec >> l & 1)
@@ -450,7 +560,7 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
         }
         case OP_BARRIER:
             *kind = i->sub;
-            return STOP_BARRIER;
+            STOP(STOP_BARRIER);
         case OP_IF: {
             uint64_t c = 0;
             for (uint32_t l = 0; l < n; l++)
@@ -458,7 +568,7 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
             sg->slot[i->imm] = sg->exec & ~c;
             sg->exec &= c;
             if (!sg->exec)
-                sg->pc = i->b;
+                pc = i->b;
             break;
         }
         case OP_ELSE: {
@@ -466,7 +576,7 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
             sg->slot[i->imm] = sg->exec;
             sg->exec = t;
             if (!sg->exec)
-                sg->pc = i->b;
+                pc = i->b;
             break;
         }
         case OP_ENDIF:
@@ -490,41 +600,220 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
         }
         case OP_LOOP_END:
             if (sg->exec) {
-                if (sg->steps > xp->max_steps) {
+                if (steps > xp->max_steps) {
                     uint32_t first = (uint32_t)__builtin_ctzll(sg->exec);
                     stex_lanes_enter(&L, first);
                     exec_shader_error(inv, "%s:%u: the loop ran past --max-steps (%llu "
                                       "instructions of one sub-group in one workgroup) "
                                       "[max-steps]", xp->filename, i->line,
                                       (unsigned long long)xp->max_steps);
-                    return STOP_ERROR;
+                    STOP(STOP_ERROR);
                 }
-                sg->pc = i->b;
+                pc = i->b;
             } else {
                 sg->exec = sg->slot[i->imm];
             }
             break;
         case OP_END:
-            return STOP_END;
+            STOP(STOP_END);
         }
+    }
+#undef STOP
+}
+
+/* ---- which registers a workgroup must zero ----
+ * A forward pass over the bytecode keeps the registers surely written on
+ * every path (a must-analysis): a jump's target meets the registers of
+ * every jump to it and of its fall-through.  Only OP_LOOP_END jumps back,
+ * to its loop's start, with at least the registers the start had (every
+ * path to the loop's end runs through its start), so a back edge changes
+ * no set.  Writes that keep some lanes (the exec mask, an index) count as
+ * reads; an index into an array variable reads every register from the
+ * array's first on.  Any register read before it is surely written goes
+ * into zero_regs. */
+typedef struct regset {
+    uint64_t *w;
+    uint32_t words, nregs;
+    uint32_t ids;  /* the builtin id registers read */
+} regset;
+
+static void rs_read(regset *def, uint64_t *zero, uint32_t r, uint32_t count)
+{
+    for (uint32_t k = 0; k < count && r < def->nregs && k < def->nregs - r; k++) {
+        if (r + k < REG_FIRST_FREE)
+            def->ids |= 1u << (r + k);
+        if (!(def->w[(r + k) >> 6] >> ((r + k) & 63) & 1))
+            zero[(r + k) >> 6] |= 1ull << ((r + k) & 63);
     }
 }
 
-/* The ids of every lane into the builtin registers. */
-static void fill_ids(const stex_workgroup *w, subgroup *sg)
+static void rs_write(regset *def, uint32_t r, uint32_t count)
 {
-    for (uint32_t l = 0; l < sg->n; l++) {
-        stex_invocation inv;
-        phase_invocation(w, sg->lid[l], &inv);
-        for (uint32_t c = 0; c < 3; c++) {
-            R(sg, REG_GLOBAL_ID + c)[l] = inv.global_invocation_id[c];
-            R(sg, REG_LOCAL_ID + c)[l] = inv.local_invocation_id[c];
-            R(sg, REG_WORKGROUP_ID + c)[l] = inv.workgroup_id[c];
-            R(sg, REG_NUM_WORKGROUPS + c)[l] = inv.num_workgroups[c];
-        }
-        R(sg, REG_LOCAL_INDEX)[l] = inv.local_invocation_index;
-    }
+    for (uint32_t k = 0; k < count && r < def->nregs && k < def->nregs - r; k++)
+        def->w[(r + k) >> 6] |= 1ull << ((r + k) & 63);
 }
+
+static uint32_t ncoords(uint32_t dim)
+{
+    return dim == STEX_VIEW_DIMENSION_1D ? 1 : dim == STEX_VIEW_DIMENSION_3D ? 3 : 2;
+}
+
+bool wg_prepare(wg_exec_program *xp)
+{
+    const wg_program *p = &xp->prog;
+    uint32_t nregs = p->nregs, words = (nregs + 63) / 64 + 1, nc = p->ncode;
+    uint64_t *zero = calloc(words, sizeof *zero);
+    uint64_t *cur = calloc(words, sizeof *cur);
+    uint64_t *in = calloc((size_t)(nc + 1) * words, sizeof *in); /* meet of jumps to pc */
+    uint8_t *jumped = calloc(nc + 1, 1);
+    bool ok = zero && cur && in && jumped;
+    if (ok) {
+        regset def = {cur, words, nregs, 0};
+        bool reach = true; /* the fall-through reaches this pc */
+        rs_write(&def, 0, REG_FIRST_FREE < nregs ? REG_FIRST_FREE : nregs);
+        for (uint32_t pc = 0; pc < nc; pc++) {
+            const wg_ins *i = &p->code[pc];
+            uint64_t *j = in + (size_t)pc * words;
+            if (jumped[pc]) {
+                for (uint32_t k = 0; k < words; k++)
+                    cur[k] = reach ? cur[k] & j[k] : j[k];
+                reach = true;
+            } else if (!reach) {
+                /* reached by no path seen: assume nothing written */
+                memset(cur, 0, words * sizeof *cur);
+                reach = true;
+            }
+#define RD(r, cnt) do { if ((r) != WG_NONE_REG) rs_read(&def, zero, (r), (cnt)); } while (0)
+#define WR(r, cnt) rs_write(&def, (r), (cnt))
+            switch ((wg_opcode)i->op) {
+            case OP_CONST: WR(i->d, 1); break;
+            case OP_MOV: RD(i->a, i->n); WR(i->d, i->n); break;
+            case OP_MOVM: RD(i->a, i->n); RD(i->d, i->n); WR(i->d, i->n); break;
+            case OP_MATH: RD(i->a, 1); RD(i->b, 1); RD(i->c, 1); WR(i->d, 1); break;
+            case OP_MATHV: {
+                const stex_math_fn_info *info = stex_math_fn_get((stex_math_fn)i->imm);
+                RD(i->a, info ? info->in_words : nregs);
+                WR(i->d, info ? info->out_words : 0);
+                break;
+            }
+            case OP_CMP: RD(i->a, 1); RD(i->b, 1); WR(i->d, 1); break;
+            case OP_BITS: RD(i->a, 1); RD(i->b, 1); WR(i->d, 1); break;
+            case OP_SELECT:
+                RD(i->a, i->n); RD(i->b, i->n); RD(i->c, i->imm ? i->n : 1); WR(i->d, 1);
+                break;
+            case OP_LOADIDX: RD(i->b, 1); RD(i->a, nregs); WR(i->d, i->n); break;
+            case OP_STOREIDX: RD(i->b, 1); RD(i->a, i->n); RD(i->d, nregs); break;
+            case OP_ADDR: RD(i->a, 1); RD(i->b, 1); WR(i->d, 1); break;
+            case OP_BUF_LOAD: case OP_WG_LOAD:
+                RD(i->a, 1); RD(i->d, i->n); WR(i->d, i->n);
+                break;
+            case OP_BUF_STORE: case OP_WG_STORE: RD(i->a, 1); RD(i->b, i->n); break;
+            case OP_ATOMIC:
+                RD(i->a, 1); RD(i->b, 1); RD(i->c, 1); RD(i->d, 1); WR(i->d, 1);
+                break;
+            case OP_TEX_LOAD: case OP_TEX_LOAD_LEVEL: case OP_TEX_STORE:
+                RD(i->a, ncoords(i->sub)); RD(i->b, 1);
+                if (i->op == OP_TEX_LOAD_LEVEL)
+                    RD(i->c, 1);
+                RD(i->d, 4); WR(i->d, 4);
+                break;
+            case OP_TEX_SAMPLE: RD(i->a, 1); RD(i->b, 1); RD(i->c, 1); RD(i->d, 4); WR(i->d, 4); break;
+            case OP_TEX_DIMS: WR(i->d, i->n); break;
+            case OP_ARRAY_LEN: WR(i->d, 1); break;
+            case OP_IF: case OP_BREAK_IF: RD(i->a, 1); break;
+            case OP_BARRIER: case OP_ELSE: case OP_ENDIF: case OP_MASK_CLEAR: case OP_EXIT:
+            case OP_MERGE: case OP_LOOP_END: case OP_END:
+                break;
+            default:
+                ok = false; /* an instruction this pass does not know: zero everything */
+                break;
+            }
+#undef RD
+#undef WR
+            bool fwd = (i->op == OP_IF || i->op == OP_ELSE) && i->b > pc && i->b <= nc;
+            if (fwd) {
+                uint64_t *t = in + (size_t)i->b * words;
+                for (uint32_t k = 0; k < words; k++)
+                    t[k] = jumped[i->b] ? t[k] & cur[k] : cur[k];
+                jumped[i->b] = 1;
+            } else if (i->op == OP_IF || i->op == OP_ELSE ||
+                       (i->op == OP_LOOP_END && i->b > pc)) {
+                ok = false; /* a jump this pass does not know: zero everything */
+            }
+            if (i->op == OP_END)
+                reach = false;
+        }
+        if (ok) { /* the runs of zero */
+            uint32_t *runs = malloc((nregs + 1) * sizeof *runs), nr = 0;
+            for (uint32_t r = 0; runs && r < nregs;) {
+                if (!(zero[r >> 6] >> (r & 63) & 1)) {
+                    r++;
+                    continue;
+                }
+                uint32_t e = r + 1;
+                while (e < nregs && zero[e >> 6] >> (e & 63) & 1)
+                    e++;
+                runs[nr++] = r, runs[nr++] = e - r;
+                r = e;
+            }
+            xp->zero_runs = runs;
+            xp->nzero_runs = nr / 2;
+            xp->id_regs = def.ids;
+        }
+        /* else a program this pass does not know: zero_runs NULL, every register zeroed */
+    }
+    if (!xp->zero_runs)
+        xp->id_regs = (1u << REG_FIRST_FREE) - 1;
+    free(zero);
+    free(cur);
+    free(in);
+    free(jumped);
+    return xp->zero_runs != NULL;
+}
+
+void wg_unprepare(wg_exec_program *xp)
+{
+    free(xp->zero_runs);
+    xp->zero_runs = NULL;
+}
+
+/* The ids of every lane into the builtin registers the program reads
+ * (phase_invocation's ids). */
+static void fill_ids(const stex_workgroup *w, subgroup *sg, uint32_t ids)
+{
+    const stex_invocation *wi = w->inv;
+    for (uint32_t c = 0; c < 3; c++) {
+        if (ids >> (REG_LOCAL_ID + c) & 1)
+            for (uint32_t l = 0; l < sg->n; l++)
+                R(sg, REG_LOCAL_ID + c)[l] = w->lid[sg->lid[l]][c];
+        if (ids >> (REG_GLOBAL_ID + c) & 1)
+            for (uint32_t l = 0; l < sg->n; l++)
+                R(sg, REG_GLOBAL_ID + c)[l] = w->base[c] + w->lid[sg->lid[l]][c];
+        if (ids >> (REG_WORKGROUP_ID + c) & 1)
+            for (uint32_t l = 0; l < sg->n; l++)
+                R(sg, REG_WORKGROUP_ID + c)[l] = wi->workgroup_id[c];
+        if (ids >> (REG_NUM_WORKGROUPS + c) & 1)
+            for (uint32_t l = 0; l < sg->n; l++)
+                R(sg, REG_NUM_WORKGROUPS + c)[l] = wi->num_workgroups[c];
+    }
+    if (ids >> REG_LOCAL_INDEX & 1)
+        for (uint32_t l = 0; l < sg->n; l++)
+            R(sg, REG_LOCAL_INDEX)[l] = sg->lid[l];
+}
+
+/* Zeroes the registers of xp->zero_runs (all when there are none). */
+static void zero_regs(const wg_exec_program *xp, subgroup *sg)
+{
+    if (!xp->zero_runs) {
+        memset(sg->r, 0, (size_t)xp->prog.nregs * sg->stride * sizeof *sg->r);
+        return;
+    }
+    for (uint32_t k = 0; k < xp->nzero_runs; k++)
+        memset(R(sg, xp->zero_runs[2 * k]), 0,
+               (size_t)xp->zero_runs[2 * k + 1] * sg->stride * sizeof *sg->r);
+}
+
+enum { STACK_GROUPS = 8, STACK_REGS = 8192, STACK_SLOTS = 256 };
 
 void wg_run_workgroup(const stex_workgroup *w, void *user)
 {
@@ -534,11 +823,23 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
     const stex_profile *prof = stex_invocation_profile(w->inv);
     uint32_t total = w->size[0] * w->size[1] * w->size[2], width = xp->width;
     uint32_t ngroups = (total + width - 1) / width;
-    size_t regs_per = (size_t)p->nregs * width;
-    subgroup *sgs = calloc(ngroups, sizeof *sgs);
-    uint32_t *regs = calloc(ngroups * regs_per, sizeof *regs);
-    uint64_t *slots = calloc((size_t)ngroups * (p->nslots + 1), sizeof *slots);
-    uint8_t *ran = calloc(ngroups, 1);
+    size_t regs_per = (size_t)p->nregs * width, nslots = (size_t)ngroups * (p->nslots + 1);
+    /* small workgroups keep their state on the stack; registers are zeroed
+     * as zero_runs says */
+    subgroup sgs_s[STACK_GROUPS];
+    uint32_t regs_s[STACK_REGS];
+    uint64_t slots_s[STACK_SLOTS];
+    uint8_t ran_s[STACK_GROUPS];
+    bool small = ngroups <= STACK_GROUPS && ngroups * regs_per <= STACK_REGS &&
+                 nslots <= STACK_SLOTS;
+    subgroup *sgs = small ? sgs_s : calloc(ngroups, sizeof *sgs);
+    uint32_t *regs = small ? regs_s : malloc((ngroups * regs_per + 1) * sizeof *regs);
+    uint64_t *slots = small ? slots_s : calloc(nslots, sizeof *slots);
+    uint8_t *ran = small ? ran_s : malloc(ngroups);
+    if (small) {
+        memset(sgs, 0, ngroups * sizeof *sgs);
+        memset(slots, 0, nslots * sizeof *slots);
+    }
     stex_invocation inv = *w->inv;
     if (!sgs || !regs || !slots || !ran) {
         exec_shader_error(w->inv, "the WGSL interpreter ran out of memory");
@@ -557,7 +858,8 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
         sg->stride = width;
         sg->r = regs + g * regs_per;
         sg->slot = slots + (size_t)g * (p->nslots + 1);
-        fill_ids(w, sg);
+        zero_regs(xp, sg);
+        fill_ids(w, sg, xp->id_regs);
     }
     for (;;) {
         const uint32_t *order = phase_order(e);
@@ -594,10 +896,12 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
             break;
     }
 done:
-    free(sgs);
-    free(regs);
-    free(slots);
-    free(ran);
+    if (!small) {
+        free(sgs);
+        free(regs);
+        free(slots);
+        free(ran);
+    }
 }
 
 bool wg_site_name(void *user, uint32_t site, char *buf, size_t size)

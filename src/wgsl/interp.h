@@ -11,7 +11,19 @@ typedef struct wg_exec_program {
     uint32_t width;       /* sub-group width: 1..64 */
     uint64_t max_steps;   /* instructions one sub-group may run in one workgroup */
     char *filename;       /* owned (the module may be destroyed first) */
+    /* wg_prepare: the registers an instruction may read before the program
+     * has surely written them, as runs (first register, count) that each
+     * workgroup zeroes (NULL: every register); every other register is
+     * written before it is read */
+    uint32_t *zero_runs;
+    uint32_t nzero_runs;
+    uint32_t id_regs;     /* bit r: builtin id register r (< REG_FIRST_FREE) is read */
 } wg_exec_program;
+
+/* Fills xp->zero_regs from xp->prog (false: out of memory).  Before the
+ * first wg_run_workgroup; wg_unprepare frees it. */
+bool wg_prepare(wg_exec_program *xp);
+void wg_unprepare(wg_exec_program *xp);
 
 /* run_workgroup of the executor; user is a wg_exec_program. */
 void wg_run_workgroup(const stex_workgroup *w, void *user);

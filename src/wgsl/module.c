@@ -380,6 +380,7 @@ static void program_destroy(void *user)
 {
     wg_exec_program *xp = user;
     program_free(&xp->prog);
+    wg_unprepare(xp);
     free(xp->filename);
     free(xp);
 }
@@ -426,6 +427,8 @@ stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *mo
     wg_diags diags = {.source = m->source, .filename = m->filename};
     entry_info ep = {.decl = src->decl, .pub = {.name = src->pub.name}};
     bool ok = lower(m, src->decl, true, &diags, opt, &xp->prog, &ep);
+    if (ok && !diags.count)
+        wg_prepare(xp); /* out of memory: zero_regs NULL, every register zeroed */
     stex_status st = STEX_OK;
     if (!ok || diags.count) {
         char *text = wg_diags_text(&diags);
