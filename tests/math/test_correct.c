@@ -3,8 +3,10 @@
  * `exhaustive` suite) the result must equal the exact function's value
  * rounded to the nearest f32.
  *
- * References, both independent of the library's own method (glibc's double
- * function rounded to f32, long double near a tie):
+ * The library rounds glibc's double function to f32 and falls back to glibc's
+ * long double function near a tie.  The references do not trust either
+ * method where it could be wrong (the long double table below is repeated
+ * here on purpose: a test does not call the code it checks):
  *  - MPFR, the function's value at 128 bits rounded to binary32 with its
  *    subnormals (mpfr_subnormalize): for a sparser stride of every function,
  *    and wherever the second reference cannot decide;
