@@ -5,6 +5,8 @@
 #   apt-get install clang libclang-rt-14-dev libomp-dev
 # Usage: tools/fuzz-wgsl.sh [SECONDS] [extra libFuzzer options]
 # New inputs go to build-fuzz/corpus; crashes to build-fuzz/crash-*.
+# Hand-made seeds in the corpus are named *.wgsl: the replay expects those
+# named refused-* to be refused and every other one to be valid WGSL.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}
