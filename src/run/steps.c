@@ -253,6 +253,8 @@ stex_status run_steps(stex_run *r)
              : !strcmp(cmd, "copyBufferToTexture") ? copy_with_texture(r, d, pc, true)
              : !strcmp(cmd, "copyTextureToBuffer") ? copy_with_texture(r, d, pc, false)
                                                    : clear_buffer(r, d, pc);
+        if (!st && r->opt.after_step)
+            st = r->opt.after_step(r->opt.after_step_user, r, i);
         if (st)
             return st;
     }
