@@ -1,0 +1,220 @@
+/*
+ * `stex run KERNEL` runs the kernel's WGSL and run file (src/kernels/wgsl)
+ * through the interpreter; `--executor c` its hand-written C version.  The
+ * two are independent implementations of one lesson program, so their
+ * outputs must be the same bytes: for every race-free kernel under every
+ * profile, in-order and shuffled schedules, one and two threads.  The racy
+ * difundir has no single outcome (the interpreter runs 32 lanes in lock
+ * step, the C kernel one invocation after another, both legal orders), so
+ * there the race detector's verdict is compared: its counts and the texels
+ * it flags do not depend on the order (docs/engine.md).  Then `stex race`
+ * on a user's run file names both accesses' WGSL lines, and bad input gets
+ * exit 2 and a message naming the file.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include "cli_exec.h"
+#include "stex/stex.h"
+
+static const char *const PROFILES[] = {"spec", "lavapipe", "nvidia"};
+static const char *const SCHEDULES[] = {"--schedule in-order", "--seed 5"};
+
+static void test_run_same_bytes(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < stex_kernel_count(); i++) {
+        const stex_kernel *k = stex_kernel_at(i);
+        if (k->racy)
+            continue;
+        for (int p = 0; p < 3; p++)
+            for (int s = 0; s < 2; s++)
+                for (int t = 1; t <= 2; t++) {
+                    char cp[512], wp[512];
+                    snprintf(cp, sizeof cp, "%s/c.bin", cli_dir);
+                    snprintf(wp, sizeof wp, "%s/w.bin", cli_dir);
+                    /* 20x12: partial workgroups at both edges; 2 iterations */
+                    const char *opts = "--size 20x12 --iterations 2";
+                    cli_result r = run_stex("run %s %s --profile %s %s --threads %d --executor c "
+                                            "--out '%s'", k->name, opts, PROFILES[p],
+                                            SCHEDULES[s], t, cp);
+                    CLI_EXPECT(r, 0, NULL);
+                    cli_free(&r);
+                    r = run_stex("run %s %s --profile %s %s --threads %d --out '%s' --json",
+                                 k->name, opts, PROFILES[p], SCHEDULES[s], t, wp);
+                    CLI_EXPECT(r, 0, NULL);
+                    if (!strstr(r.out, "\"executor\": \"wgsl\""))
+                        fail_msg("%s: the default executor is not wgsl: %s", k->name, r.out);
+                    cli_free(&r);
+                    if (!same_file(cp, wp))
+                        fail_msg("%s, profile %s, %s, %d thread(s): the WGSL and C outputs "
+                                 "differ", k->name, PROFILES[p], SCHEDULES[s], t);
+                }
+    }
+}
+
+/* `key` and its value in a one-line JSON text: a scalar up to the next ','
+ * or '}', or an object up to its closing brace. */
+static void json_field(const char *json, const char *key, char *out, size_t n)
+{
+    const char *at = strstr(json, key);
+    if (!at) {
+        out[0] = '\0';
+        return;
+    }
+    const char *end = at + strlen(key);
+    if (*end == '{') {
+        end = strchr(end, '}');
+        end = end ? end + 1 : at + strlen(at);
+    } else {
+        end += strcspn(end, ",}");
+    }
+    size_t len = (size_t)(end - at);
+    snprintf(out, n, "%.*s", (int)(len < n ? len : n - 1), at);
+}
+
+static void test_race_agrees(void **state)
+{
+    (void)state;
+    const char *keys[] = {"\"races\": ", "\"flagged_texels\": ", "\"input_heat\": "};
+    for (size_t i = 0; i < stex_kernel_count(); i++) {
+        const stex_kernel *k = stex_kernel_at(i);
+        for (int t = 1; t <= 2; t++) {
+            cli_result w = run_stex("race %s --size 16x16 --iterations 2 --runs 3 --threads %d "
+                                    "--json", k->name, t);
+            cli_result c = run_stex("race %s --size 16x16 --iterations 2 --runs 3 --threads %d "
+                                    "--executor c --json", k->name, t);
+            CLI_EXPECT(w, 0, NULL);
+            CLI_EXPECT(c, 0, NULL);
+            for (int f = 0; f < 3; f++) {
+                char a[256], b[256];
+                json_field(w.out, keys[f], a, sizeof a);
+                json_field(c.out, keys[f], b, sizeof b);
+                if (!a[0] || strcmp(a, b))
+                    fail_msg("%s, %d thread(s): wgsl %s, c %s", k->name, t, a, b);
+            }
+            /* a race-free kernel: one output, the same as the C version's */
+            if (!k->racy) {
+                char a[256], b[256];
+                json_field(w.out, "\"distinct_outputs\": ", a, sizeof a);
+                json_field(c.out, "\"distinct_outputs\": ", b, sizeof b);
+                assert_string_equal(a, "\"distinct_outputs\": 1");
+                assert_string_equal(b, "\"distinct_outputs\": 1");
+                json_field(w.out, "\"hash\": ", a, sizeof a);
+                json_field(c.out, "\"hash\": ", b, sizeof b);
+                assert_string_equal(a, b);
+            } else if (!strstr(w.out, "\"total\": 512}") ||
+                       !strstr(w.out, "\"flagged_texels\": 256")) {
+                /* every texel is written by one invocation while a neighbour reads it:
+                 * 256 racing locations a dispatch, two dispatches */
+                fail_msg("difundir: %s", w.out);
+            }
+            cli_free(&w);
+            cli_free(&c);
+        }
+    }
+}
+
+static void write_file(const char *name, const char *text, char *path, size_t n)
+{
+    snprintf(path, n, "%s/%s", cli_dir, name);
+    spit(path, text, strlen(text));
+}
+
+/* Every invocation reads texel (0, 0) (line 5) that invocation (0, 0)
+ * writes (line 6): one read-write race, the two sites in the report. */
+static const char RACY_WGSL[] =
+    "@group(0) @binding(0) var t : texture_storage_2d<r32float, read_write>;\n"
+    "\n"
+    "@compute @workgroup_size(8, 8)\n"
+    "fn main(@builtin(global_invocation_id) id : vec3<u32>) {\n"
+    "  let v = textureLoad(t, vec2<i32>(0, 0)).r;\n"
+    "  textureStore(t, vec2<i32>(id.xy), vec4<f32>(v + 1.0, 0.0, 0.0, 0.0));\n"
+    "}\n";
+
+static const char RACY_RUN[] =
+    "{\"shaderModules\": {\"m\": {\"file\": \"racy.wgsl\"}},\n"
+    " \"textures\": {\"t\": {\"size\": [16, 16], \"format\": \"r32float\",\n"
+    "                      \"usage\": [\"STORAGE_BINDING\", \"COPY_SRC\"]}},\n"
+    " \"views\": {\"v\": {\"texture\": \"t\"}},\n"
+    " \"pipelines\": {\"p\": {\"layout\": \"auto\", \"compute\": {\"module\": \"m\"}}},\n"
+    " \"bindGroups\": {\"g\": {\"layout\": {\"pipeline\": \"p\", \"group\": 0},\n"
+    "                        \"entries\": [{\"binding\": 0, \"resource\": \"v\"}]}},\n"
+    " \"steps\": [{\"dispatchWorkgroups\": {\"pipeline\": \"p\", \"bindGroups\": [\"g\"],\n"
+    "                                     \"workgroupCount\": [2, 2, 1]}}],\n"
+    " \"outputs\": [{\"texture\": \"t\", \"file\": \"never.bin\"}]}\n";
+
+static void test_race_run_file(void **state)
+{
+    (void)state;
+    char wgsl[512], run[512], never[512], png[512];
+    write_file("racy.wgsl", RACY_WGSL, wgsl, sizeof wgsl);
+    write_file("racy.json", RACY_RUN, run, sizeof run);
+    path_in(never, sizeof never, "never.bin");
+    path_in(png, sizeof png, "race.png");
+    cli_result r = run_stex("race '%s' --runs 4 --threads 1 --png '%s'", run, png);
+    CLI_EXPECT(r, 0, NULL);
+    if (!strstr(r.out, "1 racing location (read-write 1, write-write 0)") ||
+        !strstr(r.out, "texel (0, 0, 0)") || !strstr(r.out, "[write at ") ||
+        !strstr(r.out, "racy.wgsl:6:") || !strstr(r.out, "[read at ") ||
+        !strstr(r.out, "racy.wgsl:5:"))
+        fail_msg("the race report does not name both lines: %s", r.out);
+    cli_free(&r);
+    assert_true(access(png, F_OK) == 0);
+    assert_true(access(never, F_OK) != 0); /* a study writes no outputs */
+    /* the same shader as a WGSL file: the same race */
+    r = run_stex("race '%s' --size 16x16 --runs 2 --json", wgsl);
+    CLI_EXPECT(r, 0, NULL);
+    if (!strstr(r.out, "\"races\": {\"write_write\": 0, \"read_write\": 1, \"total\": 1}"))
+        fail_msg("%s", r.out);
+    cli_free(&r);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    char missing[512], bad[512], none[512], wgsl[512];
+    path_in(missing, sizeof missing, "missing.json");
+    cli_result r = run_stex("race '%s'", missing);
+    CLI_EXPECT(r, 2, "missing.json");
+    cli_free(&r);
+    write_file("bad.json", "{\"steps\": [", bad, sizeof bad);
+    r = run_stex("race '%s' --runs 2", bad);
+    CLI_EXPECT(r, 2, "malformed JSON");
+    cli_free(&r);
+    r = run_stex("race '%s' --executor c", bad);
+    CLI_EXPECT(r, 2, "--executor: not for a run file");
+    cli_free(&r);
+    /* a run file without outputs: nothing to compare */
+    write_file("racy.wgsl", RACY_WGSL, wgsl, sizeof wgsl);
+    write_file("none.json",
+               "{\"shaderModules\": {\"m\": {\"file\": \"racy.wgsl\"}}, \"steps\": []}", none,
+               sizeof none);
+    r = run_stex("race '%s' --runs 2", none);
+    CLI_EXPECT(r, 2, "no \"outputs\"");
+    cli_free(&r);
+    r = run_stex("race decaer --executor rust");
+    CLI_EXPECT(r, 2, "unknown executor 'rust'");
+    cli_free(&r);
+    r = run_stex("run decaer --size 8x8 --executor c --json");
+    CLI_EXPECT(r, 0, NULL);
+    assert_non_null(strstr(r.out, "\"executor\": \"c\""));
+    cli_free(&r);
+}
+
+int main(void)
+{
+    scratch_make(cli_dir, sizeof cli_dir);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_run_same_bytes),
+        cmocka_unit_test(test_race_agrees),
+        cmocka_unit_test(test_race_run_file),
+        cmocka_unit_test(test_errors),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    scratch_remove(cli_dir);
+    return rc;
+}
