@@ -80,8 +80,8 @@ typedef stex_status (*stex_run_compile_fn)(void *user, stex_device *d, const ste
  * reason in stex_last_error(). */
 typedef stex_status (*stex_run_read_fn)(void *user, const char *path, uint8_t **bytes,
                                         size_t *size);
-/* Called after each step of "steps" (index `step`) has run; a status other
- * than STEX_OK stops the run with it. */
+/* Called before and after each step of "steps" (index `step`) runs; a
+ * status other than STEX_OK stops the run with it. */
 typedef stex_status (*stex_run_step_fn)(void *user, stex_run *r, size_t step);
 
 typedef struct stex_run_options {
@@ -91,8 +91,13 @@ typedef struct stex_run_options {
      * files elsewhere (stex's built-in kernels: in the binary) reads them. */
     stex_run_read_fn read_file;
     void *read_file_user;
-    stex_run_step_fn after_step; /* NULL: none */
-    void *after_step_user;
+    stex_run_step_fn before_step, after_step; /* NULL: none */
+    void *step_user;             /* their first argument */
+    /* WGSL modules on stex's front end: lanes the interpreter runs in lock
+     * step (1..64; 0 = 32) and the instructions a sub-group may run in one
+     * workgroup (0 = 2^32), as in stex_wgsl_options. */
+    uint32_t subgroup_width;
+    uint64_t max_steps;
 } stex_run_options;
 
 /* Reads and parses the run file at path; relative file names inside it are

@@ -51,6 +51,8 @@ typedef struct race_opts {
     cli_race_picture pic;
     stex_visibility vis;
     bool json, c; /* c: --executor c */
+    uint32_t subgroup;  /* --subgroup-size (WGSL) */
+    uint64_t max_steps; /* --max-steps (WGSL) */
 } race_opts;
 
 /* --executor: wgsl (default) or c */
@@ -92,6 +94,12 @@ static const cli_option race_options[] = {
     {.name = "executor", .kind = CLI_CUSTOM, .parse = parse_executor, .at = AT(c),
      .metavar = "E", .help = "wgsl (default): the kernel's WGSL and run file through\n"
                              "stex's interpreter; c: its C version"},
+    {.name = "subgroup-size", .kind = CLI_U32, .at = AT(subgroup), .metavar = "N", .min = 1,
+     .max = 64, .help = "WGSL: lanes the interpreter runs in lock step\n"
+                        "(default 32)"},
+    {.name = "max-steps", .kind = CLI_U64, .at = AT(max_steps), .metavar = "N",
+     .help = "WGSL: instructions a sub-group may run in one\n"
+             "workgroup before a shader error (default 2^32)"},
     {.name = "json", .kind = CLI_FLAG, .at = AT(json), .help = "print one JSON object"},
     {0}};
 #undef AT
@@ -595,7 +603,8 @@ static int race_file(const cli_args *a, const race_opts *o)
     if (rc)
         return rc;
     cli_program_desc pd = {.path = path, .json = json, .base_dir = wgsl ? "." : dir,
-                           .profile = STEX_PROFILE_SPEC};
+                           .profile = STEX_PROFILE_SPEC, .subgroup_width = o->subgroup,
+                           .max_steps = o->max_steps};
     rc = study(o, path, &pd);
     free(json);
     free(dir);
@@ -637,7 +646,11 @@ int cli_race(int argc, char **argv)
     if ((o.pic.png && (st = race_check_grid(o.pic.png, w, h, 3, 3, o.pic.scale))) ||
         (o.pic.frames && (st = race_check_grid(o.pic.frames, w, h, frames, 8, o.pic.scale))))
         return cli_fail(cmd, st);
+    if (o.c && (cli_given(&cli_race_spec, &a, "subgroup-size") ||
+                cli_given(&cli_race_spec, &a, "max-steps")))
+        return cli_usage(cmd, "--subgroup-size, --max-steps: for the WGSL executor only");
     cli_program_desc pd = {.kernel = k, .wgsl = !o.c, .profile = STEX_PROFILE_SPEC,
+                           .subgroup_width = o.subgroup, .max_steps = o.max_steps,
                            .setup = {.width = o.size[0], .height = o.size[1],
                                      .variant = o.variant, .iterations = o.iterations}};
     return study(&o, k->name, &pd);

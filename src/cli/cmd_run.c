@@ -153,10 +153,16 @@ static const cli_option run_options[] = {
              "allowed`; runs on one thread"},
     {.name = "json", .kind = CLI_FLAG, .at = AT(json), .help = "print one JSON summary object"},
     {.name = "executor", .kind = CLI_CUSTOM, .parse = parse_executor, .at = AT(wgsl),
-     .metavar = "E", .help = "c (default): the kernel's C version, or wgsl: its\n"
-             "WGSL (--print-wgsl) through stex's WGSL interpreter,\n"
-             "the same bytes for race-free kernels.  c stays the\n"
-             "default while the interpreter is 10-70x slower"},
+     .metavar = "E", .help = "wgsl (default): the kernel's WGSL (--print-wgsl) and\n"
+             "run file (docs/kernels.md) through stex's WGSL\n"
+             "interpreter; c: its C version, several times faster,\n"
+             "the same bytes for race-free kernels"},
+    {.name = "subgroup-size", .kind = CLI_U32, .at = AT(subgroup), .metavar = "N", .min = 1,
+     .max = 64, .help = "WGSL: lanes the interpreter runs in lock step\n"
+                        "(default 32; 1 runs invocations one at a time)"},
+    {.name = "max-steps", .kind = CLI_U64, .at = AT(max_steps), .metavar = "N",
+     .help = "WGSL: instructions a sub-group may run in one\n"
+             "workgroup before a shader error (default 2^32)"},
     {.name = "print-wgsl", .kind = CLI_FLAG, .at = AT(print_wgsl),
      .help = "print the kernel's WGSL (every pass) and exit"},
     {.name = "dump-input", .kind = CLI_CUSTOM, .parse = parse_dump_input, .at = AT(dump_input),
@@ -215,6 +221,12 @@ static int check_options(const cli_args *a, run_opts *o, const stex_kernel **ker
     if (o->size[0] && o->size[2] != 1)
         return cli_usage(cmd, "--size: the kernels run on 2d textures; give WxH, not '%ux%ux%u'",
                          o->size[0], o->size[1], o->size[2]);
+    if (!o->wgsl && (cli_given(&cli_run_spec, a, "subgroup-size") ||
+                     cli_given(&cli_run_spec, a, "max-steps")))
+        return cli_usage(cmd, "--%s: for the WGSL executor only (the C version runs one "
+                              "invocation at a time, as compiled C)",
+                         cli_given(&cli_run_spec, a, "subgroup-size") ? "subgroup-size"
+                                                                      : "max-steps");
     int rc = cli_check_kernel_size(cmd, "--size", *kernel,
                                    o->size[0] ? o->size[0] : (*kernel)->default_width,
                                    o->size[0] ? o->size[1] : (*kernel)->default_height);
@@ -474,7 +486,8 @@ static int execute(const run_opts *o, const stex_kernel *k, const stex_kernel_se
 {
     stex_race_detector *rd = NULL;
     cli_program *prog = NULL;
-    cli_program_desc pd = {.kernel = k, .wgsl = o->wgsl, .setup = *setup, .profile = o->profile};
+    cli_program_desc pd = {.kernel = k, .wgsl = o->wgsl, .setup = *setup, .profile = o->profile,
+                           .subgroup_width = o->subgroup, .max_steps = o->max_steps};
     recorder rec = {0};
     stex_image out = {0};
     replay_result res = {0};
@@ -491,9 +504,8 @@ static int execute(const run_opts *o, const stex_kernel *k, const stex_kernel_se
                                .races = rd};
     if (o->record && (st = start_recording(k, prog, &rec, &d)))
         goto done;
-    double t0 = cli_now_ms();
     st = cli_program_run(prog, &d);
-    double ms = cli_now_ms() - t0;
+    double ms = cli_program_steps_ms(prog); /* the dispatches, not the setup */
     if (!st && (o->outs.n || rp))
         st = cli_program_image(prog, &out);
     if (!st && o->outs.n)
@@ -523,7 +535,7 @@ static int run_file(const cli_args *a, run_opts *o)
     if (cli_given(&cli_run_spec, a, "seed") && !cli_given(&cli_run_spec, a, "schedule"))
         o->schedule = STEX_SCHEDULE_SHUFFLED;
     cli_run_file_opts f = {o->json, o->race_check, o->threads, o->seed, o->profile, o->schedule,
-                           o->vis, o->oob};
+                           o->vis, o->oob, o->subgroup, o->max_steps};
     if (!cli_is_wgsl_file(a->value[0]))
         return cli_run_file(&cli_run_spec, a, &f);
     static const char *const kernel_only[] = {"variant", "in", "record-allowed", "print-wgsl",

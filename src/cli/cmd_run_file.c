@@ -79,7 +79,8 @@ int cli_run_file(const cli_spec *spec, const cli_args *a, const cli_run_file_opt
     if (rc)
         return rc;
     stex_run *r = NULL;
-    stex_status st = stex_run_load(a->value[0], NULL, &r);
+    stex_run_options ro = {.subgroup_width = o->subgroup, .max_steps = o->max_steps};
+    stex_status st = stex_run_load(a->value[0], &ro, &r);
     return st ? cli_fail("run", st) : cli_run_loaded(a->value[0], r, o);
 }
 

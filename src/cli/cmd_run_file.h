@@ -17,6 +17,8 @@ typedef struct cli_run_file_opts {
     stex_schedule schedule;
     stex_visibility vis;
     stex_oob_load oob;
+    uint32_t subgroup;     /* WGSL: lanes in lock step (0 = 32) */
+    uint64_t max_steps;    /* WGSL: 0 = the interpreter's default */
 } cli_run_file_opts;
 
 /* Whether `arg` names a run file (ends in .json). */

@@ -117,7 +117,8 @@ int cli_run_wgsl(const char *path, const uint32_t size[3], uint32_t iterations,
     if (rc)
         return rc;
     stex_run *r = NULL;
-    stex_status st = stex_run_parse(json, path, ".", NULL, &r);
+    stex_run_options ro = {.subgroup_width = o->subgroup, .max_steps = o->max_steps};
+    stex_status st = stex_run_parse(json, path, ".", &ro, &r);
     free(json);
     return st ? cli_fail("run", st) : cli_run_loaded(path, r, o);
 }

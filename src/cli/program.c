@@ -23,6 +23,7 @@ struct cli_program {
     kernel_values values;
     bool *dispatches_at;            /* run file: which steps dispatch (frames) */
     size_t step_count;
+    double step_start, steps_ms;    /* the last run's time in its steps */
 };
 
 /* ---- the files a kernel's run file names: its WGSL (in the library) and
@@ -151,6 +152,28 @@ void cli_program_destroy(cli_program *p)
     free(p);
 }
 
+/* Each step timed; after it, the caller's hook (frames) if any. */
+typedef struct step_watch {
+    cli_program *p;
+    stex_run_step_fn after;
+    void *user;
+} step_watch;
+
+static stex_status before_step(void *user, stex_run *r, size_t step)
+{
+    (void)r, (void)step;
+    step_watch *w = user;
+    w->p->step_start = cli_now_ms();
+    return STEX_OK;
+}
+
+static stex_status after_step(void *user, stex_run *r, size_t step)
+{
+    step_watch *w = user;
+    w->p->steps_ms += cli_now_ms() - w->p->step_start;
+    return w->after ? w->after(w->user, r, step) : STEX_OK;
+}
+
 /* One execution of a run file's text, kept in p->run. */
 static stex_status execute(cli_program *p, const char *json, const stex_dispatch_options *o,
                            stex_run_step_fn after, void *user)
@@ -163,7 +186,10 @@ static stex_status execute(cli_program *p, const char *json, const stex_dispatch
         snprintf(name, sizeof name, "%s.json", p->d.kernel->name);
         path = name;
     }
-    stex_run_options ro = {.after_step = after, .after_step_user = user};
+    stex_run_options ro = {.before_step = before_step, .after_step = after_step,
+                           .step_user = &(step_watch){p, after, user},
+                           .subgroup_width = p->d.subgroup_width, .max_steps = p->d.max_steps};
+    p->steps_ms = 0;
     if (p->d.kernel) {
         ro.read_file = read_kernel_file;
         ro.read_file_user = p;
@@ -176,7 +202,11 @@ stex_status cli_program_run(cli_program *p, const stex_dispatch_options *o)
 {
     if (p->ki) {
         stex_status st = stex_kernel_instance_reset(p->ki);
-        return st ? st : stex_kernel_instance_dispatch(p->ki, o);
+        double t0 = cli_now_ms();
+        if (!st)
+            st = stex_kernel_instance_dispatch(p->ki, o);
+        p->steps_ms = cli_now_ms() - t0;
+        return st;
     }
     return execute(p, p->d.kernel ? p->kr.json : p->d.json, o, NULL, NULL);
 }
@@ -246,7 +276,7 @@ static stex_status frame_of(frames *f, stex_run *r, size_t step)
     return st;
 }
 
-static stex_status after_step(void *user, stex_run *r, size_t step)
+static stex_status frame_step(void *user, stex_run *r, size_t step)
 {
     return frame_of(user, r, step);
 }
@@ -271,12 +301,12 @@ stex_status cli_program_run_frames(cli_program *p, const stex_dispatch_options *
         return st;
     }
     if (!p->d.kernel)
-        return execute(p, p->d.json, o, after_step, &f);
+        return execute(p, p->d.json, o, frame_step, &f);
     kernel_run kr;
     stex_status st = kernel_run_make(p->d.kernel, &p->values, true, &kr);
     f.kr = &kr;
     if (!st)
-        st = execute(p, kr.json, o, after_step, &f);
+        st = execute(p, kr.json, o, frame_step, &f);
     stex_run_destroy(p->run); /* its names point into kr */
     p->run = NULL;
     kernel_run_free(&kr);
@@ -323,3 +353,5 @@ uint64_t cli_program_dispatches(const cli_program *p)
 {
     return p->ki ? 0 : stex_run_dispatch_count(p->run);
 }
+
+double cli_program_steps_ms(const cli_program *p) { return p->steps_ms; }

@@ -14,6 +14,8 @@ typedef struct cli_program_desc {
     const char *json;              /* run file: its text */
     const char *base_dir;          /* run file: where its file names start */
     stex_profile_id profile;       /* the device's profile */
+    uint32_t subgroup_width;       /* WGSL: lanes in lock step (0 = 32) */
+    uint64_t max_steps;            /* WGSL: a sub-group's instructions per workgroup (0 = 2^32) */
 } cli_program_desc;
 
 typedef struct cli_program cli_program;
@@ -51,5 +53,8 @@ uint32_t cli_program_height(const cli_program *p);
 stex_format cli_program_output_format(const cli_program *p);
 /* Dispatches of the last run. */
 uint64_t cli_program_dispatches(const cli_program *p);
+/* Milliseconds the last run spent in its steps (a kernel: its dispatches),
+ * not in setting up resources or compiling. */
+double cli_program_steps_ms(const cli_program *p);
 
 #endif
