@@ -4,7 +4,6 @@
 #include "cli/program.h"
 #include "cli/race_picture.h"
 #include "cli/cmd_run_file.h"
-#include "kernels/instance.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -540,7 +539,8 @@ static void print_text(const race_opts *o, const char *name, const cli_race_summ
     printf("%s %ux%u %s (%s): %u runs of %u dispatch%s, shuffled schedules (seeds %" PRIu64
            "..%" PRIu64 "), %d thread%s\n", name, s->width, s->height,
            stex_format_name(s->format), o->c ? "its C version" : "WGSL, interpreted", o->runs,
-           s->iterations, s->iterations == 1 ? "" : "es", o->seed, o->seed + o->runs - 1, threads, threads == 1 ? "" : "s");
+           s->iterations, s->iterations == 1 ? "" : "es", o->seed, o->seed + o->runs - 1, threads,
+           threads == 1 ? "" : "s");
     printf("distinct outputs: %u\n", s->distinct);
     for (uint32_t i = 0; i < s->distinct && i < 8; i++)
         printf("  %016" PRIx64 ": %u run%s (first seed %" PRIu64 ")%s\n", s->seen[i].hash,

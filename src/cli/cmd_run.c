@@ -2,7 +2,6 @@
 #include "cli/cmd_run.h"
 #include "cli/cmd_run_file.h"
 #include "cli/program.h"
-#include "kernels/instance.h"
 
 #include <stddef.h>
 #include <inttypes.h>

@@ -63,7 +63,7 @@ static stex_status fill(const char *file, json_t *j, const value *vals, size_t n
                 st = fill(file, m, vals, nv);
             else if (!(num = number_of(file, json_string_value(m), vals, nv)))
                 st = BAD;
-            else
+            else /* a new value for a key the object has: the iteration goes on */
                 json_object_set_new(j, key, num);
             if (st)
                 return st;

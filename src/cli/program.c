@@ -55,8 +55,10 @@ static stex_status make_inputs(cli_program *p)
     const stex_kernel *k = p->d.kernel;
     const stex_kernel_setup *s = &p->d.setup;
     uint32_t w = p->values.width, h = p->values.height;
-    if (k->input_format != STEX_FORMAT_UNDEFINED && !s->input)
-        return stex_kernel_default_input(k, w, h, s->variant, &p->input, &p->input_size);
+    stex_status st;
+    if (k->input_format != STEX_FORMAT_UNDEFINED && !s->input &&
+        (st = stex_kernel_default_input(k, w, h, s->variant, &p->input, &p->input_size)))
+        return st;
     if (s->input) {
         size_t row = (size_t)w * stex_format_get(k->input_format)->bytes;
         size_t bpr = s->input_bytes_per_row ? s->input_bytes_per_row : row;
@@ -293,7 +295,8 @@ stex_status cli_program_run_frames(cli_program *p, const stex_dispatch_options *
         uint32_t n = p->d.setup.iterations ? p->d.setup.iterations : 1;
         for (uint32_t i = 0; !st && i < n; i++) {
             stex_image img = {0};
-            if (!(st = stex_kernel_instance_dispatch(ki, o)) && !(st = cli_instance_image(ki, &img)))
+            if (!(st = stex_kernel_instance_dispatch(ki, o)) &&
+                !(st = cli_instance_image(ki, &img)))
                 st = fn(user, &img);
             stex_image_free(&img);
         }
@@ -342,11 +345,6 @@ uint32_t cli_program_width(const cli_program *p)
 uint32_t cli_program_height(const cli_program *p)
 {
     return p->ki ? stex_kernel_instance_height(p->ki) : p->values.height;
-}
-
-stex_format cli_program_output_format(const cli_program *p)
-{
-    return p->d.kernel ? p->d.kernel->output_format : STEX_FORMAT_UNDEFINED;
 }
 
 uint64_t cli_program_dispatches(const cli_program *p)

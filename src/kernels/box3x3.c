@@ -88,15 +88,15 @@ static const stex_layout_entry ENTRIES_BUFFER[] = {
 };
 
 static const stex_kernel_pass PASSES_TEXTURE[] = {
-    {"main", kernels_text_box3x3_texture_wgsl, {.kernel = box3x3_texture, .workgroup = box3x3_texture_workgroup,
-      .workgroup_size = {8, 8, 1},
-                            .entries = ENTRIES_TEXTURE, .entry_count = 2,
+    {"main", kernels_text_box3x3_texture_wgsl,
+     {.kernel = box3x3_texture, .workgroup = box3x3_texture_workgroup,
+      .workgroup_size = {8, 8, 1}, .entries = ENTRIES_TEXTURE, .entry_count = 2,
                             .label = "box3x3-texture"}},
 };
 static const stex_kernel_pass PASSES_BUFFER[] = {
-    {"main", kernels_text_box3x3_buffer_wgsl, {.kernel = box3x3_buffer, .workgroup = box3x3_buffer_workgroup,
-      .workgroup_size = {8, 8, 1},
-                           .entries = ENTRIES_BUFFER, .entry_count = 3,
+    {"main", kernels_text_box3x3_buffer_wgsl,
+     {.kernel = box3x3_buffer, .workgroup = box3x3_buffer_workgroup,
+      .workgroup_size = {8, 8, 1}, .entries = ENTRIES_BUFFER, .entry_count = 3,
                            .label = "box3x3-buffer"}},
 };
 
