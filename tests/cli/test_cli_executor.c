@@ -200,6 +200,21 @@ static void test_errors(void **state)
     r = run_stex("race '%s' --runs 2", none);
     CLI_EXPECT(r, 2, "no \"outputs\"");
     cli_free(&r);
+    /* a shader the device refuses: exit 1, the diagnostic with its line */
+    char broken[512], brokenw[512];
+    write_file("broken.wgsl",
+               "@group(0) @binding(0) var t : texture_storage_2d<r32float, write>;\n"
+               "@compute @workgroup_size(8, 8)\n"
+               "fn main(@builtin(global_invocation_id) id : vec3<u32>) {\n"
+               "  let a : f32 = id.x;\n"
+               "}\n", brokenw, sizeof brokenw);
+    write_file("broken.json",
+               "{\"shaderModules\": {\"m\": {\"file\": \"broken.wgsl\"}},\n"
+               " \"pipelines\": {\"p\": {\"layout\": \"auto\", \"compute\": {\"module\": \"m\"}}}}\n",
+               broken, sizeof broken);
+    r = run_stex("race '%s' --runs 2", broken);
+    CLI_EXPECT(r, 1, "broken.wgsl:4:");
+    cli_free(&r);
     r = run_stex("race decaer --executor rust");
     CLI_EXPECT(r, 2, "unknown executor 'rust'");
     cli_free(&r);
