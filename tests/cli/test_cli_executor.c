@@ -210,7 +210,8 @@ static void test_errors(void **state)
                "}\n", brokenw, sizeof brokenw);
     write_file("broken.json",
                "{\"shaderModules\": {\"m\": {\"file\": \"broken.wgsl\"}},\n"
-               " \"pipelines\": {\"p\": {\"layout\": \"auto\", \"compute\": {\"module\": \"m\"}}}}\n",
+               " \"pipelines\": {\"p\": {\"layout\": \"auto\",\n"
+               "                       \"compute\": {\"module\": \"m\"}}}}\n",
                broken, sizeof broken);
     r = run_stex("race '%s' --runs 2", broken);
     CLI_EXPECT(r, 1, "broken.wgsl:4:");
