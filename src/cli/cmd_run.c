@@ -3,6 +3,7 @@
 #include "cli/cmd_run_file.h"
 #include "cli/program.h"
 
+#include <jansson.h>
 #include <stddef.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -166,6 +167,10 @@ static const cli_option run_options[] = {
     {.name = "max-steps", .kind = CLI_U64, .at = AT(max_steps), .metavar = "N",
      .help = "WGSL: instructions a sub-group may run in one\n"
              "workgroup before a shader error (default 2^32)"},
+    {.name = "print-run", .kind = CLI_FLAG, .at = AT(print_run),
+     .help = "print the run file the WGSL executor runs (the kernel's\n"
+             "src/kernels/wgsl/NAME.json with the options filled in;\n"
+             "stex supplies the files input.bin and points.bin) and exit"},
     {.name = "print-wgsl", .kind = CLI_FLAG, .at = AT(print_wgsl),
      .help = "print the kernel's WGSL (every pass) and exit"},
     {.name = "dump-input", .kind = CLI_CUSTOM, .parse = parse_dump_input, .at = AT(dump_input),
@@ -482,6 +487,24 @@ static void print_text(const run_opts *o, const stex_kernel *k, const cli_progra
         printf("note: this replay may differ from the golden: %s\n", rp->why_not);
 }
 
+/* --print-run: the kernel's run file for these options, indented. */
+static int print_run(const run_opts *o, const stex_kernel *k, const stex_kernel_setup *setup)
+{
+    cli_program_desc pd = {.kernel = k, .wgsl = true, .setup = *setup, .profile = o->profile};
+    cli_program *prog;
+    stex_status st = cli_program_create(&pd, &prog);
+    if (st)
+        return cli_fail("run", st);
+    json_t *j = json_loads(cli_program_run_file(prog), 0, NULL);
+    char *text = j ? json_dumps(j, JSON_INDENT(2)) : NULL;
+    if (text)
+        puts(text);
+    free(text);
+    json_decref(j);
+    cli_program_destroy(prog);
+    return text ? CLI_OK : cli_fail("run", stex_fail(STEX_OUT_OF_MEMORY, "out of memory"));
+}
+
 /* Creates the kernel, dispatches it, writes the files, prints the summary;
  * a replay (rp) compares the output with its golden. */
 static int execute(const run_opts *o, const stex_kernel *k, const stex_kernel_setup *setup,
@@ -542,6 +565,7 @@ static int run_file(const cli_args *a, run_opts *o)
     if (!cli_is_wgsl_file(a->value[0]))
         return cli_run_file(&cli_run_spec, a, &f);
     static const char *const kernel_only[] = {"variant", "in", "record-allowed", "print-wgsl",
+                                              "print-run",
                                               "executor", "replay", "dump-input", NULL};
     for (const char *const *k = kernel_only; *k; k++)
         if (cli_given(&cli_run_spec, a, *k))
@@ -595,7 +619,8 @@ int cli_run(int argc, char **argv)
     stex_image input = {0};
     char input_sha[65] = "";
     if (!o.in || !(rc = load_input(&o, k, rp, &setup, &input, input_sha)))
-        rc = execute(&o, k, &setup, o.in ? input_sha : NULL, rp);
+        rc = o.print_run ? print_run(&o, k, &setup)
+                         : execute(&o, k, &setup, o.in ? input_sha : NULL, rp);
     stex_image_free(&input);
     run_replay_free(&replay);
     return rc;

@@ -21,7 +21,8 @@ bool cli_is_run_file(const char *arg)
 static int refuse_kernel_options(const cli_spec *spec, const cli_args *a)
 {
     static const char *const kernel_only[] = {"size", "iterations", "variant", "in", "out",
-                                              "record-allowed", "print-wgsl", "executor",
+                                              "record-allowed", "print-wgsl", "print-run",
+                                              "executor",
                                               "replay", "dump-input", NULL};
     for (const char *const *k = kernel_only; *k; k++)
         if (cli_given(spec, a, *k))

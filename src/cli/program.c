@@ -347,6 +347,11 @@ uint32_t cli_program_height(const cli_program *p)
     return p->ki ? stex_kernel_instance_height(p->ki) : p->values.height;
 }
 
+const char *cli_program_run_file(const cli_program *p)
+{
+    return p->d.kernel && !p->ki ? p->kr.json : NULL;
+}
+
 uint64_t cli_program_dispatches(const cli_program *p)
 {
     return p->ki ? 0 : stex_run_dispatch_count(p->run);

@@ -50,6 +50,9 @@ bool cli_program_is_output(const cli_program *p, const stex_texture *t);
 const uint8_t *cli_program_input(const cli_program *p);
 uint32_t cli_program_width(const cli_program *p);   /* a kernel's size */
 uint32_t cli_program_height(const cli_program *p);
+/* A kernel's run file as its WGSL executor runs it ($ values filled in,
+ * steps laid out), JSON text; NULL for the C version or a run file. */
+const char *cli_program_run_file(const cli_program *p);
 /* Dispatches of the last run. */
 uint64_t cli_program_dispatches(const cli_program *p);
 /* Milliseconds the last run spent in its steps (a kernel: its dispatches),

@@ -18,6 +18,7 @@
 #include <stddef.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "cli_exec.h"
 #include "stex/stex.h"
@@ -259,6 +260,80 @@ static void test_replay_subgroup(void **state)
     assert_true(same_file(g, c));
 }
 
+/* The dispatches of a --print-run: "bind group/pipeline [x, y, z]" each. */
+static void dispatches_of(const char *args, char out[][64], size_t *n, json_t **root)
+{
+    cli_result r = run_stex("run %s --print-run", args);
+    CLI_EXPECT(r, 0, NULL);
+    json_error_t e;
+    json_t *j = json_loads(r.out, 0, &e);
+    if (!j)
+        fail_msg("--print-run is not JSON (%s): %s", e.text, r.out);
+    cli_free(&r);
+    json_t *steps = json_object_get(j, "steps");
+    *n = json_array_size(steps);
+    for (size_t i = 0; i < *n && i < 8; i++) {
+        json_t *d = json_object_get(json_array_get(steps, i), "dispatchWorkgroups");
+        json_t *c = json_object_get(d, "workgroupCount");
+        snprintf(out[i], 64, "%s/%s [%lld, %lld, %lld]",
+                 json_string_value(json_array_get(json_object_get(d, "bindGroups"), 0)),
+                 json_string_value(json_object_get(d, "pipeline")),
+                 (long long)json_integer_value(json_array_get(c, 0)),
+                 (long long)json_integer_value(json_array_get(c, 1)),
+                 (long long)json_integer_value(json_array_get(c, 2)));
+    }
+    *root = j;
+}
+
+/* How the options map onto a kernel's run file (docs/kernels.md): the size
+ * into every texture and buffer, ceil(size / 8) workgroups of 8x8, the
+ * iterations into the steps the lesson's program submits. */
+static void test_print_run(void **state)
+{
+    (void)state;
+    char d[8][64];
+    size_t n;
+    json_t *j;
+    /* the ping-pong alternates: a -> b, b -> a, a -> b */
+    dispatches_of("difundir-pingpong --size 20x12 --iterations 3", d, &n, &j);
+    assert_int_equal(n, 3);
+    assert_string_equal(d[0], "a_to_b/difundir [3, 2, 1]");
+    assert_string_equal(d[1], "b_to_a/difundir [3, 2, 1]");
+    assert_string_equal(d[2], "a_to_b/difundir [3, 2, 1]");
+    json_t *size = json_object_get(json_object_get(json_object_get(j, "textures"), "b"), "size");
+    assert_int_equal(json_integer_value(json_array_get(size, 0)), 20);
+    assert_int_equal(json_integer_value(json_array_get(size, 1)), 12);
+    json_decref(j);
+    /* blur: the source is blurred once, later iterations blur the result */
+    dispatches_of("blur --size 17x9 --iterations 2", d, &n, &j);
+    assert_int_equal(n, 4);
+    assert_string_equal(d[0], "source_to_tmp/blur [3, 2, 1]");
+    assert_string_equal(d[1], "tmp_to_out/blur [3, 2, 1]");
+    assert_string_equal(d[2], "out_to_tmp/blur [3, 2, 1]");
+    assert_string_equal(d[3], "tmp_to_out/blur [3, 2, 1]");
+    json_decref(j);
+    /* histogram: the harness's 262144 points, 64 an invocation group, each
+     * iteration accumulating, one present at the end; dims = the size */
+    dispatches_of("histogram --size 64x32 --iterations 2", d, &n, &j);
+    assert_int_equal(n, 3);
+    assert_string_equal(d[0], "acumular/acumular [4096, 1, 1]");
+    assert_string_equal(d[1], "acumular/acumular [4096, 1, 1]");
+    assert_string_equal(d[2], "presentar/presentar [8, 4, 1]");
+    json_t *buffers = json_object_get(j, "buffers");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(buffers, "puntos"), "size")),
+                     262144 * 8);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(buffers, "acumulador"),
+                                                        "size")), 64 * 32 * 4);
+    json_t *dims = json_object_get(json_object_get(json_object_get(buffers, "dims"), "contents"),
+                                   "u32");
+    assert_int_equal(json_integer_value(json_array_get(dims, 0)), 64);
+    assert_int_equal(json_integer_value(json_array_get(dims, 1)), 32);
+    json_decref(j);
+    cli_result r = run_stex("run examples/run/decaer.json --print-run");
+    CLI_EXPECT(r, 2, "--print-run: not for a run file");
+    cli_free(&r);
+}
+
 int main(void)
 {
     scratch_make(cli_dir, sizeof cli_dir);
@@ -268,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_race_run_file),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_replay_subgroup),
+        cmocka_unit_test(test_print_run),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     scratch_remove(cli_dir);
