@@ -3,6 +3,7 @@
 
 Runs, in turns and for several rounds in one go:
   - stex:    build/bench/bench_kernels --json, one process per kernel and race mode
+             (the kernels' C versions, what `stex run KERNEL --executor c` runs)
              (race detection off, then on);
   - plain C: build/bench/bench_plain --json, one process per kernel (the same
              arithmetic as plain loops over linear arrays);

@@ -66,7 +66,24 @@ typedef struct stex_kernel {
     const stex_kernel_pass *passes;
     uint32_t pass_count;
     const struct stex_kernel_ops *ops;
+    /* The WebGPU program that runs the WGSL (src/kernels/wgsl/NAME.json): a
+     * run file (docs/run-files.md) with $ values that `stex run NAME` fills
+     * in from its options (docs/kernels.md, "The run files"). */
+    const char *run_file;
 } stex_kernel;
+
+/* A file of the kernels' WGSL and run files (src/kernels/wgsl), embedded
+ * in the library: its text by base name ("decaer.wgsl", "decaer.json"),
+ * NUL-terminated, or NULL if there is none. */
+STEX_API const char *stex_kernel_file(const char *name, size_t *size);
+
+/* The embedded default input of k at w x h (0 x 0: its default size) with
+ * the variant as in stex_kernel_setup: input_format texels, rows tightly
+ * packed, malloc'ed into *bytes.  STEX_INVALID_ARGUMENT for a kernel
+ * without an input image or an unknown variant. */
+STEX_API stex_status stex_kernel_default_input(const stex_kernel *k, uint32_t w, uint32_t h,
+                                               const char *variant, uint8_t **bytes,
+                                               size_t *size);
 
 /* The registry, in lesson order. */
 STEX_API size_t stex_kernel_count(void);

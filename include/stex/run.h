@@ -37,6 +37,7 @@
 
 #include "stex/api.h"
 #include "stex/dispatch.h"
+#include "stex/io.h"
 #include "stex/resource.h"
 #include "stex/status.h"
 
@@ -73,9 +74,30 @@ typedef struct stex_run_shader {
 typedef stex_status (*stex_run_compile_fn)(void *user, stex_device *d, const stex_run_shader *s,
                                            stex_pipeline **out);
 
+/* Reads a file the run file names (a module's "file", raw "contents" or
+ * "data" {"file": ...}): `path` is the name joined to the run file's
+ * folder; *bytes is malloc'ed.  On failure it returns the status with the
+ * reason in stex_last_error(). */
+typedef stex_status (*stex_run_read_fn)(void *user, const char *path, uint8_t **bytes,
+                                        size_t *size);
+/* Called before and after each step of "steps" (index `step`) runs; a
+ * status other than STEX_OK stops the run with it. */
+typedef stex_status (*stex_run_step_fn)(void *user, stex_run *r, size_t step);
+
 typedef struct stex_run_options {
     stex_run_compile_fn compile; /* NULL: WGSL modules are refused */
     void *compile_user;          /* compile's first argument */
+    /* NULL: files are read from disk.  A program that keeps a run file's
+     * files elsewhere (stex's built-in kernels: in the binary) reads them. */
+    stex_run_read_fn read_file;
+    void *read_file_user;
+    stex_run_step_fn before_step, after_step; /* NULL: none */
+    void *step_user;             /* their first argument */
+    /* WGSL modules on stex's front end: lanes the interpreter runs in lock
+     * step (1..64; 0 = 32) and the instructions a sub-group may run in one
+     * workgroup (0 = 2^32), as in stex_wgsl_options. */
+    uint32_t subgroup_width;
+    uint64_t max_steps;
 } stex_run_options;
 
 /* Reads and parses the run file at path; relative file names inside it are
@@ -98,6 +120,13 @@ STEX_API stex_status stex_run_write_outputs(stex_run *r);
 /* The output files in the order they are written (sidecars not included). */
 STEX_API size_t stex_run_output_count(const stex_run *r);
 STEX_API const char *stex_run_output_path(const stex_run *r, size_t i);
+
+/* The "outputs" entries (not files: an entry may name several files). */
+STEX_API size_t stex_run_output_entry_count(const stex_run *r);
+/* Entry i as an image after (or, from after_step, during) stex_run_execute:
+ * the texture's mip level or the buffer's texels.  Free it with
+ * stex_image_free. */
+STEX_API stex_status stex_run_output_image(stex_run *r, size_t i, stex_image *out);
 
 /* The named resources after stex_run_execute; NULL if unknown or not yet created. */
 STEX_API stex_texture *stex_run_texture(const stex_run *r, const char *name);

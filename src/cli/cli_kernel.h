@@ -90,6 +90,7 @@ typedef struct cli_race_summary {
     bool other_differs;
     uint32_t examples;
     stex_race example[3];
+    char example_source[3][2][160]; /* the examples' sites (the detector's text is gone) */
 } cli_race_summary;
 
 /* The pictures a study draws (every path NULL: none). */
@@ -99,12 +100,14 @@ typedef struct cli_race_picture {
     uint32_t scale;      /* pixels per texel; 0: automatic (race_auto_scale) */
 } cli_race_picture;
 
-/* Runs k `runs` times with shuffled schedules (seeds seed0...), the race
- * detector on the first run; draws the pictures pic asks for (pic may be
- * NULL).  Free out->seen and out->heat after a success. */
-stex_status cli_race_study(const stex_kernel *k, const stex_kernel_setup *setup, uint32_t runs,
-                           uint64_t seed0, uint32_t threads, stex_visibility vis,
-                           const cli_race_picture *pic, bool progress_bar, cli_race_summary *out);
+/* Runs the program pd describes (cli/program.h: a kernel on an executor,
+ * or a run file) `runs` times with shuffled schedules (seeds seed0...), the
+ * race detector on the first run; draws the pictures pic asks for (pic may
+ * be NULL).  Free out->seen and out->heat after a success. */
+struct cli_program_desc;
+stex_status cli_race_study(const struct cli_program_desc *pd, uint32_t runs, uint64_t seed0,
+                           uint32_t threads, stex_visibility vis, const cli_race_picture *pic,
+                           bool progress_bar, cli_race_summary *out);
 void cli_print_race(FILE *f, const char *indent, const stex_race *r);
 
 #endif

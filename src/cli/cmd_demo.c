@@ -1,6 +1,7 @@
 /* stex demo: a few seconds that show what stex knows - the format table,
  * conversion edge cases, the lessons' validation rules, and a race. */
 #include "cli/cli_kernel.h"
+#include "cli/program.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -207,8 +208,11 @@ static int race_part(const demo_opts *o)
     cli_race_summary s;
     double t0 = cli_now_ms();
     cli_race_picture pic = {.png = o->png};
-    stex_status st = cli_race_study(k, &setup, o->runs, 1, o->threads, STEX_VISIBILITY_IMMEDIATE,
-                                    &pic, false, &s);
+    /* the kernel's WGSL on the interpreter, as `stex race difundir` runs it */
+    cli_program_desc pd = {.kernel = k, .wgsl = true, .setup = setup,
+                           .profile = STEX_PROFILE_SPEC};
+    stex_status st = cli_race_study(&pd, o->runs, 1, o->threads, STEX_VISIBILITY_IMMEDIATE, &pic,
+                                    false, &s);
     if (st)
         return cli_fail("demo", st);
     double ms = cli_now_ms() - t0;

@@ -1,8 +1,9 @@
 /* stex race: run a kernel under many shuffled schedules, count the distinct
  * outputs, ask the race detector which texels race, and draw both. */
 #include "cli/cli_kernel.h"
+#include "cli/program.h"
 #include "cli/race_picture.h"
-#include "kernels/instance.h"
+#include "cli/cmd_run_file.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -13,6 +14,8 @@
 
 static const char SYNOPSIS[] =
     "usage: stex race KERNEL [OPTIONS]\n"
+    "       stex race FILE.json [OPTIONS]   (a run file: its first output is compared)\n"
+    "       stex race FILE.wgsl [--size WxH] [--iterations N] [OPTIONS]\n"
     "\n"
     "Runs KERNEL --runs times, each with a shuffled workgroup order (seeds S,\n"
     "S+1, ...), counts how many distinct outputs appear, and runs the race\n"
@@ -34,6 +37,8 @@ static const char EPILOGUE[] =
     "  stex race difundir --variant hot --iterations 8 --size 32x32 --frames f.png --scale 6\n"
     "  stex race difundir-pingpong --runs 20        # the fix: 1 distinct output, 0 races\n"
     "  stex race difundir --size 64x64 --runs 50 --threads 2 --json\n"
+    "  stex race difundir --size 32x32 --executor c  # the C version\n"
+    "  stex race examples/run/race.json --runs 10    # a run file\n"
     "\n"
     "exit status: 0 done (races or not), 1 the device refused, 2 usage error or\n"
     "unwritable output.\n";
@@ -44,8 +49,21 @@ typedef struct race_opts {
     const char *variant;
     cli_race_picture pic;
     stex_visibility vis;
-    bool json;
+    bool json, c; /* c: --executor c */
+    uint32_t subgroup;  /* --subgroup-size (WGSL) */
+    uint64_t max_steps; /* --max-steps (WGSL) */
 } race_opts;
+
+/* --executor: wgsl (default) or c */
+static bool parse_executor(const char *cmd, const char *s, void *field)
+{
+    if (strcmp(s, "wgsl") && strcmp(s, "c")) {
+        cli_usage(cmd, "--executor: unknown executor '%s' (accepted: wgsl, c)", s);
+        return false;
+    }
+    *(bool *)field = !strcmp(s, "c");
+    return true;
+}
 
 #define AT(field) offsetof(race_opts, field)
 static const cli_option race_options[] = {
@@ -72,6 +90,15 @@ static const cli_option race_options[] = {
     {.name = "scale", .kind = CLI_U32, .at = AT(pic.scale), .metavar = "N", .min = 1, .max = 64,
      .help = "pixels per texel in the pictures (default: 4 below 64\n"
              "texels, 2 below 128, else 1)"},
+    {.name = "executor", .kind = CLI_CUSTOM, .parse = parse_executor, .at = AT(c),
+     .metavar = "E", .help = "wgsl (default): the kernel's WGSL and run file through\n"
+                             "stex's interpreter; c: its C version"},
+    {.name = "subgroup-size", .kind = CLI_U32, .at = AT(subgroup), .metavar = "N", .min = 1,
+     .max = 64, .help = "WGSL: lanes the interpreter runs in lock step\n"
+                        "(default 32)"},
+    {.name = "max-steps", .kind = CLI_U64, .at = AT(max_steps), .metavar = "N",
+     .help = "WGSL: instructions a sub-group may run in one\n"
+             "workgroup before a shader error (default 2^32)"},
     {.name = "json", .kind = CLI_FLAG, .at = AT(json), .help = "print one JSON object"},
     {0}};
 #undef AT
@@ -101,13 +128,16 @@ static void progress(int done, int total)
 void cli_print_race(FILE *f, const char *indent, const stex_race *r)
 {
     fprintf(f, "%sbinding %u texel (%u, %u, %u): %s race between workgroup (%u,%u,%u) "
-               "invocation (%u,%u,%u) [%s] and workgroup (%u,%u,%u) invocation (%u,%u,%u) [%s]\n",
+               "invocation (%u,%u,%u) [%s%s%s] and workgroup (%u,%u,%u) invocation (%u,%u,%u) "
+               "[%s%s%s]\n",
             indent, r->binding, r->coord[0], r->coord[1], r->coord[2], stex_race_kind_name(r->kind),
             r->a.workgroup_id[0], r->a.workgroup_id[1], r->a.workgroup_id[2],
             r->a.local_invocation_id[0], r->a.local_invocation_id[1], r->a.local_invocation_id[2],
-            stex_race_access_name(r->a.access), r->b.workgroup_id[0], r->b.workgroup_id[1],
+            stex_race_access_name(r->a.access), r->a.source ? " at " : "",
+            r->a.source ? r->a.source : "", r->b.workgroup_id[0], r->b.workgroup_id[1],
             r->b.workgroup_id[2], r->b.local_invocation_id[0], r->b.local_invocation_id[1],
-            r->b.local_invocation_id[2], stex_race_access_name(r->b.access));
+            r->b.local_invocation_id[2], stex_race_access_name(r->b.access),
+            r->b.source ? " at " : "", r->b.source ? r->b.source : "");
 }
 
 /* Raises differs[texel] to how far `cur` is from `first` there; true if
@@ -183,15 +213,17 @@ static void texel_text(const stex_image *img, char *buf, size_t n)
         snprintf(buf + k, n - k, ")");
 }
 
-/* The input's total heat: its texels decoded (the instance keeps them). */
-static bool input_heat(const stex_kernel *k, const stex_kernel_instance *ki, double *heat)
+/* The input's total heat: a kernel's input texels decoded. */
+static bool input_heat(const stex_kernel *k, const cli_program *p, double *heat)
 {
+    const uint8_t *input = cli_program_input(p);
+    uint32_t w = cli_program_width(p), h = cli_program_height(p);
     stex_image img;
-    if (!ki->input || stex_image_init(&img, k->input_format, ki->width, ki->height, 1))
+    if (!k || !input || stex_image_init(&img, k->input_format, w, h, 1))
         return false;
-    size_t row = (size_t)ki->width * stex_format_get(k->input_format)->bytes;
-    for (uint32_t y = 0; y < ki->height; y++)
-        memcpy(img.data + (size_t)y * img.bytes_per_row, ki->input + y * row, row);
+    size_t row = (size_t)w * stex_format_get(k->input_format)->bytes;
+    for (uint32_t y = 0; y < h; y++)
+        memcpy(img.data + (size_t)y * img.bytes_per_row, input + y * row, row);
     *heat = heat_of(&img);
     stex_image_free(&img);
     return true;
@@ -236,99 +268,121 @@ static stex_status draw_runs(const cli_race_picture *pic, const stex_image *a,
     return race_draw_png(pic->png, &d);
 }
 
-/* pic->frames: run A again one dispatch at a time, a frame after each. */
-static stex_status draw_frames(const stex_kernel *k, const stex_kernel_setup *setup,
-                               uint64_t seed, uint32_t threads, stex_visibility vis,
-                               const cli_race_picture *pic, uint32_t iterations)
+/* The frames collected while run A runs again. */
+typedef struct frame_list {
+    stex_image *frames;
+    uint32_t count, max, flat_from;
+} frame_list;
+
+static stex_status keep_frame(void *user, const stex_image *img)
 {
-    stex_kernel_setup one = *setup;
-    one.iterations = 1;
-    stex_kernel_instance *ki = NULL;
-    stex_image *frames = calloc(iterations, sizeof *frames);
-    const stex_image **list = calloc(iterations, sizeof *list);
-    stex_status st = frames && list ? stex_kernel_instance_create(k, &one, &ki)
-                                    : stex_fail(STEX_OUT_OF_MEMORY, "race: out of memory");
-    uint32_t made = 0, flat_from = 0;
-    for (; !st && made < iterations; made++) {
-        stex_dispatch_options o = {.schedule = STEX_SCHEDULE_SHUFFLED, .seed = seed,
-                                   .threads = (int)threads, .visibility = vis};
-        if (!(st = stex_kernel_instance_dispatch(ki, &o)) &&
-            !(st = cli_instance_image(ki, &frames[made]))) {
-            list[made] = &frames[made];
-            if (!flat_from && is_flat(&frames[made]))
-                flat_from = made + 1;
-        }
-    }
+    frame_list *f = user;
+    if (f->count == f->max)
+        return stex_fail(STEX_INVALID_ARGUMENT, "--frames: at most %u frames", f->max);
+    stex_image *dst = &f->frames[f->count];
+    stex_status st = stex_image_init(dst, img->format, img->width, img->height, img->depth);
+    if (st)
+        return st;
+    memcpy(dst->data, img->data, img->size);
+    f->count++;
+    if (!f->flat_from && is_flat(dst))
+        f->flat_from = f->count;
+    return STEX_OK;
+}
+
+/* pic->frames: run A again, a frame after each iteration (a run file: each
+ * step that dispatches). */
+static stex_status draw_frames(cli_program *prog, uint64_t seed, uint32_t threads,
+                               stex_visibility vis, const cli_race_picture *pic)
+{
+    frame_list f = {.frames = calloc(64, sizeof(stex_image)), .max = 64};
+    const stex_image **list = calloc(64, sizeof *list);
+    stex_dispatch_options o = {.schedule = STEX_SCHEDULE_SHUFFLED, .seed = seed,
+                               .threads = (int)threads, .visibility = vis};
+    stex_status st = f.frames && list ? cli_program_run_frames(prog, &o, keep_frame, &f)
+                                      : stex_fail(STEX_OUT_OF_MEMORY, "race: out of memory");
+    if (!st && f.count == 0)
+        st = stex_fail(STEX_INVALID_ARGUMENT, "--frames: nothing was dispatched");
     if (!st) {
-        race_scale range = race_scale_of(list, iterations);
+        for (uint32_t i = 0; i < f.count; i++)
+            list[i] = &f.frames[i];
+        race_scale range = race_scale_of(list, f.count);
         char caption[512], flat[160] = "";
-        if (flat_from) {
+        if (f.flat_from) {
             char v[96];
-            texel_text(&frames[flat_from - 1], v, sizeof v);
+            texel_text(&f.frames[f.flat_from - 1], v, sizeof v);
             snprintf(flat, sizeof flat, " degenerate from dispatch %u: every texel is %s.",
-                     flat_from, v);
+                     f.flat_from, v);
         }
         snprintf(caption, sizeof caption,
                  "seed %" PRIu64 ", dispatches 1 to %u, left to right, then down. one scale: "
-                 "black = %.6g, white = %.6g.%s", seed, iterations, range.lo, range.hi, flat);
-        race_drawing d = {.images = list, .count = iterations, .columns = 8,
-                          .scale = pic->scale ? pic->scale : race_auto_scale(frames[0].width),
+                 "black = %.6g, white = %.6g.%s", seed, f.count, range.lo, range.hi, flat);
+        race_drawing d = {.images = list, .count = f.count, .columns = 8,
+                          .scale = pic->scale ? pic->scale : race_auto_scale(f.frames[0].width),
                           .range = range, .caption = caption};
         st = race_draw_png(pic->frames, &d);
     }
-    for (uint32_t i = 0; frames && i < iterations; i++)
-        stex_image_free(&frames[i]);
-    free(frames);
+    for (uint32_t i = 0; f.frames && i < f.count; i++)
+        stex_image_free(&f.frames[i]);
+    free(f.frames);
     free(list);
-    stex_kernel_instance_destroy(ki);
     return st;
 }
 
-stex_status cli_race_study(const stex_kernel *k, const stex_kernel_setup *setup, uint32_t runs,
-                           uint64_t seed0, uint32_t threads, stex_visibility vis,
-                           const cli_race_picture *pic, bool bar, cli_race_summary *out)
+stex_status cli_race_study(const cli_program_desc *pd, uint32_t runs, uint64_t seed0,
+                           uint32_t threads, stex_visibility vis, const cli_race_picture *pic,
+                           bool bar, cli_race_summary *out)
 {
     memset(out, 0, sizeof *out);
-    stex_kernel_instance *ki = NULL;
+    cli_program *prog = NULL;
     stex_race_detector *rd = NULL;
     stex_image first = {0}, other = {0}, cur = {0};
     uint64_t *differs = NULL;
     uint8_t *flagged = NULL;
     stex_status st;
-    if ((st = stex_kernel_instance_create(k, setup, &ki)))
+    if ((st = cli_program_create(pd, &prog)))
         goto done;
-    uint32_t w = stex_kernel_instance_width(ki), h = stex_kernel_instance_height(ki);
-    out->width = w;
-    out->height = h;
-    out->iterations = setup->iterations ? setup->iterations : 1;
-    out->format = stex_kernel_instance_output_format(ki);
+    uint32_t w = 0, h = 0; /* the output's, from the first run */
+    out->iterations = pd->kernel && pd->setup.iterations ? pd->setup.iterations : 1;
     out->other_seed = seed0;
-    out->has_input_heat = input_heat(k, ki, &out->input_heat);
-    stex_race_options ro = {.max_reported = (uint32_t)((uint64_t)w * h * 2 + 16)};
+    out->has_input_heat = input_heat(pd->kernel, prog, &out->input_heat);
+    /* races kept in detail: enough for every texel of a kernel to be flagged */
+    uint64_t texels = pd->kernel ? (uint64_t)cli_program_width(prog) * cli_program_height(prog)
+                                 : 1u << 17;
+    stex_race_options ro = {.max_reported = (uint32_t)(texels * 2 + 16)};
     if ((st = stex_race_detector_create(&ro, &rd)))
         goto done;
     out->seen = calloc(runs, sizeof *out->seen);
     out->heat = calloc(runs, sizeof *out->heat);
-    differs = calloc((size_t)w * h, sizeof *differs);
-    flagged = calloc((size_t)w * h, 1);
-    if (!out->seen || !out->heat || !differs || !flagged) {
+    if (!out->seen || !out->heat) {
         st = stex_fail(STEX_OUT_OF_MEMORY, "race: out of memory");
         goto done;
     }
     for (uint32_t r = 0; r < runs; r++) {
         if (bar)
             progress((int)r, (int)runs);
-        if (r && (st = stex_kernel_instance_reset(ki)))
-            goto done;
         /* The detector watches the first run only: its verdict is the same
          * under every schedule. */
         stex_dispatch_options o = {.schedule = STEX_SCHEDULE_SHUFFLED, .seed = seed0 + r,
                                    .threads = (int)threads, .visibility = vis,
                                    .races = r == 0 ? rd : NULL};
-        if ((st = stex_kernel_instance_dispatch(ki, &o)))
+        if ((st = cli_program_run(prog, &o)))
             goto done;
-        if ((st = cli_instance_image(ki, &cur)))
+        if ((st = cli_program_image(prog, &cur)))
             goto done;
+        if (r == 0) {
+            w = out->width = cur.width;
+            h = out->height = cur.height;
+            out->format = cur.format;
+            if (!pd->kernel)
+                out->iterations = (uint32_t)cli_program_dispatches(prog);
+            differs = calloc((size_t)w * h, sizeof *differs);
+            flagged = calloc((size_t)w * h, 1);
+            if (!differs || !flagged) {
+                st = stex_fail(STEX_OUT_OF_MEMORY, "race: out of memory");
+                goto done;
+            }
+        }
         out->heat[r] = heat_of(&cur);
         uint64_t hash = fnv1a(cur.data, cur.size);
         uint32_t i = 0;
@@ -357,8 +411,18 @@ stex_status cli_race_study(const stex_kernel *k, const stex_kernel_setup *setup,
         progress((int)runs, (int)runs);
     for (size_t i = 0; i < stex_race_reported(rd); i++) {
         const stex_race *rr = stex_race_get(rd, i);
-        if (i < 3)
-            out->example[out->examples++] = *rr;
+        if (i < 3) {
+            stex_race *ex = &out->example[out->examples];
+            *ex = *rr;
+            stex_race_party *party[2] = {&ex->a, &ex->b};
+            for (int k = 0; k < 2; k++)
+                if (party[k]->source) {
+                    snprintf(out->example_source[out->examples][k], 160, "%s",
+                             party[k]->source);
+                    party[k]->source = out->example_source[out->examples][k];
+                }
+            out->examples++;
+        }
         if (rr->memory == STEX_RACE_MEMORY_TEXTURE && rr->coord[0] < w && rr->coord[1] < h)
             flagged[(size_t)rr->coord[1] * w + rr->coord[0]] = 1;
     }
@@ -374,7 +438,7 @@ stex_status cli_race_study(const stex_kernel *k, const stex_kernel_setup *setup,
         st = draw_runs(pic, &first, other.data ? &other : &first, out, runs, threads, seed0,
                        differs, flagged);
     if (!st && pic && pic->frames)
-        st = draw_frames(k, setup, seed0, threads, vis, pic, out->iterations);
+        st = draw_frames(prog, seed0, threads, vis, pic);
 done:
     stex_image_free(&first);
     stex_image_free(&other);
@@ -382,7 +446,7 @@ done:
     free(differs);
     free(flagged);
     stex_race_detector_destroy(rd);
-    stex_kernel_instance_destroy(ki);
+    cli_program_destroy(prog);
     if (st) {
         free(out->seen);
         free(out->heat);
@@ -401,12 +465,14 @@ static void json_heat(double h)
         fputs("null", stdout);
 }
 
-static void print_json(const race_opts *o, const stex_kernel *k, const cli_race_summary *s)
+static void print_json(const race_opts *o, const char *name, const cli_race_summary *s)
 {
-    printf("{\"kernel\": \"%s\", \"size\": [%u, %u, 1], \"format\": \"%s\", \"runs\": %u, "
+    fputs("{\"kernel\": ", stdout);
+    cli_json_string(stdout, name);
+    printf(", \"executor\": \"%s\", \"size\": [%u, %u, 1], \"format\": \"%s\", \"runs\": %u, "
            "\"iterations\": %u, \"schedule\": \"shuffled\", \"seeds\": [%" PRIu64 ", %" PRIu64
            "], \"threads\": %d, \"visibility\": \"%s\", \"distinct_outputs\": %u, \"outputs\": [",
-           k->name, s->width, s->height, stex_format_name(s->format), o->runs, s->iterations,
+           o->c ? "c" : "wgsl", s->width, s->height, stex_format_name(s->format), o->runs, s->iterations,
            o->seed, o->seed + o->runs - 1, cli_threads(o->threads),
            stex_visibility_name(o->vis), s->distinct);
     for (uint32_t i = 0; i < s->distinct; i++) {
@@ -467,13 +533,14 @@ static void print_heat(const race_opts *o, const cli_race_summary *s)
                                          "edges)" : "");
 }
 
-static void print_text(const race_opts *o, const stex_kernel *k, const cli_race_summary *s)
+static void print_text(const race_opts *o, const char *name, const cli_race_summary *s)
 {
     int threads = cli_threads(o->threads);
-    printf("%s %ux%u %s: %u runs of %u dispatch%s, shuffled schedules (seeds %" PRIu64
-           "..%" PRIu64 "), %d thread%s\n", k->name, s->width, s->height,
-           stex_format_name(s->format), o->runs, s->iterations, s->iterations == 1 ? "" : "es",
-           o->seed, o->seed + o->runs - 1, threads, threads == 1 ? "" : "s");
+    printf("%s %ux%u %s (%s): %u runs of %u dispatch%s, shuffled schedules (seeds %" PRIu64
+           "..%" PRIu64 "), %d thread%s\n", name, s->width, s->height,
+           stex_format_name(s->format), o->c ? "its C version" : "WGSL, interpreted", o->runs,
+           s->iterations, s->iterations == 1 ? "" : "es", o->seed, o->seed + o->runs - 1, threads,
+           threads == 1 ? "" : "s");
     printf("distinct outputs: %u\n", s->distinct);
     for (uint32_t i = 0; i < s->distinct && i < 8; i++)
         printf("  %016" PRIx64 ": %u run%s (first seed %" PRIu64 ")%s\n", s->seen[i].hash,
@@ -500,6 +567,50 @@ static void print_text(const race_opts *o, const stex_kernel *k, const cli_race_
                o->seed, s->iterations);
 }
 
+/* The study and its report, once the program is described. */
+static int study(const race_opts *o, const char *name, const cli_program_desc *pd)
+{
+    cli_race_summary s;
+    bool bar = !o->json && isatty(STDERR_FILENO);
+    stex_status st = cli_race_study(pd, o->runs, o->seed, o->threads, o->vis, &o->pic, bar, &s);
+    if (st)
+        return cli_fail("race", st);
+    if (o->json)
+        print_json(o, name, &s);
+    else
+        print_text(o, name, &s);
+    free(s.seen);
+    free(s.heat);
+    return CLI_OK;
+}
+
+/* FILE.json (a run file) or FILE.wgsl (one storage texture, as `stex run
+ * FILE.wgsl` sets it up): the first output compared between runs. */
+static int race_file(const cli_args *a, const race_opts *o)
+{
+    const char *cmd = "race", *path = a->value[0];
+    bool wgsl = cli_is_wgsl_file(path);
+    const char *kernel_only[] = {"variant", "executor", wgsl ? NULL : "size",
+                                 wgsl ? NULL : "iterations", NULL};
+    for (const char *const *k = kernel_only; *k; k++)
+        if (cli_given(&cli_race_spec, a, *k))
+            return cli_usage(cmd, "--%s: not for %s", *k, wgsl ? "a WGSL file (it runs on its "
+                             "one texture)" : "a run file (it declares its own textures and "
+                             "steps)");
+    char *json = NULL, *dir = NULL;
+    int rc = wgsl ? cli_wgsl_run_json(cmd, path, o->size, o->iterations, NULL, 0, &json)
+                  : cli_read_run_file(cmd, path, &json, &dir);
+    if (rc)
+        return rc;
+    cli_program_desc pd = {.path = path, .json = json, .base_dir = wgsl ? "." : dir,
+                           .profile = STEX_PROFILE_SPEC, .subgroup_width = o->subgroup,
+                           .max_steps = o->max_steps};
+    rc = study(o, path, &pd);
+    free(json);
+    free(dir);
+    return rc;
+}
+
 int cli_race(int argc, char **argv)
 {
     const char *cmd = "race";
@@ -509,15 +620,21 @@ int cli_race(int argc, char **argv)
     if (rc || a.help)
         return rc;
     if (a.count == 0)
-        return cli_usage(cmd, "missing KERNEL (`stex run --list` lists them)");
+        return cli_usage(cmd, "missing KERNEL (`stex run --list` lists them), FILE.json or "
+                              "FILE.wgsl");
     if (a.count > 1)
         return cli_usage(cmd, "unexpected argument '%s' after the kernel", a.value[1]);
-    const stex_kernel *k = cli_find_kernel(cmd, a.value[0]);
-    if (!k)
-        return CLI_USAGE;
     if (o.size[0] && o.size[2] != 1)
         return cli_usage(cmd, "--size: the kernels run on 2d textures; give WxH, not '%ux%ux%u'",
                          o.size[0], o.size[1], o.size[2]);
+    if (o.pic.frames && o.iterations > 64)
+        return cli_usage(cmd, "--frames: at most 64 dispatches (8 rows of 8 frames); give "
+                              "--iterations 64 or fewer");
+    if (cli_is_run_file(a.value[0]) || cli_is_wgsl_file(a.value[0]))
+        return race_file(&a, &o);
+    const stex_kernel *k = cli_find_kernel(cmd, a.value[0]);
+    if (!k)
+        return CLI_USAGE;
     if ((rc = cli_check_kernel_size(cmd, "--size", k, o.size[0] ? o.size[0] : k->default_width,
                                     o.size[0] ? o.size[1] : k->default_height)))
         return rc;
@@ -525,25 +642,16 @@ int cli_race(int argc, char **argv)
     /* the pictures' sizes, before anything runs */
     uint32_t w = o.size[0] ? o.size[0] : k->default_width;
     uint32_t h = o.size[0] ? o.size[1] : k->default_height, frames = o.iterations ? o.iterations : 1;
-    if (o.pic.frames && frames > 64)
-        return cli_usage(cmd, "--frames: at most 64 dispatches (8 rows of 8 frames); give "
-                              "--iterations 64 or fewer");
     stex_status st = STEX_OK;
     if ((o.pic.png && (st = race_check_grid(o.pic.png, w, h, 3, 3, o.pic.scale))) ||
         (o.pic.frames && (st = race_check_grid(o.pic.frames, w, h, frames, 8, o.pic.scale))))
         return cli_fail(cmd, st);
-    stex_kernel_setup setup = {.width = o.size[0], .height = o.size[1], .variant = o.variant,
-                               .iterations = o.iterations};
-    cli_race_summary s;
-    bool bar = !o.json && isatty(STDERR_FILENO);
-    st = cli_race_study(k, &setup, o.runs, o.seed, o.threads, o.vis, &o.pic, bar, &s);
-    if (st)
-        return cli_fail(cmd, st);
-    if (o.json)
-        print_json(&o, k, &s);
-    else
-        print_text(&o, k, &s);
-    free(s.seen);
-    free(s.heat);
-    return CLI_OK;
+    if (o.c && (cli_given(&cli_race_spec, &a, "subgroup-size") ||
+                cli_given(&cli_race_spec, &a, "max-steps")))
+        return cli_usage(cmd, "--subgroup-size, --max-steps: for the WGSL executor only");
+    cli_program_desc pd = {.kernel = k, .wgsl = !o.c, .profile = STEX_PROFILE_SPEC,
+                           .subgroup_width = o.subgroup, .max_steps = o.max_steps,
+                           .setup = {.width = o.size[0], .height = o.size[1],
+                                     .variant = o.variant, .iterations = o.iterations}};
+    return study(&o, k->name, &pd);
 }

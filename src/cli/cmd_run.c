@@ -1,8 +1,9 @@
 /* stex run: run one of the lessons' kernels and write its output. */
 #include "cli/cmd_run.h"
 #include "cli/cmd_run_file.h"
-#include "kernels/instance.h"
+#include "cli/program.h"
 
+#include <jansson.h>
 #include <stddef.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -18,8 +19,11 @@ static const char SYNOPSIS[] =
     "       stex run --list [--json]\n"
     "\n"
     "Runs one of the lessons' kernels on the emulated device and writes its\n"
-    "output texture: .bin (exactly the bytes copyTextureToBuffer gives, plus a\n"
-    "JSON sidecar X.bin.json), .npy, or .png (docs/file-formats.md).\n"
+    "output texture. By default the kernel is its WGSL (--print-wgsl) set up by\n"
+    "its run file (docs/kernels.md) and run by stex's WGSL interpreter;\n"
+    "--executor c runs its C version. The output goes to .bin (exactly the\n"
+    "bytes copyTextureToBuffer gives, plus a JSON sidecar X.bin.json), .npy,\n"
+    "or .png (docs/file-formats.md).\n"
     "The sidecar records everything that made the output (kernel and the\n"
     "SHA-256 of its WGSL, options, input file hash); --replay runs it again\n"
     "and compares the result with the golden byte for byte.\n";
@@ -34,7 +38,8 @@ static const char EPILOGUE[] =
     "  stex run generar --out pattern.png --out pattern.npy --json\n"
     "  stex run difundir --seed 7 --threads 2 --race-check   # shuffled, seed 7\n"
     "  stex run blur --in photo.png --out blurred.png\n"
-    "  stex run box3x3-texture --size 64x64 --executor wgsl --out wgsl.bin\n"
+    "  stex run box3x3-texture --size 64x64 --executor c --out c.bin\n"
+    "  stex run difundir --size 32x32 --threads 1 --subgroup-size 1 --race-check\n"
     "  stex run --replay golden.bin.json             # byte-identical?\n"
     "  stex run difundir --variant hot --dump-input hot.npy\n"
     "\n"
@@ -152,10 +157,20 @@ static const cli_option run_options[] = {
              "allowed`; runs on one thread"},
     {.name = "json", .kind = CLI_FLAG, .at = AT(json), .help = "print one JSON summary object"},
     {.name = "executor", .kind = CLI_CUSTOM, .parse = parse_executor, .at = AT(wgsl),
-     .metavar = "E", .help = "c (default): the kernel's C version, or wgsl: its\n"
-             "WGSL (--print-wgsl) through stex's WGSL interpreter,\n"
-             "the same bytes for race-free kernels.  c stays the\n"
-             "default while the interpreter is 10-70x slower"},
+     .metavar = "E", .help = "wgsl (default): the kernel's WGSL (--print-wgsl) and\n"
+             "run file (docs/kernels.md) through stex's WGSL\n"
+             "interpreter; c: its C version, several times faster,\n"
+             "the same bytes for race-free kernels"},
+    {.name = "subgroup-size", .kind = CLI_U32, .at = AT(subgroup), .metavar = "N", .min = 1,
+     .max = 64, .help = "WGSL: lanes the interpreter runs in lock step\n"
+                        "(default 32; 1 runs invocations one at a time)"},
+    {.name = "max-steps", .kind = CLI_U64, .at = AT(max_steps), .metavar = "N",
+     .help = "WGSL: instructions a sub-group may run in one\n"
+             "workgroup before a shader error (default 2^32)"},
+    {.name = "print-run", .kind = CLI_FLAG, .at = AT(print_run),
+     .help = "print the run file the WGSL executor runs (the kernel's\n"
+             "src/kernels/wgsl/NAME.json with the options filled in;\n"
+             "stex supplies the files input.bin and points.bin) and exit"},
     {.name = "print-wgsl", .kind = CLI_FLAG, .at = AT(print_wgsl),
      .help = "print the kernel's WGSL (every pass) and exit"},
     {.name = "dump-input", .kind = CLI_CUSTOM, .parse = parse_dump_input, .at = AT(dump_input),
@@ -176,7 +191,7 @@ const cli_spec cli_run_spec = {"run", SYNOPSIS, EPILOGUE, run_options};
  * reach memory and the last one recorded is the one whose bytes the golden
  * holds. */
 typedef struct recorder {
-    const stex_texture *output;
+    const cli_program *prog;
     stex_inputs in;
 } recorder;
 
@@ -185,7 +200,7 @@ static void record_store(void *user, const stex_texture_view *view, int64_t x, i
 {
     recorder *r = user;
     const stex_view_desc *vd = stex_view_get_desc(view);
-    if (stex_view_texture(view) != r->output || vd->base_mip_level != 0 || x < 0 || y < 0 ||
+    if (!cli_program_is_output(r->prog, stex_view_texture(view)) || vd->base_mip_level != 0 || x < 0 || y < 0 ||
         z < 0 || x > UINT32_MAX || y > UINT32_MAX || z > UINT32_MAX)
         return;
     uint32_t layer = (uint32_t)z + vd->base_array_layer;
@@ -214,6 +229,12 @@ static int check_options(const cli_args *a, run_opts *o, const stex_kernel **ker
     if (o->size[0] && o->size[2] != 1)
         return cli_usage(cmd, "--size: the kernels run on 2d textures; give WxH, not '%ux%ux%u'",
                          o->size[0], o->size[1], o->size[2]);
+    if (!o->wgsl && (cli_given(&cli_run_spec, a, "subgroup-size") ||
+                     cli_given(&cli_run_spec, a, "max-steps")))
+        return cli_usage(cmd, "--%s: for the WGSL executor only (the C version runs one "
+                              "invocation at a time, as compiled C)",
+                         cli_given(&cli_run_spec, a, "subgroup-size") ? "subgroup-size"
+                                                                      : "max-steps");
     int rc = cli_check_kernel_size(cmd, "--size", *kernel,
                                    o->size[0] ? o->size[0] : (*kernel)->default_width,
                                    o->size[0] ? o->size[1] : (*kernel)->default_height);
@@ -278,37 +299,37 @@ static int load_input(const run_opts *o, const stex_kernel *k, const run_replay 
 }
 
 /* --record-allowed: watch every store to the output texture. */
-static stex_status start_recording(const stex_kernel *k, stex_kernel_instance *ki, recorder *rec,
+static stex_status start_recording(const stex_kernel *k, const cli_program *prog, recorder *rec,
                                    stex_dispatch_options *d)
 {
-    stex_texture *t = stex_kernel_instance_output_texture(ki);
-    if (!t)
+    if (!cli_program_output_is_texture(prog))
         return stex_fail(STEX_INVALID_ARGUMENT, "--record-allowed: kernel %s writes a buffer, "
                                                 "not a texture", k->name);
-    rec->output = t;
-    stex_extent3d ts = stex_texture_mip_size(t, 0);
-    stex_scalar_type scalar = stex_format_get(stex_kernel_instance_output_format(ki))->scalar;
-    stex_status st = stex_inputs_init(&rec->in, scalar, ts.width, ts.height ? ts.height : 1,
-                                      ts.depth_or_array_layers ? ts.depth_or_array_layers : 1);
+    rec->prog = prog;
+    stex_scalar_type scalar = stex_format_get(k->output_format)->scalar;
+    stex_status st = stex_inputs_init(&rec->in, scalar, cli_program_width(prog),
+                                      cli_program_height(prog), 1);
     d->store_observer = record_store;
     d->store_observer_user = rec;
     return st;
 }
 
-/* --dump-input: the input texels the instance starts from (the embedded
+/* --dump-input: the input texels the kernel starts from (the embedded
  * input, or --in's), in the copy layout, before anything runs. */
-static stex_status dump_input(const run_opts *o, const stex_kernel *k, stex_kernel_instance *ki)
+static stex_status dump_input(const run_opts *o, const stex_kernel *k, const cli_program *prog)
 {
-    if (!ki->input)
+    const uint8_t *input = cli_program_input(prog);
+    if (!input)
         return stex_fail(STEX_INVALID_ARGUMENT, "--dump-input: kernel %s takes no input image",
                          k->name);
+    uint32_t w = cli_program_width(prog), h = cli_program_height(prog);
     stex_image img;
-    stex_status st = stex_image_init(&img, k->input_format, ki->width, ki->height, 1);
+    stex_status st = stex_image_init(&img, k->input_format, w, h, 1);
     if (st)
         return st;
-    size_t row = (size_t)ki->width * stex_format_get(k->input_format)->bytes;
-    for (uint32_t y = 0; y < ki->height; y++)
-        memcpy(img.data + (size_t)y * img.bytes_per_row, ki->input + y * row, row);
+    size_t row = (size_t)w * stex_format_get(k->input_format)->bytes;
+    for (uint32_t y = 0; y < h; y++)
+        memcpy(img.data + (size_t)y * img.bytes_per_row, input + y * row, row);
     stex_io_meta meta = {.kernel = k->name};
     st = stex_write_image(o->dump_input, &img, &meta);
     stex_image_free(&img);
@@ -374,7 +395,7 @@ static void json_sidecar(const char *path, const char *ext)
     free(s);
 }
 
-static void print_json(const run_opts *o, const stex_kernel *k, stex_kernel_instance *ki,
+static void print_json(const run_opts *o, const stex_kernel *k, const cli_program *p,
                        stex_race_detector *rd, double ms, const run_replay *rp,
                        const replay_result *res)
 {
@@ -382,8 +403,8 @@ static void print_json(const run_opts *o, const stex_kernel *k, stex_kernel_inst
            "\"schedule\": \"%s\", \"seed\": %" PRIu64 ", \"threads\": %d, "
            "\"visibility\": \"%s\", \"oob_load\": \"%s\", \"iterations\": %u, "
            "\"executor\": \"%s\", \"dispatch_ms\": %.3f, \"races\": ",
-           k->name, stex_kernel_instance_width(ki), stex_kernel_instance_height(ki),
-           stex_format_name(stex_kernel_instance_output_format(ki)), stex_profile_name(o->profile),
+           k->name, cli_program_width(p), cli_program_height(p),
+           stex_format_name(k->output_format), stex_profile_name(o->profile),
            stex_schedule_name(o->schedule), o->seed, cli_threads(o->threads),
            stex_visibility_name(o->vis), stex_oob_load_name(o->oob),
            o->iterations ? o->iterations : 1, o->wgsl ? "wgsl" : "c", ms);
@@ -428,7 +449,7 @@ static void print_json(const run_opts *o, const stex_kernel *k, stex_kernel_inst
     puts("}");
 }
 
-static void print_text(const run_opts *o, const stex_kernel *k, stex_kernel_instance *ki,
+static void print_text(const run_opts *o, const stex_kernel *k, const cli_program *p,
                        stex_race_detector *rd, double ms, const run_replay *rp,
                        const replay_result *res)
 {
@@ -436,9 +457,10 @@ static void print_text(const run_opts *o, const stex_kernel *k, stex_kernel_inst
     int threads = cli_threads(o->threads);
     printf("%s %ux%u %s: %u dispatch%s in %.3f ms (%s, profile %s, schedule %s, seed %" PRIu64
            ", %d thread%s, visibility %s)\n",
-           k->name, stex_kernel_instance_width(ki), stex_kernel_instance_height(ki),
-           stex_format_name(stex_kernel_instance_output_format(ki)), it, it > 1 ? "es" : "", ms,
-           o->wgsl ? "its WGSL, interpreted" : "its C version", stex_profile_name(o->profile), stex_schedule_name(o->schedule), o->seed, threads,
+           k->name, cli_program_width(p), cli_program_height(p),
+           stex_format_name(k->output_format), it, it > 1 ? "es" : "", ms,
+           o->wgsl ? "its WGSL, interpreted" : "its C version", stex_profile_name(o->profile),
+           stex_schedule_name(o->schedule), o->seed, threads,
            threads == 1 ? "" : "s", stex_visibility_name(o->vis));
     if (rd) {
         printf("race check: %" PRIu64 " racing location(s) (write-write %" PRIu64
@@ -465,23 +487,22 @@ static void print_text(const run_opts *o, const stex_kernel *k, stex_kernel_inst
         printf("note: this replay may differ from the golden: %s\n", rp->why_not);
 }
 
-/* --executor wgsl: each pass's pipeline from its WGSL (create_pipeline). */
-static stex_status make_wgsl(void *user, stex_device *d, const stex_kernel_pass *pass,
-                             stex_pipeline **out)
+/* --print-run: the kernel's run file for these options, indented. */
+static int print_run(const run_opts *o, const stex_kernel *k, const stex_kernel_setup *setup)
 {
-    /* named "<kernel>.wgsl", so diagnostics and race reports say where */
-    char name[96];
-    snprintf(name, sizeof name, "%s.wgsl", ((const stex_kernel *)user)->name);
-    stex_wgsl_module *m;
-    stex_status st = stex_wgsl_module_create(pass->wgsl, name, &m);
-    if (st == STEX_VALIDATION_ERROR)
-        st = stex_fail(st, "the WGSL of pass %s does not compile:\n%s", pass->entry_point,
-                       stex_wgsl_module_diagnostics(m));
-    stex_wgsl_options o = {.subgroup_width = RUN_WGSL_SUBGROUP};
-    if (!st)
-        st = stex_wgsl_pipeline_create(d, m, pass->entry_point, &o, out);
-    stex_wgsl_module_destroy(m);
-    return st;
+    cli_program_desc pd = {.kernel = k, .wgsl = true, .setup = *setup, .profile = o->profile};
+    cli_program *prog;
+    stex_status st = cli_program_create(&pd, &prog);
+    if (st)
+        return cli_fail("run", st);
+    json_t *j = json_loads(cli_program_run_file(prog), 0, NULL);
+    char *text = j ? json_dumps(j, JSON_INDENT(2)) : NULL;
+    if (text)
+        puts(text);
+    free(text);
+    json_decref(j);
+    cli_program_destroy(prog);
+    return text ? CLI_OK : cli_fail("run", stex_fail(STEX_OUT_OF_MEMORY, "out of memory"));
 }
 
 /* Creates the kernel, dispatches it, writes the files, prints the summary;
@@ -490,28 +511,29 @@ static int execute(const run_opts *o, const stex_kernel *k, const stex_kernel_se
                    const char *input_sha, const run_replay *rp)
 {
     stex_race_detector *rd = NULL;
-    stex_kernel_instance *ki = NULL;
+    cli_program *prog = NULL;
+    cli_program_desc pd = {.kernel = k, .wgsl = o->wgsl, .setup = *setup, .profile = o->profile,
+                           .subgroup_width = o->subgroup, .max_steps = o->max_steps};
     recorder rec = {0};
     stex_image out = {0};
     replay_result res = {0};
     stex_status st = STEX_OK;
     if (o->race_check && (st = stex_race_detector_create(NULL, &rd)))
         goto done;
-    if ((st = stex_kernel_instance_create(k, setup, &ki)))
+    if ((st = cli_program_create(&pd, &prog)))
         goto done;
-    if (o->dump_input && (st = dump_input(o, k, ki)))
+    if (o->dump_input && (st = dump_input(o, k, prog)))
         goto done;
     stex_dispatch_options d = {.schedule = o->schedule, .seed = o->seed,
                                .threads = (int)o->threads, .visibility = o->vis,
                                .oob_load = o->oob, .profile = stex_profile_get(o->profile),
                                .races = rd};
-    if (o->record && (st = start_recording(k, ki, &rec, &d)))
+    if (o->record && (st = start_recording(k, prog, &rec, &d)))
         goto done;
-    double t0 = cli_now_ms();
-    st = stex_kernel_instance_dispatch(ki, &d);
-    double ms = cli_now_ms() - t0;
+    st = cli_program_run(prog, &d);
+    double ms = cli_program_steps_ms(prog); /* the dispatches, not the setup */
     if (!st && (o->outs.n || rp))
-        st = cli_instance_image(ki, &out);
+        st = cli_program_image(prog, &out);
     if (!st && o->outs.n)
         st = write_outputs(o, k, &out, &rec, input_sha);
     if (!st && rp)
@@ -519,12 +541,12 @@ static int execute(const run_opts *o, const stex_kernel *k, const stex_kernel_se
     if (st)
         goto done;
     if (o->json)
-        print_json(o, k, ki, rd, ms, rp, &res);
+        print_json(o, k, prog, rd, ms, rp, &res);
     else
-        print_text(o, k, ki, rd, ms, rp, &res);
+        print_text(o, k, prog, rd, ms, rp, &res);
 done:
     stex_image_free(&out);
-    stex_kernel_instance_destroy(ki);
+    cli_program_destroy(prog);
     stex_race_detector_destroy(rd);
     stex_inputs_free(&rec.in);
     if (st)
@@ -539,10 +561,11 @@ static int run_file(const cli_args *a, run_opts *o)
     if (cli_given(&cli_run_spec, a, "seed") && !cli_given(&cli_run_spec, a, "schedule"))
         o->schedule = STEX_SCHEDULE_SHUFFLED;
     cli_run_file_opts f = {o->json, o->race_check, o->threads, o->seed, o->profile, o->schedule,
-                           o->vis, o->oob};
+                           o->vis, o->oob, o->subgroup, o->max_steps};
     if (!cli_is_wgsl_file(a->value[0]))
         return cli_run_file(&cli_run_spec, a, &f);
     static const char *const kernel_only[] = {"variant", "in", "record-allowed", "print-wgsl",
+                                              "print-run",
                                               "executor", "replay", "dump-input", NULL};
     for (const char *const *k = kernel_only; *k; k++)
         if (cli_given(&cli_run_spec, a, *k))
@@ -557,7 +580,7 @@ int cli_run(int argc, char **argv)
 {
     run_opts o = {.size = {0, 0, 1}, .profile = STEX_PROFILE_SPEC,
                   .schedule = STEX_SCHEDULE_IN_ORDER, .vis = STEX_VISIBILITY_IMMEDIATE,
-                  .oob = STEX_OOB_LOAD_ZERO};
+                  .oob = STEX_OOB_LOAD_ZERO, .wgsl = true};
     cli_args a;
     const stex_kernel *k = NULL;
     run_replay replay = {0}, *rp = NULL;
@@ -592,13 +615,12 @@ int cli_run(int argc, char **argv)
         return CLI_OK;
     }
     stex_kernel_setup setup = {.width = o.size[0], .height = o.size[1],
-                               .iterations = o.iterations, .variant = o.variant,
-                               .create_pipeline = o.wgsl ? make_wgsl : NULL,
-                               .create_pipeline_user = (void *)(uintptr_t)k};
+                               .iterations = o.iterations, .variant = o.variant};
     stex_image input = {0};
     char input_sha[65] = "";
     if (!o.in || !(rc = load_input(&o, k, rp, &setup, &input, input_sha)))
-        rc = execute(&o, k, &setup, o.in ? input_sha : NULL, rp);
+        rc = o.print_run ? print_run(&o, k, &setup)
+                         : execute(&o, k, &setup, o.in ? input_sha : NULL, rp);
     stex_image_free(&input);
     run_replay_free(&replay);
     return rc;

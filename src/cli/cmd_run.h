@@ -17,8 +17,10 @@ typedef struct run_outs {
 } run_outs;
 
 typedef struct run_opts {
-    bool list, json, race_check, record, print_wgsl, wgsl; /* wgsl: --executor wgsl */
+    bool list, json, race_check, record, print_wgsl, print_run, wgsl; /* wgsl: --executor wgsl */
     uint32_t size[3], threads, iterations; /* size[0] == 0: the kernel's own */
+    uint32_t subgroup;          /* --subgroup-size (WGSL; 0 = RUN_WGSL_SUBGROUP) */
+    uint64_t max_steps;         /* --max-steps (WGSL; 0 = the interpreter's default) */
     uint64_t seed;
     stex_profile_id profile;
     stex_schedule schedule;

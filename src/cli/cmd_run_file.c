@@ -4,9 +4,12 @@
 #include "cli/cmd_run_file.h"
 
 #include <inttypes.h>
+#include <libgen.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli_kernel.h"
+#include "io/io_internal.h"
 
 bool cli_is_run_file(const char *arg)
 {
@@ -18,7 +21,9 @@ bool cli_is_run_file(const char *arg)
 static int refuse_kernel_options(const cli_spec *spec, const cli_args *a)
 {
     static const char *const kernel_only[] = {"size", "iterations", "variant", "in", "out",
-                                              "record-allowed", "print-wgsl", NULL};
+                                              "record-allowed", "print-wgsl", "print-run",
+                                              "executor",
+                                              "replay", "dump-input", NULL};
     for (const char *const *k = kernel_only; *k; k++)
         if (cli_given(spec, a, *k))
             return cli_usage("run", "--%s: not for a run file (it declares its own textures, "
@@ -75,7 +80,8 @@ int cli_run_file(const cli_spec *spec, const cli_args *a, const cli_run_file_opt
     if (rc)
         return rc;
     stex_run *r = NULL;
-    stex_status st = stex_run_load(a->value[0], NULL, &r);
+    stex_run_options ro = {.subgroup_width = o->subgroup, .max_steps = o->max_steps};
+    stex_status st = stex_run_load(a->value[0], &ro, &r);
     return st ? cli_fail("run", st) : cli_run_loaded(a->value[0], r, o);
 }
 
@@ -108,4 +114,33 @@ done:
     stex_device_destroy(dev);
     stex_adapter_destroy(ad);
     return st ? cli_fail("run", st) : CLI_OK;
+}
+
+int cli_read_run_file(const char *cmd, const char *path, char **json, char **dir)
+{
+    *json = *dir = NULL;
+    uint8_t *bytes;
+    size_t n;
+    stex_status st = io_read_file(path, &bytes, &n, 64u << 20);
+    if (st)
+        return cli_fail(cmd, st);
+    char *copy = strdup(path);
+    *json = malloc(n + 1);
+    if (!copy || !*json) {
+        free(bytes), free(copy), free(*json);
+        *json = NULL;
+        return cli_fail(cmd, stex_fail(STEX_OUT_OF_MEMORY, "out of memory"));
+    }
+    memcpy(*json, bytes, n);
+    (*json)[n] = '\0';
+    free(bytes);
+    *dir = strdup(dirname(copy));
+    free(copy);
+    if (!*dir || memchr(*json, '\0', n)) {
+        free(*json), free(*dir);
+        *json = *dir = NULL;
+        return cli_fail(cmd, stex_fail(STEX_FILE_FORMAT_ERROR, "%s: not a JSON text (it holds "
+                                                               "a NUL byte)", path));
+    }
+    return CLI_OK;
 }

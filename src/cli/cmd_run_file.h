@@ -17,6 +17,8 @@ typedef struct cli_run_file_opts {
     stex_schedule schedule;
     stex_visibility vis;
     stex_oob_load oob;
+    uint32_t subgroup;     /* WGSL: lanes in lock step (0 = 32) */
+    uint64_t max_steps;    /* WGSL: 0 = the interpreter's default */
 } cli_run_file_opts;
 
 /* Whether `arg` names a run file (ends in .json). */
@@ -31,6 +33,13 @@ int cli_run_loaded(const char *path, stex_run *r, const cli_run_file_opts *o);
  * on a texture of `size` (size[0] 0: 64 x 64), dispatched over it
  * `iterations` times (0: once), written to the `nout` files of `outs`. */
 bool cli_is_wgsl_file(const char *arg);
+/* The run file a `stex run FILE.wgsl` makes, as JSON text (*json,
+ * malloc'ed); prints why and returns the exit code when it cannot. */
+int cli_wgsl_run_json(const char *cmd, const char *path, const uint32_t size[3],
+                      uint32_t iterations, const char *const *outs, int nout, char **json);
+/* A run file's text and its folder (both malloc'ed); prints why and returns
+ * the exit code when it cannot be read. */
+int cli_read_run_file(const char *cmd, const char *path, char **json, char **dir);
 int cli_run_wgsl(const char *path, const uint32_t size[3], uint32_t iterations,
                  const char *const *outs, int nout, const cli_run_file_opts *o);
 

@@ -75,18 +75,19 @@ static char *run_json(const char *path, const stex_wgsl_entry_point *e, const ui
     return text;
 }
 
-int cli_run_wgsl(const char *path, const uint32_t size[3], uint32_t iterations,
-                 const char *const *outs, int nout, const cli_run_file_opts *o)
+int cli_wgsl_run_json(const char *cmd, const char *path, const uint32_t size[3],
+                      uint32_t iterations, const char *const *outs, int nout, char **json)
 {
+    *json = NULL;
     uint8_t *src;
     size_t n;
     stex_status st = io_read_file(path, &src, &n, 16u << 20);
     if (st)
-        return cli_fail("run", st);
+        return cli_fail(cmd, st);
     char *text = malloc(n + 1);
     if (!text) {
         free(src);
-        return cli_fail("run", stex_fail(STEX_OUT_OF_MEMORY, "%s: out of memory", path));
+        return cli_fail(cmd, stex_fail(STEX_OUT_OF_MEMORY, "%s: out of memory", path));
     }
     memcpy(text, src, n);
     text[n] = '\0';
@@ -98,15 +99,26 @@ int cli_run_wgsl(const char *path, const uint32_t size[3], uint32_t iterations,
     int rc = m ? one_texture(path, m, &ep) : CLI_OK;
     if (!m || rc) {
         stex_wgsl_module_destroy(m);
-        return m ? rc : cli_fail("run", st);
+        return m ? rc : cli_fail(cmd, st);
     }
     const uint32_t wh[2] = {size[0] ? size[0] : 64, size[0] ? size[1] : 64};
-    char *json = run_json(path, ep, wh, iterations, outs, nout);
+    *json = run_json(path, ep, wh, iterations, outs, nout);
     stex_wgsl_module_destroy(m);
-    if (!json)
-        return cli_fail("run", stex_fail(STEX_OUT_OF_MEMORY, "%s: out of memory", path));
+    if (!*json)
+        return cli_fail(cmd, stex_fail(STEX_OUT_OF_MEMORY, "%s: out of memory", path));
+    return CLI_OK;
+}
+
+int cli_run_wgsl(const char *path, const uint32_t size[3], uint32_t iterations,
+                 const char *const *outs, int nout, const cli_run_file_opts *o)
+{
+    char *json;
+    int rc = cli_wgsl_run_json("run", path, size, iterations, outs, nout, &json);
+    if (rc)
+        return rc;
     stex_run *r = NULL;
-    st = stex_run_parse(json, path, ".", NULL, &r);
+    stex_run_options ro = {.subgroup_width = o->subgroup, .max_steps = o->max_steps};
+    stex_status st = stex_run_parse(json, path, ".", &ro, &r);
     free(json);
     return st ? cli_fail("run", st) : cli_run_loaded(path, r, o);
 }

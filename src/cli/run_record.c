@@ -99,8 +99,9 @@ char *run_record_json(const run_opts *o, const stex_kernel *k, uint32_t w, uint3
     /* the executor, and the WGSL interpreter's sub-group width (the C kernels run one
      * invocation at a time: none) */
     json_object_set_new(r, "executor", json_string(o->wgsl ? "wgsl" : "c"));
-    json_object_set_new(r, "subgroup_size", o->wgsl ? json_integer(RUN_WGSL_SUBGROUP)
-                                                    : json_null());
+    json_object_set_new(r, "subgroup_size",
+                        o->wgsl ? json_integer(o->subgroup ? o->subgroup : RUN_WGSL_SUBGROUP)
+                                : json_null());
     json_object_set_new(r, "visibility", json_string(stex_visibility_name(o->vis)));
     json_object_set_new(r, "oob_load", json_string(stex_oob_load_name(o->oob)));
     json_object_set_new(r, "iterations", json_integer(o->iterations ? o->iterations : 1));
@@ -292,6 +293,13 @@ static int read_record(json_t *run, const char *side, run_opts *o, const stex_ke
                                                    !strcmp(json_string_value(executor), "wgsl"))))
         return refuse(side, "the run record's \"executor\" must be \"c\" or \"wgsl\"");
     o->wgsl = executor && !strcmp(json_string_value(executor), "wgsl");
+    /* the sub-group width decides a racy kernel's outcome on the interpreter */
+    json_t *sg = json_object_get(run, "subgroup_size");
+    if (o->wgsl && sg && !json_is_null(sg)) {
+        if (!json_is_integer(sg) || json_integer_value(sg) < 1 || json_integer_value(sg) > 64)
+            return refuse(side, "the run record's \"subgroup_size\" must be 1 to 64");
+        o->subgroup = (uint32_t)json_integer_value(sg);
+    }
     if (variant && !json_is_null(variant)) {
         if (!json_is_string(variant) || (strcmp(json_string_value(variant), "random") &&
                                          strcmp(json_string_value(variant), "hot")))

@@ -11,34 +11,7 @@
  */
 #include "kernels/inputs.h"
 #include "kernels/instance.h"
-
-static const char WGSL[] =
-    "@group(0) @binding(0) var origen  : texture_2d<f32>;\n"
-    "@group(0) @binding(1) var smp     : sampler;\n"
-    "@group(0) @binding(2) var destino : texture_storage_2d<rgba16float, write>;\n"
-    "\n"
-    "struct Params { direccion : vec2<f32>, radio : f32 };\n"
-    "@group(0) @binding(3) var<uniform> params : Params;\n"
-    "\n"
-    "const PESOS = array<f32, 5>(0.227027, 0.194594, 0.121621, 0.054054, 0.016216);\n"
-    "\n"
-    "@compute @workgroup_size(8, 8)\n"
-    "fn main(@builtin(global_invocation_id) id : vec3<u32>) {\n"
-    "  let tam = textureDimensions(destino);\n"
-    "  if (any(id.xy >= tam)) { return; }\n"
-    "\n"
-    "  let uv = (vec2<f32>(id.xy) + vec2<f32>(0.5)) / vec2<f32>(tam);\n"
-    "  let paso = params.direccion * params.radio / vec2<f32>(tam);\n"
-    "\n"
-    "  var suma = textureSampleLevel(origen, smp, uv, 0.0) * PESOS[0];\n"
-    "  for (var i = 1; i < 5; i = i + 1) {\n"
-    "    let d = paso * f32(i);\n"
-    "    suma = suma + textureSampleLevel(origen, smp, uv + d, 0.0) * PESOS[i];\n"
-    "    suma = suma + textureSampleLevel(origen, smp, uv - d, 0.0) * PESOS[i];\n"
-    "  }\n"
-    "\n"
-    "  textureStore(destino, vec2<i32>(id.xy), suma);\n"
-    "}\n";
+#include "kernels/kernels_text.h" /* the WGSL and run file: wgsl/ */
 
 /* @binding(0) origen: texture_2d<f32>, (1) smp: sampler,
  * (2) destino: texture_storage_2d<rgba16float, write>, (3) params: uniform. */
@@ -101,7 +74,7 @@ static const stex_layout_entry ENTRIES[] = {
 };
 
 static const stex_kernel_pass PASSES[] = {
-    {"main", WGSL, {.kernel = blur, .workgroup = blur_workgroup,
+    {"main", kernels_text_blur_wgsl, {.kernel = blur, .workgroup = blur_workgroup,
       .workgroup_size = {8, 8, 1}, .entries = ENTRIES,
                     .entry_count = 4, .label = "blur"}},
 };
@@ -174,4 +147,5 @@ const stex_kernel kernels_blur = {
     .passes = PASSES,
     .pass_count = 1,
     .ops = &OPS,
+    .run_file = kernels_text_blur_json,
 };

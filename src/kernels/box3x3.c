@@ -7,41 +7,7 @@
  */
 #include "kernels/inputs.h"
 #include "kernels/instance.h"
-
-static const char WGSL_TEXTURE[] =
-    "@group(0) @binding(0) var origen : texture_2d<f32>;\n"
-    "@group(0) @binding(1) var destino : texture_storage_2d<rgba8unorm, write>;\n"
-    "@compute @workgroup_size(8, 8)\n"
-    "fn main(@builtin(global_invocation_id) id : vec3<u32>) {\n"
-    "  let tam = vec2<i32>(textureDimensions(destino));\n"
-    "  let c = vec2<i32>(id.xy);\n"
-    "  if (any(c >= tam)) { return; }\n"
-    "  var s = vec4<f32>(0.0);\n"
-    "  for (var dy = -1; dy <= 1; dy++) {\n"
-    "    for (var dx = -1; dx <= 1; dx++) {\n"
-    "      s += textureLoad(origen, clamp(c + vec2<i32>(dx, dy), vec2<i32>(0), tam - 1), 0);\n"
-    "    }\n"
-    "  }\n"
-    "  textureStore(destino, c, s / 9.0);\n"
-    "}\n";
-
-static const char WGSL_BUFFER[] =
-    "@group(0) @binding(0) var<storage, read> origen : array<u32>;\n"
-    "@group(0) @binding(1) var<storage, read_write> destino : array<u32>;\n"
-    "@group(0) @binding(2) var<uniform> tam : vec2<i32>;\n"
-    "@compute @workgroup_size(8, 8)\n"
-    "fn main(@builtin(global_invocation_id) id : vec3<u32>) {\n"
-    "  let c = vec2<i32>(id.xy);\n"
-    "  if (any(c >= tam)) { return; }\n"
-    "  var s = vec4<f32>(0.0);\n"
-    "  for (var dy = -1; dy <= 1; dy++) {\n"
-    "    for (var dx = -1; dx <= 1; dx++) {\n"
-    "      let p = clamp(c + vec2<i32>(dx, dy), vec2<i32>(0), tam - 1);\n"
-    "      s += unpack4x8unorm(origen[p.y * tam.x + p.x]);\n"
-    "    }\n"
-    "  }\n"
-    "  destino[c.y * tam.x + c.x] = pack4x8unorm(s / 9.0);\n"
-    "}\n";
+#include "kernels/kernels_text.h" /* the WGSL and run file: wgsl/ */
 
 /* @binding(0) origen, @binding(1) destino (both variants); the buffer
  * variant's @binding(2) var<uniform> tam : vec2<i32>. */
@@ -122,15 +88,15 @@ static const stex_layout_entry ENTRIES_BUFFER[] = {
 };
 
 static const stex_kernel_pass PASSES_TEXTURE[] = {
-    {"main", WGSL_TEXTURE, {.kernel = box3x3_texture, .workgroup = box3x3_texture_workgroup,
-      .workgroup_size = {8, 8, 1},
-                            .entries = ENTRIES_TEXTURE, .entry_count = 2,
+    {"main", kernels_text_box3x3_texture_wgsl,
+     {.kernel = box3x3_texture, .workgroup = box3x3_texture_workgroup,
+      .workgroup_size = {8, 8, 1}, .entries = ENTRIES_TEXTURE, .entry_count = 2,
                             .label = "box3x3-texture"}},
 };
 static const stex_kernel_pass PASSES_BUFFER[] = {
-    {"main", WGSL_BUFFER, {.kernel = box3x3_buffer, .workgroup = box3x3_buffer_workgroup,
-      .workgroup_size = {8, 8, 1},
-                           .entries = ENTRIES_BUFFER, .entry_count = 3,
+    {"main", kernels_text_box3x3_buffer_wgsl,
+     {.kernel = box3x3_buffer, .workgroup = box3x3_buffer_workgroup,
+      .workgroup_size = {8, 8, 1}, .entries = ENTRIES_BUFFER, .entry_count = 3,
                            .label = "box3x3-buffer"}},
 };
 
@@ -215,6 +181,7 @@ const stex_kernel kernels_box3x3_texture = {
     .passes = PASSES_TEXTURE,
     .pass_count = 1,
     .ops = &OPS_TEXTURE,
+    .run_file = kernels_text_box3x3_texture_json,
 };
 
 const stex_kernel kernels_box3x3_buffer = {
@@ -230,4 +197,5 @@ const stex_kernel kernels_box3x3_buffer = {
     .passes = PASSES_BUFFER,
     .pass_count = 1,
     .ops = &OPS_BUFFER,
+    .run_file = kernels_text_box3x3_buffer_json,
 };

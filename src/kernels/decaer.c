@@ -8,19 +8,7 @@
 
 #include "kernels/inputs.h"
 #include "kernels/instance.h"
-
-static const char WGSL[] =
-    "@group(0) @binding(0) var campo : texture_storage_2d<r32float, read_write>;\n"
-    "\n"
-    "@compute @workgroup_size(8, 8)\n"
-    "fn decaer(@builtin(global_invocation_id) id : vec3<u32>) {\n"
-    "  let tam = textureDimensions(campo);\n"
-    "  if (any(id.xy >= tam)) { return; }\n"
-    "\n"
-    "  let c = vec2<i32>(id.xy);\n"
-    "  let v = textureLoad(campo, c).r;\n"
-    "  textureStore(campo, c, vec4<f32>(v * 0.98, 0.0, 0.0, 0.0));\n"
-    "}\n";
+#include "kernels/kernels_text.h" /* the WGSL and run file: wgsl/ */
 
 enum { CAMPO = 0 }; /* @binding(0) var campo : texture_storage_2d<r32float, read_write> */
 
@@ -48,7 +36,7 @@ static const stex_layout_entry ENTRIES[] = {
 };
 
 static const stex_kernel_pass PASSES[] = {
-    {"decaer", WGSL, {.kernel = decaer, .workgroup = decaer_workgroup,
+    {"decaer", kernels_text_decaer_wgsl, {.kernel = decaer, .workgroup = decaer_workgroup,
                       .workgroup_size = {8, 8, 1}, .entries = ENTRIES,
                       .entry_count = 1, .label = "decaer"}},
 };
@@ -98,4 +86,5 @@ const stex_kernel kernels_decaer = {
     .passes = PASSES,
     .pass_count = 1,
     .ops = &OPS,
+    .run_file = kernels_text_decaer_json,
 };

@@ -10,34 +10,7 @@
  */
 #include "kernels/inputs.h"
 #include "kernels/instance.h"
-
-static const char WGSL_RACY[] =
-    "@group(0) @binding(0) var campo : texture_storage_2d<r32float, read_write>;\n"
-    "\n"
-    "// INCORRECTO: lee vecinos que otras invocaciones están escribiendo.\n"
-    "@compute @workgroup_size(8, 8)\n"
-    "fn difundir(@builtin(global_invocation_id) id : vec3<u32>) {\n"
-    "  let c = vec2<i32>(id.xy);\n"
-    "  let suma = textureLoad(campo, c + vec2<i32>(-1, 0)).r\n"
-    "           + textureLoad(campo, c + vec2<i32>( 1, 0)).r\n"
-    "           + textureLoad(campo, c + vec2<i32>(0, -1)).r\n"
-    "           + textureLoad(campo, c + vec2<i32>(0,  1)).r;\n"
-    "  textureStore(campo, c, vec4<f32>(suma * 0.25, 0.0, 0.0, 0.0));\n"
-    "}\n";
-
-static const char WGSL_PINGPONG[] =
-    "@group(0) @binding(0) var origen : texture_storage_2d<r32float, read>;\n"
-    "@group(0) @binding(1) var destino : texture_storage_2d<r32float, write>;\n"
-    "\n"
-    "@compute @workgroup_size(8, 8)\n"
-    "fn difundir(@builtin(global_invocation_id) id : vec3<u32>) {\n"
-    "  let c = vec2<i32>(id.xy);\n"
-    "  let suma = textureLoad(origen, c + vec2<i32>(-1, 0)).r\n"
-    "           + textureLoad(origen, c + vec2<i32>( 1, 0)).r\n"
-    "           + textureLoad(origen, c + vec2<i32>(0, -1)).r\n"
-    "           + textureLoad(origen, c + vec2<i32>(0,  1)).r;\n"
-    "  textureStore(destino, c, vec4<f32>(suma * 0.25, 0.0, 0.0, 0.0));\n"
-    "}\n";
+#include "kernels/kernels_text.h" /* the WGSL and run file: wgsl/ */
 
 /* racy: @binding(0) var campo : texture_storage_2d<r32float, read_write> */
 enum { CAMPO = 0 };
@@ -86,12 +59,12 @@ static const stex_layout_entry ENTRIES_PINGPONG[] = {
 };
 
 static const stex_kernel_pass PASSES_RACY[] = {
-    {"difundir", WGSL_RACY, {.kernel = difundir, .workgroup = difundir_workgroup,
+    {"difundir", kernels_text_difundir_wgsl, {.kernel = difundir, .workgroup = difundir_workgroup,
       .workgroup_size = {8, 8, 1},
                              .entries = ENTRIES_RACY, .entry_count = 1, .label = "difundir"}},
 };
 static const stex_kernel_pass PASSES_PINGPONG[] = {
-    {"difundir", WGSL_PINGPONG,
+    {"difundir", kernels_text_difundir_pingpong_wgsl,
      {.kernel = difundir_pingpong, .workgroup = difundir_pingpong_workgroup,
       .workgroup_size = {8, 8, 1}, .entries = ENTRIES_PINGPONG,
       .entry_count = 2, .label = "difundir-pingpong"}},
@@ -174,6 +147,7 @@ const stex_kernel kernels_difundir = {
     .passes = PASSES_RACY,
     .pass_count = 1,
     .ops = &OPS_RACY,
+    .run_file = kernels_text_difundir_json,
 };
 
 const stex_kernel kernels_difundir_pingpong = {
@@ -189,4 +163,5 @@ const stex_kernel kernels_difundir_pingpong = {
     .passes = PASSES_PINGPONG,
     .pass_count = 1,
     .ops = &OPS_PINGPONG,
+    .run_file = kernels_text_difundir_pingpong_json,
 };

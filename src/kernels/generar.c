@@ -13,26 +13,7 @@
 #include "stex/wgsl_math.h"
 
 #include "kernels/instance.h"
-
-static const char WGSL[] =
-    "@group(0) @binding(0) var salida : texture_storage_2d<rgba8unorm, write>;\n"
-    "\n"
-    "struct Params { tiempo : f32 };\n"
-    "@group(0) @binding(1) var<uniform> params : Params;\n"
-    "\n"
-    "@compute @workgroup_size(8, 8)\n"
-    "fn main(@builtin(global_invocation_id) id : vec3<u32>) {\n"
-    "  let tam = textureDimensions(salida);\n"
-    "  if (id.x >= tam.x || id.y >= tam.y) { return; }\n"
-    "\n"
-    "  let uv = vec2<f32>(id.xy) / vec2<f32>(tam);\n"
-    "  let color = vec3<f32>(\n"
-    "    0.5 + 0.5 * sin(uv.x * 12.0 + params.tiempo),\n"
-    "    0.5 + 0.5 * sin(uv.y * 12.0 + params.tiempo * 1.3),\n"
-    "    0.5 + 0.5 * sin((uv.x + uv.y) * 8.0 - params.tiempo));\n"
-    "\n"
-    "  textureStore(salida, vec2<i32>(id.xy), vec4<f32>(color, 1.0));\n"
-    "}\n";
+#include "kernels/kernels_text.h" /* the WGSL and run file: wgsl/ */
 
 /* @binding(0) var salida : texture_storage_2d<rgba8unorm, write>;
  * @binding(1) var<uniform> params : Params, struct Params { tiempo : f32 } */
@@ -149,7 +130,7 @@ static const stex_layout_entry ENTRIES[] = {
 };
 
 static const stex_kernel_pass PASSES[] = {
-    {"main", WGSL, {.kernel = generar, .workgroup = generar_workgroup,
+    {"main", kernels_text_generar_wgsl, {.kernel = generar, .workgroup = generar_workgroup,
                     .workgroup_size = {8, 8, 1}, .entries = ENTRIES,
                     .entry_count = 2, .label = "generar"}},
 };
@@ -197,4 +178,5 @@ const stex_kernel kernels_generar = {
     .passes = PASSES,
     .pass_count = 1,
     .ops = &OPS,
+    .run_file = kernels_text_generar_json,
 };

@@ -14,34 +14,7 @@
 #include "kernels/inputs.h"
 #include "common/error.h"
 #include "kernels/instance.h"
-
-static const char WGSL_ACUMULAR[] =
-    "@group(0) @binding(0) var<storage, read_write> acumulador : array<atomic<u32>>;\n"
-    "@group(0) @binding(1) var<uniform> dims : vec2<u32>;\n"
-    "@group(0) @binding(2) var<storage, read> puntos : array<vec2<u32>>;\n"
-    "\n"
-    "fn calcularPosicion(i : u32) -> vec2<u32> { return puntos[i]; }\n"
-    "\n"
-    "@compute @workgroup_size(64)\n"
-    "fn acumular(@builtin(global_invocation_id) id : vec3<u32>) {\n"
-    "  if (id.x >= arrayLength(&puntos)) { return; }\n"
-    "  let p = calcularPosicion(id.x);            // posición arbitraria en pantalla\n"
-    "  if (any(p >= dims)) { return; }\n"
-    "  atomicAdd(&acumulador[p.y * dims.x + p.x], 1u);\n"
-    "}\n";
-
-static const char WGSL_PRESENTAR[] =
-    "@group(0) @binding(0) var<storage, read> acumulador : array<u32>;\n"
-    "@group(0) @binding(1) var salida : texture_storage_2d<rgba16float, write>;\n"
-    "\n"
-    "@compute @workgroup_size(8, 8)\n"
-    "fn presentar(@builtin(global_invocation_id) id : vec3<u32>) {\n"
-    "  let tam = textureDimensions(salida);\n"
-    "  if (any(id.xy >= tam)) { return; }\n"
-    "  let n = f32(acumulador[id.y * tam.x + id.x]);\n"
-    "  let v = log(1.0 + n) / log(1.0 + 1000.0);\n"
-    "  textureStore(salida, vec2<i32>(id.xy), vec4<f32>(v, v, v, 1.0));\n"
-    "}\n";
+#include "kernels/kernels_text.h" /* the WGSL and run file: wgsl/ */
 
 /* acumular: @binding(0) acumulador, (1) dims (uniform vec2<u32>), (2) puntos */
 enum { ACUMULADOR = 0, DIMS = 1, PUNTOS = 2 };
@@ -101,11 +74,11 @@ static const stex_layout_entry ENTRIES_PRESENTAR[] = {
 };
 
 static const stex_kernel_pass PASSES[] = {
-    {"acumular", WGSL_ACUMULAR,
+    {"acumular", kernels_text_histogram_acumular_wgsl,
      {.kernel = acumular, .workgroup = acumular_workgroup,
       .workgroup_size = {64, 1, 1}, .entries = ENTRIES_ACUMULAR,
       .entry_count = 3, .label = "acumular"}},
-    {"presentar", WGSL_PRESENTAR,
+    {"presentar", kernels_text_histogram_presentar_wgsl,
      {.kernel = presentar, .workgroup = presentar_workgroup,
       .workgroup_size = {8, 8, 1}, .entries = ENTRIES_PRESENTAR,
       .entry_count = 2, .label = "presentar"}},
@@ -185,4 +158,5 @@ const stex_kernel kernels_histogram = {
     .passes = PASSES,
     .pass_count = 2,
     .ops = &OPS,
+    .run_file = kernels_text_histogram_json,
 };

@@ -162,6 +162,33 @@ static stex_status setup_instance(stex_kernel_instance *ki, const stex_kernel_se
     return stex_kernel_instance_reset(ki);
 }
 
+stex_status stex_kernel_default_input(const stex_kernel *k, uint32_t w, uint32_t h,
+                                      const char *variant, uint8_t **bytes, size_t *size)
+{
+    if (!k || !bytes || !size)
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_kernel_default_input: NULL argument");
+    *bytes = NULL;
+    *size = 0;
+    if (k->input_format == STEX_FORMAT_UNDEFINED)
+        return stex_fail(STEX_INVALID_ARGUMENT, "kernel %s takes no input image", k->name);
+    if (variant && strcmp(variant, "random") && strcmp(variant, "hot"))
+        return stex_fail(STEX_INVALID_ARGUMENT,
+                         "kernel %s: unknown input variant '%s' (random or hot)", k->name, variant);
+    /* make_input reads only the kernel, the size and the variant */
+    stex_kernel_instance ki = {.kernel = k, .width = w ? w : k->default_width,
+                               .height = w ? h : k->default_height,
+                               .hot = variant && !strcmp(variant, "hot")};
+    size_t n = (size_t)ki.width * ki.height * stex_format_get(k->input_format)->bytes;
+    uint8_t *out = malloc(n ? n : 1);
+    if (!out)
+        return stex_fail(STEX_OUT_OF_MEMORY, "kernel %s: no memory for a %ux%u input", k->name,
+                         ki.width, ki.height);
+    k->ops->make_input(&ki, out);
+    *bytes = out;
+    *size = n;
+    return STEX_OK;
+}
+
 stex_status stex_kernel_instance_create(const stex_kernel *k, const stex_kernel_setup *setup,
                                         stex_kernel_instance **out)
 {

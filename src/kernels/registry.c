@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "kernels/instance.h"
+#include "kernels/kernels_text.h"
 
 static const stex_kernel *const registry[] = {
     &kernels_generar,          /* lesson 003 */
@@ -29,5 +30,13 @@ const stex_kernel *stex_kernel_find(const char *name)
     return NULL;
 }
 
-/* ---- instances ---- */
-
+const char *stex_kernel_file(const char *name, size_t *size)
+{
+    for (size_t i = 0; name && i < kernels_text_file_count; i++)
+        if (!strcmp(kernels_text_files[i].name, name)) {
+            if (size)
+                *size = kernels_text_files[i].size;
+            return kernels_text_files[i].text;
+        }
+    return NULL;
+}

@@ -29,7 +29,7 @@ static stex_status from_file(const stex_run *r, const json_t *v, const char *pat
     char *full = run_file_path(r, json_string_value(v));
     if (!full)
         return run_fail(r, STEX_OUT_OF_MEMORY, path, "out of memory");
-    stex_status st = io_read_file(full, bytes, size, STEX_IO_MAX_BYTES);
+    stex_status st = run_read_file(r, full, bytes, size, STEX_IO_MAX_BYTES);
     free(full);
     return st ? run_wrap(r, st, path) : STEX_OK;
 }

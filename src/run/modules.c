@@ -50,7 +50,7 @@ static stex_status wgsl_module(stex_run *r, const json_t *d, const char *path, r
         return run_fail(r, STEX_OUT_OF_MEMORY, p, "out of memory");
     uint8_t *bytes;
     size_t n;
-    if ((st = io_read_file(m->filename, &bytes, &n, 16u << 20)))
+    if ((st = run_read_file(r, m->filename, &bytes, &n, 16u << 20)))
         return run_wrap(r, st, p);
     if (!(m->code = malloc(n + 1))) {
         free(bytes);

@@ -189,3 +189,21 @@ const char *stex_run_output_path(const stex_run *r, size_t i)
 {
     return r && i < r->output_path_count ? r->output_paths[i] : NULL;
 }
+
+size_t stex_run_output_entry_count(const stex_run *r) { return r ? r->output_count : 0; }
+
+stex_status stex_run_output_image(stex_run *r, size_t i, stex_image *out)
+{
+    if (!r || !out || i >= r->output_count)
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_run_output_image: no output %zu", i);
+    if (!r->device)
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_run_output_image: run the file first "
+                                                "(stex_run_execute)");
+    char p[RUN_PATH_MAX];
+    run_path_index(p, "$.outputs", i);
+    memset(out, 0, sizeof *out);
+    stex_status st = output_image(r, &r->outputs[i], p, out);
+    if (st)
+        stex_image_free(out);
+    return st;
+}

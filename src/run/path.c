@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "io/io_internal.h"
 #include "run/run_internal.h"
 
 static bool is_identifier(const char *s)
@@ -56,4 +57,12 @@ char *run_file_path(const stex_run *r, const char *name)
     if (p)
         snprintf(p, n, "%s%s%s", dir, *dir ? "/" : "", name);
     return p;
+}
+
+stex_status run_read_file(const stex_run *r, const char *path, uint8_t **bytes, size_t *size,
+                          size_t max)
+{
+    if (r->opt.read_file)
+        return r->opt.read_file(r->opt.read_file_user, path, bytes, size);
+    return io_read_file(path, bytes, size, max);
 }

@@ -77,6 +77,10 @@ stex_status run_fail(const stex_run *r, stex_status st, const char *path, const 
 stex_status run_wrap(const stex_run *r, stex_status st, const char *path);
 /* A file name of the run file made relative to its folder (malloc'ed). */
 char *run_file_path(const stex_run *r, const char *name);
+/* Its bytes (malloc'ed): through stex_run_options.read_file when given,
+ * else from disk (at most max bytes). */
+stex_status run_read_file(const stex_run *r, const char *path, uint8_t **bytes, size_t *size,
+                          size_t max);
 
 /* ---- typed JSON members (json_get.c): each returns FILE_FORMAT_ERROR
  * naming the member's path when it has the wrong type or range ---- */

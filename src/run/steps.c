@@ -246,6 +246,8 @@ stex_status run_steps(stex_run *r)
         const char *cmd = json_object_iter_key(json_object_iter(s));
         const json_t *d = json_object_get(s, cmd);
         run_path_key(pc, p, cmd);
+        if (r->opt.before_step && (st = r->opt.before_step(r->opt.step_user, r, i)))
+            return st;
         st = !strcmp(cmd, "dispatchWorkgroups")    ? dispatch(r, d, pc)
              : !strcmp(cmd, "writeBuffer")         ? write_buffer(r, d, pc)
              : !strcmp(cmd, "writeTexture")        ? write_texture(r, d, pc)
@@ -253,6 +255,8 @@ stex_status run_steps(stex_run *r)
              : !strcmp(cmd, "copyBufferToTexture") ? copy_with_texture(r, d, pc, true)
              : !strcmp(cmd, "copyTextureToBuffer") ? copy_with_texture(r, d, pc, false)
                                                    : clear_buffer(r, d, pc);
+        if (!st && r->opt.after_step)
+            st = r->opt.after_step(r->opt.step_user, r, i);
         if (st)
             return st;
     }

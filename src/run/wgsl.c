@@ -69,7 +69,9 @@ stex_status run_wgsl_pipeline(stex_run *r, run_module *m, const stex_run_shader 
         return run_fail(r, STEX_OUT_OF_MEMORY, path, "out of memory");
     for (size_t i = 0; i < s->constant_count; i++)
         ov[i] = (stex_wgsl_override){s->constants[i].name, s->constants[i].value};
-    stex_wgsl_options o = {.overrides = ov, .override_count = (uint32_t)s->constant_count};
+    stex_wgsl_options o = {.subgroup_width = r->opt.subgroup_width,
+                           .max_steps = r->opt.max_steps, .overrides = ov,
+                           .override_count = (uint32_t)s->constant_count};
     st = stex_wgsl_pipeline_create(r->device, m->wgsl, ep->name, &o, out);
     free(ov);
     return st ? run_wrap(r, st, path) : STEX_OK;

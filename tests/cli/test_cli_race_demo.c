@@ -60,14 +60,17 @@ static void test_race_difundir(void **state)
 }
 
 
-/* The texels of `stex run difundir --variant hot` at SIZE, seed S, one
- * thread: what stex race's run with that seed gives (r32float). */
-static float *hot_run(const char *size, uint64_t seed, uint32_t *w, uint32_t *h, double *heat)
+/* The texels of `stex run difundir --variant hot --executor E` at SIZE,
+ * seed S, one thread: what stex race's run with that seed and executor
+ * gives (r32float). */
+static float *hot_run(const char *size, uint64_t seed, const char *executor, uint32_t *w,
+                      uint32_t *h, double *heat)
 {
     char bin[512];
     snprintf(bin, sizeof bin, "%s/hot-%llu.bin", cli_dir, (unsigned long long)seed);
     cli_result r = run_stex("run difundir --variant hot --size %s --threads 1 --seed %llu "
-                            "--out '%s'", size, (unsigned long long)seed, bin);
+                            "--executor %s --out '%s'", size, (unsigned long long)seed, executor,
+                            bin);
     CLI_EXPECT(r, 0, NULL);
     cli_free(&r);
     stex_image img;
@@ -101,7 +104,8 @@ static void test_race_picture_one_scale(void **state)
     cli_free(&r);
     uint32_t w, h;
     double heat_a, heat_b;
-    float *a = hot_run("32x32", 3, &w, &h, &heat_a), *b = hot_run("32x32", 4, &w, &h, &heat_b);
+    float *a = hot_run("32x32", 3, "wgsl", &w, &h, &heat_a);
+    float *b = hot_run("32x32", 4, "wgsl", &w, &h, &heat_b);
     /* the report's heat is each run's sum of texels; the input holds 1000 */
     json_t *heat = json_object_get(j, "heat_per_run");
     assert_int_equal(json_array_size(heat), 2);
@@ -159,9 +163,12 @@ static void test_race_degenerate(void **state)
     (void)state;
     uint32_t w, h;
     double heat;
-    free(hot_run("64x64", 1, &w, &h, &heat));
-    assert_true(heat == 0); /* seed 1 of the hot variant at 64x64 ends all zero */
-    cli_result r = run_stex("race difundir --variant hot --size 64x64 --runs 3 --threads 1 --json");
+    /* the C version's seed 1 of the hot variant at 64x64 ends all zero (its
+     * invocations, run one after another, carry the heat off) */
+    free(hot_run("64x64", 1, "c", &w, &h, &heat));
+    assert_true(heat == 0);
+    cli_result r = run_stex("race difundir --variant hot --size 64x64 --runs 3 --threads 1 "
+                            "--executor c --json");
     CLI_EXPECT(r, 0, NULL);
     json_t *j = parse(&r);
     json_t *first = json_array_get(json_object_get(j, "outputs"), 0);
@@ -170,7 +177,7 @@ static void test_race_degenerate(void **state)
     assert_true(json_number_value(json_object_get(first, "total_heat")) == 0);
     json_decref(j);
     cli_free(&r);
-    r = run_stex("race difundir --variant hot --size 64x64 --runs 3 --threads 1");
+    r = run_stex("race difundir --variant hot --size 64x64 --runs 3 --threads 1 --executor c");
     CLI_EXPECT(r, 0, NULL);
     assert_non_null(strstr(r.out, "(first seed 1) - degenerate: every texel the same"));
     cli_free(&r);

@@ -53,7 +53,8 @@ static void test_record_and_replay(void **state)
     snprintf(gs, sizeof gs, "%s.json", g);
     path_in(again, sizeof again, "again.bin");
     cli_result r = run_stex("run difundir --size 24x20 --variant hot --iterations 3 --seed 5 "
-                            "--threads 1 --visibility snapshot --profile lavapipe --out '%s'", g);
+                            "--threads 1 --visibility snapshot --profile lavapipe --executor c "
+                            "--out '%s'", g);
     CLI_EXPECT(r, 0, NULL);
     cli_free(&r);
 

@@ -211,13 +211,14 @@ static void test_run_executor(void **state)
         char cp[512], wp[512];
         snprintf(cp, sizeof cp, "%s/%s-c.bin", cli_dir, k->name);
         snprintf(wp, sizeof wp, "%s/%s-wgsl.bin", cli_dir, k->name);
-        cli_result r = run_stex("run %s --size 24x16 --threads 2 --out '%s' --json", k->name, cp);
+        cli_result r = run_stex("run %s --size 24x16 --threads 2 --executor c --out '%s' --json",
+                                k->name, cp);
         CLI_EXPECT(r, 0, NULL);
         if (!strstr(r.out, "\"executor\": \"c\""))
             fail_msg("%s: %s", k->name, r.out);
         cli_free(&r);
-        r = run_stex("run %s --size 24x16 --threads 2 --executor wgsl --out '%s' --json",
-                     k->name, wp);
+        /* the default executor: the kernel's WGSL and run file */
+        r = run_stex("run %s --size 24x16 --threads 2 --out '%s' --json", k->name, wp);
         CLI_EXPECT(r, 0, NULL);
         if (!strstr(r.out, "\"executor\": \"wgsl\""))
             fail_msg("%s: %s", k->name, r.out);

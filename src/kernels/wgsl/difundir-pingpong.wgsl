@@ -1,0 +1,12 @@
+@group(0) @binding(0) var origen : texture_storage_2d<r32float, read>;
+@group(0) @binding(1) var destino : texture_storage_2d<r32float, write>;
+
+@compute @workgroup_size(8, 8)
+fn difundir(@builtin(global_invocation_id) id : vec3<u32>) {
+  let c = vec2<i32>(id.xy);
+  let suma = textureLoad(origen, c + vec2<i32>(-1, 0)).r
+           + textureLoad(origen, c + vec2<i32>( 1, 0)).r
+           + textureLoad(origen, c + vec2<i32>(0, -1)).r
+           + textureLoad(origen, c + vec2<i32>(0,  1)).r;
+  textureStore(destino, c, vec4<f32>(suma * 0.25, 0.0, 0.0, 0.0));
+}
