@@ -36,6 +36,20 @@ stex_status stex_sampler_create(stex_device *d, const stex_sampler_desc *desc, s
         (unsigned)full.mipmap_filter > STEX_FILTER_LINEAR ||
         (unsigned)full.precision > STEX_FILTER_PRECISION_LAVAPIPE)
         return stex_fail(STEX_TYPE_ERROR, "createSampler: an address mode, filter or precision is not a valid enum value");
+    if (full.max_anisotropy == 0)
+        full.max_anisotropy = 1;
+    if ((unsigned)full.compare > STEX_COMPARE_ALWAYS)
+        return stex_fail(STEX_TYPE_ERROR, "createSampler: compare %d is not a GPUCompareFunction",
+                         (int)full.compare);
+    if (full.max_anisotropy > 65535)
+        return stex_fail(STEX_TYPE_ERROR, "createSampler: maxAnisotropy %u is not an unsigned "
+                         "short", full.max_anisotropy);
+    if (full.max_anisotropy > 1 &&
+        (full.mag_filter != STEX_FILTER_LINEAR || full.min_filter != STEX_FILTER_LINEAR ||
+         full.mipmap_filter != STEX_FILTER_LINEAR))
+        return stex_fail(STEX_VALIDATION_ERROR, "createSampler: maxAnisotropy %u > 1 needs "
+                         "magFilter, minFilter and mipmapFilter all \"linear\"",
+                         full.max_anisotropy);
     if (!(full.lod_min_clamp >= 0))
         return stex_fail(STEX_VALIDATION_ERROR, "createSampler: lodMinClamp %g must be >= 0",
                          (double)full.lod_min_clamp);
@@ -52,6 +66,13 @@ stex_status stex_sampler_create(stex_device *d, const stex_sampler_desc *desc, s
 }
 
 void stex_sampler_destroy(stex_sampler *s) { free(s); }
+
+const char *stex_compare_function_name(stex_compare_function f)
+{
+    static const char *const names[] = {"undefined", "never", "less", "equal", "less-equal",
+                                        "greater", "not-equal", "greater-equal", "always"};
+    return (unsigned)f <= STEX_COMPARE_ALWAYS ? names[f] : "?";
+}
 const stex_sampler_desc *stex_sampler_get_desc(const stex_sampler *s) { return &s->desc; }
 
 /* ---- textureLoad(texture_2d<f32>, coords, level) ---- */

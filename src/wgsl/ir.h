@@ -48,6 +48,11 @@ typedef enum wg_opcode {
     OP_TEX_SAMPLE, /* d[0..4) = textureSampleLevel(texture imm, sampler n, a, b, level c) */
     OP_TEX_DIMS,   /* d[0..n) = textureDimensions(binding imm) (n words); sub: 1 = layers */
     OP_ARRAY_LEN,  /* d = (bytes bound at binding imm - a) / b */
+    /* sampled textures of every kind (lower_texture.c) */
+    OP_TEX_FETCH,  /* d[0..4) = textureLoad(texture imm; coordinates a, sub = dim; array
+                    * index b; level or sample index c; n = signedness as OP_TEX_LOAD) */
+    OP_TEX_QUERY,  /* d[0..n) = query sub (WG_QUERY_*) of texture imm at level a
+                    * (WG_NONE_REG: 0), b = 1 when a is signed */
     OP_BARRIER,    /* sub = exec_barrier kind */
     OP_IF,         /* slot imm; a = condition; jump to b (the ELSE) if no lane takes it */
     OP_ELSE,       /* slot imm; jump to b (the ENDIF) if no lane takes it */
@@ -59,6 +64,9 @@ typedef enum wg_opcode {
     OP_LOOP_END,   /* if exec: jump to b, else exec = slot imm */
     OP_END         /* the entry point returns */
 } wg_opcode;
+
+/* OP_TEX_QUERY queries */
+enum { WG_QUERY_DIMS, WG_QUERY_LAYERS, WG_QUERY_LEVELS, WG_QUERY_SAMPLES };
 
 /* OP_CMP comparisons and OP_BITS operations */
 enum { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EQ, CMP_NE };

@@ -511,6 +511,12 @@ static wg_val texture_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_
     bool arrayed = t->dim == STEX_VIEW_DIMENSION_2D_ARRAY;
     bool storage = t->kind == TY_STORAGE_TEXTURE;
     wg_ins *i;
+    /* every sampled texture's loads and queries but texture_2d<f32>'s
+     * textureLoad, which keeps its inline path */
+    bool plain_2d = t->dim == STEX_VIEW_DIMENSION_2D && t->elem == T_F32 && t->n == 0;
+    if (!storage && wg_sampled_texture_call_is(name) &&
+        !(plain_2d && !strcmp(name, "textureLoad")))
+        return wg_sampled_texture_call(x, e, name, a);
     if (!strcmp(name, "textureDimensions") || !strcmp(name, "textureNumLayers")) {
         bool layers = name[7] == 'N';
         if (!want_args(x, e, name, 1, storage || layers ? 1 : 2))
@@ -582,7 +588,7 @@ static wg_val texture_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_
         if (!want_args(x, e, name, 4, 4) ||
             !handle_arg(x, e, 1, a[1], TY_SAMPLER, TY_SAMPLER, name))
             return wg_error_val();
-        if (storage || t->dim != STEX_VIEW_DIMENSION_2D) {
+        if (storage || !plain_2d) {
             WG_ERR(x, e->loc, "texture-builtin-functions", "stex's textureSampleLevel takes a "
                    "texture_2d<f32>, not %s", wg_tname(x, a[0].type));
             return wg_error_val();

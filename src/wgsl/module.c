@@ -143,15 +143,24 @@ static bool reflect(wg_ctx *x, entry_info *ep)
         } else if (t->kind == TY_TEXTURE) {
             e->type = STEX_BINDING_TEXTURE;
             e->texture_view_dimension = or_2d(t->dim);
-            /* layout 'auto' (WebGPU's default pipeline layout): an f32 texture
-             * that a sampler reads is "float", one only loaded "unfilterable-float" */
+            e->texture_multisampled = t->n & WG_TEX_MULTISAMPLED;
+            /* layout 'auto' (WebGPU's default pipeline layout): a depth texture
+             * is "depth", i32 / u32 ones "sint" / "uint", an f32 texture that a
+             * sampler reads "float", one only loaded "unfilterable-float" */
             bool sampled = false;
             for (uint32_t c = 0; c < x->prog->ncode && !sampled; c++)
                 sampled = x->prog->code[c].op == OP_TEX_SAMPLE &&
                           x->prog->code[c].imm == g->val.ref.binding;
-            ep->sample_types[k - 1] = sampled ? "float" : "unfilterable-float";
+            e->texture_sample_type = t->n & WG_TEX_DEPTH ? STEX_SAMPLE_TYPE_DEPTH
+                                   : t->elem == T_I32 ? STEX_SAMPLE_TYPE_SINT
+                                   : t->elem == T_U32 ? STEX_SAMPLE_TYPE_UINT
+                                   : sampled ? STEX_SAMPLE_TYPE_FLOAT
+                                             : STEX_SAMPLE_TYPE_UNFILTERABLE_FLOAT;
+            ep->sample_types[k - 1] = stex_sample_type_name(e->texture_sample_type);
         } else if (t->kind == TY_SAMPLER) {
             e->type = STEX_BINDING_SAMPLER;
+            e->sampler_type = t->n ? STEX_SAMPLER_BINDING_COMPARISON
+                                   : STEX_SAMPLER_BINDING_FILTERING;
         } else {
             e->type = g->val.ref.space == SP_UNIFORM ? STEX_BINDING_UNIFORM_BUFFER
                     : g->val.ref.access == STEX_ACCESS_READ_WRITE
@@ -454,6 +463,54 @@ stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *mo
     return st;
 }
 
+/* A texture or sampler entry of an explicit layout against the shader's
+ * type: the same view dimension and multisampled; sampleType "depth" for a
+ * depth texture, "sint" / "uint" for i32 / u32, "float" or
+ * "unfilterable-float" for f32; a
+ * sampler_comparison needs "comparison", a sampler anything else. */
+static stex_status sampled_binding_check(const stex_wgsl_entry_point *ep, uint32_t i,
+                                         const stex_layout_entry *l)
+{
+    const stex_layout_entry *s = &ep->entries[i];
+    if (s->type == STEX_BINDING_SAMPLER) {
+        bool lc = l->sampler_type == STEX_SAMPLER_BINDING_COMPARISON;
+        bool sc = s->sampler_type == STEX_SAMPLER_BINDING_COMPARISON;
+        if (lc != sc)
+            return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: the layout's "
+                             "sampler type %s for @group(%u) @binding(%u) does not fit the "
+                             "shader's %s [layout-sampler-type]",
+                             stex_sampler_binding_type_name(l->sampler_type), s->group,
+                             s->binding, sc ? "sampler_comparison" : "sampler");
+        return STEX_OK;
+    }
+    stex_view_dimension ld = l->texture_view_dimension ? l->texture_view_dimension
+                                                       : STEX_VIEW_DIMENSION_2D;
+    if (ld != s->texture_view_dimension)
+        return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: the layout's view "
+                         "dimension %s for @group(%u) @binding(%u) is not the shader's %s "
+                         "[layout-view-dimension]", stex_view_dimension_name(ld), s->group,
+                         s->binding, stex_view_dimension_name(s->texture_view_dimension));
+    if (l->texture_multisampled != s->texture_multisampled)
+        return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: the layout's "
+                         "multisampled %s for @group(%u) @binding(%u) is not the shader's "
+                         "[layout-multisampled]", l->texture_multisampled ? "true" : "false",
+                         s->group, s->binding);
+    stex_texture_sample_type lt = l->texture_sample_type ? l->texture_sample_type
+                                                         : STEX_SAMPLE_TYPE_FLOAT;
+    stex_texture_sample_type st = s->texture_sample_type;
+    /* (the texture-sampler pair rule - a filtering sampler only with "float" - is
+     * not checked here: stex accepts either float type for an f32 texture) */
+    bool f32 = st == STEX_SAMPLE_TYPE_FLOAT || st == STEX_SAMPLE_TYPE_UNFILTERABLE_FLOAT;
+    bool ok = lt == st || (f32 && (lt == STEX_SAMPLE_TYPE_FLOAT ||
+                                   lt == STEX_SAMPLE_TYPE_UNFILTERABLE_FLOAT));
+    if (!ok)
+        return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: the layout's sampleType "
+                         "%s for @group(%u) @binding(%u) does not fit the shader's %s ('%s') "
+                         "[layout-sample-type]", stex_sample_type_name(lt), s->group,
+                         s->binding, stex_sample_type_name(st), ep->binding_names[i]);
+    return STEX_OK;
+}
+
 /* GPUPipelineLayout vs the entry point's bindings (WebGPU "validating
  * shader binding"): every binding the entry point uses has a layout entry of
  * its kind; a storage texture's access, format and view dimension are the
@@ -483,6 +540,12 @@ stex_status stex_wgsl_layout_check(const stex_wgsl_module *m, const char *entry_
             return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: the layout's entry "
                              "for @group(%u) @binding(%u) is of another binding type than "
                              "'%s' [layout-binding]", s->group, s->binding, ep->binding_names[i]);
+        if (s->type == STEX_BINDING_TEXTURE || s->type == STEX_BINDING_SAMPLER) {
+            stex_status st = sampled_binding_check(ep, i, l);
+            if (st)
+                return st;
+            continue;
+        }
         if (s->type != STEX_BINDING_STORAGE_TEXTURE)
             continue;
         const stex_storage_texture_layout *a = &l->storage_texture, *b = &s->storage_texture;
