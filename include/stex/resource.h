@@ -167,6 +167,29 @@ STEX_API void stex_view_sample_level(const stex_texture_view *v, const stex_samp
                                      const stex_profile *p, float u, float v_, int64_t layer,
                                      float level, stex_vec4 *out);
 
+/* Every sampling builtin on every sampled view (src/resource/sample.c):
+ * textureSampleLevel (2d, 2d-array, 3d, cube, cube-array, with offsets),
+ * textureSampleGrad, textureSampleCompareLevel and textureGatherCompare (the
+ * sampler's compare function against depth_ref), textureGather,
+ * textureSampleBaseClampToEdge.  Filtering arithmetic as
+ * stex_sampler_desc.precision says. */
+typedef enum stex_sample_fn {
+    STEX_SAMPLE_LEVEL = 0, STEX_SAMPLE_GRAD, STEX_SAMPLE_COMPARE_LEVEL, STEX_SAMPLE_GATHER,
+    STEX_SAMPLE_GATHER_COMPARE, STEX_SAMPLE_BASE_CLAMP_TO_EDGE
+} stex_sample_fn;
+typedef struct stex_sample_args {
+    stex_sample_fn fn;
+    float coord[3];          /* u, v (2d), w (3d), or the direction (cube) */
+    int64_t array_index;     /* 2d-array, cube-array: clamped into the view's range */
+    float level;             /* LEVEL: the explicit level of detail */
+    float ddx[3], ddy[3];    /* GRAD */
+    int32_t offset[3];       /* texel offset (2d, 2d-array, 3d) */
+    float depth_ref;         /* COMPARE_LEVEL, GATHER_COMPARE */
+    uint32_t component;      /* GATHER: 0..3 (a depth texture: 0) */
+} stex_sample_args;
+STEX_API void stex_view_sample(const stex_texture_view *v, const stex_sampler *s,
+                               const stex_profile *p, const stex_sample_args *a, stex_vec4 *out);
+
 /* ---- sampled, depth and multisampled views: textureLoad and the queries ---- */
 
 /* textureLoad on a sampled view of dimension 1d, 2d, 2d-array or 3d (WGSL

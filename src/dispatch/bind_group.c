@@ -18,7 +18,8 @@ static const stex_bind_group_entry *entry_for(const stex_bind_group_entry *e, ui
     return NULL;
 }
 
-static stex_status check_sample_type(const stex_layout_entry *le, const stex_view_desc *vd);
+static stex_status check_sample_type(const stex_layout_entry *le, const stex_view_desc *vd,
+                                     uint32_t features);
 
 static stex_status validate_texture_entry(const stex_pipeline *p, const stex_layout_entry *le,
                                           const stex_bind_group_entry *be)
@@ -55,13 +56,14 @@ static stex_status validate_texture_entry(const stex_pipeline *p, const stex_lay
         return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: the layout's "
                          "multisampled is %s but the texture's sampleCount is %u", le->binding,
                          le->texture_multisampled ? "true" : "false", td->sample_count);
-    return check_sample_type(le, vd);
+    return check_sample_type(le, vd, stex_device_features(p->dev));
 }
 
 /* The sample types a view's format and aspect are compatible with (WebGPU's
- * texture format capabilities tables): filterable float colours, the
- * unfilterable 32-bit floats, depth, sint and uint. */
-static stex_status check_sample_type(const stex_layout_entry *le, const stex_view_desc *vd)
+ * texture format capabilities tables): filterable float colours, the 32-bit
+ * floats filterable only under float32-filterable, depth, sint and uint. */
+static stex_status check_sample_type(const stex_layout_entry *le, const stex_view_desc *vd,
+                                     uint32_t features)
 {
     const stex_format_info *fi = stex_format_get(vd->format);
     stex_texture_sample_type want = le->texture_sample_type ? le->texture_sample_type
@@ -81,8 +83,9 @@ static stex_status check_sample_type(const stex_layout_entry *le, const stex_vie
         ok = 1u << STEX_SAMPLE_TYPE_SINT;
     else if (fi->scalar == STEX_SCALAR_U32)
         ok = 1u << STEX_SAMPLE_TYPE_UINT;
-    else if (fi->type == STEX_CHANNEL_FLOAT && fi->bits[0] == 32)
-        ok = 1u << STEX_SAMPLE_TYPE_UNFILTERABLE_FLOAT; /* no float32-filterable in stex */
+    else if (fi->type == STEX_CHANNEL_FLOAT && fi->bits[0] == 32 &&
+             !(features & STEX_FEATURE_FLOAT32_FILTERABLE))
+        ok = 1u << STEX_SAMPLE_TYPE_UNFILTERABLE_FLOAT;
     else
         ok = 1u << STEX_SAMPLE_TYPE_FLOAT | 1u << STEX_SAMPLE_TYPE_UNFILTERABLE_FLOAT;
     if (!(ok >> want & 1u))
