@@ -67,7 +67,8 @@ static int64_t nearest_index(const sample_cx *c, int k, float u, uint32_t n)
         return lavapipe_nearest(m, u, n);
     /* llvmpipe adds an offset to the integer index where it floors the
      * scaled coordinate (clamp, power-of-two repeat), else off / n to the
-     * normalised coordinate */
+     * normalised coordinate; its linear filter adds off / n to the
+     * normalised coordinate but for clamp-to-edge (texels, before the clamp) */
     if (m == STEX_ADDRESS_CLAMP_TO_EDGE || (m == STEX_ADDRESS_REPEAT && is_pot(n)))
         return wrap(m, (int64_t)ffloor(tame(u * (float)n)) + off, n);
     return lavapipe_nearest(m, u + (float)off / (float)n, n);
@@ -101,14 +102,6 @@ static void linear_index(const sample_cx *c, int k, float u, uint32_t n, int64_t
         *w = cc - f;
         *i0 = f < 0 ? 0 : (int64_t)f;
         *i1 = (int64_t)f + 1 > n - 1 ? n - 1 : (int64_t)f + 1;
-        return;
-    }
-    if (m == STEX_ADDRESS_REPEAT && is_pot(n)) { /* after the half-texel shift */
-        cc = tame(u * len - 0.5f + (float)off);
-        f = ffloor(cc);
-        *w = cc - f;
-        *i0 = (int64_t)f & (n - 1);
-        *i1 = ((int64_t)f + 1) & (n - 1);
         return;
     }
     lavapipe_axis(m, u + (float)off / len, n, i0, i1, w);

@@ -148,21 +148,14 @@ static inline void lavapipe_axis(stex_address_mode m, float u, uint32_t n, int64
     int64_t k0;
     switch (m) {
     case STEX_ADDRESS_REPEAT:
-        if (is_pot(n)) {
-            c = tame(u * len - 0.5f);
-            f = ffloor(c);
-            *w = c - f;
-            k0 = (int64_t)f;
-            *i0 = k0 & (n - 1);
-            *i1 = (k0 + 1) & (n - 1);
-        } else {
-            c = tame(fract(tame(u)) * len - 0.5f); /* lp_build_coord_repeat_npot_linear */
-            f = ffloor(c);
-            *w = c - f;
-            k0 = c < 0 ? n - 1 : (int64_t)f;
-            *i0 = k0;
-            *i1 = k0 == n - 1 ? 0 : k0 + 1;
-        }
+        /* fract(u) first for every size, power of two or not (measured:
+         * lavapipe-sampling.tsv.gz; lp_build_coord_repeat_npot_linear) */
+        c = tame(fract(tame(u)) * len - 0.5f);
+        f = ffloor(c);
+        *w = c - f;
+        k0 = c < 0 ? n - 1 : (int64_t)f;
+        *i0 = k0;
+        *i1 = k0 == n - 1 ? 0 : k0 + 1;
         return;
     case STEX_ADDRESS_MIRROR_REPEAT:
         c = mirror_coord(tame(u)) * len - 0.5f;
