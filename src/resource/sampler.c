@@ -143,6 +143,32 @@ static inline void fetch(const stex_view_access *acc, const sample_ctx *cx, int6
 
 /* ---- filtering one level ---- */
 
+/* lavapipe's 8-bit path: the level's filtered texel as unorm8 bytes. */
+static void level_bytes_u8(const stex_view_access *a, const sample_ctx *cx,
+                           stex_filter_mode filter, float u, float v, uint32_t z, uint8_t *res)
+{
+    const stex_sampler_desc *sd = cx->sd;
+    uint32_t w = a->width, h = a->height, bpp = a->bytes_per_texel;
+    if (filter == STEX_FILTER_NEAREST) {
+        const uint8_t *t = texel_at(a, cx, lavapipe_nearest(sd->address_mode_u, u, w),
+                                    lavapipe_nearest(sd->address_mode_v, v, h), z);
+        memcpy(res, t, bpp);
+        return;
+    }
+    footprint fp;
+    lavapipe_axis_u8(sd->address_mode_u, u, w, &fp.x0, &fp.x1, &fp.fa);
+    lavapipe_axis_u8(sd->address_mode_v, v, h, &fp.y0, &fp.y1, &fp.fb);
+    const uint8_t *t00 = texel_at(a, cx, fp.x0, fp.y0, z);
+    const uint8_t *t10 = texel_at(a, cx, fp.x1, fp.y0, z);
+    const uint8_t *t01 = texel_at(a, cx, fp.x0, fp.y1, z);
+    const uint8_t *t11 = texel_at(a, cx, fp.x1, fp.y1, z);
+    for (uint32_t i = 0; i < bpp; i++) {
+        uint32_t r0 = lerp_u8(fp.fa, t00[i], t10[i]);
+        uint32_t r1 = lerp_u8(fp.fa, t01[i], t11[i]);
+        res[i] = (uint8_t)lerp_u8(fp.fb, r0, r1);
+    }
+}
+
 static void sample_one_level(const stex_view_access *a, const sample_ctx *cx,
                              stex_filter_mode filter, float u, float v, uint32_t z, stex_vec4 *out)
 {
@@ -162,19 +188,8 @@ static void sample_one_level(const stex_view_access *a, const sample_ctx *cx,
     }
     footprint fp;
     if (cx->u8) {
-        lavapipe_axis_u8(sd->address_mode_u, u, w, &fp.x0, &fp.x1, &fp.fa);
-        lavapipe_axis_u8(sd->address_mode_v, v, h, &fp.y0, &fp.y1, &fp.fb);
-        uint32_t bpp = a->bytes_per_texel;
-        const uint8_t *t00 = texel_at(a, cx, fp.x0, fp.y0, z);
-        const uint8_t *t10 = texel_at(a, cx, fp.x1, fp.y0, z);
-        const uint8_t *t01 = texel_at(a, cx, fp.x0, fp.y1, z);
-        const uint8_t *t11 = texel_at(a, cx, fp.x1, fp.y1, z);
         uint8_t res[16];
-        for (uint32_t i = 0; i < bpp; i++) {
-            uint32_t r0 = lerp_u8(fp.fa, t00[i], t10[i]);
-            uint32_t r1 = lerp_u8(fp.fa, t01[i], t11[i]);
-            res[i] = (uint8_t)lerp_u8(fp.fb, r0, r1);
-        }
+        level_bytes_u8(a, cx, filter, u, v, z, res);
         sample_codec_decode(cx->codec, a->decode, cx->p, res, out);
         return;
     }
@@ -343,6 +358,16 @@ static void sample_level(const stex_texture_view *v, const stex_sampler *s, cons
     uint32_t lo = f >= (float)q ? q : (uint32_t)f;
     uint32_t hi = lo + 1 > q ? q : lo + 1;
     float delta = lo == q ? 0 : lod - f;
+    if (cx->u8) { /* llvmpipe blends the levels in 8 bits too: weight trunc(delta * 256) */
+        uint8_t b0[16], b1[16], res[16];
+        level_bytes_u8(&v->level[lo], cx, filter, u, v_, z, b0);
+        level_bytes_u8(&v->level[hi], cx, filter, u, v_, z, b1);
+        uint32_t w8 = (uint32_t)(delta * 256.0f);
+        for (uint32_t i = 0; i < v->level[lo].bytes_per_texel; i++)
+            res[i] = (uint8_t)lerp_u8(w8, b0[i], b1[i]);
+        sample_codec_decode(cx->codec, v->level[lo].decode, cx->p, res, out);
+        return;
+    }
     stex_vec4 t0, t1;
     sample_one_level(&v->level[lo], cx, filter, u, v_, z, &t0);
     sample_one_level(&v->level[hi], cx, filter, u, v_, z, &t1);
