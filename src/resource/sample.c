@@ -14,7 +14,7 @@ typedef struct sample_cx {
     const stex_sampler_desc *sd;
     const stex_profile *p;
     bool lavapipe;
-    bool cube;
+    bool cube, cube_array;
     bool gather;                /* textureGather(Compare): the footprint's order matters */
     uint32_t naxes;             /* texel axes: 2, or 3 for a 3d view */
     stex_address_mode mode[3];
@@ -119,6 +119,68 @@ static float spec_sum(const double *w, const float *t, int n)
     return isnan(r) ? spec_nan(w, t, n) : r;
 }
 
+static uint32_t cube_face(const float *d, float *s, float *t, float *ma_out, float *sc_out,
+                          float *tc_out);
+
+/* Seamless cube filtering (Vulkan, "Cube map edge handling"): texel (i, j)
+ * of face `face`, one step outside it at most, is the texel of the adjacent
+ * face the same direction points into. */
+static void cube_texel(const sample_cx *c, const stex_view_access *a, int64_t base,
+                       uint32_t face, int64_t i, int64_t j, stex_vec4 *out)
+{
+    uint32_t n = a->width;
+    if (i >= 0 && j >= 0 && i < n && j < n) {
+        texel(c, a, i, j, base + face, out);
+        return;
+    }
+    /* the texel centre as a direction (|major| = 1), its face and place */
+    double sc = 2.0 * ((double)i + 0.5) / n - 1.0, tc = 2.0 * ((double)j + 0.5) / n - 1.0;
+    double d[3];
+    switch (face) {
+    case 0: d[0] = 1, d[1] = -tc, d[2] = -sc; break;
+    case 1: d[0] = -1, d[1] = -tc, d[2] = sc; break;
+    case 2: d[0] = sc, d[1] = 1, d[2] = tc; break;
+    case 3: d[0] = sc, d[1] = -1, d[2] = -tc; break;
+    case 4: d[0] = sc, d[1] = -tc, d[2] = 1; break;
+    default: d[0] = -sc, d[1] = -tc, d[2] = -1; break;
+    }
+    float df[3] = {(float)d[0], (float)d[1], (float)d[2]}, s2, t2;
+    uint32_t f2 = cube_face(df, &s2, &t2, NULL, NULL, NULL);
+    int64_t i2 = (int64_t)floor((double)s2 * n), j2 = (int64_t)floor((double)t2 * n);
+    i2 = i2 < 0 ? 0 : i2 >= n ? n - 1 : i2;
+    j2 = j2 < 0 ? 0 : j2 >= n ? n - 1 : j2;
+    texel(c, a, i2, j2, base + f2, out);
+}
+
+/* The 2x2 footprint of a linear filter on a cube face, across its edges;
+ * a corner outside the face in both directions is the mean of the other
+ * three texels. */
+static int cube_footprint(const sample_cx *c, const stex_view_access *a, int64_t layer,
+                          const int64_t *i0, const int64_t *i1, stex_vec4 *t)
+{
+    int64_t base = layer - layer % 6;
+    uint32_t face = (uint32_t)(layer % 6), n = a->width;
+    int corner = -1;
+    for (int q = 0; q < 4; q++) {
+        int64_t i = q & 1 ? i1[0] : i0[0], j = q & 2 ? i1[1] : i0[1];
+        if ((i < 0 || i >= n) && (j < 0 || j >= n)) {
+            corner = q;
+            continue;
+        }
+        cube_texel(c, a, base, face, i, j, &t[q]);
+    }
+    if (corner < 0)
+        return corner;
+    for (int ch = 0; ch < 4; ch++) {
+        float sum = 0;
+        for (int q = 0; q < 4; q++)
+            if (q != corner)
+                sum += t[q].f[ch];
+        t[corner].f[ch] = sum / 3.0f;
+    }
+    return corner;
+}
+
 static void filter_level(const sample_cx *c, const stex_view_access *a, stex_filter_mode filter,
                          const float *u, int64_t layer, stex_vec4 *out)
 {
@@ -135,10 +197,38 @@ static void filter_level(const sample_cx *c, const stex_view_access *a, stex_fil
     for (uint32_t k = 0; k < c->naxes; k++)
         linear_index(c, (int)k, u[k], n[k], &i0[k], &i1[k], &w[k]);
     stex_vec4 t[8]; /* t[x + 2y + 4z]: x, y, z = 0 for i0, 1 for i1 */
+    int cube_corner = -1;
     uint32_t corners = c->naxes == 3 ? 8 : 4;
-    for (uint32_t q = 0; q < corners; q++)
-        texel(c, a, q & 1 ? i1[0] : i0[0], q & 2 ? i1[1] : i0[1], q & 4 ? i1[2] : i0[2], &t[q]);
+    if (c->cube) { /* indices unclamped: the footprint may cross an edge */
+        for (int k = 0; k < 2; k++) {
+            float cc = tame(u[k] * (float)n[k] - 0.5f), f = ffloor(cc);
+            w[k] = cc - f;
+            i0[k] = (int64_t)f;
+            i1[k] = (int64_t)f + 1;
+        }
+        cube_corner = cube_footprint(c, a, layer, i0, i1, t);
+    } else {
+        for (uint32_t q = 0; q < corners; q++)
+            texel(c, a, q & 1 ? i1[0] : i0[0], q & 2 ? i1[1] : i0[1], q & 4 ? i1[2] : i0[2],
+                  &t[q]);
+    }
     for (int ch = 0; ch < 4; ch++) {
+        if (c->lavapipe && c->cube) {
+            /* llvmpipe's seamless cube filter: a weighted sum in f32, the
+             * weights (1 - wx)(1 - wy), wx(1 - wy), (1 - wx)wy, wx wy */
+            float wx0 = 1.0f - w[0], wy0 = 1.0f - w[1];
+            float W[4] = {wx0 * wy0, w[0] * wy0, wx0 * w[1], w[0] * w[1]};
+            if (cube_corner >= 0) { /* a corner's weight goes a third to each other texel */
+                float third = W[cube_corner] * (1.0f / 3.0f);
+                for (int q = 0; q < 4; q++)
+                    W[q] = q == cube_corner ? 0 : W[q] + third;
+            }
+            float acc = W[0] * t[0].f[ch];
+            for (int q = 1; q < 4; q++)
+                acc = acc + W[q] * t[q].f[ch]; /* unfused (measured) */
+            out->f[ch] = acc;
+            continue;
+        }
         if (c->lavapipe) { /* lerp along x, then y, then z */
             float r[2];
             for (uint32_t z = 0; z < corners / 4; z++)
@@ -184,8 +274,11 @@ static uint32_t cube_face(const float *d, float *s, float *t, float *ma_out, flo
         tc = -d[1];
     }
     float am = fabsf(ma);
-    *s = 0.5f * (sc / am + 1.0f);
-    *t = 0.5f * (tc / am + 1.0f);
+    /* s = sc * (0.5 / |ma|) + 0.5, unfused (llvmpipe's order, measured) */
+    float ima = 0.5f / am;
+    *s = sc * ima + 0.5f;
+    *t = tc * ima + 0.5f;
+
     if (ma_out) {
         *ma_out = ma;
         *sc_out = sc;
@@ -268,6 +361,19 @@ static void gather(const sample_cx *c, const stex_view_access *a, const float *u
 {
     int64_t i0[2], i1[2];
     float w[2];
+    if (c->cube) { /* across the face's edges, as the filters */
+        stex_vec4 q[4];
+        for (int ax = 0; ax < 2; ax++) {
+            float cc = tame(u[ax] * (float)a->width - 0.5f), f = ffloor(cc);
+            i0[ax] = (int64_t)f;
+            i1[ax] = (int64_t)f + 1;
+        }
+        cube_footprint(c, a, layer, i0, i1, q);
+        const int order[4] = {2, 3, 1, 0};
+        for (int k2 = 0; k2 < 4; k2++)
+            out->f[k2] = q[order[k2]].f[k & 3];
+        return;
+    }
     for (int ax = 0; ax < 2; ax++)
         linear_index(c, ax, u[ax], ax ? a->height : a->width, &i0[ax], &i1[ax], &w[ax]);
     stex_vec4 t;
@@ -292,6 +398,7 @@ void stex_view_sample(const stex_texture_view *v, const stex_sampler *s, const s
     stex_view_dimension dim = v->desc.dimension;
     c.cube = dim == STEX_VIEW_DIMENSION_CUBE || dim == STEX_VIEW_DIMENSION_CUBE_ARRAY;
     c.naxes = dim == STEX_VIEW_DIMENSION_3D ? 3 : 2;
+    c.cube_array = dim == STEX_VIEW_DIMENSION_CUBE_ARRAY;
     c.mode[0] = sd->address_mode_u;
     c.mode[1] = sd->address_mode_v;
     c.mode[2] = sd->address_mode_w;

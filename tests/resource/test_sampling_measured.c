@@ -123,8 +123,22 @@ static stex_texture_view *make_view(tex_rec *t, const char *dim)
     return v;
 }
 
-/* Configurations stex reproduces bit for bit under the lavapipe profile. */
-static bool reproduced(const cfg_rec *c) { (void)c; return false; }
+/* The configurations stex does not reproduce bit for bit, with the number
+ * of their 64 cases it does (docs/profiles.md): cube-array filtering (93),
+ * a depth cube compared at a corner (115), a cube gather at a corner
+ * (123), and the level of detail llvmpipe derives from gradients (128, 129:
+ * its log2 is an approximation stex does not model).  Every other
+ * configuration must match in every case. */
+static const struct { int id; uint32_t at_least; } PARTIAL[] = {
+    {93, 51}, {115, 62}, {123, 63}, {128, 57}, {129, 62}};
+
+static bool reproduced(const cfg_rec *c)
+{
+    for (size_t i = 0; i < sizeof PARTIAL / sizeof PARTIAL[0]; i++)
+        if (PARTIAL[i].id == c->id)
+            return false;
+    return true;
+}
 
 static void test_lavapipe_sampling(void **state)
 {
@@ -232,9 +246,16 @@ static void test_lavapipe_sampling(void **state)
     gzclose(f);
     assert_true(total > 8000);
     printf("lavapipe sampling: %u of %u cases reproduced bit for bit\n", matched, total);
-    for (int i = 0; i < ncfg; i++)
+    for (int i = 0; i < ncfg; i++) {
         if (cfg[i].match != cfg[i].rows)
             printf("  configuration %d: %u of %u\n", cfg[i].id, cfg[i].match, cfg[i].rows);
+        assert_int_equal(cfg[i].rows, 64);
+        for (size_t k = 0; k < sizeof PARTIAL / sizeof PARTIAL[0]; k++)
+            if (PARTIAL[k].id == cfg[i].id && cfg[i].match < PARTIAL[k].at_least)
+                fail_msg("configuration %d: %u of 64 reproduced, was %u", cfg[i].id,
+                         cfg[i].match, PARTIAL[k].at_least);
+    }
+    assert_int_equal(ncfg, 132);
     for (int i = 0; i < ncfg; i++) {
         stex_texture_view_destroy(cfg[i].view);
         stex_sampler_destroy(cfg[i].sampler);
