@@ -240,6 +240,14 @@ STEX_API stex_uvec3 stex_textureDimensions_level(const stex_invocation *inv, uin
 STEX_API uint32_t stex_textureNumLevels(const stex_invocation *inv, uint32_t binding);
 STEX_API uint32_t stex_textureNumSamples(const stex_invocation *inv, uint32_t binding);
 
+/* Every sampling builtin on a sampled texture with a sampler (the call in
+ * stex_sample_args, stex/resource.h): textureSampleLevel, textureSampleGrad,
+ * textureSampleCompareLevel, textureGather, textureGatherCompare,
+ * textureSampleBaseClampToEdge.  The comparisons need a comparison sampler,
+ * the others a plain one; a depth result is in .f[0]. */
+STEX_API stex_vec4 stex_textureSample(const stex_invocation *inv, uint32_t texture_binding,
+                                      uint32_t sampler_binding, const stex_sample_args *a);
+
 /* Storage and uniform buffers, addressed by 32-bit word index
  * (array<u32|i32|f32>, a struct's scalar members) or by vec4 index
  * (array<vec4<...>>).  Out-of-range accesses follow WGSL's bounded

@@ -108,6 +108,16 @@ void stex_lanes_textureLoad_sampled(const stex_lanes *l, uint32_t binding,
     }
 }
 
+void stex_lanes_textureSample(const stex_lanes *l, uint32_t texture_binding,
+                              uint32_t sampler_binding, const stex_sample_args *a,
+                              stex_vec4 *out)
+{
+    FOR_ACTIVE(l, i) {
+        stex_lanes_enter(l, i);
+        out[i] = stex_textureSample(l->inv, texture_binding, sampler_binding, &a[i]);
+    }
+}
+
 void stex_lanes_buffer_load(const stex_lanes *l, uint32_t binding, const uint64_t *index,
                             uint32_t *out)
 {

@@ -16,8 +16,8 @@ static uint64_t mix64(uint64_t z)
     return z ^ (z >> 31);
 }
 
-static const exec_binding *texture_binding(const stex_invocation *inv, uint32_t binding,
-                                           const char *fn, stex_view_dimension dim)
+static const exec_binding *sampled_texture(const stex_invocation *inv, uint32_t binding,
+                                          const char *fn, stex_view_dimension dim)
 {
     const exec_binding *b = exec_binding_at(inv->exec, binding);
     if (b->type == STEX_BINDING_TEXTURE && (dim == STEX_VIEW_DIMENSION_UNDEFINED || b->dim == dim))
@@ -66,7 +66,7 @@ stex_value stex_textureLoad_sampled(const stex_invocation *inv, uint32_t binding
                                     int64_t level_or_sample)
 {
     stex_value r = {STEX_SCALAR_F32, {.u = {0, 0, 0, 0}}};
-    const exec_binding *b = texture_binding(inv, binding, "textureLoad", dim);
+    const exec_binding *b = sampled_texture(inv, binding, "textureLoad", dim);
     if (!b)
         return r;
     r.type = b->f.scalar;
@@ -85,7 +85,7 @@ stex_uvec3 stex_textureDimensions_level(const stex_invocation *inv, uint32_t bin
                                         int64_t level)
 {
     stex_uvec3 r = {0, 0, 0};
-    const exec_binding *b = texture_binding(inv, binding, "textureDimensions",
+    const exec_binding *b = sampled_texture(inv, binding, "textureDimensions",
                                             STEX_VIEW_DIMENSION_UNDEFINED);
     stex_extent3d e;
     if (b && level >= 0 && level <= UINT32_MAX &&
@@ -99,14 +99,44 @@ stex_uvec3 stex_textureDimensions_level(const stex_invocation *inv, uint32_t bin
 
 uint32_t stex_textureNumLevels(const stex_invocation *inv, uint32_t binding)
 {
-    const exec_binding *b = texture_binding(inv, binding, "textureNumLevels",
+    const exec_binding *b = sampled_texture(inv, binding, "textureNumLevels",
                                             STEX_VIEW_DIMENSION_UNDEFINED);
     return b ? stex_view_num_levels(b->view) : 0;
 }
 
+static const char *sample_fn_name(stex_sample_fn f)
+{
+    static const char *const names[] = {"textureSampleLevel", "textureSampleGrad",
+                                        "textureSampleCompareLevel", "textureGather",
+                                        "textureGatherCompare", "textureSampleBaseClampToEdge"};
+    return (unsigned)f <= STEX_SAMPLE_BASE_CLAMP_TO_EDGE ? names[f] : "textureSample?";
+}
+
+stex_vec4 stex_textureSample(const stex_invocation *inv, uint32_t texture_binding,
+                             uint32_t sampler_binding, const stex_sample_args *a)
+{
+    stex_vec4 r = {.u = {0, 0, 0, 0}};
+    const char *fn = sample_fn_name(a->fn);
+    const exec_binding *b = sampled_texture(inv, texture_binding, fn, STEX_VIEW_DIMENSION_UNDEFINED);
+    if (!b)
+        return r;
+    const exec_binding *s = exec_binding_at(inv->exec, sampler_binding);
+    bool want_cmp = a->fn == STEX_SAMPLE_COMPARE_LEVEL || a->fn == STEX_SAMPLE_GATHER_COMPARE;
+    if (s->type != STEX_BINDING_SAMPLER ||
+        (stex_sampler_get_desc(s->sampler)->compare != STEX_COMPARE_UNDEFINED) != want_cmp) {
+        char what[96];
+        exec_describe_binding(s, what, sizeof what);
+        exec_shader_error(inv, "%s: %s is %s, WGSL requires a %s", fn, EXEC_REF(sampler_binding),
+                          what, want_cmp ? "sampler_comparison" : "sampler");
+        return r;
+    }
+    stex_view_sample(b->view, s->sampler, inv->exec->fast.profile, a, &r);
+    return r;
+}
+
 uint32_t stex_textureNumSamples(const stex_invocation *inv, uint32_t binding)
 {
-    const exec_binding *b = texture_binding(inv, binding, "textureNumSamples",
+    const exec_binding *b = sampled_texture(inv, binding, "textureNumSamples",
                                             STEX_VIEW_DIMENSION_2D);
     return b ? stex_view_num_samples(b->view) : 0;
 }

@@ -501,6 +501,18 @@ static int texel_type(wg_ctx *x, stex_format f)
     return wg_type_vec(TS(x), s, 4);
 }
 
+/* textureSampleLevel(texture_2d<f32>, sampler, coords, level): the call with
+ * its own fast path (OP_TEX_SAMPLE); every other sampling call goes to
+ * lower_texture.c. */
+static bool sample_level_2d(wg_ctx *x, const wg_expr *e, const char *name, const wg_val *a)
+{
+    if (strcmp(name, "textureSampleLevel") || e->nargs != 4 || a[0].kind != V_HANDLE)
+        return false;
+    const wg_type *t = wg_ty(TS(x), a[0].type);
+    return t->kind == TY_TEXTURE && t->dim == STEX_VIEW_DIMENSION_2D && t->elem == T_F32 &&
+           t->n == 0;
+}
+
 static wg_val texture_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a)
 {
     wg_types *ts = TS(x);
@@ -941,6 +953,8 @@ wg_val wg_call_lower(wg_ctx *x, const wg_expr *e)
         return barrier(x, e, EXEC_BARRIER_TEXTURE);
     if (!lower_args(x, e, a))
         return wg_error_val();
+    if (wg_sample_call_is(name) && !sample_level_2d(x, e, name, a))
+        return wg_sample_call(x, e, name, a);
     if (!strncmp(name, "texture", 7))
         return texture_builtin(x, e, name, a);
     if (!strncmp(name, "atomic", 6))

@@ -149,7 +149,8 @@ static bool reflect(wg_ctx *x, entry_info *ep)
              * sampler reads "float", one only loaded "unfilterable-float" */
             bool sampled = false;
             for (uint32_t c = 0; c < x->prog->ncode && !sampled; c++)
-                sampled = x->prog->code[c].op == OP_TEX_SAMPLE &&
+                sampled = (x->prog->code[c].op == OP_TEX_SAMPLE ||
+                           x->prog->code[c].op == OP_TEX_SAMPLE_ANY) &&
                           x->prog->code[c].imm == g->val.ref.binding;
             e->texture_sample_type = t->n & WG_TEX_DEPTH ? STEX_SAMPLE_TYPE_DEPTH
                                    : t->elem == T_I32 ? STEX_SAMPLE_TYPE_SINT
