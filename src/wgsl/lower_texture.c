@@ -249,7 +249,7 @@ wg_val wg_sample_call(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a)
                "a %s", ti + 2, name, cmp ? "sampler_comparison" : "sampler");
         return wg_error_val();
     }
-    uint32_t nc = coord_count(d), i = ti + 2;
+    uint32_t nc = cube(d) ? 3 : coord_count(d), i = ti + 2; /* a cube: a direction */
     bool offset_ok = !cube(d) && fn != STEX_SAMPLE_BASE_CLAMP_TO_EDGE;
     uint32_t fixed = i + 1 + arr + (fn == STEX_SAMPLE_GRAD ? 2 : fn == STEX_SAMPLE_GATHER ||
                                     fn == STEX_SAMPLE_BASE_CLAMP_TO_EDGE ? 0 : 1);
