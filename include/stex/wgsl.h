@@ -97,6 +97,11 @@ typedef struct stex_wgsl_options {
     uint64_t max_steps;        /* instructions of one sub-group per workgroup; 0 = 2^32 */
     const stex_wgsl_override *overrides;
     uint32_t override_count;
+    /* an explicit pipeline layout (GPUPipelineLayout's entries, .group set);
+     * NULL = layout 'auto'.  Checked with stex_wgsl_layout_check, then the
+     * pipeline's bind groups are validated against it. */
+    const stex_layout_entry *layout;
+    uint32_t layout_count;
 } stex_wgsl_options;
 
 /* createComputePipeline with layout 'auto' from entry point `entry_point`

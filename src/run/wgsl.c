@@ -70,6 +70,10 @@ stex_status run_wgsl_pipeline(stex_run *r, run_module *m, const stex_run_shader 
     for (size_t i = 0; i < s->constant_count; i++)
         ov[i] = (stex_wgsl_override){s->constants[i].name, s->constants[i].value};
     stex_wgsl_options o = {.overrides = ov, .override_count = (uint32_t)s->constant_count};
+    if (!s->layout_auto) { /* its sample and sampler types are the pipeline's */
+        o.layout = s->layout;
+        o.layout_count = (uint32_t)s->layout_count;
+    }
     st = stex_wgsl_pipeline_create(r->device, m->wgsl, ep->name, &o, out);
     free(ov);
     return st ? run_wrap(r, st, path) : STEX_OK;

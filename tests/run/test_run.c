@@ -328,6 +328,46 @@ static void test_sampled_textures(void **state)
     stex_device_destroy(d);
 }
 
+/* An explicit layout's sample and sampler types are the pipeline's: an
+ * r32float texture (unfilterable without float32-filterable) sampled
+ * through a "non-filtering" sampler runs; with a "filtering" one the
+ * texture-sampler pair is refused. */
+#define PAIR(sampler_type) \
+    "{\"shaderModules\": {\"m\": {\"code\": \"" \
+    "@group(0) @binding(0) var t: texture_2d<f32>;\\n" \
+    "@group(0) @binding(1) var s: sampler;\\n" \
+    "@group(0) @binding(2) var<storage, read_write> o: array<f32>;\\n" \
+    "@compute @workgroup_size(1) fn main() { o[0] = textureSampleLevel(t, s, vec2(0.75, 0.25), 0.0).x; }\\n\"}}," \
+    " \"textures\": {\"t\": {\"size\": [2, 1], \"format\": \"r32float\", \"usage\": [\"TEXTURE_BINDING\", \"COPY_DST\"]," \
+    "   \"contents\": {\"f32\": [1.5, 2.5]}}}," \
+    " \"buffers\": {\"o\": {\"size\": 4, \"usage\": [\"STORAGE\"]}}," \
+    " \"samplers\": {\"s\": {}}, \"views\": {\"v\": {\"texture\": \"t\"}}," \
+    " \"pipelines\": {\"p\": {\"compute\": {\"module\": \"m\"}, \"layout\": {\"bindGroupLayouts\": [{\"entries\": [" \
+    "  {\"binding\": 0, \"visibility\": [\"COMPUTE\"], \"texture\": {\"sampleType\": \"unfilterable-float\"}}," \
+    "  {\"binding\": 1, \"visibility\": [\"COMPUTE\"], \"sampler\": {\"type\": \"" sampler_type "\"}}," \
+    "  {\"binding\": 2, \"visibility\": [\"COMPUTE\"], \"buffer\": {\"type\": \"storage\"}}]}]}}}," \
+    " \"bindGroups\": {\"g\": {\"layout\": {\"pipeline\": \"p\"}, \"entries\": [" \
+    "  {\"binding\": 0, \"resource\": \"v\"}, {\"binding\": 1, \"resource\": \"s\"}," \
+    "  {\"binding\": 2, \"resource\": {\"buffer\": \"o\"}}]}}," \
+    " \"steps\": [{\"dispatchWorkgroups\": {\"pipeline\": \"p\", \"bindGroups\": [\"g\"], \"workgroupCount\": [1]}}]}"
+
+static void test_texture_sampler_pairs(void **state)
+{
+    (void)state;
+    stex_run *r = NULL;
+    stex_device *d = NULL;
+    if (run_text(PAIR("non-filtering"), &r, &d))
+        fail_msg("%s", stex_last_error());
+    float got;
+    memcpy(&got, stex_buffer_data(stex_run_buffer(r, "o")), 4);
+    assert_true(got == 2.5f); /* nearest: u = 0.75 -> texel 1 */
+    stex_run_destroy(r);
+    stex_device_destroy(d);
+    expect_error(PAIR("filtering"), STEX_VALIDATION_ERROR,
+                 "$.pipelines.p: createComputePipeline: the filtering sampler @group(0) @binding(1) "
+                 "samples @group(0) @binding(0), whose layout entry is \"unfilterable-float\"");
+}
+
 static void test_sampled_errors_name_path(void **state)
 {
     (void)state;
@@ -479,6 +519,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_errors_name_path_and_rule),
         cmocka_unit_test(test_sampled_textures),
         cmocka_unit_test(test_sampled_errors_name_path),
+        cmocka_unit_test(test_texture_sampler_pairs),
         cmocka_unit_test(test_buffer_steps),
         cmocka_unit_test(test_outputs_all_or_nothing),
         cmocka_unit_test(test_examples_run),
