@@ -390,6 +390,11 @@ void stex_view_sample(const stex_texture_view *v, const stex_sampler *s, const s
     memset(out, 0, sizeof *out);
     if (!v->access.decode)
         return;
+    /* integer texels are only gathered, never filtered (WGSL has no such overload) */
+    const stex_format_info *fi = stex_format_get(v->desc.format);
+    if ((fi->scalar != STEX_SCALAR_F32 || v->desc.aspect == STEX_ASPECT_STENCIL_ONLY) &&
+        a->fn != STEX_SAMPLE_GATHER)
+        return;
     sample_cx c = {.sd = &s->desc, .p = p ? p : stex_device_profile(v->texture->device)};
     const stex_sampler_desc *sd = c.sd;
     c.lavapipe = sd->precision == STEX_FILTER_PRECISION_LAVAPIPE ||
