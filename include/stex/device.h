@@ -129,6 +129,12 @@ typedef struct stex_texture_desc {
     uint32_t view_format_count;
 } stex_texture_desc;
 
+/* GPUTextureAspect */
+typedef enum stex_texture_aspect {
+    STEX_ASPECT_ALL = 0, STEX_ASPECT_STENCIL_ONLY, STEX_ASPECT_DEPTH_ONLY
+} stex_texture_aspect;
+STEX_API const char *stex_texture_aspect_name(stex_texture_aspect a);
+
 typedef struct stex_view_desc {
     stex_format format;                 /* UNDEFINED = the texture's */
     stex_view_dimension dimension;      /* UNDEFINED = derived from the texture */
@@ -137,6 +143,7 @@ typedef struct stex_view_desc {
     uint32_t base_array_layer;
     uint32_t array_layer_count;         /* 0 = all remaining */
     uint32_t usage;                     /* STEX_USAGE_*; 0 = the texture's usage */
+    stex_texture_aspect aspect;         /* ALL = 0 */
 } stex_view_desc;
 
 typedef struct stex_storage_texture_layout {

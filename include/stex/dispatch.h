@@ -49,6 +49,19 @@ typedef struct stex_buffer_binding_layout {
     uint64_t min_binding_size; /* 0 = none; else every bound range is at least this */
 } stex_buffer_binding_layout;
 
+/* GPUTextureSampleType and GPUSamplerBindingType; UNDEFINED is WebGPU's
+ * default ("float", "filtering"). */
+typedef enum stex_texture_sample_type {
+    STEX_SAMPLE_TYPE_UNDEFINED = 0, STEX_SAMPLE_TYPE_FLOAT, STEX_SAMPLE_TYPE_UNFILTERABLE_FLOAT,
+    STEX_SAMPLE_TYPE_DEPTH, STEX_SAMPLE_TYPE_SINT, STEX_SAMPLE_TYPE_UINT
+} stex_texture_sample_type;
+typedef enum stex_sampler_binding_type {
+    STEX_SAMPLER_BINDING_UNDEFINED = 0, STEX_SAMPLER_BINDING_FILTERING,
+    STEX_SAMPLER_BINDING_NON_FILTERING, STEX_SAMPLER_BINDING_COMPARISON
+} stex_sampler_binding_type;
+STEX_API const char *stex_sample_type_name(stex_texture_sample_type t);
+STEX_API const char *stex_sampler_binding_type_name(stex_sampler_binding_type t);
+
 /* One entry of one bind group layout: @group(group) @binding(binding).
  * A pipeline's entries together are its pipeline layout; group is 0 unless
  * set (0 .. maxBindGroups - 1). */
@@ -60,6 +73,9 @@ typedef struct stex_layout_entry {
     stex_view_dimension texture_view_dimension;  /* TEXTURE: UNDEFINED = 2d */
     stex_buffer_binding_layout buffer;           /* *_BUFFER */
     uint32_t group;                              /* @group */
+    stex_texture_sample_type texture_sample_type; /* TEXTURE: UNDEFINED = float */
+    bool texture_multisampled;                   /* TEXTURE */
+    stex_sampler_binding_type sampler_type;      /* SAMPLER: UNDEFINED = filtering */
 } stex_layout_entry;
 
 typedef struct stex_pipeline_desc {

@@ -137,11 +137,21 @@ typedef enum stex_filter_precision {
     STEX_FILTER_PRECISION_AUTO = 0, STEX_FILTER_PRECISION_SPEC, STEX_FILTER_PRECISION_LAVAPIPE
 } stex_filter_precision;
 
+/* GPUCompareFunction; UNDEFINED: not a comparison sampler. */
+typedef enum stex_compare_function {
+    STEX_COMPARE_UNDEFINED = 0, STEX_COMPARE_NEVER, STEX_COMPARE_LESS, STEX_COMPARE_EQUAL,
+    STEX_COMPARE_LESS_EQUAL, STEX_COMPARE_GREATER, STEX_COMPARE_NOT_EQUAL,
+    STEX_COMPARE_GREATER_EQUAL, STEX_COMPARE_ALWAYS
+} stex_compare_function;
+STEX_API const char *stex_compare_function_name(stex_compare_function f);
+
 typedef struct stex_sampler_desc {
     stex_address_mode address_mode_u, address_mode_v, address_mode_w;
     stex_filter_mode mag_filter, min_filter, mipmap_filter;
     float lod_min_clamp, lod_max_clamp; /* 0, 0 = WebGPU defaults 0, 32 */
     stex_filter_precision precision;    /* stex extension; AUTO = by profile */
+    stex_compare_function compare;      /* UNDEFINED = a plain sampler */
+    uint32_t max_anisotropy;            /* 0 = 1; accepted, unused by explicit-LOD calls */
 } stex_sampler_desc;
 
 STEX_API stex_status stex_sampler_create(stex_device *d, const stex_sampler_desc *desc, stex_sampler **out);
@@ -156,6 +166,62 @@ STEX_API bool stex_view_load_level(const stex_texture_view *v, const stex_profil
 STEX_API void stex_view_sample_level(const stex_texture_view *v, const stex_sampler *s,
                                      const stex_profile *p, float u, float v_, int64_t layer,
                                      float level, stex_vec4 *out);
+
+/* Every sampling builtin on every sampled view (src/resource/sample.c):
+ * textureSampleLevel (2d, 2d-array, 3d, cube, cube-array, with offsets),
+ * textureSampleGrad, textureSampleCompareLevel and textureGatherCompare (the
+ * sampler's compare function against depth_ref), textureGather,
+ * textureSampleBaseClampToEdge.  Filtering arithmetic as
+ * stex_sampler_desc.precision says. */
+typedef enum stex_sample_fn {
+    STEX_SAMPLE_LEVEL = 0, STEX_SAMPLE_GRAD, STEX_SAMPLE_COMPARE_LEVEL, STEX_SAMPLE_GATHER,
+    STEX_SAMPLE_GATHER_COMPARE, STEX_SAMPLE_BASE_CLAMP_TO_EDGE
+} stex_sample_fn;
+typedef struct stex_sample_args {
+    stex_sample_fn fn;
+    float coord[3];          /* u, v (2d), w (3d), or the direction (cube) */
+    int64_t array_index;     /* 2d-array, cube-array: clamped into the view's range */
+    float level;             /* LEVEL: the explicit level of detail */
+    float ddx[3], ddy[3];    /* GRAD */
+    int32_t offset[3];       /* texel offset (2d, 2d-array, 3d) */
+    float depth_ref;         /* COMPARE_LEVEL, GATHER_COMPARE */
+    uint32_t component;      /* GATHER: 0..3 (a depth texture: 0) */
+} stex_sample_args;
+STEX_API void stex_view_sample(const stex_texture_view *v, const stex_sampler *s,
+                               const stex_profile *p, const stex_sample_args *a, stex_vec4 *out);
+
+/* ---- sampled, depth and multisampled views: textureLoad and the queries ---- */
+
+/* textureLoad on a sampled view of dimension 1d, 2d, 2d-array or 3d (WGSL
+ * has no textureLoad on cube views): `level` counts from the view's
+ * baseMipLevel; z is the array index (2d-array, counted from the view's
+ * baseArrayLayer) or the depth (3d), else 0; `sample` is the sample index
+ * of a multisampled view (its level is 0), else 0.  Depth formats read
+ * (D, 0, 0, 1).  False and a zero vector when anything is out of bounds. */
+STEX_API bool stex_view_fetch(const stex_texture_view *v, const stex_profile *p, int64_t x,
+                              int64_t y, int64_t z, int64_t level, int64_t sample,
+                              stex_vec4 *out);
+/* textureDimensions(t, level): width, height and depth (3d) of the view's
+ * level `level` (a cube view: one face); unused components 1.  False when
+ * the level is not below the view's mipLevelCount. */
+STEX_API bool stex_view_level_dimensions(const stex_texture_view *v, uint32_t level,
+                                         stex_extent3d *out);
+STEX_API uint32_t stex_view_num_levels(const stex_texture_view *v);  /* textureNumLevels */
+STEX_API uint32_t stex_view_num_samples(const stex_texture_view *v); /* textureNumSamples */
+
+/* stex's own way to give texels that a compute-only program cannot produce
+ * (WebGPU writes multisampled textures only by rendering, and copies may not
+ * write depth24plus or depth32float): level `mip`, sample `sample` (0 unless
+ * multisampled), every layer, texels tightly packed row by row and layer by
+ * layer in the format's bytes.  No usage is required. */
+STEX_API stex_status stex_texture_set_texels(stex_texture *t, uint32_t mip, uint32_t sample,
+                                             const void *data, size_t size);
+/* A depth value as a texel of depth format f in stex's representation:
+ * depth16unorm and depth24plus(-stencil8) round d * (2^n - 1) to nearest
+ * (depth24plus: unorm24 in bits 0..23 of a 32-bit word, stencil in 24..31),
+ * depth32float keeps the float.  False (nothing written) for a format
+ * without depth, NaN, or a unorm depth outside [0, 1]. */
+STEX_API bool stex_depth_encode(stex_format f, float d, uint8_t *out);
 
 /* ---- buffers ---- */
 

@@ -221,6 +221,33 @@ STEX_API stex_vec4 stex_textureLoad_level_2d(const stex_invocation *inv, uint32_
 STEX_API stex_vec4 stex_textureSampleLevel_2d(const stex_invocation *inv, uint32_t texture_binding,
                                               uint32_t sampler_binding, float u, float v, float level);
 
+/* Sampled textures of every kind (texture_1d/2d/2d_array/3d<T>,
+ * texture_multisampled_2d<T>, texture_depth_*): textureLoad with x, y, the
+ * array index or z (`z`) and the level - or, on a multisampled texture, the
+ * sample index (`level_or_sample`); `dim` is the texture type's dimension.
+ * The value is vec4<f32|i32|u32> by the view's format (a depth texture's
+ * depth in .f[0]).  Out of bounds: the dispatch's stex_oob_load policy. */
+STEX_API stex_value stex_textureLoad_sampled(const stex_invocation *inv, uint32_t binding,
+                                             stex_view_dimension dim, int64_t x, int64_t y,
+                                             int64_t z, int64_t level_or_sample);
+/* textureDimensions(t, level) of any sampled texture (a cube: one face's
+ * width and height): zeros when the level is not below textureNumLevels,
+ * which WGSL leaves indeterminate.  textureNumLevels, textureNumSamples
+ * (1 for a single-sampled texture).  stex_textureNumLayers above answers
+ * 2d-array and cube-array textures (the number of cubes). */
+STEX_API stex_uvec3 stex_textureDimensions_level(const stex_invocation *inv, uint32_t binding,
+                                                 int64_t level);
+STEX_API uint32_t stex_textureNumLevels(const stex_invocation *inv, uint32_t binding);
+STEX_API uint32_t stex_textureNumSamples(const stex_invocation *inv, uint32_t binding);
+
+/* Every sampling builtin on a sampled texture with a sampler (the call in
+ * stex_sample_args, stex/resource.h): textureSampleLevel, textureSampleGrad,
+ * textureSampleCompareLevel, textureGather, textureGatherCompare,
+ * textureSampleBaseClampToEdge.  The comparisons need a comparison sampler,
+ * the others a plain one; a depth result is in .f[0]. */
+STEX_API stex_vec4 stex_textureSample(const stex_invocation *inv, uint32_t texture_binding,
+                                      uint32_t sampler_binding, const stex_sample_args *a);
+
 /* Storage and uniform buffers, addressed by 32-bit word index
  * (array<u32|i32|f32>, a struct's scalar members) or by vec4 index
  * (array<vec4<...>>).  Out-of-range accesses follow WGSL's bounded

@@ -97,6 +97,11 @@ typedef struct stex_wgsl_options {
     uint64_t max_steps;        /* instructions of one sub-group per workgroup; 0 = 2^32 */
     const stex_wgsl_override *overrides;
     uint32_t override_count;
+    /* an explicit pipeline layout (GPUPipelineLayout's entries, .group set);
+     * NULL = layout 'auto'.  Checked with stex_wgsl_layout_check, then the
+     * pipeline's bind groups are validated against it. */
+    const stex_layout_entry *layout;
+    uint32_t layout_count;
 } stex_wgsl_options;
 
 /* createComputePipeline with layout 'auto' from entry point `entry_point`
@@ -109,7 +114,12 @@ STEX_API stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_m
  * GPUBindGroupLayout by GPUBindGroupLayout): STEX_VALIDATION_ERROR (the rule
  * in stex_last_error) when a binding that entry point `entry_point` (NULL:
  * the only one) uses is missing from `layout`, of another type, or - for a
- * storage texture - of another access, format or view dimension. */
+ * storage texture - of another access, format or view dimension; for a
+ * sampled texture of another view dimension, multisampled or sampleType
+ * (f32: "float" or "unfilterable-float"; depth: "depth"; i32/u32: "sint" /
+ * "uint"), for a sampler of the other comparison kind; or when a
+ * "filtering" sampler samples an "unfilterable-float", "sint" or "uint"
+ * texture (WebGPU's texture-sampler pairs). */
 STEX_API stex_status stex_wgsl_layout_check(const stex_wgsl_module *m, const char *entry_point,
                                             const stex_layout_entry *layout, uint32_t count);
 

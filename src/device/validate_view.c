@@ -7,6 +7,12 @@
 #include "device/device_internal.h"
 #include "device/validate_common.h"
 
+const char *stex_texture_aspect_name(stex_texture_aspect a)
+{
+    static const char *const names[] = {"all", "stencil-only", "depth-only"};
+    return (unsigned)a <= STEX_ASPECT_DEPTH_ONLY ? names[a] : "?";
+}
+
 stex_view_desc stex_view_desc_resolve(const stex_texture_desc *tex, const stex_view_desc *view)
 {
     stex_view_desc v = {0};
@@ -92,6 +98,20 @@ stex_status stex_validate_view(const stex_device *d, const stex_texture_desc *te
             return stex_fail(STEX_VALIDATION_ERROR,
                              "createView: format %s is neither the texture's format %s nor "
                              "one of its viewFormats", vf, tf);
+    }
+    if ((unsigned)v.aspect > STEX_ASPECT_DEPTH_ONLY)
+        return stex_fail(STEX_TYPE_ERROR, "createView: aspect %d is not a GPUTextureAspect",
+                         (int)v.aspect);
+    {
+        const stex_format_info *fi = stex_format_get(t.format);
+        bool has_depth = fi->kind == STEX_KIND_DEPTH;
+        bool has_stencil = fi->kind == STEX_KIND_STENCIL ||
+                           t.format == STEX_FORMAT_DEPTH24PLUS_STENCIL8;
+        if ((v.aspect == STEX_ASPECT_DEPTH_ONLY && !has_depth) ||
+            (v.aspect == STEX_ASPECT_STENCIL_ONLY && !has_stencil))
+            return stex_fail(STEX_VALIDATION_ERROR,
+                             "createView: aspect %s names an aspect that format %s does not "
+                             "have", stex_texture_aspect_name(v.aspect), tf);
     }
     if (v.usage & ~t.usage)
         return stex_fail(STEX_VALIDATION_ERROR,

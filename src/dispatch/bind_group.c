@@ -18,6 +18,9 @@ static const stex_bind_group_entry *entry_for(const stex_bind_group_entry *e, ui
     return NULL;
 }
 
+static stex_status check_sample_type(const stex_layout_entry *le, const stex_view_desc *vd,
+                                     uint32_t features);
+
 static stex_status validate_texture_entry(const stex_pipeline *p, const stex_layout_entry *le,
                                           const stex_bind_group_entry *be)
 {
@@ -43,15 +46,79 @@ static stex_status validate_texture_entry(const stex_pipeline *p, const stex_lay
     if (!(td->usage & STEX_USAGE_TEXTURE_BINDING))
         return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u is a texture "
                          "binding, but the texture lacks the TEXTURE_BINDING usage", le->binding);
-    if (vd->dimension != STEX_VIEW_DIMENSION_2D)
+    stex_view_dimension want = le->texture_view_dimension ? le->texture_view_dimension
+                                                          : STEX_VIEW_DIMENSION_2D;
+    if (vd->dimension != want)
         return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: view dimension "
-                         "\"%s\" does not match the layout's \"2d\"", le->binding,
-                         stex_view_dimension_name(vd->dimension));
+                         "\"%s\" does not match the layout's \"%s\"", le->binding,
+                         stex_view_dimension_name(vd->dimension), stex_view_dimension_name(want));
+    if (le->texture_multisampled != (td->sample_count > 1))
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: the layout's "
+                         "multisampled is %s but the texture's sampleCount is %u", le->binding,
+                         le->texture_multisampled ? "true" : "false", td->sample_count);
+    return check_sample_type(le, vd, stex_device_features(p->dev));
+}
+
+/* The sample types a view's format and aspect are compatible with (WebGPU's
+ * texture format capabilities tables): filterable float colours, the 32-bit
+ * floats filterable only under float32-filterable, depth, sint and uint. */
+static stex_status check_sample_type(const stex_layout_entry *le, const stex_view_desc *vd,
+                                     uint32_t features)
+{
     const stex_format_info *fi = stex_format_get(vd->format);
-    if (!fi || fi->scalar != STEX_SCALAR_F32)
-        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: texture_2d<f32> "
-                         "needs a float sample type, format %s is not", le->binding,
-                         stex_format_name(vd->format));
+    stex_texture_sample_type want = le->texture_sample_type ? le->texture_sample_type
+                                                            : STEX_SAMPLE_TYPE_FLOAT;
+    uint32_t ok = 0; /* bit per stex_texture_sample_type */
+    bool stencil = vd->aspect == STEX_ASPECT_STENCIL_ONLY || fi->kind == STEX_KIND_STENCIL;
+    if (fi->kind == STEX_KIND_DEPTH && vd->format == STEX_FORMAT_DEPTH24PLUS_STENCIL8 &&
+        vd->aspect == STEX_ASPECT_ALL)
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: a view of "
+                         "depth-stencil format %s bound as a texture must select one aspect "
+                         "(\"depth-only\" or \"stencil-only\")", le->binding, fi->name);
+    if (stencil)
+        ok = 1u << STEX_SAMPLE_TYPE_UINT;
+    else if (fi->kind == STEX_KIND_DEPTH)
+        ok = 1u << STEX_SAMPLE_TYPE_DEPTH | 1u << STEX_SAMPLE_TYPE_UNFILTERABLE_FLOAT;
+    else if (fi->scalar == STEX_SCALAR_I32)
+        ok = 1u << STEX_SAMPLE_TYPE_SINT;
+    else if (fi->scalar == STEX_SCALAR_U32)
+        ok = 1u << STEX_SAMPLE_TYPE_UINT;
+    else if (fi->type == STEX_CHANNEL_FLOAT && fi->bits[0] == 32 &&
+             !(features & STEX_FEATURE_FLOAT32_FILTERABLE))
+        ok = 1u << STEX_SAMPLE_TYPE_UNFILTERABLE_FLOAT;
+    else
+        ok = 1u << STEX_SAMPLE_TYPE_FLOAT | 1u << STEX_SAMPLE_TYPE_UNFILTERABLE_FLOAT;
+    if (!(ok >> want & 1u))
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: the layout's "
+                         "sampleType \"%s\" is not compatible with view format %s%s%s",
+                         le->binding, stex_sample_type_name(want), fi->name,
+                         vd->aspect ? " aspect " : "",
+                         vd->aspect ? stex_texture_aspect_name(vd->aspect) : "");
+    return STEX_OK;
+}
+
+/* GPUSamplerBindingType against the sampler: "comparison" takes exactly the
+ * samplers with compare, "non-filtering" no sampler with a linear filter. */
+static stex_status validate_sampler_entry(const stex_layout_entry *le, const stex_sampler *s)
+{
+    if (!s)
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u expects a "
+                         "GPUSampler", le->binding);
+    const stex_sampler_desc *sd = stex_sampler_get_desc(s);
+    bool comparison = sd->compare != STEX_COMPARE_UNDEFINED;
+    bool filtering = sd->mag_filter == STEX_FILTER_LINEAR || sd->min_filter == STEX_FILTER_LINEAR ||
+                     sd->mipmap_filter == STEX_FILTER_LINEAR;
+    stex_sampler_binding_type t = le->sampler_type ? le->sampler_type
+                                                   : STEX_SAMPLER_BINDING_FILTERING;
+    if (comparison != (t == STEX_SAMPLER_BINDING_COMPARISON))
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: a %s sampler "
+                         "on a \"%s\" layout entry", le->binding,
+                         comparison ? "comparison" : "non-comparison",
+                         stex_sampler_binding_type_name(t));
+    if (t == STEX_SAMPLER_BINDING_NON_FILTERING && filtering)
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: a filtering "
+                         "sampler (a linear filter) on a \"non-filtering\" layout entry",
+                         le->binding);
     return STEX_OK;
 }
 
@@ -172,9 +239,7 @@ stex_status stex_bind_group_create_in_group(const stex_pipeline *p, uint32_t gro
                 st = validate_texture_entry(p, le, be);
                 break;
             case STEX_BINDING_SAMPLER:
-                if (!be->sampler)
-                    st = stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u expects "
-                                   "a GPUSampler", le->binding);
+                st = validate_sampler_entry(le, be->sampler);
                 break;
             default:
                 st = validate_buffer_entry(p, le, &g->e[k]);
@@ -279,14 +344,23 @@ static void fill_texture(exec_binding *b, const stex_layout_entry *le, stex_text
     b->f.w = ext.width ? ext.width : 1;
     b->f.h = b->dim == STEX_VIEW_DIMENSION_1D ? 1 : (ext.height ? ext.height : 1);
     b->f.d = b->dim == STEX_VIEW_DIMENSION_3D ? ext.depth_or_array_layers
-           : b->dim == STEX_VIEW_DIMENSION_2D_ARRAY ? stex_view_num_layers(v) : 1;
+           : b->dim == STEX_VIEW_DIMENSION_2D_ARRAY || b->dim == STEX_VIEW_DIMENSION_CUBE ||
+                     b->dim == STEX_VIEW_DIMENSION_CUBE_ARRAY
+               ? stex_view_num_layers(v) : 1;
     if (!b->f.d)
         b->f.d = 1;
     b->f.dims_tag = b->dim;
     b->mem_base = stex_texture_memory(b->texture);
     b->mem_size = stex_texture_memory_size(b->texture);
-    if (le->type != STEX_BINDING_STORAGE_TEXTURE)
+    if (le->type != STEX_BINDING_STORAGE_TEXTURE) {
+        /* a stencil aspect reads u32; the decoded zero texel for the OOB policy */
+        if (vd->aspect == STEX_ASPECT_STENCIL_ONLY)
+            b->f.scalar = STEX_SCALAR_U32;
+        static const uint8_t zero_texel[16];
+        if (b->acc.decode)
+            b->acc.decode(prof, zero_texel, &b->zero_value);
         return;
+    }
     b->access = le->storage_texture.access;
     b->f.enc = stex_encoder(vd->format);
     b->f.dec = stex_decoder(vd->format);

@@ -7,6 +7,19 @@
 #include "common/error.h"
 #include "dispatch/dispatch_internal.h"
 
+const char *stex_sample_type_name(stex_texture_sample_type t)
+{
+    static const char *const names[] = {"float", "float", "unfilterable-float", "depth", "sint",
+                                        "uint"};
+    return (unsigned)t <= STEX_SAMPLE_TYPE_UINT ? names[t] : "?";
+}
+
+const char *stex_sampler_binding_type_name(stex_sampler_binding_type t)
+{
+    static const char *const names[] = {"filtering", "filtering", "non-filtering", "comparison"};
+    return (unsigned)t <= STEX_SAMPLER_BINDING_COMPARISON ? names[t] : "?";
+}
+
 static const char *binding_type_name(stex_binding_type t)
 {
     switch (t) {
@@ -95,12 +108,31 @@ static stex_status validate_entries(const stex_device *d, const stex_layout_entr
         }
         if (e[i].type == STEX_BINDING_TEXTURE) {
             stex_view_dimension vd = e[i].texture_view_dimension;
-            if (vd != STEX_VIEW_DIMENSION_UNDEFINED && vd != STEX_VIEW_DIMENSION_2D)
+            stex_texture_sample_type stype = e[i].texture_sample_type;
+            if ((unsigned)vd >= STEX_VIEW_DIMENSION_COUNT ||
+                (unsigned)stype > STEX_SAMPLE_TYPE_UINT)
+                return stex_fail(STEX_TYPE_ERROR, "createBindGroupLayout: binding %u: "
+                                 "viewDimension or sampleType is not a valid enum value",
+                                 e[i].binding);
+            /* GPUTextureBindingLayout: a multisampled texture is a 2d one read
+             * sample by sample, never filtered */
+            if (e[i].texture_multisampled &&
+                ((vd != STEX_VIEW_DIMENSION_UNDEFINED && vd != STEX_VIEW_DIMENSION_2D) ||
+                 stype == STEX_SAMPLE_TYPE_UNDEFINED || stype == STEX_SAMPLE_TYPE_FLOAT))
                 return stex_fail(STEX_VALIDATION_ERROR,
-                                 "createBindGroupLayout: binding %u: stex kernels read sampled "
-                                 "textures as texture_2d<f32> only (viewDimension \"%s\")",
-                                 e[i].binding, stex_view_dimension_name(vd));
+                                 "createBindGroupLayout: binding %u: a multisampled texture "
+                                 "entry needs viewDimension \"2d\" and a sampleType other "
+                                 "than \"float\"", e[i].binding);
         }
+        if (e[i].type != STEX_BINDING_TEXTURE &&
+            (e[i].texture_sample_type || e[i].texture_multisampled))
+            return stex_fail(STEX_VALIDATION_ERROR, "createBindGroupLayout: binding %u: "
+                             "sampleType and multisampled belong to texture entries only",
+                             e[i].binding);
+        if (e[i].type == STEX_BINDING_SAMPLER &&
+            (unsigned)e[i].sampler_type > STEX_SAMPLER_BINDING_COMPARISON)
+            return stex_fail(STEX_TYPE_ERROR, "createBindGroupLayout: binding %u: sampler type "
+                             "is not a GPUSamplerBindingType", e[i].binding);
     }
     struct { stex_binding_type t; uint64_t max; const char *limit; } caps[] = {
         {STEX_BINDING_STORAGE_TEXTURE, l->max_storage_textures_per_shader_stage,

@@ -40,4 +40,10 @@ stex_extent3d stex_texture_level_extent(const stex_texture *t, uint32_t mip);
 /* The fast-path record of absolute mip level `mip` of a view. */
 void stex_view_access_at_level(const stex_texture_view *v, uint32_t mip, stex_view_access *a);
 
+/* The decoder of a depth format's depth aspect, (D, 0, 0, 1); NULL for
+ * other formats (fetch.c). */
+stex_decode_fn stex_depth_decoder(stex_format f);
+/* The stencil aspect's decoder, (S, 0, 0, 1) as u32; NULL without one. */
+stex_decode_fn stex_stencil_decoder(stex_format f);
+
 #endif

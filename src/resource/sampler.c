@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "convert/profile.h"
 #include "resource/internal.h"
+#include "resource/sample_axis.h"
 #include "resource/sample_codec.h"
 
 /* Tests turn the tables off to compare with the decoder (sample_codec.h). */
@@ -36,6 +37,20 @@ stex_status stex_sampler_create(stex_device *d, const stex_sampler_desc *desc, s
         (unsigned)full.mipmap_filter > STEX_FILTER_LINEAR ||
         (unsigned)full.precision > STEX_FILTER_PRECISION_LAVAPIPE)
         return stex_fail(STEX_TYPE_ERROR, "createSampler: an address mode, filter or precision is not a valid enum value");
+    if (full.max_anisotropy == 0)
+        full.max_anisotropy = 1;
+    if ((unsigned)full.compare > STEX_COMPARE_ALWAYS)
+        return stex_fail(STEX_TYPE_ERROR, "createSampler: compare %d is not a GPUCompareFunction",
+                         (int)full.compare);
+    if (full.max_anisotropy > 65535)
+        return stex_fail(STEX_TYPE_ERROR, "createSampler: maxAnisotropy %u is not an unsigned "
+                         "short", full.max_anisotropy);
+    if (full.max_anisotropy > 1 &&
+        (full.mag_filter != STEX_FILTER_LINEAR || full.min_filter != STEX_FILTER_LINEAR ||
+         full.mipmap_filter != STEX_FILTER_LINEAR))
+        return stex_fail(STEX_VALIDATION_ERROR, "createSampler: maxAnisotropy %u > 1 needs "
+                         "magFilter, minFilter and mipmapFilter all \"linear\"",
+                         full.max_anisotropy);
     if (!(full.lod_min_clamp >= 0))
         return stex_fail(STEX_VALIDATION_ERROR, "createSampler: lodMinClamp %g must be >= 0",
                          (double)full.lod_min_clamp);
@@ -52,6 +67,13 @@ stex_status stex_sampler_create(stex_device *d, const stex_sampler_desc *desc, s
 }
 
 void stex_sampler_destroy(stex_sampler *s) { free(s); }
+
+const char *stex_compare_function_name(stex_compare_function f)
+{
+    static const char *const names[] = {"undefined", "never", "less", "equal", "less-equal",
+                                        "greater", "not-equal", "greater-equal", "always"};
+    return (unsigned)f <= STEX_COMPARE_ALWAYS ? names[f] : "?";
+}
 const stex_sampler_desc *stex_sampler_get_desc(const stex_sampler *s) { return &s->desc; }
 
 /* ---- textureLoad(texture_2d<f32>, coords, level) ---- */
@@ -78,40 +100,6 @@ bool stex_view_load_level(const stex_texture_view *v, const stex_profile *p, int
     return true;
 }
 
-/* ---- address modes on integer texel coordinates (WebGPU/Vulkan rules) ---- */
-
-static int64_t wrap(stex_address_mode m, int64_t i, int64_t n)
-{
-    switch (m) {
-    case STEX_ADDRESS_REPEAT:
-        return ((i % n) + n) % n;
-    case STEX_ADDRESS_MIRROR_REPEAT: {
-        int64_t t = ((i % (2 * n)) + 2 * n) % (2 * n);
-        return t < n ? t : 2 * n - 1 - t;
-    }
-    default:
-        return i < 0 ? 0 : i >= n ? n - 1 : i;
-    }
-}
-
-/* floorf, without the library call or SSE4.1: the same value for every
- * input (-0 stays -0; |x| >= 2^23, inf and NaN are already integral). */
-SAMPLE_INLINE float ffloor(float x)
-{
-    if (!(fabsf(x) < 8388608.0f))
-        return x + 0.0f;
-    float f = (float)(int32_t)x;
-    f = f > x ? f - 1.0f : f;
-    return f == 0 ? copysignf(0.0f, x) : f;
-}
-
-/* A float texel coordinate made safe to floor into an int64. */
-SAMPLE_INLINE float tame(float c)
-{
-    if (isnan(c))
-        return 0;
-    return c < -1e9f ? -1e9f : c > 1e9f ? 1e9f : c;
-}
 
 /* One 2x2 footprint: texel indices and weights along each axis. */
 typedef struct footprint {
@@ -152,200 +140,34 @@ static inline void fetch(const stex_view_access *acc, const sample_ctx *cx, int6
         memset(out, 0, sizeof *out);
 }
 
-static uint32_t bits_of(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-static float float_of(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-
-/* ---- precision SPEC: f32 coordinates, double blend rounded once ---- */
-
-/* The NaN a SPEC blend returns, fixed so that it does not depend on how the
- * compiler orders the operands of + (x86 keeps the first NaN operand, and
- * gcc may swap the operands of a commutative add): the first term, in the
- * order written, that is a NaN (w * t with t NaN, or 0 * inf), else the
- * x86 default NaN (inf - inf). */
-static float spec_nan(const double *w, const float *t, int n)
-{
-    for (int i = 0; i < n; i++) {
-        double p = w[i] * (double)t[i];
-        if (isnan(p))
-            return (float)p;
-    }
-    return float_of(0xffc00000u);
-}
-
-/* The 2x2 blend in double, rounded once; channel c of the four texels. */
-static float spec_blend(double A, double B, const stex_vec4 *t00, const stex_vec4 *t10,
-                        const stex_vec4 *t01, const stex_vec4 *t11, int c)
-{
-    float r = (float)((1 - A) * (1 - B) * t00->f[c] + A * (1 - B) * t10->f[c] +
-                      (1 - A) * B * t01->f[c] + A * B * t11->f[c]);
-    if (!isnan(r))
-        return r;
-    const double w[4] = {(1 - A) * (1 - B), A * (1 - B), (1 - A) * B, A * B};
-    const float t[4] = {t00->f[c], t10->f[c], t01->f[c], t11->f[c]};
-    return spec_nan(w, t, 4);
-}
-
-static void spec_axis(stex_address_mode m, float u, uint32_t n, int64_t *i0, int64_t *i1, float *w)
-{
-    float c = tame(u * (float)n - 0.5f);
-    float f = ffloor(c);
-    *w = c - f;
-    *i0 = wrap(m, (int64_t)f, n);
-    *i1 = wrap(m, (int64_t)f + 1, n);
-}
-
-/* The mip blend in double, rounded once (NaN as spec_nan). */
-static float spec_mip(float delta, float t0, float t1)
-{
-    float r = (float)((1.0 - delta) * t0 + (double)delta * t1);
-    if (!isnan(r))
-        return r;
-    const double w[2] = {1.0 - delta, delta};
-    const float t[2] = {t0, t1};
-    return spec_nan(w, t, 2);
-}
-
-/* ---- precision LAVAPIPE: llvmpipe's gallivm sampling code ---- */
-
-static float quiet(float a) { return float_of(bits_of(a) | 0x00400000u); }
-/* x86 SSE: the first NaN operand, quieted, else the x86 default NaN. */
-static float x86_result(float a, float b, float r)
-{
-    if (isnan(a))
-        return quiet(a);
-    if (isnan(b))
-        return quiet(b);
-    return isnan(r) ? float_of(0xffc00000u) : r;
-}
-static float sub86(float a, float b) { return x86_result(a, b, a - b); }
-/* lp_build_lerp on floats: lp_build_mad(w, v1 - v0, v0), an llvm.fmuladd
- * that an FMA host fuses; NaN operands propagate in operand order. */
-static float lerp86(float w, float v0, float v1)
-{
-    float d = sub86(v1, v0);
-    if (isnan(w))
-        return quiet(w);
-    if (isnan(d))
-        return quiet(d);
-    if (isnan(v0))
-        return quiet(v0);
-    float r = fmaf(w, d, v0);
-    return isnan(r) ? float_of(0xffc00000u) : r;
-}
-
-static bool is_pot(uint32_t n) { return (n & (n - 1)) == 0; }
-static float fract(float x) { return x - ffloor(x); }
-/* lp_build_coord_mirror(coord, posOnly): |2 (x/2 - round(x/2))|, NaN -> 0 */
-static float mirror_coord(float u)
-{
-    float h = u * 0.5f;
-    float f = h - rintf(h);
-    float m = fabsf(f + f);
-    return isnan(m) ? 0 : m;
-}
-
-/* lp_build_sample_wrap_linear, float (SoA) path. */
-static void lavapipe_axis(stex_address_mode m, float u, uint32_t n, int64_t *i0, int64_t *i1, float *w)
-{
-    float len = (float)n, c, f;
-    int64_t k0;
-    switch (m) {
-    case STEX_ADDRESS_REPEAT:
-        if (is_pot(n)) {
-            c = tame(u * len - 0.5f);
-            f = ffloor(c);
-            *w = c - f;
-            k0 = (int64_t)f;
-            *i0 = k0 & (n - 1);
-            *i1 = (k0 + 1) & (n - 1);
-        } else {
-            c = tame(fract(tame(u)) * len - 0.5f); /* lp_build_coord_repeat_npot_linear */
-            f = ffloor(c);
-            *w = c - f;
-            k0 = c < 0 ? n - 1 : (int64_t)f;
-            *i0 = k0;
-            *i1 = k0 == n - 1 ? 0 : k0 + 1;
-        }
-        return;
-    case STEX_ADDRESS_MIRROR_REPEAT:
-        c = mirror_coord(tame(u)) * len - 0.5f;
-        f = ffloor(c);
-        *w = c - f;
-        k0 = (int64_t)f;
-        *i0 = k0 < 0 ? 0 : k0;
-        *i1 = k0 + 1 > n - 1 ? n - 1 : k0 + 1;
-        return;
-    default: /* clamp-to-edge */
-        c = u * len;
-        c = isnan(c) ? len : (c < len ? c : len);
-        c = c - 0.5f;
-        c = c > 0 ? c : 0;
-        f = ffloor(c);
-        *w = c - f;
-        k0 = (int64_t)f;
-        *i0 = k0;
-        *i1 = k0 + 1 > n - 1 ? n - 1 : k0 + 1;
-        return;
-    }
-}
-
-/* lp_build_sample_wrap_nearest (SoA). */
-static int64_t lavapipe_nearest(stex_address_mode m, float u, uint32_t n)
-{
-    float len = (float)n;
-    int64_t i;
-    switch (m) {
-    case STEX_ADDRESS_REPEAT:
-        if (is_pot(n))
-            return (int64_t)ffloor(tame(u * len)) & (n - 1);
-        {
-            float fr = fract(tame(u));
-            if (!(fr <= 0.99999994f))
-                fr = 0.99999994f; /* lp_build_fract_safe */
-            i = (int64_t)(fr * len);
-        }
-        return i > n - 1 ? n - 1 : i;
-    case STEX_ADDRESS_MIRROR_REPEAT:
-        i = (int64_t)(mirror_coord(tame(u)) * len);
-        return i > n - 1 ? n - 1 : i;
-    default:
-        i = (int64_t)truncf(tame(u * len));
-        return i < 0 ? 0 : i > n - 1 ? n - 1 : i;
-    }
-}
-
-/* lp_build_sample_image_linear, 8-bit (AoS) path: coordinates in 24.8
- * fixed point, rounded to nearest even; clamp-to-edge and repeat only. */
-static void lavapipe_axis_u8(stex_address_mode m, float u, uint32_t n, int64_t *i0, int64_t *i1,
-                             uint32_t *fw)
-{
-    if (m == STEX_ADDRESS_REPEAT && !is_pot(n)) {
-        /* lp_build_coord_repeat_npot_linear_int */
-        int64_t s = (int64_t)rintf(tame(fract(tame(u)) * (float)n * 256.0f)) - 128;
-        *fw = (uint32_t)(s & 255);
-        int64_t k = s >> 8;
-        k = k < 0 ? n - 1 : k > n - 1 ? n - 1 : k;
-        *i0 = k;
-        *i1 = k == n - 1 ? 0 : k + 1;
-        return;
-    }
-    int64_t s = (int64_t)rintf(tame(u * (float)(n * 256u))) - 128;
-    int64_t ip = s >> 8; /* arithmetic: floor */
-    *fw = (uint32_t)(s & 255);
-    *i0 = wrap(m, ip, n);
-    *i1 = wrap(m, ip + 1, n);
-}
-
-/* lp_build_lerp on unorm8 with LP_BLD_LERP_PRESCALED_WEIGHTS (weights
- * 0..255 as they are): pmulhrsw(w, d << 7) = (w * d + 128) >> 8, rounded. */
-static uint32_t lerp_u8(uint32_t w, uint32_t v0, uint32_t v1)
-{
-    int32_t d = (int32_t)v1 - (int32_t)v0;
-    int32_t p = ((int32_t)w * d + 128) >> 8; /* arithmetic shift: floor */
-    return (uint32_t)((int32_t)v0 + p) & 0xffu;
-}
 
 /* ---- filtering one level ---- */
+
+/* lavapipe's 8-bit path: the level's filtered texel as unorm8 bytes. */
+static void level_bytes_u8(const stex_view_access *a, const sample_ctx *cx,
+                           stex_filter_mode filter, float u, float v, uint32_t z, uint8_t *res)
+{
+    const stex_sampler_desc *sd = cx->sd;
+    uint32_t w = a->width, h = a->height, bpp = a->bytes_per_texel;
+    if (filter == STEX_FILTER_NEAREST) {
+        const uint8_t *t = texel_at(a, cx, lavapipe_nearest(sd->address_mode_u, u, w),
+                                    lavapipe_nearest(sd->address_mode_v, v, h), z);
+        memcpy(res, t, bpp);
+        return;
+    }
+    footprint fp;
+    lavapipe_axis_u8(sd->address_mode_u, u, w, &fp.x0, &fp.x1, &fp.fa);
+    lavapipe_axis_u8(sd->address_mode_v, v, h, &fp.y0, &fp.y1, &fp.fb);
+    const uint8_t *t00 = texel_at(a, cx, fp.x0, fp.y0, z);
+    const uint8_t *t10 = texel_at(a, cx, fp.x1, fp.y0, z);
+    const uint8_t *t01 = texel_at(a, cx, fp.x0, fp.y1, z);
+    const uint8_t *t11 = texel_at(a, cx, fp.x1, fp.y1, z);
+    for (uint32_t i = 0; i < bpp; i++) {
+        uint32_t r0 = lerp_u8(fp.fa, t00[i], t10[i]);
+        uint32_t r1 = lerp_u8(fp.fa, t01[i], t11[i]);
+        res[i] = (uint8_t)lerp_u8(fp.fb, r0, r1);
+    }
+}
 
 static void sample_one_level(const stex_view_access *a, const sample_ctx *cx,
                              stex_filter_mode filter, float u, float v, uint32_t z, stex_vec4 *out)
@@ -366,19 +188,8 @@ static void sample_one_level(const stex_view_access *a, const sample_ctx *cx,
     }
     footprint fp;
     if (cx->u8) {
-        lavapipe_axis_u8(sd->address_mode_u, u, w, &fp.x0, &fp.x1, &fp.fa);
-        lavapipe_axis_u8(sd->address_mode_v, v, h, &fp.y0, &fp.y1, &fp.fb);
-        uint32_t bpp = a->bytes_per_texel;
-        const uint8_t *t00 = texel_at(a, cx, fp.x0, fp.y0, z);
-        const uint8_t *t10 = texel_at(a, cx, fp.x1, fp.y0, z);
-        const uint8_t *t01 = texel_at(a, cx, fp.x0, fp.y1, z);
-        const uint8_t *t11 = texel_at(a, cx, fp.x1, fp.y1, z);
         uint8_t res[16];
-        for (uint32_t i = 0; i < bpp; i++) {
-            uint32_t r0 = lerp_u8(fp.fa, t00[i], t10[i]);
-            uint32_t r1 = lerp_u8(fp.fa, t01[i], t11[i]);
-            res[i] = (uint8_t)lerp_u8(fp.fb, r0, r1);
-        }
+        level_bytes_u8(a, cx, filter, u, v, z, res);
         sample_codec_decode(cx->codec, a->decode, cx->p, res, out);
         return;
     }
@@ -427,20 +238,20 @@ SAMPLE_INLINE void sample_linear_clamp(const stex_view_access *a, const uint64_t
     if (lavapipe) { /* lavapipe_axis, clamp-to-edge */
         c = u * lw;
         c = isnan(c) ? lw : (c < lw ? c : lw);
-        c = c - 0.5f;
         c = c > 0 ? c : 0;
+        c = c - 0.5f;
         f = ffloor(c);
         A = c - f;
-        x0 = (uint32_t)f;
-        x1 = x0 + 1 > w - 1 ? w - 1 : x0 + 1;
+        x0 = f < 0 ? 0 : (uint32_t)f;
+        x1 = f + 1 > (float)(w - 1) ? w - 1 : (uint32_t)(f + 1);
         c = v * lh;
         c = isnan(c) ? lh : (c < lh ? c : lh);
-        c = c - 0.5f;
         c = c > 0 ? c : 0;
+        c = c - 0.5f;
         f = ffloor(c);
         B = c - f;
-        y0 = (uint32_t)f;
-        y1 = y0 + 1 > h - 1 ? h - 1 : y0 + 1;
+        y0 = f < 0 ? 0 : (uint32_t)f;
+        y1 = f + 1 > (float)(h - 1) ? h - 1 : (uint32_t)(f + 1);
     } else { /* spec_axis with wrap() clamp-to-edge; |f| <= 1e9 fits an int32 */
         c = tame(u * lw - 0.5f);
         f = ffloor(c);
@@ -537,8 +348,8 @@ static void sample_level(const stex_texture_view *v, const stex_sampler *s, cons
     stex_filter_mode filter = lod <= 0 ? sd->mag_filter : sd->min_filter;
     uint32_t q = v->desc.mip_level_count - 1;
     if (sd->mipmap_filter == STEX_FILTER_NEAREST || q == 0 || lod <= 0) {
-        /* Vulkan: nearest level = ceil(lod + 0.5) - 1, clamped to [0, q] */
-        float d = lod <= 0.5f ? 0 : ceilf(lod + 0.5f) - 1;
+        /* nearest level (sample_axis.h), clamped to [0, q] */
+        float d = nearest_level(lod, cx->lavapipe);
         uint32_t m = d > (float)q ? q : (uint32_t)d;
         sample_one_level(&v->level[m], cx, filter, u, v_, z, out);
         return;
@@ -547,6 +358,16 @@ static void sample_level(const stex_texture_view *v, const stex_sampler *s, cons
     uint32_t lo = f >= (float)q ? q : (uint32_t)f;
     uint32_t hi = lo + 1 > q ? q : lo + 1;
     float delta = lo == q ? 0 : lod - f;
+    if (cx->u8) { /* llvmpipe blends the levels in 8 bits too: weight trunc(delta * 256) */
+        uint8_t b0[16], b1[16], res[16];
+        level_bytes_u8(&v->level[lo], cx, filter, u, v_, z, b0);
+        level_bytes_u8(&v->level[hi], cx, filter, u, v_, z, b1);
+        uint32_t w8 = (uint32_t)(delta * 256.0f);
+        for (uint32_t i = 0; i < v->level[lo].bytes_per_texel; i++)
+            res[i] = (uint8_t)lerp_u8(w8, b0[i], b1[i]);
+        sample_codec_decode(cx->codec, v->level[lo].decode, cx->p, res, out);
+        return;
+    }
     stex_vec4 t0, t1;
     sample_one_level(&v->level[lo], cx, filter, u, v_, z, &t0);
     sample_one_level(&v->level[hi], cx, filter, u, v_, z, &t1);

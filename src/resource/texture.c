@@ -57,8 +57,11 @@ stex_status stex_texture_create(stex_device *d, const stex_texture_desc *desc, s
     stex_texture *t = calloc(1, sizeof *t);
     if (!t)
         return stex_fail(STEX_OUT_OF_MEMORY, "createTexture: out of memory");
+    /* A multisampled texture (2d, one layer) keeps its samples as layers:
+     * sample s of texel (x, y) is texel (x, y, s) of the layout. */
     st = stex_texture_layout_init(&t->layout, full.dimension, full.size.width, full.size.height,
-                                  full.size.depth_or_array_layers, full.mip_level_count, info->bytes);
+                                  full.size.depth_or_array_layers * full.sample_count,
+                                  full.mip_level_count, info->bytes);
     if (st) {
         free(t);
         return st;

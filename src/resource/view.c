@@ -44,6 +44,11 @@ void stex_view_access_at_level(const stex_texture_view *v, uint32_t mip, stex_vi
     a->profile = stex_device_profile(t->device);
     a->encode = stex_encoder(a->format);
     a->decode = stex_decoder(a->format);
+    /* depth and stencil aspects: read, never written, by shaders */
+    if (v->desc.aspect == STEX_ASPECT_STENCIL_ONLY || fi->kind == STEX_KIND_STENCIL)
+        a->decode = stex_stencil_decoder(a->format);
+    else if (!a->decode)
+        a->decode = stex_depth_decoder(a->format);
 }
 
 stex_status stex_texture_create_view(stex_texture *t, const stex_view_desc *desc,

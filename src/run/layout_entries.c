@@ -66,16 +66,22 @@ static stex_status one_entry(const stex_run *r, const json_t *d, const char *pat
     } else if (!strcmp(kind, "texture")) {
         static const char *const m[] = {"sampleType", "viewDimension", "multisampled", NULL};
         if ((st = run_check_members(r, k, p, m)) ||
+            (st = run_get_enum(r, k, p, "sampleType", "GPUTextureSampleType", RUN_SAMPLE_TYPES,
+                               &a)) ||
             (st = run_get_enum(r, k, p, "viewDimension", "GPUTextureViewDimension",
-                               RUN_VIEW_DIMENSIONS, &v)))
+                               RUN_VIEW_DIMENSIONS, &v)) ||
+            (st = run_get_bool(r, k, p, "multisampled", &e->texture_multisampled)))
             return st;
         e->type = STEX_BINDING_TEXTURE;
         e->texture_view_dimension = (stex_view_dimension)v;
+        e->texture_sample_type = (stex_texture_sample_type)a;
     } else {
         static const char *const m[] = {"type", NULL};
-        if ((st = run_check_members(r, k, p, m)))
+        if ((st = run_check_members(r, k, p, m)) ||
+            (st = run_get_enum(r, k, p, "type", "GPUSamplerBindingType", RUN_SAMPLER_TYPES, &a)))
             return st;
         e->type = STEX_BINDING_SAMPLER;
+        e->sampler_type = (stex_sampler_binding_type)a;
     }
     return STEX_OK;
 }

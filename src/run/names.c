@@ -9,6 +9,14 @@ const char *const RUN_VIEW_DIMENSIONS[] = {"undefined", "1d", "2d", "2d-array", 
 const char *const RUN_ACCESS[] = {"undefined", "write-only", "read-only", "read-write", NULL};
 const char *const RUN_ADDRESS_MODES[] = {"clamp-to-edge", "repeat", "mirror-repeat", NULL};
 const char *const RUN_FILTERS[] = {"nearest", "linear", NULL};
+const char *const RUN_COMPARE_FUNCTIONS[] = {"undefined", "never", "less", "equal", "less-equal",
+                                             "greater", "not-equal", "greater-equal", "always",
+                                             NULL};
+const char *const RUN_SAMPLE_TYPES[] = {"undefined", "float", "unfilterable-float", "depth",
+                                        "sint", "uint", NULL};
+const char *const RUN_SAMPLER_TYPES[] = {"undefined", "filtering", "non-filtering",
+                                         "comparison", NULL};
+const char *const RUN_ASPECTS[] = {"all", "stencil-only", "depth-only", NULL};
 const char *const RUN_TEXTURE_USAGES[] = {"COPY_SRC", "COPY_DST", "TEXTURE_BINDING",
                                                  "STORAGE_BINDING", "RENDER_ATTACHMENT", NULL};
 const uint32_t RUN_TEXTURE_USAGE_BITS[] = {1, 2, 4, 8, 16};

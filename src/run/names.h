@@ -11,6 +11,10 @@ extern const char *const RUN_VIEW_DIMENSIONS[];
 extern const char *const RUN_ACCESS[];
 extern const char *const RUN_ADDRESS_MODES[];
 extern const char *const RUN_FILTERS[];
+extern const char *const RUN_COMPARE_FUNCTIONS[];  /* index = stex_compare_function */
+extern const char *const RUN_SAMPLE_TYPES[];       /* index = stex_texture_sample_type */
+extern const char *const RUN_SAMPLER_TYPES[];      /* index = stex_sampler_binding_type */
+extern const char *const RUN_ASPECTS[];            /* index = stex_texture_aspect */
 extern const char *const RUN_TEXTURE_USAGES[];
 extern const uint32_t RUN_TEXTURE_USAGE_BITS[];
 extern const char *const RUN_BUFFER_USAGES[];

@@ -144,6 +144,11 @@ stex_status run_create_pipelines(stex_run *r);
 stex_status run_create_bind_groups(stex_run *r);
 /* writeTexture of one contents object (texture_contents.c), shared with the
  * writeTexture step. */
+/* texels.c: textures writeTexture cannot fill (multisampled, depth, stencil)
+ * and their contents, set directly. */
+bool run_texture_direct(const stex_texture *t);
+stex_status run_direct_contents(stex_run *r, stex_texture *t, uint32_t mip, const json_t *c,
+                                const char *path);
 stex_status run_texture_contents(stex_run *r, stex_texture *t, uint32_t mip, const json_t *c,
                                  const char *path);
 /* The GPUBindGroupLayoutEntry list of one group (layout_entries.c). */

@@ -90,6 +90,8 @@ stex_status run_texture_contents(stex_run *r, stex_texture *t, uint32_t mip, con
     static const char *const members[] = {"fill", "file", "hex", "u32", "i32", "f32", "offset",
                                           "bytesPerRow", "rowsPerImage", NULL};
     stex_status st;
+    if (run_texture_direct(t))
+        return run_direct_contents(r, t, mip, c, path);
     if ((st = run_want_object(r, c, path)) || (st = run_check_members(r, c, path, members)))
         return st;
     char p[RUN_PATH_MAX];

@@ -6,10 +6,10 @@ static stex_status create_one(stex_run *r, const char *name, const json_t *d, co
 {
     static const char *const members[] = {"texture", "format", "dimension", "baseMipLevel",
                                           "mipLevelCount", "baseArrayLayer", "arrayLayerCount",
-                                          "usage", "label", NULL};
+                                          "usage", "aspect", "label", NULL};
     stex_view_desc vd = {0};
     void *t;
-    int dim = 0;
+    int dim = 0, aspect = 0;
     stex_status st;
     if ((st = run_want_object(r, d, path)) || (st = run_check_members(r, d, path, members)) ||
         (st = run_get_ref(r, d, path, "texture", &r->textures, "texture", &t)) ||
@@ -21,9 +21,11 @@ static stex_status create_one(stex_run *r, const char *name, const json_t *d, co
         (st = run_get_u32(r, d, path, "baseArrayLayer", false, &vd.base_array_layer)) ||
         (st = run_get_u32(r, d, path, "arrayLayerCount", false, &vd.array_layer_count)) ||
         (st = run_get_flags(r, d, path, "usage", "GPUTextureUsage", RUN_TEXTURE_USAGES,
-                            RUN_TEXTURE_USAGE_BITS, &vd.usage)))
+                            RUN_TEXTURE_USAGE_BITS, &vd.usage)) ||
+        (st = run_get_enum(r, d, path, "aspect", "GPUTextureAspect", RUN_ASPECTS, &aspect)))
         return st;
     vd.dimension = (stex_view_dimension)dim;
+    vd.aspect = (stex_texture_aspect)aspect;
     stex_texture_view *v;
     if ((st = stex_texture_create_view(t, &vd, &v)))
         return run_wrap(r, st, path);

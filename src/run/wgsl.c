@@ -72,6 +72,10 @@ stex_status run_wgsl_pipeline(stex_run *r, run_module *m, const stex_run_shader 
     stex_wgsl_options o = {.subgroup_width = r->opt.subgroup_width,
                            .max_steps = r->opt.max_steps, .overrides = ov,
                            .override_count = (uint32_t)s->constant_count};
+    if (!s->layout_auto) { /* its sample and sampler types are the pipeline's */
+        o.layout = s->layout;
+        o.layout_count = (uint32_t)s->layout_count;
+    }
     st = stex_wgsl_pipeline_create(r->device, m->wgsl, ep->name, &o, out);
     free(ov);
     return st ? run_wrap(r, st, path) : STEX_OK;

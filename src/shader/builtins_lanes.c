@@ -96,6 +96,28 @@ void stex_lanes_textureSampleLevel_2d(const stex_lanes *l, uint32_t texture_bind
         }
 }
 
+void stex_lanes_textureLoad_sampled(const stex_lanes *l, uint32_t binding,
+                                    stex_view_dimension dim, const int64_t *x, const int64_t *y,
+                                    const int64_t *z, const int64_t *ls, stex_value *out)
+{
+    /* out of line already: each lane calls the builtin itself */
+    FOR_ACTIVE(l, i) {
+        stex_lanes_enter(l, i);
+        out[i] = stex_textureLoad_sampled(l->inv, binding, dim, at(x, i), at(y, i), at(z, i),
+                                          at(ls, i));
+    }
+}
+
+void stex_lanes_textureSample(const stex_lanes *l, uint32_t texture_binding,
+                              uint32_t sampler_binding, const stex_sample_args *a,
+                              stex_vec4 *out)
+{
+    FOR_ACTIVE(l, i) {
+        stex_lanes_enter(l, i);
+        out[i] = stex_textureSample(l->inv, texture_binding, sampler_binding, &a[i]);
+    }
+}
+
 void stex_lanes_buffer_load(const stex_lanes *l, uint32_t binding, const uint64_t *index,
                             uint32_t *out)
 {

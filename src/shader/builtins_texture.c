@@ -253,8 +253,11 @@ stex_uvec3 stex_textureDimensions_3d(const stex_invocation *inv, uint32_t bindin
 uint32_t stex_textureNumLayers(const stex_invocation *inv, uint32_t binding)
 {
     const exec_binding *b = dims_binding(inv, binding, "textureNumLayers",
-                                         STEX_VIEW_DIMENSION_2D_ARRAY, STEX_VIEW_DIMENSION_2D_ARRAY);
-    return b ? (uint32_t)b->f.d : 0;
+                                         STEX_VIEW_DIMENSION_2D_ARRAY, STEX_VIEW_DIMENSION_CUBE_ARRAY);
+    if (!b)
+        return 0;
+    /* a cube array's layers are cubes of 6 faces */
+    return (uint32_t)(b->dim == STEX_VIEW_DIMENSION_CUBE_ARRAY ? b->f.d / 6 : b->f.d);
 }
 
 /* ---- sampled textures: texture_2d<f32> ---- */

@@ -58,6 +58,17 @@ void stex_lanes_textureSampleLevel_2d(const stex_lanes *l, uint32_t texture_bind
                                       uint32_t sampler_binding, const float *u, const float *v,
                                       const float *level, stex_vec4 *out);
 
+/* Sampled textures of every kind (stex_textureLoad_sampled): lane i reads
+ * (x[i], y[i], z[i]) at level or sample ls[i]; NULL arrays are zeros. */
+void stex_lanes_textureLoad_sampled(const stex_lanes *l, uint32_t binding,
+                                    stex_view_dimension dim, const int64_t *x, const int64_t *y,
+                                    const int64_t *z, const int64_t *ls, stex_value *out);
+
+/* stex_textureSample for each lane, with lane i's arguments a[i]. */
+void stex_lanes_textureSample(const stex_lanes *l, uint32_t texture_binding,
+                              uint32_t sampler_binding, const stex_sample_args *a,
+                              stex_vec4 *out);
+
 /* Buffer words (array<u32|i32|f32> element index[i]). */
 void stex_lanes_buffer_load(const stex_lanes *l, uint32_t binding, const uint64_t *index,
                             uint32_t *out);

@@ -550,6 +550,81 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
                     R(sg, i->d + k)[l] = dims[k];
             break;
         }
+        case OP_TEX_FETCH: {
+            int64_t x[64], y[64], z[64], ls[64];
+            stex_value out[64];
+            coords(sg, i, x, y, z, ls);
+            stex_lanes_textureLoad_sampled(&L, i->imm, (stex_view_dimension)i->sub, x, y, z, ls,
+                                           out);
+            for (uint32_t l = 0; l < n; l++)
+                if (sg->exec >> l & 1)
+                    for (int k = 0; k < 4; k++)
+                        R(sg, i->d + (uint32_t)k)[l] = out[l].v.u[k];
+            break;
+        }
+        case OP_TEX_SAMPLE_ANY: {
+            const uint32_t *q = p->pool + i->offs;
+            stex_sample_args args[64];
+            stex_vec4 out[64];
+            for (uint32_t l = 0; l < n; l++) {
+                stex_sample_args *s = &args[l];
+                memset(s, 0, sizeof *s);
+                s->fn = (stex_sample_fn)q[WG_SP_FN];
+                s->component = q[WG_SP_COMPONENT];
+                for (int k = 0; k < 3; k++) {
+                    s->offset[k] = (int32_t)q[WG_SP_OFF0 + k];
+                    if ((uint32_t)k < q[WG_SP_NCOORDS])
+                        s->coord[k] = as_f(R(sg, i->a + (uint32_t)k)[l]);
+                    if (q[WG_SP_DDX] != WG_NONE_REG && (uint32_t)k < q[WG_SP_NCOORDS]) {
+                        s->ddx[k] = as_f(R(sg, q[WG_SP_DDX] + (uint32_t)k)[l]);
+                        s->ddy[k] = as_f(R(sg, q[WG_SP_DDY] + (uint32_t)k)[l]);
+                    }
+                }
+                if (q[WG_SP_ARRAY] != WG_NONE_REG) {
+                    uint32_t u = R(sg, q[WG_SP_ARRAY])[l];
+                    s->array_index = q[WG_SP_ARRAY_SIGNED] ? (int64_t)(int32_t)u : (int64_t)u;
+                }
+                if (q[WG_SP_LEVEL] != WG_NONE_REG) {
+                    uint32_t u = R(sg, q[WG_SP_LEVEL])[l];
+                    s->level = q[WG_SP_LEVEL_KIND] == 0 ? as_f(u)
+                             : q[WG_SP_LEVEL_KIND] == 1 ? (float)(int32_t)u : (float)u;
+                }
+                if (q[WG_SP_DREF] != WG_NONE_REG)
+                    s->depth_ref = as_f(R(sg, q[WG_SP_DREF])[l]);
+            }
+            stex_lanes_textureSample(&L, i->imm, i->e, args, out);
+            for (uint32_t l = 0; l < n; l++)
+                if (sg->exec >> l & 1)
+                    for (int k = 0; k < 4; k++)
+                        R(sg, i->d + (uint32_t)k)[l] = out[l].u[k];
+            break;
+        }
+        case OP_TEX_QUERY:
+            /* the level may differ per lane: asked lane by lane */
+            for (uint32_t l = 0; l < n; l++) {
+                if (!(sg->exec >> l & 1))
+                    continue;
+                stex_lanes_enter(&L, l);
+                int64_t lv = 0;
+                if (i->a != WG_NONE_REG) {
+                    uint32_t u = R(sg, i->a)[l];
+                    lv = i->b ? (int64_t)(int32_t)u : (int64_t)u;
+                }
+                uint32_t q[3] = {0, 0, 0};
+                if (i->sub == WG_QUERY_DIMS) {
+                    stex_uvec3 v = stex_textureDimensions_level(inv, i->imm, lv);
+                    q[0] = v.x, q[1] = v.y, q[2] = v.z;
+                } else if (i->sub == WG_QUERY_LAYERS) {
+                    q[0] = stex_textureNumLayers(inv, i->imm);
+                } else if (i->sub == WG_QUERY_LEVELS) {
+                    q[0] = stex_textureNumLevels(inv, i->imm);
+                } else {
+                    q[0] = stex_textureNumSamples(inv, i->imm);
+                }
+                for (uint32_t k = 0; k < i->n; k++)
+                    R(sg, i->d + k)[l] = q[k];
+            }
+            break;
         case OP_ARRAY_LEN: {
             stex_lanes_enter(&L, 0);
             uint32_t bytes = stex_arrayLength(inv, i->imm, 1);
@@ -719,6 +794,17 @@ bool wg_prepare(wg_exec_program *xp)
                 break;
             case OP_TEX_SAMPLE: RD(i->a, 1); RD(i->b, 1); RD(i->c, 1); RD(i->d, 4); WR(i->d, 4); break;
             case OP_TEX_DIMS: WR(i->d, i->n); break;
+            case OP_TEX_FETCH:
+                RD(i->a, ncoords(i->sub)); RD(i->b, 1); RD(i->c, 1); RD(i->d, 4); WR(i->d, 4);
+                break;
+            case OP_TEX_QUERY: RD(i->a, 1); RD(i->d, i->n); WR(i->d, i->n); break;
+            case OP_TEX_SAMPLE_ANY: {
+                const uint32_t *q = p->pool + i->offs;
+                RD(i->a, q[WG_SP_NCOORDS]); RD(q[WG_SP_ARRAY], 1); RD(q[WG_SP_LEVEL], 1);
+                RD(q[WG_SP_DREF], 1); RD(q[WG_SP_DDX], q[WG_SP_NCOORDS]);
+                RD(q[WG_SP_DDY], q[WG_SP_NCOORDS]); RD(i->d, 4); WR(i->d, 4);
+                break;
+            }
             case OP_ARRAY_LEN: WR(i->d, 1); break;
             case OP_IF: case OP_BREAK_IF: RD(i->a, 1); break;
             case OP_BARRIER: case OP_ELSE: case OP_ENDIF: case OP_MASK_CLEAR: case OP_EXIT:

@@ -48,6 +48,13 @@ typedef enum wg_opcode {
     OP_TEX_SAMPLE, /* d[0..4) = textureSampleLevel(texture imm, sampler n, a, b, level c) */
     OP_TEX_DIMS,   /* d[0..n) = textureDimensions(binding imm) (n words); sub: 1 = layers */
     OP_ARRAY_LEN,  /* d = (bytes bound at binding imm - a) / b */
+    /* sampled textures of every kind (lower_texture.c) */
+    OP_TEX_FETCH,  /* d[0..4) = textureLoad(texture imm; coordinates a, sub = dim; array
+                    * index b; level or sample index c; n = signedness as OP_TEX_LOAD) */
+    OP_TEX_QUERY,  /* d[0..n) = query sub (WG_QUERY_*) of texture imm at level a
+                    * (WG_NONE_REG: 0), b = 1 when a is signed */
+    OP_TEX_SAMPLE_ANY, /* d[0..4) = a sampling builtin on texture imm with sampler e at
+                        * coordinates a; its other operands in the pool at offs (WG_SP_*) */
     OP_BARRIER,    /* sub = exec_barrier kind */
     OP_IF,         /* slot imm; a = condition; jump to b (the ELSE) if no lane takes it */
     OP_ELSE,       /* slot imm; jump to b (the ENDIF) if no lane takes it */
@@ -59,6 +66,17 @@ typedef enum wg_opcode {
     OP_LOOP_END,   /* if exec: jump to b, else exec = slot imm */
     OP_END         /* the entry point returns */
 } wg_opcode;
+
+/* OP_TEX_QUERY queries */
+enum { WG_QUERY_DIMS, WG_QUERY_LAYERS, WG_QUERY_LEVELS, WG_QUERY_SAMPLES };
+
+/* OP_TEX_SAMPLE_ANY's operands in the pool: the stex_sample_fn, the gather
+ * component, the constant offset, the number of coordinates, registers
+ * (WG_NONE_REG: none) of the array index, the level (its kind: 0 f32, 1 i32,
+ * 2 u32), depth_ref, ddx and ddy (vectors of the coordinates' size). */
+enum { WG_SP_FN, WG_SP_COMPONENT, WG_SP_OFF0, WG_SP_OFF1, WG_SP_OFF2, WG_SP_NCOORDS,
+       WG_SP_ARRAY, WG_SP_ARRAY_SIGNED, WG_SP_LEVEL, WG_SP_LEVEL_KIND, WG_SP_DREF, WG_SP_DDX,
+       WG_SP_DDY, WG_SP_COUNT };
 
 /* OP_CMP comparisons and OP_BITS operations */
 enum { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EQ, CMP_NE };

@@ -142,6 +142,16 @@ uint32_t wg_emit_math(wg_ctx *x, const char *op, int type, const uint32_t *args,
 
 /* ---- lower_call.c: calls ---- */
 wg_val wg_call_lower(wg_ctx *x, const wg_expr *e);
+/* lower_texture.c: the builtins on sampled textures that it lowers (by
+ * name), and the call itself (argument 0 a sampled texture handle). */
+bool wg_sampled_texture_call_is(const char *name);
+wg_val wg_sampled_texture_call(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a);
+/* lower_texture.c: the sampling builtins (textureSampleLevel of every
+ * overload, textureSampleGrad, textureSampleCompareLevel, textureGather,
+ * textureGatherCompare, textureSampleBaseClampToEdge; the fragment-only
+ * ones refused). */
+bool wg_sample_call_is(const char *name);
+wg_val wg_sample_call(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a);
 
 /* ---- lower_stmt.c: statements and entry points ---- */
 void wg_block_lower(wg_ctx *x, const wg_stmt *s);

@@ -501,6 +501,18 @@ static int texel_type(wg_ctx *x, stex_format f)
     return wg_type_vec(TS(x), s, 4);
 }
 
+/* textureSampleLevel(texture_2d<f32>, sampler, coords, level): the call with
+ * its own fast path (OP_TEX_SAMPLE); every other sampling call goes to
+ * lower_texture.c. */
+static bool sample_level_2d(wg_ctx *x, const wg_expr *e, const char *name, const wg_val *a)
+{
+    if (strcmp(name, "textureSampleLevel") || e->nargs != 4 || a[0].kind != V_HANDLE)
+        return false;
+    const wg_type *t = wg_ty(TS(x), a[0].type);
+    return t->kind == TY_TEXTURE && t->dim == STEX_VIEW_DIMENSION_2D && t->elem == T_F32 &&
+           t->n == 0;
+}
+
 static wg_val texture_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a)
 {
     wg_types *ts = TS(x);
@@ -511,6 +523,12 @@ static wg_val texture_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_
     bool arrayed = t->dim == STEX_VIEW_DIMENSION_2D_ARRAY;
     bool storage = t->kind == TY_STORAGE_TEXTURE;
     wg_ins *i;
+    /* every sampled texture's loads and queries but texture_2d<f32>'s
+     * textureLoad, which keeps its inline path */
+    bool plain_2d = t->dim == STEX_VIEW_DIMENSION_2D && t->elem == T_F32 && t->n == 0;
+    if (!storage && wg_sampled_texture_call_is(name) &&
+        !(plain_2d && !strcmp(name, "textureLoad")))
+        return wg_sampled_texture_call(x, e, name, a);
     if (!strcmp(name, "textureDimensions") || !strcmp(name, "textureNumLayers")) {
         bool layers = name[7] == 'N';
         if (!want_args(x, e, name, 1, storage || layers ? 1 : 2))
@@ -582,7 +600,7 @@ static wg_val texture_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_
         if (!want_args(x, e, name, 4, 4) ||
             !handle_arg(x, e, 1, a[1], TY_SAMPLER, TY_SAMPLER, name))
             return wg_error_val();
-        if (storage || t->dim != STEX_VIEW_DIMENSION_2D) {
+        if (storage || !plain_2d) {
             WG_ERR(x, e->loc, "texture-builtin-functions", "stex's textureSampleLevel takes a "
                    "texture_2d<f32>, not %s", wg_tname(x, a[0].type));
             return wg_error_val();
@@ -935,6 +953,8 @@ wg_val wg_call_lower(wg_ctx *x, const wg_expr *e)
         return barrier(x, e, EXEC_BARRIER_TEXTURE);
     if (!lower_args(x, e, a))
         return wg_error_val();
+    if (wg_sample_call_is(name) && !sample_level_2d(x, e, name, a))
+        return wg_sample_call(x, e, name, a);
     if (!strncmp(name, "texture", 7))
         return texture_builtin(x, e, name, a);
     if (!strncmp(name, "atomic", 6))

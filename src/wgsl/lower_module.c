@@ -122,6 +122,56 @@ static int struct_type(wg_ctx *x, wg_global *g)
     return id;
 }
 
+/* The sampled texture types (WGSL "Sampled Texture Types", "Multisampled
+ * Texture Types", "Depth Texture Types"): name, dimension, kind bits and
+ * whether a sampled type <T> follows. */
+static const struct {
+    const char *name;
+    stex_view_dimension dim;
+    uint32_t kind;
+    bool templated;
+} SAMPLED_TEXTURES[] = {
+    {"texture_1d", STEX_VIEW_DIMENSION_1D, 0, true},
+    {"texture_2d", STEX_VIEW_DIMENSION_2D, 0, true},
+    {"texture_2d_array", STEX_VIEW_DIMENSION_2D_ARRAY, 0, true},
+    {"texture_3d", STEX_VIEW_DIMENSION_3D, 0, true},
+    {"texture_cube", STEX_VIEW_DIMENSION_CUBE, 0, true},
+    {"texture_cube_array", STEX_VIEW_DIMENSION_CUBE_ARRAY, 0, true},
+    {"texture_multisampled_2d", STEX_VIEW_DIMENSION_2D, WG_TEX_MULTISAMPLED, true},
+    {"texture_depth_2d", STEX_VIEW_DIMENSION_2D, WG_TEX_DEPTH, false},
+    {"texture_depth_2d_array", STEX_VIEW_DIMENSION_2D_ARRAY, WG_TEX_DEPTH, false},
+    {"texture_depth_cube", STEX_VIEW_DIMENSION_CUBE, WG_TEX_DEPTH, false},
+    {"texture_depth_cube_array", STEX_VIEW_DIMENSION_CUBE_ARRAY, WG_TEX_DEPTH, false},
+    {"texture_depth_multisampled_2d", STEX_VIEW_DIMENSION_2D,
+     WG_TEX_DEPTH | WG_TEX_MULTISAMPLED, false},
+};
+
+/* The type id of sampled texture type n, -1 after an error, -2 if n names none. */
+static int sampled_texture_type(wg_ctx *x, const wg_expr *e, const char *n)
+{
+    for (size_t k = 0; k < sizeof SAMPLED_TEXTURES / sizeof SAMPLED_TEXTURES[0]; k++) {
+        if (strcmp(n, SAMPLED_TEXTURES[k].name))
+            continue;
+        int el = T_F32;
+        if (SAMPLED_TEXTURES[k].templated) {
+            el = e->ntargs == 1 ? wg_resolve_type(x, e->targs[0]) : -1;
+            if (el != T_F32 && el != T_I32 && el != T_U32) {
+                if (el >= 0 || e->ntargs != 1)
+                    WG_ERR(x, e->loc, "sampled-texture-type", "%s takes one sampled type: "
+                           "%s<f32>, %s<i32> or %s<u32>", n, n, n, n);
+                return -1;
+            }
+        } else if (e->ntargs) {
+            WG_ERR(x, e->loc, "texture-depth", "%s takes no template arguments", n);
+            return -1;
+        }
+        return wg_type_intern(x->types, &(wg_type){.kind = TY_TEXTURE, .elem = el,
+                                                .dim = SAMPLED_TEXTURES[k].dim,
+                                                .n = SAMPLED_TEXTURES[k].kind});
+    }
+    return -2;
+}
+
 int wg_resolve_type(wg_ctx *x, const wg_expr *e)
 {
     if (!e)
@@ -230,8 +280,9 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
             a = access_of(e->targs[2]->name);
         return wg_type_ptr(ts, sp, el, a);
     }
-    if (!strcmp(n, "sampler"))
-        return wg_type_intern(ts, &(wg_type){.kind = TY_SAMPLER, .elem = -1});
+    if (!strcmp(n, "sampler") || !strcmp(n, "sampler_comparison"))
+        return wg_type_intern(ts, &(wg_type){.kind = TY_SAMPLER, .elem = -1,
+                                             .n = n[7] == '_'});
     if (!strncmp(n, "texture_storage_", 16)) {
         const char *dn = n + 16;
         stex_view_dimension dim = !strcmp(dn, "1d") ? STEX_VIEW_DIMENSION_1D
@@ -261,20 +312,9 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
         return wg_type_intern(ts, &(wg_type){.kind = TY_STORAGE_TEXTURE, .elem = -1, .dim = dim,
                                              .format = f, .access = a});
     }
-    if (!strcmp(n, "texture_2d") || !strcmp(n, "texture_2d_array") ||
-        !strcmp(n, "texture_3d") || !strcmp(n, "texture_1d")) {
-        int el = e->ntargs == 1 ? wg_resolve_type(x, e->targs[0]) : -1;
-        if (el != T_F32) {
-            if (el >= 0 || e->ntargs != 1)
-                WG_ERR(x, e->loc, "sampled-texture-type", "stex supports %s<f32> only", n);
-            return -1;
-        }
-        stex_view_dimension dim = !strcmp(n, "texture_2d") ? STEX_VIEW_DIMENSION_2D
-                                : !strcmp(n, "texture_3d") ? STEX_VIEW_DIMENSION_3D
-                                : !strcmp(n, "texture_1d") ? STEX_VIEW_DIMENSION_1D
-                                : STEX_VIEW_DIMENSION_2D_ARRAY;
-        return wg_type_intern(ts, &(wg_type){.kind = TY_TEXTURE, .elem = T_F32, .dim = dim});
-    }
+    int tex = sampled_texture_type(x, e, n);
+    if (tex != -2)
+        return tex;
     wg_global *g = global_named(x, n);
     if (g && (g->decl->kind == D_STRUCT || g->decl->kind == D_ALIAS)) {
         if (e->ntargs)

@@ -18,6 +18,8 @@ typedef struct entry_info {
     stex_layout_entry *entries;
     const char **names;
     const char **sample_types;
+    uint32_t (*pairs)[2];   /* the texture and sampler bindings each sampling call uses */
+    uint32_t npairs;
     const wg_decl *decl;
 } entry_info;
 
@@ -106,6 +108,19 @@ static stex_view_dimension or_2d(stex_view_dimension d)
     return d == STEX_VIEW_DIMENSION_UNDEFINED ? STEX_VIEW_DIMENSION_2D : d;
 }
 
+/* Is the handle at binding ref an i32 or u32 sampled texture? */
+static bool int_texture(wg_ctx *x, uint32_t ref)
+{
+    for (uint32_t i = 0; i < x->ast->n; i++) {
+        const wg_global *g = &x->globals[i];
+        if (g->decl->kind == D_VAR && g->val.kind == V_HANDLE && g->val.ref.binding == ref) {
+            const wg_type *t = wg_ty(x->types, g->val.type);
+            return t->kind == TY_TEXTURE && (t->elem == T_I32 || t->elem == T_U32);
+        }
+    }
+    return false;
+}
+
 /* The layout entries of the resources an entry point used (its reflection). */
 static bool reflect(wg_ctx *x, entry_info *ep)
 {
@@ -116,6 +131,20 @@ static bool reflect(wg_ctx *x, entry_info *ep)
             (g->val.kind == V_REF && (g->val.ref.space == SP_UNIFORM ||
                                       g->val.ref.space == SP_STORAGE))))
             n++;
+    }
+    /* the texture-sampler pairs of the sampling calls (WebGPU validates each) */
+    uint32_t np = 0;
+    for (uint32_t c = 0; c < x->prog->ncode; c++)
+        np += x->prog->code[c].op == OP_TEX_SAMPLE || x->prog->code[c].op == OP_TEX_SAMPLE_ANY;
+    ep->pairs = calloc(np ? np : 1, sizeof *ep->pairs);
+    if (!ep->pairs)
+        return false;
+    for (uint32_t c = 0; c < x->prog->ncode; c++) {
+        const wg_ins *in = &x->prog->code[c];
+        if (in->op == OP_TEX_SAMPLE || in->op == OP_TEX_SAMPLE_ANY) {
+            ep->pairs[ep->npairs][0] = in->imm;
+            ep->pairs[ep->npairs++][1] = in->e;
+        }
     }
     ep->entries = calloc(n ? n : 1, sizeof *ep->entries);
     ep->names = calloc(n ? n : 1, sizeof *ep->names);
@@ -143,15 +172,33 @@ static bool reflect(wg_ctx *x, entry_info *ep)
         } else if (t->kind == TY_TEXTURE) {
             e->type = STEX_BINDING_TEXTURE;
             e->texture_view_dimension = or_2d(t->dim);
-            /* layout 'auto' (WebGPU's default pipeline layout): an f32 texture
-             * that a sampler reads is "float", one only loaded "unfilterable-float" */
+            e->texture_multisampled = t->n & WG_TEX_MULTISAMPLED;
+            /* layout 'auto' (WebGPU's default pipeline layout): a depth texture
+             * is "depth", i32 / u32 ones "sint" / "uint", an f32 texture that a
+             * sampler reads "float", one only loaded "unfilterable-float" */
             bool sampled = false;
             for (uint32_t c = 0; c < x->prog->ncode && !sampled; c++)
-                sampled = x->prog->code[c].op == OP_TEX_SAMPLE &&
+                sampled = (x->prog->code[c].op == OP_TEX_SAMPLE ||
+                           x->prog->code[c].op == OP_TEX_SAMPLE_ANY) &&
                           x->prog->code[c].imm == g->val.ref.binding;
-            ep->sample_types[k - 1] = sampled ? "float" : "unfilterable-float";
+            e->texture_sample_type = t->n & WG_TEX_DEPTH ? STEX_SAMPLE_TYPE_DEPTH
+                                   : t->elem == T_I32 ? STEX_SAMPLE_TYPE_SINT
+                                   : t->elem == T_U32 ? STEX_SAMPLE_TYPE_UINT
+                                   : sampled ? STEX_SAMPLE_TYPE_FLOAT
+                                             : STEX_SAMPLE_TYPE_UNFILTERABLE_FLOAT;
+            ep->sample_types[k - 1] = stex_sample_type_name(e->texture_sample_type);
         } else if (t->kind == TY_SAMPLER) {
             e->type = STEX_BINDING_SAMPLER;
+            /* "non-filtering" when it only ever samples i32 / u32 textures (gathers) */
+            bool used = false, int_only = true;
+            for (uint32_t q = 0; q < ep->npairs; q++)
+                if (ep->pairs[q][1] == g->val.ref.binding) {
+                    used = true;
+                    int_only &= int_texture(x, ep->pairs[q][0]);
+                }
+            e->sampler_type = t->n ? STEX_SAMPLER_BINDING_COMPARISON
+                            : used && int_only ? STEX_SAMPLER_BINDING_NON_FILTERING
+                                               : STEX_SAMPLER_BINDING_FILTERING;
         } else {
             e->type = g->val.ref.space == SP_UNIFORM ? STEX_BINDING_UNIFORM_BUFFER
                     : g->val.ref.access == STEX_ACCESS_READ_WRITE
@@ -337,6 +384,7 @@ void stex_wgsl_module_destroy(stex_wgsl_module *m)
         free(m->eps[i].entries);
         free(m->eps[i].names);
         free(m->eps[i].sample_types);
+        free(m->eps[i].pairs);
     }
     free(m->eps);
     free(m->overrides);
@@ -434,11 +482,16 @@ stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *mo
         char *text = wg_diags_text(&diags);
         st = stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: %s", text ? text : "");
         free(text);
+    } else if (opt && opt->layout &&
+               (st = stex_wgsl_layout_check(m, src->pub.name, opt->layout, opt->layout_count))) {
+        ; /* the explicit layout does not fit the shader */
     } else {
+        bool own = opt && opt->layout;
         stex_pipeline_desc pd = {.workgroup_size = {ep.pub.workgroup_size[0],
                                                     ep.pub.workgroup_size[1],
                                                     ep.pub.workgroup_size[2]},
-                                 .entries = ep.entries, .entry_count = ep.pub.entry_count,
+                                 .entries = own ? opt->layout : ep.entries,
+                                 .entry_count = own ? opt->layout_count : ep.pub.entry_count,
                                  .workgroup_memory_size = ep.pub.workgroup_memory_size,
                                  .uses_barriers = ep.pub.uses_barriers,
                                  .label = ep.pub.name};
@@ -449,9 +502,91 @@ stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *mo
     free(ep.entries);
     free(ep.names);
     free(ep.sample_types);
+    free(ep.pairs);
     if (st)
         program_destroy(xp);
     return st;
+}
+
+/* A texture or sampler entry of an explicit layout against the shader's
+ * type: the same view dimension and multisampled; sampleType "depth" for a
+ * depth texture, "sint" / "uint" for i32 / u32, "float" or
+ * "unfilterable-float" for f32; a
+ * sampler_comparison needs "comparison", a sampler anything else. */
+static stex_status sampled_binding_check(const stex_wgsl_entry_point *ep, uint32_t i,
+                                         const stex_layout_entry *l)
+{
+    const stex_layout_entry *s = &ep->entries[i];
+    if (s->type == STEX_BINDING_SAMPLER) {
+        bool lc = l->sampler_type == STEX_SAMPLER_BINDING_COMPARISON;
+        bool sc = s->sampler_type == STEX_SAMPLER_BINDING_COMPARISON;
+        if (lc != sc)
+            return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: the layout's "
+                             "sampler type %s for @group(%u) @binding(%u) does not fit the "
+                             "shader's %s [layout-sampler-type]",
+                             stex_sampler_binding_type_name(l->sampler_type), s->group,
+                             s->binding, sc ? "sampler_comparison" : "sampler");
+        return STEX_OK;
+    }
+    stex_view_dimension ld = l->texture_view_dimension ? l->texture_view_dimension
+                                                       : STEX_VIEW_DIMENSION_2D;
+    if (ld != s->texture_view_dimension)
+        return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: the layout's view "
+                         "dimension %s for @group(%u) @binding(%u) is not the shader's %s "
+                         "[layout-view-dimension]", stex_view_dimension_name(ld), s->group,
+                         s->binding, stex_view_dimension_name(s->texture_view_dimension));
+    if (l->texture_multisampled != s->texture_multisampled)
+        return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: the layout's "
+                         "multisampled %s for @group(%u) @binding(%u) is not the shader's "
+                         "[layout-multisampled]", l->texture_multisampled ? "true" : "false",
+                         s->group, s->binding);
+    stex_texture_sample_type lt = l->texture_sample_type ? l->texture_sample_type
+                                                         : STEX_SAMPLE_TYPE_FLOAT;
+    stex_texture_sample_type st = s->texture_sample_type;
+    /* (the texture-sampler pair rule - a filtering sampler only with "float" - is
+     * not checked here: stex accepts either float type for an f32 texture) */
+    bool f32 = st == STEX_SAMPLE_TYPE_FLOAT || st == STEX_SAMPLE_TYPE_UNFILTERABLE_FLOAT;
+    bool ok = lt == st || (f32 && (lt == STEX_SAMPLE_TYPE_FLOAT ||
+                                   lt == STEX_SAMPLE_TYPE_UNFILTERABLE_FLOAT));
+    if (!ok)
+        return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: the layout's sampleType "
+                         "%s for @group(%u) @binding(%u) does not fit the shader's %s ('%s') "
+                         "[layout-sample-type]", stex_sample_type_name(lt), s->group,
+                         s->binding, stex_sample_type_name(st), ep->binding_names[i]);
+    return STEX_OK;
+}
+
+static const stex_layout_entry *layout_at(const stex_layout_entry *layout, uint32_t count,
+                                          uint32_t ref)
+{
+    for (uint32_t j = 0; j < count; j++)
+        if (STEX_BINDING(layout[j].group, layout[j].binding) == ref)
+            return &layout[j];
+    return NULL;
+}
+
+/* WebGPU's texture-sampler pairs: a sampler whose entry is "filtering" may
+ * not sample a texture whose entry is "unfilterable-float", "sint" or "uint". */
+static stex_status pair_check(const entry_info *ep, const stex_layout_entry *layout,
+                              uint32_t count)
+{
+    for (uint32_t q = 0; q < ep->npairs; q++) {
+        const stex_layout_entry *t = layout_at(layout, count, ep->pairs[q][0]);
+        const stex_layout_entry *s = layout_at(layout, count, ep->pairs[q][1]);
+        if (!t || !s || t->type != STEX_BINDING_TEXTURE || s->type != STEX_BINDING_SAMPLER)
+            continue; /* the entries themselves are checked next */
+        bool filtering = s->sampler_type == STEX_SAMPLER_BINDING_UNDEFINED ||
+                         s->sampler_type == STEX_SAMPLER_BINDING_FILTERING;
+        stex_texture_sample_type st = t->texture_sample_type;
+        if (filtering && (st == STEX_SAMPLE_TYPE_UNFILTERABLE_FLOAT ||
+                          st == STEX_SAMPLE_TYPE_SINT || st == STEX_SAMPLE_TYPE_UINT))
+            return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: the filtering "
+                             "sampler @group(%u) @binding(%u) samples @group(%u) @binding(%u), "
+                             "whose layout entry is \"%s\": a filtering sampler needs a "
+                             "\"float\" texture [layout-texture-sampler-pair]", s->group,
+                             s->binding, t->group, t->binding, stex_sample_type_name(st));
+    }
+    return STEX_OK;
 }
 
 /* GPUPipelineLayout vs the entry point's bindings (WebGPU "validating
@@ -470,6 +605,9 @@ stex_status stex_wgsl_layout_check(const stex_wgsl_module *m, const char *entry_
     if (!ep)
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_wgsl_layout_check: no entry point '%s'",
                          entry_point ? entry_point : "(the only one)");
+    stex_status pst = pair_check((const entry_info *)(const void *)ep, layout, count);
+    if (pst)
+        return pst;
     for (uint32_t i = 0; i < ep->entry_count; i++) {
         const stex_layout_entry *s = &ep->entries[i], *l = NULL;
         for (uint32_t j = 0; j < count && !l; j++)
@@ -483,6 +621,12 @@ stex_status stex_wgsl_layout_check(const stex_wgsl_module *m, const char *entry_
             return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: the layout's entry "
                              "for @group(%u) @binding(%u) is of another binding type than "
                              "'%s' [layout-binding]", s->group, s->binding, ep->binding_names[i]);
+        if (s->type == STEX_BINDING_TEXTURE || s->type == STEX_BINDING_SAMPLER) {
+            stex_status st = sampled_binding_check(ep, i, l);
+            if (st)
+                return st;
+            continue;
+        }
         if (s->type != STEX_BINDING_STORAGE_TEXTURE)
             continue;
         const stex_storage_texture_layout *a = &l->storage_texture, *b = &s->storage_texture;
@@ -553,5 +697,6 @@ stex_status stex_wgsl_workgroup_size(const stex_wgsl_module *mod, const char *en
     free(ep.entries);
     free(ep.names);
     free(ep.sample_types);
+    free(ep.pairs);
     return st;
 }

@@ -299,8 +299,19 @@ const char *wg_type_name(const wg_types *ts, int id, char *buf, size_t size)
                  t->space == SP_STORAGE ? ", " : "",
                  t->space == SP_STORAGE ? access_name(t->access) : "");
         break;
-    case TY_SAMPLER: snprintf(buf, size, "sampler"); break;
-    case TY_TEXTURE: snprintf(buf, size, "texture_%s<f32>", dim_suffix(t->dim)); break;
+    case TY_SAMPLER: snprintf(buf, size, t->n ? "sampler_comparison" : "sampler"); break;
+    case TY_TEXTURE: {
+        const char *el = t->elem == T_I32 ? "i32" : t->elem == T_U32 ? "u32" : "f32";
+        if (t->n == (WG_TEX_DEPTH | WG_TEX_MULTISAMPLED))
+            snprintf(buf, size, "texture_depth_multisampled_2d");
+        else if (t->n & WG_TEX_DEPTH)
+            snprintf(buf, size, "texture_depth_%s", dim_suffix(t->dim));
+        else if (t->n & WG_TEX_MULTISAMPLED)
+            snprintf(buf, size, "texture_multisampled_2d<%s>", el);
+        else
+            snprintf(buf, size, "texture_%s<%s>", dim_suffix(t->dim), el);
+        break;
+    }
     case TY_STORAGE_TEXTURE:
         snprintf(buf, size, "texture_storage_%s<%s, %s>", dim_suffix(t->dim),
                  stex_format_name(t->format), access_name(t->access));

@@ -41,7 +41,8 @@ typedef struct wg_type {
     const char *name;           /* struct */
     wg_member *members;         /* struct */
     uint32_t nmembers;
-    stex_view_dimension dim;    /* textures */
+    stex_view_dimension dim;    /* textures; sampled textures: elem = the sampled type
+                                 * and n = WG_TEX_* bits; samplers: n = 1 comparison */
     stex_format format;         /* storage texture */
     stex_access access;         /* storage texture; ptr */
     wg_space space;             /* ptr */
@@ -51,6 +52,9 @@ typedef struct wg_types {
     wg_type *t;
     int n, cap;
 } wg_types;
+
+/* A sampled texture's kind (wg_type.n of TY_TEXTURE). */
+enum { WG_TEX_MULTISAMPLED = 1u, WG_TEX_DEPTH = 2u };
 
 /* Well-known ids, interned first by wg_types_init. */
 enum { T_VOID, T_BOOL, T_I32, T_U32, T_F32, T_AINT, T_AFLOAT };

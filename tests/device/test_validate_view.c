@@ -48,19 +48,19 @@ static void test_resolve(void **state)
         stex_view_desc view, want;
     } cases[] = {
         {"2d, one layer -> 2d", {.size = {4, 4, 1}, .format = F(R32FLOAT), .mip_level_count = 3, .usage = ST},
-         {0}, {F(R32FLOAT), D(2D), 0, 3, 0, 1, ST}},
+         {0}, {F(R32FLOAT), D(2D), 0, 3, 0, 1, ST, STEX_ASPECT_ALL}},
         {"2d, layers -> 2d-array of all layers", {.size = {4, 4, 5}, .format = F(R32FLOAT), .usage = ST},
-         {.base_array_layer = 2}, {F(R32FLOAT), D(2D_ARRAY), 0, 1, 2, 3, ST}},
+         {.base_array_layer = 2}, {F(R32FLOAT), D(2D_ARRAY), 0, 1, 2, 3, ST, STEX_ASPECT_ALL}},
         {"2d view of a layered texture: 1 layer", {.size = {4, 4, 5}, .format = F(R32FLOAT), .usage = ST},
-         {.dimension = D(2D), .base_array_layer = 4}, {F(R32FLOAT), D(2D), 0, 1, 4, 1, ST}},
+         {.dimension = D(2D), .base_array_layer = 4}, {F(R32FLOAT), D(2D), 0, 1, 4, 1, ST, STEX_ASPECT_ALL}},
         {"cube: 6 layers", {.size = {4, 4, 12}, .format = F(R32FLOAT), .usage = TB},
-         {.dimension = D(CUBE)}, {F(R32FLOAT), D(CUBE), 0, 1, 0, 6, TB}},
+         {.dimension = D(CUBE)}, {F(R32FLOAT), D(CUBE), 0, 1, 0, 6, TB, STEX_ASPECT_ALL}},
         {"1d", {.dimension = TD(1D), .size = {8, 1, 1}, .format = F(R32FLOAT), .usage = ST},
-         {0}, {F(R32FLOAT), D(1D), 0, 1, 0, 1, ST}},
+         {0}, {F(R32FLOAT), D(1D), 0, 1, 0, 1, ST, STEX_ASPECT_ALL}},
         {"3d: one layer, depth is not layers", {.dimension = TD(3D), .size = {4, 4, 8}, .format = F(R32FLOAT), .mip_level_count = 2, .usage = ST},
-         {.base_mip_level = 1}, {F(R32FLOAT), D(3D), 1, 1, 0, 1, ST}},
+         {.base_mip_level = 1}, {F(R32FLOAT), D(3D), 1, 1, 0, 1, ST, STEX_ASPECT_ALL}},
         {"explicit usage kept", {.size = {4, 4, 1}, .format = F(R32FLOAT), .usage = ST | TB},
-         {.usage = TB}, {F(R32FLOAT), D(2D), 0, 1, 0, 1, TB}},
+         {.usage = TB}, {F(R32FLOAT), D(2D), 0, 1, 0, 1, TB, STEX_ASPECT_ALL}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         stex_view_desc got = stex_view_desc_resolve(&cases[i].tex, &cases[i].view);

@@ -196,7 +196,8 @@ static void test_dispatch_counts_and_scope(void **state)
     stex_texture_view *vall = dt_view(tm, NULL), *v0 = dt_view(tm, &m0), *v1 = dt_view(tm, &m1);
     stex_layout_entry e3[2] = {dt_storage_entry(0, STEX_ACCESS_WRITE_ONLY, STEX_FORMAT_R32FLOAT, 0),
                                {.binding = 1, .visibility = STEX_STAGE_COMPUTE,
-                                .type = STEX_BINDING_TEXTURE}};
+                                .type = STEX_BINDING_TEXTURE,
+                                .texture_sample_type = STEX_SAMPLE_TYPE_UNFILTERABLE_FLOAT}};
     stex_pipeline_desc pd3 = {.kernel = nop, .entries = e3, .entry_count = 2};
     stex_pipeline *p3;
     DT_OK(stex_pipeline_create(dev, &pd3, &p3));

@@ -244,6 +244,172 @@ static void test_errors_name_path_and_rule(void **state)
                  STEX_FILE_FORMAT_ERROR, "$.outputs[0].file: cannot tell the file type");
 }
 
+/* Sampled textures of every kind from a run file: mip levels, a 3d
+ * texture, samples set one by one, a depth texture filled with a depth, a
+ * cube, a comparison sampler; each result worked out by hand. */
+static const char SAMPLED[] =
+    "{\"shaderModules\": {\"m\": {\"code\": \""
+    "@group(0) @binding(0) var a: texture_2d_array<u32>;\\n"
+    "@group(0) @binding(1) var d: texture_depth_2d;\\n"
+    "@group(0) @binding(2) var ms: texture_multisampled_2d<f32>;\\n"
+    "@group(0) @binding(3) var t3: texture_3d<i32>;\\n"
+    "@group(0) @binding(4) var<storage, read_write> o: array<u32>;\\n"
+    "@group(0) @binding(5) var sc: sampler_comparison;\\n"
+    "@group(0) @binding(6) var cube: texture_cube<f32>;\\n"
+    "@group(0) @binding(7) var s: sampler;\\n"
+    "@compute @workgroup_size(1) fn main() {\\n"
+    "  o[0] = textureLoad(a, vec2(1, 0), 1, 1).x;\\n"
+    "  o[1] = bitcast<u32>(textureLoad(d, vec2(0, 0), 0));\\n"
+    "  o[2] = bitcast<u32>(textureLoad(ms, vec2(1, 1), 3).y);\\n"
+    "  o[3] = bitcast<u32>(textureLoad(t3, vec3(1, 1, 1), 0).x);\\n"
+    "  o[4] = textureNumLayers(a);\\n"
+    "  o[5] = textureNumLevels(a);\\n"
+    "  o[6] = textureNumSamples(ms);\\n"
+    "  o[7] = textureDimensions(a, 1).x;\\n"
+    "  o[8] = textureDimensions(t3).z;\\n"
+    "  o[9] = textureLoad(a, vec2(9, 0), 1, 1).w;\\n"
+    "  o[10] = bitcast<u32>(textureSampleCompareLevel(d, sc, vec2(0.5), 0.4));\\n"
+    "  o[11] = bitcast<u32>(textureSampleLevel(cube, s, vec3(0.0, -1.0, 0.2), 0.0).y);\\n"
+    "}\\n\"}},"
+    " \"textures\": {"
+    "  \"a\": {\"size\": [4, 2, 3], \"format\": \"r32uint\", \"mipLevelCount\": 2,"
+    "         \"usage\": [\"TEXTURE_BINDING\", \"COPY_DST\"],"
+    "         \"contents\": [null, {\"u32\": [1, 2, 3, 4, 5, 6]}]},"
+    "  \"d\": {\"size\": [2, 2], \"format\": \"depth16unorm\", \"usage\": [\"TEXTURE_BINDING\"],"
+    "         \"contents\": {\"fill\": 0.5}},"
+    "  \"ms\": {\"size\": [2, 2], \"format\": \"rgba8unorm\", \"sampleCount\": 4,"
+    "          \"usage\": [\"TEXTURE_BINDING\", \"RENDER_ATTACHMENT\"],"
+    "          \"contents\": {\"samples\": [null, null, null, {\"fill\": [0, 1, 0, 1]}]}},"
+    "  \"t3\": {\"size\": [2, 2, 2], \"dimension\": \"3d\", \"format\": \"r32sint\","
+    "          \"usage\": [\"TEXTURE_BINDING\", \"COPY_DST\"],"
+    "          \"contents\": {\"i32\": [0, 0, 0, 0, 0, 0, 0, -7]}},"
+    "  \"c\": {\"size\": [1, 1, 6], \"format\": \"rg8unorm\", \"usage\": [\"TEXTURE_BINDING\", \"COPY_DST\"],"
+    "         \"contents\": {\"hex\": \"0010 0020 0030 0040 0050 0060\"}}},"
+    " \"buffers\": {\"o\": {\"size\": 48, \"usage\": [\"STORAGE\"]}},"
+    " \"samplers\": {\"sc\": {\"compare\": \"less\"}, \"s\": {\"maxAnisotropy\": 1}},"
+    " \"views\": {\"va\": {\"texture\": \"a\"}, \"vd\": {\"texture\": \"d\", \"aspect\": \"depth-only\"},"
+    "  \"vms\": {\"texture\": \"ms\"}, \"v3\": {\"texture\": \"t3\"},"
+    "  \"vc\": {\"texture\": \"c\", \"dimension\": \"cube\"}},"
+    " \"pipelines\": {\"p\": {\"layout\": \"auto\", \"compute\": {\"module\": \"m\"}}},"
+    " \"bindGroups\": {\"g\": {\"layout\": {\"pipeline\": \"p\"}, \"entries\": ["
+    "  {\"binding\": 0, \"resource\": \"va\"}, {\"binding\": 1, \"resource\": \"vd\"},"
+    "  {\"binding\": 2, \"resource\": \"vms\"}, {\"binding\": 3, \"resource\": \"v3\"},"
+    "  {\"binding\": 4, \"resource\": {\"buffer\": \"o\"}}, {\"binding\": 5, \"resource\": \"sc\"},"
+    "  {\"binding\": 6, \"resource\": \"vc\"}, {\"binding\": 7, \"resource\": \"s\"}]}},"
+    " \"steps\": [{\"dispatchWorkgroups\": {\"pipeline\": \"p\", \"bindGroups\": [\"g\"],"
+    "  \"workgroupCount\": [1]}}]}";
+
+static uint32_t bits_of(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+
+static void test_sampled_textures(void **state)
+{
+    (void)state;
+    stex_run *r = NULL;
+    stex_device *d = NULL;
+    if (run_text(SAMPLED, &r, &d))
+        fail_msg("%s", stex_last_error());
+    const uint32_t *o = (const uint32_t *)(const void *)stex_buffer_data(stex_run_buffer(r, "o"));
+    /* level 1 of 4x2x3 is 2x1x3: layer 1 holds 3, 4 */
+    assert_int_equal(o[0], 4);
+    /* depth16unorm: 0.5 -> code 32768 (ties to even) -> 32768 / 65535 */
+    assert_int_equal(o[1], bits_of(32768.0f / 65535.0f));
+    assert_int_equal(o[2], bits_of(1.0f)); /* sample 3's green */
+    assert_int_equal(o[3], (uint32_t)-7);
+    assert_int_equal(o[4], 3);
+    assert_int_equal(o[5], 2);
+    assert_int_equal(o[6], 4);
+    assert_int_equal(o[7], 2);
+    assert_int_equal(o[8], 2);
+    assert_int_equal(o[9], 1); /* out of bounds: the zero texel decoded, r32uint's alpha 1 */
+    assert_int_equal(o[10], bits_of(1.0f)); /* 0.4 < 0.500008 */
+    /* direction (0, -1, 0.2): face -y (the 4th layer), its only texel's green */
+    assert_int_equal(o[11], bits_of(64.0f / 255.0f));
+    stex_run_destroy(r);
+    stex_device_destroy(d);
+}
+
+/* An explicit layout's sample and sampler types are the pipeline's: an
+ * r32float texture (unfilterable without float32-filterable) sampled
+ * through a "non-filtering" sampler runs; with a "filtering" one the
+ * texture-sampler pair is refused. */
+#define PAIR(sampler_type) \
+    "{\"shaderModules\": {\"m\": {\"code\": \"" \
+    "@group(0) @binding(0) var t: texture_2d<f32>;\\n" \
+    "@group(0) @binding(1) var s: sampler;\\n" \
+    "@group(0) @binding(2) var<storage, read_write> o: array<f32>;\\n" \
+    "@compute @workgroup_size(1) fn main() { o[0] = textureSampleLevel(t, s, vec2(0.75, 0.25), 0.0).x; }\\n\"}}," \
+    " \"textures\": {\"t\": {\"size\": [2, 1], \"format\": \"r32float\", \"usage\": [\"TEXTURE_BINDING\", \"COPY_DST\"]," \
+    "   \"contents\": {\"f32\": [1.5, 2.5]}}}," \
+    " \"buffers\": {\"o\": {\"size\": 4, \"usage\": [\"STORAGE\"]}}," \
+    " \"samplers\": {\"s\": {}}, \"views\": {\"v\": {\"texture\": \"t\"}}," \
+    " \"pipelines\": {\"p\": {\"compute\": {\"module\": \"m\"}, \"layout\": {\"bindGroupLayouts\": [{\"entries\": [" \
+    "  {\"binding\": 0, \"visibility\": [\"COMPUTE\"], \"texture\": {\"sampleType\": \"unfilterable-float\"}}," \
+    "  {\"binding\": 1, \"visibility\": [\"COMPUTE\"], \"sampler\": {\"type\": \"" sampler_type "\"}}," \
+    "  {\"binding\": 2, \"visibility\": [\"COMPUTE\"], \"buffer\": {\"type\": \"storage\"}}]}]}}}," \
+    " \"bindGroups\": {\"g\": {\"layout\": {\"pipeline\": \"p\"}, \"entries\": [" \
+    "  {\"binding\": 0, \"resource\": \"v\"}, {\"binding\": 1, \"resource\": \"s\"}," \
+    "  {\"binding\": 2, \"resource\": {\"buffer\": \"o\"}}]}}," \
+    " \"steps\": [{\"dispatchWorkgroups\": {\"pipeline\": \"p\", \"bindGroups\": [\"g\"], \"workgroupCount\": [1]}}]}"
+
+static void test_texture_sampler_pairs(void **state)
+{
+    (void)state;
+    stex_run *r = NULL;
+    stex_device *d = NULL;
+    if (run_text(PAIR("non-filtering"), &r, &d))
+        fail_msg("%s", stex_last_error());
+    float got;
+    memcpy(&got, stex_buffer_data(stex_run_buffer(r, "o")), 4);
+    assert_true(got == 2.5f); /* nearest: u = 0.75 -> texel 1 */
+    stex_run_destroy(r);
+    stex_device_destroy(d);
+    expect_error(PAIR("filtering"), STEX_VALIDATION_ERROR,
+                 "$.pipelines.p: createComputePipeline: the filtering sampler @group(0) @binding(1) "
+                 "samples @group(0) @binding(0), whose layout entry is \"unfilterable-float\"");
+}
+
+static void test_sampled_errors_name_path(void **state)
+{
+    (void)state;
+    expect_error("{\"textures\": {\"ms\": {\"size\": [2, 2], \"format\": \"rgba8unorm\", \"sampleCount\": 4,"
+                 " \"usage\": [\"TEXTURE_BINDING\", \"RENDER_ATTACHMENT\"],"
+                 " \"contents\": {\"samples\": [null, null]}}}}",
+                 STEX_FILE_FORMAT_ERROR, "$.textures.ms.contents.samples: expected a list of 4 contents");
+    expect_error("{\"textures\": {\"t\": {\"size\": [2, 2], \"format\": \"rgba8unorm\","
+                 " \"usage\": [\"TEXTURE_BINDING\", \"COPY_DST\"], \"contents\": {\"samples\": [{}]}}}}",
+                 STEX_FILE_FORMAT_ERROR, "$.textures.t.contents.samples: unknown member 'samples'");
+    expect_error("{\"textures\": {\"d\": {\"size\": [2, 2], \"format\": \"depth16unorm\","
+                 " \"usage\": [\"TEXTURE_BINDING\"], \"contents\": {\"fill\": 1.5}}}}",
+                 STEX_FILE_FORMAT_ERROR, "$.textures.d.contents.fill: expected a depth value");
+    expect_error("{\"textures\": {\"d\": {\"size\": [2, 1], \"format\": \"depth32float\","
+                 " \"usage\": [\"TEXTURE_BINDING\"], \"contents\": [{\"values\": [0.5, \"x\"]}]}}}",
+                 STEX_FILE_FORMAT_ERROR, "$.textures.d.contents[0].values[1]: expected a depth value");
+    expect_error("{\"textures\": {\"d\": {\"size\": [2, 1], \"format\": \"depth32float\","
+                 " \"usage\": [\"TEXTURE_BINDING\"], \"contents\": {\"hex\": \"00\"}}}}",
+                 STEX_VALIDATION_ERROR, "$.textures.d.contents: setTexels: 1 bytes given");
+    expect_error("{\"textures\": {\"ms\": {\"size\": [2, 2], \"format\": \"rgba8unorm\", \"sampleCount\": 4,"
+                 " \"usage\": [\"TEXTURE_BINDING\"]}}}",
+                 STEX_VALIDATION_ERROR, "$.textures.ms: createTexture: sampleCount 4 needs RENDER_ATTACHMENT");
+    expect_error("{\"samplers\": {\"s\": {\"compare\": \"lesser\"}}}",
+                 STEX_FILE_FORMAT_ERROR, "$.samplers.s.compare: unknown GPUCompareFunction \"lesser\"");
+    expect_error("{\"samplers\": {\"s\": {\"maxAnisotropy\": 8}}}",
+                 STEX_VALIDATION_ERROR, "$.samplers.s: createSampler: maxAnisotropy 8 > 1 needs");
+    expect_error("{\"textures\": {\"c\": {\"size\": [4, 2, 6], \"format\": \"rgba8unorm\","
+                 " \"usage\": [\"TEXTURE_BINDING\"]}}, \"views\": {\"v\": {\"texture\": \"c\","
+                 " \"dimension\": \"cube\"}}}",
+                 STEX_VALIDATION_ERROR, "$.views.v: createView: a cube view needs a square texture");
+    expect_error("{\"textures\": {\"c\": {\"size\": [4, 4], \"format\": \"rgba8unorm\","
+                 " \"usage\": [\"TEXTURE_BINDING\"]}}, \"views\": {\"v\": {\"texture\": \"c\","
+                 " \"aspect\": \"depth\"}}}",
+                 STEX_FILE_FORMAT_ERROR, "$.views.v.aspect: unknown GPUTextureAspect \"depth\"");
+    expect_error("{\"shaderModules\": {\"m\": {\"kernel\": \"decaer\"}}, \"pipelines\": {\"p\": {"
+                 "\"compute\": {\"module\": \"m\"}, \"layout\": {\"bindGroupLayouts\": [{\"entries\": ["
+                 "{\"binding\": 0, \"visibility\": [\"COMPUTE\"], \"texture\": {\"sampleType\": \"half\"}}]}]}}}}",
+                 STEX_FILE_FORMAT_ERROR,
+                 "$.pipelines.p.layout.bindGroupLayouts[0].entries[0].texture.sampleType: unknown "
+                 "GPUTextureSampleType \"half\"");
+}
+
 /* Steps on buffers: writeBuffer, copyBufferToBuffer, clearBuffer, checked word by word. */
 static void test_buffer_steps(void **state)
 {
@@ -351,6 +517,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_box3x3_buffer_matches_kernel),
         cmocka_unit_test(test_wgsl_module_matches_kernel),
         cmocka_unit_test(test_errors_name_path_and_rule),
+        cmocka_unit_test(test_sampled_textures),
+        cmocka_unit_test(test_sampled_errors_name_path),
+        cmocka_unit_test(test_texture_sampler_pairs),
         cmocka_unit_test(test_buffer_steps),
         cmocka_unit_test(test_outputs_all_or_nothing),
         cmocka_unit_test(test_examples_run),
