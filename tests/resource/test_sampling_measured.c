@@ -1,4 +1,5 @@
-/* The sampling builtins against lavapipe: data/lavapipe-sampling.tsv.gz
+/* The sampling builtins against lavapipe and an NVIDIA H200:
+ * data/lavapipe-sampling.tsv.gz and data/nvidia-sampling.tsv.gz
  * (tools/measure_sampling.mjs, the command in the file's first line) holds
  * textures, samplers and calls measured through Dawn on lavapipe, with the
  * result bits.  stex_view_sample under the lavapipe profile must return the
@@ -132,23 +133,36 @@ static stex_texture_view *make_view(tex_rec *t, const char *dim)
 static const struct { int id; uint32_t at_least; } PARTIAL[] = {
     {93, 51}, {115, 62}, {123, 63}, {128, 57}, {129, 62}};
 
-static bool reproduced(const cfg_rec *c)
+/* NVIDIA H200 (data/nvidia-sampling.tsv.gz, the same script through Dawn on
+ * the H200): the nvidia profile samples as spec does until its filtering
+ * is modelled, so no configuration is required to match; the number that
+ * match today (NVIDIA_MATCHED) may not fall. */
+#define NVIDIA_MATCHED 4285
+
+typedef struct measured {
+    const char *file, *device;
+    stex_profile_id profile;
+    bool exact; /* every configuration but PARTIAL's must match */
+} measured;
+
+static bool reproduced(const measured *m, const cfg_rec *c)
 {
+    if (!m->exact)
+        return false;
     for (size_t i = 0; i < sizeof PARTIAL / sizeof PARTIAL[0]; i++)
         if (PARTIAL[i].id == c->id)
             return false;
     return true;
 }
 
-static void test_lavapipe_sampling(void **state)
+static uint32_t replay(const measured *m)
 {
-    (void)state;
     const char *dir = getenv("STEX_TEST_DATA");
     char path[512];
-    snprintf(path, sizeof path, "%s/lavapipe-sampling.tsv.gz", dir ? dir : "tests/data");
+    snprintf(path, sizeof path, "%s/%s", dir ? dir : "tests/data", m->file);
     gzFile f = gzopen(path, "rb");
     assert_non_null(f);
-    stex_device *d = rtest_device(STEX_PROFILE_LAVAPIPE);
+    stex_device *d = rtest_device(m->profile);
     static tex_rec tex[MAX_TEX];
     static cfg_rec cfg[MAX_CFG];
     int ntex = 0, ncfg = 0;
@@ -237,20 +251,20 @@ static void test_lavapipe_sampling(void **state)
                        a.coord[2], fbits(in[3]), a.level, a.depth_ref, a.ddx[0], a.ddx[1],
                        a.ddx[2], a.ddy[0], a.ddy[1], a.ddy[2], got.u[0], got.u[1], got.u[2],
                        got.u[3], fl[15], fl[16], fl[17], fl[18]);
-            if (!same && reproduced(c))
-                fail_msg("configuration %d case %s: got %08x %08x %08x %08x, lavapipe %s %s %s %s",
-                         c->id, fl[2], got.u[0], got.u[1], got.u[2], got.u[3], fl[15], fl[16],
-                         fl[17], fl[18]);
+            if (!same && reproduced(m, c))
+                fail_msg("configuration %d case %s: got %08x %08x %08x %08x, %s %s %s %s %s",
+                         c->id, fl[2], got.u[0], got.u[1], got.u[2], got.u[3], m->device,
+                         fl[15], fl[16], fl[17], fl[18]);
         }
     }
     gzclose(f);
     assert_true(total > 8000);
-    printf("lavapipe sampling: %u of %u cases reproduced bit for bit\n", matched, total);
+    printf("%s sampling: %u of %u cases reproduced bit for bit\n", m->device, matched, total);
     for (int i = 0; i < ncfg; i++) {
-        if (cfg[i].match != cfg[i].rows)
+        if (cfg[i].match != cfg[i].rows && m->exact)
             printf("  configuration %d: %u of %u\n", cfg[i].id, cfg[i].match, cfg[i].rows);
         assert_int_equal(cfg[i].rows, 64);
-        for (size_t k = 0; k < sizeof PARTIAL / sizeof PARTIAL[0]; k++)
+        for (size_t k = 0; m->exact && k < sizeof PARTIAL / sizeof PARTIAL[0]; k++)
             if (PARTIAL[k].id == cfg[i].id && cfg[i].match < PARTIAL[k].at_least)
                 fail_msg("configuration %d: %u of 64 reproduced, was %u", cfg[i].id,
                          cfg[i].match, PARTIAL[k].at_least);
@@ -263,10 +277,26 @@ static void test_lavapipe_sampling(void **state)
     for (int i = 0; i < ntex; i++)
         stex_texture_destroy(tex[i].t);
     rtest_release(d);
+    return matched;
+}
+
+static void test_lavapipe_sampling(void **state)
+{
+    (void)state;
+    replay(&(measured){"lavapipe-sampling.tsv.gz", "lavapipe", STEX_PROFILE_LAVAPIPE, true});
+}
+
+static void test_nvidia_sampling(void **state)
+{
+    (void)state;
+    uint32_t matched =
+        replay(&(measured){"nvidia-sampling.tsv.gz", "nvidia", STEX_PROFILE_NVIDIA, false});
+    assert_true(matched >= NVIDIA_MATCHED);
 }
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_lavapipe_sampling)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_lavapipe_sampling),
+                                       cmocka_unit_test(test_nvidia_sampling)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
