@@ -143,6 +143,17 @@ uint32_t wg_emit_math(wg_ctx *x, const char *op, int type, const uint32_t *args,
 /* ---- lower_call.c: calls ---- */
 wg_val wg_call_lower(wg_ctx *x, const wg_expr *e);
 
+/* ---- const_call.c: builtin calls on constants, one component ---- */
+/* Builtin `name` on n constant words of the concrete scalar kind k (ldexp's
+ * exponent i32, extractBits' / insertBits' offset and count u32), through
+ * the math layer's const evaluation; nout result words (frexp, modf: 2).
+ * false on a WGSL const-evaluation error (reported at loc). */
+bool wg_const_word(wg_ctx *x, const char *name, wg_type_kind k, const wg_cword *in, uint32_t n,
+                   wg_cword *out, uint32_t nout, wg_loc loc);
+/* The same on AbstractInt (is_int) or AbstractFloat words. */
+bool wg_const_abstract_word(wg_ctx *x, const char *name, bool is_int, const wg_cword *in,
+                            uint32_t n, wg_cword *out, wg_loc loc);
+
 /* ---- lower_stmt.c: statements and entry points ---- */
 void wg_block_lower(wg_ctx *x, const wg_stmt *s);
 wg_val wg_user_call(wg_ctx *x, const wg_decl *fn, const wg_expr *call);

@@ -263,7 +263,6 @@ wg_ref wg_ref_index(wg_ctx *x, const wg_ref *r, const wg_type *agg, uint32_t idx
 
 /* ---- constant folding ---- */
 
-static const stex_profile *spec(void) { return stex_profile_get(STEX_PROFILE_SPEC); }
 
 static const char *math_op_name(wg_tok_kind op)
 {
@@ -382,10 +381,12 @@ static bool fold_word(wg_ctx *x, wg_tok_kind op, int s, wg_cword a, wg_cword b, 
             }
         }
     }
+    /* the math layer's const evaluation: the value (and the errors) every
+     * const-expression of stex has */
     uint32_t in[2] = {a.u, b.u};
-    stex_math_eval(spec(), fn, in, &out->u);
-    if (k == TY_F32 && !isfinite(as_f(out->u))) {
-        WG_ERR(x, loc, "arithmetic", "the const-expression's value is not finite in f32");
+    if (stex_math_eval_const(fn, false, in, &out->u) != STEX_OK) {
+        WG_ERR(x, loc, "arithmetic", "'%s' in a const-expression: %s", wg_tok_spelling(op),
+               stex_last_error());
         return false;
     }
     return true;
