@@ -154,6 +154,13 @@ bool wg_const_word(wg_ctx *x, const char *name, wg_type_kind k, const wg_cword *
 bool wg_const_abstract_word(wg_ctx *x, const char *name, bool is_int, const wg_cword *in,
                             uint32_t n, wg_cword *out, wg_loc loc);
 
+/* ---- lower_vector.c: vector and matrix builtins, constant matrices ---- */
+bool wg_is_vector_builtin(const char *name); /* dot, cross, length, ..., determinant */
+wg_val wg_vector_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_val *args);
+/* a <op> b (+, -, *) of constant matrices, vectors and scalars of one
+ * scalar type, with the result type rtype. */
+wg_val wg_mat_fold(wg_ctx *x, wg_tok_kind op, wg_val a, wg_val b, int rtype, wg_loc loc);
+
 /* ---- lower_stmt.c: statements and entry points ---- */
 void wg_block_lower(wg_ctx *x, const wg_stmt *s);
 wg_val wg_user_call(wg_ctx *x, const wg_decl *fn, const wg_expr *call);

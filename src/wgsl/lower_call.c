@@ -98,6 +98,8 @@ static wg_val construct(wg_ctx *x, const wg_expr *e, int type, wg_val *args, uin
     }
     if (t->kind == TY_MAT && nargs == 1) { /* matCxR<f32>(m): the same matrix */
         wg_val v = wg_load(x, args[0], e->args[0]->loc);
+        if (v.kind == V_CONST && wg_type_converts(ts, v.type, type)) /* abstract -> f32 */
+            v = wg_convert(x, v, type, e->args[0]->loc, "the matrix");
         if (v.kind != V_ERROR && v.type != type) {
             WG_ERR(x, e->loc, "value-constructor", "%s cannot be made from %s",
                    wg_tname(x, type), wg_tname(x, v.type));
@@ -112,8 +114,9 @@ static wg_val construct(wg_ctx *x, const wg_expr *e, int type, wg_val *args, uin
             return wg_error_val();
         }
         bool all_const = true;
+        int ms = wg_type_scalar(ts, t->elem); /* f32, or AbstractFloat */
         for (uint32_t i = 0; i < nargs; i++) {
-            args[i] = wg_convert(x, wg_load(x, args[i], e->args[i]->loc), T_F32,
+            args[i] = wg_convert(x, wg_load(x, args[i], e->args[i]->loc), ms,
                                  e->args[i]->loc, "the value");
             if (args[i].kind == V_ERROR)
                 return args[i];
@@ -317,8 +320,14 @@ static int constructor_type(wg_ctx *x, const wg_expr *callee, wg_val *args, uint
     }
     uint32_t mc, mr;
     bool msh;
-    if (wg_mat_name(n, &mc, &mr, &msh) && !msh && callee->ntargs == 0) /* matCxR(...): f32 */
-        return wg_type_mat(ts, mc, mr);
+    if (wg_mat_name(n, &mc, &mr, &msh) && !msh && callee->ntargs == 0) {
+        /* matCxR(...): AbstractFloat when every argument is an abstract
+         * constant (or none is given), else f32 */
+        bool abstract = true;
+        for (uint32_t i = 0; i < nargs; i++)
+            abstract &= args[i].kind == V_CONST && wg_type_is_abstract(ts, args[i].type);
+        return wg_type_mat_of(ts, abstract && nargs ? T_AFLOAT : T_F32, mc, mr);
+    }
     return wg_resolve_type(x, callee);
 }
 
@@ -762,9 +771,16 @@ static wg_val transpose(wg_ctx *x, const wg_expr *e, wg_val *a)
         return wg_error_val();
     }
     uint32_t cols = t->n, rows = wg_ty(TS(x), t->elem)->n;
-    int rt = wg_type_mat(TS(x), rows, cols);
+    int rt = wg_type_mat_of(TS(x), wg_type_scalar(TS(x), t->elem), rows, cols);
     if (rt < 0)
         return wg_error_val();
+    if (m.kind == V_CONST) { /* a const-expression */
+        wg_cword *c = wg_cwords(x, cols * rows);
+        for (uint32_t col = 0; col < cols; col++)
+            for (uint32_t r = 0; r < rows; r++)
+                c[r * cols + col] = m.c[col * rows + r];
+        return (wg_val){.kind = V_CONST, .type = rt, .c = c};
+    }
     uint32_t src = wg_to_reg(x, m, e->args[0]->loc), d = wg_reg_alloc(x, cols * rows);
     for (uint32_t c = 0; c < cols; c++)
         for (uint32_t r = 0; r < rows; r++) {
@@ -1142,6 +1158,8 @@ wg_val wg_call_lower(wg_ctx *x, const wg_expr *e)
     wg_val p = packing(x, e, name, a);
     if (p.kind != V_VOID || p.type != -1)
         return p;
+    if (wg_is_vector_builtin(name))
+        return wg_vector_builtin(x, e, name, a);
     if (is_numeric_builtin(name))
         return numeric(x, e, name, a, e->nargs);
     WG_ERR(x, callee->loc, "call", "unknown function '%s'", name);

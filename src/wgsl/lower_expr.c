@@ -710,14 +710,26 @@ static wg_val mat_binary(wg_ctx *x, const wg_expr *e, wg_val a, wg_val b)
     uint32_t ac = ma ? ta->n : la == 1 ? 0 : la, ar = ma ? wg_ty(ts, ta->elem)->n : 1;
     uint32_t bc = mb ? tb->n : 1, br = mb ? wg_ty(ts, tb->elem)->n : lb == 1 ? 0 : lb;
     bool ok = fa && fb;
+    /* the scalar type: AbstractFloat when both are constant and abstract
+     * (a const-expression on abstract matrices), else f32 */
+    bool abstract = a.kind == V_CONST && b.kind == V_CONST && wg_type_is_abstract(ts, a.type) &&
+                    wg_type_is_abstract(ts, b.type);
+    int rs = abstract ? T_AFLOAT : T_F32;
+    if (ok) {
+        a = wg_convert(x, a, wg_type_with_scalar(ts, a.type, rs), e->a->loc, "the left operand");
+        b = wg_convert(x, b, wg_type_with_scalar(ts, b.type, rs), e->b->loc, "the right operand");
+        if (a.kind == V_ERROR || b.kind == V_ERROR)
+            return wg_error_val();
+        ta = wg_ty(ts, a.type), tb = wg_ty(ts, b.type);
+    }
     int rtype = -1;
     if (ok && (e->op == TK_PLUS || e->op == TK_MINUS))
         ok = a.type == b.type, rtype = a.type;
     else if (ok && e->op == TK_STAR && (la == 1 || lb == 1))
         rtype = ma ? a.type : b.type; /* scalar * matrix */
     else if (ok && e->op == TK_STAR && ac == br && ac)
-        rtype = ma && mb ? wg_type_mat(ts, bc, ar)
-              : ma ? wg_type_vec(ts, T_F32, ar) : wg_type_vec(ts, T_F32, bc);
+        rtype = ma && mb ? wg_type_mat_of(ts, rs, bc, ar)
+              : ma ? wg_type_vec(ts, rs, ar) : wg_type_vec(ts, rs, bc);
     else
         ok = false;
     if (!ok || rtype < 0) {
@@ -725,18 +737,8 @@ static wg_val mat_binary(wg_ctx *x, const wg_expr *e, wg_val a, wg_val b)
                wg_tname(x, a.type), wg_tname(x, b.type));
         return wg_error_val();
     }
-    if (la) { /* a scalar or vector operand: f32 */
-        a = wg_convert(x, a, wg_type_with_scalar(ts, wg_type_concrete(ts, a.type), T_F32),
-                       e->a->loc, "the left operand");
-        if (a.kind == V_ERROR)
-            return a;
-    }
-    if (lb) {
-        b = wg_convert(x, b, wg_type_with_scalar(ts, wg_type_concrete(ts, b.type), T_F32),
-                       e->b->loc, "the right operand");
-        if (b.kind == V_ERROR)
-            return b;
-    }
+    if (a.kind == V_CONST && b.kind == V_CONST) /* a const-expression */
+        return wg_mat_fold(x, e->op, a, b, rtype, e->loc);
     uint32_t ra = wg_to_reg(x, a, e->a->loc), rb = wg_to_reg(x, b, e->b->loc);
     const wg_type *rt = wg_ty(ts, rtype);
     uint32_t d = wg_reg_alloc(x, rt->words);
@@ -785,6 +787,18 @@ static wg_val unary(wg_ctx *x, const wg_expr *e)
     v = wg_load(x, v, e->a->loc);
     if (v.kind == V_ERROR)
         return v;
+    if (kind_of(x, v.type) == TY_MAT && e->op == TK_MINUS && v.kind == V_CONST) {
+        uint32_t words = wg_ty(ts, v.type)->words;
+        bool abstract = wg_type_is_abstract(ts, v.type);
+        wg_cword *c = wg_cwords(x, words);
+        for (uint32_t k = 0; k < words; k++) {
+            if (abstract)
+                c[k].f = -v.c[k].f;
+            else
+                c[k].u = v.c[k].u ^ 0x80000000u;
+        }
+        return (wg_val){.kind = V_CONST, .type = v.type, .c = c};
+    }
     if (kind_of(x, v.type) == TY_MAT && e->op == TK_MINUS) { /* -m: each component */
         stex_math_fn fn;
         uint32_t words = wg_ty(ts, v.type)->words, src = wg_to_reg(x, v, e->a->loc);
