@@ -80,7 +80,14 @@ bool wg_const_word(wg_ctx *x, const char *name, wg_type_kind k, const wg_cword *
 
 static bool aint_word(wg_ctx *x, const char *name, const wg_cword *a, wg_cword *out, wg_loc loc)
 {
-    if (!strcmp(name, "abs")) {
+    bool bad = false;
+    if (!strcmp(name, "add")) {
+        bad = __builtin_add_overflow(a[0].i, a[1].i, &out->i);
+    } else if (!strcmp(name, "sub")) {
+        bad = __builtin_sub_overflow(a[0].i, a[1].i, &out->i);
+    } else if (!strcmp(name, "mul")) {
+        bad = __builtin_mul_overflow(a[0].i, a[1].i, &out->i);
+    } else if (!strcmp(name, "abs")) {
         if (a[0].i == INT64_MIN) {
             WG_ERR(x, loc, "const-eval", "abs(%lld) cannot be represented as an abstract-int",
                    (long long)a[0].i);
@@ -102,6 +109,11 @@ static bool aint_word(wg_ctx *x, const char *name, const wg_cword *a, wg_cword *
         out->i = a[0].i < a[1].i ? a[1].i : a[0].i > a[2].i ? a[2].i : a[0].i;
     } else {
         WG_ERR(x, loc, "builtin-functions", "%s has no abstract-int overload", name);
+        return false;
+    }
+    if (bad) {
+        WG_ERR(x, loc, "const-eval", "%s in a const-expression: the value overflows an "
+               "abstract-int", name);
         return false;
     }
     return true;
@@ -143,6 +155,11 @@ static double afloat_value(const char *name, const double *a, double *second)
     for (size_t i = 0; i < sizeof U / sizeof U[0]; i++)
         if (!strcmp(name, U[i].n))
             return U[i].f(a[0]);
+    if (!strcmp(name, "add")) return a[0] + a[1];
+    if (!strcmp(name, "sub")) return a[0] - a[1];
+    if (!strcmp(name, "mul")) return a[0] * a[1];
+    if (!strcmp(name, "div")) return a[0] / a[1];
+    if (!strcmp(name, "neg")) return -a[0];
     if (!strcmp(name, "inverseSqrt")) return 1.0 / sqrt(a[0]);
     if (!strcmp(name, "fract")) return a[0] - floor(a[0]);
     if (!strcmp(name, "sign")) return (a[0] > 0) - (a[0] < 0);
