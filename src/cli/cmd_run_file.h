@@ -29,9 +29,11 @@ int cli_run_loaded(const char *path, stex_run *r, const cli_run_file_opts *o);
 
 /* `stex run FILE.wgsl`: a shader whose one binding is a 2d storage texture,
  * on a texture of `size` (size[0] 0: 64 x 64), dispatched over it
- * `iterations` times (0: once), written to the `nout` files of `outs`. */
+ * `iterations` times (0: once), written to the `nout` files of `outs`; the
+ * pipeline's constants (override name or @id = value) are `constants`. */
 bool cli_is_wgsl_file(const char *arg);
 int cli_run_wgsl(const char *path, const uint32_t size[3], uint32_t iterations,
-                 const char *const *outs, int nout, const cli_run_file_opts *o);
+                 const char *const *outs, int nout, const stex_wgsl_override *constants,
+                 uint32_t nconstants, const cli_run_file_opts *o);
 
 #endif

@@ -51,6 +51,10 @@ typedef struct wg_global {
     wg_val val;       /* const / override value, var reference, handle */
     int type;         /* struct / alias: the type */
     bool used;        /* statically used by the entry point being lowered */
+    /* an override whose value the pipeline supplies (no default, or one that
+     * depends on such an override), while checking the module: val is a
+     * register of its type, so its uses are checked as run-time values */
+    bool pending;
     uint32_t wg_offset; /* var<workgroup>: byte offset */
 } wg_global;
 
@@ -92,6 +96,8 @@ typedef struct wg_ctx {
     uint32_t in_continuing;
     uint32_t wg_memory;     /* bytes of var<workgroup> laid out so far */
     bool uses_barriers;
+    bool pipeline;          /* lowering for a pipeline: every override used has a value */
+    uint32_t pending_uses;  /* uses of pending overrides so far (wg_global.pending) */
     bool oom;
     bool checking;          /* lowering a function alone, only to check it */
     uint32_t line;          /* of the statement being lowered */
@@ -116,6 +122,8 @@ wg_global *wg_global_find(wg_ctx *x, const char *name, wg_loc loc);
 int wg_resolve_type(wg_ctx *x, const wg_expr *e);
 /* Whether an identifier names a type (so `name(...)` is a constructor). */
 bool wg_names_type(wg_ctx *x, const char *name);
+/* An override's key in a pipeline's constants: its @id in decimal, else its name. */
+const char *wg_override_key(wg_ctx *x, const wg_decl *d, char *buf, size_t size);
 /* matCxR (template <f32> or inferred) or matCxRf: C and R in 2..4; false if not. */
 bool wg_mat_name(const char *n, uint32_t *cols, uint32_t *rows, bool *shorthand);
 

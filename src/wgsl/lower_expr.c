@@ -1029,6 +1029,7 @@ static wg_val identifier(wg_ctx *x, const wg_expr *e)
         WG_ERR(x, e->loc, "identifier", "type '%s' used as a value", e->name);
         return wg_error_val();
     }
+    x->pending_uses += g->pending;
     return g->val;
 }
 
