@@ -498,8 +498,29 @@ static wg_val numeric(wg_ctx *x, const wg_expr *e, const char *name, wg_val *arg
         all_const = false;
         return reg_val(ct, d);
     }
+    if (n == 4) { /* insertBits(e, newbits, offset, count): the four words side by side */
+        char sig[48];
+        snprintf(sig, sizeof sig, "%s,%s,u32,u32->%s", sk == TY_I32 ? "i32" : "u32",
+                 sk == TY_I32 ? "i32" : "u32", sk == TY_I32 ? "i32" : "u32");
+        stex_math_fn fn;
+        if (!stex_math_fn_find(name, sig, &fn)) {
+            WG_ERR(x, e->loc, "builtin-functions", "%s has no overload (%s)", name, sig);
+            return wg_error_val();
+        }
+        uint32_t d = wg_reg_alloc(x, lanes);
+        for (uint32_t k = 0; k < lanes; k++) {
+            uint32_t four = wg_reg_alloc(x, 4);
+            for (uint32_t i = 0; i < 4; i++) {
+                wg_ins *in = wg_emit(x, OP_MOV);
+                in->d = four + i, in->a = regs[i] + k, in->n = 1; /* scalars: splatted */
+            }
+            wg_ins *in = wg_emit(x, OP_MATHV);
+            in->d = d + k, in->a = four, in->imm = (uint32_t)fn;
+        }
+        return reg_val(ct, d);
+    }
     /* concrete constant arguments are evaluated at run time, under the profile */
-    uint32_t d = wg_emit_math(x, name, ct, regs, n > 3 ? 3 : n, ct, e->loc);
+    uint32_t d = wg_emit_math(x, name, ct, regs, n, ct, e->loc);
     return reg_val(ct, d);
 }
 

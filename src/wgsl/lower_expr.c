@@ -423,9 +423,15 @@ uint32_t wg_emit_math(wg_ctx *x, const char *op, int type, const uint32_t *args,
     uint32_t n = wg_type_lanes(TS(x), result_type);
     char sig[64] = "";
     for (uint32_t j = 0; j < nargs; j++) {
+        /* shift amounts and extractBits' offset and count are u32, ldexp's exponent i32 */
+        const char *t = scalar_name(x, s);
+        if (((!strcmp(op, "shl") || !strcmp(op, "shr")) && j == 1) ||
+            (!strcmp(op, "extractBits") && j >= 1))
+            t = "u32";
+        else if (!strcmp(op, "ldexp") && j == 1)
+            t = "i32";
         strcat(sig, j ? "," : "");
-        strcat(sig, (!strcmp(op, "shl") || !strcmp(op, "shr") || !strcmp(op, "ldexp")) && j == 1
-                        ? (strcmp(op, "ldexp") ? "u32" : "i32") : scalar_name(x, s));
+        strcat(sig, t);
     }
     strcat(sig, "->");
     strcat(sig, scalar_name(x, rs));

@@ -6,7 +6,10 @@
  * r to a buffer, and is compiled and run by stex.
  *
  * A value must equal Dawn's bit for bit, and also stex_math_eval_const's
- * (the value a const-expression has is the math layer's); an `error:` row
+ * (the value a const-expression has is the math layer's) and the same
+ * expression's at run time on the spec profile (a `let` of inputs read from
+ * a buffer; const-abstract rows aside, AbstractFloat being no run-time
+ * type); an `error:` row
  * must be a compile error, `file:line:col: error: ... [rule]`.  Where Dawn
  * departs from WGSL the rows are explained by the exceptions the math
  * layer's replay names (tests/math/const_exceptions.h, through
@@ -64,8 +67,10 @@ static void literal(char *buf, size_t size, char t, uint32_t u, bool abstract)
     }
 }
 
-/* The arguments of a signature as WGSL expressions: scalars, or vecN<T>(...). */
-static void arguments(const char *sig, const uint32_t *in, bool abstract, char args[4][256])
+/* The arguments of a signature as WGSL expressions: scalars, or vecN<T>(...);
+ * runtime: read from inp[] (array<u32>) instead of written as literals. */
+static void arguments(const char *sig, const uint32_t *in, bool abstract, bool runtime,
+                      char args[4][256])
 {
     int w = 0;
     for (int k = 0; k < 4 && *sig && *sig != '-'; k++) {
@@ -78,7 +83,12 @@ static void arguments(const char *sig, const uint32_t *in, bool abstract, char a
             snprintf(args[k], 256, "vec%d<%c32>(", n, t);
         for (int i = 0; i < n; i++) {
             char lit[64];
-            literal(lit, sizeof lit, t, in[w++], abstract);
+            if (runtime && t == 'u')
+                snprintf(lit, sizeof lit, "inp[%d]", w++);
+            else if (runtime)
+                snprintf(lit, sizeof lit, "bitcast<%c32>(inp[%d])", t, w++);
+            else
+                literal(lit, sizeof lit, t, in[w++], abstract);
             strcat(args[k], lit);
             strcat(args[k], i + 1 < n ? ", " : n > 1 ? ")" : "");
         }
@@ -105,15 +115,18 @@ static void substitute(const char *expr, char args[4][256], char *out, size_t si
 }
 
 /* The module for one row: each ';'-separated result of the expression bound
- * by a const of its result type and stored, word by word, into out[]. */
-static void module_source(const stex_math_fn_info *info, bool abstract, const uint32_t *in,
-                          char *src, size_t size)
+ * by a const of its result type and stored, word by word, into out[];
+ * runtime: by a let, the inputs read from inp[] at run time. */
+static void module_source(const stex_math_fn_info *info, bool abstract, bool runtime,
+                          const uint32_t *in, char *src, size_t size)
 {
     char args[4][256];
-    arguments(info->sig, in, abstract, args);
+    arguments(info->sig, in, abstract, runtime, args);
     size_t n = (size_t)snprintf(src, size,
                                 "@group(0) @binding(0) var<storage, read_write> out : "
-                                "array<u32>;\n@compute @workgroup_size(1)\nfn main() {\n");
+                                "array<u32>;\n%s@compute @workgroup_size(1)\nfn main() {\n",
+                                runtime ? "@group(0) @binding(1) var<storage, read> inp : "
+                                          "array<u32>;\n" : "");
     const char *rt = strstr(info->sig, "->") + 2, *ex = info->expr;
     uint32_t word = 0;
     for (int k = 0; *rt; k++) {
@@ -128,7 +141,8 @@ static void module_source(const stex_math_fn_info *info, bool abstract, const ui
         if (abstract)
             n += (size_t)snprintf(src + n, size - n, "  const r%d : %s = f32(%s);\n", k, type, body);
         else
-            n += (size_t)snprintf(src + n, size - n, "  const r%d : %s = %s;\n", k, type, body);
+            n += (size_t)snprintf(src + n, size - n, "  %s r%d : %s = %s;\n",
+                                  runtime ? "let" : "const", k, type, body);
         int lanes = !strncmp(type, "vec", 3) ? type[3] - '0' : 1;
         for (int l = 0; l < lanes; l++) {
             char v[32];
@@ -160,8 +174,8 @@ static bool well_formed(const char *text)
 
 /* Compiles and runs src; STEX_OK with out[] filled, or the status of the
  * failing step (diagnostics in diag). */
-static stex_status compile_run(const char *src, uint32_t *out, uint32_t words, char *diag,
-                               size_t dsize)
+static stex_status compile_run(const char *src, const uint32_t *in, uint32_t nin,
+                               uint32_t *out, uint32_t words, char *diag, size_t dsize)
 {
     stex_wgsl_module *m;
     stex_status st = stex_wgsl_module_create(src, "const.wgsl", &m);
@@ -177,9 +191,16 @@ static stex_status compile_run(const char *src, uint32_t *out, uint32_t words, c
     stex_buffer *b;
     assert_int_equal(stex_buffer_create(dev, &(stex_buffer_desc){.size = 64,
                          .usage = STEX_BUFFER_USAGE_STORAGE}, &b), STEX_OK);
+    stex_buffer *bi = NULL;
+    stex_bind_group_entry be[2] = {{.binding = 0, .buffer = b}, {.binding = 1}};
+    if (nin) {
+        assert_int_equal(stex_buffer_create(dev, &(stex_buffer_desc){.size = 32,
+                             .usage = STEX_BUFFER_USAGE_STORAGE}, &bi), STEX_OK);
+        memcpy(stex_buffer_data(bi), in, nin * 4);
+        be[1].buffer = bi;
+    }
     stex_bind_group *g;
-    stex_bind_group_entry be = {.binding = 0, .buffer = b};
-    assert_int_equal(stex_bind_group_create(p, &be, 1, &g), STEX_OK);
+    assert_int_equal(stex_bind_group_create(p, be, nin ? 2 : 1, &g), STEX_OK);
     stex_dispatch_options d = {.threads = 1};
     if (stex_dispatch(p, g, 1, 1, 1, &d))
         fail_msg("dispatch: %s\n%s", stex_last_error(), src);
@@ -187,6 +208,7 @@ static stex_status compile_run(const char *src, uint32_t *out, uint32_t words, c
     stex_bind_group_destroy(g);
     stex_pipeline_destroy(p);
     stex_buffer_destroy(b);
+    stex_buffer_destroy(bi);
     stex_wgsl_module_destroy(m);
     return STEX_OK;
 }
@@ -201,7 +223,7 @@ static void replay(const char *name)
         fail_msg("cannot open %s", path);
     enum { NEXC = sizeof EXCEPTIONS / sizeof EXCEPTIONS[0] };
     unsigned exc_rows[NEXC + 1] = {0};
-    unsigned rows = 0, exact = 0, errors_ok = 0, not_math = 0, bad = 0;
+    unsigned rows = 0, exact = 0, errors_ok = 0, not_math = 0, bad = 0, runtime_equal = 0;
     char line[4096], src[8192], diag[4096];
     while (gzgets(f, line, sizeof line)) {
         line[strcspn(line, "\r\n")] = 0;
@@ -221,8 +243,8 @@ static void replay(const char *name)
             fail_msg("bad inputs %s", inputs);
         int dev_err = !strncmp(output, "error:", 6);
         int nout = dev_err ? 0 : parse_hex_list(output, want, 8);
-        module_source(info, abstract, in, src, sizeof src);
-        stex_status st = compile_run(src, got, info->out_words, diag, sizeof diag);
+        module_source(info, abstract, false, in, src, sizeof src);
+        stex_status st = compile_run(src, NULL, 0, got, info->out_words, diag, sizeof diag);
         if (st && !well_formed(diag))
             fail_msg("[%s] %s %s (%s): the compile error is not file:line:col: error: ... "
                      "[rule]:\n%s\n%s", name, op, sig, inputs, diag, src);
@@ -236,6 +258,20 @@ static void replay(const char *name)
                     "%s %08x\n%s%s", name, op, sig, srck, inputs, st ? "error" : "value", got[0],
                     rst ? "error" : "value", ref[0], diag, src);
             bad = 1;
+        }
+        /* the same expression at run time, on the spec profile: the same bits */
+        if (!st && !abstract) {
+            uint32_t rt[8] = {0};
+            module_source(info, false, true, in, src, sizeof src);
+            if (compile_run(src, in, info->in_words, rt, info->out_words, diag, sizeof diag))
+                fail_msg("[%s] %s %s at run time does not compile:\n%s\n%s", name, op, sig, diag,
+                         src);
+            if (memcmp(rt, got, info->out_words * 4)) {
+                fprintf(stderr, "[%s] %s %s (%s): const %08x, run time %08x\n", name, op, sig,
+                        inputs, got[0], rt[0]);
+                bad = 1;
+            }
+            runtime_equal++;
         }
         int ok = dev_err ? st != STEX_OK : st == STEX_OK && !memcmp(got, want, (size_t)nout * 4);
         if (ok) {
@@ -257,8 +293,8 @@ static void replay(const char *name)
     }
     gzclose(f);
     printf("[%s] const rows through the front end: %u (and %u oob rows left to the access "
-           "tests), values bit-exact %u, errors matched %u\n", name, rows, not_math, exact,
-           errors_ok);
+           "tests), values bit-exact %u, errors matched %u; %u values also computed at run "
+           "time, bit-identical\n", name, rows, not_math, exact, errors_ok, runtime_equal);
     for (size_t k = 0; k < NEXC; k++) {
         printf("  exception %-12s %-18s %3u rows (at most %u): %s\n", EXCEPTIONS[k].op,
                EXCEPTIONS[k].sig, exc_rows[k], EXCEPTIONS[k].max_rows, EXCEPTIONS[k].why);
