@@ -189,6 +189,8 @@ static void test_errors(void **state)
     static const struct { const char *src, *where, *rule; } BAD[] = {
         {"override k : u32;\nconst c = k + 1u;\n@compute @workgroup_size(1)\nfn main() { _ = c; }\n",
          "b.wgsl:2:13: error:", "[const-expr]"},
+        {"override k : u32;\nconst_assert k > 0u;\n@compute @workgroup_size(1)\n"
+         "fn main() { _ = k; }\n", "b.wgsl:2:16: error:", "[const-assert]"},
         {"override k;\n@compute @workgroup_size(1)\nfn main() { _ = k; }\n",
          "b.wgsl:1:", "[override-decls]"},
         {"override k : vec2f;\n@compute @workgroup_size(1)\nfn main() { _ = k; }\n",
