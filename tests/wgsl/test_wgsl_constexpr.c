@@ -282,9 +282,11 @@ static int setup(void **state)
 {
     (void)state;
     stex_adapter *a;
-    if (stex_adapter_create(NULL, &a) || stex_device_create(a, &(stex_device_desc){0}, &dev))
+    if (stex_adapter_create(NULL, &a))
         return -1;
-    return 0;
+    stex_status st = stex_device_create(a, &(stex_device_desc){0}, &dev);
+    stex_adapter_destroy(a);
+    return st ? -1 : 0;
 }
 
 static int teardown(void **state)
