@@ -57,7 +57,10 @@ typedef struct stex_wgsl_entry_point {
     const char *name;
     uint32_t workgroup_size[3];   /* overrides at their defaults; 0 where an override
                                    * without a default decides it */
-    uint32_t workgroup_memory_size; /* bytes of var<workgroup> it uses */
+    uint32_t workgroup_memory_size; /* bytes of var<workgroup> it uses (an array
+                                     * sized by an override without a default
+                                     * counted as one element: the pipeline's
+                                     * own size follows its constants) */
     bool uses_barriers;
     const stex_layout_entry *entries; /* the bindings it uses: layout 'auto' */
     uint32_t entry_count;

@@ -306,9 +306,13 @@ static int print_module(const char *path, const stex_wgsl_module *m, const refle
             fputs("}", stdout);
         } else {
             printf("    override %s: %s", ov->name, ov->type);
-            if (ov->has_default) {
+            if (ov->has_default && isnan(ov->default_value)) {
+                fputs(" = (an override-expression)", stdout);
+            } else if (ov->has_default) {
                 fputs(" = ", stdout);
                 print_number(ov->default_value, ov->type);
+            } else {
+                fputs(" (no default: the pipeline gives it)", stdout);
             }
             if (ov->id >= 0)
                 printf(" (@id %" PRId64 ")", ov->id);
