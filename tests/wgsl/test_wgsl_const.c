@@ -10,7 +10,9 @@
  * expression's at run time on the spec profile (a `let` of inputs read from
  * a buffer; const-abstract rows aside, AbstractFloat being no run-time
  * type); an `error:` row
- * must be a compile error, `file:line:col: error: ... [rule]`.  Where Dawn
+ * must be a compile error, `file:line:col: error: ... [rule]`.  The oob_read
+ * rows (a literal index into a storage array) compile and run as the
+ * measurement did and must give Dawn's word, or its compile error.  Where Dawn
  * departs from WGSL the rows are explained by the exceptions the math
  * layer's replay names (tests/math/const_exceptions.h, through
  * const_explain.h), with the same per-file bounds; any other difference
@@ -213,6 +215,66 @@ static stex_status compile_run(const char *src, const uint32_t *in, uint32_t nin
     return STEX_OK;
 }
 
+/* An oob_read const row: buf[LITERAL] on array<u32, 4> or array<u32>
+ * bound at byte 256 (16 or 64 bytes) of a 1 KiB buffer whose word w holds
+ * 0xca000000 | w, as the measurement bound it, on a device of the file's
+ * profile (the out-of-bounds policy is the device's). */
+static void oob_row(const char *name, const char *type, const char *input, const char *output)
+{
+    bool fixed = !strcmp(type, "array<u32,4>[literal]");
+    int32_t idx = (int32_t)strtoul(input, NULL, 16);
+    char src[512], diag[2048];
+    snprintf(src, sizeof src,
+             "@group(0) @binding(0) var<storage, read_write> buf : %s;\n"
+             "@group(0) @binding(1) var<storage, read_write> io : array<u32, 4>;\n"
+             "@compute @workgroup_size(1) fn main() {\n  io[1] = buf[%d];\n}\n",
+             fixed ? "array<u32, 4>" : "array<u32>", idx);
+    stex_wgsl_module *m;
+    stex_status st = stex_wgsl_module_create(src, "const.wgsl", &m);
+    snprintf(diag, sizeof diag, "%s", stex_wgsl_module_diagnostics(m));
+    bool dev_err = !strncmp(output, "error:", 6);
+    if (dev_err || st) {
+        if (!dev_err || !st || !well_formed(diag))
+            fail_msg("[%s] oob_read %s %s: Dawn %s, stex:\n%s", name, type, input, output, diag);
+        stex_wgsl_module_destroy(m);
+        return;
+    }
+    stex_adapter *a;
+    stex_device *d;
+    assert_int_equal(stex_adapter_create(NULL, &a), STEX_OK);
+    assert_int_equal(stex_device_create(a, NULL, &d), STEX_OK);
+    stex_adapter_destroy(a);
+    stex_device_set_profile(d, !strcmp(name, "nvidia") ? STEX_PROFILE_NVIDIA
+                                                      : STEX_PROFILE_LAVAPIPE);
+    stex_pipeline *p;
+    if (stex_wgsl_pipeline_create(d, m, "main", NULL, &p))
+        fail_msg("%s", stex_last_error());
+    stex_buffer *big, *io;
+    uint32_t usage = STEX_BUFFER_USAGE_STORAGE;
+    assert_int_equal(stex_buffer_create(d, &(stex_buffer_desc){.size = 1024, .usage = usage}, &big),
+                     STEX_OK);
+    assert_int_equal(stex_buffer_create(d, &(stex_buffer_desc){.size = 16, .usage = usage}, &io),
+                     STEX_OK);
+    uint32_t *w = (uint32_t *)(void *)stex_buffer_data(big);
+    for (uint32_t k = 0; k < 256; k++)
+        w[k] = 0xca000000u | k;
+    stex_bind_group_entry be[2] = {{.binding = 0, .buffer = big, .offset = 256,
+                                    .size = fixed ? 16 : 64}, {.binding = 1, .buffer = io}};
+    stex_bind_group *g;
+    assert_int_equal(stex_bind_group_create(p, be, 2, &g), STEX_OK);
+    if (stex_dispatch(p, g, 1, 1, 1, &(stex_dispatch_options){.threads = 1}))
+        fail_msg("dispatch: %s", stex_last_error());
+    uint32_t got = ((const uint32_t *)(const void *)stex_buffer_data(io))[1];
+    if (got != (uint32_t)strtoul(output, NULL, 16))
+        fail_msg("[%s] oob_read %s %s: Dawn %s, stex %08x", name, type, input, output, got);
+    stex_bind_group_destroy(g);
+    stex_pipeline_destroy(p);
+    stex_buffer_destroy(big);
+    stex_buffer_destroy(io);
+    stex_device_destroy(d);
+    stex_wgsl_module_destroy(m);
+}
+
 static void replay(const char *name)
 {
     const char *dir = getenv("STEX_TEST_DATA");
@@ -223,7 +285,7 @@ static void replay(const char *name)
         fail_msg("cannot open %s", path);
     enum { NEXC = sizeof EXCEPTIONS / sizeof EXCEPTIONS[0] };
     unsigned exc_rows[NEXC + 1] = {0};
-    unsigned rows = 0, exact = 0, errors_ok = 0, not_math = 0, bad = 0, runtime_equal = 0;
+    unsigned rows = 0, exact = 0, errors_ok = 0, oob = 0, bad = 0, runtime_equal = 0;
     char line[4096], src[8192], diag[4096];
     while (gzgets(f, line, sizeof line)) {
         line[strcspn(line, "\r\n")] = 0;
@@ -232,7 +294,10 @@ static void replay(const char *name)
         assert_non_null(output);
         stex_math_fn fn;
         if (!stex_math_fn_find(op, sig, &fn)) {
-            not_math++; /* oob_read on literal indices: tests/wgsl/test_wgsl_access.c */
+            if (strcmp(op, "oob_read"))
+                fail_msg("[%s] a const row of an unknown op %s %s", name, op, sig);
+            oob_row(name, sig, inputs, output);
+            oob++;
             continue;
         }
         rows++;
@@ -292,9 +357,9 @@ static void replay(const char *name)
                     inputs, output, st ? diag : "", got[0]);
     }
     gzclose(f);
-    printf("[%s] const rows through the front end: %u (and %u oob rows left to the access "
-           "tests), values bit-exact %u, errors matched %u; %u values also computed at run "
-           "time, bit-identical\n", name, rows, not_math, exact, errors_ok, runtime_equal);
+    printf("[%s] const rows through the front end: %u, values bit-exact %u, errors matched "
+           "%u; %u values also computed at run time, bit-identical; %u oob_read rows on "
+           "literal indices, all as Dawn\n", name, rows, exact, errors_ok, runtime_equal, oob);
     for (size_t k = 0; k < NEXC; k++) {
         printf("  exception %-12s %-18s %3u rows (at most %u): %s\n", EXCEPTIONS[k].op,
                EXCEPTIONS[k].sig, exc_rows[k], EXCEPTIONS[k].max_rows, EXCEPTIONS[k].why);
