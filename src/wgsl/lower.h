@@ -98,6 +98,7 @@ typedef struct wg_ctx {
     bool uses_barriers;
     bool pipeline;          /* lowering for a pipeline: every override used has a value */
     uint32_t pending_uses;  /* uses of pending overrides so far (wg_global.pending) */
+    uint32_t override_uses; /* uses of any override so far: a const may not depend on one */
     bool oom;
     bool checking;          /* lowering a function alone, only to check it */
     uint32_t line;          /* of the statement being lowered */

@@ -1036,6 +1036,7 @@ static wg_val identifier(wg_ctx *x, const wg_expr *e)
         return wg_error_val();
     }
     x->pending_uses += g->pending;
+    x->override_uses += g->decl->kind == D_OVERRIDE;
     return g->val;
 }
 

@@ -357,10 +357,11 @@ static void constant(wg_ctx *x, wg_global *g)
 {
     const wg_decl *d = g->decl;
     int type = d->type ? wg_resolve_type(x, d->type) : -1;
+    uint32_t overrides = x->override_uses;
     wg_val v = d->init ? wg_expr_lower(x, d->init) : wg_error_val();
     if (!d->init)
         WG_ERR(x, d->loc, "const-decls", "const '%s' needs an initializer", d->name);
-    if (v.kind != V_ERROR && v.kind != V_CONST) {
+    if (v.kind != V_ERROR && (v.kind != V_CONST || x->override_uses > overrides)) {
         WG_ERR(x, d->init->loc, "const-expr", "the initializer of '%s' is not a "
                "const-expression", d->name);
         v = wg_error_val();

@@ -402,11 +402,11 @@ stex_status stex_wgsl_module_create(const char *source, const char *filename,
                 x.line = d->loc.line;
                 if (!x.oom && d->kind == D_CONST_ASSERT) {
                     wg_val c = wg_expr_lower(&x, d->init);
-                    if (c.kind == V_CONST && c.type == T_BOOL && !c.c[0].u)
-                        wg_error(&m->diags, d->loc, "const-assert", "const_assert failed");
-                    else if (c.kind != V_CONST && c.kind != V_ERROR) /* an override's */
+                    if (c.kind != V_ERROR && (c.kind != V_CONST || x.override_uses))
                         wg_error(&m->diags, d->init->loc, "const-assert", "const_assert takes "
-                                 "a const-expression");
+                                 "a const-expression (no override)");
+                    else if (c.kind == V_CONST && c.type == T_BOOL && !c.c[0].u)
+                        wg_error(&m->diags, d->loc, "const-assert", "const_assert failed");
                 } else if (!x.oom && d->name) {
                     wg_expr id = {.kind = E_IDENT, .loc = d->loc, .name = d->name};
                     if (d->kind == D_STRUCT || d->kind == D_ALIAS)

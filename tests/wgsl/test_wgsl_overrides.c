@@ -184,11 +184,17 @@ static void test_errors(void **state)
     expect_refused(m, d0, 1, "div.wgsl:2:18: error:");
     stex_wgsl_module_destroy(m);
 
-    /* a const-expression cannot name an override; an override needs a type
-     * or an initializer */
+    /* a const-expression (const, const_assert) cannot name an override, with
+     * or without a default; an override needs a type or an initializer */
     static const struct { const char *src, *where, *rule; } BAD[] = {
         {"override k : u32;\nconst c = k + 1u;\n@compute @workgroup_size(1)\nfn main() { _ = c; }\n",
          "b.wgsl:2:13: error:", "[const-expr]"},
+        {"override k : f32 = 1.5;\nconst c = k * 2.0;\n@compute @workgroup_size(1)\n"
+         "fn main() { _ = c; }\n", "b.wgsl:2:13: error:", "[const-expr]"}, /* a default too */
+        {"override k = 3u;\n@compute @workgroup_size(1)\nfn main() {\n  const c = k;\n"
+         "  _ = c;\n}\n", "b.wgsl:4:13: error:", "[const-expr]"},
+        {"override k = 3u;\nconst_assert k > 0u;\n@compute @workgroup_size(1)\n"
+         "fn main() { _ = k; }\n", "b.wgsl:2:16: error:", "[const-assert]"},
         {"override k : u32;\nconst_assert k > 0u;\n@compute @workgroup_size(1)\n"
          "fn main() { _ = k; }\n", "b.wgsl:2:16: error:", "[const-assert]"},
         {"override k;\n@compute @workgroup_size(1)\nfn main() { _ = k; }\n",
