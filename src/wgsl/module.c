@@ -314,6 +314,18 @@ static void override_info(stex_wgsl_module *m, wg_ctx *x, const wg_decl *d)
             wg_type_is_scalar(x->types, v.type))
             o->id = x->types->t[v.type].kind == TY_AINT ? v.c[0].i
                   : x->types->t[v.type].kind == TY_I32 ? (int32_t)v.c[0].u : (int64_t)v.c[0].u;
+        else if (v.kind != V_ERROR)
+            WG_ERR(x, id->args[0]->loc, "override-decls", "@id takes a constant integer");
+        /* WGSL: 0..65535, and no two overrides share one */
+        if (v.kind == V_CONST && (o->id < 0 || o->id > 65535)) {
+            WG_ERR(x, id->args[0]->loc, "override-decls", "@id(%lld) is not in 0..65535",
+                   (long long)o->id);
+            o->id = -1;
+        }
+        for (uint32_t k = 0; o->id >= 0 && k + 1 < m->noverrides; k++)
+            if (m->overrides[k].id == o->id)
+                WG_ERR(x, id->args[0]->loc, "override-decls", "@id(%lld) is already the id of "
+                       "override '%s'", (long long)o->id, m->overrides[k].name);
     }
     if (!g || (g->val.kind != V_CONST && g->val.kind != V_REG))
         return;

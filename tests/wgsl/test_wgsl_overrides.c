@@ -197,6 +197,11 @@ static void test_errors(void **state)
          "fn main() { _ = k; }\n", "b.wgsl:2:16: error:", "[const-assert]"},
         {"override k : u32;\nconst_assert k > 0u;\n@compute @workgroup_size(1)\n"
          "fn main() { _ = k; }\n", "b.wgsl:2:16: error:", "[const-assert]"},
+        {"@id(1) override j : u32 = 1u;\n@id(1) override k : u32 = 2u;\n"
+         "@compute @workgroup_size(1)\nfn main() { _ = j + k; }\n", "b.wgsl:2:5: error:",
+         "[override-decls]"},                                     /* @ids are unique */
+        {"@id(65536) override k : u32 = 1u;\n@compute @workgroup_size(1)\n"
+         "fn main() { _ = k; }\n", "b.wgsl:1:5: error:", "[override-decls]"},
         {"override k;\n@compute @workgroup_size(1)\nfn main() { _ = k; }\n",
          "b.wgsl:1:", "[override-decls]"},
         {"override k : vec2f;\n@compute @workgroup_size(1)\nfn main() { _ = k; }\n",
