@@ -1002,6 +1002,9 @@ static int split_result_type(wg_ctx *x, bool frexp, int t)
           "__frexp_result_vec3_abstract", "__frexp_result_vec4_abstract"}}};
     uint32_t lanes = wg_type_lanes(ts, t);
     bool abstract = wg_type_scalar(ts, t) == T_AFLOAT;
+    /* an abstract one materialises to its f32 twin, which types.c finds by name */
+    if (abstract && split_result_type(x, frexp, wg_type_with_scalar(ts, t, T_F32)) < 0)
+        return -1;
     const char *name = names[frexp][abstract][lanes == 1 ? 0 : lanes];
     for (int i = 0; i < ts->n; i++)
         if (ts->t[i].kind == TY_STRUCT && !strcmp(ts->t[i].name, name))

@@ -34,6 +34,14 @@ static uint32_t f_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 
 bool wg_const_convert(wg_ctx *x, const wg_cword *in, int from, wg_cword *out, int to)
 {
+    const wg_type *fs = wg_ty(TS(x), from), *ts_ = wg_ty(TS(x), to);
+    if (fs->kind == TY_STRUCT && ts_->kind == TY_STRUCT) { /* member by member */
+        for (uint32_t m = 0; m < fs->nmembers && m < ts_->nmembers; m++)
+            if (!wg_const_convert(x, in + fs->members[m].word, fs->members[m].type,
+                                  out + ts_->members[m].word, ts_->members[m].type))
+                return false;
+        return true;
+    }
     uint32_t n = wg_ty(TS(x), from)->words;
     wg_type_kind fk = kind_of(x, leaf_scalar(x, from)), tk = kind_of(x, leaf_scalar(x, to));
     for (uint32_t i = 0; i < n; i++) {

@@ -217,8 +217,26 @@ int wg_type_with_scalar(wg_types *ts, int id, int s)
     return s;
 }
 
+/* The concrete twin of a builtin result struct of AbstractFloat
+ * (__frexp_result_abstract -> __frexp_result_f32, interned beside it), or -1. */
+static int struct_twin(const wg_types *ts, int id)
+{
+    const wg_type *t = &ts->t[id];
+    size_t n = t->kind == TY_STRUCT && t->name ? strlen(t->name) : 0;
+    if (n < 9 || strncmp(t->name, "__", 2) || strcmp(t->name + n - 8, "abstract"))
+        return -1;
+    char name[64];
+    snprintf(name, sizeof name, "%.*sf32", (int)(n - 8), t->name);
+    for (int i = 0; i < ts->n; i++)
+        if (ts->t[i].kind == TY_STRUCT && !strcmp(ts->t[i].name, name))
+            return i;
+    return -1;
+}
+
 int wg_type_concrete(wg_types *ts, int id)
 {
+    if (struct_twin(ts, id) >= 0)
+        return struct_twin(ts, id);
     const wg_type *t = &ts->t[id];
     switch (t->kind) {
     case TY_AINT: return T_I32;
@@ -245,6 +263,8 @@ bool wg_type_converts(const wg_types *ts, int from, int to)
                b->kind == TY_F32;
     if (a->kind == TY_AFLOAT)
         return b->kind == TY_F32;
+    if (a->kind == TY_STRUCT)
+        return struct_twin(ts, from) == to;
     if ((a->kind == TY_VEC || a->kind == TY_ARRAY || a->kind == TY_MAT) && a->kind == b->kind &&
         a->n == b->n)
         return wg_type_converts(ts, a->elem, b->elem);

@@ -212,10 +212,14 @@ static void test_abstract(void **state)
         "  out[10] = bitcast<u32>(z[2][1]);\n"
         "  const fx = frexp(12.0);\n"
         "  out[11] = bitcast<u32>(f32(fx.fract)); out[12] = u32(fx.exp);\n"
+        "  let lf = frexp(12.0);\n"                           /* materialised: f32, i32 */
+        "  out[13] = bitcast<u32>(lf.fract); out[14] = u32(lf.exp);\n"
+        "  let lm = modf(vec2(2.5, -1.25));\n"
+        "  out[15] = bitcast<u32>(lm.fract.y); out[16] = bitcast<u32>(lm.whole.x);\n"
         "}\n";
     float in[2] = {1.5f, -0.25f};
-    uint32_t got[13];
-    run(SRC, in, 2, got, 13);
+    uint32_t got[17];
+    run(SRC, in, 2, got, 17);
     assert_int_equal(got[0], bits((float)(0.1 * 3.0)));
     /* transpose(m) = ((0.1, 0.3), (0.2, 0.4)); column 1 of the product is
      * transpose(m) * (3.5, 4): row 0 = 0.1 * 3.5 + 0.2 * 4 */
@@ -232,6 +236,10 @@ static void test_abstract(void **state)
     assert_int_equal(got[10], 0u);
     assert_int_equal(got[11], bits(0.75f));
     assert_int_equal(got[12], 4u);
+    assert_int_equal(got[13], bits(0.75f)); /* 12 = 0.75 * 2^4 */
+    assert_int_equal(got[14], 4u);
+    assert_int_equal(got[15], bits(-0.25f)); /* -1.25 = -1 + -0.25 */
+    assert_int_equal(got[16], bits(2.0f));
 }
 
 /* Const-evaluation errors: each a compile error naming its rule where the
