@@ -479,8 +479,7 @@ static wg_val numeric(wg_ctx *x, const wg_expr *e, const char *name, wg_val *arg
     }
     wg_type_kind sk = kind_of(x, cs);
     /* integer overloads the math table leaves out: exact, done here */
-    if (sk != TY_F32 && (!strcmp(name, "max") || (!strcmp(name, "abs") && sk == TY_U32) ||
-                         (!strcmp(name, "min") && sk == TY_U32 && false))) {
+    if (sk != TY_F32 && (!strcmp(name, "max") || (!strcmp(name, "abs") && sk == TY_U32))) {
         uint32_t d = wg_reg_alloc(x, lanes);
         for (uint32_t k = 0; k < lanes; k++) {
             if (!strcmp(name, "abs")) {
@@ -495,7 +494,6 @@ static wg_val numeric(wg_ctx *x, const wg_expr *e, const char *name, wg_val *arg
             in = wg_emit(x, OP_SELECT);
             in->d = d + k, in->a = regs[1] + k, in->b = regs[0] + k, in->c = gt, in->n = 1;
         }
-        all_const = false;
         return reg_val(ct, d);
     }
     if (n == 4) { /* insertBits(e, newbits, offset, count): the four words side by side */
