@@ -36,10 +36,11 @@ OWNER = {  # public header -> the layer that implements it
 # File loops inside a folder that are recursion by nature, each with why.
 ALLOWED_FILE_LOOPS = {
     ("wgsl", frozenset({"lower_call", "lower_expr", "lower_module", "lower_stmt",
-                        "lower_texture"})):
+                        "lower_texture", "lower_vector"})):
         "lowering is one recursive descent over the syntax tree, kept in five files: an "
         "expression holds calls whose arguments are expressions, a module-scope constant "
-        "is lowered when an expression first names it, a call lowers its callee's body",
+        "is lowered when an expression first names it, a call lowers its callee's body, "
+        "a vector builtin or a constant matrix product is built from scalar operations",
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

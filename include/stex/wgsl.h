@@ -55,8 +55,12 @@ STEX_API size_t stex_wgsl_module_error_count(const stex_wgsl_module *m);
 /* ---- reflection ---- */
 typedef struct stex_wgsl_entry_point {
     const char *name;
-    uint32_t workgroup_size[3];   /* overrides at their defaults */
-    uint32_t workgroup_memory_size; /* bytes of var<workgroup> it uses */
+    uint32_t workgroup_size[3];   /* overrides at their defaults; 0 where an override
+                                   * without a default decides it */
+    uint32_t workgroup_memory_size; /* bytes of var<workgroup> it uses (an array
+                                     * sized by an override without a default
+                                     * counted as one element: the pipeline's
+                                     * own size follows its constants) */
     bool uses_barriers;
     const stex_layout_entry *entries; /* the bindings it uses: layout 'auto' */
     uint32_t entry_count;
@@ -79,7 +83,8 @@ typedef struct stex_wgsl_override_info {
     const char *type;        /* "f32", "i32", "u32" or "bool" */
     int64_t id;              /* @id(N), or -1 */
     bool has_default;
-    double default_value;    /* when has_default */
+    double default_value;    /* when has_default; NaN when the default depends on
+                              * an override without a default */
 } stex_wgsl_override_info;
 
 STEX_API uint32_t stex_wgsl_override_count(const stex_wgsl_module *m);
@@ -87,6 +92,11 @@ STEX_API uint32_t stex_wgsl_override_count(const stex_wgsl_module *m);
 STEX_API const stex_wgsl_override_info *stex_wgsl_override_at(const stex_wgsl_module *m, uint32_t i);
 
 /* ---- pipelines ---- */
+/* One of a pipeline's constants (WebGPU GPUProgrammableStage.constants):
+ * name is the override's identifier string - its @id in decimal ("7") when
+ * it has one, else its name - and value converts to its type as WebGPU's
+ * "to WGSL type": bool = value != 0, i32/u32 [EnforceRange] (finite,
+ * truncated, in range), f32 rounded and finite. */
 typedef struct stex_wgsl_override {
     const char *name;
     double value;
@@ -105,7 +115,11 @@ typedef struct stex_wgsl_options {
 } stex_wgsl_options;
 
 /* createComputePipeline with layout 'auto' from entry point `entry_point`
- * (NULL: the only one).  opt may be NULL. */
+ * (NULL: the only one).  opt may be NULL.  STEX_VALIDATION_ERROR, rule
+ * [pipeline-constants], for a constant whose key names no override, a value
+ * its type cannot hold, or an override without a default that the entry
+ * point uses and the constants leave out; with the diagnostics when an
+ * override-expression fails with these values (e.g. a division by zero). */
 STEX_API stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *m,
                                       const char *entry_point, const stex_wgsl_options *opt,
                                       stex_pipeline **out);

@@ -598,7 +598,7 @@ static int race_file(const cli_args *a, const race_opts *o)
                              "one texture)" : "a run file (it declares its own textures and "
                              "steps)");
     char *json = NULL, *dir = NULL;
-    int rc = wgsl ? cli_wgsl_run_json(cmd, path, o->size, o->iterations, NULL, 0, &json)
+    int rc = wgsl ? cli_wgsl_run_json(cmd, path, o->size, o->iterations, NULL, 0, NULL, 0, &json)
                   : cli_read_run_file(cmd, path, &json, &dir);
     if (rc)
         return rc;

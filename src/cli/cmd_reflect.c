@@ -100,8 +100,9 @@ static bool is_buffer(stex_binding_type t)
            t == STEX_BINDING_UNIFORM_BUFFER;
 }
 
-/* Names (or @ids) of the --override options resolved to override names:
- * a usage error for one the module does not declare. */
+/* The --override options (by name or @id) resolved to the keys a
+ * pipeline's constants use (the @id in decimal when the override has one,
+ * else its name): a usage error for one the module does not declare. */
 static int resolve_overrides(const stex_wgsl_module *m, reflect_overrides *ov, char names[][128])
 {
     for (uint32_t i = 0; i < ov->n; i++) {
@@ -124,15 +125,23 @@ static int resolve_overrides(const stex_wgsl_module *m, reflect_overrides *ov, c
             fputs(stex_wgsl_override_count(m) ? "\n" : " none\n", stderr);
             return CLI_USAGE;
         }
-        snprintf(names[i], 128, "%s", found->name);
+        /* the pipeline's key (WebGPU): the @id in decimal when there is one */
+        if (found->id >= 0)
+            snprintf(names[i], 128, "%" PRId64, found->id);
+        else
+            snprintf(names[i], 128, "%s", found->name);
         ov->v[i].name = names[i];
     }
     return CLI_OK;
 }
 
+/* A value of an override's type; NaN (a default that depends on an
+ * override the pipeline gives) as the string "override-expression". */
 static void print_number(double v, const char *type)
 {
-    if (!strcmp(type, "bool"))
+    if (isnan(v))
+        fputs("\"override-expression\"", stdout);
+    else if (!strcmp(type, "bool"))
         fputs(v != 0 ? "true" : "false", stdout);
     else if (!strcmp(type, "f32"))
         printf("%.9g", v);
@@ -189,6 +198,15 @@ static void text_binding(const stex_wgsl_entry_point *ep, uint32_t i)
     fputc('\n', stdout);
 }
 
+/* One workgroup dimension; `unknown` when the pipeline's constants decide it. */
+static void dim(char buf[16], uint32_t v, const char *unknown)
+{
+    if (v)
+        snprintf(buf, 16, "%u", v);
+    else
+        snprintf(buf, 16, "%s", unknown);
+}
+
 /* The entry points to show (one, or all) with their sizes after overrides. */
 static int print_module(const char *path, const stex_wgsl_module *m, const reflect_opts *o)
 {
@@ -201,7 +219,10 @@ static int print_module(const char *path, const stex_wgsl_module *m, const refle
         const stex_wgsl_entry_point *ep = stex_wgsl_entry_point_at(m, i);
         if (o->entry && strcmp(o->entry, ep->name))
             continue;
-        stex_status st = stex_wgsl_workgroup_size(m, ep->name, &wo, sizes[i]);
+        /* without --override: the module's reflection (0 where an override
+         * without a default decides the size) */
+        memcpy(sizes[i], ep->workgroup_size, sizeof sizes[i]);
+        stex_status st = o->ov.n ? stex_wgsl_workgroup_size(m, ep->name, &wo, sizes[i]) : STEX_OK;
         if (st) {
             free(sizes);
             if (st == STEX_VALIDATION_ERROR) {
@@ -227,16 +248,22 @@ static int print_module(const char *path, const stex_wgsl_module *m, const refle
         if (o->json) {
             printf("%s\n    {\"name\": ", first ? "" : ",");
             cli_json_string(stdout, ep->name);
-            printf(", \"stage\": \"compute\", \"workgroup_size\": [%u, %u, %u], "
+            char d[3][16];
+            for (int k = 0; k < 3; k++)
+                dim(d[k], sizes[i][k], "null");
+            printf(", \"stage\": \"compute\", \"workgroup_size\": [%s, %s, %s], "
                    "\"workgroup_memory_size\": %u, \"uses_barriers\": %s, \"bindings\": [",
-                   sizes[i][0], sizes[i][1], sizes[i][2], ep->workgroup_memory_size,
+                   d[0], d[1], d[2], ep->workgroup_memory_size,
                    ep->uses_barriers ? "true" : "false");
             for (uint32_t b = 0; b < ep->entry_count; b++)
                 json_binding(ep, b);
             fputs(ep->entry_count ? "\n    ]}" : "]}", stdout);
         } else {
-            printf("  @compute @workgroup_size(%u, %u, %u) fn %s: %u bytes of var<workgroup>, "
-                   "%s, %u binding%s\n", sizes[i][0], sizes[i][1], sizes[i][2], ep->name,
+            char d[3][16];
+            for (int k = 0; k < 3; k++)
+                dim(d[k], sizes[i][k], "?");
+            printf("  @compute @workgroup_size(%s, %s, %s) fn %s: %u bytes of var<workgroup>, "
+                   "%s, %u binding%s\n", d[0], d[1], d[2], ep->name,
                    ep->workgroup_memory_size, ep->uses_barriers ? "barriers" : "no barriers",
                    ep->entry_count, ep->entry_count == 1 ? "" : "s");
             for (uint32_t b = 0; b < ep->entry_count; b++)
@@ -253,8 +280,10 @@ static int print_module(const char *path, const stex_wgsl_module *m, const refle
     for (uint32_t i = 0; i < no; i++) {
         const stex_wgsl_override_info *ov = stex_wgsl_override_at(m, i);
         const stex_wgsl_override *given = NULL;
+        char key[24];
+        snprintf(key, sizeof key, "%" PRId64, ov->id);
         for (uint32_t k = 0; k < o->ov.n; k++)
-            if (!strcmp(o->ov.v[k].name, ov->name))
+            if (!strcmp(o->ov.v[k].name, ov->id >= 0 ? key : ov->name))
                 given = &o->ov.v[k];
         if (o->json) {
             printf("%s\n    {\"name\": ", i ? "," : "");
@@ -270,16 +299,20 @@ static int print_module(const char *path, const stex_wgsl_module *m, const refle
             else
                 fputs("null", stdout);
             fputs(", \"value\": ", stdout);
-            if (given || ov->has_default)
+            if (given || (ov->has_default && !isnan(ov->default_value)))
                 print_number(given ? given->value : ov->default_value, ov->type);
             else
                 fputs("null", stdout);
             fputs("}", stdout);
         } else {
             printf("    override %s: %s", ov->name, ov->type);
-            if (ov->has_default) {
+            if (ov->has_default && isnan(ov->default_value)) {
+                fputs(" = (an override-expression)", stdout);
+            } else if (ov->has_default) {
                 fputs(" = ", stdout);
                 print_number(ov->default_value, ov->type);
+            } else {
+                fputs(" (no default: the pipeline gives it)", stdout);
             }
             if (ov->id >= 0)
                 printf(" (@id %" PRId64 ")", ov->id);

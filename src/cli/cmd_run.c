@@ -4,7 +4,10 @@
 #include "cli/program.h"
 
 #include <jansson.h>
+#include <errno.h>
+#include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +16,8 @@
 static const char SYNOPSIS[] =
     "usage: stex run KERNEL [OPTIONS]\n"
     "       stex run FILE.json [OPTIONS]   (a run file: docs/run-files.md)\n"
-    "       stex run FILE.wgsl [--size WxH] [--iterations N] [--out FILE]... [OPTIONS]\n"
+    "       stex run FILE.wgsl [--size WxH] [--iterations N] [--constant NAME=VALUE]...\n"
+    "                          [--out FILE]... [OPTIONS]\n"
     "                          (a shader whose one binding is a texture_storage_2d)\n"
     "       stex run --replay X.bin.json [--out FILE] [--json]\n"
     "       stex run --list [--json]\n"
@@ -97,6 +101,34 @@ static bool parse_out(const char *cmd, const char *s, void *field)
     return true;
 }
 
+/* --constant NAME=VALUE: a pipeline-overridable constant (by name or @id);
+ * VALUE a finite number, true or false */
+static bool parse_constant(const char *cmd, const char *s, void *field)
+{
+    run_constants *c = field;
+    const char *eq = strchr(s, '=');
+    if (c->n == RUN_MAX_CONSTANTS) {
+        cli_usage(cmd, "--constant: at most %d constants", RUN_MAX_CONSTANTS);
+        return false;
+    }
+    if (!eq || eq == s || !eq[1] || (size_t)(eq - s) >= sizeof c->keys[0]) {
+        cli_usage(cmd, "--constant: '%s' is not NAME=VALUE", s);
+        return false;
+    }
+    char *end;
+    errno = 0;
+    bool word = !strcmp(eq + 1, "true") || !strcmp(eq + 1, "false");
+    double v = word ? !strcmp(eq + 1, "true") : strtod(eq + 1, &end);
+    if (!word && (*end || errno || !isfinite(v))) {
+        cli_usage(cmd, "--constant: '%s' is not a finite number (or true, false)", eq + 1);
+        return false;
+    }
+    snprintf(c->keys[c->n], sizeof c->keys[0], "%.*s", (int)(eq - s), s);
+    c->v[c->n] = (stex_wgsl_override){.name = c->keys[c->n], .value = v};
+    c->n++;
+    return true;
+}
+
 /* --executor: wgsl (true) or c (false) */
 static bool parse_executor(const char *cmd, const char *s, void *field)
 {
@@ -155,6 +187,10 @@ static const cli_option run_options[] = {
      .help = "with a .bin output, also write X.bin.inputs (the value\n"
              "last stored to each texel) for `stex compare --tolerance\n"
              "allowed`; runs on one thread"},
+    {.name = "constant", .kind = CLI_CUSTOM, .parse = parse_constant, .at = AT(constants),
+     .metavar = "NAME=VALUE",
+     .help = "FILE.wgsl: a pipeline-overridable constant's value,\nby name or @id "
+             "(repeatable); required for an\noverride without a default"},
     {.name = "json", .kind = CLI_FLAG, .at = AT(json), .help = "print one JSON summary object"},
     {.name = "executor", .kind = CLI_CUSTOM, .parse = parse_executor, .at = AT(wgsl),
      .metavar = "E", .help = "wgsl (default): the kernel's WGSL (--print-wgsl) and\n"
@@ -562,8 +598,12 @@ static int run_file(const cli_args *a, run_opts *o)
         o->schedule = STEX_SCHEDULE_SHUFFLED;
     cli_run_file_opts f = {o->json, o->race_check, o->threads, o->seed, o->profile, o->schedule,
                            o->vis, o->oob, o->subgroup, o->max_steps};
-    if (!cli_is_wgsl_file(a->value[0]))
+    if (!cli_is_wgsl_file(a->value[0])) {
+        if (o->constants.n)
+            return cli_usage("run", "--constant: only for a WGSL file; a run file gives its "
+                                    "pipelines' \"constants\" itself (docs/run-files.md)");
         return cli_run_file(&cli_run_spec, a, &f);
+    }
     static const char *const kernel_only[] = {"variant", "in", "record-allowed", "print-wgsl",
                                               "print-run",
                                               "executor", "replay", "dump-input", NULL};
@@ -573,7 +613,8 @@ static int run_file(const cli_args *a, run_opts *o)
                                     "one texture)", *k);
     if (a->count > 1)
         return cli_usage("run", "unexpected argument '%s' after the WGSL file", a->value[1]);
-    return cli_run_wgsl(a->value[0], o->size, o->iterations, o->outs.path, o->outs.n, &f);
+    return cli_run_wgsl(a->value[0], o->size, o->iterations, o->outs.path, o->outs.n,
+                        o->constants.v, o->constants.n, &f);
 }
 
 int cli_run(int argc, char **argv)
@@ -591,6 +632,9 @@ int cli_run(int argc, char **argv)
         return list_kernels(o.json);
     if (a.count >= 1 && (cli_is_run_file(a.value[0]) || cli_is_wgsl_file(a.value[0])))
         return run_file(&a, &o); /* FILE.json, FILE.wgsl: cmd_run_file.c, cmd_run_wgsl.c */
+    if (o.constants.n)
+        return cli_usage("run", "--constant: only for a WGSL file (the lessons' kernels have "
+                                "no overridable constants)");
     if (o.replay) {
         rp = &replay;
         rc = run_replay_load(&a, &o, &k, rp);

@@ -16,6 +16,14 @@ typedef struct run_outs {
     const char *path[RUN_MAX_OUTS];
 } run_outs;
 
+/* --constant NAME=VALUE (stex run FILE.wgsl): the pipeline's constants */
+enum { RUN_MAX_CONSTANTS = 16 };
+typedef struct run_constants {
+    uint32_t n;
+    stex_wgsl_override v[RUN_MAX_CONSTANTS]; /* name: into argv, up to the '=' */
+    char keys[RUN_MAX_CONSTANTS][128];
+} run_constants;
+
 typedef struct run_opts {
     bool list, json, race_check, record, print_wgsl, print_run, wgsl; /* wgsl: --executor wgsl */
     uint32_t size[3], threads, iterations; /* size[0] == 0: the kernel's own */
@@ -30,6 +38,7 @@ typedef struct run_opts {
     const char *dump_input;     /* --dump-input FILE: the input texture (.bin/.npy) */
     const char *replay;         /* --replay X.bin.json */
     run_outs outs;
+    run_constants constants;
 } run_opts;
 
 /* The WGSL of every pass, as `stex run K --print-wgsl` prints it. */

@@ -31,16 +31,20 @@ int cli_run_loaded(const char *path, stex_run *r, const cli_run_file_opts *o);
 
 /* `stex run FILE.wgsl`: a shader whose one binding is a 2d storage texture,
  * on a texture of `size` (size[0] 0: 64 x 64), dispatched over it
- * `iterations` times (0: once), written to the `nout` files of `outs`. */
+ * `iterations` times (0: once), written to the `nout` files of `outs`; the
+ * pipeline's constants (override name or @id = value) are `constants`. */
 bool cli_is_wgsl_file(const char *arg);
 /* The run file a `stex run FILE.wgsl` makes, as JSON text (*json,
- * malloc'ed); prints why and returns the exit code when it cannot. */
+ * malloc'ed), with the pipeline's constants; prints why and returns the
+ * exit code when it cannot. */
 int cli_wgsl_run_json(const char *cmd, const char *path, const uint32_t size[3],
-                      uint32_t iterations, const char *const *outs, int nout, char **json);
+                      uint32_t iterations, const char *const *outs, int nout,
+                      const stex_wgsl_override *constants, uint32_t nconstants, char **json);
 /* A run file's text and its folder (both malloc'ed); prints why and returns
  * the exit code when it cannot be read. */
 int cli_read_run_file(const char *cmd, const char *path, char **json, char **dir);
 int cli_run_wgsl(const char *path, const uint32_t size[3], uint32_t iterations,
-                 const char *const *outs, int nout, const cli_run_file_opts *o);
+                 const char *const *outs, int nout, const stex_wgsl_override *constants,
+                 uint32_t nconstants, const cli_run_file_opts *o);
 
 #endif

@@ -3,7 +3,9 @@
  * 64x64 by default), dispatches enough workgroups to cover it, and writes it
  * to the --out files - by building the run file that says so and running it
  * as `stex run FILE.json` would (docs/run-files.md). */
+#include <inttypes.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,9 +43,11 @@ static int one_texture(const char *path, const stex_wgsl_module *m,
     return CLI_OK;
 }
 
-/* The run file for it, as JSON text (malloc'ed), NULL when out of memory. */
+/* The run file for it, as JSON text (malloc'ed), NULL when out of memory;
+ * wg: the workgroup size with the constants applied. */
 static char *run_json(const char *path, const stex_wgsl_entry_point *e, const uint32_t size[2],
-                      uint32_t iterations, const char *const *outs, int nout)
+                      const uint32_t wg[3], uint32_t iterations, const char *const *outs,
+                      int nout, const stex_wgsl_override *constants, uint32_t nconstants)
 {
     const stex_layout_entry *t = &e->entries[0];
     json_t *files = json_array(), *groups = json_array();
@@ -52,11 +56,14 @@ static char *run_json(const char *path, const stex_wgsl_entry_point *e, const ui
     for (uint32_t g = 0; g < t->group; g++)
         json_array_append_new(groups, json_null());
     json_array_append_new(groups, json_string("g"));
-    uint32_t gx = (size[0] + e->workgroup_size[0] - 1) / e->workgroup_size[0];
-    uint32_t gy = (size[1] + e->workgroup_size[1] - 1) / e->workgroup_size[1];
+    json_t *consts = json_object();
+    for (uint32_t i = 0; i < nconstants; i++)
+        json_object_set_new(consts, constants[i].name, json_real(constants[i].value));
+    uint32_t gx = (size[0] + wg[0] - 1) / wg[0];
+    uint32_t gy = (size[1] + wg[1] - 1) / wg[1];
     json_t *root = json_pack(
         "{s:{s:{s:s}}, s:{s:{s:[i,i], s:s, s:[s,s,s]}}, s:{s:{s:s}},"
-        " s:{s:{s:s, s:{s:s, s:s}}}, s:{s:{s:{s:s, s:i}, s:[{s:i, s:s}]}},"
+        " s:{s:{s:s, s:{s:s, s:s, s:o}}}, s:{s:{s:{s:s, s:i}, s:[{s:i, s:s}]}},"
         " s:[{s:{s:s, s:o, s:[i,i,i], s:i}}], s:[{s:s, s:o}]}",
         "shaderModules", "m", "file", path,
         "textures", "t", "size", (json_int_t)size[0], (json_int_t)size[1], "format",
@@ -64,6 +71,7 @@ static char *run_json(const char *path, const stex_wgsl_entry_point *e, const ui
         "COPY_DST",
         "views", "v", "texture", "t",
         "pipelines", "p", "layout", "auto", "compute", "module", "m", "entryPoint", e->name,
+        "constants", consts,
         "bindGroups", "g", "layout", "pipeline", "p", "group", (json_int_t)t->group, "entries",
         "binding", (json_int_t)t->binding, "resource", "v",
         "steps", "dispatchWorkgroups", "pipeline", "p", "bindGroups", groups, "workgroupCount",
@@ -76,7 +84,8 @@ static char *run_json(const char *path, const stex_wgsl_entry_point *e, const ui
 }
 
 int cli_wgsl_run_json(const char *cmd, const char *path, const uint32_t size[3],
-                      uint32_t iterations, const char *const *outs, int nout, char **json)
+                      uint32_t iterations, const char *const *outs, int nout,
+                      const stex_wgsl_override *constants, uint32_t nconstants, char **json)
 {
     *json = NULL;
     uint8_t *src;
@@ -101,8 +110,38 @@ int cli_wgsl_run_json(const char *cmd, const char *path, const uint32_t size[3],
         stex_wgsl_module_destroy(m);
         return m ? rc : cli_fail(cmd, st);
     }
+    /* the constants by the keys pipelines take: a name of an override with
+     * an @id becomes that @id */
+    if (nconstants > 16) {
+        stex_wgsl_module_destroy(m);
+        return cli_usage(cmd, "--constant: at most 16 constants (%u given)", nconstants);
+    }
+    stex_wgsl_override keyed[16];
+    char ids[16][24];
+    for (uint32_t i = 0; i < nconstants && i < 16; i++) {
+        keyed[i] = constants[i];
+        for (uint32_t k = 0; k < stex_wgsl_override_count(m); k++) {
+            const stex_wgsl_override_info *info = stex_wgsl_override_at(m, k);
+            if (info->id >= 0 && !strcmp(info->name, constants[i].name)) {
+                snprintf(ids[i], sizeof ids[i], "%" PRId64, info->id);
+                keyed[i].name = ids[i];
+            }
+        }
+    }
+    uint32_t wg[3];
+    stex_wgsl_options wo = {.overrides = keyed, .override_count = nconstants};
+    st = stex_wgsl_workgroup_size(m, NULL, &wo, wg);
+    if (st) {
+        stex_wgsl_module_destroy(m);
+        if (st != STEX_VALIDATION_ERROR)
+            return cli_fail(cmd, st);
+        const char *e = stex_last_error();
+        fprintf(stderr, "stex %s: %s: %s%s\n", cmd, path,
+                strncmp(e, "createComputePipeline:", 22) ? "createComputePipeline: " : "", e);
+        return CLI_REFUSED;
+    }
     const uint32_t wh[2] = {size[0] ? size[0] : 64, size[0] ? size[1] : 64};
-    *json = run_json(path, ep, wh, iterations, outs, nout);
+    *json = run_json(path, ep, wh, wg, iterations, outs, nout, keyed, nconstants);
     stex_wgsl_module_destroy(m);
     if (!*json)
         return cli_fail(cmd, stex_fail(STEX_OUT_OF_MEMORY, "%s: out of memory", path));
@@ -110,10 +149,12 @@ int cli_wgsl_run_json(const char *cmd, const char *path, const uint32_t size[3],
 }
 
 int cli_run_wgsl(const char *path, const uint32_t size[3], uint32_t iterations,
-                 const char *const *outs, int nout, const cli_run_file_opts *o)
+                 const char *const *outs, int nout, const stex_wgsl_override *constants,
+                 uint32_t nconstants, const cli_run_file_opts *o)
 {
     char *json;
-    int rc = cli_wgsl_run_json("run", path, size, iterations, outs, nout, &json);
+    int rc = cli_wgsl_run_json("run", path, size, iterations, outs, nout, constants,
+                               nconstants, &json);
     if (rc)
         return rc;
     stex_run *r = NULL;

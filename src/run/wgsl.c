@@ -78,5 +78,12 @@ stex_status run_wgsl_pipeline(stex_run *r, run_module *m, const stex_run_shader 
     }
     st = stex_wgsl_pipeline_create(r->device, m->wgsl, ep->name, &o, out);
     free(ov);
-    return st ? run_wrap(r, st, path) : STEX_OK;
+    if (!st)
+        return STEX_OK;
+    /* a constant unknown, out of its type's range, or missing for an
+     * override without a default: the error is the constants' */
+    char pc[RUN_PATH_MAX], pk[RUN_PATH_MAX];
+    run_path_key(pc, path, "compute");
+    run_path_key(pk, pc, "constants");
+    return run_wrap(r, st, strstr(stex_last_error(), "[pipeline-constants]") ? pk : path);
 }

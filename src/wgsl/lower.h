@@ -51,6 +51,10 @@ typedef struct wg_global {
     wg_val val;       /* const / override value, var reference, handle */
     int type;         /* struct / alias: the type */
     bool used;        /* statically used by the entry point being lowered */
+    /* an override whose value the pipeline supplies (no default, or one that
+     * depends on such an override), while checking the module: val is a
+     * register of its type, so its uses are checked as run-time values */
+    bool pending;
     uint32_t wg_offset; /* var<workgroup>: byte offset */
 } wg_global;
 
@@ -92,6 +96,9 @@ typedef struct wg_ctx {
     uint32_t in_continuing;
     uint32_t wg_memory;     /* bytes of var<workgroup> laid out so far */
     bool uses_barriers;
+    bool pipeline;          /* lowering for a pipeline: every override used has a value */
+    uint32_t pending_uses;  /* uses of pending overrides so far (wg_global.pending) */
+    uint32_t override_uses; /* uses of any override so far: a const may not depend on one */
     bool oom;
     bool checking;          /* lowering a function alone, only to check it */
     uint32_t line;          /* of the statement being lowered */
@@ -116,6 +123,8 @@ wg_global *wg_global_find(wg_ctx *x, const char *name, wg_loc loc);
 int wg_resolve_type(wg_ctx *x, const wg_expr *e);
 /* Whether an identifier names a type (so `name(...)` is a constructor). */
 bool wg_names_type(wg_ctx *x, const char *name);
+/* An override's key in a pipeline's constants: its @id in decimal, else its name. */
+const char *wg_override_key(wg_ctx *x, const wg_decl *d, char *buf, size_t size);
 /* matCxR (template <f32> or inferred) or matCxRf: C and R in 2..4; false if not. */
 bool wg_mat_name(const char *n, uint32_t *cols, uint32_t *rows, bool *shorthand);
 
@@ -152,6 +161,24 @@ wg_val wg_sampled_texture_call(wg_ctx *x, const wg_expr *e, const char *name, wg
  * ones refused). */
 bool wg_sample_call_is(const char *name);
 wg_val wg_sample_call(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a);
+
+/* ---- const_call.c: builtin calls on constants, one component ---- */
+/* Builtin `name` on n constant words of the concrete scalar kind k (ldexp's
+ * exponent i32, extractBits' / insertBits' offset and count u32), through
+ * the math layer's const evaluation; nout result words (frexp, modf: 2).
+ * false on a WGSL const-evaluation error (reported at loc). */
+bool wg_const_word(wg_ctx *x, const char *name, wg_type_kind k, const wg_cword *in, uint32_t n,
+                   wg_cword *out, uint32_t nout, wg_loc loc);
+/* The same on AbstractInt (is_int) or AbstractFloat words. */
+bool wg_const_abstract_word(wg_ctx *x, const char *name, bool is_int, const wg_cword *in,
+                            uint32_t n, wg_cword *out, wg_loc loc);
+
+/* ---- lower_vector.c: vector and matrix builtins, constant matrices ---- */
+bool wg_is_vector_builtin(const char *name); /* dot, cross, length, ..., determinant */
+wg_val wg_vector_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_val *args);
+/* a <op> b (+, -, *) of constant matrices, vectors and scalars of one
+ * scalar type, with the result type rtype. */
+wg_val wg_mat_fold(wg_ctx *x, wg_tok_kind op, wg_val a, wg_val b, int rtype, wg_loc loc);
 
 /* ---- lower_stmt.c: statements and entry points ---- */
 void wg_block_lower(wg_ctx *x, const wg_stmt *s);

@@ -98,6 +98,8 @@ static wg_val construct(wg_ctx *x, const wg_expr *e, int type, wg_val *args, uin
     }
     if (t->kind == TY_MAT && nargs == 1) { /* matCxR<f32>(m): the same matrix */
         wg_val v = wg_load(x, args[0], e->args[0]->loc);
+        if (v.kind == V_CONST && wg_type_converts(ts, v.type, type)) /* abstract -> f32 */
+            v = wg_convert(x, v, type, e->args[0]->loc, "the matrix");
         if (v.kind != V_ERROR && v.type != type) {
             WG_ERR(x, e->loc, "value-constructor", "%s cannot be made from %s",
                    wg_tname(x, type), wg_tname(x, v.type));
@@ -112,8 +114,9 @@ static wg_val construct(wg_ctx *x, const wg_expr *e, int type, wg_val *args, uin
             return wg_error_val();
         }
         bool all_const = true;
+        int ms = wg_type_scalar(ts, t->elem); /* f32, or AbstractFloat */
         for (uint32_t i = 0; i < nargs; i++) {
-            args[i] = wg_convert(x, wg_load(x, args[i], e->args[i]->loc), T_F32,
+            args[i] = wg_convert(x, wg_load(x, args[i], e->args[i]->loc), ms,
                                  e->args[i]->loc, "the value");
             if (args[i].kind == V_ERROR)
                 return args[i];
@@ -215,6 +218,20 @@ static wg_val construct(wg_ctx *x, const wg_expr *e, int type, wg_val *args, uin
                 if (!wg_type_converts(ts, from, s) && from != s) {
                     /* explicit conversion of constants: f32 <-> i32 <-> u32 <-> bool */
                     wg_type_kind fk = kind_of(x, from), tk = kind_of(x, s);
+                    if (fk >= TY_I32 && fk <= TY_F32 && tk >= TY_I32 && tk <= TY_F32) {
+                        /* f32 <-> i32 <-> u32: the math layer's const conversion */
+                        char sig[16];
+                        snprintf(sig, sizeof sig, "%s->%s", fk == TY_F32 ? "f32" : fk == TY_I32
+                                 ? "i32" : "u32", tk == TY_F32 ? "f32" : tk == TY_I32 ? "i32"
+                                 : "u32");
+                        stex_math_fn fn;
+                        if (stex_math_fn_find("convert", sig, &fn) &&
+                            stex_math_eval_const(fn, false, &w.u, &c[k].u) == STEX_OK)
+                            continue;
+                        WG_ERR(x, e->loc, "const-eval", "%s(...) in a const-expression: %s",
+                               wg_tname(x, s), stex_last_error());
+                        return wg_error_val();
+                    }
                     double v = fk == TY_F32 ? (double)((union { uint32_t u; float f; }){w.u}).f
                              : fk == TY_I32 ? (double)(int32_t)w.u
                              : fk == TY_AINT ? (double)w.i : fk == TY_AFLOAT ? w.f : (double)w.u;
@@ -303,42 +320,18 @@ static int constructor_type(wg_ctx *x, const wg_expr *callee, wg_val *args, uint
     }
     uint32_t mc, mr;
     bool msh;
-    if (wg_mat_name(n, &mc, &mr, &msh) && !msh && callee->ntargs == 0) /* matCxR(...): f32 */
-        return wg_type_mat(ts, mc, mr);
+    if (wg_mat_name(n, &mc, &mr, &msh) && !msh && callee->ntargs == 0) {
+        /* matCxR(...): AbstractFloat when every argument is an abstract
+         * constant (or none is given), else f32 */
+        bool abstract = true;
+        for (uint32_t i = 0; i < nargs; i++)
+            abstract &= args[i].kind == V_CONST && wg_type_is_abstract(ts, args[i].type);
+        return wg_type_mat_of(ts, abstract && nargs ? T_AFLOAT : T_F32, mc, mr);
+    }
     return wg_resolve_type(x, callee);
 }
 
 /* ---- numeric builtins through the math layer ---- */
-
-/* Constant folding for abstract floats (WGSL evaluates them in double here). */
-static bool fold_afloat(const char *name, const double *a, uint32_t n, double *out)
-{
-    if (n == 1) {
-        double v = a[0];
-        if (!strcmp(name, "sin")) *out = sin(v);
-        else if (!strcmp(name, "cos")) *out = cos(v);
-        else if (!strcmp(name, "tan")) *out = tan(v);
-        else if (!strcmp(name, "exp")) *out = exp(v);
-        else if (!strcmp(name, "exp2")) *out = exp2(v);
-        else if (!strcmp(name, "log")) *out = log(v);
-        else if (!strcmp(name, "log2")) *out = log2(v);
-        else if (!strcmp(name, "sqrt")) *out = sqrt(v);
-        else if (!strcmp(name, "abs")) *out = fabs(v);
-        else if (!strcmp(name, "floor")) *out = floor(v);
-        else if (!strcmp(name, "ceil")) *out = ceil(v);
-        else if (!strcmp(name, "trunc")) *out = trunc(v);
-        else return false;
-        return isfinite(*out);
-    }
-    if (n == 2) {
-        if (!strcmp(name, "pow")) *out = pow(a[0], a[1]);
-        else if (!strcmp(name, "min")) *out = fmin(a[0], a[1]);
-        else if (!strcmp(name, "max")) *out = fmax(a[0], a[1]);
-        else return false;
-        return isfinite(*out);
-    }
-    return false;
-}
 
 static const char *const NUMERIC[] = {
     "abs", "min", "max", "clamp", "floor", "ceil", "round", "trunc", "fract", "sqrt",
@@ -354,6 +347,77 @@ static bool is_numeric_builtin(const char *n)
         if (!strcmp(n, NUMERIC[i]))
             return true;
     return false;
+}
+
+/* Which overloads a numeric builtin has: float only; float and integer
+ * (abs, clamp, max, min, sign: AbstractInt too); integer only (the bit
+ * builtins: i32 and u32, so AbstractInt arguments become i32). */
+typedef enum { B_FLOAT, B_MIXED, B_BITS } builtin_class;
+
+static builtin_class class_of(const char *n)
+{
+    static const char *const mixed[] = {"abs", "clamp", "max", "min", "sign", NULL};
+    for (int i = 0; mixed[i]; i++)
+        if (!strcmp(n, mixed[i]))
+            return B_MIXED;
+    if (strstr(n, "Bits") || strstr(n, "Zeros") || strstr(n, "Bit"))
+        return B_BITS;
+    return B_FLOAT;
+}
+
+/* A numeric builtin on constant arguments (t: their common type): each
+ * component through const_call.c. */
+static wg_val numeric_const(wg_ctx *x, const wg_expr *e, const char *name, wg_val *args,
+                            uint32_t n, int t, uint32_t common_n)
+{
+    wg_types *ts = TS(x);
+    builtin_class cls = class_of(name);
+    int es = wg_type_scalar(ts, t);
+    if (es == T_AINT)
+        es = cls == B_MIXED ? T_AINT : cls == B_BITS ? T_I32 : T_AFLOAT;
+    bool ldexp = !strcmp(name, "ldexp");
+    if (ldexp && es == T_AFLOAT && wg_type_scalar(ts, args[1].type) == T_I32)
+        es = T_F32; /* ldexp(AbstractFloat, i32) is the f32 overload */
+    wg_type_kind ek = kind_of(x, es);
+    bool is_float = ek == TY_F32 || ek == TY_AFLOAT;
+    if ((cls == B_BITS && is_float) || (cls == B_FLOAT && !is_float)) {
+        WG_ERR(x, e->loc, "builtin-functions", "%s has no overload for %s", name,
+               wg_tname(x, t));
+        return wg_error_val();
+    }
+    uint32_t lanes = wg_type_lanes(ts, t);
+    int rt = wg_type_with_scalar(ts, t, es);
+    wg_val cv[4];
+    for (uint32_t i = 0; i < n; i++) {
+        int want_s = es;
+        if (i >= common_n) /* ldexp's exponent; extractBits' / insertBits' offset, count */
+            want_s = !ldexp ? T_U32 : es == T_AFLOAT ? T_AINT : T_I32;
+        cv[i] = wg_convert(x, args[i], wg_type_with_scalar(ts, args[i].type, want_s),
+                           e->args[i]->loc, "the argument");
+        if (cv[i].kind == V_ERROR)
+            return cv[i];
+        uint32_t l = wg_type_lanes(ts, cv[i].type);
+        if (l != 1 && l != lanes) {
+            WG_ERR(x, e->args[i]->loc, "builtin-functions", "the arguments of %s have "
+                   "different numbers of components", name);
+            return wg_error_val();
+        }
+    }
+    wg_cword *c = wg_cwords(x, lanes);
+    for (uint32_t k = 0; k < lanes; k++) {
+        wg_cword in[4];
+        for (uint32_t i = 0; i < n; i++) {
+            in[i] = cv[i].c[wg_type_lanes(ts, cv[i].type) == 1 ? 0 : k];
+            if (ldexp && i == 1 && es == T_AFLOAT)
+                in[i].f = (double)in[i].i;
+        }
+        bool ok = ek == TY_AINT || ek == TY_AFLOAT
+                      ? wg_const_abstract_word(x, name, ek == TY_AINT, in, n, &c[k], e->loc)
+                      : wg_const_word(x, name, ek, in, n, &c[k], 1, e->loc);
+        if (!ok)
+            return wg_error_val();
+    }
+    return (wg_val){.kind = V_CONST, .type = rt, .c = c};
 }
 
 static wg_val numeric(wg_ctx *x, const wg_expr *e, const char *name, wg_val *args, uint32_t n)
@@ -386,25 +450,9 @@ static wg_val numeric(wg_ctx *x, const wg_expr *e, const char *name, wg_val *arg
     bool all_const = true;
     for (uint32_t i = 0; i < n; i++)
         all_const &= args[i].kind == V_CONST;
+    if (all_const) /* a const-expression (or an override-expression) */
+        return numeric_const(x, e, name, args, n, t, common_n);
     uint32_t lanes = wg_type_lanes(ts, t);
-    int s = wg_type_scalar(ts, t);
-    if (all_const && kind_of(x, s) == TY_AFLOAT) {
-        wg_cword *c = wg_cwords(x, lanes);
-        bool ok = true;
-        for (uint32_t k = 0; k < lanes && ok; k++) {
-            double in[4];
-            for (uint32_t i = 0; i < n; i++) {
-                wg_val a = wg_convert(x, args[i], wg_type_is_scalar(ts, args[i].type) ? T_AFLOAT : t,
-                                      e->args[i]->loc, "the argument");
-                if (a.kind != V_CONST)
-                    return wg_error_val();
-                in[i] = a.c[wg_type_is_scalar(ts, a.type) ? 0 : k].f;
-            }
-            ok = fold_afloat(name, in, n, &c[k].f);
-        }
-        if (ok)
-            return (wg_val){.kind = V_CONST, .type = t, .c = c};
-    }
     /* concrete: materialise abstract arguments */
     int ct = wg_type_concrete(ts, t);
     int cs = wg_type_scalar(ts, ct);
@@ -431,8 +479,7 @@ static wg_val numeric(wg_ctx *x, const wg_expr *e, const char *name, wg_val *arg
     }
     wg_type_kind sk = kind_of(x, cs);
     /* integer overloads the math table leaves out: exact, done here */
-    if (sk != TY_F32 && (!strcmp(name, "max") || (!strcmp(name, "abs") && sk == TY_U32) ||
-                         (!strcmp(name, "min") && sk == TY_U32 && false))) {
+    if (sk != TY_F32 && (!strcmp(name, "max") || (!strcmp(name, "abs") && sk == TY_U32))) {
         uint32_t d = wg_reg_alloc(x, lanes);
         for (uint32_t k = 0; k < lanes; k++) {
             if (!strcmp(name, "abs")) {
@@ -447,11 +494,31 @@ static wg_val numeric(wg_ctx *x, const wg_expr *e, const char *name, wg_val *arg
             in = wg_emit(x, OP_SELECT);
             in->d = d + k, in->a = regs[1] + k, in->b = regs[0] + k, in->c = gt, in->n = 1;
         }
-        all_const = false;
+        return reg_val(ct, d);
+    }
+    if (n == 4) { /* insertBits(e, newbits, offset, count): the four words side by side */
+        char sig[48];
+        snprintf(sig, sizeof sig, "%s,%s,u32,u32->%s", sk == TY_I32 ? "i32" : "u32",
+                 sk == TY_I32 ? "i32" : "u32", sk == TY_I32 ? "i32" : "u32");
+        stex_math_fn fn;
+        if (!stex_math_fn_find(name, sig, &fn)) {
+            WG_ERR(x, e->loc, "builtin-functions", "%s has no overload (%s)", name, sig);
+            return wg_error_val();
+        }
+        uint32_t d = wg_reg_alloc(x, lanes);
+        for (uint32_t k = 0; k < lanes; k++) {
+            uint32_t four = wg_reg_alloc(x, 4);
+            for (uint32_t i = 0; i < 4; i++) {
+                wg_ins *in = wg_emit(x, OP_MOV);
+                in->d = four + i, in->a = regs[i] + k, in->n = 1; /* scalars: splatted */
+            }
+            wg_ins *in = wg_emit(x, OP_MATHV);
+            in->d = d + k, in->a = four, in->imm = (uint32_t)fn;
+        }
         return reg_val(ct, d);
     }
     /* concrete constant arguments are evaluated at run time, under the profile */
-    uint32_t d = wg_emit_math(x, name, ct, regs, n > 3 ? 3 : n, ct, e->loc);
+    uint32_t d = wg_emit_math(x, name, ct, regs, n, ct, e->loc);
     return reg_val(ct, d);
 }
 
@@ -741,9 +808,16 @@ static wg_val transpose(wg_ctx *x, const wg_expr *e, wg_val *a)
         return wg_error_val();
     }
     uint32_t cols = t->n, rows = wg_ty(TS(x), t->elem)->n;
-    int rt = wg_type_mat(TS(x), rows, cols);
+    int rt = wg_type_mat_of(TS(x), wg_type_scalar(TS(x), t->elem), rows, cols);
     if (rt < 0)
         return wg_error_val();
+    if (m.kind == V_CONST) { /* a const-expression */
+        wg_cword *c = wg_cwords(x, cols * rows);
+        for (uint32_t col = 0; col < cols; col++)
+            for (uint32_t r = 0; r < rows; r++)
+                c[r * cols + col] = m.c[col * rows + r];
+        return (wg_val){.kind = V_CONST, .type = rt, .c = c};
+    }
     uint32_t src = wg_to_reg(x, m, e->args[0]->loc), d = wg_reg_alloc(x, cols * rows);
     for (uint32_t c = 0; c < cols; c++)
         for (uint32_t r = 0; r < rows; r++) {
@@ -846,43 +920,183 @@ static wg_val select_any_all(wg_ctx *x, const wg_expr *e, const char *name, wg_v
     return reg_val(T_BOOL, d);
 }
 
-/* Builtins whose arguments are vectors of the math table's signature (pack, unpack). */
+/* Builtins whose arguments are vectors of the math table's signature:
+ * packing, unpacking, the packed 8-bit dot products.  Constant arguments
+ * are a const-expression, evaluated by the math layer. */
 static wg_val packing(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a)
 {
-    static const struct { const char *n, *arg, *ret; } P[] = {
-        {"pack4x8unorm", "vec4<f32>", "u32"}, {"pack4x8snorm", "vec4<f32>", "u32"},
-        {"pack2x16unorm", "vec2<f32>", "u32"}, {"pack2x16snorm", "vec2<f32>", "u32"},
-        {"pack2x16float", "vec2<f32>", "u32"}, {"unpack4x8unorm", "u32", "vec4<f32>"},
-        {"unpack4x8snorm", "u32", "vec4<f32>"}, {"unpack2x16unorm", "u32", "vec2<f32>"},
-        {"unpack2x16snorm", "u32", "vec2<f32>"}, {"unpack2x16float", "u32", "vec2<f32>"}};
+    static const struct { const char *n, *arg, *ret; uint32_t nargs; } P[] = {
+        {"pack4x8unorm", "vec4<f32>", "u32", 1}, {"pack4x8snorm", "vec4<f32>", "u32", 1},
+        {"pack2x16unorm", "vec2<f32>", "u32", 1}, {"pack2x16snorm", "vec2<f32>", "u32", 1},
+        {"pack2x16float", "vec2<f32>", "u32", 1}, {"unpack4x8unorm", "u32", "vec4<f32>", 1},
+        {"unpack4x8snorm", "u32", "vec4<f32>", 1}, {"unpack2x16unorm", "u32", "vec2<f32>", 1},
+        {"unpack2x16snorm", "u32", "vec2<f32>", 1}, {"unpack2x16float", "u32", "vec2<f32>", 1},
+        {"pack4xI8", "vec4<i32>", "u32", 1}, {"pack4xI8Clamp", "vec4<i32>", "u32", 1},
+        {"pack4xU8", "vec4<u32>", "u32", 1}, {"pack4xU8Clamp", "vec4<u32>", "u32", 1},
+        {"unpack4xI8", "u32", "vec4<i32>", 1}, {"unpack4xU8", "u32", "vec4<u32>", 1},
+        {"dot4I8Packed", "u32", "i32", 2}, {"dot4U8Packed", "u32", "u32", 2}};
     for (size_t k = 0; k < sizeof P / sizeof P[0]; k++) {
         if (strcmp(name, P[k].n))
             continue;
-        if (!want_args(x, e, name, 1, 1))
+        if (!want_args(x, e, name, P[k].nargs, P[k].nargs))
             return wg_error_val();
         wg_types *ts = TS(x);
-        bool pack = name[0] == 'p';
-        uint32_t in_n = pack ? (uint32_t)(P[k].arg[3] - '0') : 1;
-        uint32_t out_n = pack ? 1 : (uint32_t)(P[k].ret[3] - '0');
-        int at = pack ? wg_type_vec(ts, T_F32, in_n) : T_U32;
-        int rt = pack ? T_U32 : wg_type_vec(ts, T_F32, out_n);
-        wg_val v = wg_convert(x, wg_load(x, a[0], e->args[0]->loc), at, e->args[0]->loc,
-                              "the argument");
-        if (v.kind == V_ERROR)
-            return v;
+        /* "vec4<f32>" / "u32" -> the type */
+        int at = P[k].arg[0] == 'v' ? wg_type_vec(ts, P[k].arg[5] == 'f' ? T_F32 : P[k].arg[5]
+                                                  == 'i' ? T_I32 : T_U32,
+                                                  (uint32_t)(P[k].arg[3] - '0')) : T_U32;
+        int rt = P[k].ret[0] == 'v' ? wg_type_vec(ts, P[k].ret[5] == 'f' ? T_F32 : P[k].ret[5]
+                                                  == 'i' ? T_I32 : T_U32,
+                                                  (uint32_t)(P[k].ret[3] - '0'))
+               : P[k].ret[0] == 'i' ? T_I32 : T_U32;
         char sig[32];
-        snprintf(sig, sizeof sig, "%s->%s", P[k].arg, P[k].ret);
+        if (P[k].nargs == 2)
+            snprintf(sig, sizeof sig, "%s,%s->%s", P[k].arg, P[k].arg, P[k].ret);
+        else
+            snprintf(sig, sizeof sig, "%s->%s", P[k].arg, P[k].ret);
         stex_math_fn fn;
         if (!stex_math_fn_find(name, sig, &fn)) {
             WG_ERR(x, e->loc, "builtin-functions", "%s is missing from the math layer", name);
             return wg_error_val();
         }
-        uint32_t r = wg_to_reg(x, v, e->loc), d = wg_reg_alloc(x, out_n);
+        wg_val v[2];
+        uint32_t in[8] = {0}, w = 0;
+        bool all_const = true;
+        for (uint32_t i = 0; i < P[k].nargs; i++) {
+            v[i] = wg_convert(x, wg_load(x, a[i], e->args[i]->loc), at, e->args[i]->loc,
+                              "the argument");
+            if (v[i].kind == V_ERROR)
+                return v[i];
+            all_const &= v[i].kind == V_CONST;
+            for (uint32_t j = 0; v[i].kind == V_CONST && j < wg_ty(ts, at)->words; j++)
+                in[w++] = v[i].c[j].u;
+        }
+        uint32_t out_n = wg_ty(ts, rt)->words;
+        if (all_const) {
+            uint32_t out[4];
+            if (stex_math_eval_const(fn, false, in, out) != STEX_OK) {
+                WG_ERR(x, e->loc, "const-eval", "%s in a const-expression: %s", name,
+                       stex_last_error());
+                return wg_error_val();
+            }
+            wg_cword *c = wg_cwords(x, out_n);
+            for (uint32_t j = 0; j < out_n; j++)
+                c[j].u = out[j];
+            return (wg_val){.kind = V_CONST, .type = rt, .c = c};
+        }
+        uint32_t r = wg_to_reg(x, v[0], e->loc);
+        if (P[k].nargs == 2) { /* the two u32 arguments side by side */
+            uint32_t r2 = wg_reg_alloc(x, 2), rb = wg_to_reg(x, v[1], e->loc);
+            wg_ins *m = wg_emit(x, OP_MOV);
+            m->d = r2, m->a = r, m->n = 1;
+            m = wg_emit(x, OP_MOV);
+            m->d = r2 + 1, m->a = rb, m->n = 1;
+            r = r2;
+        }
+        uint32_t d = wg_reg_alloc(x, out_n);
         wg_ins *i = wg_emit(x, OP_MATHV);
         i->d = d, i->a = r, i->imm = (uint32_t)fn;
         return reg_val(rt, d);
     }
     return (wg_val){.kind = V_VOID, .type = -1};
+}
+
+/* The builtin struct of frexp or modf for argument type t (f32, vecN<f32>,
+ * AbstractFloat): {fract : t, exp : t's shape of i32} or {fract : t,
+ * whole : t} (WGSL 17.5), interned once; -1 on no memory. */
+static int split_result_type(wg_ctx *x, bool frexp, int t)
+{
+    wg_types *ts = TS(x);
+    static const char *const names[2][2][5] = {
+        {{"__modf_result_f32", "", "__modf_result_vec2_f32", "__modf_result_vec3_f32",
+          "__modf_result_vec4_f32"},
+         {"__modf_result_abstract", "", "__modf_result_vec2_abstract",
+          "__modf_result_vec3_abstract", "__modf_result_vec4_abstract"}},
+        {{"__frexp_result_f32", "", "__frexp_result_vec2_f32", "__frexp_result_vec3_f32",
+          "__frexp_result_vec4_f32"},
+         {"__frexp_result_abstract", "", "__frexp_result_vec2_abstract",
+          "__frexp_result_vec3_abstract", "__frexp_result_vec4_abstract"}}};
+    uint32_t lanes = wg_type_lanes(ts, t);
+    bool abstract = wg_type_scalar(ts, t) == T_AFLOAT;
+    /* an abstract one materialises to its f32 twin, which types.c finds by name */
+    if (abstract && split_result_type(x, frexp, wg_type_with_scalar(ts, t, T_F32)) < 0)
+        return -1;
+    const char *name = names[frexp][abstract][lanes == 1 ? 0 : lanes];
+    for (int i = 0; i < ts->n; i++)
+        if (ts->t[i].kind == TY_STRUCT && !strcmp(ts->t[i].name, name))
+            return i;
+    wg_member *m = calloc(2, sizeof *m);
+    if (!m) {
+        x->oom = true;
+        return -1;
+    }
+    int second = frexp ? wg_type_with_scalar(ts, t, abstract ? T_AINT : T_I32) : t;
+    m[0] = (wg_member){.name = "fract", .type = t};
+    m[1] = (wg_member){.name = frexp ? "exp" : "whole", .type = second, .word = lanes};
+    wg_type st = {.kind = TY_STRUCT, .elem = -1, .name = name, .members = m, .nmembers = 2};
+    int id = wg_type_intern(ts, &st);
+    if (id < 0) {
+        free(m);
+        x->oom = true;
+    }
+    return id;
+}
+
+/* frexp(e) and modf(e): a constant argument is a const-expression. */
+static wg_val frexp_modf(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a)
+{
+    if (!want_args(x, e, name, 1, 1))
+        return wg_error_val();
+    wg_types *ts = TS(x);
+    wg_val v = wg_load(x, a[0], e->args[0]->loc);
+    if (v.kind == V_ERROR)
+        return v;
+    uint32_t lanes = wg_type_lanes(ts, v.type);
+    if (v.kind == V_CONST && wg_type_scalar(ts, v.type) == T_AINT)
+        v = wg_convert(x, v, wg_type_with_scalar(ts, v.type, T_AFLOAT), e->loc, "the argument");
+    else if (v.kind != V_CONST || wg_type_scalar(ts, v.type) == T_AINT)
+        v = wg_convert(x, v, wg_type_with_scalar(ts, wg_type_concrete(ts, v.type), T_F32),
+                       e->loc, "the argument");
+    if (v.kind == V_ERROR)
+        return v;
+    if (!lanes || !wg_type_is_float(ts, v.type)) {
+        WG_ERR(x, e->args[0]->loc, "builtin-functions", "%s takes a float scalar or vector, "
+               "not %s", name, wg_tname(x, v.type));
+        return wg_error_val();
+    }
+    bool frexp = name[0] == 'f';
+    int rt = split_result_type(x, frexp, v.type);
+    if (rt < 0)
+        return wg_error_val();
+    if (v.kind == V_CONST) {
+        bool abstract = wg_type_scalar(ts, v.type) == T_AFLOAT;
+        wg_cword *c = wg_cwords(x, 2 * lanes);
+        for (uint32_t k = 0; k < lanes; k++) {
+            wg_cword out[2];
+            bool ok = abstract ? wg_const_abstract_word(x, name, false, &v.c[k], 1, out, e->loc)
+                               : wg_const_word(x, name, TY_F32, &v.c[k], 1, out, 2, e->loc);
+            if (!ok)
+                return wg_error_val();
+            c[k] = out[0], c[lanes + k] = out[1];
+        }
+        return (wg_val){.kind = V_CONST, .type = rt, .c = c};
+    }
+    stex_math_fn fn;
+    if (!stex_math_fn_find(name, frexp ? "f32->f32,i32" : "f32->f32,f32", &fn)) {
+        WG_ERR(x, e->loc, "builtin-functions", "%s is missing from the math layer", name);
+        return wg_error_val();
+    }
+    uint32_t r = wg_to_reg(x, v, e->loc), d = wg_reg_alloc(x, 2 * lanes);
+    for (uint32_t k = 0; k < lanes; k++) { /* each component's pair, then apart */
+        uint32_t t = wg_reg_alloc(x, 2);
+        wg_ins *i = wg_emit(x, OP_MATHV);
+        i->d = t, i->a = r + k, i->imm = (uint32_t)fn;
+        i = wg_emit(x, OP_MOV);
+        i->d = d + k, i->a = t, i->n = 1;
+        i = wg_emit(x, OP_MOV);
+        i->d = d + lanes + k, i->a = t + 1, i->n = 1;
+    }
+    return reg_val(rt, d);
 }
 
 static wg_val bitcast(wg_ctx *x, const wg_expr *e, wg_val *a)
@@ -981,9 +1195,13 @@ wg_val wg_call_lower(wg_ctx *x, const wg_expr *e)
         x->uses_barriers = true;
         return v;
     }
+    if (!strcmp(name, "frexp") || !strcmp(name, "modf"))
+        return frexp_modf(x, e, name, a);
     wg_val p = packing(x, e, name, a);
     if (p.kind != V_VOID || p.type != -1)
         return p;
+    if (wg_is_vector_builtin(name))
+        return wg_vector_builtin(x, e, name, a);
     if (is_numeric_builtin(name))
         return numeric(x, e, name, a, e->nargs);
     WG_ERR(x, callee->loc, "call", "unknown function '%s'", name);

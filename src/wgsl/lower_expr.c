@@ -34,6 +34,14 @@ static uint32_t f_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 
 bool wg_const_convert(wg_ctx *x, const wg_cword *in, int from, wg_cword *out, int to)
 {
+    const wg_type *fs = wg_ty(TS(x), from), *ts_ = wg_ty(TS(x), to);
+    if (fs->kind == TY_STRUCT && ts_->kind == TY_STRUCT) { /* member by member */
+        for (uint32_t m = 0; m < fs->nmembers && m < ts_->nmembers; m++)
+            if (!wg_const_convert(x, in + fs->members[m].word, fs->members[m].type,
+                                  out + ts_->members[m].word, ts_->members[m].type))
+                return false;
+        return true;
+    }
     uint32_t n = wg_ty(TS(x), from)->words;
     wg_type_kind fk = kind_of(x, leaf_scalar(x, from)), tk = kind_of(x, leaf_scalar(x, to));
     for (uint32_t i = 0; i < n; i++) {
@@ -263,7 +271,6 @@ wg_ref wg_ref_index(wg_ctx *x, const wg_ref *r, const wg_type *agg, uint32_t idx
 
 /* ---- constant folding ---- */
 
-static const stex_profile *spec(void) { return stex_profile_get(STEX_PROFILE_SPEC); }
 
 static const char *math_op_name(wg_tok_kind op)
 {
@@ -382,10 +389,12 @@ static bool fold_word(wg_ctx *x, wg_tok_kind op, int s, wg_cword a, wg_cword b, 
             }
         }
     }
+    /* the math layer's const evaluation: the value (and the errors) every
+     * const-expression of stex has */
     uint32_t in[2] = {a.u, b.u};
-    stex_math_eval(spec(), fn, in, &out->u);
-    if (k == TY_F32 && !isfinite(as_f(out->u))) {
-        WG_ERR(x, loc, "arithmetic", "the const-expression's value is not finite in f32");
+    if (stex_math_eval_const(fn, false, in, &out->u) != STEX_OK) {
+        WG_ERR(x, loc, "arithmetic", "'%s' in a const-expression: %s", wg_tok_spelling(op),
+               stex_last_error());
         return false;
     }
     return true;
@@ -422,9 +431,15 @@ uint32_t wg_emit_math(wg_ctx *x, const char *op, int type, const uint32_t *args,
     uint32_t n = wg_type_lanes(TS(x), result_type);
     char sig[64] = "";
     for (uint32_t j = 0; j < nargs; j++) {
+        /* shift amounts and extractBits' offset and count are u32, ldexp's exponent i32 */
+        const char *t = scalar_name(x, s);
+        if (((!strcmp(op, "shl") || !strcmp(op, "shr")) && j == 1) ||
+            (!strcmp(op, "extractBits") && j >= 1))
+            t = "u32";
+        else if (!strcmp(op, "ldexp") && j == 1)
+            t = "i32";
         strcat(sig, j ? "," : "");
-        strcat(sig, (!strcmp(op, "shl") || !strcmp(op, "shr") || !strcmp(op, "ldexp")) && j == 1
-                        ? (strcmp(op, "ldexp") ? "u32" : "i32") : scalar_name(x, s));
+        strcat(sig, t);
     }
     strcat(sig, "->");
     strcat(sig, scalar_name(x, rs));
@@ -709,14 +724,26 @@ static wg_val mat_binary(wg_ctx *x, const wg_expr *e, wg_val a, wg_val b)
     uint32_t ac = ma ? ta->n : la == 1 ? 0 : la, ar = ma ? wg_ty(ts, ta->elem)->n : 1;
     uint32_t bc = mb ? tb->n : 1, br = mb ? wg_ty(ts, tb->elem)->n : lb == 1 ? 0 : lb;
     bool ok = fa && fb;
+    /* the scalar type: AbstractFloat when both are constant and abstract
+     * (a const-expression on abstract matrices), else f32 */
+    bool abstract = a.kind == V_CONST && b.kind == V_CONST && wg_type_is_abstract(ts, a.type) &&
+                    wg_type_is_abstract(ts, b.type);
+    int rs = abstract ? T_AFLOAT : T_F32;
+    if (ok) {
+        a = wg_convert(x, a, wg_type_with_scalar(ts, a.type, rs), e->a->loc, "the left operand");
+        b = wg_convert(x, b, wg_type_with_scalar(ts, b.type, rs), e->b->loc, "the right operand");
+        if (a.kind == V_ERROR || b.kind == V_ERROR)
+            return wg_error_val();
+        ta = wg_ty(ts, a.type), tb = wg_ty(ts, b.type);
+    }
     int rtype = -1;
     if (ok && (e->op == TK_PLUS || e->op == TK_MINUS))
         ok = a.type == b.type, rtype = a.type;
     else if (ok && e->op == TK_STAR && (la == 1 || lb == 1))
         rtype = ma ? a.type : b.type; /* scalar * matrix */
     else if (ok && e->op == TK_STAR && ac == br && ac)
-        rtype = ma && mb ? wg_type_mat(ts, bc, ar)
-              : ma ? wg_type_vec(ts, T_F32, ar) : wg_type_vec(ts, T_F32, bc);
+        rtype = ma && mb ? wg_type_mat_of(ts, rs, bc, ar)
+              : ma ? wg_type_vec(ts, rs, ar) : wg_type_vec(ts, rs, bc);
     else
         ok = false;
     if (!ok || rtype < 0) {
@@ -724,18 +751,8 @@ static wg_val mat_binary(wg_ctx *x, const wg_expr *e, wg_val a, wg_val b)
                wg_tname(x, a.type), wg_tname(x, b.type));
         return wg_error_val();
     }
-    if (la) { /* a scalar or vector operand: f32 */
-        a = wg_convert(x, a, wg_type_with_scalar(ts, wg_type_concrete(ts, a.type), T_F32),
-                       e->a->loc, "the left operand");
-        if (a.kind == V_ERROR)
-            return a;
-    }
-    if (lb) {
-        b = wg_convert(x, b, wg_type_with_scalar(ts, wg_type_concrete(ts, b.type), T_F32),
-                       e->b->loc, "the right operand");
-        if (b.kind == V_ERROR)
-            return b;
-    }
+    if (a.kind == V_CONST && b.kind == V_CONST) /* a const-expression */
+        return wg_mat_fold(x, e->op, a, b, rtype, e->loc);
     uint32_t ra = wg_to_reg(x, a, e->a->loc), rb = wg_to_reg(x, b, e->b->loc);
     const wg_type *rt = wg_ty(ts, rtype);
     uint32_t d = wg_reg_alloc(x, rt->words);
@@ -784,6 +801,18 @@ static wg_val unary(wg_ctx *x, const wg_expr *e)
     v = wg_load(x, v, e->a->loc);
     if (v.kind == V_ERROR)
         return v;
+    if (kind_of(x, v.type) == TY_MAT && e->op == TK_MINUS && v.kind == V_CONST) {
+        uint32_t words = wg_ty(ts, v.type)->words;
+        bool abstract = wg_type_is_abstract(ts, v.type);
+        wg_cword *c = wg_cwords(x, words);
+        for (uint32_t k = 0; k < words; k++) {
+            if (abstract)
+                c[k].f = -v.c[k].f;
+            else
+                c[k].u = v.c[k].u ^ 0x80000000u;
+        }
+        return (wg_val){.kind = V_CONST, .type = v.type, .c = c};
+    }
     if (kind_of(x, v.type) == TY_MAT && e->op == TK_MINUS) { /* -m: each component */
         stex_math_fn fn;
         uint32_t words = wg_ty(ts, v.type)->words, src = wg_to_reg(x, v, e->a->loc);
@@ -1014,6 +1043,8 @@ static wg_val identifier(wg_ctx *x, const wg_expr *e)
         WG_ERR(x, e->loc, "identifier", "type '%s' used as a value", e->name);
         return wg_error_val();
     }
+    x->pending_uses += g->pending;
+    x->override_uses += g->decl->kind == D_OVERRIDE;
     return g->val;
 }
 

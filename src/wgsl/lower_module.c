@@ -2,6 +2,7 @@
  * cycle reported), type expressions, resource variables. */
 #include "wgsl/lower.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,12 +47,18 @@ bool wg_names_type(wg_ctx *x, const char *name)
     return g && (g->decl->kind == D_STRUCT || g->decl->kind == D_ALIAS);
 }
 
-/* A constant integer (array counts, @binding, @workgroup_size): -1 if not. */
-static int64_t const_int(wg_ctx *x, const wg_expr *e, const char *what)
+/* A constant integer (array counts, @binding, @workgroup_size): -1 if not.
+ * override_ok: an override-expression is allowed, and while the module is
+ * checked one whose value the pipeline supplies counts as 1. */
+static int64_t const_int(wg_ctx *x, const wg_expr *e, const char *what, bool override_ok)
 {
+    uint32_t pending = x->pending_uses;
     wg_val v = wg_expr_lower(x, e);
     if (v.kind == V_ERROR)
         return -1;
+    if (override_ok && v.kind == V_REG && x->pending_uses > pending &&
+        wg_type_is_integer(x->types, v.type) && wg_type_is_scalar(x->types, v.type))
+        return 1;
     if (v.kind != V_CONST || !wg_type_is_integer(x->types, v.type) ||
         !wg_type_is_scalar(x->types, v.type)) {
         WG_ERR(x, e->loc, "const-expr", "%s must be a constant integer", what);
@@ -235,7 +242,7 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
             return -1;
         int64_t count = 0;
         if (e->ntargs == 2) {
-            count = const_int(x, e->targs[1], "an array's element count");
+            count = const_int(x, e->targs[1], "an array's element count", true);
             if (count < 0)
                 return -1;
             if (count == 0) {
@@ -350,8 +357,8 @@ static void resource_var(wg_ctx *x, wg_global *g)
         g->val = wg_error_val();
         return;
     }
-    int64_t group = const_int(x, ga->args[0], "@group"), binding = const_int(x, ba->args[0],
-                                                                            "@binding");
+    int64_t group = const_int(x, ga->args[0], "@group", false),
+            binding = const_int(x, ba->args[0], "@binding", false);
     if (group < 0 || group > 3 || binding < 0 || binding > 65535) {
         if (group > 3 || binding > 65535)
             WG_ERR(x, d->loc, "resource-interface", "@group must be 0..3 and @binding 0..65535");
@@ -385,48 +392,122 @@ static void resource_var(wg_ctx *x, wg_global *g)
                                                            .dyn = WG_NONE_REG, .access = a}};
 }
 
+/* A module-scope const: its const-expression, of its declared type. */
+static void constant(wg_ctx *x, wg_global *g)
+{
+    const wg_decl *d = g->decl;
+    int type = d->type ? wg_resolve_type(x, d->type) : -1;
+    uint32_t overrides = x->override_uses;
+    wg_val v = d->init ? wg_expr_lower(x, d->init) : wg_error_val();
+    if (!d->init)
+        WG_ERR(x, d->loc, "const-decls", "const '%s' needs an initializer", d->name);
+    if (v.kind != V_ERROR && (v.kind != V_CONST || x->override_uses > overrides)) {
+        WG_ERR(x, d->init->loc, "const-expr", "the initializer of '%s' is not a "
+               "const-expression", d->name);
+        v = wg_error_val();
+    }
+    if (v.kind == V_CONST && type >= 0)
+        v = wg_convert(x, v, type, d->loc, "the initializer");
+    g->val = v;
+}
+
+/* An override's pipeline-overridable constant identifier string (WebGPU):
+ * its @id in decimal when it has one, else its name. */
+const char *wg_override_key(wg_ctx *x, const wg_decl *d, char *buf, size_t size)
+{
+    const wg_attr *id = wg_find_attr(d->attrs, d->nattrs, "id");
+    if (id && id->nargs == 1) {
+        wg_val v = wg_expr_lower(x, id->args[0]);
+        if (v.kind == V_CONST && wg_type_is_integer(x->types, v.type) &&
+            wg_type_is_scalar(x->types, v.type)) {
+            int k = x->types->t[v.type].kind;
+            snprintf(buf, size, "%lld", k == TY_AINT ? (long long)v.c[0].i : k == TY_I32
+                     ? (long long)(int32_t)v.c[0].u : (long long)v.c[0].u);
+            return buf;
+        }
+    }
+    return d->name;
+}
+
+/* An override: the pipeline's value (already converted to its type by
+ * module.c), else its default, an override-expression.  While the module
+ * is checked, one whose value only the pipeline gives is pending. */
+static void override(wg_ctx *x, wg_global *g)
+{
+    const wg_decl *d = g->decl;
+    int type = d->type ? wg_resolve_type(x, d->type) : -1;
+    uint32_t pending = x->pending_uses;
+    wg_val v = d->init ? wg_expr_lower(x, d->init) : wg_error_val();
+    if (type < 0 && (v.kind == V_CONST || v.kind == V_REG))
+        type = wg_type_concrete(x->types, v.type);
+    if (type < 0) {
+        if (!d->type && !d->init)
+            WG_ERR(x, d->loc, "override-decls", "override '%s' needs a type or an initializer",
+                   d->name);
+        g->val = wg_error_val();
+        return;
+    }
+    wg_type_kind k = x->types->t[type].kind;
+    if (k != TY_BOOL && k != TY_I32 && k != TY_U32 && k != TY_F32) {
+        WG_ERR(x, d->loc, "override-decls", "an override is a bool, i32, u32 or f32, not %s",
+               wg_tname(x, type));
+        g->val = wg_error_val();
+        return;
+    }
+    for (uint32_t i = 0; i < x->noverrides; i++) {
+        if (strcmp(x->overrides[i].name, d->name))
+            continue;
+        double value = x->overrides[i].value;
+        wg_cword w;
+        if (k == TY_F32) {
+            float f = (float)value;
+            memcpy(&w.u, &f, 4);
+        } else if (k == TY_BOOL) {
+            w.u = value != 0;
+        } else {
+            w.u = k == TY_I32 ? (uint32_t)(int32_t)value : (uint32_t)value;
+        }
+        g->val = wg_const_scalar(x, type, w);
+        return;
+    }
+    bool waits = !d->init || (v.kind == V_REG && x->pending_uses > pending);
+    if (waits && x->pipeline) {
+        char key[32];
+        WG_ERR(x, d->loc, "pipeline-constants", "override '%s' has no default value and the "
+               "pipeline's constants give none (key \"%s\")", d->name,
+               wg_override_key(x, d, key, sizeof key));
+        g->val = wg_error_val();
+        return;
+    }
+    if (waits) { /* checked as a run-time value of its type */
+        uint32_t r = wg_reg_alloc(x, 1);
+        wg_ins *i = wg_emit(x, OP_CONST);
+        i->d = r;
+        g->val = (wg_val){.kind = V_REG, .type = type, .reg = r};
+        g->pending = true;
+        return;
+    }
+    if (v.kind != V_ERROR && v.kind != V_CONST) {
+        WG_ERR(x, d->init->loc, "const-expr", "the initializer of '%s' is not an "
+               "override-expression", d->name);
+        v = wg_error_val();
+    }
+    if (v.kind == V_CONST)
+        v = wg_convert(x, v, type, d->loc, "the initializer");
+    g->val = v;
+}
+
 static void analyse(wg_ctx *x, wg_global *g)
 {
     const wg_decl *d = g->decl;
     g->state = 1;
     switch (d->kind) {
     case D_CONST:
-    case D_OVERRIDE: {
-        int type = d->type ? wg_resolve_type(x, d->type) : -1;
-        wg_val v = d->init ? wg_expr_lower(x, d->init) : wg_error_val();
-        if (d->kind == D_OVERRIDE)
-            for (uint32_t i = 0; i < x->noverrides; i++)
-                if (!strcmp(x->overrides[i].name, d->name)) {
-                    int t = type >= 0 ? type : T_F32;
-                    wg_cword w;
-                    if (x->types->t[t].kind == TY_F32) {
-                        float f = (float)x->overrides[i].value;
-                        memcpy(&w.u, &f, 4);
-                    } else if (x->types->t[t].kind == TY_BOOL) {
-                        w.u = x->overrides[i].value != 0;
-                    } else {
-                        w.u = (uint32_t)(int64_t)x->overrides[i].value;
-                    }
-                    v = wg_const_scalar(x, t, w);
-                }
-        if (!d->init && v.kind == V_ERROR && d->kind == D_OVERRIDE) {
-            WG_ERR(x, d->loc, "override-decls", "override '%s' has no default value and none "
-                   "was given", d->name);
-        } else if (!d->init && d->kind == D_CONST) {
-            WG_ERR(x, d->loc, "const-decls", "const '%s' needs an initializer", d->name);
-        }
-        if (v.kind != V_ERROR && v.kind != V_CONST) {
-            WG_ERR(x, d->init->loc, "const-expr", "the initializer of '%s' is not a "
-                   "const-expression", d->name);
-            v = wg_error_val();
-        }
-        if (v.kind == V_CONST && type >= 0)
-            v = wg_convert(x, v, type, d->loc, "the initializer");
-        if (v.kind == V_CONST && d->kind == D_OVERRIDE)
-            v = wg_convert(x, v, wg_type_concrete(x->types, v.type), d->loc, "the initializer");
-        g->val = v;
+        constant(x, g);
         break;
-    }
+    case D_OVERRIDE:
+        override(x, g);
+        break;
     case D_VAR:
         if (wg_find_attr(d->attrs, d->nattrs, "binding") ||
             wg_find_attr(d->attrs, d->nattrs, "group") || !d->space) {

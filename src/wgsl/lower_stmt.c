@@ -223,6 +223,7 @@ static void decl_stmt(wg_ctx *x, const wg_decl *d)
         wg_scope_push(x, d->name, wg_error_val());
         return;
     }
+    uint32_t overrides = x->override_uses;
     wg_val v = d->init ? wg_expr_lower(x, d->init) : wg_error_val();
     if (d->init && v.kind != V_ERROR) {
         if (v.kind == V_PTR && d->kind == D_LET) {
@@ -243,8 +244,8 @@ static void decl_stmt(wg_ctx *x, const wg_decl *d)
             v = wg_convert(x, v, type, d->init->loc, "the initializer");
     }
     switch (d->kind) {
-    case D_CONST:
-        if (v.kind != V_CONST && v.kind != V_ERROR) {
+    case D_CONST: /* a const-expression names no override (WGSL 8.x) */
+        if (v.kind != V_ERROR && (v.kind != V_CONST || x->override_uses > overrides)) {
             WG_ERR(x, d->init->loc, "const-expr", "the initializer of const '%s' is not a "
                    "const-expression", d->name);
             v = wg_error_val();

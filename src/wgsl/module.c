@@ -2,6 +2,9 @@
  * pipelines (lower an entry point, hand the interpreter to the engine). */
 #include "stex/wgsl.h"
 
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,9 +52,15 @@ static void workgroup_size(wg_ctx *x, const wg_decl *fn, uint32_t out[3])
         return;
     }
     for (uint32_t i = 0; i < a->nargs; i++) {
+        uint32_t pending = x->pending_uses;
         wg_val v = wg_expr_lower(x, a->args[i]);
         if (v.kind == V_ERROR)
             continue;
+        if (v.kind == V_REG && x->pending_uses > pending && wg_type_is_scalar(x->types, v.type) &&
+            wg_type_is_integer(x->types, v.type)) {
+            out[i] = 0; /* an override-expression: the pipeline's constants decide */
+            continue;
+        }
         if (v.kind != V_CONST || !wg_type_is_integer(x->types, v.type) ||
             !wg_type_is_scalar(x->types, v.type)) {
             WG_ERR(x, a->args[i]->loc, "workgroup-size", "@workgroup_size takes constant "
@@ -68,8 +77,15 @@ static void workgroup_size(wg_ctx *x, const wg_decl *fn, uint32_t out[3])
     }
 }
 
+/* The constants a pipeline gives, resolved to override names (module.c's
+ * resolve_constants); NULL while the module alone is checked. */
+typedef struct constants {
+    wg_override_value *v;
+    uint32_t n;
+} constants;
+
 static void ctx_init(wg_ctx *x, stex_wgsl_module *m, wg_diags *d, wg_program *prog,
-                     const stex_wgsl_options *opt)
+                     const constants *opt)
 {
     memset(x, 0, sizeof *x);
     memset(prog, 0, sizeof *prog);
@@ -84,8 +100,9 @@ static void ctx_init(wg_ctx *x, stex_wgsl_module *m, wg_diags *d, wg_program *pr
     x->reg_next = REG_FIRST_FREE;
     prog->nregs = REG_FIRST_FREE;
     if (opt) {
-        x->overrides = (const wg_override_value *)(const void *)opt->overrides;
-        x->noverrides = opt->override_count;
+        x->overrides = opt->v;
+        x->noverrides = opt->n;
+        x->pipeline = true;
     }
     if (!x->globals)
         x->oom = true;
@@ -223,9 +240,89 @@ static bool reflect(wg_ctx *x, entry_info *ep)
     return true;
 }
 
+/* The shortest of %.15g / %.17g that reads back as v. */
+static const char *shortest(char buf[32], double v)
+{
+    snprintf(buf, 32, "%.15g", v);
+    if (strtod(buf, NULL) != v)
+        snprintf(buf, 32, "%.17g", v);
+    return buf;
+}
+
+/* A pipeline's constants resolved against the module's overrides (WebGPU
+ * GPUProgrammableStage.constants): each key is the identifier string of one
+ * override - its @id in decimal when it has one, else its name - and each
+ * value is converted "to WGSL type": bool is value != 0 (NaN false), i32 and
+ * u32 are [EnforceRange] (finite, truncated, in range), f32 is a finite
+ * double whose rounding to f32 is finite.  STEX_VALIDATION_ERROR names the
+ * key and the rule; *out is freed by the caller. */
+static stex_status resolve_constants(const stex_wgsl_module *m, const stex_wgsl_options *opt,
+                                     constants *out)
+{
+    uint32_t n = opt ? opt->override_count : 0;
+    out->n = 0;
+    out->v = calloc(n ? n : 1, sizeof *out->v);
+    if (!out->v)
+        return stex_fail(STEX_OUT_OF_MEMORY, "createComputePipeline: out of memory");
+    if (n && !opt->overrides)
+        return stex_fail(STEX_INVALID_ARGUMENT, "createComputePipeline: %u constants but "
+                         "overrides is NULL", n);
+    for (uint32_t i = 0; i < n; i++) {
+        const char *key = opt->overrides[i].name;
+        double v = opt->overrides[i].value;
+        const stex_wgsl_override_info *o = NULL;
+        for (uint32_t k = 0; key && k < m->noverrides && !o; k++) {
+            char id[24];
+            snprintf(id, sizeof id, "%" PRId64, m->overrides[k].id);
+            if (!strcmp(key, m->overrides[k].id >= 0 ? id : m->overrides[k].name))
+                o = &m->overrides[k];
+        }
+        if (!o) {
+            char keys[512] = "";
+            size_t at = 0;
+            for (uint32_t k = 0; k < m->noverrides && at < sizeof keys; k++) {
+                char id[24];
+                snprintf(id, sizeof id, "%" PRId64, m->overrides[k].id);
+                at += (size_t)snprintf(keys + at, sizeof keys - at, "%s\"%s\"", k ? ", " : "",
+                                       m->overrides[k].id >= 0 ? id : m->overrides[k].name);
+            }
+            return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: constants[\"%s\"]: "
+                             "%s has no override with this key (an override's @id in decimal, "
+                             "else its name); its keys: %s [pipeline-constants]",
+                             key ? key : "(null)", m->filename, at ? keys : "none");
+        }
+        for (uint32_t k = 0; k < out->n; k++)
+            if (!strcmp(out->v[k].name, o->name))
+                return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: constants[\"%s\"]: "
+                                 "override '%s' is given twice [pipeline-constants]", key, o->name);
+        bool is_int = !strcmp(o->type, "i32") || !strcmp(o->type, "u32");
+        char num[32];
+        if (is_int) { /* [EnforceRange] long / unsigned long */
+            double t = trunc(v);
+            double lo = o->type[0] == 'i' ? -2147483648.0 : 0.0;
+            double hi = o->type[0] == 'i' ? 2147483647.0 : 4294967295.0;
+            if (!isfinite(v) || t < lo || t > hi)
+                return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: constants[\"%s\"]: "
+                                 "%s is not a value of %s (WebGPU converts with [EnforceRange]: "
+                                 "finite, truncated, in %.0f..%.0f) [pipeline-constants]", key,
+                                 shortest(num, v), o->type, lo, hi);
+            v = t;
+        } else if (!strcmp(o->type, "f32")) {
+            if (!isfinite(v) || !isfinite((float)v))
+                return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: constants[\"%s\"]: "
+                                 "%s is not a finite f32 [pipeline-constants]", key,
+                                 shortest(num, v));
+        } else {
+            v = v != 0 && !isnan(v);
+        }
+        out->v[out->n++] = (wg_override_value){o->name, v};
+    }
+    return STEX_OK;
+}
+
 /* Lowers entry point fn (or checks function fn alone); the program in *prog. */
 static bool lower(stex_wgsl_module *m, const wg_decl *fn, bool entry, wg_diags *d,
-                  const stex_wgsl_options *opt, wg_program *prog, entry_info *ep)
+                  const constants *opt, wg_program *prog, entry_info *ep)
 {
     wg_ctx x;
     ctx_init(&x, m, d, prog, opt);
@@ -264,22 +361,37 @@ static void override_info(stex_wgsl_module *m, wg_ctx *x, const wg_decl *d)
             wg_type_is_scalar(x->types, v.type))
             o->id = x->types->t[v.type].kind == TY_AINT ? v.c[0].i
                   : x->types->t[v.type].kind == TY_I32 ? (int32_t)v.c[0].u : (int64_t)v.c[0].u;
+        else if (v.kind != V_ERROR)
+            WG_ERR(x, id->args[0]->loc, "override-decls", "@id takes a constant integer");
+        /* WGSL: 0..65535, and no two overrides share one */
+        if (v.kind == V_CONST && (o->id < 0 || o->id > 65535)) {
+            WG_ERR(x, id->args[0]->loc, "override-decls", "@id(%lld) is not in 0..65535",
+                   (long long)o->id);
+            o->id = -1;
+        }
+        for (uint32_t k = 0; o->id >= 0 && k + 1 < m->noverrides; k++)
+            if (m->overrides[k].id == o->id)
+                WG_ERR(x, id->args[0]->loc, "override-decls", "@id(%lld) is already the id of "
+                       "override '%s'", (long long)o->id, m->overrides[k].name);
     }
-    if (!g || g->val.kind != V_CONST)
+    if (!g || (g->val.kind != V_CONST && g->val.kind != V_REG))
         return;
+    /* a pending override's default depends on one the pipeline gives: NaN */
+    bool known = g->val.kind == V_CONST;
     switch (x->types->t[g->val.type].kind) {
     case TY_BOOL:
-        o->type = "bool", o->default_value = g->val.c[0].u != 0;
+        o->type = "bool", o->default_value = known ? g->val.c[0].u != 0 : NAN;
         break;
     case TY_I32:
-        o->type = "i32", o->default_value = (int32_t)g->val.c[0].u;
+        o->type = "i32", o->default_value = known ? (int32_t)g->val.c[0].u : NAN;
         break;
     case TY_U32:
-        o->type = "u32", o->default_value = g->val.c[0].u;
+        o->type = "u32", o->default_value = known ? g->val.c[0].u : NAN;
         break;
     default: {
-        float f;
-        memcpy(&f, &g->val.c[0].u, 4);
+        float f = NAN;
+        if (known)
+            memcpy(&f, &g->val.c[0].u, 4);
         o->type = "f32", o->default_value = f;
         break;
     }
@@ -349,7 +461,10 @@ stex_status stex_wgsl_module_create(const char *source, const char *filename,
                 x.line = d->loc.line;
                 if (!x.oom && d->kind == D_CONST_ASSERT) {
                     wg_val c = wg_expr_lower(&x, d->init);
-                    if (c.kind == V_CONST && c.type == T_BOOL && !c.c[0].u)
+                    if (c.kind != V_ERROR && (c.kind != V_CONST || x.override_uses))
+                        wg_error(&m->diags, d->init->loc, "const-assert", "const_assert takes "
+                                 "a const-expression (no override)");
+                    else if (c.kind == V_CONST && c.type == T_BOOL && !c.c[0].u)
                         wg_error(&m->diags, d->loc, "const-assert", "const_assert failed");
                 } else if (!x.oom && d->name) {
                     wg_expr id = {.kind = E_IDENT, .loc = d->loc, .name = d->name};
@@ -461,20 +576,30 @@ stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *mo
     if (width > 64)
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_wgsl_pipeline_create: subgroup_width %u "
                          "is not in 1..64", width);
+    constants cv;
+    stex_status cst = resolve_constants(m, opt, &cv);
+    if (cst) {
+        free(cv.v);
+        return cst;
+    }
     wg_exec_program *xp = calloc(1, sizeof *xp);
-    if (!xp)
+    if (!xp) {
+        free(cv.v);
         return stex_fail(STEX_OUT_OF_MEMORY, "stex_wgsl_pipeline_create: out of memory");
+    }
     xp->width = width;
     xp->max_steps = opt && opt->max_steps ? opt->max_steps : (1ull << 32);
     /* the pipeline's own copy: it may outlive the module (runtime errors, race sites) */
     if (!(xp->filename = strdup(m->filename))) {
         free(xp);
+        free(cv.v);
         return stex_fail(STEX_OUT_OF_MEMORY, "stex_wgsl_pipeline_create: out of memory");
     }
     /* lower again, with the overrides of this pipeline */
     wg_diags diags = {.source = m->source, .filename = m->filename};
     entry_info ep = {.decl = src->decl, .pub = {.name = src->pub.name}};
-    bool ok = lower(m, src->decl, true, &diags, opt, &xp->prog, &ep);
+    bool ok = lower(m, src->decl, true, &diags, &cv, &xp->prog, &ep);
+    free(cv.v);
     if (ok && !diags.count)
         wg_prepare(xp); /* out of memory: zero_regs NULL, every register zeroed */
     stex_status st = STEX_OK;
@@ -680,10 +805,17 @@ stex_status stex_wgsl_workgroup_size(const stex_wgsl_module *mod, const char *en
     if (!src)
         return stex_fail(STEX_INVALID_ARGUMENT, "%s has no @compute entry point '%s'",
                          m->filename, entry_point);
+    constants cv;
+    stex_status cst = resolve_constants(m, opt, &cv);
+    if (cst) {
+        free(cv.v);
+        return cst;
+    }
     wg_diags diags = {.source = m->source, .filename = m->filename};
     entry_info ep = {.decl = src->decl, .pub = {.name = src->pub.name}};
     wg_program prog;
-    bool ok = lower(m, src->decl, true, &diags, opt, &prog, &ep);
+    bool ok = lower(m, src->decl, true, &diags, &cv, &prog, &ep);
+    free(cv.v);
     stex_status st = STEX_OK;
     if (!ok || diags.count) {
         char *text = wg_diags_text(&diags);

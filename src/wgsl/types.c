@@ -123,10 +123,15 @@ int wg_type_array(wg_types *ts, int elem, uint32_t n)
     return wg_type_intern(ts, &(wg_type){.kind = TY_ARRAY, .elem = elem, .n = n});
 }
 
+int wg_type_mat_of(wg_types *ts, int scalar, uint32_t cols, uint32_t rows)
+{
+    int col = wg_type_vec(ts, scalar, rows);
+    return col < 0 ? -1 : wg_type_intern(ts, &(wg_type){.kind = TY_MAT, .elem = col, .n = cols});
+}
+
 int wg_type_mat(wg_types *ts, uint32_t cols, uint32_t rows)
 {
-    int col = wg_type_vec(ts, T_F32, rows);
-    return col < 0 ? -1 : wg_type_intern(ts, &(wg_type){.kind = TY_MAT, .elem = col, .n = cols});
+    return wg_type_mat_of(ts, T_F32, cols, rows);
 }
 
 int wg_type_ptr(wg_types *ts, wg_space space, int elem, stex_access access)
@@ -161,7 +166,7 @@ bool wg_type_is_abstract(const wg_types *ts, int id)
     const wg_type *t = &ts->t[id];
     if (t->kind == TY_AINT || t->kind == TY_AFLOAT)
         return true;
-    if (t->kind == TY_VEC || t->kind == TY_ARRAY)
+    if (t->kind == TY_VEC || t->kind == TY_ARRAY || t->kind == TY_MAT)
         return wg_type_is_abstract(ts, t->elem);
     return false;
 }
@@ -207,16 +212,37 @@ int wg_type_with_scalar(wg_types *ts, int id, int s)
     const wg_type *t = &ts->t[id];
     if (t->kind == TY_VEC)
         return wg_type_vec(ts, s, t->n);
+    if (t->kind == TY_MAT)
+        return wg_type_mat_of(ts, s, t->n, ts->t[t->elem].n);
     return s;
+}
+
+/* The concrete twin of a builtin result struct of AbstractFloat
+ * (__frexp_result_abstract -> __frexp_result_f32, interned beside it), or -1. */
+static int struct_twin(const wg_types *ts, int id)
+{
+    const wg_type *t = &ts->t[id];
+    size_t n = t->kind == TY_STRUCT && t->name ? strlen(t->name) : 0;
+    if (n < 9 || strncmp(t->name, "__", 2) || strcmp(t->name + n - 8, "abstract"))
+        return -1;
+    char name[64];
+    snprintf(name, sizeof name, "%.*sf32", (int)(n - 8), t->name);
+    for (int i = 0; i < ts->n; i++)
+        if (ts->t[i].kind == TY_STRUCT && !strcmp(ts->t[i].name, name))
+            return i;
+    return -1;
 }
 
 int wg_type_concrete(wg_types *ts, int id)
 {
+    if (struct_twin(ts, id) >= 0)
+        return struct_twin(ts, id);
     const wg_type *t = &ts->t[id];
     switch (t->kind) {
     case TY_AINT: return T_I32;
     case TY_AFLOAT: return T_F32;
     case TY_VEC: return wg_type_vec(ts, wg_type_concrete(ts, t->elem), t->n);
+    case TY_MAT: return wg_type_mat_of(ts, T_F32, t->n, ts->t[t->elem].n);
     case TY_ARRAY: {
         uint32_t n = t->n;
         return wg_type_array(ts, wg_type_concrete(ts, t->elem), n);
@@ -237,7 +263,10 @@ bool wg_type_converts(const wg_types *ts, int from, int to)
                b->kind == TY_F32;
     if (a->kind == TY_AFLOAT)
         return b->kind == TY_F32;
-    if ((a->kind == TY_VEC || a->kind == TY_ARRAY) && a->kind == b->kind && a->n == b->n)
+    if (a->kind == TY_STRUCT)
+        return struct_twin(ts, from) == to;
+    if ((a->kind == TY_VEC || a->kind == TY_ARRAY || a->kind == TY_MAT) && a->kind == b->kind &&
+        a->n == b->n)
         return wg_type_converts(ts, a->elem, b->elem);
     return false;
 }
@@ -289,7 +318,10 @@ const char *wg_type_name(const wg_types *ts, int id, char *buf, size_t size)
             snprintf(buf, size, "array<%s>", wg_type_name(ts, t->elem, a, sizeof a));
         break;
     case TY_STRUCT: snprintf(buf, size, "%s", t->name); break;
-    case TY_MAT: snprintf(buf, size, "mat%ux%u<f32>", t->n, ts->t[t->elem].n); break;
+    case TY_MAT:
+        snprintf(buf, size, "mat%ux%u<%s>", t->n, ts->t[t->elem].n,
+                 wg_type_name(ts, ts->t[t->elem].elem, a, sizeof a));
+        break;
     case TY_ATOMIC:
         snprintf(buf, size, "atomic<%s>", wg_type_name(ts, t->elem, a, sizeof a));
         break;

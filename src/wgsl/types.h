@@ -16,8 +16,9 @@ typedef enum wg_type_kind {
     TY_VOID, TY_BOOL, TY_I32, TY_U32, TY_F32, TY_AINT, TY_AFLOAT,
     TY_VEC, TY_ARRAY, TY_STRUCT, TY_ATOMIC, TY_PTR,
     TY_SAMPLER, TY_TEXTURE, TY_STORAGE_TEXTURE,
-    TY_MAT  /* matCxR<f32>: elem = the column type vecR<f32>, n = C columns; laid out
-             * as array<vecR<f32>, C> (column stride = the column's alignment) */
+    TY_MAT  /* matCxR<f32> (or AbstractFloat, in const-expressions): elem = the column
+             * type vecR<T>, n = C columns; laid out as array<vecR<f32>, C> (column
+             * stride = the column's alignment) */
 } wg_type_kind;
 
 typedef enum wg_space {
@@ -66,6 +67,7 @@ int wg_type_intern(wg_types *ts, const wg_type *t);
 int wg_type_vec(wg_types *ts, int elem, uint32_t n);
 int wg_type_array(wg_types *ts, int elem, uint32_t n);
 int wg_type_mat(wg_types *ts, uint32_t cols, uint32_t rows); /* matCxR<f32> */
+int wg_type_mat_of(wg_types *ts, int scalar, uint32_t cols, uint32_t rows); /* f32 or AFloat */
 int wg_type_ptr(wg_types *ts, wg_space space, int elem, stex_access access);
 static inline const wg_type *wg_ty(const wg_types *ts, int id) { return &ts->t[id]; }
 

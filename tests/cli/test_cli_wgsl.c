@@ -292,6 +292,88 @@ static void test_run_wgsl_file(void **state)
     cli_free(&r);
 }
 
+/* Overrides without a default: stex reflect lists them (no default, the
+ * workgroup size they decide unknown), stex run FILE.wgsl takes their values
+ * with --constant (by name, or by @id), and refuses a missing, unknown or
+ * unrepresentable one with WebGPU's rule; texels checked against the WGSL's
+ * arithmetic (r32float: level * (x + 1), exact). */
+static void test_constants(void **state)
+{
+    (void)state;
+    static const char SHADER[] =
+        "override side : u32;\n"
+        "@id(5) override level : f32;\n"
+        "override twice = level * 2.0;\n"
+        "@group(0) @binding(0) var img : texture_storage_2d<r32float, write>;\n"
+        "@compute @workgroup_size(side, side)\n"
+        "fn main(@builtin(global_invocation_id) g : vec3<u32>) {\n"
+        "  textureStore(img, g.xy, vec4f(twice * f32(g.x + 1u), 0.0, 0.0, 1.0));\n"
+        "}\n";
+    char shader[512], out[512];
+    write_file("constants.wgsl", SHADER, shader, sizeof shader);
+    cli_result r = run_stex("reflect --json '%s'", shader);
+    CLI_EXPECT(r, 0, NULL);
+    json_error_t err;
+    json_t *j = json_loads(r.out, 0, &err);
+    if (!j)
+        fail_msg("not JSON (%s): %s", err.text, r.out);
+    json_t *ep = json_array_get(json_object_get(j, "entry_points"), 0);
+    assert_true(json_is_null(json_array_get(json_object_get(ep, "workgroup_size"), 0)));
+    json_t *ovs = json_object_get(j, "overrides");
+    assert_int_equal(json_array_size(ovs), 3);
+    json_t *side = json_array_get(ovs, 0), *level = json_array_get(ovs, 1),
+           *twice = json_array_get(ovs, 2);
+    assert_string_equal(json_string_value(json_object_get(side, "type")), "u32");
+    assert_true(json_is_null(json_object_get(side, "default")));
+    assert_true(json_is_null(json_object_get(side, "id")));
+    assert_int_equal(json_integer_value(json_object_get(level, "id")), 5);
+    assert_true(json_is_null(json_object_get(level, "default")));
+    assert_string_equal(json_string_value(json_object_get(twice, "default")),
+                        "override-expression");
+    json_decref(j);
+    cli_free(&r);
+
+    snprintf(out, sizeof out, "%s/constants.bin", cli_dir);
+    /* level by its name (it has an @id: stex run gives the pipeline "5") */
+    r = run_stex("run '%s' --size 6x4 --constant side=2 --constant level=0.75 --out '%s'", shader,
+                 out);
+    CLI_EXPECT(r, 0, NULL);
+    cli_free(&r);
+    stex_image img;
+    if (stex_read_bin(out, &img, NULL))
+        fail_msg("%s", stex_last_error());
+    for (uint32_t y = 0; y < 4; y++)
+        for (uint32_t x = 0; x < 6; x++) {
+            float v;
+            memcpy(&v, stex_image_texel(&img, x, y, 0), 4);
+            assert_true(v == 1.5f * (float)(x + 1));
+        }
+    stex_image_free(&img);
+    r = run_stex("run '%s' --size 6x4 --constant side=3 --constant 5=1 --out '%s'", shader, out);
+    CLI_EXPECT(r, 0, NULL);
+    cli_free(&r);
+
+    r = run_stex("run '%s' --constant side=2", shader);
+    CLI_EXPECT(r, 1, "override 'level' has no default value and the pipeline's constants give "
+                     "none (key \"5\") [pipeline-constants]");
+    cli_free(&r);
+    r = run_stex("run '%s' --constant side=2 --constant level=1 --constant size=3", shader);
+    CLI_EXPECT(r, 1, "constants[\"size\"]");
+    cli_free(&r);
+    r = run_stex("run '%s' --constant side=-2 --constant level=1", shader);
+    CLI_EXPECT(r, 1, "-2 is not a value of u32");
+    cli_free(&r);
+    r = run_stex("run '%s' --constant side=2 --constant level=1e39", shader);
+    CLI_EXPECT(r, 1, "1e+39 is not a finite f32");
+    cli_free(&r);
+    r = run_stex("run '%s' --constant side", shader);
+    CLI_EXPECT(r, 2, "is not NAME=VALUE");
+    cli_free(&r);
+    r = run_stex("run decaer --constant side=2");
+    CLI_EXPECT(r, 2, "only for a WGSL file");
+    cli_free(&r);
+}
+
 int main(void)
 {
     scratch_make(cli_dir, sizeof cli_dir);
@@ -300,6 +382,7 @@ int main(void)
         cmocka_unit_test(test_reflect_json),
         cmocka_unit_test(test_reflect_errors),
         cmocka_unit_test(test_run_executor),
+        cmocka_unit_test(test_constants),
         cmocka_unit_test(test_run_wgsl_file),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -410,6 +410,57 @@ static void test_sampled_errors_name_path(void **state)
                  "GPUTextureSampleType \"half\"");
 }
 
+/* Overrides without a default, supplied by the pipeline's constants (by name,
+ * or by @id when the override has one), override-expressions over them, in
+ * @workgroup_size and in a var<workgroup> array's size; the errors WebGPU
+ * makes of missing, unknown and unrepresentable constants and of an
+ * override-expression that fails, each at its JSON path. */
+#define OV_MODULE \
+    "{\"shaderModules\": {\"m\": {\"code\": \"override block : u32;\\n@id(3) override gain : f32;\\n" \
+    "override scale = gain * 2.0;\\noverride inv = 64u / block;\\n" \
+    "var<workgroup> tile : array<f32, block>;\\n" \
+    "@group(0) @binding(0) var<storage, read_write> out : array<f32>;\\n" \
+    "@compute @workgroup_size(block)\\nfn main(@builtin(local_invocation_index) i : u32) {\\n" \
+    "  tile[i] = f32(i) * scale;\\n  workgroupBarrier();\\n" \
+    "  out[i] = tile[block - 1u - i];\\n  if (i == 0u) { out[block] = f32(inv); }\\n}\\n\"}},"
+#define OV_PIPE(constants) \
+    " \"pipelines\": {\"p\": {\"layout\": \"auto\", \"compute\": {\"module\": \"m\", \"constants\": " constants "}}},"
+#define OV_REST \
+    " \"buffers\": {\"b\": {\"size\": 64, \"usage\": [\"STORAGE\"]}}," \
+    " \"bindGroups\": {\"g\": {\"layout\": {\"pipeline\": \"p\"}, \"entries\": [{\"binding\": 0, \"resource\": {\"buffer\": \"b\"}}]}}," \
+    " \"steps\": [{\"dispatchWorkgroups\": {\"pipeline\": \"p\", \"bindGroups\": [\"g\"], \"workgroupCount\": [1]}}]}"
+
+static void test_overrides_from_constants(void **state)
+{
+    (void)state;
+    stex_run *r;
+    stex_device *d;
+    assert_int_equal(run_text(OV_MODULE OV_PIPE("{\"block\": 4, \"3\": 1.5}") OV_REST, &r, &d),
+                     STEX_OK);
+    /* block = 4 invocations: out[i] = (3 - i) * (1.5 * 2), out[4] = 64 / 4 */
+    const float want[5] = {9.0f, 6.0f, 3.0f, 0.0f, 16.0f};
+    assert_memory_equal(stex_buffer_data(stex_run_buffer(r, "b")), want, sizeof want);
+    stex_run_destroy(r);
+    stex_device_destroy(d);
+    /* WebGPU's errors of the constants */
+    expect_error(OV_MODULE OV_PIPE("{\"block\": 4}") OV_REST, STEX_VALIDATION_ERROR,
+                 "$.pipelines.p.compute.constants: createComputePipeline: run.json:2:17: "
+                 "error: override 'gain' has no default value and the pipeline's constants "
+                 "give none (key \"3\") [pipeline-constants]");
+    expect_error(OV_MODULE OV_PIPE("{\"block\": 4, \"gain\": 1}") OV_REST, STEX_VALIDATION_ERROR,
+                 "$.pipelines.p.compute.constants: createComputePipeline: constants[\"gain\"]: "
+                 "run.json has no override with this key");
+    expect_error(OV_MODULE OV_PIPE("{\"block\": -1, \"3\": 1}") OV_REST, STEX_VALIDATION_ERROR,
+                 "constants[\"block\"]: -1 is not a value of u32");
+    expect_error(OV_MODULE OV_PIPE("{\"block\": 4294967296, \"3\": 1}") OV_REST,
+                 STEX_VALIDATION_ERROR, "constants[\"block\"]: 4294967296 is not a value of u32");
+    expect_error(OV_MODULE OV_PIPE("{\"block\": 4, \"3\": 1e39}") OV_REST, STEX_VALIDATION_ERROR,
+                 "constants[\"3\"]: 1e+39 is not a finite f32 [pipeline-constants]");
+    /* an override-expression that fails at pipeline creation: 64u / 0u */
+    expect_error(OV_MODULE OV_PIPE("{\"block\": 0, \"3\": 1}") OV_REST, STEX_VALIDATION_ERROR,
+                 "$.pipelines.p: createComputePipeline: run.json:4:");
+}
+
 /* Steps on buffers: writeBuffer, copyBufferToBuffer, clearBuffer, checked word by word. */
 static void test_buffer_steps(void **state)
 {
@@ -516,6 +567,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_decaer_matches_kernel),
         cmocka_unit_test(test_box3x3_buffer_matches_kernel),
         cmocka_unit_test(test_wgsl_module_matches_kernel),
+        cmocka_unit_test(test_overrides_from_constants),
         cmocka_unit_test(test_errors_name_path_and_rule),
         cmocka_unit_test(test_sampled_textures),
         cmocka_unit_test(test_sampled_errors_name_path),
