@@ -23,6 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <float.h>
+#include <math.h>
 
 #include <cmocka.h>
 #include <zlib.h>
@@ -96,6 +98,41 @@ static corpus_module *read_corpus(size_t *count)
     *count = n;
     return m;
 }
+
+/* Line n (1-based) of text, without its newline, into out. */
+static void line_of(const char *text, unsigned n, char *out, size_t size)
+{
+    for (; n > 1 && text; n--)
+        if ((text = strchr(text, '\n')))
+            text++;
+    size_t len = text ? strcspn(text, "\n") : 0;
+    snprintf(out, size, "%.*s", (int)(len < size ? len : size - 1), text ? text : "");
+}
+
+/* Where Dawn's const evaluator departs from WGSL (tests/math/
+ * const_exceptions.h names the same difference row by row): it computes an
+ * f32 `x % y` as x - y * trunc(x / y) in f32 and fails where x / y
+ * overflows, while WGSL's value is exact and finite.  True when the line is
+ * `const r0 : f32 = X % Y;` with literal operands whose quotient overflows. */
+static bool dawn_rem_overflow(const char *line)
+{
+    const char *eq = strstr(line, ": f32 = "), *op = strstr(line, " % ");
+    if (!eq || !op || op < eq)
+        return false;
+    const char *a = eq + 8, *b = op + 3;
+    a += *a == '(';
+    b += *b == '(';
+    char *end;
+    double x = strtod(a, &end), y;
+    if (end == a)
+        return false;
+    y = strtod(b, &end);
+    if (end == b || y == 0)
+        return false;
+    return fabs(x / y) > FLT_MAX;
+}
+
+#define DAWN_REM_OVERFLOW_MAX 19 /* modules measured */
 
 /* the resource behind one layout entry, made to fit it */
 typedef struct resource {
@@ -225,7 +262,7 @@ static void test_peer_modules(void **state)
     (void)state;
     size_t n;
     corpus_module *mods = read_corpus(&n);
-    unsigned valid = 0, refused = 0, pipe_refused = 0, ran = 0, bad = 0;
+    unsigned valid = 0, refused = 0, pipe_refused = 0, ran = 0, bad = 0, rem_overflow = 0;
     for (size_t i = 0; i < n; i++) {
         stex_wgsl_module *m;
         bool compiled = stex_wgsl_module_create(mods[i].code, mods[i].name, &m) == STEX_OK;
@@ -238,7 +275,13 @@ static void test_peer_modules(void **state)
             assert_true(stex_wgsl_module_error_count(m) > 0);
             char at[96];
             snprintf(at, sizeof at, "%s:%u:", mods[i].name, mods[i].line);
-            if (mods[i].line && !strstr(stex_wgsl_module_diagnostics(m), at)) {
+            char dawn_line[512];
+            line_of(mods[i].code, mods[i].line, dawn_line, sizeof dawn_line);
+            if (mods[i].line && !strstr(stex_wgsl_module_diagnostics(m), at) &&
+                dawn_rem_overflow(dawn_line)) {
+                rem_overflow++; /* stex reports the module's next error instead */
+                refused++;
+            } else if (mods[i].line && !strstr(stex_wgsl_module_diagnostics(m), at)) {
                 print_error("%s: Dawn's first error is on line %u, stex reports\n%s\n",
                             mods[i].name, mods[i].line, stex_wgsl_module_diagnostics(m));
                 bad++;
@@ -276,6 +319,9 @@ static void test_peer_modules(void **state)
     printf("  %zu modules: %u compile, %u refused as Dawn refuses them, %u pipelines refused "
            "as Dawn refuses them, %u entry-point runs, %u wrong\n", n, valid, refused,
            pipe_refused, ran, bad);
+    printf("  Dawn's first error is an f32 %% whose quotient overflows (WGSL's value is finite) "
+           "in %u of them\n", rem_overflow);
+    assert_true(rem_overflow <= DAWN_REM_OVERFLOW_MAX);
     assert_true(n > 0);
     assert_int_equal(bad, 0);
 }
