@@ -1,0 +1,335 @@
+/* Every WGSL module the peer harness's tests create (tests/data/
+ * peer-wgsl.txt.gz, dumped from its createShaderModule calls by
+ * tools/dump-peer-wgsl.sh, with Dawn's verdict on lavapipe) through stex's
+ * front end and interpreter:
+ *  - a module Dawn refused (`error`) must be refused, with an error on the
+ *    line of Dawn's first error;
+ *  - a module whose pipeline (layout 'auto') Dawn refused (`pipeline-error`)
+ *    must compile and its pipeline be refused;
+ *  - a module Dawn accepted (`valid`) must compile, and every entry point
+ *    must make a pipeline with layout 'auto' and run one workgroup on
+ *    resources made from its reflection (buffers of the binding's minimum
+ *    size or more, 8x8 textures of the binding's format and dimension),
+ *    under every profile.
+ * Pipelines are made on a device with the features the harness's device
+ * had (the corpus's first line), or none for the modules it made on its
+ * second, featureless device.
+ * What the modules compute is checked elsewhere (conversion, kernels, eval);
+ * this test holds stex to the whole language the harness speaks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <float.h>
+#include <math.h>
+
+#include <cmocka.h>
+#include <zlib.h>
+
+#include "stex/stex.h"
+
+typedef enum verdict { VALID, MODULE_ERROR, PIPELINE_ERROR } verdict;
+
+typedef struct corpus_module {
+    char name[64];
+    verdict dawn;
+    bool no_features; /* made on the harness's device without optional features */
+    unsigned line;    /* MODULE_ERROR: the line of Dawn's first error */
+    char *code;
+} corpus_module;
+
+/* the features of the harness's main device (the corpus's first line) */
+static uint32_t dawn_features;
+
+/* Reads "# device-features: LIST", then the records "=== NAME VERDICT
+ * DEVICE" each followed by the module's text. */
+static corpus_module *read_corpus(size_t *count)
+{
+    const char *dir = getenv("STEX_TEST_DATA");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/peer-wgsl.txt.gz", dir ? dir : "tests/data");
+    gzFile f = gzopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s (STEX_TEST_DATA)", path);
+    size_t cap = 64, n = 0, len = 0, textcap = 0;
+    corpus_module *m = calloc(cap, sizeof *m);
+    static char line[65536];
+    static const char FEATURES[] = "# device-features: ";
+    if (!gzgets(f, line, sizeof line) || strncmp(line, FEATURES, strlen(FEATURES)))
+        fail_msg("%s: the first line must be '%s...'", path, FEATURES);
+    line[strcspn(line, "\n")] = 0;
+    const char *bad;
+    if (!stex_features_parse(line + strlen(FEATURES), &dawn_features, &bad))
+        fail_msg("%s: unknown feature '%s'", path, bad);
+    while (gzgets(f, line, sizeof line)) {
+        if (!strncmp(line, "=== ", 4)) {
+            if (n == cap)
+                m = realloc(m, (cap *= 2) * sizeof *m);
+            char v[16] = "", dev[16] = "";
+            unsigned col;
+            int k = sscanf(line + 4, "%63s %15s %15s %u:%u", m[n].name, v, dev, &m[n].line, &col);
+            assert_true(k == 3 || (k == 5 && !strcmp(v, "error")));
+            assert_true(!strcmp(dev, "features") || !strcmp(dev, "no-features"));
+            m[n].no_features = !strcmp(dev, "no-features");
+            if (!strcmp(v, "valid"))
+                m[n].dawn = VALID;
+            else if (!strcmp(v, "error"))
+                m[n].dawn = MODULE_ERROR;
+            else if (!strcmp(v, "pipeline-error"))
+                m[n].dawn = PIPELINE_ERROR;
+            else
+                fail_msg("%s: unknown verdict '%s'", m[n].name, v);
+            m[n].code = calloc(1, textcap = 4096);
+            len = 0;
+            n++;
+            continue;
+        }
+        assert_true(n > 0);
+        size_t l = strlen(line);
+        if (len + l + 1 > textcap)
+            m[n - 1].code = realloc(m[n - 1].code, textcap = 2 * (len + l + 1));
+        memcpy(m[n - 1].code + len, line, l + 1);
+        len += l;
+    }
+    gzclose(f);
+    *count = n;
+    return m;
+}
+
+/* Line n (1-based) of text, without its newline, into out. */
+static void line_of(const char *text, unsigned n, char *out, size_t size)
+{
+    for (; n > 1 && text; n--)
+        if ((text = strchr(text, '\n')))
+            text++;
+    size_t len = text ? strcspn(text, "\n") : 0;
+    snprintf(out, size, "%.*s", (int)(len < size ? len : size - 1), text ? text : "");
+}
+
+/* Where Dawn's const evaluator departs from WGSL (tests/math/
+ * const_exceptions.h names the same difference row by row): it computes an
+ * f32 `x % y` as x - y * trunc(x / y) in f32 and fails where x / y
+ * overflows, while WGSL's value is exact and finite.  True when the line is
+ * `const r0 : f32 = X % Y;` with literal operands whose quotient overflows. */
+static bool dawn_rem_overflow(const char *line)
+{
+    const char *eq = strstr(line, ": f32 = "), *op = strstr(line, " % ");
+    if (!eq || !op || op < eq)
+        return false;
+    const char *a = eq + 8, *b = op + 3;
+    a += *a == '(';
+    b += *b == '(';
+    char *end;
+    double x = strtod(a, &end), y;
+    if (end == a)
+        return false;
+    y = strtod(b, &end);
+    if (end == b || y == 0)
+        return false;
+    return fabs(x / y) > FLT_MAX;
+}
+
+#define DAWN_REM_OVERFLOW_MAX 19 /* modules measured */
+
+/* the resource behind one layout entry, made to fit it */
+typedef struct resource {
+    stex_buffer *buffer;
+    stex_texture *texture;
+    stex_texture_view *view;
+    stex_sampler *sampler;
+} resource;
+
+static void make_resource(stex_device *d, const stex_layout_entry *e, resource *r,
+                          stex_bind_group_entry *be)
+{
+    memset(r, 0, sizeof *r);
+    *be = (stex_bind_group_entry){.binding = e->binding};
+    switch (e->type) {
+    case STEX_BINDING_STORAGE_BUFFER:
+    case STEX_BINDING_READ_ONLY_STORAGE_BUFFER:
+    case STEX_BINDING_UNIFORM_BUFFER: {
+        uint64_t size = e->buffer.min_binding_size;
+        if (e->type != STEX_BINDING_UNIFORM_BUFFER && size < 4096)
+            size = 4096; /* room for a runtime-sized array */
+        size = (size + 15) & ~(uint64_t)15;
+        uint32_t usage = e->type == STEX_BINDING_UNIFORM_BUFFER ? STEX_BUFFER_USAGE_UNIFORM
+                                                                : STEX_BUFFER_USAGE_STORAGE;
+        stex_buffer_desc bd = {.size = size ? size : 16, .usage = usage};
+        assert_int_equal(stex_buffer_create(d, &bd, &r->buffer), STEX_OK);
+        be->buffer = r->buffer;
+        return;
+    }
+    case STEX_BINDING_SAMPLER:
+        assert_int_equal(stex_sampler_create(d, NULL, &r->sampler), STEX_OK);
+        be->sampler = r->sampler;
+        return;
+    case STEX_BINDING_STORAGE_TEXTURE:
+    case STEX_BINDING_TEXTURE: {
+        bool storage = e->type == STEX_BINDING_STORAGE_TEXTURE;
+        stex_view_dimension vd = storage ? e->storage_texture.view_dimension
+                                         : e->texture_view_dimension;
+        stex_texture_desc td = {.size = {8, 8, 1},
+                                .format = storage ? e->storage_texture.format
+                                                  : STEX_FORMAT_RGBA8UNORM,
+                                .usage = storage ? STEX_USAGE_STORAGE_BINDING
+                                                 : STEX_USAGE_TEXTURE_BINDING};
+        if (vd == STEX_VIEW_DIMENSION_1D) {
+            td.dimension = STEX_TEXTURE_DIMENSION_1D;
+            td.size.height = 1;
+        } else if (vd == STEX_VIEW_DIMENSION_3D) {
+            td.dimension = STEX_TEXTURE_DIMENSION_3D;
+            td.size.depth_or_array_layers = 4;
+        } else if (vd == STEX_VIEW_DIMENSION_2D_ARRAY) {
+            td.size.depth_or_array_layers = 3;
+        }
+        if (stex_texture_create(d, &td, &r->texture))
+            fail_msg("texture for @binding(%u): %s", e->binding, stex_last_error());
+        stex_view_desc vdesc = {.dimension = vd};
+        assert_int_equal(stex_texture_create_view(r->texture, &vdesc, &r->view), STEX_OK);
+        be->view = r->view;
+        return;
+    }
+    }
+    fail_msg("@binding(%u): a binding kind this test cannot make", e->binding);
+}
+
+static void free_resource(resource *r)
+{
+    stex_texture_view_destroy(r->view);
+    stex_texture_destroy(r->texture);
+    stex_buffer_destroy(r->buffer);
+    stex_sampler_destroy(r->sampler);
+}
+
+/* One workgroup of entry point ep on device d; false (with a message) when
+ * stex refuses or fails. */
+static bool run_entry(stex_device *d, const stex_wgsl_module *m, const stex_wgsl_entry_point *ep,
+                      const char *name, bool refuse)
+{
+    stex_pipeline *p;
+    stex_wgsl_options o = {.subgroup_width = 8, .max_steps = 10000000};
+    if (stex_wgsl_pipeline_create(d, m, ep->name, &o, &p)) {
+        if (!refuse)
+            print_error("%s: pipeline %s: %s\n", name, ep->name, stex_last_error());
+        return refuse;
+    }
+    if (refuse) {
+        print_error("%s: Dawn refuses the pipeline of %s, stex makes it\n", name, ep->name);
+        stex_pipeline_destroy(p);
+        return false;
+    }
+    enum { MAX = 32 };
+    assert_true(ep->entry_count <= MAX);
+    resource res[MAX];
+    stex_bind_group_entry be[4][MAX];
+    uint32_t nbe[4] = {0};
+    for (uint32_t i = 0; i < ep->entry_count; i++) {
+        const stex_layout_entry *e = &ep->entries[i];
+        assert_true(e->group < 4);
+        make_resource(d, e, &res[i], &be[e->group][nbe[e->group]++]);
+    }
+    stex_bind_group *groups[4] = {0};
+    stex_bound_group bound[4] = {{0}};
+    uint32_t ngroups = 0;
+    bool ok = true;
+    for (uint32_t g = 0; g < 4; g++) {
+        if (!nbe[g])
+            continue;
+        if (stex_bind_group_create_in_group(p, g, be[g], nbe[g], &groups[g])) {
+            print_error("%s: bind group %u: %s\n", name, g, stex_last_error());
+            ok = false;
+        }
+        bound[g].group = groups[g];
+        ngroups = g + 1;
+    }
+    if (ok && stex_dispatch_bound(p, bound, ngroups, 1, 1, 1, NULL)) {
+        print_error("%s: dispatch of %s: %s\n", name, ep->name, stex_last_error());
+        ok = false;
+    }
+    for (uint32_t g = 0; g < 4; g++)
+        stex_bind_group_destroy(groups[g]);
+    for (uint32_t i = 0; i < ep->entry_count; i++)
+        free_resource(&res[i]);
+    stex_pipeline_destroy(p);
+    return ok;
+}
+
+static void test_peer_modules(void **state)
+{
+    (void)state;
+    size_t n;
+    corpus_module *mods = read_corpus(&n);
+    unsigned valid = 0, refused = 0, pipe_refused = 0, ran = 0, bad = 0, rem_overflow = 0;
+    for (size_t i = 0; i < n; i++) {
+        stex_wgsl_module *m;
+        bool compiled = stex_wgsl_module_create(mods[i].code, mods[i].name, &m) == STEX_OK;
+        if (compiled != (mods[i].dawn != MODULE_ERROR)) {
+            print_error("%s: Dawn %s it, stex %s\n%s\n", mods[i].name,
+                        compiled ? "refuses" : "compiles", compiled ? "compiles it" : "refuses it",
+                        compiled ? "" : stex_wgsl_module_diagnostics(m));
+            bad++;
+        } else if (!compiled) {
+            assert_true(stex_wgsl_module_error_count(m) > 0);
+            char at[96];
+            snprintf(at, sizeof at, "%s:%u:", mods[i].name, mods[i].line);
+            char dawn_line[512];
+            line_of(mods[i].code, mods[i].line, dawn_line, sizeof dawn_line);
+            if (mods[i].line && !strstr(stex_wgsl_module_diagnostics(m), at) &&
+                dawn_rem_overflow(dawn_line)) {
+                rem_overflow++; /* stex reports the module's next error instead */
+                refused++;
+            } else if (mods[i].line && !strstr(stex_wgsl_module_diagnostics(m), at)) {
+                print_error("%s: Dawn's first error is on line %u, stex reports\n%s\n",
+                            mods[i].name, mods[i].line, stex_wgsl_module_diagnostics(m));
+                bad++;
+            } else
+                refused++;
+        } else {
+            valid++;
+            /* the pipeline verdict on the profile of the measuring device; runs on all */
+            for (int prof = 0; prof < STEX_PROFILE_COUNT; prof++) {
+                bool refuse = mods[i].dawn == PIPELINE_ERROR;
+                if (refuse && prof != STEX_PROFILE_LAVAPIPE)
+                    continue;
+                stex_adapter_desc ad = stex_adapter_desc_default();
+                ad.profile = (stex_profile_id)prof;
+                stex_adapter *a;
+                stex_device *d;
+                assert_int_equal(stex_adapter_create(&ad, &a), STEX_OK);
+                stex_device_desc dd = {.required_features =
+                                           mods[i].no_features ? 0 : dawn_features};
+                assert_int_equal(stex_device_create(a, &dd, &d), STEX_OK);
+                for (uint32_t k = 0; k < stex_wgsl_entry_point_count(m); k++) {
+                    bool ok = run_entry(d, m, stex_wgsl_entry_point_at(m, k), mods[i].name, refuse);
+                    bad += !ok;
+                    ran += ok && !refuse;
+                    pipe_refused += ok && refuse;
+                }
+                stex_device_destroy(d);
+                stex_adapter_destroy(a);
+            }
+        }
+        stex_wgsl_module_destroy(m);
+        free(mods[i].code);
+    }
+    free(mods);
+    printf("  %zu modules: %u compile, %u refused as Dawn refuses them, %u pipelines refused "
+           "as Dawn refuses them, %u entry-point runs, %u wrong\n", n, valid, refused,
+           pipe_refused, ran, bad);
+    printf("  Dawn's first error is an f32 %% whose quotient overflows (WGSL's value is finite) "
+           "in %u of them\n", rem_overflow);
+    assert_true(rem_overflow <= DAWN_REM_OVERFLOW_MAX);
+    assert_true(n > 0);
+    assert_int_equal(bad, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_peer_modules),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
