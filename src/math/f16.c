@@ -294,12 +294,13 @@ static void h_frexp(const stex_math_rules *r, const stex_profile *p, uint32_t a,
     out[1] = o[1];
 }
 
-/* f16 -> i32 / u32 */
+/* f16 -> i32 / u32: WGSL clamps to the values both types hold, [-65504,
+ * 65504] (u32: from 0), before truncating; a NaN is the profile's choice */
 static uint32_t h_to_int(const stex_math_rules *r, const stex_profile *p, uint32_t a,
                          stex_math_fn fn32)
 {
     float x = H(a);
-    if (r->f16_to_int_clamp)  /* clamp(x, -65504, 65504) first; NaN fails both compares: low */
+    if (!isnan(x) || r->f16_nan_to_int_low) /* a NaN fails both compares: the low end */
         x = !(x > -65504.0f) ? -65504.0f : x > 65504.0f ? 65504.0f : x;
     uint32_t w = m_bits(x), out;
     stex_m_eval_int(r, p, fn32, &w, &out);

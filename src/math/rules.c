@@ -53,7 +53,7 @@ static const stex_math_rules rules_lavapipe = {
      * the f32 one rounded to f16; fma and a*b+c round twice in f16 */
     .f16 = STEX_RULE_F16_VIA_F32,
     .f16_convert_nan_canonical = true, /* measured: f16(0x7fd0e508) = 0x7e00 */
-    .f16_to_int_clamp = true,        /* measured: i32(inf) = 65504, i32(NaN) = -65504 */
+    .f16_nan_to_int_low = true,      /* measured: i32(NaN) = -65504, u32(NaN) = 0 */
     .oob_fixed = STEX_OOB_CLAMP,     /* measured: index 4, 100, 2^32-1 -> element 3 */
     .oob_runtime = STEX_OOB_ZERO,    /* measured: 0, write dropped */
     .oob_function = STEX_OOB_CLAMP,  /* measured */
@@ -82,9 +82,9 @@ static const stex_math_rules rules_nvidia = {
     .nan_to_i32 = 0x80000000u,       /* measured */
     .approx = &stex_math_approx_nvidia,
     /* NOT measured (docs/profiles.md, "f16"): the f32 operations rounded to
-     * f16, conversions to integers clamped as by Dawn on lavapipe */
+     * f16, NaN to integers as Dawn on lavapipe */
     .f16 = STEX_RULE_F16_VIA_F32,
-    .f16_to_int_clamp = true,
+    .f16_nan_to_int_low = true,
     .oob_fixed = STEX_OOB_CLAMP,     /* measured, reads and writes */
     .oob_runtime = STEX_OOB_ZERO,    /* measured */
     .oob_function = STEX_OOB_CLAMP,  /* measured */

@@ -123,9 +123,9 @@ typedef struct stex_math_rules {
     stex_math_f16 f16;
     /* f16(x) of an f32 NaN is sign | 0x7e00 (else its payload's top bits are kept) */
     bool f16_convert_nan_canonical;
-    /* i32(x) and u32(x) of an f16 clamp x to [-65504, 65504] first (NaN to
-     * the low end), then convert as from f32 */
-    bool f16_to_int_clamp;
+    /* i32(x) and u32(x) of an f16 NaN: -65504 and 0, as a clamp to
+     * [-65504, 65504] written with two compares gives (else as from f32) */
+    bool f16_nan_to_int_low;
     /* buffer and array indices past the end */
     stex_oob_action oob_fixed, oob_runtime, oob_function;
     bool oob_byte_wrap;  /* a runtime-array byte offset past 2^32 wraps */
