@@ -413,3 +413,14 @@ int stex_m_eval_f16(const stex_math_rules *r, const stex_profile *p, stex_math_f
     out[0] = v & 0xffffu;
     return 1;
 }
+
+bool stex_math_f16_from_double(double v, uint32_t *bits)
+{
+    *bits = stex_m_d2h(v);
+    return !isfinite(v) || (*bits & 0x7c00u) != 0x7c00u;
+}
+
+float stex_math_f16_to_float(uint32_t bits)
+{
+    return stex_m_h2f(bits & 0xffffu);
+}

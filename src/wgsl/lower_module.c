@@ -36,7 +36,8 @@ bool wg_names_type(wg_ctx *x, const char *name)
         return true;
     static const char *const builtin[] = {"bool", "i32", "u32", "f32", "vec2", "vec3", "vec4",
                                           "array", "vec2i", "vec3i", "vec4i", "vec2u",
-                                          "vec3u", "vec4u", "vec2f", "vec3f", "vec4f"};
+                                          "vec3u", "vec4u", "vec2f", "vec3f", "vec4f",
+                                          "f16", "vec2h", "vec3h", "vec4h"};
     if (wg_lookup_local(x, name))
         return false;
     for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
@@ -87,7 +88,8 @@ static int vec_shorthand(const char *n)
     /* vec2i, vec3u, vec4f ... */
     if (strlen(n) != 5 || strncmp(n, "vec", 3) || n[3] < '2' || n[3] > '4')
         return -1;
-    return n[4] == 'i' ? T_I32 : n[4] == 'u' ? T_U32 : n[4] == 'f' ? T_F32 : -1;
+    return n[4] == 'i' ? T_I32 : n[4] == 'u' ? T_U32 : n[4] == 'f' ? T_F32
+         : n[4] == 'h' ? T_F16 : -1;
 }
 
 static int struct_type(wg_ctx *x, wg_global *g)
@@ -122,6 +124,15 @@ static int struct_type(wg_ctx *x, wg_global *g)
     return id;
 }
 
+bool wg_need_f16(wg_ctx *x, wg_loc loc, const char *what)
+{
+    if (x->ast->enable_f16)
+        return true;
+    WG_ERR(x, loc, "enable-extension", "%s needs the f16 extension: write 'enable f16;' at the "
+           "top of the module", what);
+    return false;
+}
+
 int wg_resolve_type(wg_ctx *x, const wg_expr *e)
 {
     if (!e)
@@ -136,10 +147,8 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
     if (!strcmp(n, "i32")) return T_I32;
     if (!strcmp(n, "u32")) return T_U32;
     if (!strcmp(n, "f32")) return T_F32;
-    if (!strcmp(n, "f16")) {
-        WG_ERR(x, e->loc, "f16", "f16 needs 'enable f16;', which stex does not support");
-        return -1;
-    }
+    if (!strcmp(n, "f16"))
+        return wg_need_f16(x, e->loc, "f16") ? T_F16 : -1;
     uint32_t mc, mr;
     bool msh;
     if (wg_mat_name(n, &mc, &mr, &msh)) {
@@ -151,13 +160,16 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
         if (el < 0)
             return -1;
         if (el != T_F32) {
-            WG_ERR(x, e->loc, "matrix-types", "a matrix's component type must be f32 (f16 "
-                   "needs 'enable f16;', which stex does not support), not %s", wg_tname(x, el));
+            WG_ERR(x, e->loc, "matrix-types", "a matrix's component type must be f32%s, not %s",
+                   el == T_F16 ? " (stex does not support matrices of f16)" : "",
+                   wg_tname(x, el));
             return -1;
         }
         return wg_type_mat(ts, mc, mr);
     }
     int s = vec_shorthand(n);
+    if (s == T_F16 && !wg_need_f16(x, e->loc, n))
+        return -1;
     if (s >= 0)
         return wg_type_vec(ts, s, (uint32_t)(n[3] - '0'));
     if (!strcmp(n, "vec2") || !strcmp(n, "vec3") || !strcmp(n, "vec4")) {
