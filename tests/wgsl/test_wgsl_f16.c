@@ -62,7 +62,22 @@ static void test_errors(void **state)
                  "  const x = 60000.0h + 60000.0h;\n}\n", "not finite in f16 [arithmetic]");
     expect_error("enable f16;\n@compute @workgroup_size(1) fn main() {\n"
                  "  let x = 1.0h + 1.0f;\n}\n", "[type-mismatch]");
+    /* not yet in stex: f16 in buffer and workgroup memory (refused, never mis-laid-out) */
+    expect_error("enable f16;\nstruct S { a : u32, h : vec3<f16> }\n"
+                 "@group(0) @binding(0) var<storage, read_write> b : array<S>;\n"
+                 "@compute @workgroup_size(1) fn main() {\n  b[0].a = 1u;\n}\n",
+                 "f16.wgsl:3:48: error: stex keeps f16 values in function and private variables "
+                 "only: var<storage> of array<S> is not supported");
+    expect_error("enable f16;\nvar<workgroup> w : array<f16, 4>;\n"
+                 "@compute @workgroup_size(1) fn main() {\n  w[0] = 1.0h;\n}\n",
+                 "f16.wgsl:2:16: error: stex keeps f16 values in function and private variables "
+                 "only: var<workgroup> of array<f16, 4> is not supported (load and store the "
+                 "bits as u32 and bitcast) [f16]");
 }
+
+/* f16 in registers: arrays, structs and vectors of f16 in function and
+ * private variables, indexed at run time */
+static void test_registers(void **state);
 
 /* ---- running shaders ---- */
 
@@ -309,6 +324,34 @@ static void test_lavapipe_measured(void **state)
     assert_int_equal(bad, 0);
 }
 
+static void test_registers(void **state)
+{
+    (void)state;
+    const char *src =
+        "enable f16;\n@group(0) @binding(0) var<storage, read> inp : array<u32>;\n"
+        "@group(0) @binding(1) var<storage, read_write> outp : array<u32>;\n"
+        "struct P { x : f16, n : u32, v : vec3<f16> }\n"
+        "var<private> table : array<f16, 4> = array<f16, 4>(0.5h, 1.5h, 2.5h, 3.5h);\n"
+        "@compute @workgroup_size(1) fn main() {\n"
+        "  let k = inp[0];\n"                               /* 2, at run time */
+        "  var a : array<vec2h, 3>;\n"
+        "  for (var i = 0u; i < 3u; i++) { a[i] = vec2h(f16(i), -f16(i)); }\n"
+        "  a[k].y = table[k] * 2.0h;\n"                      /* 5.0 */
+        "  var p = P(table[k - 1u], 7u, vec3h(a[k], a[1].x));\n"
+        "  p.v[k] += 0.25h;\n"                               /* 1.25 */
+        "  outp[0] = bitcast<u32>(a[k]);\n"
+        "  outp[1] = bitcast<u32>(vec2h(p.x, p.v.z));\n"
+        "  outp[2] = p.n + u32(p.v.y);\n"
+        "}\n";
+    gpu g = open_gpu(STEX_PROFILE_SPEC, STEX_FEATURE_SHADER_F16);
+    uint32_t in[1] = {2}, out[3];
+    run(g, src, in, 1, out, 3, 1);
+    close_gpu(g);
+    assert_int_equal(out[0], 0x45004000u); /* (2.0 = 0x4000, 5.0 = 0x4500) */
+    assert_int_equal(out[1], 0x3d003e00u); /* (1.5 = 0x3e00, 1.25 = 0x3d00) */
+    assert_int_equal(out[2], 12u);         /* 7 + 5 */
+}
+
 /* spec: binary16 results worked by hand */
 static void test_spec_values(void **state)
 {
@@ -361,6 +404,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_needs_feature),
         cmocka_unit_test(test_spec_values),
+        cmocka_unit_test(test_registers),
         cmocka_unit_test(test_lavapipe_measured),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
