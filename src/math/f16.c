@@ -189,23 +189,79 @@ static uint32_t h_max(const stex_math_rules *r, const stex_profile *p, uint32_t 
     return h_pick(r, p, STEX_MATH_MAX_F32, a, b);
 }
 
-/* The profile's composite f16 builtins, where its f32 model writes the
- * builtin as an expression of others (NIR's lowering on lavapipe): the same
- * expression, every step rounded to f16.  0 if fn32 is not one of them. */
-static uint32_t h_composite(const stex_math_rules *r, const stex_profile *p, stex_math_fn fn32,
-                            uint32_t a, int *done)
+/* The builtins NIR writes as expressions of others, where the profile
+ * lowers them in f16 (`f16_nir_lowering`, lavapipe): the expressions of
+ * math/lavapipe.c with every step rounded to f16, over the f32 models of
+ * exp2, log2, sqrt, sin and cos rounded to f16.  *done = 0 for the others. */
+static uint32_t h_nir(const stex_math_rules *r, const stex_profile *p, stex_math_fn fn32,
+                      uint32_t a, uint32_t b, int *done);
+
+/* A primitive (exp2, log2, sqrt, sin, cos): a NaN operand comes back
+ * quieted, a new NaN is the profile's */
+static uint32_t h_prim(const stex_math_rules *r, const stex_profile *p, stex_math_fn fn32,
+                       uint32_t a)
+{
+    uint32_t v = h_isnan(a) ? a : h_f32(r, p, fn32, a, 0, 0);
+    return h_isnan(v) ? F2H(stex_m_nan2(r, H(a), H(a))) : v;
+}
+
+static uint32_t h_nir1(const stex_math_rules *r, const stex_profile *p, stex_math_fn fn32,
+                       uint32_t a)
+{
+    int done;
+    uint32_t v = h_nir(r, p, fn32, a, 0, &done);
+    return done ? v : h_prim(r, p, fn32, a);
+}
+
+#define H_ONE 0x3c00u
+#define H_HALF 0x3800u
+
+static uint32_t h_nir(const stex_math_rules *r, const stex_profile *p, stex_math_fn fn32,
+                      uint32_t a, uint32_t b, int *done)
 {
     *done = 1;
     switch (fn32) {
     case STEX_MATH_EXP_F32: /* exp2(x * log2(e)) */
-        return h_f32(r, p, STEX_MATH_EXP2_F32, h_mul(r, a, 0x3dc5u), 0, 0);
+        return h_prim(r, p, STEX_MATH_EXP2_F32, h_mul(r, a, 0x3dc5u));
     case STEX_MATH_LOG_F32: /* log2(x) * ln(2) */
-        return h_mul(r, h_f32(r, p, STEX_MATH_LOG2_F32, a, 0, 0), 0x398cu);
+        return h_mul(r, h_prim(r, p, STEX_MATH_LOG2_F32, a), 0x398cu);
     case STEX_MATH_TAN_F32: /* sin / cos */
-        return h_div(r, h_f32(r, p, STEX_MATH_SIN_F32, a, 0, 0),
-                     h_f32(r, p, STEX_MATH_COS_F32, a, 0, 0));
+        return h_div(r, h_prim(r, p, STEX_MATH_SIN_F32, a),
+                     h_prim(r, p, STEX_MATH_COS_F32, a));
     case STEX_MATH_INVERSESQRT_F32: /* 1 / sqrt */
-        return h_div(r, 0x3c00u, h_f32(r, p, STEX_MATH_SQRT_F32, a, 0, 0));
+        return h_div(r, H_ONE, h_prim(r, p, STEX_MATH_SQRT_F32, a));
+    case STEX_MATH_SINH_F32: /* (e^x - e^-x) * 0.5 */
+        return h_mul(r, h_sub(r, h_nir1(r, p, STEX_MATH_EXP_F32, a),
+                              h_nir1(r, p, STEX_MATH_EXP_F32, a ^ 0x8000u)), H_HALF);
+    case STEX_MATH_COSH_F32: /* (e^x + e^-x) * 0.5 (measured: cosh(NaN) has e^x's NaN) */
+        return h_mul(r, h_add(r, h_nir1(r, p, STEX_MATH_EXP_F32, a),
+                              h_nir1(r, p, STEX_MATH_EXP_F32, a ^ 0x8000u)), H_HALF);
+    case STEX_MATH_TANH_F32: { /* on x clamped to [-10, 10]; x where !(0 < |x|) */
+        if (!(0.0f < fabsf(H(a))))
+            return a;
+        uint32_t c = H(a) > -10.0f ? a : 0xc900u;
+        c = H(c) < 10.0f ? c : 0x4900u;
+        uint32_t ep = h_nir1(r, p, STEX_MATH_EXP_F32, c);
+        uint32_t en = h_nir1(r, p, STEX_MATH_EXP_F32, c ^ 0x8000u);
+        return h_div(r, h_sub(r, ep, en), h_add(r, ep, en));
+    }
+    case STEX_MATH_ASINH_F32: { /* sign(x) * log(|x| + sqrt(x*x + 1)) */
+        uint32_t rt = h_prim(r, p, STEX_MATH_SQRT_F32, h_add(r, h_mul(r, a, a), H_ONE));
+        uint32_t sg = H(a) != 0.0f ? (a & 0x8000u) | H_ONE : 0;
+        return h_mul(r, sg, h_nir1(r, p, STEX_MATH_LOG_F32, h_add(r, a & 0x7fffu, rt)));
+    }
+    case STEX_MATH_ACOSH_F32: /* log(x + sqrt(x*x - 1)) */
+        return h_nir1(r, p, STEX_MATH_LOG_F32,
+                      h_add(r, a, h_prim(r, p, STEX_MATH_SQRT_F32,
+                                         h_add(r, h_mul(r, a, a), 0xbc00u))));
+    case STEX_MATH_ATANH_F32: /* log((x + 1) / (1 - x)) * 0.5 */
+        return h_mul(r, h_nir1(r, p, STEX_MATH_LOG_F32,
+                               h_div(r, h_add(r, a, H_ONE), h_sub(r, H_ONE, a))), H_HALF);
+    case STEX_MATH_POW_F32: { /* exp2(log2(x) * y); x == 0 gives 0 */
+        uint32_t v = h_f32(r, p, STEX_MATH_EXP2_F32,
+                           h_mul(r, h_prim(r, p, STEX_MATH_LOG2_F32, a), b), 0, 0);
+        return H(a) == 0.0f ? 0 : v;
+    }
     default:
         *done = 0;
         return 0;
@@ -216,13 +272,14 @@ static uint32_t h_composite(const stex_math_rules *r, const stex_profile *p, ste
 static uint32_t h_approx(const stex_math_rules *r, const stex_profile *p, stex_math_fn fn32,
                          uint32_t a, uint32_t b)
 {
+    int done = 0;
+    uint32_t v = r->f16_nir_lowering ? h_nir(r, p, fn32, a, b, &done) : 0;
+    if (done) /* NaNs went through the expression's steps */
+        return v;
     if (h_isnan(a) || h_isnan(b)) /* the first NaN operand, quieted */
         return F2H(stex_m_nan2(r, H(a), H(b)));
-    int done = 0;
-    uint32_t v = r->f16 == STEX_RULE_F16_VIA_F32 ? h_composite(r, p, fn32, a, &done) : 0;
-    if (!done)
-        v = r->f16 == STEX_RULE_F16_VIA_F32 ? h_f32(r, p, fn32, a, b, 0)
-                                            : stex_m_correct_f16(fn32, H(a), H(b));
+    v = r->f16 == STEX_RULE_F16_VIA_F32 ? h_f32(r, p, fn32, a, b, 0)
+                                        : stex_m_correct_f16(fn32, H(a), H(b));
     return h_isnan(v) ? F2H(stex_m_nan2(r, H(a), H(b))) : v; /* a new NaN */
 }
 

@@ -53,6 +53,7 @@ static const stex_math_rules rules_lavapipe = {
      * the f32 one rounded to f16; fma and a*b+c round twice in f16 */
     .f16 = STEX_RULE_F16_VIA_F32,
     .f16_convert_nan_canonical = true, /* measured: f16(0x7fd0e508) = 0x7e00 */
+    .f16_nir_lowering = true,        /* measured: see f16_models.h for what is left */
     .f16_nan_to_int_low = true,      /* measured: i32(NaN) = -65504, u32(NaN) = 0 */
     .oob_fixed = STEX_OOB_CLAMP,     /* measured: index 4, 100, 2^32-1 -> element 3 */
     .oob_runtime = STEX_OOB_ZERO,    /* measured: 0, write dropped */

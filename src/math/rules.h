@@ -121,6 +121,10 @@ typedef struct stex_math_rules {
     const stex_math_approx *approx;
     /* f16 */
     stex_math_f16 f16;
+    /* exp, log, tan, inverseSqrt, sinh, cosh, tanh, asinh, acosh, atanh
+     * and pow are NIR's expressions of exp2, log2, sqrt, sin and cos, every
+     * step rounded to f16 (else: the f32 function rounded once) */
+    bool f16_nir_lowering;
     /* f16(x) of an f32 NaN is sign | 0x7e00 (else its payload's top bits are kept) */
     bool f16_convert_nan_canonical;
     /* i32(x) and u32(x) of an f16 NaN: -65504 and 0, as a clamp to
