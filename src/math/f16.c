@@ -216,6 +216,67 @@ static uint32_t h_nir1(const stex_math_rules *r, const stex_profile *p, stex_mat
 #define H_ONE 0x3c00u
 #define H_HALF 0x3800u
 
+/* NIR's ffma as lavapipe runs it in f16: a multiply and an add, each rounded */
+static uint32_t h_ffma(const stex_math_rules *r, uint32_t a, uint32_t b, uint32_t c)
+{
+    return h_add(r, h_mul(r, a, b), c);
+}
+
+/* nir_atan in f16: |u| <= 1 after one reciprocal, the odd polynomial by
+ * Horner in u^2 (coefficients rounded to f16), pi/2 bias, x's sign */
+static uint32_t h_nir_atan(const stex_math_rules *r, uint32_t v)
+{
+    static const float C[6] = {
+        -0.0121323213173444f, 0.0536813784310406f, -0.1173503194786851f,
+        0.1938924977115610f, -0.3326756418091246f, 0.9999793128310355f,
+    };
+    int small = fabsf(H(v)) <= 1.0f;
+    uint32_t u = small ? v : h_div(r, H_ONE, v);
+    uint32_t u2 = h_mul(r, u, u), q = F2H(C[0]);
+    for (int i = 1; i < 6; i++)
+        q = h_ffma(r, q, u2, F2H(C[i]));
+    uint32_t t = h_ffma(r, u & 0x7fffu, q, small ? 0 : F2H((float)-M_PI_2));
+    return (t & 0x7fffu) | (v & 0x8000u);
+}
+
+/* vtn's build_asin in f16 (math/lavapipe.c has the f32 form) */
+static uint32_t h_nir_asin(const stex_math_rules *r, const stex_profile *p, uint32_t x,
+                           float p0, float p1, int piecewise)
+{
+    uint32_t ax = x & 0x7fffu;
+    uint32_t tail = h_ffma(r, ax, h_ffma(r, ax, h_ffma(r, ax, F2H(p1), F2H(p0)),
+                                         F2H((float)M_PI_4 - 1.0f)), F2H((float)M_PI_2));
+    uint32_t outer = h_sub(r, F2H((float)M_PI_2),
+                           h_mul(r, h_prim(r, p, STEX_MATH_SQRT_F32, h_sub(r, H_ONE, ax)), tail));
+    uint32_t sg = H(x) != 0.0f ? (x & 0x8000u) | H_ONE : 0;
+    uint32_t r0 = h_mul(r, sg, outer);
+    if (!piecewise)
+        return r0;
+    uint32_t x2 = h_mul(r, x, x);
+    uint32_t q = h_mul(r, x2, h_ffma(r, x2, h_ffma(r, x2, F2H(-8.6563630030e-03f),
+                                                   F2H(-4.2743422091e-02f)), F2H(1.6666586697e-01f)));
+    uint32_t d = h_ffma(r, x2, F2H(-7.0662963390e-01f), H_ONE);
+    uint32_t r1 = h_ffma(r, x, h_div(r, q, d), x);
+    return fabsf(H(x)) < 0.5f ? r1 : r0;
+}
+
+/* nir_atan2 in f16 */
+/* measured: every threshold in [2048, 32768] fits the rows */
+#define H_SCALE_AT 16384.0f
+static uint32_t h_nir_atan2(const stex_math_rules *r, uint32_t y, uint32_t x)
+{
+    int flip = 0.0f >= H(x);
+    uint32_t s = flip ? x & 0x7fffu : y, t = flip ? y : x & 0x7fffu;
+    /* huge denominators scaled by 1/4 first, so that 1/t stays normal */
+    uint32_t scale = fabsf(H(t)) >= H_SCALE_AT ? 0x3400u : H_ONE;
+    uint32_t rcp = h_div(r, H_ONE, h_mul(r, t, scale));
+    uint32_t q = h_mul(r, h_mul(r, s, scale), rcp) & 0x7fffu;
+    uint32_t tn = fabsf(H(x)) == fabsf(H(y)) ? H_ONE : q; /* NaN: never equal */
+    uint32_t arc = h_ffma(r, flip ? H_ONE : 0, F2H((float)M_PI_2), h_nir_atan(r, tn));
+    float m = h_isnan(rcp) ? H(y) : h_isnan(y) ? H(rcp) : H(y) < H(rcp) ? H(y) : H(rcp);
+    return m < 0.0f ? arc ^ 0x8000u : arc;
+}
+
 static uint32_t h_nir(const stex_math_rules *r, const stex_profile *p, stex_math_fn fn32,
                       uint32_t a, uint32_t b, int *done)
 {
@@ -257,6 +318,11 @@ static uint32_t h_nir(const stex_math_rules *r, const stex_profile *p, stex_math
     case STEX_MATH_ATANH_F32: /* log((x + 1) / (1 - x)) * 0.5 */
         return h_mul(r, h_nir1(r, p, STEX_MATH_LOG_F32,
                                h_div(r, h_add(r, a, H_ONE), h_sub(r, H_ONE, a))), H_HALF);
+    case STEX_MATH_ATAN_F32: return h_nir_atan(r, a);
+    case STEX_MATH_ASIN_F32: return h_nir_asin(r, p, a, 0.086566724f, -0.03102955f, 1);
+    case STEX_MATH_ACOS_F32:
+        return h_sub(r, F2H((float)M_PI_2), h_nir_asin(r, p, a, 0.08132463f, -0.02363318f, 0));
+    case STEX_MATH_ATAN2_F32: return h_nir_atan2(r, a, b);
     case STEX_MATH_POW_F32: { /* exp2(log2(x) * y); x == 0 gives 0 */
         uint32_t v = h_f32(r, p, STEX_MATH_EXP2_F32,
                            h_mul(r, h_prim(r, p, STEX_MATH_LOG2_F32, a), b), 0, 0);

@@ -24,10 +24,10 @@ typedef struct group {
     long max_ulp; /* over rows whose expected and actual f16 results are both finite */
 } group;
 
-/* lavapipe's f16 builtins that stex reproduces only approximately: NIR writes
- * them as expressions of exp2, log2, sqrt, sin... in f16 steps that stex does
- * not model yet.  The counts are those of today (a regression fails; an
- * improvement prints a note): rows bit-exact, largest f16 ulp distance. */
+/* lavapipe's f16 builtins that stex reproduces only approximately (one exp2
+ * row that the others inherit; asin and acos's f16 polynomial).  The counts
+ * are those of today (a regression fails; an improvement prints a note):
+ * rows bit-exact, largest f16 ulp distance. */
 typedef struct model {
     const char *op, *sig;
     unsigned min_exact;
