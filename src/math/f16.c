@@ -345,7 +345,7 @@ static uint32_t h_approx(const stex_math_rules *r, const stex_profile *p, stex_m
     if (h_isnan(a) || h_isnan(b)) /* the first NaN operand, quieted */
         return F2H(stex_m_nan2(r, H(a), H(b)));
     v = r->f16 == STEX_RULE_F16_VIA_F32 ? h_f32(r, p, fn32, a, b, 0)
-                                        : stex_m_correct_f16(fn32, H(a), H(b));
+                                        : stex_m_d2h(stex_m_correct_f16(fn32, H(a), H(b)));
     return h_isnan(v) ? F2H(stex_m_nan2(r, H(a), H(b))) : v; /* a new NaN */
 }
 

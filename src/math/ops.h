@@ -67,7 +67,7 @@ float stex_m_correct2(stex_math_fn fn, float x, float y);
 float stex_m_h2f(uint32_t h);
 uint32_t stex_m_f2h(float x);
 uint32_t stex_m_d2h(double x);
-uint32_t stex_m_correct_f16(stex_math_fn fn32, float x, float y);
+double stex_m_correct_f16(stex_math_fn fn32, float x, float y); /* round it with stex_m_d2h */
 
 /* evaluation by group (f32.c: f32 results; int.c: the rest) */
 int stex_m_eval_f32(const stex_math_rules *r, const stex_profile *p, stex_math_fn fn,
