@@ -97,6 +97,13 @@ STEX_API float stex_math_div_f32(const stex_profile *p, float a, float b);
 STEX_API float stex_math_mul_add_f32(const stex_profile *p, float a, float b, float c);
 STEX_API float stex_math_fma_f32(const stex_profile *p, float a, float b, float c);
 
+/* f16 (binary16) bits, as they travel in a word's low half: the nearest f16
+ * to v (ties to even; NaN quieted) into *bits, false if v is finite but
+ * rounds past f16's largest finite value (WGSL: a const-expression error);
+ * and an f16's value, exactly. */
+STEX_API bool stex_math_f16_from_double(double v, uint32_t *bits);
+STEX_API float stex_math_f16_to_float(uint32_t bits);
+
 /* Out-of-bounds indices into buffers and arrays (WGSL 13.4.3 lets an
  * implementation clamp, read 0 / drop the write, or fault in other ways). */
 typedef enum stex_array_kind {

@@ -81,7 +81,8 @@ static int word_types(const char *list, char *out, int max)
             count = list[3] - '0';
             list += 5; /* "vecN<" */
         }
-        char t = !strncmp(list, "bool", 4) ? 'b' : list[0]; /* f, i, u, b */
+        /* f, h (f16), i, u, b */
+        char t = !strncmp(list, "bool", 4) ? 'b' : !strncmp(list, "f16", 3) ? 'h' : list[0];
         for (int k = 0; k < count && n < max; k++)
             out[n++] = t;
         while (*list && *list != ',')
@@ -109,9 +110,15 @@ static bool parse_value(const char *s, char type, uint32_t *out)
     size_t len = strlen(s);
     errno = 0;
     if ((s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) && len > 2 &&
-        strspn(s + 2, "0123456789abcdefABCDEF") == len - 2 && len <= 10) {
+        strspn(s + 2, "0123456789abcdefABCDEF") == len - 2 && len <= (type == 'h' ? 6u : 10u)) {
         *out = (uint32_t)strtoul(s, &end, 16);
         return true;
+    }
+    if (type == 'h') { /* the nearest f16; 0x: its 16 bits */
+        double v = strtod(s, &end);
+        if (*end == 'h')
+            end++;
+        return end != s && !*end && stex_math_f16_from_double(v, out);
     }
     if (type == 'f') {
         float f = strtof(s, &end);
@@ -142,7 +149,13 @@ static bool parse_value(const char *s, char type, uint32_t *out)
 
 static void print_value(FILE *f, char type, uint32_t w)
 {
-    if (type == 'f') {
+    if (type == 'h') {
+        float x = stex_math_f16_to_float(w);
+        if (isnan(x))
+            fprintf(f, "NaN");
+        else
+            fprintf(f, "%.5g", x);
+    } else if (type == 'f') {
         float x;
         memcpy(&x, &w, 4);
         if (isnan(x))
@@ -321,7 +334,8 @@ static int eval_by_wgsl(const eval_opts *o, const cli_args *args, const stex_pro
         if (!parse_value(args->value[1 + i], in_types[i], &in[i]))
             return cli_usage("eval", "argument %u: '%s' is not a %s literal or a 0x bit pattern",
                              i + 1, args->value[1 + i],
-                             in_types[i] == 'f' ? "f32" : in_types[i] == 'i' ? "i32" : "u32");
+                             in_types[i] == 'f' ? "f32" : in_types[i] == 'h' ? "f16"
+                             : in_types[i] == 'i' ? "i32" : "u32");
     for (int k = 0; k < nprof; k++) {
         char *diag = NULL;
         st = eval_wgsl(expr, o->type, ids[k], in, outs[k], &diag);
@@ -381,7 +395,8 @@ int cli_eval(int argc, char **argv)
         if (!parse_value(args.value[1 + i], in_types[i], &in[i]))
             return cli_usage("eval", "argument %u: '%s' is not a %s literal or a 0x bit pattern",
                              i + 1, args.value[1 + i],
-                             in_types[i] == 'f' ? "f32" : in_types[i] == 'i' ? "i32" : "u32");
+                             in_types[i] == 'f' ? "f32" : in_types[i] == 'h' ? "f16"
+                             : in_types[i] == 'i' ? "i32" : "u32");
     if (o.constant) {
         uint32_t out[8];
         if (eval_const(fn, in, out)) {

@@ -15,7 +15,7 @@ enum { RESULT_AT = 16, IO_WORDS = 32 };
 
 /* One type of a signature: "f32", "vec3<i32>", "bool" ... */
 typedef struct eval_type {
-    char scalar[5];   /* f32, i32, u32, bool */
+    char scalar[5];   /* f32, f16, i32, u32, bool */
     unsigned lanes;   /* 1 for a scalar */
 } eval_type;
 
@@ -40,7 +40,7 @@ static bool parse_types(const char *s, size_t len, eval_type *t, unsigned max, u
         memcpy(e->scalar, s, k);
         e->scalar[k] = 0;
         if (strcmp(e->scalar, "f32") && strcmp(e->scalar, "i32") && strcmp(e->scalar, "u32") &&
-            strcmp(e->scalar, "bool"))
+            strcmp(e->scalar, "bool") && strcmp(e->scalar, "f16"))
             return false;
         s += k, len -= k;
         if (e->lanes > 1) {
@@ -64,6 +64,8 @@ static void load_word(char *b, size_t n, const char *t, unsigned w)
         snprintf(b, n, "io[%u]", w);
     else if (!strcmp(t, "bool"))
         snprintf(b, n, "(io[%u] != 0u)", w);
+    else if (!strcmp(t, "f16")) /* binary16 bits in the word's low half */
+        snprintf(b, n, "bitcast<vec2<f16>>(io[%u]).x", w);
     else
         snprintf(b, n, "bitcast<%s>(io[%u])", t, w);
 }
@@ -73,10 +75,13 @@ static bool shader_text(char *src, size_t size, const char *expr, const eval_typ
                         unsigned nargs, const eval_type *res)
 {
     static const char names[] = "abcd";
+    bool f16 = !strcmp(res->scalar, "f16");
+    for (unsigned i = 0; i < nargs; i++)
+        f16 |= !strcmp(args[i].scalar, "f16");
     size_t at = (size_t)snprintf(src, size,
-                                 "@group(0) @binding(0) var<storage, read_write> io : "
+                                 "%s@group(0) @binding(0) var<storage, read_write> io : "
                                  "array<u32, %d>;\n@compute @workgroup_size(1)\nfn main() {\n",
-                                 IO_WORDS);
+                                 f16 ? "enable f16;\n" : "", IO_WORDS);
     unsigned w = 0;
     for (unsigned i = 0; i < nargs && at < size; i++) {
         char one[64], all[256] = "";
@@ -102,6 +107,7 @@ static bool shader_text(char *src, size_t size, const char *expr, const eval_typ
         const char *s = res->scalar;
         at += (size_t)snprintf(src + at, size - at,
                                !strcmp(s, "u32") ? "  io[%u] = %s;\n"
+                               : !strcmp(s, "f16") ? "  io[%u] = bitcast<u32>(vec2<f16>(%s, 0.0h));\n"
                                : !strcmp(s, "bool") ? "  io[%u] = select(0u, 1u, %s);\n"
                                                     : "  io[%u] = bitcast<u32>(%s);\n",
                                RESULT_AT + l, v);
@@ -119,7 +125,7 @@ stex_status eval_wgsl_words(const char *sig, unsigned *nin, unsigned *nout)
     if (!arrow || !parse_types(sig, (size_t)(arrow - sig), args, 4, &na) ||
         !parse_types(arrow + 2, strlen(arrow + 2), res, 2, &nr))
         return stex_fail(STEX_INVALID_ARGUMENT, "--type '%s': a signature is 1 to 4 argument "
-                         "types '->' one result type, each f32, i32, u32, bool or vecN<T> "
+                         "types '->' one result type, each f32, f16, i32, u32, bool or vecN<T> "
                          "(e.g. f32,f32->f32)", sig ? sig : "");
     if (nr != 1)
         return stex_fail(STEX_INVALID_ARGUMENT, "--type '%s': a WGSL expression has one result "
@@ -155,6 +161,8 @@ stex_status eval_wgsl(const char *expr, const char *sig, stex_profile_id profile
     stex_bind_group *g = NULL;
     stex_adapter_desc desc = stex_adapter_desc_default();
     desc.profile = profile;
+    /* the expression's device asks for shader-f16, which every profile's adapter offers */
+    stex_device_desc dd = {.required_features = STEX_FEATURE_SHADER_F16};
     if ((st = stex_wgsl_module_create(src, "expression", &m)) && m &&
         stex_wgsl_module_error_count(m)) {
         const char *text = stex_wgsl_module_diagnostics(m);
@@ -164,7 +172,7 @@ stex_status eval_wgsl(const char *expr, const char *sig, stex_profile_id profile
     stex_wgsl_options wo = {.subgroup_width = 1};
     stex_buffer_desc bd = {.size = IO_WORDS * 4,
                            .usage = STEX_BUFFER_USAGE_STORAGE | STEX_BUFFER_USAGE_COPY_DST};
-    if (st || (st = stex_adapter_create(&desc, &ad)) || (st = stex_device_create(ad, NULL, &d)) ||
+    if (st || (st = stex_adapter_create(&desc, &ad)) || (st = stex_device_create(ad, &dd, &d)) ||
         (st = stex_wgsl_pipeline_create(d, m, "main", &wo, &p)) ||
         (st = stex_buffer_create(d, &bd, &b)) ||
         (st = stex_queue_write_buffer(b, 0, in, (size_t)nin * 4)))

@@ -30,7 +30,7 @@ static stex_status shader_error(const char *fmt, ...)
 }
 
 /* The argument types of a signature "f32,u32->..." as one letter per word
- * ('f' f32, 'i' i32, 'u' u32); returns the number of words. */
+ * ('f' f32, 'h' f16, 'i' i32, 'u' u32); returns the number of words. */
 static int arg_words(const char *sig, char *out, int max)
 {
     int n = 0;
@@ -41,7 +41,7 @@ static int arg_words(const char *sig, char *out, int max)
         else if (!strncmp(sig, "vec4<", 5))
             words = 4, sig += 5;
         for (int k = 0; k < words && n < max; k++)
-            out[n++] = *sig;
+            out[n++] = !strncmp(sig, "f16", 3) ? 'h' : *sig;
         while (*sig && *sig != ',' && *sig != '-')
             sig++;
         if (*sig == ',')
@@ -191,10 +191,12 @@ stex_status stex_math_eval_const(stex_math_fn fn, bool abstract, const uint32_t 
                          "overload of stex/math.def", (int)fn);
     char types[16];
     int n = arg_words(info->sig, types, 16);
-    for (int i = 0; i < n; i++)
-        if (types[i] == 'f' && !isfinite(m_float(in[i])))
-            return shader_error("value %s cannot be represented as 'f32'",
-                                isnan(m_float(in[i])) ? "nan" : "inf");
+    for (int i = 0; i < n; i++) {
+        float v = types[i] == 'h' ? stex_m_h2f(in[i] & 0xffffu) : m_float(in[i]);
+        if ((types[i] == 'f' || types[i] == 'h') && !isfinite(v))
+            return shader_error("value %s cannot be represented as '%s'", isnan(v) ? "nan" : "inf",
+                                types[i] == 'h' ? "f16" : "f32");
+    }
     if (abstract)
         return eval_abstract(fn, in, out);
     stex_status st = check_domain(fn, in);
@@ -207,8 +209,11 @@ stex_status stex_math_eval_const(stex_math_fn fn, bool abstract, const uint32_t 
     const char *rt = result_type(info->sig);
     char rtypes[16];
     int nr = arg_words(rt, rtypes, 16);
-    for (int i = 0; i < nr && i < (int)info->out_words; i++)
+    for (int i = 0; i < nr && i < (int)info->out_words; i++) {
         if (rtypes[i] == 'f' && !isfinite(m_float(out[i])))
             return shader_error("'%s' cannot be represented as 'f32'", info->expr);
+        if (rtypes[i] == 'h' && !isfinite(stex_m_h2f(out[i] & 0xffffu)))
+            return shader_error("'%s' cannot be represented as 'f16'", info->expr);
+    }
     return STEX_OK;
 }

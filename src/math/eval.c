@@ -14,7 +14,8 @@ stex_status stex_math_eval(const stex_profile *p, stex_math_fn fn,
         return stex_fail(STEX_INVALID_ARGUMENT,
                          "stex_math_eval: fn %d is not an overload of stex/math.def", (int)fn);
     const stex_math_rules *r = stex_math_rules_of(p);
-    if (stex_m_eval_f32(r, p, fn, in, out) || stex_m_eval_int(r, p, fn, in, out))
+    if (stex_m_eval_f32(r, p, fn, in, out) || stex_m_eval_int(r, p, fn, in, out) ||
+        stex_m_eval_f16(r, p, fn, in, out))
         return STEX_OK;
     return stex_fail(STEX_INVALID_ARGUMENT, "stex_math_eval: %s %s is not implemented",
                      stex_math_fn_get(fn)->op, stex_math_fn_get(fn)->sig);

@@ -61,8 +61,18 @@ float stex_m_mul_add(const stex_math_rules *r, float a, float b, float c);
 float stex_m_correct1(stex_math_fn fn, float x);
 float stex_m_correct2(stex_math_fn fn, float x, float y);
 
+/* f16 (math/f16.c): binary16 bits <-> f32 (widening exact, NaN payload kept
+ * unquieted; narrowing to nearest-even, a NaN quieted with its payload's top
+ * bits), and the correctly rounded f16 builtins (math/correct.c) */
+float stex_m_h2f(uint32_t h);
+uint32_t stex_m_f2h(float x);
+uint32_t stex_m_d2h(double x);
+double stex_m_correct_f16(stex_math_fn fn32, float x, float y); /* round it with stex_m_d2h */
+
 /* evaluation by group (f32.c: f32 results; int.c: the rest) */
 int stex_m_eval_f32(const stex_math_rules *r, const stex_profile *p, stex_math_fn fn,
+                    const uint32_t *in, uint32_t *out);
+int stex_m_eval_f16(const stex_math_rules *r, const stex_profile *p, stex_math_fn fn,
                     const uint32_t *in, uint32_t *out);
 int stex_m_eval_int(const stex_math_rules *r, const stex_profile *p, stex_math_fn fn,
                     const uint32_t *in, uint32_t *out);

@@ -24,6 +24,7 @@ static const stex_math_rules rules_spec = {
     .frexp = STEX_RULE_FREXP_EXACT,
     .nan_to_i32 = 0,                 /* NaN -> 0 */
     .approx = NULL,                  /* everything correctly rounded */
+    .f16 = STEX_RULE_F16_IEEE,       /* binary16, transcendentals correctly rounded */
     /* WGSL 14.4: an out-of-bounds load may return 0 and a store be dropped */
     .oob_fixed = STEX_OOB_ZERO,
     .oob_runtime = STEX_OOB_ZERO,
@@ -48,6 +49,12 @@ static const stex_math_rules rules_lavapipe = {
     .frexp = STEX_RULE_FREXP_FIELD,  /* measured: 0x00000001 -> 0x3f000001, -126 */
     .nan_to_i32 = 0x80000000u,       /* measured: cvttss2si's "integer indefinite" */
     .approx = &stex_math_approx_lavapipe,
+    /* measured (tests/data/f16expr-lavapipe.tsv.gz): every f16 operation is
+     * the f32 one rounded to f16; fma and a*b+c round twice in f16 */
+    .f16 = STEX_RULE_F16_VIA_F32,
+    .f16_convert_nan_canonical = true, /* measured: f16(0x7fd0e508) = 0x7e00 */
+    .f16_nir_lowering = true,        /* measured: see f16_models.h for what is left */
+    .f16_nan_to_int_low = true,      /* measured: i32(NaN) = -65504, u32(NaN) = 0 */
     .oob_fixed = STEX_OOB_CLAMP,     /* measured: index 4, 100, 2^32-1 -> element 3 */
     .oob_runtime = STEX_OOB_ZERO,    /* measured: 0, write dropped */
     .oob_function = STEX_OOB_CLAMP,  /* measured */
@@ -75,6 +82,10 @@ static const stex_math_rules rules_nvidia = {
     .frexp = STEX_RULE_FREXP_EXACT,  /* subnormals are flushed first */
     .nan_to_i32 = 0x80000000u,       /* measured */
     .approx = &stex_math_approx_nvidia,
+    /* NOT measured (docs/profiles.md, "f16"): the f32 operations rounded to
+     * f16, NaN to integers as Dawn on lavapipe */
+    .f16 = STEX_RULE_F16_VIA_F32,
+    .f16_nan_to_int_low = true,
     .oob_fixed = STEX_OOB_CLAMP,     /* measured, reads and writes */
     .oob_runtime = STEX_OOB_ZERO,    /* measured */
     .oob_function = STEX_OOB_CLAMP,  /* measured */

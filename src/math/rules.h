@@ -79,6 +79,19 @@ typedef enum stex_math_frexp {
                                  * inf and NaN unchanged with exp 129 */
 } stex_math_frexp;
 
+/* f16 arithmetic (enable f16): how each f16 operation is computed.  Both
+ * rules widen the operands to f32 (exactly) and round every operation's
+ * result to f16, to nearest-even; composite builtins (mix, smoothstep, %,
+ * fract...) round every step.  They differ where one f32 operation rounded
+ * to f16 is not the f16 answer (math/f16.c). */
+typedef enum stex_math_f16 {
+    STEX_RULE_F16_IEEE,     /* binary16: fma and a*b+c (where contracted) round
+                             * once, transcendentals correctly rounded to f16 */
+    STEX_RULE_F16_VIA_F32,  /* the profile's f32 operation rounded to f16: its
+                             * fma (rounded twice more where it does not fuse),
+                             * its approximations of sin, exp... */
+} stex_math_f16;
+
 typedef struct stex_math_rules {
     /* Subnormal f32 inputs read as zero and results whose exact value lies
      * below 2^-126 become zero (tininess before rounding). */
@@ -106,6 +119,17 @@ typedef struct stex_math_rules {
     uint32_t nan_to_i32;
     /* sqrt, inverseSqrt, `/`, transcendentals */
     const stex_math_approx *approx;
+    /* f16 */
+    stex_math_f16 f16;
+    /* exp, log, tan, inverseSqrt, sinh, cosh, tanh, asinh, acosh, atanh
+     * and pow are NIR's expressions of exp2, log2, sqrt, sin and cos, every
+     * step rounded to f16 (else: the f32 function rounded once) */
+    bool f16_nir_lowering;
+    /* f16(x) of an f32 NaN is sign | 0x7e00 (else its payload's top bits are kept) */
+    bool f16_convert_nan_canonical;
+    /* i32(x) and u32(x) of an f16 NaN: -65504 and 0, as a clamp to
+     * [-65504, 65504] written with two compares gives (else as from f32) */
+    bool f16_nan_to_int_low;
     /* buffer and array indices past the end */
     stex_oob_action oob_fixed, oob_runtime, oob_function;
     bool oob_byte_wrap;  /* a runtime-array byte offset past 2^32 wraps */

@@ -106,6 +106,8 @@ struct wg_stmt {
 typedef struct wg_ast {
     wg_decl **decls;
     uint32_t n;
+    bool enable_f16;        /* `enable f16;` seen */
+    wg_loc enable_f16_loc;
 } wg_ast;
 
 /* Parses the tokens into ast (nodes in arena); syntax errors go to d, with

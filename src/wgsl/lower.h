@@ -119,6 +119,8 @@ static inline wg_val wg_error_val(void) { return (wg_val){.kind = V_ERROR, .type
 /* ---- lower_module.c: module scope ---- */
 /* The global for an identifier, analysed on first use (NULL if none). */
 wg_global *wg_global_find(wg_ctx *x, const char *name, wg_loc loc);
+/* True if the module enables f16; else reports that `what` needs it. */
+bool wg_need_f16(wg_ctx *x, wg_loc loc, const char *what);
 /* Resolves a type expression (vec2<f32>, array<u32, 4>, a struct name); -1 on error. */
 int wg_resolve_type(wg_ctx *x, const wg_expr *e);
 /* Whether an identifier names a type (so `name(...)` is a constructor). */

@@ -57,7 +57,7 @@ static void convert_word(wg_ctx *x, int from, int to, uint32_t src, uint32_t dst
         i->d = dst, i->a = src, i->n = 1;
         return;
     }
-    if (t == TY_BOOL) { /* x != 0 */
+    if (t == TY_BOOL && f != TY_F16) { /* x != 0 */
         uint32_t z = wg_reg_alloc(x, 1);
         i = wg_emit(x, OP_CONST);
         i->d = z;
@@ -68,14 +68,15 @@ static void convert_word(wg_ctx *x, int from, int to, uint32_t src, uint32_t dst
     if (f == TY_BOOL) { /* select(0, 1) in the target type */
         uint32_t one = wg_reg_alloc(x, 2);
         i = wg_emit(x, OP_CONST);
-        i->d = one, i->imm = t == TY_F32 ? 0x3f800000u : 1u;
+        i->d = one, i->imm = t == TY_F32 ? 0x3f800000u : t == TY_F16 ? 0x3c00u : 1u;
         i = wg_emit(x, OP_CONST);
         i->d = one + 1;
         i = wg_emit(x, OP_SELECT);
         i->d = dst, i->a = one + 1, i->b = one, i->c = src, i->n = 1;
         return;
     }
-    static const char *const names[] = {[TY_I32] = "i32", [TY_U32] = "u32", [TY_F32] = "f32"};
+    static const char *const names[] = {[TY_I32] = "i32", [TY_U32] = "u32", [TY_F32] = "f32",
+                                        [TY_BOOL] = "bool", [TY_F16] = "f16"};
     char sig[16];
     snprintf(sig, sizeof sig, "%s->%s", names[f], names[t]);
     stex_math_fn fn;
@@ -85,6 +86,38 @@ static void convert_word(wg_ctx *x, int from, int to, uint32_t src, uint32_t dst
     }
     i = wg_emit(x, OP_MATH);
     i->d = dst, i->a = src, i->imm = (uint32_t)fn, i->n = 1;
+}
+
+/* An explicit conversion of a constant to or from f16 (f16(1.5f), i32(2.5h)...):
+ * the math layer's conversion under spec; false (reported) where WGSL makes
+ * it a shader-creation error: a value past f16's finite range. */
+static bool const_convert_f16(wg_ctx *x, const wg_expr *e, int from, int to, wg_cword w,
+                              wg_cword *out)
+{
+    wg_type_kind fk = kind_of(x, from), tk = kind_of(x, to);
+    if (fk == TY_BOOL || tk == TY_BOOL) { /* bool(h) is h != 0; f16(b) is 1.0 or 0.0 */
+        out->u = fk == TY_BOOL ? (w.u ? 0x3c00u : 0u)
+                               : stex_math_f16_to_float(w.u) != 0.0f;
+        return true;
+    }
+    static const char *const names[] = {[TY_I32] = "i32", [TY_U32] = "u32", [TY_F32] = "f32",
+                                        [TY_F16] = "f16"};
+    char sig[16];
+    snprintf(sig, sizeof sig, "%s->%s", names[fk], names[tk]);
+    stex_math_fn fn;
+    uint32_t out2[2];
+    if (!stex_math_fn_find("convert", sig, &fn) ||
+        stex_math_eval(stex_profile_get(STEX_PROFILE_SPEC), fn, &w.u, out2) != STEX_OK) {
+        WG_ERR(x, e->loc, "conversion", "no conversion %s in the math layer", sig);
+        return false;
+    }
+    if (tk == TY_F16 && (out2[0] & 0x7c00u) == 0x7c00u) {
+        WG_ERR(x, e->loc, "conversion-rank", "the value is out of range of f16 (largest finite: "
+               "65504)");
+        return false;
+    }
+    out->u = out2[0];
+    return true;
 }
 
 /* Flattens constructor arguments into scalar words of scalar type s. */
@@ -215,9 +248,12 @@ static wg_val construct(wg_ctx *x, const wg_expr *e, int type, wg_val *args, uin
             int from = wg_type_scalar(ts, args[0].type);
             for (uint32_t k = 0; k < n; k++) {
                 wg_cword w = args[0].c[k];
-                if (!wg_type_converts(ts, from, s) && from != s) {
+                wg_type_kind fk = kind_of(x, from), tk = kind_of(x, s);
+                if ((fk == TY_F16 || tk == TY_F16) && fk != tk && !wg_type_converts(ts, from, s)) {
+                    if (!const_convert_f16(x, e, from, s, w, &c[k]))
+                        return wg_error_val();
+                } else if (!wg_type_converts(ts, from, s) && from != s) {
                     /* explicit conversion of constants: f32 <-> i32 <-> u32 <-> bool */
-                    wg_type_kind fk = kind_of(x, from), tk = kind_of(x, s);
                     if (fk >= TY_I32 && fk <= TY_F32 && tk >= TY_I32 && tk <= TY_F32) {
                         /* f32 <-> i32 <-> u32: the math layer's const conversion */
                         char sig[16];
@@ -479,7 +515,8 @@ static wg_val numeric(wg_ctx *x, const wg_expr *e, const char *name, wg_val *arg
     }
     wg_type_kind sk = kind_of(x, cs);
     /* integer overloads the math table leaves out: exact, done here */
-    if (sk != TY_F32 && (!strcmp(name, "max") || (!strcmp(name, "abs") && sk == TY_U32))) {
+    if (sk != TY_F32 && sk != TY_F16 &&
+        (!strcmp(name, "max") || (!strcmp(name, "abs") && sk == TY_U32))) {
         uint32_t d = wg_reg_alloc(x, lanes);
         for (uint32_t k = 0; k < lanes; k++) {
             if (!strcmp(name, "abs")) {
@@ -1099,6 +1136,29 @@ static wg_val frexp_modf(wg_ctx *x, const wg_expr *e, const char *name, wg_val *
     return reg_val(rt, d);
 }
 
+/* bitcast between f16 vectors and 32-bit types: vec2<f16> <-> u32/i32/f32,
+ * vec4<f16> <-> vec2<u32/i32/f32> (component 0 in the low half), one pair of
+ * f16 registers per 32-bit word through the math layer. */
+static uint32_t bitcast_f16(wg_ctx *x, const wg_type *to, uint32_t src, bool from_f16,
+                            uint32_t words32, wg_loc loc)
+{
+    stex_math_fn fn;
+    if (!stex_math_fn_find("bitcast", from_f16 ? "vec2<f16>->u32" : "u32->vec2<f16>", &fn)) {
+        WG_ERR(x, loc, "bitcast-builtin", "no f16 bitcast in the math layer");
+        return src;
+    }
+    uint32_t d = wg_reg_alloc(x, to->words);
+    for (uint32_t k = 0; k < words32; k++) {
+        wg_ins *i = wg_emit(x, from_f16 ? OP_MATH : OP_MATHV);
+        i->imm = (uint32_t)fn;
+        if (from_f16)
+            i->d = d + k, i->a = src + 2 * k, i->b = src + 2 * k + 1, i->n = 2;
+        else
+            i->d = d + 2 * k, i->a = src + k;
+    }
+    return d;
+}
+
 static wg_val bitcast(wg_ctx *x, const wg_expr *e, wg_val *a)
 {
     const wg_expr *callee = e->a;
@@ -1111,24 +1171,41 @@ static wg_val bitcast(wg_ctx *x, const wg_expr *e, wg_val *a)
     if (v.kind == V_CONST)
         v = wg_convert(x, v, wg_type_concrete(TS(x), v.type), e->loc, "the value");
     wg_types *ts = TS(x);
-    if (wg_ty(ts, t)->words != wg_ty(ts, v.type)->words || !wg_type_lanes(ts, t) ||
-        wg_type_scalar(ts, t) == T_BOOL || wg_type_scalar(ts, v.type) == T_BOOL) {
+    /* the same number of bytes (f16 vectors: 2 per component) */
+    bool th = kind_of(x, wg_type_scalar(ts, t)) == TY_F16;
+    bool vh = v.kind != V_ERROR && kind_of(x, wg_type_scalar(ts, v.type)) == TY_F16;
+    if (v.kind == V_ERROR || wg_ty(ts, t)->size != wg_ty(ts, v.type)->size ||
+        !wg_type_lanes(ts, t) || wg_type_scalar(ts, t) == T_BOOL ||
+        wg_type_scalar(ts, v.type) == T_BOOL || !wg_type_lanes(ts, v.type)) {
         WG_ERR(x, e->loc, "bitcast-builtin", "bitcast<%s> cannot take %s", wg_tname(x, t),
-               wg_tname(x, v.type));
+               v.kind == V_ERROR ? "this value" : wg_tname(x, v.type));
         return wg_error_val();
     }
+    uint32_t words32 = wg_ty(ts, t)->size / 4;
     if (v.kind == V_CONST) {
-        /* a const-expression: an f32 NaN or infinity is a shader-creation error */
-        if (wg_type_scalar(ts, t) == T_F32)
-            for (uint32_t k = 0; k < wg_ty(ts, t)->words; k++)
-                if ((v.c[k].u & 0x7f800000u) == 0x7f800000u) {
-                    WG_ERR(x, e->loc, "bitcast-builtin",
-                           "bitcast<%s> of a const-expression gives 0x%08" PRIx32
-                           ", which is not a finite f32", wg_tname(x, t), v.c[k].u);
-                    return wg_error_val();
-                }
-        return (wg_val){.kind = V_CONST, .type = t, .c = v.c};
+        wg_cword *c = v.c;
+        if (th != vh) { /* repack the halves */
+            c = wg_cwords(x, wg_ty(ts, t)->words);
+            for (uint32_t k = 0; k < words32; k++) {
+                if (vh)
+                    c[k].u = (v.c[2 * k].u & 0xffffu) | v.c[2 * k + 1].u << 16;
+                else
+                    c[2 * k].u = v.c[k].u & 0xffffu, c[2 * k + 1].u = v.c[k].u >> 16;
+            }
+        }
+        /* a const-expression: an f32 or f16 NaN or infinity is a shader-creation error */
+        for (uint32_t k = 0; k < wg_ty(ts, t)->words; k++)
+            if ((wg_type_scalar(ts, t) == T_F32 && (c[k].u & 0x7f800000u) == 0x7f800000u) ||
+                (th && (c[k].u & 0x7c00u) == 0x7c00u)) {
+                WG_ERR(x, e->loc, "bitcast-builtin",
+                       "bitcast<%s> of a const-expression gives 0x%08" PRIx32
+                       ", which is not a finite %s", wg_tname(x, t), c[k].u, th ? "f16" : "f32");
+                return wg_error_val();
+            }
+        return (wg_val){.kind = V_CONST, .type = t, .c = c};
     }
+    if (th != vh)
+        return reg_val(t, bitcast_f16(x, wg_ty(ts, t), v.reg, vh, words32, e->loc));
     return reg_val(t, v.reg); /* the same bits */
 }
 

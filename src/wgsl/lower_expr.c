@@ -58,6 +58,10 @@ bool wg_const_convert(wg_ctx *x, const wg_cword *in, int from, wg_cword *out, in
             if (w.i < 0 || w.i > UINT32_MAX)
                 return false;
             out[i].u = (uint32_t)w.i;
+        } else if ((fk == TY_AINT || fk == TY_AFLOAT) && tk == TY_F16) {
+            /* the nearest f16; past f16's finite range: an error (WGSL 15.7.6) */
+            if (!stex_math_f16_from_double(fk == TY_AINT ? (double)w.i : w.f, &out[i].u))
+                return false;
         } else if ((fk == TY_AINT || fk == TY_AFLOAT) && tk == TY_F32) {
             double d = fk == TY_AINT ? (double)w.i : w.f;
             float f = (float)d;
@@ -292,6 +296,7 @@ static const char *scalar_name(wg_ctx *x, int s)
     case TY_I32: return "i32";
     case TY_U32: return "u32";
     case TY_F32: return "f32";
+    case TY_F16: return "f16";
     case TY_BOOL: return "bool";
     default: return "?";
     }
@@ -358,7 +363,7 @@ static bool fold_word(wg_ctx *x, wg_tok_kind op, int s, wg_cword a, wg_cword b, 
     stex_math_fn fn;
     if (!name || !stex_math_fn_find(name, sig, &fn))
         return false;
-    if (k != TY_F32 && (op == TK_SLASH || op == TK_PERCENT) && b.u == 0) {
+    if (k != TY_F32 && k != TY_F16 && (op == TK_SLASH || op == TK_PERCENT) && b.u == 0) {
         WG_ERR(x, loc, "arithmetic", "integer division by zero in a const-expression");
         return false;
     }
@@ -397,6 +402,10 @@ static bool fold_word(wg_ctx *x, wg_tok_kind op, int s, wg_cword a, wg_cword b, 
                stex_last_error());
         return false;
     }
+    if (k == TY_F16 && !isfinite(stex_math_f16_to_float(out->u))) {
+        WG_ERR(x, loc, "arithmetic", "the const-expression's value is not finite in f16");
+        return false;
+    }
     return true;
 }
 
@@ -410,6 +419,7 @@ static bool cmp_word(wg_ctx *x, wg_tok_kind op, int s, wg_cword a, wg_cword b)
     case TY_AFLOAT: da = a.f, db = b.f; break;
     case TY_I32: da = (int32_t)a.u, db = (int32_t)b.u; break;
     case TY_U32: case TY_BOOL: da = a.u, db = b.u; break;
+    case TY_F16: da = stex_math_f16_to_float(a.u), db = stex_math_f16_to_float(b.u); break;
     default: da = as_f(a.u), db = as_f(b.u); break;
     }
     switch (op) {
@@ -423,6 +433,36 @@ static bool cmp_word(wg_ctx *x, wg_tok_kind op, int s, wg_cword a, wg_cword b)
 }
 
 /* ---- runtime emission ---- */
+
+/* d = a <op> b for one f16 word, through the math layer's lt and eq (NaN
+ * compares false except for !=): >, <=, >= swap or combine them. */
+static void f16_compare(wg_ctx *x, wg_tok_kind op, uint32_t d, uint32_t a, uint32_t b, wg_loc loc)
+{
+    stex_math_fn lt, eq;
+    if (!stex_math_fn_find("lt", "f16,f16->bool", &lt) ||
+        !stex_math_fn_find("eq", "f16,f16->bool", &eq)) {
+        WG_ERR(x, loc, "builtin", "no f16 comparison in the math layer");
+        return;
+    }
+    bool swap = op == TK_GT || op == TK_GE, with_eq = op == TK_LE || op == TK_GE;
+    wg_ins *i;
+    if (op != TK_EQ && op != TK_NE) {
+        i = wg_emit(x, OP_MATH);
+        i->d = d, i->a = swap ? b : a, i->b = swap ? a : b, i->imm = (uint32_t)lt, i->n = 2;
+        if (!with_eq)
+            return;
+    }
+    uint32_t e = op == TK_EQ ? d : wg_reg_alloc(x, 1);
+    i = wg_emit(x, OP_MATH);
+    i->d = e, i->a = a, i->b = b, i->imm = (uint32_t)eq, i->n = 2;
+    if (op == TK_NE) {
+        i = wg_emit(x, OP_BITS);
+        i->d = d, i->a = e, i->sub = BITS_LNOT;
+    } else if (with_eq) {
+        i = wg_emit(x, OP_BITS);
+        i->d = d, i->a = d, i->b = e, i->sub = BITS_OR;
+    }
+}
 
 uint32_t wg_emit_math(wg_ctx *x, const char *op, int type, const uint32_t *args, uint32_t nargs,
                       int result_type, wg_loc loc)
@@ -645,6 +685,12 @@ static wg_val binary(wg_ctx *x, const wg_expr *e)
         goto wg_op_check;
     }
     uint32_t ra = wg_to_reg(x, a, e->a->loc), rb = wg_to_reg(x, b, e->b->loc);
+    if (is_cmp(e->op) && kind_of(x, s) == TY_F16) {
+        uint32_t d = wg_reg_alloc(x, n);
+        for (uint32_t k = 0; k < n; k++)
+            f16_compare(x, e->op, d + k, ra + k, rb + k, e->loc);
+        return (wg_val){.kind = V_REG, .type = rtype, .reg = d};
+    }
     if (is_cmp(e->op) || e->op == TK_AMP || e->op == TK_PIPE || e->op == TK_CARET) {
         uint32_t d = wg_reg_alloc(x, n);
         for (uint32_t k = 0; k < n; k++) {
@@ -665,7 +711,7 @@ static wg_val binary(wg_ctx *x, const wg_expr *e)
         }
         return (wg_val){.kind = V_REG, .type = rtype, .reg = d};
     }
-    bool f32 = kind_of(x, s) == TY_F32;
+    bool f32 = kind_of(x, s) == TY_F32 || kind_of(x, s) == TY_F16; /* f16 too */
     if (e->op == TK_PLUS && f32 && (a.mul || b.mul)) {
         /* a * b + c or c + a * b: the math layer's mul_add / add_mul, which
          * round twice or once as the profile's device does */
@@ -831,7 +877,8 @@ static wg_val unary(wg_ctx *x, const wg_expr *e)
     int s = n ? wg_type_scalar(ts, v.type) : -1;
     wg_type_kind k = s >= 0 ? kind_of(x, s) : TY_VOID;
     bool ok = e->op == TK_BANG ? k == TY_BOOL
-            : e->op == TK_MINUS ? (k == TY_F32 || k == TY_I32 || k == TY_AINT || k == TY_AFLOAT)
+            : e->op == TK_MINUS ? (k == TY_F32 || k == TY_I32 || k == TY_AINT || k == TY_AFLOAT ||
+                                   k == TY_F16)
                                 : (k == TY_I32 || k == TY_U32 || k == TY_AINT);
     if (!ok) {
         WG_ERR(x, e->loc, "unary-expr", "'%s' cannot take %s", wg_tok_spelling(e->op),
@@ -852,6 +899,8 @@ static wg_val unary(wg_ctx *x, const wg_expr *e)
                 c[i].f = -w.f;
             else if (k == TY_F32)
                 c[i].u = w.u ^ 0x80000000u;
+            else if (k == TY_F16)
+                c[i].u = w.u ^ 0x8000u;
             else
                 c[i].u = 0u - w.u;
         }
@@ -1069,9 +1118,14 @@ wg_val wg_expr_lower(wg_ctx *x, const wg_expr *e)
         }
         return wg_const_scalar(x, T_AINT, w);
     case E_FLOAT:
-        if (e->suffix == 'h') {
-            WG_ERR(x, e->loc, "f16", "f16 literals need 'enable f16;' (not supported)");
-            return wg_error_val();
+        if (e->suffix == 'h') { /* the nearest f16 (ties to even); past 65504: an error */
+            if (!wg_need_f16(x, e->loc, "an f16 literal ('h' suffix)"))
+                return wg_error_val();
+            if (!stex_math_f16_from_double(e->fval, &w.u)) {
+                WG_ERR(x, e->loc, "literal", "the literal overflows f16 (largest finite: 65504)");
+                return wg_error_val();
+            }
+            return wg_const_scalar(x, T_F16, w);
         }
         if (e->suffix == 'f') {
             float f = (float)e->fval;

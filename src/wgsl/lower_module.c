@@ -37,7 +37,8 @@ bool wg_names_type(wg_ctx *x, const char *name)
         return true;
     static const char *const builtin[] = {"bool", "i32", "u32", "f32", "vec2", "vec3", "vec4",
                                           "array", "vec2i", "vec3i", "vec4i", "vec2u",
-                                          "vec3u", "vec4u", "vec2f", "vec3f", "vec4f"};
+                                          "vec3u", "vec4u", "vec2f", "vec3f", "vec4f",
+                                          "f16", "vec2h", "vec3h", "vec4h"};
     if (wg_lookup_local(x, name))
         return false;
     for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
@@ -94,7 +95,8 @@ static int vec_shorthand(const char *n)
     /* vec2i, vec3u, vec4f ... */
     if (strlen(n) != 5 || strncmp(n, "vec", 3) || n[3] < '2' || n[3] > '4')
         return -1;
-    return n[4] == 'i' ? T_I32 : n[4] == 'u' ? T_U32 : n[4] == 'f' ? T_F32 : -1;
+    return n[4] == 'i' ? T_I32 : n[4] == 'u' ? T_U32 : n[4] == 'f' ? T_F32
+         : n[4] == 'h' ? T_F16 : -1;
 }
 
 static int struct_type(wg_ctx *x, wg_global *g)
@@ -179,6 +181,15 @@ static int sampled_texture_type(wg_ctx *x, const wg_expr *e, const char *n)
     return -2;
 }
 
+bool wg_need_f16(wg_ctx *x, wg_loc loc, const char *what)
+{
+    if (x->ast->enable_f16)
+        return true;
+    WG_ERR(x, loc, "enable-extension", "%s needs the f16 extension: write 'enable f16;' at the "
+           "top of the module", what);
+    return false;
+}
+
 int wg_resolve_type(wg_ctx *x, const wg_expr *e)
 {
     if (!e)
@@ -193,10 +204,8 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
     if (!strcmp(n, "i32")) return T_I32;
     if (!strcmp(n, "u32")) return T_U32;
     if (!strcmp(n, "f32")) return T_F32;
-    if (!strcmp(n, "f16")) {
-        WG_ERR(x, e->loc, "f16", "f16 needs 'enable f16;', which stex does not support");
-        return -1;
-    }
+    if (!strcmp(n, "f16"))
+        return wg_need_f16(x, e->loc, "f16") ? T_F16 : -1;
     uint32_t mc, mr;
     bool msh;
     if (wg_mat_name(n, &mc, &mr, &msh)) {
@@ -208,13 +217,16 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
         if (el < 0)
             return -1;
         if (el != T_F32) {
-            WG_ERR(x, e->loc, "matrix-types", "a matrix's component type must be f32 (f16 "
-                   "needs 'enable f16;', which stex does not support), not %s", wg_tname(x, el));
+            WG_ERR(x, e->loc, "matrix-types", "a matrix's component type must be f32%s, not %s",
+                   el == T_F16 ? " (stex does not support matrices of f16)" : "",
+                   wg_tname(x, el));
             return -1;
         }
         return wg_type_mat(ts, mc, mr);
     }
     int s = vec_shorthand(n);
+    if (s == T_F16 && !wg_need_f16(x, e->loc, n))
+        return -1;
     if (s >= 0)
         return wg_type_vec(ts, s, (uint32_t)(n[3] - '0'));
     if (!strcmp(n, "vec2") || !strcmp(n, "vec3") || !strcmp(n, "vec4")) {
@@ -342,6 +354,20 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
     return -1;
 }
 
+/* f16 lives in registers (function and private memory) only: the buffer and
+ * workgroup memory ops address 32-bit words, and a 2-byte f16 element needs
+ * half-word loads and stores that stex does not have yet.  False (reported)
+ * for such a variable. */
+static bool f16_space_ok(wg_ctx *x, wg_loc loc, int type, const char *space)
+{
+    if (type < 0 || !wg_type_has_f16(x->types, type))
+        return true;
+    WG_ERR(x, loc, "f16", "stex keeps f16 values in function and private variables only: "
+           "var<%s> of %s is not supported (load and store the bits as u32 and bitcast)",
+           space, wg_tname(x, type));
+    return false;
+}
+
 static void resource_var(wg_ctx *x, wg_global *g)
 {
     const wg_decl *d = g->decl;
@@ -378,6 +404,10 @@ static void resource_var(wg_ctx *x, wg_global *g)
     if (sp != SP_UNIFORM && sp != SP_STORAGE) {
         WG_ERR(x, d->loc, "address-space", "a buffer binding must be var<uniform> or "
                "var<storage, ...>");
+        g->val = wg_error_val();
+        return;
+    }
+    if (!f16_space_ok(x, d->loc, type, d->space)) {
         g->val = wg_error_val();
         return;
     }
@@ -524,6 +554,10 @@ static void analyse(wg_ctx *x, wg_global *g)
                 }
                 if (d->init)
                     WG_ERR(x, d->init->loc, "var-decls", "var<workgroup> takes no initializer");
+                if (!f16_space_ok(x, d->loc, type, "workgroup")) {
+                    g->val = wg_error_val();
+                    break;
+                }
                 const wg_type *t = wg_ty(x->types, type);
                 uint32_t off = (x->wg_memory + t->align - 1) / t->align * t->align;
                 x->wg_memory = off + t->size;

@@ -572,6 +572,12 @@ stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *mo
     if (!src)
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_wgsl_pipeline_create: %s has no "
                          "@compute entry point '%s'", m->filename, entry_point);
+    /* WGSL 4.1.1: `enable f16;` is valid only on a device with shader-f16 */
+    if (m->ast.enable_f16 && !(stex_device_features(d) & STEX_FEATURE_SHADER_F16))
+        return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: %s:%u:%u: error: "
+                         "'enable f16;' needs the device feature 'shader-f16', which this "
+                         "device was not created with [enable-extension]", m->filename,
+                         m->ast.enable_f16_loc.line, m->ast.enable_f16_loc.col);
     uint32_t width = opt && opt->subgroup_width ? opt->subgroup_width : 32;
     if (width > 64)
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_wgsl_pipeline_create: subgroup_width %u "

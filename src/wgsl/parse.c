@@ -68,6 +68,7 @@ typedef struct parser {
     wg_diags *d;
     bool panic;     /* an error was reported: skip until recovery */
     bool oom;
+    wg_ast *ast;    /* where directives are recorded */
 } parser;
 
 /* A growing list built with malloc, copied into the arena when done. */
@@ -790,8 +791,14 @@ static wg_decl *global_decl(parser *p)
         expect(p, TK_SEMI);
     } else if (wg_tok_is(t, "enable") || wg_tok_is(t, "requires") ||
                wg_tok_is(t, "diagnostic")) {
-        while (!at(p, TK_SEMI) && !at(p, TK_EOF))
-            next(p); /* directives: accepted, nothing to do */
+        bool enable = wg_tok_is(t, "enable");
+        while (!at(p, TK_SEMI) && !at(p, TK_EOF)) {
+            if (enable && wg_tok_is(peek(p), "f16") && p->ast) {
+                p->ast->enable_f16 = true; /* the shader-f16 extension (WGSL 4.1.1) */
+                p->ast->enable_f16_loc = t->loc;
+            }
+            next(p); /* other directives: accepted, nothing to do */
+        }
         expect(p, TK_SEMI);
         return NULL;
     } else if (t->kind == TK_SEMI) {
@@ -818,7 +825,8 @@ static bool at_global_start(const parser *p)
 
 void wg_parse(const wg_token *t, uint32_t count, wg_arena *arena, wg_diags *d, wg_ast *ast)
 {
-    parser p = {t, 0, count, arena, d, false, false};
+    parser p = {t, 0, count, arena, d, false, false, ast};
+    ast->enable_f16 = false;
     list l = {0};
     while (!at(&p, TK_EOF)) {
         uint32_t before = p.i;

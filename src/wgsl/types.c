@@ -19,6 +19,10 @@ static void layout(const wg_types *ts, wg_type *t)
         t->size = t->align = 8;
         t->words = 1;
         break;
+    case TY_F16:
+        t->size = t->align = 2;
+        t->words = 1;
+        break;
     case TY_VEC: {
         const wg_type *e = &ts->t[t->elem];
         t->size = e->size * t->n;
@@ -97,7 +101,7 @@ bool wg_types_init(wg_types *ts)
 {
     memset(ts, 0, sizeof *ts);
     static const wg_type_kind first[] = {TY_VOID, TY_BOOL, TY_I32, TY_U32, TY_F32, TY_AINT,
-                                         TY_AFLOAT};
+                                         TY_AFLOAT, TY_F16};
     for (size_t i = 0; i < sizeof first / sizeof first[0]; i++)
         if (wg_type_intern(ts, &(wg_type){.kind = first[i], .elem = -1}) != (int)i)
             return false;
@@ -158,7 +162,7 @@ bool wg_type_is_scalar(const wg_types *ts, int id)
 {
     wg_type_kind k = ts->t[id].kind;
     return k == TY_BOOL || k == TY_I32 || k == TY_U32 || k == TY_F32 || k == TY_AINT ||
-           k == TY_AFLOAT;
+           k == TY_AFLOAT || k == TY_F16;
 }
 
 bool wg_type_is_abstract(const wg_types *ts, int id)
@@ -180,7 +184,20 @@ bool wg_type_is_integer(const wg_types *ts, int id)
 bool wg_type_is_float(const wg_types *ts, int id)
 {
     wg_type_kind k = ts->t[wg_type_scalar(ts, id)].kind;
-    return wg_type_lanes(ts, id) && (k == TY_F32 || k == TY_AFLOAT);
+    return wg_type_lanes(ts, id) && (k == TY_F32 || k == TY_AFLOAT || k == TY_F16);
+}
+
+bool wg_type_has_f16(const wg_types *ts, int id)
+{
+    const wg_type *t = &ts->t[id];
+    if (t->kind == TY_F16)
+        return true;
+    if (t->kind == TY_VEC || t->kind == TY_ARRAY || t->kind == TY_MAT || t->kind == TY_ATOMIC)
+        return wg_type_has_f16(ts, t->elem);
+    for (uint32_t i = 0; t->kind == TY_STRUCT && i < t->nmembers; i++)
+        if (wg_type_has_f16(ts, t->members[i].type))
+            return true;
+    return false;
 }
 
 bool wg_type_is_numeric(const wg_types *ts, int id)
@@ -193,7 +210,7 @@ bool wg_type_constructible(const wg_types *ts, int id)
     const wg_type *t = &ts->t[id];
     switch (t->kind) {
     case TY_BOOL: case TY_I32: case TY_U32: case TY_F32: case TY_AINT: case TY_AFLOAT:
-    case TY_VEC: case TY_MAT:
+    case TY_VEC: case TY_MAT: case TY_F16:
         return true;
     case TY_ARRAY:
         return t->n && wg_type_constructible(ts, t->elem);
@@ -260,9 +277,9 @@ bool wg_type_converts(const wg_types *ts, int from, int to)
     const wg_type *a = &ts->t[from], *b = &ts->t[to];
     if (a->kind == TY_AINT)
         return b->kind == TY_AFLOAT || b->kind == TY_I32 || b->kind == TY_U32 ||
-               b->kind == TY_F32;
+               b->kind == TY_F32 || b->kind == TY_F16;
     if (a->kind == TY_AFLOAT)
-        return b->kind == TY_F32;
+        return b->kind == TY_F32 || b->kind == TY_F16;
     if (a->kind == TY_STRUCT)
         return struct_twin(ts, from) == to;
     if ((a->kind == TY_VEC || a->kind == TY_ARRAY || a->kind == TY_MAT) && a->kind == b->kind &&
@@ -306,6 +323,7 @@ const char *wg_type_name(const wg_types *ts, int id, char *buf, size_t size)
     case TY_I32: snprintf(buf, size, "i32"); break;
     case TY_U32: snprintf(buf, size, "u32"); break;
     case TY_F32: snprintf(buf, size, "f32"); break;
+    case TY_F16: snprintf(buf, size, "f16"); break;
     case TY_AINT: snprintf(buf, size, "abstract-int"); break;
     case TY_AFLOAT: snprintf(buf, size, "abstract-float"); break;
     case TY_VEC:

@@ -16,9 +16,11 @@ typedef enum wg_type_kind {
     TY_VOID, TY_BOOL, TY_I32, TY_U32, TY_F32, TY_AINT, TY_AFLOAT,
     TY_VEC, TY_ARRAY, TY_STRUCT, TY_ATOMIC, TY_PTR,
     TY_SAMPLER, TY_TEXTURE, TY_STORAGE_TEXTURE,
-    TY_MAT  /* matCxR<f32> (or AbstractFloat, in const-expressions): elem = the column
+    TY_MAT, /* matCxR<f32> (or AbstractFloat, in const-expressions): elem = the column
              * type vecR<T>, n = C columns; laid out as array<vecR<f32>, C> (column
              * stride = the column's alignment) */
+    TY_F16  /* `enable f16`: one register word holding the binary16 bits in its low
+             * half; size and alignment 2 in memory */
 } wg_type_kind;
 
 typedef enum wg_space {
@@ -58,7 +60,7 @@ typedef struct wg_types {
 enum { WG_TEX_MULTISAMPLED = 1u, WG_TEX_DEPTH = 2u };
 
 /* Well-known ids, interned first by wg_types_init. */
-enum { T_VOID, T_BOOL, T_I32, T_U32, T_F32, T_AINT, T_AFLOAT };
+enum { T_VOID, T_BOOL, T_I32, T_U32, T_F32, T_AINT, T_AFLOAT, T_F16 };
 
 bool wg_types_init(wg_types *ts);
 void wg_types_free(wg_types *ts);
@@ -78,12 +80,14 @@ uint32_t wg_type_lanes(const wg_types *ts, int id);
 bool wg_type_is_scalar(const wg_types *ts, int id);
 bool wg_type_is_abstract(const wg_types *ts, int id); /* contains an abstract scalar */
 bool wg_type_is_integer(const wg_types *ts, int id);  /* scalar kind i32/u32/AInt */
-bool wg_type_is_float(const wg_types *ts, int id);    /* scalar kind f32/AFloat */
+bool wg_type_is_float(const wg_types *ts, int id);    /* scalar kind f32/f16/AFloat */
+bool wg_type_has_f16(const wg_types *ts, int id);     /* f16 anywhere inside */
 bool wg_type_is_numeric(const wg_types *ts, int id);
 bool wg_type_constructible(const wg_types *ts, int id);
 /* The type with every abstract scalar made concrete (AInt -> i32, AFloat -> f32). */
 int wg_type_concrete(wg_types *ts, int id);
-/* Whether a value of type `from` converts automatically to `to` (WGSL 6.1.3). */
+/* Whether a value of type `from` converts automatically to `to` (WGSL 6.1.3;
+ * AbstractInt and AbstractFloat also to f16). */
 bool wg_type_converts(const wg_types *ts, int from, int to);
 /* The same shape with scalar `s` (vec3<f32> with u32 -> vec3<u32>). */
 int wg_type_with_scalar(wg_types *ts, int id, int s);
