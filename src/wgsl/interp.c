@@ -13,6 +13,10 @@
 #include "shader/exec.h"
 #include "shader/lanes.h"
 
+#if defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__))
+#include <emmintrin.h>
+#endif
+
 typedef struct subgroup {
     uint32_t pc;
     uint64_t exec;
@@ -118,6 +122,39 @@ static void coords(const subgroup *sg, const wg_ins *i, int64_t *x, int64_t *y, 
 }
 
 static inline int32_t s32(uint32_t u) { return (int32_t)u; }
+
+/* registers d..d+count = a..a+count, every lane (memmove's order when they
+ * overlap; registers are whole strides, so the words move as one run) */
+static inline void copy_regs(const subgroup *sg, uint32_t d, uint32_t a, uint32_t count)
+{
+    uint32_t *dst = R(sg, d);
+    const uint32_t *src = R(sg, a);
+    size_t words = (size_t)count * sg->stride;
+    if (dst + words <= src || src + words <= dst) {
+        for (size_t k = 0; k < words; k++)
+            dst[k] = src[k];
+    } else {
+        memmove(dst, src, words * sizeof *dst);
+    }
+}
+
+/* bit l: lane l's word is not zero (a condition register), lanes < n */
+static inline uint64_t lane_mask(const uint32_t *a, uint32_t n)
+{
+    uint64_t c = 0;
+    uint32_t l = 0;
+#if defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__))
+    const __m128i zero = _mm_setzero_si128();
+    for (; l + 4 <= n; l += 4) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(a + l));
+        unsigned z = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, zero)));
+        c |= (uint64_t)(~z & 15u) << l;
+    }
+#endif
+    for (; l < n; l++)
+        c |= (uint64_t)(a[l] != 0) << l;
+    return c;
+}
 
 /* n lanes of one comparison, the comparison chosen once */
 #define CMP_LANES(T, conv)                                                          \
@@ -248,12 +285,12 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
         }
         case OP_MOV:
             if (i->d != i->a)
-                memmove(R(sg, i->d), R(sg, i->a), (size_t)i->n * sg->stride * sizeof(uint32_t));
+                copy_regs(sg, i->d, i->a, i->n);
             break;
         case OP_MOVM:
             if (sg->exec == sg->all) { /* every lane: whole registers, in the same order */
-                for (uint32_t k = 0; i->d != i->a && k < i->n; k++)
-                    memmove(R(sg, i->d + k), R(sg, i->a + k), n * sizeof(uint32_t));
+                if (i->d != i->a)
+                    copy_regs(sg, i->d, i->a, i->n);
                 break;
             }
             for (uint32_t k = 0; k < i->n; k++) {
@@ -562,9 +599,7 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
             *kind = i->sub;
             STOP(STOP_BARRIER);
         case OP_IF: {
-            uint64_t c = 0;
-            for (uint32_t l = 0; l < n; l++)
-                c |= (uint64_t)(R(sg, i->a)[l] != 0) << l;
+            uint64_t c = lane_mask(R(sg, i->a), n);
             sg->slot[i->imm] = sg->exec & ~c;
             sg->exec &= c;
             if (!sg->exec)
@@ -591,9 +626,7 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
             sg->exec = 0;
             break;
         case OP_BREAK_IF: {
-            uint64_t c = 0;
-            for (uint32_t l = 0; l < n; l++)
-                c |= (uint64_t)(R(sg, i->a)[l] != 0) << l;
+            uint64_t c = lane_mask(R(sg, i->a), n);
             sg->slot[i->imm] |= sg->exec & c;
             sg->exec &= ~c;
             break;

@@ -409,7 +409,7 @@ stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *mo
     if (!src)
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_wgsl_pipeline_create: %s has no "
                          "@compute entry point '%s'", m->filename, entry_point);
-    uint32_t width = opt && opt->subgroup_width ? opt->subgroup_width : 32;
+    uint32_t width = opt && opt->subgroup_width ? opt->subgroup_width : 64;
     if (width > 64)
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_wgsl_pipeline_create: subgroup_width %u "
                          "is not in 1..64", width);
