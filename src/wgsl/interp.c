@@ -704,6 +704,7 @@ bool wg_prepare(wg_exec_program *xp)
         regset def = {cur, words, nregs, 0};
         bool reach = true; /* the fall-through reaches this pc */
         rs_write(&def, 0, REG_FIRST_FREE < nregs ? REG_FIRST_FREE : nregs);
+        rs_write(&def, xp->const_reg, xp->nconsts); /* filled at the start, like the ids */
         for (uint32_t pc = 0; pc < nc; pc++) {
             const wg_ins *i = &p->code[pc];
             uint64_t *j = in + (size_t)pc * words;
@@ -834,6 +835,16 @@ static void fill_ids(const stex_workgroup *w, subgroup *sg, uint32_t ids)
             R(sg, REG_LOCAL_INDEX)[l] = sg->lid[l];
 }
 
+/* The constant registers of wg_optimize, every lane. */
+static void fill_consts(const wg_exec_program *xp, subgroup *sg)
+{
+    for (uint32_t k = 0; k < xp->nconsts; k++) {
+        uint32_t *d = R(sg, xp->const_reg + k), v = xp->consts[k];
+        for (uint32_t l = 0; l < sg->stride; l++)
+            d[l] = v;
+    }
+}
+
 /* Zeroes the registers of xp->zero_runs (all when there are none). */
 static void zero_regs(const wg_exec_program *xp, subgroup *sg)
 {
@@ -893,6 +904,7 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
         sg->slot = slots + (size_t)g * (p->nslots + 1);
         zero_regs(xp, sg);
         fill_ids(w, sg, xp->id_regs);
+        fill_consts(xp, sg);
     }
     for (;;) {
         const uint32_t *order = phase_order(e);

@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "dispatch/phase.h"
 #include "wgsl/interp.h"
+#include "wgsl/opt.h"
 #include "wgsl/lower.h"
 #include "wgsl/uniform.h"
 
@@ -381,6 +382,7 @@ static void program_destroy(void *user)
     wg_exec_program *xp = user;
     program_free(&xp->prog);
     wg_unprepare(xp);
+    free(xp->consts);
     free(xp->filename);
     free(xp);
 }
@@ -428,7 +430,10 @@ stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *mo
     entry_info ep = {.decl = src->decl, .pub = {.name = src->pub.name}};
     bool ok = lower(m, src->decl, true, &diags, opt, &xp->prog, &ep);
     if (ok && !diags.count)
+    {
+        wg_optimize(xp); /* out of memory: the program as lowered */
         wg_prepare(xp); /* out of memory: zero_regs NULL, every register zeroed */
+    }
     stex_status st = STEX_OK;
     if (!ok || diags.count) {
         char *text = wg_diags_text(&diags);
