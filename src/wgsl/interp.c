@@ -89,6 +89,11 @@ static bool cmp_f32(const stex_profile *prof, int cmp, uint32_t a, uint32_t b)
     }
 }
 
+static uint32_t ncoords_of(uint32_t dim)
+{
+    return dim == STEX_VIEW_DIMENSION_1D ? 1 : dim == STEX_VIEW_DIMENSION_3D ? 3 : 2;
+}
+
 /* one coordinate of every lane: signed (i32) or unsigned (u32) */
 static inline void coord(const subgroup *sg, uint32_t reg, bool is_signed, int64_t *out)
 {
@@ -256,6 +261,30 @@ static inline bool fast_math(stex_math_fn fn, bool ieee, uint32_t n, uint32_t *r
     default:
         return false;
     }
+}
+
+/* textureLoad / textureStore without an array layer through the word
+ * forms of the lane builtins: coordinates and channels straight from and
+ * into the registers (i32 coordinates when bit 0 of n is set, as coords()). */
+static void tex_words(const subgroup *sg, const stex_lanes *L, const wg_ins *i)
+{
+    uint32_t nc = ncoords_of(i->sub);
+    const uint32_t *x = R(sg, i->a), *y = nc > 1 ? R(sg, i->a + 1) : NULL;
+    const uint32_t *z = nc > 2 ? R(sg, i->a + 2) : NULL;
+    bool sc = i->n & 1, sl = i->n & 2;
+    if (i->op == OP_TEX_STORE) {
+        const uint32_t *const v[4] = {R(sg, i->d), R(sg, i->d + 1), R(sg, i->d + 2),
+                                      R(sg, i->d + 3)};
+        stex_lanes_textureStore_words(L, i->imm, (stex_view_dimension)i->sub, x, y, z, sc,
+                                      (stex_scalar_type)i->c, v);
+        return;
+    }
+    uint32_t *const out[4] = {R(sg, i->d), R(sg, i->d + 1), R(sg, i->d + 2), R(sg, i->d + 3)};
+    if (i->op == OP_TEX_LOAD_LEVEL)
+        stex_lanes_textureLoad_level_2d_words(L, i->imm, x, y, sc,
+                                              i->c != WG_NONE_REG ? R(sg, i->c) : NULL, sl, out);
+    else
+        stex_lanes_textureLoad_words(L, i->imm, (stex_view_dimension)i->sub, x, y, z, sc, out);
 }
 
 typedef enum stop { STOP_BARRIER, STOP_END, STOP_ERROR } stop;
@@ -515,6 +544,10 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
         case OP_TEX_LOAD:
         case OP_TEX_LOAD_LEVEL:
         case OP_TEX_STORE: {
+            if (i->b == WG_NONE_REG) { /* no array layer: the word forms */
+                tex_words(sg, &L, i);
+                break;
+            }
             int64_t x[64], y[64], z[64], lv[64];
             coords(sg, i, x, y, z, i->op == OP_TEX_LOAD_LEVEL ? lv : NULL);
             if (i->op == OP_TEX_STORE) {

@@ -1,0 +1,141 @@
+/* The lane-batched texture builtins in word form (shader/lanes.h): the
+ * coordinates and texel channels stay in the caller's per-lane word arrays,
+ * so an executor with structure-of-arrays registers converts nothing per
+ * call.  Each lane runs the code of the per-invocation builtin: the inline
+ * fast path of shader/fast.h when its tag and bounds allow (without entering
+ * the lane: that path reads no invocation id), else stex_lanes_enter and the
+ * same stex__*_b path as builtins_lanes.c.  The hot sampled format
+ * (rgba8unorm through the profile's code table) has its own loop.  No
+ * semantics live here. */
+#include "shader/exec.h"
+#include "shader/lanes.h"
+
+/* a coordinate word as the builtins take it: i32 or u32, 0 when absent */
+static inline int64_t coord(const uint32_t *a, uint32_t i, bool sign)
+{
+    if (!a)
+        return 0;
+    return sign ? (int64_t)(int32_t)a[i] : (int64_t)a[i];
+}
+
+/* for each active lane i in lane order, the mask read once per 64 lanes */
+#define FOR_ACTIVE(l, i)                                                              \
+    for (uint32_t base_ = 0, n_ = (l)->n; base_ < n_; base_ += 64)                    \
+        for (uint64_t m_ = (l)->active[base_ >> 6]; m_; m_ &= m_ - 1)                 \
+            for (uint32_t i = base_ + (uint32_t)__builtin_ctzll(m_), once_ = 1; once_ && i < n_; \
+                 once_ = 0)
+
+/* every lane active (n <= 64): a plain loop, no mask to walk */
+static inline bool all_active(const stex_lanes *l)
+{
+    return l->n <= 64 && l->active[0] == (l->n == 64 ? ~0ull : (1ull << l->n) - 1);
+}
+
+/* the statements for each active lane i, in lane order */
+#define EACH_LANE(l, i, ...)                                                         \
+    do {                                                                              \
+        if (all_active(l)) {                                                          \
+            for (uint32_t i = 0; i < (l)->n; i++) { __VA_ARGS__ }                     \
+        } else {                                                                      \
+            FOR_ACTIVE(l, i) { __VA_ARGS__ }                                          \
+        }                                                                             \
+    } while (0)
+
+static inline void put4(uint32_t *const out[4], uint32_t i, const stex_vec4 *v)
+{
+    out[0][i] = v->u[0], out[1][i] = v->u[1], out[2][i] = v->u[2], out[3][i] = v->u[3];
+}
+
+void stex_lanes_textureLoad_words(const stex_lanes *l, uint32_t binding, stex_view_dimension dim,
+                                  const uint32_t *x, const uint32_t *y, const uint32_t *z,
+                                  bool sign, uint32_t *const out[4])
+{
+    const stex_fast_binding *b = stex__fast(l->inv, binding);
+    EACH_LANE(l, i, {
+        int64_t xi = coord(x, i, sign), yi = coord(y, i, sign), zi = coord(z, i, sign);
+        bool in = ((uint64_t)xi < b->w) & ((uint64_t)yi < b->h) & ((uint64_t)zi < b->d);
+        stex_value r;
+        if (STEX__LIKELY((b->load_tag == (uint32_t)dim) & in)) {
+            r = stex__load_at(l->inv, b, xi, yi, zi, false);
+        } else {
+            stex_lanes_enter(l, i);
+            r = stex__load_b(l->inv, b, binding, dim, xi, yi, zi);
+        }
+        put4(out, i, &r.v);
+    });
+}
+
+void stex_lanes_textureStore_words(const stex_lanes *l, uint32_t binding,
+                                   stex_view_dimension dim, const uint32_t *x,
+                                   const uint32_t *y, const uint32_t *z, bool sign,
+                                   stex_scalar_type type, const uint32_t *const v[4])
+{
+    const stex_fast_binding *b = stex__fast(l->inv, binding);
+    uint32_t tag = (uint32_t)dim | ((uint32_t)type << 8);
+    EACH_LANE(l, i, {
+        int64_t xi = coord(x, i, sign), yi = coord(y, i, sign), zi = coord(z, i, sign);
+        stex_value val;
+        val.type = type;
+        val.v.u[0] = v[0][i], val.v.u[1] = v[1][i], val.v.u[2] = v[2][i], val.v.u[3] = v[3][i];
+        if (STEX__LIKELY(b->store_tag == tag)) {
+            stex__store_at(l->inv, b, xi, yi, zi, &val, false);
+            continue;
+        }
+        stex_lanes_enter(l, i);
+        stex__store_b(l->inv, b, binding, dim, xi, yi, zi, &val);
+    });
+}
+
+void stex_lanes_textureLoad_level_2d_words(const stex_lanes *l, uint32_t binding,
+                                           const uint32_t *x, const uint32_t *y, bool sign,
+                                           const uint32_t *level, bool lsign,
+                                           uint32_t *const out[4])
+{
+    const stex_fast_binding *b = stex__fast(l->inv, binding);
+    const stex_exec_fast *e = (const stex_exec_fast *)(const void *)l->inv->exec;
+    bool rgba8 = b->sampled_2d && b->dec_codec == STEX__CODEC_RGBA8UNORM;
+    const float *t = b->u8_value;
+    if (rgba8 && all_active(l) && b->w < (1ull << 31) && b->h < (1ull << 31)) {
+        /* an i32 coordinate below 0 is a u32 word above every bound, and a
+         * level is 0 as either: one unsigned compare per axis serves both */
+        uint32_t w = (uint32_t)b->w, h = (uint32_t)b->h;
+        for (uint32_t i = 0; i < l->n; i++) {
+            uint32_t xi = x[i], yi = y[i];
+            if (STEX__LIKELY((xi < w) & (yi < h) & (!level || !level[i]))) {
+                const uint8_t *p = b->memory + b->col[xi] + b->row[yi];
+                float f[4] = {t[p[0]], t[p[1]], t[p[2]], t[p[3]]};
+                memcpy(&out[0][i], &f[0], 4);
+                memcpy(&out[1][i], &f[1], 4);
+                memcpy(&out[2][i], &f[2], 4);
+                memcpy(&out[3][i], &f[3], 4);
+                continue;
+            }
+            stex_lanes_enter(l, i);
+            stex_vec4 r = stex__load_level_b(l->inv, b, binding, coord(x, i, sign),
+                                             coord(y, i, sign), coord(level, i, lsign));
+            put4(out, i, &r);
+        }
+        return;
+    }
+    FOR_ACTIVE(l, i) {
+        int64_t xi = coord(x, i, sign), yi = coord(y, i, sign), lv = coord(level, i, lsign);
+        bool fast = b->sampled_2d & (lv == 0) & ((uint64_t)xi < b->w) & ((uint64_t)yi < b->h);
+        if (STEX__LIKELY(fast & rgba8)) { /* stex__decode_fast's rgba8unorm case */
+            const uint8_t *p = b->memory + b->col[xi] + b->row[yi];
+            float f[4] = {t[p[0]], t[p[1]], t[p[2]], t[p[3]]};
+            memcpy(&out[0][i], &f[0], 4);
+            memcpy(&out[1][i], &f[1], 4);
+            memcpy(&out[2][i], &f[2], 4);
+            memcpy(&out[3][i], &f[3], 4);
+            continue;
+        }
+        stex_vec4 r;
+        if (fast) {
+            r = stex__decode_fast(e->profile, b, b->memory + b->col[xi] + b->row[yi]);
+        } else {
+            stex_lanes_enter(l, i);
+            r = stex__load_level_b(l->inv, b, binding, xi, yi, lv);
+        }
+        put4(out, i, &r);
+    }
+}
