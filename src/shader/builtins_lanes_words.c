@@ -6,7 +6,9 @@
  * the lane: that path reads no invocation id), else stex_lanes_enter and the
  * same stex__*_b path as builtins_lanes.c.  The hot sampled format
  * (rgba8unorm through the profile's code table) has its own loop.  No
- * semantics live here. */
+ * semantics live here.  The buffer word forms take an element offset per
+ * lane (or one for all lanes: a uniform's field is read once when the plain
+ * path serves it - the same word, no effect - and handed to every lane). */
 #include "shader/exec.h"
 #include "shader/lanes.h"
 
@@ -31,11 +33,12 @@ static inline bool all_active(const stex_lanes *l)
     return l->n <= 64 && l->active[0] == (l->n == 64 ? ~0ull : (1ull << l->n) - 1);
 }
 
-/* the statements for each active lane i, in lane order */
+/* the statements for each active lane i, in lane order (n read once: a
+ * store through a word pointer could otherwise be l->n for the compiler) */
 #define EACH_LANE(l, i, ...)                                                         \
     do {                                                                              \
         if (all_active(l)) {                                                          \
-            for (uint32_t i = 0; i < (l)->n; i++) { __VA_ARGS__ }                     \
+            for (uint32_t i = 0, n_ = (l)->n; i < n_; i++) { __VA_ARGS__ }           \
         } else {                                                                      \
             FOR_ACTIVE(l, i) { __VA_ARGS__ }                                          \
         }                                                                             \
@@ -98,16 +101,21 @@ void stex_lanes_textureLoad_level_2d_words(const stex_lanes *l, uint32_t binding
     if (rgba8 && all_active(l) && b->w < (1ull << 31) && b->h < (1ull << 31)) {
         /* an i32 coordinate below 0 is a u32 word above every bound, and a
          * level is 0 as either: one unsigned compare per axis serves both */
-        uint32_t w = (uint32_t)b->w, h = (uint32_t)b->h;
-        for (uint32_t i = 0; i < l->n; i++) {
+        uint32_t w = (uint32_t)b->w, h = (uint32_t)b->h, n = l->n;
+        /* in locals: the stores below could otherwise alias them for the compiler */
+        const uint8_t *mem = b->memory;
+        const uint64_t *col = b->col, *row = b->row;
+        uint32_t *o0 = out[0], *o1 = out[1], *o2 = out[2], *o3 = out[3];
+        for (uint32_t i = 0; i < n; i++) {
             uint32_t xi = x[i], yi = y[i];
             if (STEX__LIKELY((xi < w) & (yi < h) & (!level || !level[i]))) {
-                const uint8_t *p = b->memory + b->col[xi] + b->row[yi];
-                float f[4] = {t[p[0]], t[p[1]], t[p[2]], t[p[3]]};
-                memcpy(&out[0][i], &f[0], 4);
-                memcpy(&out[1][i], &f[1], 4);
-                memcpy(&out[2][i], &f[2], 4);
-                memcpy(&out[3][i], &f[3], 4);
+                const uint8_t *p = mem + col[xi] + row[yi];
+                uint32_t f[4];
+                memcpy(&f[0], &t[p[0]], 4);
+                memcpy(&f[1], &t[p[1]], 4);
+                memcpy(&f[2], &t[p[2]], 4);
+                memcpy(&f[3], &t[p[3]], 4);
+                o0[i] = f[0], o1[i] = f[1], o2[i] = f[2], o3[i] = f[3];
                 continue;
             }
             stex_lanes_enter(l, i);
@@ -138,4 +146,49 @@ void stex_lanes_textureLoad_level_2d_words(const stex_lanes *l, uint32_t binding
         }
         put4(out, i, &r);
     }
+}
+
+static inline uint64_t word_index(const uint32_t *off, uint32_t none, uint64_t add, uint32_t i)
+{
+    if (!off)
+        return add;
+    return off[i] == none ? UINT64_MAX : off[i] + add;
+}
+
+void stex_lanes_buffer_load_words(const stex_lanes *l, uint32_t binding, const uint32_t *off,
+                                  uint32_t none, uint64_t add, uint32_t *out)
+{
+    const stex_fast_binding *b = stex__fast(l->inv, binding);
+    bool plain = b->buf_load == STEX__BUF_WORDS;
+    if (plain && !off && add < b->buf_words) { /* one word for every lane */
+        uint32_t v;
+        memcpy(&v, b->buf + add * 4, 4);
+        EACH_LANE(l, i, out[i] = v;);
+        return;
+    }
+    EACH_LANE(l, i, {
+        uint64_t idx = word_index(off, none, add, i);
+        if (STEX__LIKELY(plain & (idx < b->buf_words))) {
+            memcpy(&out[i], b->buf + idx * 4, 4);
+            continue;
+        }
+        stex_lanes_enter(l, i);
+        out[i] = stex__buffer_load_b(l->inv, b, binding, idx);
+    });
+}
+
+void stex_lanes_buffer_store_words(const stex_lanes *l, uint32_t binding, const uint32_t *off,
+                                   uint32_t none, uint64_t add, const uint32_t *v)
+{
+    const stex_fast_binding *b = stex__fast(l->inv, binding);
+    bool plain = b->buf_store == STEX__BUF_WORDS;
+    EACH_LANE(l, i, {
+        uint64_t idx = word_index(off, none, add, i);
+        if (STEX__LIKELY(plain & (idx < b->buf_words))) {
+            stex__store32(b->buf + idx * 4, v[i]);
+            continue;
+        }
+        stex_lanes_enter(l, i);
+        stex__buffer_store_b(l->inv, b, binding, idx, v[i]);
+    });
 }

@@ -110,6 +110,14 @@ void stex_lanes_textureStore_words(const stex_lanes *l, uint32_t binding,
                                    stex_view_dimension dim, const uint32_t *x,
                                    const uint32_t *y, const uint32_t *z, bool sign,
                                    stex_scalar_type type, const uint32_t *const v[4]);
+/* Buffer words (array<u32|i32|f32>): lane i's element index is off[i] + add,
+ * or add alone when off is NULL (the same word for every lane); off[i] ==
+ * none means no element (out of range, as index UINT64_MAX).  Loads write
+ * out[i] of active lanes only. */
+void stex_lanes_buffer_load_words(const stex_lanes *l, uint32_t binding, const uint32_t *off,
+                                  uint32_t none, uint64_t add, uint32_t *out);
+void stex_lanes_buffer_store_words(const stex_lanes *l, uint32_t binding, const uint32_t *off,
+                                   uint32_t none, uint64_t add, const uint32_t *v);
 /* texture_2d<f32>: textureLoad with a level (level signed when lsign). */
 void stex_lanes_textureLoad_level_2d_words(const stex_lanes *l, uint32_t binding,
                                            const uint32_t *x, const uint32_t *y, bool sign,

@@ -2,7 +2,16 @@
  * step, phase by phase (dispatch/phase.h).  Lanes are consecutive local
  * invocation indices; within a phase the sub-groups run in the order their
  * lanes first appear in phase_order (so width 1 follows the schedule
- * exactly), and each builtin handles its lanes in lane order. */
+ * exactly), and each builtin handles its lanes in lane order.
+ *
+ * Speed (docs/engine.md, "The WGSL interpreter's speed"): the default
+ * sub-group is a whole 64-invocation workgroup, so one dispatch serves 64
+ * lanes; the program arrives shortened by wg_optimize (opt.c), with its
+ * literals in constant registers that fill_consts writes once per
+ * workgroup; the loops over lanes are plain loops the compiler vectorises
+ * (the profile's choice, IEEE or not, is read once per run); textures go
+ * through the lane builtins' word forms, straight from and into the
+ * registers. */
 #include "wgsl/interp.h"
 
 #include <stdio.h>
@@ -193,6 +202,31 @@ static void cmp_u32(int cmp, uint32_t n, uint32_t *restrict d, const uint32_t *a
 #undef CMP_LANES
 #undef AS_U32
 
+/* clamp(a, b, c) = min(max(a, b), c) of i32 (sign) or u32 lanes, four at a
+ * time where SSE2 is there (it has no 32-bit min or max: a compare and a
+ * blend, u32 compared with the sign bit flipped); returns the lanes done. */
+static inline uint32_t clamp_sse2(bool sign, uint32_t n, uint32_t *restrict d, const uint32_t *a,
+                                  const uint32_t *b, const uint32_t *c)
+{
+    uint32_t l = 0;
+#if defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__))
+    const __m128i flip = _mm_set1_epi32(sign ? 0 : (int)0x80000000u);
+    for (; l + 4 <= n; l += 4) {
+        __m128i va = _mm_loadu_si128((const __m128i *)(const void *)(a + l));
+        __m128i vb = _mm_loadu_si128((const __m128i *)(const void *)(b + l));
+        __m128i vc = _mm_loadu_si128((const __m128i *)(const void *)(c + l));
+        __m128i gt = _mm_cmpgt_epi32(_mm_xor_si128(va, flip), _mm_xor_si128(vb, flip));
+        __m128i m = _mm_or_si128(_mm_and_si128(gt, va), _mm_andnot_si128(gt, vb));
+        __m128i lt = _mm_cmpgt_epi32(_mm_xor_si128(vc, flip), _mm_xor_si128(m, flip));
+        __m128i r = _mm_or_si128(_mm_and_si128(lt, m), _mm_andnot_si128(lt, vc));
+        _mm_storeu_si128((__m128i *)(void *)(d + l), r);
+    }
+#else
+    (void)sign, (void)d, (void)a, (void)b, (void)c, (void)n;
+#endif
+    return l;
+}
+
 /* The math layer's operations that have no profile choice (integer
  * arithmetic wraps; integer conversions to f32 round to nearest even), and
  * f32 + - * / when the profile's are the host's IEEE operators
@@ -213,14 +247,16 @@ static inline bool fast_math(stex_math_fn fn, bool ieee, uint32_t n, uint32_t *r
     case STEX_MATH_MIN_I32: LANES(s32(a[l]) < s32(b[l]) ? a[l] : b[l]);
     case STEX_MATH_MIN_U32: LANES(a[l] < b[l] ? a[l] : b[l]);
     case STEX_MATH_CLAMP_I32: {
-        for (l = 0; l < n; l++) {
+        l = clamp_sse2(true, n, d, a, b, c);
+        for (; l < n; l++) {
             uint32_t m = s32(a[l]) > s32(b[l]) ? a[l] : b[l];
             d[l] = s32(m) < s32(c[l]) ? m : c[l];
         }
         return true;
     }
     case STEX_MATH_CLAMP_U32: {
-        for (l = 0; l < n; l++) {
+        l = clamp_sse2(false, n, d, a, b, c);
+        for (; l < n; l++) {
             uint32_t m = a[l] > b[l] ? a[l] : b[l];
             d[l] = m < c[l] ? m : c[l];
         }
@@ -444,6 +480,15 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
             }
             break;
         case OP_ADDR:
+            if (!i->c && i->a == WG_NONE_REG) { /* runtime-sized from word 0 */
+                uint32_t *d = R(sg, i->d);
+                const uint32_t *b = R(sg, i->b);
+                for (uint32_t l = 0; l < n; l++) {
+                    uint64_t w = (uint64_t)b[l] * i->imm;
+                    d[l] = w >= WG_NONE ? WG_NONE : (uint32_t)w;
+                }
+                break;
+            }
             if (!i->c && i->a != WG_NONE_REG) { /* runtime-sized: no bounds rule here */
                 uint32_t *d = R(sg, i->d);
                 const uint32_t *a = R(sg, i->a), *b = R(sg, i->b);
@@ -471,30 +516,18 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
                 R(sg, i->d)[l] = w >= WG_NONE ? WG_NONE : (uint32_t)w;
             }
             break;
-        case OP_BUF_LOAD: {
-            uint64_t idx[64];
-            uint32_t out[64];
-            for (uint32_t k = 0; k < i->n; k++) {
-                words_at(p, sg, i, k, idx);
-                stex_lanes_buffer_load(&L, i->imm, idx, out);
-                uint32_t *d = R(sg, i->d + k);
-                if (sg->exec == sg->all)
-                    memcpy(d, out, n * sizeof *d);
-                else
-                    for (uint32_t l = 0; l < n; l++)
-                        if (sg->exec >> l & 1)
-                            d[l] = out[l];
-            }
+        case OP_BUF_LOAD: /* word k of each lane: off(a) + e + offs[k] (words_at) */
+            for (uint32_t k = 0; k < i->n; k++)
+                stex_lanes_buffer_load_words(&L, i->imm, i->a == WG_NONE_REG ? NULL : R(sg, i->a),
+                                             WG_NONE, (uint64_t)i->e + offs_k(p, i, k),
+                                             R(sg, i->d + k));
             break;
-        }
-        case OP_BUF_STORE: {
-            uint64_t idx[64];
-            for (uint32_t k = 0; k < i->n; k++) {
-                words_at(p, sg, i, k, idx);
-                stex_lanes_buffer_store(&L, i->imm, idx, R(sg, i->b + k));
-            }
+        case OP_BUF_STORE:
+            for (uint32_t k = 0; k < i->n; k++)
+                stex_lanes_buffer_store_words(&L, i->imm, i->a == WG_NONE_REG ? NULL : R(sg, i->a),
+                                              WG_NONE, (uint64_t)i->e + offs_k(p, i, k),
+                                              R(sg, i->b + k));
             break;
-        }
         case OP_WG_LOAD:
         case OP_WG_STORE:
             for (uint32_t l = 0; l < n; l++) {
@@ -658,10 +691,13 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
             sg->slot[i->imm] |= sg->exec;
             sg->exec = 0;
             break;
-        case OP_BREAK_IF: {
+        case OP_BREAK_IF:
+        case OP_BREAK_JUMP: {
             uint64_t c = lane_mask(R(sg, i->a), n);
             sg->slot[i->imm] |= sg->exec & c;
             sg->exec &= ~c;
+            if (!sg->exec && i->op == OP_BREAK_JUMP)
+                pc = i->b;
             break;
         }
         case OP_LOOP_END:
@@ -787,7 +823,7 @@ bool wg_prepare(wg_exec_program *xp)
             case OP_TEX_SAMPLE: RD(i->a, 1); RD(i->b, 1); RD(i->c, 1); RD(i->d, 4); WR(i->d, 4); break;
             case OP_TEX_DIMS: WR(i->d, i->n); break;
             case OP_ARRAY_LEN: WR(i->d, 1); break;
-            case OP_IF: case OP_BREAK_IF: RD(i->a, 1); break;
+            case OP_IF: case OP_BREAK_IF: case OP_BREAK_JUMP: RD(i->a, 1); break;
             case OP_BARRIER: case OP_ELSE: case OP_ENDIF: case OP_MASK_CLEAR: case OP_EXIT:
             case OP_MERGE: case OP_LOOP_END: case OP_END:
                 break;
@@ -797,13 +833,14 @@ bool wg_prepare(wg_exec_program *xp)
             }
 #undef RD
 #undef WR
-            bool fwd = (i->op == OP_IF || i->op == OP_ELSE) && i->b > pc && i->b <= nc;
+            bool fwd = (i->op == OP_IF || i->op == OP_ELSE || i->op == OP_BREAK_JUMP) &&
+                       i->b > pc && i->b <= nc;
             if (fwd) {
                 uint64_t *t = in + (size_t)i->b * words;
                 for (uint32_t k = 0; k < words; k++)
                     t[k] = jumped[i->b] ? t[k] & cur[k] : cur[k];
                 jumped[i->b] = 1;
-            } else if (i->op == OP_IF || i->op == OP_ELSE ||
+            } else if (i->op == OP_IF || i->op == OP_ELSE || i->op == OP_BREAK_JUMP ||
                        (i->op == OP_LOOP_END && i->b > pc)) {
                 ok = false; /* a jump this pass does not know: zero everything */
             }

@@ -158,7 +158,7 @@ static bool describe(wg_ins *i, ins_info *f)
     case OP_ARRAY_LEN: /* a and b are byte counts */
         f->wr = (opnd){&i->d, 1}, f->full = true;
         return true;
-    case OP_IF: case OP_BREAK_IF:
+    case OP_IF: case OP_BREAK_IF: case OP_BREAK_JUMP:
         rd(f, &i->a, 1);
         return true;
     case OP_BARRIER: case OP_ELSE: case OP_ENDIF: case OP_MASK_CLEAR: case OP_EXIT:
@@ -170,7 +170,7 @@ static bool describe(wg_ins *i, ins_info *f)
 
 static bool is_jump(const wg_ins *i)
 {
-    return i->op == OP_IF || i->op == OP_ELSE || i->op == OP_LOOP_END;
+    return i->op == OP_IF || i->op == OP_ELSE || i->op == OP_LOOP_END || i->op == OP_BREAK_JUMP;
 }
 
 /* ---- 1. propagation ---- */
@@ -315,6 +315,43 @@ static void live_out(const wg_program *p, const uint64_t *in, uint32_t words, ui
             out[k] |= in[(size_t)i->b * words + k];
 }
 
+/* in[pc * words ..]: the registers live before pc, with the dead
+ * instructions' reads left out (sweeps until nothing grows: loops). */
+static void liveness(const wg_program *p, uint32_t nregs, const uint8_t *dead, uint64_t *in,
+                     uint64_t *out, uint32_t words)
+{
+    uint32_t nc = p->ncode;
+    memset(in, 0, (size_t)(nc + 1) * words * sizeof *in);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t pc = nc; pc-- > 0;) {
+            wg_ins *i = &p->code[pc];
+            live_out(p, in, words, pc, out);
+            if (!dead || !dead[pc]) {
+                ins_info f;
+                describe(i, &f);
+                uint32_t lo, hi;
+                if (f.wr.reg && f.full) {
+                    range(*f.wr.reg, f.wr.count, nregs, &lo, &hi);
+                    for (uint32_t r = lo; r < hi; r++)
+                        bit_clr(out, r);
+                }
+                for (uint32_t k = 0; k < f.nrd; k++) {
+                    range(*f.rd[k].reg, f.rd[k].count, nregs, &lo, &hi);
+                    for (uint32_t r = lo; r < hi; r++)
+                        bit_set(out, r);
+                }
+            }
+            uint64_t *l = in + (size_t)pc * words;
+            for (uint32_t k = 0; k < words; k++)
+                if ((l[k] | out[k]) != l[k]) {
+                    l[k] |= out[k];
+                    changed = true;
+                }
+        }
+    }
+}
+
 /* Marks dead[pc] for removable instructions whose result nothing reads;
  * false: out of memory. */
 static bool find_dead(const wg_program *p, uint32_t nregs, uint8_t *dead)
@@ -327,37 +364,9 @@ static bool find_dead(const wg_program *p, uint32_t nregs, uint8_t *dead)
         free(out);
         return false;
     }
-    for (bool more = true; more;) {
+    for (bool more = true; more;) { /* until no new dead: their reads are gone */
         more = false;
-        /* live sets until they stop growing (loops need a few sweeps) */
-        for (bool changed = true; changed;) {
-            changed = false;
-            for (uint32_t pc = nc; pc-- > 0;) {
-                wg_ins *i = &p->code[pc];
-                live_out(p, in, words, pc, out);
-                if (!dead[pc]) {
-                    ins_info f;
-                    describe(i, &f);
-                    uint32_t lo, hi;
-                    if (f.wr.reg && f.full) {
-                        range(*f.wr.reg, f.wr.count, nregs, &lo, &hi);
-                        for (uint32_t r = lo; r < hi; r++)
-                            bit_clr(out, r);
-                    }
-                    for (uint32_t k = 0; k < f.nrd; k++) {
-                        range(*f.rd[k].reg, f.rd[k].count, nregs, &lo, &hi);
-                        for (uint32_t r = lo; r < hi; r++)
-                            bit_set(out, r);
-                    }
-                }
-                uint64_t *l = in + (size_t)pc * words;
-                for (uint32_t k = 0; k < words; k++)
-                    if ((l[k] | out[k]) != l[k]) {
-                        l[k] |= out[k];
-                        changed = true;
-                    }
-            }
-        }
+        liveness(p, nregs, dead, in, out, words);
         /* an instruction is dead when nothing after it reads what it writes */
         for (uint32_t pc = 0; pc < nc; pc++) {
             wg_ins *i = &p->code[pc];
@@ -376,8 +385,6 @@ static bool find_dead(const wg_program *p, uint32_t nregs, uint8_t *dead)
                 more = true;
             }
         }
-        if (more) /* start again: the dead instructions' reads are gone */
-            memset(in, 0, (size_t)(nc + 1) * words * sizeof *in);
     }
     free(in);
     free(out);
@@ -410,6 +417,134 @@ static void pack(wg_program *p, const uint8_t *dead)
     free(map);
 }
 
+/* ---- 4. loops: no pass without lanes ----
+ * A loop's BREAK_IF that leaves no lane running would still run the rest
+ * of the body once, for no lane (its masked effects do nothing; its
+ * arithmetic computes temporaries nobody reads after the loop).  It becomes
+ * OP_BREAK_JUMP, straight to the loop's LOOP_END (which then takes the
+ * loop's exit lanes), when the code between is inert without lanes:
+ *  - no barrier, no builtin that asks through a lane (TEX_DIMS, ARRAY_LEN);
+ *  - no register the arithmetic writes there is live after the loop;
+ *  - every mask slot it merges back (MERGE, ENDIF, ELSE, LOOP_END) is empty:
+ *    cleared (MASK_CLEAR, IF) between the BREAK_IF and it, or cleared
+ *    earlier in the straight-line code that leads to the BREAK_IF with no
+ *    exit into it since. */
+
+/* Slot t is empty at pc `from` (exec = 0 from there on): cleared at or after
+ * `lo`, in the straight line before `from` (no jump lands in between), with
+ * no EXIT or BREAK_IF into it since the clearing. */
+static bool slot_clear_before(const wg_program *p, const uint8_t *label, uint32_t lo,
+                              uint32_t from, uint32_t t)
+{
+    for (uint32_t pc = from; pc-- > lo;) {
+        const wg_ins *i = &p->code[pc];
+        if ((i->op == OP_MASK_CLEAR || i->op == OP_IF) && i->imm == t)
+            return true;
+        if ((i->op == OP_EXIT || i->op == OP_BREAK_IF || i->op == OP_BREAK_JUMP) && i->imm == t)
+            return false;
+        if (label[pc])
+            return false;
+    }
+    return false;
+}
+
+/* Slot t is cleared (MASK_CLEAR, IF) somewhere in [lo, pc): with no lane
+ * running from lo on, nothing can fill it after that. */
+static bool slot_cleared_in(const wg_program *p, uint32_t lo, uint32_t pc, uint32_t t)
+{
+    for (uint32_t k = lo; k < pc; k++)
+        if ((p->code[k].op == OP_MASK_CLEAR || p->code[k].op == OP_IF) && p->code[k].imm == t)
+            return true;
+    return false;
+}
+
+static bool inert(const wg_program *p, const uint8_t *label, const uint64_t *live_after,
+                  uint32_t nregs, uint32_t head, uint32_t j, uint32_t e)
+{
+    for (uint32_t pc = j + 1; pc < e; pc++) {
+        wg_ins *i = &p->code[pc];
+        switch ((wg_opcode)i->op) {
+        case OP_BARRIER: case OP_TEX_DIMS: case OP_ARRAY_LEN: case OP_END:
+            return false;
+        case OP_MERGE: case OP_ENDIF: case OP_ELSE: case OP_LOOP_END:
+            /* empty: cleared inside the skipped code, or before the BREAK_IF */
+            if (!slot_cleared_in(p, j + 1, pc, i->imm) &&
+                !slot_clear_before(p, label, head, j, i->imm))
+                return false;
+            if (i->op == OP_LOOP_END && i->b > pc)
+                return false;
+            break;
+        default: {
+            ins_info f;
+            describe(i, &f);
+            if (f.wr.reg && f.full) {
+                uint32_t lo, hi;
+                range(*f.wr.reg, f.wr.count, nregs, &lo, &hi);
+                for (uint32_t r = lo; r < hi; r++)
+                    if (bit_get(live_after, r))
+                        return false;
+            }
+        }
+        }
+    }
+    return true;
+}
+
+static bool break_jumps(wg_program *p, uint32_t nregs)
+{
+    uint32_t nc = p->ncode, words = (nregs + 63) / 64 + 1;
+    uint64_t *in = calloc((size_t)(nc + 1) * words, sizeof *in);
+    uint64_t *out = calloc(words, sizeof *out);
+    uint8_t *label = calloc(nc + 1, 1);
+    bool ok = in && out && label;
+    if (ok) {
+        liveness(p, nregs, NULL, in, out, words);
+        for (uint32_t pc = 0; pc < nc; pc++)
+            if (is_jump(&p->code[pc]))
+                label[p->code[pc].b] = 1;
+        for (uint32_t j = 0; j < nc; j++) {
+            wg_ins *i = &p->code[j];
+            if (i->op != OP_BREAK_IF)
+                continue;
+            uint32_t e = j + 1; /* the loop's end: its LOOP_END on the same slot */
+            while (e < nc && !(p->code[e].op == OP_LOOP_END && p->code[e].imm == i->imm))
+                e++;
+            if (e == nc || p->code[e].b > j || e + 1 > nc)
+                continue;
+            if (inert(p, label, in + (size_t)(e + 1) * words, nregs, p->code[e].b, j, e)) {
+                i->op = OP_BREAK_JUMP;
+                i->b = e;
+            }
+        }
+    }
+    free(in);
+    free(out);
+    free(label);
+    return ok;
+}
+
+/* ---- 5. loop conditions: `!(a < b)` as one comparison ----
+ * An integer CMP followed at once by BITS_LNOT of its result is the
+ * opposite comparison (i32 and u32 order totally; f32 does not, NaN): the
+ * LNOT becomes that CMP on the same operands, and the first CMP is left to
+ * dead-code elimination. */
+static void invert_compares(wg_program *p, const uint8_t *label)
+{
+    static const uint8_t opposite[] = {[CMP_LT] = CMP_GE, [CMP_LE] = CMP_GT, [CMP_GT] = CMP_LE,
+                                       [CMP_GE] = CMP_LT, [CMP_EQ] = CMP_NE, [CMP_NE] = CMP_EQ};
+    for (uint32_t pc = 1; pc < p->ncode; pc++) {
+        wg_ins *i = &p->code[pc], *c = &p->code[pc - 1];
+        if (i->op != OP_BITS || i->sub != BITS_LNOT || label[pc] || c->op != OP_CMP ||
+            c->d != i->a || c->sub > CMP_NE || (c->n != TY_I32 && c->n != TY_U32) ||
+            c->d == c->a || c->d == c->b)
+            continue;
+        uint32_t d = i->d;
+        *i = *c;
+        i->d = d;
+        i->sub = opposite[c->sub];
+    }
+}
+
 bool wg_optimize(wg_exec_program *xp)
 {
     wg_program *p = &xp->prog;
@@ -432,9 +567,11 @@ bool wg_optimize(wg_exec_program *xp)
             if (is_jump(&p->code[pc]))
                 label[p->code[pc].b] = 1;
         propagate(&s, label);
+        invert_compares(p, label);
         ok = !s.oom && find_dead(p, p->nregs + s.nconsts, dead);
         if (ok) {
             pack(p, dead);
+            break_jumps(p, p->nregs + s.nconsts); /* out of memory: plain BREAK_IFs */
             xp->consts = s.consts;
             xp->nconsts = s.nconsts;
             xp->const_reg = p->nregs;

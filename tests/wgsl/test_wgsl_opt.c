@@ -2,7 +2,7 @@
  * programs full of what it rewrites - copies of variables and vectors read
  * after masked writes, literals inside loops, registers reused across
  * scopes, inlined calls, array indexing, break and continue in divergent
- * loops - give the same output words optimised and as lowered, at sub-group
+ * loops (whose exits jump past a pass without lanes), integer clamps - give the same output words optimised and as lowered, at sub-group
  * widths 1, 5 and 64 under every profile; the integer program also matches
  * its expectation computed here; and the pass does shorten them. */
 #include <setjmp.h>
@@ -41,13 +41,17 @@ static const char INTS[] =
     "    acc = mix3(acc, v.x);\n"
     "    if (acc % 13u == 5u) { break; }\n"
     "  }\n"
+    "  var n0 = 0u;\n"
+    "  var j0 = 0u;\n"
+    "  while (j0 < x % 7u) { j0++; if (j0 == 3u) { continue; } n0 += j0 * 2u; }\n"
+    "  let c0 = clamp(x * 524309u, 100000u, 3000000000u) ^ u32(clamp(i32(x) - 4000, -1000, 1000));\n"
     "  var arr = array<u32, 4>(1u, 2u, 3u, 4u);\n"
     "  arr[x % 4u] = acc;\n"
     "  let k = x % 4u;\n"
     "  let y = arr[(k + 1u) % 4u];\n"
     "  var z = 0u;\n"
     "  if (x < 2000u) { z = y; } else { z = acc; let q = z; z = q + 1u; }\n"
-    "  output[gid.x] = acc + v.y * 5u + z + r0;\n"
+    "  output[gid.x] = acc + v.y * 5u + z + r0 + n0 * 13u + c0;\n"
     "}\n";
 
 static uint32_t ints_expected(uint32_t x)
@@ -62,10 +66,17 @@ static uint32_t ints_expected(uint32_t x)
         if (acc % 13 == 5)
             break;
     }
+    uint32_t n0 = 0;
+    for (uint32_t j = 1; j <= x % 7; j++)
+        if (j != 3)
+            n0 += j * 2;
+    uint32_t m = x * 524309u, c0 = m < 100000u ? 100000u : m > 3000000000u ? 3000000000u : m;
+    int32_t sx = (int32_t)x - 4000;
+    c0 ^= (uint32_t)(sx < -1000 ? -1000 : sx > 1000 ? 1000 : sx);
     uint32_t arr[4] = {1, 2, 3, 4};
     arr[x % 4] = acc;
     uint32_t y = arr[(x % 4 + 1) % 4], z = x < 2000 ? y : acc + 1;
-    return acc + v[1] * 5 + z + x * 3 * 11 + x * 21;
+    return acc + v[1] * 5 + z + x * 3 * 11 + x * 21 + n0 * 13 + c0;
 }
 
 static const char FLOATS[] =
