@@ -4,8 +4,10 @@
  * call.  Each lane runs the code of the per-invocation builtin: the inline
  * fast path of shader/fast.h when its tag and bounds allow (without entering
  * the lane: that path reads no invocation id), else stex_lanes_enter and the
- * same stex__*_b path as builtins_lanes.c.  The hot sampled format
- * (rgba8unorm through the profile's code table) has its own loop.  No
+ * same stex__*_b path as builtins_lanes.c.  The hot cases (every lane
+ * active, bounds below 2^31) have their own loops: a sampled rgba8unorm
+ * load through the profile's code table, a raw 32-bit channel's load and
+ * store, an rgba8unorm store through the profile's encoder.  No
  * semantics live here.  The buffer word forms take an element offset per
  * lane (or one for all lanes: a uniform's field is read once when the plain
  * path serves it - the same word, no effect - and handed to every lane). */
@@ -44,6 +46,13 @@ static inline bool all_active(const stex_lanes *l)
         }                                                                             \
     } while (0)
 
+/* bounds below 2^31: an i32 coordinate below 0, as a u32 word, is above
+ * them, so one unsigned compare serves both signs */
+static inline bool small(const stex_fast_binding *b)
+{
+    return b->w < (1ull << 31) && b->h < (1ull << 31);
+}
+
 static inline void put4(uint32_t *const out[4], uint32_t i, const stex_vec4 *v)
 {
     out[0][i] = v->u[0], out[1][i] = v->u[1], out[2][i] = v->u[2], out[3][i] = v->u[3];
@@ -54,6 +63,28 @@ void stex_lanes_textureLoad_words(const stex_lanes *l, uint32_t binding, stex_vi
                                   bool sign, uint32_t *const out[4])
 {
     const stex_fast_binding *b = stex__fast(l->inv, binding);
+    if (b->load_tag == (uint32_t)dim && b->raw32 && !z && dim != STEX_VIEW_DIMENSION_3D &&
+        all_active(l) && small(b)) {
+        /* one 32-bit channel kept bit for bit (stex__load_at's raw32 case) */
+        uint32_t w = (uint32_t)b->w, h = (uint32_t)b->h, n = l->n, one = b->alpha_one;
+        const uint8_t *mem = b->memory;
+        const uint64_t *col = b->col, *row = b->row;
+        uint32_t *o0 = out[0], *o1 = out[1], *o2 = out[2], *o3 = out[3];
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t xi = x[i], yi = y ? y[i] : 0;
+            if (STEX__LIKELY((xi < w) & (yi < h))) {
+                uint32_t v;
+                memcpy(&v, mem + col[xi] + row[yi], 4);
+                o0[i] = v, o1[i] = 0, o2[i] = 0, o3[i] = one;
+                continue;
+            }
+            stex_lanes_enter(l, i);
+            stex_value r = stex__load_b(l->inv, b, binding, dim, coord(x, i, sign),
+                                        coord(y, i, sign), 0);
+            put4(out, i, &r.v);
+        }
+        return;
+    }
     EACH_LANE(l, i, {
         int64_t xi = coord(x, i, sign), yi = coord(y, i, sign), zi = coord(z, i, sign);
         bool in = ((uint64_t)xi < b->w) & ((uint64_t)yi < b->h) & ((uint64_t)zi < b->d);
@@ -75,6 +106,32 @@ void stex_lanes_textureStore_words(const stex_lanes *l, uint32_t binding,
 {
     const stex_fast_binding *b = stex__fast(l->inv, binding);
     uint32_t tag = (uint32_t)dim | ((uint32_t)type << 8);
+    bool raw = b->raw32, rgba8 = b->enc_codec == STEX__CODEC_RGBA8UNORM;
+    if (b->store_tag == tag && (raw || rgba8) && !z && dim != STEX_VIEW_DIMENSION_3D &&
+        all_active(l) && small(b)) {
+        /* the two hot encoders of stex__store_at, one loop each; an
+         * out-of-bounds store is discarded (no lane to enter) */
+        uint32_t w = (uint32_t)b->w, h = (uint32_t)b->h, n = l->n;
+        uint8_t *mem = b->memory;
+        const uint64_t *col = b->col, *row = b->row;
+        const uint32_t *v0 = v[0], *v1 = v[1], *v2 = v[2], *v3 = v[3];
+        uint32_t round = b->u8_round, nan = b->u8_nan;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t xi = x[i], yi = y ? y[i] : 0;
+            if (!((xi < w) & (yi < h)))
+                continue;
+            uint8_t *p = mem + col[xi] + row[yi];
+            if (raw) {
+                stex__store32(p, v0[i]);
+            } else {
+                uint32_t u[4] = {v0[i], v1[i], v2[i], v3[i]};
+                float f[4];
+                memcpy(f, u, sizeof f);
+                stex__put_le32(p, stex__unorm8x4(round, nan, f));
+            }
+        }
+        return;
+    }
     EACH_LANE(l, i, {
         int64_t xi = coord(x, i, sign), yi = coord(y, i, sign), zi = coord(z, i, sign);
         stex_value val;
@@ -98,9 +155,7 @@ void stex_lanes_textureLoad_level_2d_words(const stex_lanes *l, uint32_t binding
     const stex_exec_fast *e = (const stex_exec_fast *)(const void *)l->inv->exec;
     bool rgba8 = b->sampled_2d && b->dec_codec == STEX__CODEC_RGBA8UNORM;
     const float *t = b->u8_value;
-    if (rgba8 && all_active(l) && b->w < (1ull << 31) && b->h < (1ull << 31)) {
-        /* an i32 coordinate below 0 is a u32 word above every bound, and a
-         * level is 0 as either: one unsigned compare per axis serves both */
+    if (rgba8 && all_active(l) && small(b)) { /* a level is 0 as i32 or u32 */
         uint32_t w = (uint32_t)b->w, h = (uint32_t)b->h, n = l->n;
         /* in locals: the stores below could otherwise alias them for the compiler */
         const uint8_t *mem = b->memory;

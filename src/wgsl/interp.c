@@ -229,7 +229,7 @@ static inline uint32_t clamp_sse2(bool sign, uint32_t n, uint32_t *restrict d, c
 
 /* The math layer's operations that have no profile choice (integer
  * arithmetic wraps; integer conversions to f32 round to nearest even), and
- * f32 + - * / when the profile's are the host's IEEE operators
+ * f32 + - * / (and a * b + c, unfused) when the profile's are the host's IEEE operators
  * (stex_math_f32_is_ieee): computed here for every lane, without a call per
  * lane.  The same bits as stex_math_eval; false for anything else. */
 static inline bool fast_math(stex_math_fn fn, bool ieee, uint32_t n, uint32_t *restrict d,
@@ -293,6 +293,18 @@ static inline bool fast_math(stex_math_fn fn, bool ieee, uint32_t n, uint32_t *r
         if (!ieee)
             return false;
         LANES(f_bits(as_f(a[l]) / as_f(b[l])));
+    case STEX_MATH_MUL_ADD_F32: case STEX_MATH_ADD_MUL_F32: case STEX_MATH_MUL_ADD_LET_F32:
+        /* a * b + c, a candidate for contraction: an IEEE profile does not
+         * contract (stex_m_mul_add: the product rounded to f32, then the
+         * sum); two statements, and the build's -ffp-contract=off keeps the
+         * compiler from fusing them */
+        if (!ieee)
+            return false;
+        for (l = 0; l < n; l++) {
+            float prod = as_f(a[l]) * as_f(b[l]);
+            d[l] = f_bits(prod + as_f(c[l]));
+        }
+        return true;
 #undef LANES
     default:
         return false;
@@ -648,9 +660,11 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
                 stex_uvec2 v = stex_textureDimensions_2d(inv, i->imm);
                 dims[0] = v.x, dims[1] = v.y;
             }
-            for (uint32_t k = 0; k < i->n; k++)
+            for (uint32_t k = 0; k < i->n; k++) {
+                uint32_t *d = R(sg, i->d + k), v = dims[k];
                 for (uint32_t l = 0; l < n; l++)
-                    R(sg, i->d + k)[l] = dims[k];
+                    d[l] = v;
+            }
             break;
         }
         case OP_ARRAY_LEN: {
@@ -908,9 +922,9 @@ static void fill_ids(const stex_workgroup *w, subgroup *sg, uint32_t ids)
 /* The constant registers of wg_optimize, every lane. */
 static void fill_consts(const wg_exec_program *xp, subgroup *sg)
 {
-    for (uint32_t k = 0; k < xp->nconsts; k++) {
+    for (uint32_t k = 0, stride = sg->stride; k < xp->nconsts; k++) {
         uint32_t *d = R(sg, xp->const_reg + k), v = xp->consts[k];
-        for (uint32_t l = 0; l < sg->stride; l++)
+        for (uint32_t l = 0; l < stride; l++)
             d[l] = v;
     }
 }
