@@ -155,7 +155,10 @@ void stex_lanes_textureLoad_level_2d_words(const stex_lanes *l, uint32_t binding
     const stex_exec_fast *e = (const stex_exec_fast *)(const void *)l->inv->exec;
     bool rgba8 = b->sampled_2d && b->dec_codec == STEX__CODEC_RGBA8UNORM;
     const float *t = b->u8_value;
-    if (rgba8 && all_active(l) && small(b)) { /* a level is 0 as i32 or u32 */
+    uint32_t levels = 0; /* the levels' bits or'ed: 0 when every lane asks level 0 */
+    for (uint32_t i = 0; level && i < l->n; i++)
+        levels |= level[i];
+    if (rgba8 && !levels && all_active(l) && small(b)) {
         uint32_t w = (uint32_t)b->w, h = (uint32_t)b->h, n = l->n;
         /* in locals: the stores below could otherwise alias them for the compiler */
         const uint8_t *mem = b->memory;
@@ -163,7 +166,7 @@ void stex_lanes_textureLoad_level_2d_words(const stex_lanes *l, uint32_t binding
         uint32_t *o0 = out[0], *o1 = out[1], *o2 = out[2], *o3 = out[3];
         for (uint32_t i = 0; i < n; i++) {
             uint32_t xi = x[i], yi = y[i];
-            if (STEX__LIKELY((xi < w) & (yi < h) & (!level || !level[i]))) {
+            if (STEX__LIKELY((xi < w) & (yi < h))) {
                 const uint8_t *p = mem + col[xi] + row[yi];
                 uint32_t f[4];
                 memcpy(&f[0], &t[p[0]], 4);
@@ -219,6 +222,20 @@ void stex_lanes_buffer_load_words(const stex_lanes *l, uint32_t binding, const u
         uint32_t v;
         memcpy(&v, b->buf + add * 4, 4);
         EACH_LANE(l, i, out[i] = v;);
+        return;
+    }
+    if (plain && off && all_active(l)) { /* words in range read inline, in one loop */
+        const uint8_t *buf = b->buf;
+        uint64_t words = b->buf_words;
+        for (uint32_t i = 0, n = l->n; i < n; i++) {
+            uint64_t idx = off[i] == none ? UINT64_MAX : off[i] + add;
+            if (STEX__LIKELY(idx < words)) {
+                memcpy(&out[i], buf + idx * 4, 4);
+                continue;
+            }
+            stex_lanes_enter(l, i);
+            out[i] = stex__buffer_load_b(l->inv, b, binding, idx);
+        }
         return;
     }
     EACH_LANE(l, i, {

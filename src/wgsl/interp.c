@@ -337,12 +337,12 @@ static void tex_words(const subgroup *sg, const stex_lanes *L, const wg_ins *i)
 
 typedef enum stop { STOP_BARRIER, STOP_END, STOP_ERROR } stop;
 
-/* Runs sub-group sg from its pc until a barrier, the end, or an error. */
-static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
-                const stex_profile *prof, uint8_t *kind)
+/* Runs sub-group sg from its pc until a barrier, the end, or an error; n
+ * is sg->n, a constant where run() expands this for full sub-groups. */
+STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
+                                   const stex_profile *prof, uint8_t *kind, const uint32_t n)
 {
     const wg_program *p = &xp->prog;
-    const uint32_t n = sg->n;
     const bool ieee = stex_math_f32_is_ieee(prof);
     stex_lanes L = {inv, sg->lid, &sg->exec, n, 0};
     /* pc and the step count in locals, stored back at every stop */
@@ -495,6 +495,11 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
             if (!i->c && i->a == WG_NONE_REG) { /* runtime-sized from word 0 */
                 uint32_t *d = R(sg, i->d);
                 const uint32_t *b = R(sg, i->b);
+                if (i->imm == 1) { /* one word per element: the index, WG_NONE kept */
+                    for (uint32_t l = 0; l < n; l++)
+                        d[l] = b[l];
+                    break;
+                }
                 for (uint32_t l = 0; l < n; l++) {
                     uint64_t w = (uint64_t)b[l] * i->imm;
                     d[l] = w >= WG_NONE ? WG_NONE : (uint32_t)w;
@@ -735,6 +740,17 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
         }
     }
 #undef STOP
+}
+
+/* 64 lanes (the default: an 8x8 workgroup) get their own copy of the
+ * interpreter loop, where every loop over lanes has a constant trip count
+ * the compiler vectorises without remainder; other widths share one. */
+static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
+                const stex_profile *prof, uint8_t *kind)
+{
+    if (sg->n == 64)
+        return run_lanes(xp, sg, inv, prof, kind, 64);
+    return run_lanes(xp, sg, inv, prof, kind, sg->n);
 }
 
 /* ---- which registers a workgroup must zero ----
