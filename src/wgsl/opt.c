@@ -23,6 +23,11 @@
  * 3. the survivors are packed and the jumps renumbered (a removed jump
  *    target becomes the next kept instruction).  Memory instructions keep
  *    their order, so race sites (instruction index + 1) keep theirs too.
+ * 4. a loop's BREAK_IF that leaves no lane running jumps to the loop's end
+ *    (OP_BREAK_JUMP) where the body left between does nothing without lanes,
+ *    instead of running it once more for none (see break_jumps);
+ * 5. an integer comparison followed by a logical not becomes the opposite
+ *    comparison (the loop conditions' `!(i <= 1)`).
  *
  * Arithmetic is never reordered, merged or evaluated here: every result is
  * still computed by the interpreter under the dispatch's profile.  A program
