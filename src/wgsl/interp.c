@@ -232,8 +232,8 @@ static inline uint32_t clamp_sse2(bool sign, uint32_t n, uint32_t *restrict d, c
  * f32 + - * / (and a * b + c, unfused) when the profile's are the host's IEEE operators
  * (stex_math_f32_is_ieee): computed here for every lane, without a call per
  * lane.  The same bits as stex_math_eval; false for anything else. */
-static inline bool fast_math(stex_math_fn fn, bool ieee, uint32_t n, uint32_t *restrict d,
-                             const uint32_t *a, const uint32_t *b, const uint32_t *c)
+STEX__ALWAYS_INLINE bool fast_math(stex_math_fn fn, bool ieee, uint32_t n, uint32_t *restrict d,
+                              const uint32_t *a, const uint32_t *b, const uint32_t *c)
 {
     uint32_t l;
     switch (fn) {
@@ -916,23 +916,36 @@ void wg_unprepare(wg_exec_program *xp)
 static void fill_ids(const stex_workgroup *w, subgroup *sg, uint32_t ids)
 {
     const stex_invocation *wi = w->inv;
+    const uint32_t n = sg->n, *lid = sg->lid;
+    const uint32_t (*wl)[3] = w->lid;
     for (uint32_t c = 0; c < 3; c++) {
-        if (ids >> (REG_LOCAL_ID + c) & 1)
-            for (uint32_t l = 0; l < sg->n; l++)
-                R(sg, REG_LOCAL_ID + c)[l] = w->lid[sg->lid[l]][c];
-        if (ids >> (REG_GLOBAL_ID + c) & 1)
-            for (uint32_t l = 0; l < sg->n; l++)
-                R(sg, REG_GLOBAL_ID + c)[l] = w->base[c] + w->lid[sg->lid[l]][c];
-        if (ids >> (REG_WORKGROUP_ID + c) & 1)
-            for (uint32_t l = 0; l < sg->n; l++)
-                R(sg, REG_WORKGROUP_ID + c)[l] = wi->workgroup_id[c];
-        if (ids >> (REG_NUM_WORKGROUPS + c) & 1)
-            for (uint32_t l = 0; l < sg->n; l++)
-                R(sg, REG_NUM_WORKGROUPS + c)[l] = wi->num_workgroups[c];
+        /* each register through a local pointer: its stores cannot be w's */
+        if (ids >> (REG_LOCAL_ID + c) & 1) {
+            uint32_t *d = R(sg, REG_LOCAL_ID + c);
+            for (uint32_t l = 0; l < n; l++)
+                d[l] = wl[lid[l]][c];
+        }
+        if (ids >> (REG_GLOBAL_ID + c) & 1) {
+            uint32_t *d = R(sg, REG_GLOBAL_ID + c), base = w->base[c];
+            for (uint32_t l = 0; l < n; l++)
+                d[l] = base + wl[lid[l]][c];
+        }
+        if (ids >> (REG_WORKGROUP_ID + c) & 1) {
+            uint32_t *d = R(sg, REG_WORKGROUP_ID + c), v = wi->workgroup_id[c];
+            for (uint32_t l = 0; l < n; l++)
+                d[l] = v;
+        }
+        if (ids >> (REG_NUM_WORKGROUPS + c) & 1) {
+            uint32_t *d = R(sg, REG_NUM_WORKGROUPS + c), v = wi->num_workgroups[c];
+            for (uint32_t l = 0; l < n; l++)
+                d[l] = v;
+        }
     }
-    if (ids >> REG_LOCAL_INDEX & 1)
-        for (uint32_t l = 0; l < sg->n; l++)
-            R(sg, REG_LOCAL_INDEX)[l] = sg->lid[l];
+    if (ids >> REG_LOCAL_INDEX & 1) {
+        uint32_t *d = R(sg, REG_LOCAL_INDEX);
+        for (uint32_t l = 0; l < n; l++)
+            d[l] = lid[l];
+    }
 }
 
 /* The constant registers of wg_optimize, every lane. */
@@ -1009,7 +1022,8 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
     for (;;) {
         const uint32_t *order = phase_order(e);
         memset(ran, 0, ngroups);
-        for (uint32_t k = 0; k < total; k++) {
+        /* one sub-group (the whole workgroup): it is the first to appear */
+        for (uint32_t k = 0; k < (ngroups == 1 && total ? 1 : total); k++) {
             uint32_t g = order[k] / width;
             if (ran[g])
                 continue;
