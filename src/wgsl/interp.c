@@ -144,7 +144,9 @@ static inline void copy_regs(const subgroup *sg, uint32_t d, uint32_t a, uint32_
     uint32_t *dst = R(sg, d);
     const uint32_t *src = R(sg, a);
     size_t words = (size_t)count * sg->stride;
-    if (dst + words <= src || src + words <= dst) {
+    if (words >= 64 && (dst + words <= src || src + words <= dst)) {
+        memcpy(dst, src, words * sizeof *dst); /* whole 64-lane registers: the library's copy */
+    } else if (dst + words <= src || src + words <= dst) {
         for (size_t k = 0; k < words; k++)
             dst[k] = src[k];
     } else {
