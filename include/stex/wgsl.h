@@ -103,7 +103,7 @@ typedef struct stex_wgsl_override {
 } stex_wgsl_override;
 
 typedef struct stex_wgsl_options {
-    uint32_t subgroup_width;   /* lanes run in lock step: 1..64; 0 = 32 */
+    uint32_t subgroup_width;   /* lanes run in lock step: 1..64; 0 = 64 */
     uint64_t max_steps;        /* instructions of one sub-group per workgroup; 0 = 2^32 */
     const stex_wgsl_override *overrides;
     uint32_t override_count;

@@ -8,7 +8,7 @@
 
 #define RUN_MAX_OUTS 8
 /* the sub-group width --executor wgsl runs at (the interpreter's default) */
-#define RUN_WGSL_SUBGROUP 32
+#define RUN_WGSL_SUBGROUP 64
 
 /* The --out files: the extension picks the type. */
 typedef struct run_outs {

@@ -13,6 +13,9 @@
  */
 #include "math/ops.h"
 
+#include <stdint.h>
+#include <string.h>
+
 /* True if d (finite, of f32 range) is too near a halfway point between two
  * f32s for rounding it to be trusted: the 29 bits below the f32 significand
  * are within 2^(29-46+..) of 1000...0. */
@@ -20,6 +23,16 @@ static int near_halfway(double d)
 {
     if (!isfinite(d) || d == 0.0)
         return 0;
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    if ((bits >> 52 & 0x7ff) >= 1023 - 126) {
+        /* |d| >= 2^-126 (frexp's e >= -125): the 29 significand bits below
+         * the f32 ones are frac * 2^29 exactly, and |frac - 1/2| < 2^-21 is
+         * |low - 2^28| < 2^8 - the test below without frexp and ldexp */
+        int64_t low = (int64_t)(bits & ((1ull << 29) - 1));
+        int64_t off = low - (1ll << 28);
+        return (off < 0 ? -off : off) < 256;
+    }
     int e;
     double m = frexp(fabs(d), &e);   /* m in [0.5, 1) */
     int shift = 24;                  /* f32 significand bits */

@@ -105,4 +105,34 @@ uint32_t exec_atomic_at(const stex_invocation *inv, const struct exec_binding *b
 uint32_t exec_workgroup_atomic(const stex_invocation *inv, stex_atomic_op op, uint64_t index,
                                uint32_t v, uint32_t cmp, bool *exchanged);
 
+/* ---- word forms (builtins_lanes_words.c) ----
+ * The texture builtins above for an executor whose registers hold one
+ * 32-bit word per lane (the WGSL interpreter's structure of arrays):
+ * coordinates are i32 words when `sign` is set, u32 words otherwise (z,
+ * level may be NULL: 0); texel channels are four word arrays, read from
+ * v[k][i] or written to out[k][i] (active lanes only).  Lanes the inline
+ * path serves run in one tight loop per call; every other lane goes through
+ * the per-lane path of the functions above, so results, errors and race
+ * records are theirs. */
+void stex_lanes_textureLoad_words(const stex_lanes *l, uint32_t binding, stex_view_dimension dim,
+                                  const uint32_t *x, const uint32_t *y, const uint32_t *z,
+                                  bool sign, uint32_t *const out[4]);
+void stex_lanes_textureStore_words(const stex_lanes *l, uint32_t binding,
+                                   stex_view_dimension dim, const uint32_t *x,
+                                   const uint32_t *y, const uint32_t *z, bool sign,
+                                   stex_scalar_type type, const uint32_t *const v[4]);
+/* Buffer words (array<u32|i32|f32>): lane i's element index is off[i] + add,
+ * or add alone when off is NULL (the same word for every lane); off[i] ==
+ * none means no element (out of range, as index UINT64_MAX).  Loads write
+ * out[i] of active lanes only. */
+void stex_lanes_buffer_load_words(const stex_lanes *l, uint32_t binding, const uint32_t *off,
+                                  uint32_t none, uint64_t add, uint32_t *out);
+void stex_lanes_buffer_store_words(const stex_lanes *l, uint32_t binding, const uint32_t *off,
+                                   uint32_t none, uint64_t add, const uint32_t *v);
+/* texture_2d<f32>: textureLoad with a level (level signed when lsign). */
+void stex_lanes_textureLoad_level_2d_words(const stex_lanes *l, uint32_t binding,
+                                           const uint32_t *x, const uint32_t *y, bool sign,
+                                           const uint32_t *level, bool lsign,
+                                           uint32_t *const out[4]);
+
 #endif

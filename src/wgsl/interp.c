@@ -2,7 +2,16 @@
  * step, phase by phase (dispatch/phase.h).  Lanes are consecutive local
  * invocation indices; within a phase the sub-groups run in the order their
  * lanes first appear in phase_order (so width 1 follows the schedule
- * exactly), and each builtin handles its lanes in lane order. */
+ * exactly), and each builtin handles its lanes in lane order.
+ *
+ * Speed (docs/engine.md, "The WGSL interpreter's speed"): the default
+ * sub-group is a whole 64-invocation workgroup, so one dispatch serves 64
+ * lanes; the program arrives shortened by wg_optimize (opt.c), with its
+ * literals in constant registers that fill_consts writes once per
+ * workgroup; the loops over lanes are plain loops the compiler vectorises
+ * (the profile's choice, IEEE or not, is read once per run); textures go
+ * through the lane builtins' word forms, straight from and into the
+ * registers. */
 #include "wgsl/interp.h"
 
 #include <stdio.h>
@@ -12,6 +21,10 @@
 #include "dispatch/phase.h"
 #include "shader/exec.h"
 #include "shader/lanes.h"
+
+#if defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__))
+#include <emmintrin.h>
+#endif
 
 typedef struct subgroup {
     uint32_t pc;
@@ -85,6 +98,11 @@ static bool cmp_f32(const stex_profile *prof, int cmp, uint32_t a, uint32_t b)
     }
 }
 
+static uint32_t ncoords_of(uint32_t dim)
+{
+    return dim == STEX_VIEW_DIMENSION_1D ? 1 : dim == STEX_VIEW_DIMENSION_3D ? 3 : 2;
+}
+
 /* one coordinate of every lane: signed (i32) or unsigned (u32) */
 static inline void coord(const subgroup *sg, uint32_t reg, bool is_signed, int64_t *out)
 {
@@ -119,6 +137,41 @@ static void coords(const subgroup *sg, const wg_ins *i, int64_t *x, int64_t *y, 
 
 static inline int32_t s32(uint32_t u) { return (int32_t)u; }
 
+/* registers d..d+count = a..a+count, every lane (memmove's order when they
+ * overlap; registers are whole strides, so the words move as one run) */
+static inline void copy_regs(const subgroup *sg, uint32_t d, uint32_t a, uint32_t count)
+{
+    uint32_t *dst = R(sg, d);
+    const uint32_t *src = R(sg, a);
+    size_t words = (size_t)count * sg->stride;
+    if (words >= 64 && (dst + words <= src || src + words <= dst)) {
+        memcpy(dst, src, words * sizeof *dst); /* whole 64-lane registers: the library's copy */
+    } else if (dst + words <= src || src + words <= dst) {
+        for (size_t k = 0; k < words; k++)
+            dst[k] = src[k];
+    } else {
+        memmove(dst, src, words * sizeof *dst);
+    }
+}
+
+/* bit l: lane l's word is not zero (a condition register), lanes < n */
+static inline uint64_t lane_mask(const uint32_t *a, uint32_t n)
+{
+    uint64_t c = 0;
+    uint32_t l = 0;
+#if defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__))
+    const __m128i zero = _mm_setzero_si128();
+    for (; l + 4 <= n; l += 4) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(a + l));
+        unsigned z = (unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(v, zero)));
+        c |= (uint64_t)(~z & 15u) << l;
+    }
+#endif
+    for (; l < n; l++)
+        c |= (uint64_t)(a[l] != 0) << l;
+    return c;
+}
+
 /* n lanes of one comparison, the comparison chosen once */
 #define CMP_LANES(T, conv)                                                          \
     do {                                                                            \
@@ -151,13 +204,38 @@ static void cmp_u32(int cmp, uint32_t n, uint32_t *restrict d, const uint32_t *a
 #undef CMP_LANES
 #undef AS_U32
 
+/* clamp(a, b, c) = min(max(a, b), c) of i32 (sign) or u32 lanes, four at a
+ * time where SSE2 is there (it has no 32-bit min or max: a compare and a
+ * blend, u32 compared with the sign bit flipped); returns the lanes done. */
+static inline uint32_t clamp_sse2(bool sign, uint32_t n, uint32_t *restrict d, const uint32_t *a,
+                                  const uint32_t *b, const uint32_t *c)
+{
+    uint32_t l = 0;
+#if defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__))
+    const __m128i flip = _mm_set1_epi32(sign ? 0 : (int)0x80000000u);
+    for (; l + 4 <= n; l += 4) {
+        __m128i va = _mm_loadu_si128((const __m128i *)(const void *)(a + l));
+        __m128i vb = _mm_loadu_si128((const __m128i *)(const void *)(b + l));
+        __m128i vc = _mm_loadu_si128((const __m128i *)(const void *)(c + l));
+        __m128i gt = _mm_cmpgt_epi32(_mm_xor_si128(va, flip), _mm_xor_si128(vb, flip));
+        __m128i m = _mm_or_si128(_mm_and_si128(gt, va), _mm_andnot_si128(gt, vb));
+        __m128i lt = _mm_cmpgt_epi32(_mm_xor_si128(vc, flip), _mm_xor_si128(m, flip));
+        __m128i r = _mm_or_si128(_mm_and_si128(lt, m), _mm_andnot_si128(lt, vc));
+        _mm_storeu_si128((__m128i *)(void *)(d + l), r);
+    }
+#else
+    (void)sign, (void)d, (void)a, (void)b, (void)c, (void)n;
+#endif
+    return l;
+}
+
 /* The math layer's operations that have no profile choice (integer
  * arithmetic wraps; integer conversions to f32 round to nearest even), and
- * f32 + - * / when the profile's are the host's IEEE operators
+ * f32 + - * / (and a * b + c, unfused) when the profile's are the host's IEEE operators
  * (stex_math_f32_is_ieee): computed here for every lane, without a call per
  * lane.  The same bits as stex_math_eval; false for anything else. */
-static inline bool fast_math(stex_math_fn fn, bool ieee, uint32_t n, uint32_t *restrict d,
-                             const uint32_t *a, const uint32_t *b, const uint32_t *c)
+STEX__ALWAYS_INLINE bool fast_math(stex_math_fn fn, bool ieee, uint32_t n, uint32_t *restrict d,
+                              const uint32_t *a, const uint32_t *b, const uint32_t *c)
 {
     uint32_t l;
     switch (fn) {
@@ -171,14 +249,16 @@ static inline bool fast_math(stex_math_fn fn, bool ieee, uint32_t n, uint32_t *r
     case STEX_MATH_MIN_I32: LANES(s32(a[l]) < s32(b[l]) ? a[l] : b[l]);
     case STEX_MATH_MIN_U32: LANES(a[l] < b[l] ? a[l] : b[l]);
     case STEX_MATH_CLAMP_I32: {
-        for (l = 0; l < n; l++) {
+        l = clamp_sse2(true, n, d, a, b, c);
+        for (; l < n; l++) {
             uint32_t m = s32(a[l]) > s32(b[l]) ? a[l] : b[l];
             d[l] = s32(m) < s32(c[l]) ? m : c[l];
         }
         return true;
     }
     case STEX_MATH_CLAMP_U32: {
-        for (l = 0; l < n; l++) {
+        l = clamp_sse2(false, n, d, a, b, c);
+        for (; l < n; l++) {
             uint32_t m = a[l] > b[l] ? a[l] : b[l];
             d[l] = m < c[l] ? m : c[l];
         }
@@ -215,20 +295,56 @@ static inline bool fast_math(stex_math_fn fn, bool ieee, uint32_t n, uint32_t *r
         if (!ieee)
             return false;
         LANES(f_bits(as_f(a[l]) / as_f(b[l])));
+    case STEX_MATH_MUL_ADD_F32: case STEX_MATH_ADD_MUL_F32: case STEX_MATH_MUL_ADD_LET_F32:
+        /* a * b + c, a candidate for contraction: an IEEE profile does not
+         * contract (stex_m_mul_add: the product rounded to f32, then the
+         * sum); two statements, and the build's -ffp-contract=off keeps the
+         * compiler from fusing them */
+        if (!ieee)
+            return false;
+        for (l = 0; l < n; l++) {
+            float prod = as_f(a[l]) * as_f(b[l]);
+            d[l] = f_bits(prod + as_f(c[l]));
+        }
+        return true;
 #undef LANES
     default:
         return false;
     }
 }
 
+/* textureLoad / textureStore without an array layer through the word
+ * forms of the lane builtins: coordinates and channels straight from and
+ * into the registers (i32 coordinates when bit 0 of n is set, as coords()). */
+static void tex_words(const subgroup *sg, const stex_lanes *L, const wg_ins *i)
+{
+    uint32_t nc = ncoords_of(i->sub);
+    const uint32_t *x = R(sg, i->a), *y = nc > 1 ? R(sg, i->a + 1) : NULL;
+    const uint32_t *z = nc > 2 ? R(sg, i->a + 2) : NULL;
+    bool sc = i->n & 1, sl = i->n & 2;
+    if (i->op == OP_TEX_STORE) {
+        const uint32_t *const v[4] = {R(sg, i->d), R(sg, i->d + 1), R(sg, i->d + 2),
+                                      R(sg, i->d + 3)};
+        stex_lanes_textureStore_words(L, i->imm, (stex_view_dimension)i->sub, x, y, z, sc,
+                                      (stex_scalar_type)i->c, v);
+        return;
+    }
+    uint32_t *const out[4] = {R(sg, i->d), R(sg, i->d + 1), R(sg, i->d + 2), R(sg, i->d + 3)};
+    if (i->op == OP_TEX_LOAD_LEVEL)
+        stex_lanes_textureLoad_level_2d_words(L, i->imm, x, y, sc,
+                                              i->c != WG_NONE_REG ? R(sg, i->c) : NULL, sl, out);
+    else
+        stex_lanes_textureLoad_words(L, i->imm, (stex_view_dimension)i->sub, x, y, z, sc, out);
+}
+
 typedef enum stop { STOP_BARRIER, STOP_END, STOP_ERROR } stop;
 
-/* Runs sub-group sg from its pc until a barrier, the end, or an error. */
-static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
-                const stex_profile *prof, uint8_t *kind)
+/* Runs sub-group sg from its pc until a barrier, the end, or an error; n
+ * is sg->n, a constant where run() expands this for full sub-groups. */
+STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
+                                   const stex_profile *prof, uint8_t *kind, const uint32_t n)
 {
     const wg_program *p = &xp->prog;
-    const uint32_t n = sg->n;
     const bool ieee = stex_math_f32_is_ieee(prof);
     stex_lanes L = {inv, sg->lid, &sg->exec, n, 0};
     /* pc and the step count in locals, stored back at every stop */
@@ -248,12 +364,12 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
         }
         case OP_MOV:
             if (i->d != i->a)
-                memmove(R(sg, i->d), R(sg, i->a), (size_t)i->n * sg->stride * sizeof(uint32_t));
+                copy_regs(sg, i->d, i->a, i->n);
             break;
         case OP_MOVM:
             if (sg->exec == sg->all) { /* every lane: whole registers, in the same order */
-                for (uint32_t k = 0; i->d != i->a && k < i->n; k++)
-                    memmove(R(sg, i->d + k), R(sg, i->a + k), n * sizeof(uint32_t));
+                if (i->d != i->a)
+                    copy_regs(sg, i->d, i->a, i->n);
                 break;
             }
             for (uint32_t k = 0; k < i->n; k++) {
@@ -378,6 +494,20 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
             }
             break;
         case OP_ADDR:
+            if (!i->c && i->a == WG_NONE_REG) { /* runtime-sized from word 0 */
+                uint32_t *d = R(sg, i->d);
+                const uint32_t *b = R(sg, i->b);
+                if (i->imm == 1) { /* one word per element: the index, WG_NONE kept */
+                    for (uint32_t l = 0; l < n; l++)
+                        d[l] = b[l];
+                    break;
+                }
+                for (uint32_t l = 0; l < n; l++) {
+                    uint64_t w = (uint64_t)b[l] * i->imm;
+                    d[l] = w >= WG_NONE ? WG_NONE : (uint32_t)w;
+                }
+                break;
+            }
             if (!i->c && i->a != WG_NONE_REG) { /* runtime-sized: no bounds rule here */
                 uint32_t *d = R(sg, i->d);
                 const uint32_t *a = R(sg, i->a), *b = R(sg, i->b);
@@ -405,30 +535,18 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
                 R(sg, i->d)[l] = w >= WG_NONE ? WG_NONE : (uint32_t)w;
             }
             break;
-        case OP_BUF_LOAD: {
-            uint64_t idx[64];
-            uint32_t out[64];
-            for (uint32_t k = 0; k < i->n; k++) {
-                words_at(p, sg, i, k, idx);
-                stex_lanes_buffer_load(&L, i->imm, idx, out);
-                uint32_t *d = R(sg, i->d + k);
-                if (sg->exec == sg->all)
-                    memcpy(d, out, n * sizeof *d);
-                else
-                    for (uint32_t l = 0; l < n; l++)
-                        if (sg->exec >> l & 1)
-                            d[l] = out[l];
-            }
+        case OP_BUF_LOAD: /* word k of each lane: off(a) + e + offs[k] (words_at) */
+            for (uint32_t k = 0; k < i->n; k++)
+                stex_lanes_buffer_load_words(&L, i->imm, i->a == WG_NONE_REG ? NULL : R(sg, i->a),
+                                             WG_NONE, (uint64_t)i->e + offs_k(p, i, k),
+                                             R(sg, i->d + k));
             break;
-        }
-        case OP_BUF_STORE: {
-            uint64_t idx[64];
-            for (uint32_t k = 0; k < i->n; k++) {
-                words_at(p, sg, i, k, idx);
-                stex_lanes_buffer_store(&L, i->imm, idx, R(sg, i->b + k));
-            }
+        case OP_BUF_STORE:
+            for (uint32_t k = 0; k < i->n; k++)
+                stex_lanes_buffer_store_words(&L, i->imm, i->a == WG_NONE_REG ? NULL : R(sg, i->a),
+                                              WG_NONE, (uint64_t)i->e + offs_k(p, i, k),
+                                              R(sg, i->b + k));
             break;
-        }
         case OP_WG_LOAD:
         case OP_WG_STORE:
             for (uint32_t l = 0; l < n; l++) {
@@ -478,6 +596,10 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
         case OP_TEX_LOAD:
         case OP_TEX_LOAD_LEVEL:
         case OP_TEX_STORE: {
+            if (i->b == WG_NONE_REG) { /* no array layer: the word forms */
+                tex_words(sg, &L, i);
+                break;
+            }
             int64_t x[64], y[64], z[64], lv[64];
             coords(sg, i, x, y, z, i->op == OP_TEX_LOAD_LEVEL ? lv : NULL);
             if (i->op == OP_TEX_STORE) {
@@ -545,9 +667,11 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
                 stex_uvec2 v = stex_textureDimensions_2d(inv, i->imm);
                 dims[0] = v.x, dims[1] = v.y;
             }
-            for (uint32_t k = 0; k < i->n; k++)
+            for (uint32_t k = 0; k < i->n; k++) {
+                uint32_t *d = R(sg, i->d + k), v = dims[k];
                 for (uint32_t l = 0; l < n; l++)
-                    R(sg, i->d + k)[l] = dims[k];
+                    d[l] = v;
+            }
             break;
         }
         case OP_TEX_FETCH: {
@@ -637,9 +761,7 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
             *kind = i->sub;
             STOP(STOP_BARRIER);
         case OP_IF: {
-            uint64_t c = 0;
-            for (uint32_t l = 0; l < n; l++)
-                c |= (uint64_t)(R(sg, i->a)[l] != 0) << l;
+            uint64_t c = lane_mask(R(sg, i->a), n);
             sg->slot[i->imm] = sg->exec & ~c;
             sg->exec &= c;
             if (!sg->exec)
@@ -665,12 +787,13 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
             sg->slot[i->imm] |= sg->exec;
             sg->exec = 0;
             break;
-        case OP_BREAK_IF: {
-            uint64_t c = 0;
-            for (uint32_t l = 0; l < n; l++)
-                c |= (uint64_t)(R(sg, i->a)[l] != 0) << l;
+        case OP_BREAK_IF:
+        case OP_BREAK_JUMP: {
+            uint64_t c = lane_mask(R(sg, i->a), n);
             sg->slot[i->imm] |= sg->exec & c;
             sg->exec &= ~c;
+            if (!sg->exec && i->op == OP_BREAK_JUMP)
+                pc = i->b;
             break;
         }
         case OP_LOOP_END:
@@ -694,6 +817,17 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
         }
     }
 #undef STOP
+}
+
+/* 64 lanes (the default: an 8x8 workgroup) get their own copy of the
+ * interpreter loop, where every loop over lanes has a constant trip count
+ * the compiler vectorises without remainder; other widths share one. */
+static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
+                const stex_profile *prof, uint8_t *kind)
+{
+    if (sg->n == 64)
+        return run_lanes(xp, sg, inv, prof, kind, 64);
+    return run_lanes(xp, sg, inv, prof, kind, sg->n);
 }
 
 /* ---- which registers a workgroup must zero ----
@@ -746,6 +880,7 @@ bool wg_prepare(wg_exec_program *xp)
         regset def = {cur, words, nregs, 0};
         bool reach = true; /* the fall-through reaches this pc */
         rs_write(&def, 0, REG_FIRST_FREE < nregs ? REG_FIRST_FREE : nregs);
+        rs_write(&def, xp->const_reg, xp->nconsts); /* filled at the start, like the ids */
         for (uint32_t pc = 0; pc < nc; pc++) {
             const wg_ins *i = &p->code[pc];
             uint64_t *j = in + (size_t)pc * words;
@@ -806,7 +941,7 @@ bool wg_prepare(wg_exec_program *xp)
                 break;
             }
             case OP_ARRAY_LEN: WR(i->d, 1); break;
-            case OP_IF: case OP_BREAK_IF: RD(i->a, 1); break;
+            case OP_IF: case OP_BREAK_IF: case OP_BREAK_JUMP: RD(i->a, 1); break;
             case OP_BARRIER: case OP_ELSE: case OP_ENDIF: case OP_MASK_CLEAR: case OP_EXIT:
             case OP_MERGE: case OP_LOOP_END: case OP_END:
                 break;
@@ -816,13 +951,14 @@ bool wg_prepare(wg_exec_program *xp)
             }
 #undef RD
 #undef WR
-            bool fwd = (i->op == OP_IF || i->op == OP_ELSE) && i->b > pc && i->b <= nc;
+            bool fwd = (i->op == OP_IF || i->op == OP_ELSE || i->op == OP_BREAK_JUMP) &&
+                       i->b > pc && i->b <= nc;
             if (fwd) {
                 uint64_t *t = in + (size_t)i->b * words;
                 for (uint32_t k = 0; k < words; k++)
                     t[k] = jumped[i->b] ? t[k] & cur[k] : cur[k];
                 jumped[i->b] = 1;
-            } else if (i->op == OP_IF || i->op == OP_ELSE ||
+            } else if (i->op == OP_IF || i->op == OP_ELSE || i->op == OP_BREAK_JUMP ||
                        (i->op == OP_LOOP_END && i->b > pc)) {
                 ok = false; /* a jump this pass does not know: zero everything */
             }
@@ -868,23 +1004,46 @@ void wg_unprepare(wg_exec_program *xp)
 static void fill_ids(const stex_workgroup *w, subgroup *sg, uint32_t ids)
 {
     const stex_invocation *wi = w->inv;
+    const uint32_t n = sg->n, *lid = sg->lid;
+    const uint32_t (*wl)[3] = w->lid;
     for (uint32_t c = 0; c < 3; c++) {
-        if (ids >> (REG_LOCAL_ID + c) & 1)
-            for (uint32_t l = 0; l < sg->n; l++)
-                R(sg, REG_LOCAL_ID + c)[l] = w->lid[sg->lid[l]][c];
-        if (ids >> (REG_GLOBAL_ID + c) & 1)
-            for (uint32_t l = 0; l < sg->n; l++)
-                R(sg, REG_GLOBAL_ID + c)[l] = w->base[c] + w->lid[sg->lid[l]][c];
-        if (ids >> (REG_WORKGROUP_ID + c) & 1)
-            for (uint32_t l = 0; l < sg->n; l++)
-                R(sg, REG_WORKGROUP_ID + c)[l] = wi->workgroup_id[c];
-        if (ids >> (REG_NUM_WORKGROUPS + c) & 1)
-            for (uint32_t l = 0; l < sg->n; l++)
-                R(sg, REG_NUM_WORKGROUPS + c)[l] = wi->num_workgroups[c];
+        /* each register through a local pointer: its stores cannot be w's */
+        if (ids >> (REG_LOCAL_ID + c) & 1) {
+            uint32_t *d = R(sg, REG_LOCAL_ID + c);
+            for (uint32_t l = 0; l < n; l++)
+                d[l] = wl[lid[l]][c];
+        }
+        if (ids >> (REG_GLOBAL_ID + c) & 1) {
+            uint32_t *d = R(sg, REG_GLOBAL_ID + c), base = w->base[c];
+            for (uint32_t l = 0; l < n; l++)
+                d[l] = base + wl[lid[l]][c];
+        }
+        if (ids >> (REG_WORKGROUP_ID + c) & 1) {
+            uint32_t *d = R(sg, REG_WORKGROUP_ID + c), v = wi->workgroup_id[c];
+            for (uint32_t l = 0; l < n; l++)
+                d[l] = v;
+        }
+        if (ids >> (REG_NUM_WORKGROUPS + c) & 1) {
+            uint32_t *d = R(sg, REG_NUM_WORKGROUPS + c), v = wi->num_workgroups[c];
+            for (uint32_t l = 0; l < n; l++)
+                d[l] = v;
+        }
     }
-    if (ids >> REG_LOCAL_INDEX & 1)
-        for (uint32_t l = 0; l < sg->n; l++)
-            R(sg, REG_LOCAL_INDEX)[l] = sg->lid[l];
+    if (ids >> REG_LOCAL_INDEX & 1) {
+        uint32_t *d = R(sg, REG_LOCAL_INDEX);
+        for (uint32_t l = 0; l < n; l++)
+            d[l] = lid[l];
+    }
+}
+
+/* The constant registers of wg_optimize, every lane. */
+static void fill_consts(const wg_exec_program *xp, subgroup *sg)
+{
+    for (uint32_t k = 0, stride = sg->stride; k < xp->nconsts; k++) {
+        uint32_t *d = R(sg, xp->const_reg + k), v = xp->consts[k];
+        for (uint32_t l = 0; l < stride; l++)
+            d[l] = v;
+    }
 }
 
 /* Zeroes the registers of xp->zero_runs (all when there are none). */
@@ -946,11 +1105,13 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
         sg->slot = slots + (size_t)g * (p->nslots + 1);
         zero_regs(xp, sg);
         fill_ids(w, sg, xp->id_regs);
+        fill_consts(xp, sg);
     }
     for (;;) {
         const uint32_t *order = phase_order(e);
         memset(ran, 0, ngroups);
-        for (uint32_t k = 0; k < total; k++) {
+        /* one sub-group (the whole workgroup): it is the first to appear */
+        for (uint32_t k = 0; k < (ngroups == 1 && total ? 1 : total); k++) {
             uint32_t g = order[k] / width;
             if (ran[g])
                 continue;

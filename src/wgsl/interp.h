@@ -18,6 +18,10 @@ typedef struct wg_exec_program {
     uint32_t *zero_runs;
     uint32_t nzero_runs;
     uint32_t id_regs;     /* bit r: builtin id register r (< REG_FIRST_FREE) is read */
+    /* wg_optimize: registers const_reg .. const_reg + nconsts hold consts[]
+     * in every lane from the workgroup's start; the program never writes them */
+    uint32_t *consts;
+    uint32_t nconsts, const_reg;
 } wg_exec_program;
 
 /* Fills xp->zero_regs from xp->prog (false: out of memory).  Before the

@@ -64,7 +64,11 @@ typedef enum wg_opcode {
     OP_MERGE,      /* exec |= slot imm (continuing start, switch end, call end) */
     OP_BREAK_IF,   /* slot imm |= exec & a; exec &= ~a */
     OP_LOOP_END,   /* if exec: jump to b, else exec = slot imm */
-    OP_END         /* the entry point returns */
+    OP_END,        /* the entry point returns */
+
+    /* ---- made by the optimisation pass (opt.c), never by the lowering ---- */
+    OP_BREAK_JUMP  /* OP_BREAK_IF, then jump to b (its loop's LOOP_END) if no lane
+                    * runs on: the code between does nothing without lanes */
 } wg_opcode;
 
 /* OP_TEX_QUERY queries */

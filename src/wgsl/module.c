@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "dispatch/phase.h"
 #include "wgsl/interp.h"
+#include "wgsl/opt.h"
 #include "wgsl/lower.h"
 #include "wgsl/uniform.h"
 
@@ -544,6 +545,7 @@ static void program_destroy(void *user)
     wg_exec_program *xp = user;
     program_free(&xp->prog);
     wg_unprepare(xp);
+    free(xp->consts);
     free(xp->filename);
     free(xp);
 }
@@ -578,7 +580,7 @@ stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *mo
                          "'enable f16;' needs the device feature 'shader-f16', which this "
                          "device was not created with [enable-extension]", m->filename,
                          m->ast.enable_f16_loc.line, m->ast.enable_f16_loc.col);
-    uint32_t width = opt && opt->subgroup_width ? opt->subgroup_width : 32;
+    uint32_t width = opt && opt->subgroup_width ? opt->subgroup_width : 64;
     if (width > 64)
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_wgsl_pipeline_create: subgroup_width %u "
                          "is not in 1..64", width);
@@ -607,7 +609,10 @@ stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *mo
     bool ok = lower(m, src->decl, true, &diags, &cv, &xp->prog, &ep);
     free(cv.v);
     if (ok && !diags.count)
+    {
+        wg_optimize(xp); /* out of memory: the program as lowered */
         wg_prepare(xp); /* out of memory: zero_regs NULL, every register zeroed */
+    }
     stex_status st = STEX_OK;
     if (!ok || diags.count) {
         char *text = wg_diags_text(&diags);

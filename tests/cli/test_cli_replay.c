@@ -120,7 +120,7 @@ static void test_replay_wgsl_executor(void **state)
     cli_free(&r);
     json_t *j = load_json(gs), *run = json_object_get(j, "run");
     assert_string_equal(json_string_value(json_object_get(run, "executor")), "wgsl");
-    assert_int_equal(json_integer_value(json_object_get(run, "subgroup_size")), 32);
+    assert_int_equal(json_integer_value(json_object_get(run, "subgroup_size")), 64);
     json_decref(j);
     r = run_stex("run --replay '%s' --json", gs);
     CLI_EXPECT(r, 0, NULL);

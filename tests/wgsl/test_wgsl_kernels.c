@@ -1,7 +1,7 @@
 /* Every lesson kernel's WGSL, run by the interpreter on the same resources
  * and inputs as its C twin (stex_kernel_setup.create_pipeline), must give
  * the same bytes: spec and lavapipe profiles, in order and shuffled, 1 and 2
- * threads, sub-group widths 1, 8 and 32.  The racy difundir is compared at
+ * threads, sub-group widths 1, 5, 8, 32 and 64.  The racy difundir is compared at
  * width 1 only: wider sub-groups interleave its loads and stores differently
  * from one invocation at a time, another legal outcome of the race; it is
  * compared in order on one thread (under a shuffle the phase service hands an
@@ -68,7 +68,7 @@ static void compare_kernel(const char *name)
     assert_int_equal(stex_adapter_create(NULL, &a), STEX_OK);
     assert_int_equal(stex_device_create(a, &(stex_device_desc){0}, &dev), STEX_OK);
     static const stex_profile_id profiles[] = {STEX_PROFILE_SPEC, STEX_PROFILE_LAVAPIPE};
-    static const uint32_t widths[] = {1, 8, 32};
+    static const uint32_t widths[] = {1, 5, 8, 32, 64};
     for (size_t p = 0; p < 2; p++)
         for (int sched = 0; sched < 2; sched++)
             for (int threads = 1; threads <= 2; threads++) {
@@ -77,7 +77,7 @@ static void compare_kernel(const char *name)
                     .seed = 7, .threads = threads, .profile = stex_profile_get(profiles[p])};
                 size_t n_c, n_w;
                 uint8_t *want = run(k, dev, NULL, &o, &n_c);
-                for (size_t w = 0; w < 3; w++) {
+                for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
                     if (k->racy && widths[w] > 1)
                         continue;
                     /* racy: two threads have no single outcome, and a shuffled executor

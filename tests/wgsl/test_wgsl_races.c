@@ -2,7 +2,7 @@
  * detection gives the C kernel's verdict (locations, kinds, both
  * invocations), and each party says where in the WGSL text it accessed the
  * texel - the reader the textureLoad of its neighbour, the writer the
- * textureStore - for sub-group widths 1, 8 and 32, 1 and 2 threads, in
+ * textureStore - for sub-group widths 1, 8, 32 and 64, 1 and 2 threads, in
  * order and shuffled.  The expected line:col come from the WGSL string
  * itself.  The summary detector (no barriers) and the full one (forced)
  * give the same report, sites included. */
@@ -111,9 +111,9 @@ static void test_difundir_sources(void **state)
     stex_race_detector *want = run(k, dev, 0, (stex_dispatch_options){.threads = 1}, false);
     size_t n = stex_race_reported(want);
     assert_true(n > 0);
-    static const uint32_t widths[] = {1, 8, 32};
+    static const uint32_t widths[] = {1, 8, 32, 64};
     char *first_text = NULL;
-    for (size_t w = 0; w < 3; w++)
+    for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
         for (int threads = 1; threads <= 2; threads++)
             for (int sched = 0; sched < 4; sched++) {
                 stex_dispatch_options o = {
@@ -220,9 +220,9 @@ static void test_barrier_sources(void **state)
     stex_buffer *buf;
     stex_buffer_desc bd = {.size = 256, .usage = STEX_BUFFER_USAGE_STORAGE};
     assert_int_equal(stex_buffer_create(dev, &bd, &buf), STEX_OK);
-    static const uint32_t widths[] = {1, 8, 32};
+    static const uint32_t widths[] = {1, 8, 32, 64};
     char *first = NULL;
-    for (size_t w = 0; w < 3; w++)
+    for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
         for (int threads = 1; threads <= 2; threads++)
             for (int sched = 0; sched < 2; sched++) {
                 stex_pipeline *p;

@@ -1,0 +1,266 @@
+/* The lane-batched texture builtins in word form (shader/lanes.h): the
+ * coordinates and texel channels stay in the caller's per-lane word arrays,
+ * so an executor with structure-of-arrays registers converts nothing per
+ * call.  Each lane runs the code of the per-invocation builtin: the inline
+ * fast path of shader/fast.h when its tag and bounds allow (without entering
+ * the lane: that path reads no invocation id), else stex_lanes_enter and the
+ * same stex__*_b path as builtins_lanes.c.  The hot cases (every lane
+ * active, bounds below 2^31) have their own loops: a sampled rgba8unorm
+ * load through the profile's code table, a raw 32-bit channel's load and
+ * store, an rgba8unorm store through the profile's encoder.  No
+ * semantics live here.  The buffer word forms take an element offset per
+ * lane (or one for all lanes: a uniform's field is read once when the plain
+ * path serves it - the same word, no effect - and handed to every lane). */
+#include "shader/exec.h"
+#include "shader/lanes.h"
+
+/* a coordinate word as the builtins take it: i32 or u32, 0 when absent */
+static inline int64_t coord(const uint32_t *a, uint32_t i, bool sign)
+{
+    if (!a)
+        return 0;
+    return sign ? (int64_t)(int32_t)a[i] : (int64_t)a[i];
+}
+
+/* for each active lane i in lane order, the mask read once per 64 lanes */
+#define FOR_ACTIVE(l, i)                                                              \
+    for (uint32_t base_ = 0, n_ = (l)->n; base_ < n_; base_ += 64)                    \
+        for (uint64_t m_ = (l)->active[base_ >> 6]; m_; m_ &= m_ - 1)                 \
+            for (uint32_t i = base_ + (uint32_t)__builtin_ctzll(m_), once_ = 1; once_ && i < n_; \
+                 once_ = 0)
+
+/* every lane active (n <= 64): a plain loop, no mask to walk */
+static inline bool all_active(const stex_lanes *l)
+{
+    return l->n <= 64 && l->active[0] == (l->n == 64 ? ~0ull : (1ull << l->n) - 1);
+}
+
+/* the statements for each active lane i, in lane order (n read once: a
+ * store through a word pointer could otherwise be l->n for the compiler) */
+#define EACH_LANE(l, i, ...)                                                         \
+    do {                                                                              \
+        if (all_active(l)) {                                                          \
+            for (uint32_t i = 0, n_ = (l)->n; i < n_; i++) { __VA_ARGS__ }           \
+        } else {                                                                      \
+            FOR_ACTIVE(l, i) { __VA_ARGS__ }                                          \
+        }                                                                             \
+    } while (0)
+
+/* bounds below 2^31: an i32 coordinate below 0, as a u32 word, is above
+ * them, so one unsigned compare serves both signs */
+static inline bool small(const stex_fast_binding *b)
+{
+    return b->w < (1ull << 31) && b->h < (1ull << 31);
+}
+
+static inline void put4(uint32_t *const out[4], uint32_t i, const stex_vec4 *v)
+{
+    out[0][i] = v->u[0], out[1][i] = v->u[1], out[2][i] = v->u[2], out[3][i] = v->u[3];
+}
+
+void stex_lanes_textureLoad_words(const stex_lanes *l, uint32_t binding, stex_view_dimension dim,
+                                  const uint32_t *x, const uint32_t *y, const uint32_t *z,
+                                  bool sign, uint32_t *const out[4])
+{
+    const stex_fast_binding *b = stex__fast(l->inv, binding);
+    if (b->load_tag == (uint32_t)dim && b->raw32 && !z && dim != STEX_VIEW_DIMENSION_3D &&
+        all_active(l) && small(b)) {
+        /* one 32-bit channel kept bit for bit (stex__load_at's raw32 case) */
+        uint32_t w = (uint32_t)b->w, h = (uint32_t)b->h, n = l->n, one = b->alpha_one;
+        const uint8_t *mem = b->memory;
+        const uint64_t *col = b->col, *row = b->row;
+        uint32_t *o0 = out[0], *o1 = out[1], *o2 = out[2], *o3 = out[3];
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t xi = x[i], yi = y ? y[i] : 0;
+            if (STEX__LIKELY((xi < w) & (yi < h))) {
+                uint32_t v;
+                memcpy(&v, mem + col[xi] + row[yi], 4);
+                o0[i] = v, o1[i] = 0, o2[i] = 0, o3[i] = one;
+                continue;
+            }
+            stex_lanes_enter(l, i);
+            stex_value r = stex__load_b(l->inv, b, binding, dim, coord(x, i, sign),
+                                        coord(y, i, sign), 0);
+            put4(out, i, &r.v);
+        }
+        return;
+    }
+    EACH_LANE(l, i, {
+        int64_t xi = coord(x, i, sign), yi = coord(y, i, sign), zi = coord(z, i, sign);
+        bool in = ((uint64_t)xi < b->w) & ((uint64_t)yi < b->h) & ((uint64_t)zi < b->d);
+        stex_value r;
+        if (STEX__LIKELY((b->load_tag == (uint32_t)dim) & in)) {
+            r = stex__load_at(l->inv, b, xi, yi, zi, false);
+        } else {
+            stex_lanes_enter(l, i);
+            r = stex__load_b(l->inv, b, binding, dim, xi, yi, zi);
+        }
+        put4(out, i, &r.v);
+    });
+}
+
+void stex_lanes_textureStore_words(const stex_lanes *l, uint32_t binding,
+                                   stex_view_dimension dim, const uint32_t *x,
+                                   const uint32_t *y, const uint32_t *z, bool sign,
+                                   stex_scalar_type type, const uint32_t *const v[4])
+{
+    const stex_fast_binding *b = stex__fast(l->inv, binding);
+    uint32_t tag = (uint32_t)dim | ((uint32_t)type << 8);
+    bool raw = b->raw32, rgba8 = b->enc_codec == STEX__CODEC_RGBA8UNORM;
+    if (b->store_tag == tag && (raw || rgba8) && !z && dim != STEX_VIEW_DIMENSION_3D &&
+        all_active(l) && small(b)) {
+        /* the two hot encoders of stex__store_at, one loop each; an
+         * out-of-bounds store is discarded (no lane to enter) */
+        uint32_t w = (uint32_t)b->w, h = (uint32_t)b->h, n = l->n;
+        uint8_t *mem = b->memory;
+        const uint64_t *col = b->col, *row = b->row;
+        const uint32_t *v0 = v[0], *v1 = v[1], *v2 = v[2], *v3 = v[3];
+        uint32_t round = b->u8_round, nan = b->u8_nan;
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t xi = x[i], yi = y ? y[i] : 0;
+            if (!((xi < w) & (yi < h)))
+                continue;
+            uint8_t *p = mem + col[xi] + row[yi];
+            if (raw) {
+                stex__store32(p, v0[i]);
+            } else {
+                uint32_t u[4] = {v0[i], v1[i], v2[i], v3[i]};
+                float f[4];
+                memcpy(f, u, sizeof f);
+                stex__put_le32(p, stex__unorm8x4(round, nan, f));
+            }
+        }
+        return;
+    }
+    EACH_LANE(l, i, {
+        int64_t xi = coord(x, i, sign), yi = coord(y, i, sign), zi = coord(z, i, sign);
+        stex_value val;
+        val.type = type;
+        val.v.u[0] = v[0][i], val.v.u[1] = v[1][i], val.v.u[2] = v[2][i], val.v.u[3] = v[3][i];
+        if (STEX__LIKELY(b->store_tag == tag)) {
+            stex__store_at(l->inv, b, xi, yi, zi, &val, false);
+            continue;
+        }
+        stex_lanes_enter(l, i);
+        stex__store_b(l->inv, b, binding, dim, xi, yi, zi, &val);
+    });
+}
+
+void stex_lanes_textureLoad_level_2d_words(const stex_lanes *l, uint32_t binding,
+                                           const uint32_t *x, const uint32_t *y, bool sign,
+                                           const uint32_t *level, bool lsign,
+                                           uint32_t *const out[4])
+{
+    const stex_fast_binding *b = stex__fast(l->inv, binding);
+    const stex_exec_fast *e = (const stex_exec_fast *)(const void *)l->inv->exec;
+    bool rgba8 = b->sampled_2d && b->dec_codec == STEX__CODEC_RGBA8UNORM;
+    const float *t = b->u8_value;
+    uint32_t levels = 0; /* the levels' bits or'ed: 0 when every lane asks level 0 */
+    for (uint32_t i = 0; level && i < l->n; i++)
+        levels |= level[i];
+    if (rgba8 && !levels && all_active(l) && small(b)) {
+        uint32_t w = (uint32_t)b->w, h = (uint32_t)b->h, n = l->n;
+        /* in locals: the stores below could otherwise alias them for the compiler */
+        const uint8_t *mem = b->memory;
+        const uint64_t *col = b->col, *row = b->row;
+        uint32_t *o0 = out[0], *o1 = out[1], *o2 = out[2], *o3 = out[3];
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t xi = x[i], yi = y[i];
+            if (STEX__LIKELY((xi < w) & (yi < h))) {
+                const uint8_t *p = mem + col[xi] + row[yi];
+                uint32_t f[4];
+                memcpy(&f[0], &t[p[0]], 4);
+                memcpy(&f[1], &t[p[1]], 4);
+                memcpy(&f[2], &t[p[2]], 4);
+                memcpy(&f[3], &t[p[3]], 4);
+                o0[i] = f[0], o1[i] = f[1], o2[i] = f[2], o3[i] = f[3];
+                continue;
+            }
+            stex_lanes_enter(l, i);
+            stex_vec4 r = stex__load_level_b(l->inv, b, binding, coord(x, i, sign),
+                                             coord(y, i, sign), coord(level, i, lsign));
+            put4(out, i, &r);
+        }
+        return;
+    }
+    FOR_ACTIVE(l, i) {
+        int64_t xi = coord(x, i, sign), yi = coord(y, i, sign), lv = coord(level, i, lsign);
+        bool fast = b->sampled_2d & (lv == 0) & ((uint64_t)xi < b->w) & ((uint64_t)yi < b->h);
+        if (STEX__LIKELY(fast & rgba8)) { /* stex__decode_fast's rgba8unorm case */
+            const uint8_t *p = b->memory + b->col[xi] + b->row[yi];
+            float f[4] = {t[p[0]], t[p[1]], t[p[2]], t[p[3]]};
+            memcpy(&out[0][i], &f[0], 4);
+            memcpy(&out[1][i], &f[1], 4);
+            memcpy(&out[2][i], &f[2], 4);
+            memcpy(&out[3][i], &f[3], 4);
+            continue;
+        }
+        stex_vec4 r;
+        if (fast) {
+            r = stex__decode_fast(e->profile, b, b->memory + b->col[xi] + b->row[yi]);
+        } else {
+            stex_lanes_enter(l, i);
+            r = stex__load_level_b(l->inv, b, binding, xi, yi, lv);
+        }
+        put4(out, i, &r);
+    }
+}
+
+static inline uint64_t word_index(const uint32_t *off, uint32_t none, uint64_t add, uint32_t i)
+{
+    if (!off)
+        return add;
+    return off[i] == none ? UINT64_MAX : off[i] + add;
+}
+
+void stex_lanes_buffer_load_words(const stex_lanes *l, uint32_t binding, const uint32_t *off,
+                                  uint32_t none, uint64_t add, uint32_t *out)
+{
+    const stex_fast_binding *b = stex__fast(l->inv, binding);
+    bool plain = b->buf_load == STEX__BUF_WORDS;
+    if (plain && !off && add < b->buf_words) { /* one word for every lane */
+        uint32_t v;
+        memcpy(&v, b->buf + add * 4, 4);
+        EACH_LANE(l, i, out[i] = v;);
+        return;
+    }
+    if (plain && off && all_active(l)) { /* words in range read inline, in one loop */
+        const uint8_t *buf = b->buf;
+        uint64_t words = b->buf_words;
+        for (uint32_t i = 0, n = l->n; i < n; i++) {
+            uint64_t idx = off[i] == none ? UINT64_MAX : off[i] + add;
+            if (STEX__LIKELY(idx < words)) {
+                memcpy(&out[i], buf + idx * 4, 4);
+                continue;
+            }
+            stex_lanes_enter(l, i);
+            out[i] = stex__buffer_load_b(l->inv, b, binding, idx);
+        }
+        return;
+    }
+    EACH_LANE(l, i, {
+        uint64_t idx = word_index(off, none, add, i);
+        if (STEX__LIKELY(plain & (idx < b->buf_words))) {
+            memcpy(&out[i], b->buf + idx * 4, 4);
+            continue;
+        }
+        stex_lanes_enter(l, i);
+        out[i] = stex__buffer_load_b(l->inv, b, binding, idx);
+    });
+}
+
+void stex_lanes_buffer_store_words(const stex_lanes *l, uint32_t binding, const uint32_t *off,
+                                   uint32_t none, uint64_t add, const uint32_t *v)
+{
+    const stex_fast_binding *b = stex__fast(l->inv, binding);
+    bool plain = b->buf_store == STEX__BUF_WORDS;
+    EACH_LANE(l, i, {
+        uint64_t idx = word_index(off, none, add, i);
+        if (STEX__LIKELY(plain & (idx < b->buf_words))) {
+            stex__store32(b->buf + idx * 4, v[i]);
+            continue;
+        }
+        stex_lanes_enter(l, i);
+        stex__buffer_store_b(l->inv, b, binding, idx, v[i]);
+    });
+}

@@ -1,0 +1,597 @@
+/* The optimisation pass: the lowering emits simple code (a register per
+ * temporary, a CONST before every use of a literal, MOVs for every `let`,
+ * vector constructor and argument); the interpreter pays its dispatch for
+ * each instruction, so this pass removes what changes no result:
+ *
+ * 1. copy and constant propagation inside a basic block (a run of code no
+ *    jump lands inside): a read of d after `MOV d <- a` reads a instead, as
+ *    long as neither is written in between; a read of d after `CONST d = k`
+ *    reads a constant register holding k.  Constant registers come after the
+ *    program's own; the interpreter fills them once per workgroup
+ *    (wg_exec_program.consts) and nothing writes them, so loops stop
+ *    re-materialising their literals.  Both MOV and CONST write every lane,
+ *    so d equals its source in every lane, whatever the execution mask.
+ * 2. dead-code elimination: a backward liveness pass over the bytecode's
+ *    control flow (every instruction falls through; IF and ELSE may jump
+ *    forward, LOOP_END back) removes instructions without effects whose
+ *    destination no later instruction can read - among them the copies and
+ *    constants step 1 bypassed, and the products the lowering keeps for a
+ *    possible a * b + c contraction.  Only writes of every lane (the
+ *    arithmetic, MOV, CONST, LOADIDX) end a register's life; a masked write
+ *    (MOVM, STOREIDX, the loads) keeps the other lanes, so it reads its
+ *    destination too.
+ * 3. the survivors are packed and the jumps renumbered (a removed jump
+ *    target becomes the next kept instruction).  Memory instructions keep
+ *    their order, so race sites (instruction index + 1) keep theirs too.
+ * 4. a loop's BREAK_IF that leaves no lane running jumps to the loop's end
+ *    (OP_BREAK_JUMP) where the body left between does nothing without lanes,
+ *    instead of running it once more for none (see break_jumps);
+ * 5. an integer comparison followed by a logical not becomes the opposite
+ *    comparison (the loop conditions' `!(i <= 1)`).
+ *
+ * Arithmetic is never reordered, merged or evaluated here: every result is
+ * still computed by the interpreter under the dispatch's profile.  A program
+ * holding an opcode this pass does not describe is left as it is. */
+#include "wgsl/opt.h"
+#include "shader/lanes.h" /* stex_atomic_op */
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool enabled = true;
+
+void wg_optimize_set_enabled(bool on) { enabled = on; }
+bool wg_optimize_enabled(void) { return enabled; }
+
+#define ALL UINT32_MAX /* an operand reading every register from its first on */
+
+/* One register operand of an instruction: the field and how many words. */
+typedef struct opnd {
+    uint32_t *reg;
+    uint32_t count;
+} opnd;
+
+typedef struct ins_info {
+    opnd rd[6];
+    uint32_t nrd;
+    opnd wr;          /* wr.reg NULL: writes no register */
+    bool full;        /* wr writes every lane (a kill) */
+    bool pure;        /* no effect but wr: removable when wr is dead */
+} ins_info;
+
+static uint32_t ncoords(uint32_t dim)
+{
+    return dim == STEX_VIEW_DIMENSION_1D ? 1 : dim == STEX_VIEW_DIMENSION_3D ? 3 : 2;
+}
+
+static void rd(ins_info *f, uint32_t *reg, uint32_t count)
+{
+    if (*reg != WG_NONE_REG && count)
+        f->rd[f->nrd++] = (opnd){reg, count};
+}
+
+/* The registers instruction i reads and writes; false for an opcode this
+ * pass does not know. */
+static bool describe(wg_ins *i, ins_info *f)
+{
+    memset(f, 0, sizeof *f);
+    switch ((wg_opcode)i->op) {
+    case OP_CONST:
+        f->wr = (opnd){&i->d, 1}, f->full = f->pure = true;
+        return true;
+    case OP_MOV:
+        rd(f, &i->a, i->n);
+        f->wr = (opnd){&i->d, i->n}, f->full = f->pure = true;
+        return true;
+    case OP_MOVM:
+        rd(f, &i->a, i->n);
+        rd(f, &i->d, i->n);
+        f->wr = (opnd){&i->d, i->n};
+        return true;
+    case OP_MATH: case OP_CMP: case OP_BITS: case OP_SELECT:
+        rd(f, &i->a, 1);
+        rd(f, &i->b, 1);
+        if (i->op == OP_MATH || i->op == OP_SELECT)
+            rd(f, &i->c, 1);
+        f->wr = (opnd){&i->d, 1}, f->full = f->pure = true;
+        return true;
+    case OP_MATHV: {
+        const stex_math_fn_info *info = stex_math_fn_get((stex_math_fn)i->imm);
+        if (!info)
+            return false;
+        rd(f, &i->a, info->in_words);
+        f->wr = (opnd){&i->d, info->out_words}, f->full = f->pure = true;
+        return true;
+    }
+    case OP_LOADIDX:
+        rd(f, &i->b, 1);
+        rd(f, &i->a, ALL);
+        f->wr = (opnd){&i->d, i->n}, f->full = f->pure = true;
+        return true;
+    case OP_STOREIDX:
+        rd(f, &i->b, 1);
+        rd(f, &i->a, i->n);
+        rd(f, &i->d, ALL);
+        f->wr = (opnd){&i->d, ALL};
+        return true;
+    case OP_ADDR:
+        rd(f, &i->a, 1);
+        rd(f, &i->b, 1);
+        f->wr = (opnd){&i->d, 1}, f->full = f->pure = true;
+        return true;
+    case OP_BUF_LOAD: case OP_WG_LOAD:
+        rd(f, &i->a, 1);
+        rd(f, &i->d, i->n);
+        f->wr = (opnd){&i->d, i->n};
+        return true;
+    case OP_BUF_STORE: case OP_WG_STORE:
+        rd(f, &i->a, 1);
+        rd(f, &i->b, i->n);
+        return true;
+    case OP_ATOMIC: {
+        uint32_t out = i->sub == STEX_ATOMIC_COMPARE_EXCHANGE ? 2 : 1;
+        rd(f, &i->a, 1);
+        rd(f, &i->b, 1);
+        rd(f, &i->c, 1);
+        rd(f, &i->d, out);
+        f->wr = (opnd){&i->d, out};
+        return true;
+    }
+    case OP_TEX_FETCH: case OP_TEX_QUERY: case OP_TEX_SAMPLE_ANY:
+        return false; /* sampled textures: the program is left as lowered */
+    case OP_TEX_LOAD: case OP_TEX_LOAD_LEVEL:
+        rd(f, &i->a, ncoords(i->sub));
+        rd(f, &i->b, 1);
+        if (i->op == OP_TEX_LOAD_LEVEL)
+            rd(f, &i->c, 1);
+        rd(f, &i->d, 4);
+        f->wr = (opnd){&i->d, 4};
+        return true;
+    case OP_TEX_STORE: /* c is the value's scalar type, not a register */
+        rd(f, &i->a, ncoords(i->sub));
+        rd(f, &i->b, 1);
+        rd(f, &i->d, 4);
+        return true;
+    case OP_TEX_SAMPLE:
+        rd(f, &i->a, 1);
+        rd(f, &i->b, 1);
+        rd(f, &i->c, 1);
+        rd(f, &i->d, 4);
+        f->wr = (opnd){&i->d, 4};
+        return true;
+    case OP_TEX_DIMS: /* kept: it asks the binding */
+        f->wr = (opnd){&i->d, i->n}, f->full = true;
+        return true;
+    case OP_ARRAY_LEN: /* a and b are byte counts */
+        f->wr = (opnd){&i->d, 1}, f->full = true;
+        return true;
+    case OP_IF: case OP_BREAK_IF: case OP_BREAK_JUMP:
+        rd(f, &i->a, 1);
+        return true;
+    case OP_BARRIER: case OP_ELSE: case OP_ENDIF: case OP_MASK_CLEAR: case OP_EXIT:
+    case OP_MERGE: case OP_LOOP_END: case OP_END:
+        return true;
+    }
+    return false;
+}
+
+static bool is_jump(const wg_ins *i)
+{
+    return i->op == OP_IF || i->op == OP_ELSE || i->op == OP_LOOP_END || i->op == OP_BREAK_JUMP;
+}
+
+/* ---- 1. propagation ---- */
+
+/* What a register holds inside the current block: nothing known, a copy of
+ * another register, or a constant. */
+enum { K_NONE, K_REG, K_CONST };
+typedef struct known {
+    uint8_t kind;
+    uint32_t v;
+} known;
+
+typedef struct pass {
+    wg_exec_program *xp;
+    uint32_t nregs;       /* the program's own registers */
+    known *k;             /* per register */
+    uint32_t *consts;     /* constant register values */
+    uint32_t nconsts, consts_cap;
+    bool oom;
+} pass;
+
+/* The first of `count` constant registers holding vals (added if needed). */
+static uint32_t const_run(pass *s, const uint32_t *vals, uint32_t count)
+{
+    for (uint32_t r = 0; r + count <= s->nconsts; r++)
+        if (!memcmp(s->consts + r, vals, count * sizeof *vals))
+            return s->nregs + r;
+    if (s->nconsts + count > s->consts_cap) {
+        uint32_t cap = s->consts_cap ? 2 * s->consts_cap : 16;
+        while (cap < s->nconsts + count)
+            cap *= 2;
+        uint32_t *c = realloc(s->consts, cap * sizeof *c);
+        if (!c) {
+            s->oom = true;
+            return WG_NONE_REG;
+        }
+        s->consts = c;
+        s->consts_cap = cap;
+    }
+    memcpy(s->consts + s->nconsts, vals, count * sizeof *vals);
+    s->nconsts += count;
+    return s->nregs + s->nconsts - count;
+}
+
+/* Rewrites one read operand to the copy's source or a constant run, when
+ * every word it reads is known the same way. */
+static void rewrite(pass *s, opnd *o)
+{
+    uint32_t r = *o->reg, n = o->count;
+    if (n == ALL || r >= s->nregs || n > s->nregs - r || n > 16)
+        return;
+    known first = s->k[r];
+    if (first.kind == K_REG) {
+        for (uint32_t j = 1; j < n; j++)
+            if (s->k[r + j].kind != K_REG || s->k[r + j].v != first.v + j)
+                return;
+        *o->reg = first.v;
+    } else if (first.kind == K_CONST) {
+        uint32_t vals[16];
+        for (uint32_t j = 0; j < n; j++) {
+            if (s->k[r + j].kind != K_CONST)
+                return;
+            vals[j] = s->k[r + j].v;
+        }
+        uint32_t c = const_run(s, vals, n);
+        if (c != WG_NONE_REG)
+            *o->reg = c;
+    }
+}
+
+/* Register w (and the copies of it) no longer hold what they did. */
+static void forget(pass *s, uint32_t w, uint32_t count)
+{
+    uint32_t end = count == ALL || count > s->nregs - w ? s->nregs : w + count;
+    for (uint32_t r = w; r < end; r++)
+        s->k[r].kind = K_NONE;
+    for (uint32_t r = 0; r < s->nregs; r++)
+        if (s->k[r].kind == K_REG && s->k[r].v >= w && s->k[r].v < end)
+            s->k[r].kind = K_NONE;
+}
+
+static void propagate(pass *s, const uint8_t *label)
+{
+    wg_program *p = &s->xp->prog;
+    for (uint32_t pc = 0; pc < p->ncode; pc++) {
+        wg_ins *i = &p->code[pc];
+        if (label[pc])
+            memset(s->k, 0, s->nregs * sizeof *s->k);
+        ins_info f;
+        describe(i, &f);
+        /* a masked write's destination reads are its old lanes: left alone */
+        for (uint32_t r = 0; r < f.nrd; r++)
+            if (f.rd[r].reg != f.wr.reg)
+                rewrite(s, &f.rd[r]);
+        if (!f.wr.reg || *f.wr.reg >= s->nregs)
+            continue;
+        uint32_t w = *f.wr.reg;
+        forget(s, w, f.wr.count);
+        if (i->op == OP_CONST) {
+            s->k[w] = (known){K_CONST, i->imm};
+        } else if (i->op == OP_MOV && i->a != i->d) {
+            /* overlapping runs are left unknown */
+            bool overlap = i->a < i->d + i->n && i->d < i->a + i->n;
+            for (uint32_t j = 0; !overlap && j < i->n && w + j < s->nregs; j++) {
+                known src = i->a + j < s->nregs ? s->k[i->a + j] : (known){K_REG, i->a + j};
+                if (src.kind == K_NONE)
+                    src = (known){K_REG, i->a + j};
+                s->k[w + j] = src;
+            }
+        }
+    }
+}
+
+/* ---- 2. liveness and dead code ---- */
+
+typedef struct bits {
+    uint64_t *w;
+    uint32_t words;
+} bits;
+
+static inline bool bit_get(const uint64_t *b, uint32_t r) { return b[r >> 6] >> (r & 63) & 1; }
+static inline void bit_set(uint64_t *b, uint32_t r) { b[r >> 6] |= 1ull << (r & 63); }
+static inline void bit_clr(uint64_t *b, uint32_t r) { b[r >> 6] &= ~(1ull << (r & 63)); }
+
+static void range(uint32_t r, uint32_t count, uint32_t nregs, uint32_t *lo, uint32_t *hi)
+{
+    *lo = r < nregs ? r : nregs;
+    *hi = count == ALL || count > nregs - *lo ? nregs : *lo + count;
+}
+
+/* The registers live after pc: those live before any of its successors. */
+static void live_out(const wg_program *p, const uint64_t *in, uint32_t words, uint32_t pc,
+                     uint64_t *out)
+{
+    const wg_ins *i = &p->code[pc];
+    memset(out, 0, words * sizeof *out);
+    if (i->op != OP_END)
+        for (uint32_t k = 0; k < words; k++)
+            out[k] |= in[(size_t)(pc + 1) * words + k];
+    if (is_jump(i) && i->b <= p->ncode)
+        for (uint32_t k = 0; k < words; k++)
+            out[k] |= in[(size_t)i->b * words + k];
+}
+
+/* in[pc * words ..]: the registers live before pc, with the dead
+ * instructions' reads left out (sweeps until nothing grows: loops). */
+static void liveness(const wg_program *p, uint32_t nregs, const uint8_t *dead, uint64_t *in,
+                     uint64_t *out, uint32_t words)
+{
+    uint32_t nc = p->ncode;
+    memset(in, 0, (size_t)(nc + 1) * words * sizeof *in);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t pc = nc; pc-- > 0;) {
+            wg_ins *i = &p->code[pc];
+            live_out(p, in, words, pc, out);
+            if (!dead || !dead[pc]) {
+                ins_info f;
+                describe(i, &f);
+                uint32_t lo, hi;
+                if (f.wr.reg && f.full) {
+                    range(*f.wr.reg, f.wr.count, nregs, &lo, &hi);
+                    for (uint32_t r = lo; r < hi; r++)
+                        bit_clr(out, r);
+                }
+                for (uint32_t k = 0; k < f.nrd; k++) {
+                    range(*f.rd[k].reg, f.rd[k].count, nregs, &lo, &hi);
+                    for (uint32_t r = lo; r < hi; r++)
+                        bit_set(out, r);
+                }
+            }
+            uint64_t *l = in + (size_t)pc * words;
+            for (uint32_t k = 0; k < words; k++)
+                if ((l[k] | out[k]) != l[k]) {
+                    l[k] |= out[k];
+                    changed = true;
+                }
+        }
+    }
+}
+
+/* Marks dead[pc] for removable instructions whose result nothing reads;
+ * false: out of memory. */
+static bool find_dead(const wg_program *p, uint32_t nregs, uint8_t *dead)
+{
+    uint32_t nc = p->ncode, words = (nregs + 63) / 64 + 1;
+    uint64_t *in = calloc((size_t)(nc + 1) * words, sizeof *in); /* live before pc */
+    uint64_t *out = calloc(words, sizeof *out);
+    if (!in || !out) {
+        free(in);
+        free(out);
+        return false;
+    }
+    for (bool more = true; more;) { /* until no new dead: their reads are gone */
+        more = false;
+        liveness(p, nregs, dead, in, out, words);
+        /* an instruction is dead when nothing after it reads what it writes */
+        for (uint32_t pc = 0; pc < nc; pc++) {
+            wg_ins *i = &p->code[pc];
+            ins_info f;
+            describe(i, &f);
+            if (dead[pc] || !f.pure || !f.wr.reg)
+                continue;
+            live_out(p, in, words, pc, out);
+            uint32_t lo, hi;
+            range(*f.wr.reg, f.wr.count, nregs, &lo, &hi);
+            bool live = false;
+            for (uint32_t r = lo; r < hi && !live; r++)
+                live = bit_get(out, r);
+            if (!live) {
+                dead[pc] = 1;
+                more = true;
+            }
+        }
+    }
+    free(in);
+    free(out);
+    return true;
+}
+
+/* ---- 3. packing ---- */
+
+static void pack(wg_program *p, const uint8_t *dead)
+{
+    uint32_t nc = p->ncode, *map = malloc((nc + 1) * sizeof *map);
+    if (!map)
+        return; /* the dead instructions stay: they still compute the same */
+    uint32_t next = 0;
+    for (uint32_t pc = 0; pc < nc; pc++) {
+        map[pc] = next;
+        if (!dead[pc])
+            next++;
+    }
+    map[nc] = next;
+    for (uint32_t pc = 0, o = 0; pc < nc; pc++) {
+        if (dead[pc])
+            continue;
+        wg_ins i = p->code[pc];
+        if (is_jump(&i) && i.b <= nc)
+            i.b = map[i.b];
+        p->code[o++] = i;
+    }
+    p->ncode = next;
+    free(map);
+}
+
+/* ---- 4. loops: no pass without lanes ----
+ * A loop's BREAK_IF that leaves no lane running would still run the rest
+ * of the body once, for no lane (its masked effects do nothing; its
+ * arithmetic computes temporaries nobody reads after the loop).  It becomes
+ * OP_BREAK_JUMP, straight to the loop's LOOP_END (which then takes the
+ * loop's exit lanes), when the code between is inert without lanes:
+ *  - no barrier, no builtin that asks through a lane (TEX_DIMS, ARRAY_LEN);
+ *  - no register the arithmetic writes there is live after the loop;
+ *  - every mask slot it merges back (MERGE, ENDIF, ELSE, LOOP_END) is empty:
+ *    cleared (MASK_CLEAR, IF) between the BREAK_IF and it, or cleared
+ *    earlier in the straight-line code that leads to the BREAK_IF with no
+ *    exit into it since. */
+
+/* Slot t is empty at pc `from` (exec = 0 from there on): cleared at or after
+ * `lo`, in the straight line before `from` (no jump lands in between), with
+ * no EXIT or BREAK_IF into it since the clearing. */
+static bool slot_clear_before(const wg_program *p, const uint8_t *label, uint32_t lo,
+                              uint32_t from, uint32_t t)
+{
+    for (uint32_t pc = from; pc-- > lo;) {
+        const wg_ins *i = &p->code[pc];
+        if ((i->op == OP_MASK_CLEAR || i->op == OP_IF) && i->imm == t)
+            return true;
+        if ((i->op == OP_EXIT || i->op == OP_BREAK_IF || i->op == OP_BREAK_JUMP) && i->imm == t)
+            return false;
+        if (label[pc])
+            return false;
+    }
+    return false;
+}
+
+/* Slot t is cleared (MASK_CLEAR, IF) somewhere in [lo, pc): with no lane
+ * running from lo on, nothing can fill it after that. */
+static bool slot_cleared_in(const wg_program *p, uint32_t lo, uint32_t pc, uint32_t t)
+{
+    for (uint32_t k = lo; k < pc; k++)
+        if ((p->code[k].op == OP_MASK_CLEAR || p->code[k].op == OP_IF) && p->code[k].imm == t)
+            return true;
+    return false;
+}
+
+static bool inert(const wg_program *p, const uint8_t *label, const uint64_t *live_after,
+                  uint32_t nregs, uint32_t head, uint32_t j, uint32_t e)
+{
+    for (uint32_t pc = j + 1; pc < e; pc++) {
+        wg_ins *i = &p->code[pc];
+        switch ((wg_opcode)i->op) {
+        case OP_BARRIER: case OP_TEX_DIMS: case OP_ARRAY_LEN: case OP_END:
+            return false;
+        case OP_MERGE: case OP_ENDIF: case OP_ELSE: case OP_LOOP_END:
+            /* empty: cleared inside the skipped code, or before the BREAK_IF */
+            if (!slot_cleared_in(p, j + 1, pc, i->imm) &&
+                !slot_clear_before(p, label, head, j, i->imm))
+                return false;
+            if (i->op == OP_LOOP_END && i->b > pc)
+                return false;
+            break;
+        default: {
+            ins_info f;
+            describe(i, &f);
+            if (f.wr.reg && f.full) {
+                uint32_t lo, hi;
+                range(*f.wr.reg, f.wr.count, nregs, &lo, &hi);
+                for (uint32_t r = lo; r < hi; r++)
+                    if (bit_get(live_after, r))
+                        return false;
+            }
+        }
+        }
+    }
+    return true;
+}
+
+static bool break_jumps(wg_program *p, uint32_t nregs)
+{
+    uint32_t nc = p->ncode, words = (nregs + 63) / 64 + 1;
+    uint64_t *in = calloc((size_t)(nc + 1) * words, sizeof *in);
+    uint64_t *out = calloc(words, sizeof *out);
+    uint8_t *label = calloc(nc + 1, 1);
+    bool ok = in && out && label;
+    if (ok) {
+        liveness(p, nregs, NULL, in, out, words);
+        for (uint32_t pc = 0; pc < nc; pc++)
+            if (is_jump(&p->code[pc]))
+                label[p->code[pc].b] = 1;
+        for (uint32_t j = 0; j < nc; j++) {
+            wg_ins *i = &p->code[j];
+            if (i->op != OP_BREAK_IF)
+                continue;
+            uint32_t e = j + 1; /* the loop's end: its LOOP_END on the same slot */
+            while (e < nc && !(p->code[e].op == OP_LOOP_END && p->code[e].imm == i->imm))
+                e++;
+            if (e == nc || p->code[e].b > j || e + 1 > nc)
+                continue;
+            if (inert(p, label, in + (size_t)(e + 1) * words, nregs, p->code[e].b, j, e)) {
+                i->op = OP_BREAK_JUMP;
+                i->b = e;
+            }
+        }
+    }
+    free(in);
+    free(out);
+    free(label);
+    return ok;
+}
+
+/* ---- 5. loop conditions: `!(a < b)` as one comparison ----
+ * An integer CMP followed at once by BITS_LNOT of its result is the
+ * opposite comparison (i32 and u32 order totally; f32 does not, NaN): the
+ * LNOT becomes that CMP on the same operands, and the first CMP is left to
+ * dead-code elimination. */
+static void invert_compares(wg_program *p, const uint8_t *label)
+{
+    static const uint8_t opposite[] = {[CMP_LT] = CMP_GE, [CMP_LE] = CMP_GT, [CMP_GT] = CMP_LE,
+                                       [CMP_GE] = CMP_LT, [CMP_EQ] = CMP_NE, [CMP_NE] = CMP_EQ};
+    for (uint32_t pc = 1; pc < p->ncode; pc++) {
+        wg_ins *i = &p->code[pc], *c = &p->code[pc - 1];
+        if (i->op != OP_BITS || i->sub != BITS_LNOT || label[pc] || c->op != OP_CMP ||
+            c->d != i->a || c->sub > CMP_NE || (c->n != TY_I32 && c->n != TY_U32) ||
+            c->d == c->a || c->d == c->b)
+            continue;
+        uint32_t d = i->d;
+        *i = *c;
+        i->d = d;
+        i->sub = opposite[c->sub];
+    }
+}
+
+bool wg_optimize(wg_exec_program *xp)
+{
+    wg_program *p = &xp->prog;
+    if (!enabled || !p->ncode)
+        return true;
+    for (uint32_t pc = 0; pc < p->ncode; pc++) {
+        ins_info f;
+        if (!describe(&p->code[pc], &f) || (is_jump(&p->code[pc]) && p->code[pc].b > p->ncode))
+            return true; /* not described: run as lowered */
+    }
+    pass s = {.xp = xp, .nregs = p->nregs};
+    uint8_t *label = calloc(p->ncode + 1, 1);
+    uint8_t *dead = calloc(p->ncode + 1, 1);
+    wg_ins *saved = malloc(p->ncode * sizeof *saved);
+    s.k = calloc(p->nregs + 1, sizeof *s.k);
+    bool ok = label && dead && saved && s.k;
+    if (ok) {
+        memcpy(saved, p->code, p->ncode * sizeof *saved);
+        for (uint32_t pc = 0; pc < p->ncode; pc++)
+            if (is_jump(&p->code[pc]))
+                label[p->code[pc].b] = 1;
+        propagate(&s, label);
+        invert_compares(p, label);
+        ok = !s.oom && find_dead(p, p->nregs + s.nconsts, dead);
+        if (ok) {
+            pack(p, dead);
+            break_jumps(p, p->nregs + s.nconsts); /* out of memory: plain BREAK_IFs */
+            xp->consts = s.consts;
+            xp->nconsts = s.nconsts;
+            xp->const_reg = p->nregs;
+            p->nregs += s.nconsts;
+            s.consts = NULL;
+        } else {
+            memcpy(p->code, saved, p->ncode * sizeof *saved); /* as lowered */
+        }
+    }
+    free(label);
+    free(dead);
+    free(saved);
+    free(s.k);
+    free(s.consts);
+    return ok;
+}
