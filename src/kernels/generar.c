@@ -12,7 +12,9 @@
  */
 #include "stex/wgsl_math.h"
 
+#include "convert/unorm8_row.h"
 #include "kernels/instance.h"
+#include "shader/tile.h"
 
 static const char WGSL[] =
     "@group(0) @binding(0) var salida : texture_storage_2d<rgba8unorm, write>;\n"
@@ -100,6 +102,35 @@ STEX__FLATTEN static void generar_workgroup(const stex_workgroup *w)
         for (int lx = 0; lx < WG; lx++)
             arg[2 * WG + WG * ly + lx] = (uv_x[lx] + uv_y[ly]) * 8.0f - tiempo;
     stex_sin_n(sizeof arg / sizeof arg[0], arg, s);
+
+    /* The block path (shader/tile.h): every invocation in bounds and the 64
+     * texels one Morton block of an rgba8unorm binding on the inline path.
+     * Each invocation writes only its own texel, so the order is free: the
+     * colours of the block, in row order, are encoded 8 texels at a time
+     * (convert/unorm8_row.h, the inline codec's rule lane by lane), then
+     * written in the block's order. */
+    const stex_fast_binding *bs = stex__fast(inv, SALIDA);
+    uint32_t race = bs->store_tag & STEX__TAG_RACE;
+    uint8_t *block = STEX__TILE_LITTLE_ENDIAN &&
+                             bs->store_tag == (STEX__TILE_STORE_TAG(STEX_SCALAR_F32) | race) &&
+                             bs->enc_codec == STEX__CODEC_RGBA8UNORM
+                         ? stex__tile8_block(bs, w->base[0], w->base[1], 4)
+                         : NULL;
+    if (block && (!race || stex__tile8_race_mark(inv, bs, w->base[0], w->base[1],
+                                                 STEX__RACE_WRITE))) {
+        float cr[WG * WG], cg[WG * WG], cb[WG * WG], ca[WG * WG];
+        for (int ly = 0; ly < WG; ly++)
+            for (int lx = 0; lx < WG; lx++) {
+                cr[WG * ly + lx] = 0.5f + 0.5f * s[lx];
+                cg[WG * ly + lx] = 0.5f + 0.5f * s[WG + ly];
+                cb[WG * ly + lx] = 0.5f + 0.5f * s[2 * WG + WG * ly + lx];
+                ca[WG * ly + lx] = 1.0f;
+            }
+        uint32_t texels[WG * WG];
+        stex__unorm8_row(bs->u8_round, bs->u8_nan, WG * WG, cr, cg, cb, ca, texels);
+        stex__tile8_put32(block, texels); /* little-endian words: r in the first byte */
+        return;
+    }
 
 #define GENERAR_TEXEL(lx, ly)                                                                   \
     do {                                                                                        \

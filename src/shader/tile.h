@@ -30,6 +30,13 @@
 
 enum { STEX__TILE = 8 };
 
+/* Texel words written whole are in memory order only on little-endian hosts. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define STEX__TILE_LITTLE_ENDIAN 1
+#else
+#define STEX__TILE_LITTLE_ENDIAN 0
+#endif
+
 /* The tags of fast.h's stex_fast_binding a kernel compares (with or without
  * STEX__TAG_RACE): a 2d storage texture's, loaded / stored as `scalar`. */
 #define STEX__TILE_LOAD_TAG ((uint32_t)STEX_VIEW_DIMENSION_2D)
@@ -63,6 +70,26 @@ STEX__ALWAYS_INLINE uint8_t *stex__tile8_block(const stex_fast_binding *b, uint6
         bad |= (row[i] - row[0]) ^ (uint64_t)stex__tile_spread3(i) * 2u * bpp;
     }
     return bad ? NULL : b->memory + col[0] + row[0];
+}
+
+/* Row order <-> the block's Morton order for 4-byte texels: t[8 * ly + lx]
+ * is texel (lx, ly).  A Morton block is 16 quads of 2x2 texels, each quad
+ * two row pairs, so both are 32 copies of 8 bytes. */
+STEX__ALWAYS_INLINE void stex__tile8_put32(uint8_t *block, const uint32_t t[64])
+{
+    for (uint32_t q = 0; q < 16; q++) { /* quad q: texels 4q..4q+3 of the block */
+        uint32_t lx = (q & 1u) << 1 | (q & 4u), ly = (q & 2u) | (q & 8u) >> 1;
+        memcpy(block + 16 * q, &t[8 * ly + lx], 8);
+        memcpy(block + 16 * q + 8, &t[8 * ly + 8 + lx], 8);
+    }
+}
+STEX__ALWAYS_INLINE void stex__tile8_get32(uint32_t t[64], const uint8_t *block)
+{
+    for (uint32_t q = 0; q < 16; q++) {
+        uint32_t lx = (q & 1u) << 1 | (q & 4u), ly = (q & 2u) | (q & 8u) >> 1;
+        memcpy(&t[8 * ly + lx], block + 16 * q, 8);
+        memcpy(&t[8 * ly + 8 + lx], block + 16 * q + 8, 8);
+    }
 }
 
 /* The race summary's marks of the block's 64 accesses (bits: STEX__RACE_READ

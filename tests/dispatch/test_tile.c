@@ -134,14 +134,23 @@ static void test_block_equals_invocations(void **state)
     dt_release(d);
 }
 
-/* The block's Morton positions: texel (lx, ly) of the block is where the
- * texture's copy puts texel (lx, ly). */
+/* The block's Morton positions (the layout layer's stex_morton2), and the
+ * row-order copies in and out of a block. */
 static void test_block_layout(void **state)
 {
     (void)state;
     for (uint32_t ly = 0; ly < 8; ly++)
         for (uint32_t lx = 0; lx < 8; lx++)
             assert_int_equal(stex__tile_index(lx, ly), stex_morton2(lx, ly));
+    uint32_t rows[64], block[64], back[64];
+    for (uint32_t i = 0; i < 64; i++)
+        rows[i] = 0x01000000u * i + 0x5a5a5au;
+    stex__tile8_put32((uint8_t *)block, rows);
+    for (uint32_t ly = 0; ly < 8; ly++)
+        for (uint32_t lx = 0; lx < 8; lx++)
+            assert_int_equal(block[stex_morton2(lx, ly)], rows[8 * ly + lx]);
+    stex__tile8_get32(back, (const uint8_t *)block);
+    assert_memory_equal(back, rows, sizeof rows);
 }
 
 int main(void)

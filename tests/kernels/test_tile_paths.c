@@ -83,10 +83,18 @@ static void test_decaer(void **state)
     compare("decaer", 37, 29, 3); /* partial tiles; words kept from earlier dispatches */
 }
 
+static void test_generar(void **state)
+{
+    (void)state;
+    compare("generar", 64, 40, 1);
+    compare("generar", 45, 27, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decaer),
+        cmocka_unit_test(test_generar),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

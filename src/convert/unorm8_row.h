@@ -1,0 +1,27 @@
+/*
+ * Internal: rgba8unorm stores for a row of texels at once - the inline
+ * codec's per-texel rules (convert/codec_inline.h, stex__unorm8_encode) run
+ * on 4 (SSE2) or 8 (AVX2) texels per instruction, bit for bit the same
+ * codes.  For a kernel's workgroup function that stores a block of texels
+ * (src/kernels/generar.c, box3x3.c).
+ */
+#ifndef STEX_CONVERT_UNORM8_ROW_H
+#define STEX_CONVERT_UNORM8_ROW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* out[i] = the rgba8unorm texel (r in the low byte) of (r[i], g[i], b[i],
+ * a[i]) under store rule `round` (STEX__UNORM8_*) and NaN code `nan`, for
+ * i < n: what stex__unorm8x4 gives texel by texel.  The AVX2 variant is
+ * chosen at run time where the CPU has it. */
+void stex__unorm8_row(uint32_t round, uint32_t nan, size_t n, const float *r, const float *g,
+                      const float *b, const float *a, uint32_t *out);
+
+/* Tests: the variants by level (1 scalar, 2 SSE2, 3 AVX2; a level the
+ * machine lacks runs the best one it has), and the best level here. */
+void stex__unorm8_row_level(int level, uint32_t round, uint32_t nan, size_t n, const float *r,
+                            const float *g, const float *b, const float *a, uint32_t *out);
+int stex__unorm8_row_best(void);
+
+#endif
