@@ -167,6 +167,63 @@ __attribute__((target("avx2"))) static void row_avx2(uint32_t round, uint32_t na
 }
 #endif
 
+static void unrow_scalar(const float *value, size_t n, const uint32_t *w, float *r, float *g,
+                         float *b, float *a)
+{
+    for (size_t i = 0; i < n; i++) {
+        r[i] = value[w[i] & 0xff];
+        g[i] = value[w[i] >> 8 & 0xff];
+        b[i] = value[w[i] >> 16 & 0xff];
+        a[i] = value[w[i] >> 24];
+    }
+}
+
+#ifdef ROW_X86
+/* Eight texels' channels at once: one table gather per channel. */
+__attribute__((target("avx2"))) static void unrow_avx2(const float *value, size_t n,
+                                                       const uint32_t *w, float *r, float *g,
+                                                       float *b, float *a)
+{
+    const __m256i byte = _mm256_set1_epi32(0xff);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(w + i));
+        _mm256_storeu_ps(r + i, _mm256_i32gather_ps(value, _mm256_and_si256(v, byte), 4));
+        _mm256_storeu_ps(g + i, _mm256_i32gather_ps(
+                                    value, _mm256_and_si256(_mm256_srli_epi32(v, 8), byte), 4));
+        _mm256_storeu_ps(b + i, _mm256_i32gather_ps(
+                                    value, _mm256_and_si256(_mm256_srli_epi32(v, 16), byte), 4));
+        _mm256_storeu_ps(a + i, _mm256_i32gather_ps(value, _mm256_srli_epi32(v, 24), 4));
+    }
+    unrow_scalar(value, n - i, w + i, r + i, g + i, b + i, a + i);
+}
+#endif
+
+void stex__unorm8_unrow_level(int level, const float *value, size_t n, const uint32_t *w,
+                              float *r, float *g, float *b, float *a)
+{
+#ifdef ROW_X86
+    if (level >= 3 && stex__unorm8_row_best() >= 3) {
+        unrow_avx2(value, n, w, r, g, b, a);
+        return;
+    }
+#endif
+    (void)level;
+    unrow_scalar(value, n, w, r, g, b, a);
+}
+
+void stex__unorm8_unrow(const float *value, size_t n, const uint32_t *w, float *r, float *g,
+                        float *b, float *a)
+{
+#ifdef ROW_X86
+    if (__builtin_cpu_supports("avx2")) {
+        unrow_avx2(value, n, w, r, g, b, a);
+        return;
+    }
+#endif
+    unrow_scalar(value, n, w, r, g, b, a);
+}
+
 int stex__unorm8_row_best(void)
 {
 #ifdef ROW_X86

@@ -92,23 +92,25 @@ STEX__ALWAYS_INLINE void stex__tile8_get32(uint32_t t[64], const uint8_t *block)
     }
 }
 
-/* The race summary's marks of the block's 64 accesses (bits: STEX__RACE_READ
- * and/or STEX__RACE_WRITE), each by invocation (lx, ly) of the running 8x8
- * workgroup (local_invocation_index 8 * ly + lx) on its own texel.  When
+/* The race summary's marks of 64 accesses (bits: STEX__RACE_READ and/or
+ * STEX__RACE_WRITE), each by invocation (lx, ly) of the running 8x8
+ * workgroup (local_invocation_index 8 * ly + lx) on its own location:
+ * stex__race_mark8x8's location first + stride * ly + lx (a buffer's word
+ * index, or x + w * y of a 2d texture), stex__tile8_race_mark's texel
+ * (x0 + lx, y0 + ly) of the block.  When
  * every word is this thread's and either stale or already that
  * invocation's (stex__race_mark's inline case), writes what the
  * per-invocation marks would and returns true; otherwise writes nothing and
  * returns false (the caller then runs its invocations one by one, and the
  * out-of-line half records them). */
-STEX__ALWAYS_INLINE bool stex__tile8_race_mark(const stex_invocation *inv,
-                                              const stex_fast_binding *b, uint64_t x0,
-                                              uint64_t y0, uint32_t bits)
+STEX__ALWAYS_INLINE bool stex__race_mark8x8(const stex_invocation *inv,
+                                            const stex_fast_binding *b, uint64_t first,
+                                            uint64_t stride, uint32_t bits)
 {
     const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
     if (b->race_values)
         return false; /* suppress_same_value: every write goes out of line */
-    uint32_t *w0 = b->race + x0 + b->race_w * y0 + b->race_off;
-    uint64_t stride = b->race_w;
+    uint32_t *w0 = b->race + first + b->race_off;
 #if STEX__TILE_SSE2
     /* keys and words are below 2^30: signed compares order them */
     const __m128i mask = _mm_set1_epi32((int)STEX__RACE_KEY);
@@ -160,6 +162,12 @@ STEX__ALWAYS_INLINE bool stex__tile8_race_mark(const stex_invocation *inv,
         b->race_touch[(i + STEX__TILE - 1) >> STEX__RACE_RUN_SHIFT] = 1;
     }
     return true;
+}
+STEX__ALWAYS_INLINE bool stex__tile8_race_mark(const stex_invocation *inv,
+                                              const stex_fast_binding *b, uint64_t x0,
+                                              uint64_t y0, uint32_t bits)
+{
+    return stex__race_mark8x8(inv, b, x0 + b->race_w * y0, b->race_w, bits);
 }
 
 #endif

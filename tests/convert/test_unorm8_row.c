@@ -8,7 +8,8 @@
  * rounding points (k + 0.5) / 255 (where the rules differ) and around 0 and
  * 1, and the specials; each value goes through all four channels and every
  * lane position (the rows are 37 texels long: full vectors and a scalar
- * tail).  `--exhaustive` (suite exhaustive) runs all 2^32 patterns through
+ * tail).  The loads (stex__unorm8_unrow): every code in every byte
+ * against the decode tables.  `--exhaustive` (suite exhaustive) runs all 2^32 patterns through
  * the best variant.
  */
 #include <setjmp.h>
@@ -21,6 +22,7 @@
 #include <cmocka.h>
 
 #include "convert/codec_inline.h"
+#include "convert/fast.h"
 #include "convert/unorm8_row.h"
 
 enum { ROW = 37 };
@@ -117,6 +119,38 @@ static void test_entry_point(void **state)
     }
 }
 
+/* The loads: every code in every byte, through each variant, against the
+ * table itself (the converter's values: stex__unorm8_values). */
+static void test_unrow(void **state)
+{
+    (void)state;
+    for (int rule = 0; rule < 2; rule++) {
+        const float *value = stex__unorm8_values(rule ? STEX_NORM_DECODE_MUL_RECIP
+                                                      : STEX_NORM_DECODE_EXACT);
+        enum { N = 256 + 5 }; /* full vectors and a tail */
+        uint32_t w[N];
+        for (uint32_t i = 0; i < N; i++)
+            w[i] = (i & 0xff) | ((i * 7 + 3) & 0xff) << 8 | ((255 - i) & 0xff) << 16 |
+                   ((i * 151) & 0xff) << 24;
+        for (int level = 1; level <= 3; level++) {
+            float c[4][N];
+            stex__unorm8_unrow_level(level, value, N, w, c[0], c[1], c[2], c[3]);
+            for (uint32_t i = 0; i < N; i++)
+                for (int k = 0; k < 4; k++) {
+                    float want = value[w[i] >> (8 * k) & 0xff];
+                    if (memcmp(&c[k][i], &want, 4))
+                        fail_msg("level %d rule %d: texel %u channel %d is %a, table %a", level,
+                                 rule, i, k, (double)c[k][i], (double)want);
+                }
+        }
+        float r[9], g[9], b[9], a[9], want[4][9];
+        stex__unorm8_unrow(value, 9, w + 100, r, g, b, a);
+        stex__unorm8_unrow_level(1, value, 9, w + 100, want[0], want[1], want[2], want[3]);
+        assert_memory_equal(r, want[0], sizeof r);
+        assert_memory_equal(a, want[3], sizeof a);
+    }
+}
+
 static int run_exhaustive(void)
 {
     int level = stex__unorm8_row_best();
@@ -139,6 +173,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_level),
         cmocka_unit_test(test_entry_point),
+        cmocka_unit_test(test_unrow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -90,11 +90,21 @@ static void test_generar(void **state)
     compare("generar", 45, 27, 2);
 }
 
+static void test_box3x3(void **state)
+{
+    (void)state;
+    compare("box3x3-texture", 64, 40, 1);
+    compare("box3x3-texture", 43, 29, 1);
+    compare("box3x3-buffer", 64, 40, 1);
+    compare("box3x3-buffer", 43, 29, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decaer),
         cmocka_unit_test(test_generar),
+        cmocka_unit_test(test_box3x3),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
