@@ -115,6 +115,10 @@ static void test_block_equals_invocations(void **state)
             uint64_t c_block[2] = {0, 0}, c_ref[2] = {0, 0};
             uint8_t *a = run(d, block_counted, &o, races, &r_block, c_block);
             uint8_t *b = run(d, NULL, &o, races, &r_ref, c_ref);
+            if (sched[i].threads > 1) { /* the racing texel's last writer is the OS's pick */
+                memset(a + 4 * (2 * W + 3), 0, 4);
+                memset(b + 4 * (2 * W + 3), 0, 4);
+            }
             if (memcmp(a, b, (size_t)W * H * 4))
                 fail_msg("%s, %d threads, races %d: texels differ", stex_schedule_name(sched[i].s),
                          sched[i].threads, races);
