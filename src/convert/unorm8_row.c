@@ -26,6 +26,12 @@ static void row_scalar(uint32_t round, uint32_t nan, size_t n, const float *r, c
     }
 }
 
+static void codes_scalar(uint32_t round, uint32_t nan, size_t n, const float *x, uint32_t *out)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = stex__unorm8_encode(round, nan, x[i]);
+}
+
 #ifdef ROW_X86
 /* Four codes of one channel (SSE2). */
 STEX__ALWAYS_INLINE __m128i codes4(uint32_t round, __m128i nanv, const float *p)
@@ -78,6 +84,26 @@ STEX__ALWAYS_INLINE void row_sse2_by(uint32_t round, uint32_t nan, size_t n, con
         _mm_storeu_si128((__m128i *)(void *)(out + i), w);
     }
     row_scalar(round, nan, n - i, r + i, g + i, b + i, a + i, out + i);
+}
+
+STEX__ALWAYS_INLINE void codes_sse2_by(uint32_t round, uint32_t nan, size_t n, const float *x,
+                                       uint32_t *out)
+{
+    const __m128i nanv = _mm_set1_epi32((int)nan);
+    size_t i = 0;
+    for (; i + 4 <= n; i += 4)
+        _mm_storeu_si128((__m128i *)(void *)(out + i), codes4(round, nanv, x + i));
+    codes_scalar(round, nan, n - i, x + i, out + i);
+}
+
+static void codes_sse2(uint32_t round, uint32_t nan, size_t n, const float *x, uint32_t *out)
+{
+    switch (round) {
+    case STEX__UNORM8_F32_EVEN: codes_sse2_by(STEX__UNORM8_F32_EVEN, nan, n, x, out); break;
+    case STEX__UNORM8_FIXED4: codes_sse2_by(STEX__UNORM8_FIXED4, nan, n, x, out); break;
+    case STEX__UNORM8_EXACT_HALF_UP: codes_sse2_by(STEX__UNORM8_EXACT_HALF_UP, nan, n, x, out); break;
+    default: codes_sse2_by(STEX__UNORM8_EXACT_EVEN, nan, n, x, out);
+    }
 }
 
 static void row_sse2(uint32_t round, uint32_t nan, size_t n, const float *r, const float *g,
@@ -149,6 +175,26 @@ AVX2 void row_avx2_by(uint32_t round, uint32_t nan, size_t n, const float *r, co
         _mm256_storeu_si256((__m256i *)(void *)(out + i), w);
     }
     row_scalar(round, nan, n - i, r + i, g + i, b + i, a + i, out + i);
+}
+
+AVX2 void codes_avx2_by(uint32_t round, uint32_t nan, size_t n, const float *x, uint32_t *out)
+{
+    const __m256i nanv = _mm256_set1_epi32((int)nan);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm256_storeu_si256((__m256i *)(void *)(out + i), codes8(round, nanv, x + i));
+    codes_scalar(round, nan, n - i, x + i, out + i);
+}
+
+__attribute__((target("avx2"))) static void codes_avx2(uint32_t round, uint32_t nan, size_t n,
+                                                       const float *x, uint32_t *out)
+{
+    switch (round) {
+    case STEX__UNORM8_F32_EVEN: codes_avx2_by(STEX__UNORM8_F32_EVEN, nan, n, x, out); break;
+    case STEX__UNORM8_FIXED4: codes_avx2_by(STEX__UNORM8_FIXED4, nan, n, x, out); break;
+    case STEX__UNORM8_EXACT_HALF_UP: codes_avx2_by(STEX__UNORM8_EXACT_HALF_UP, nan, n, x, out); break;
+    default: codes_avx2_by(STEX__UNORM8_EXACT_EVEN, nan, n, x, out);
+    }
 }
 
 __attribute__((target("avx2"))) static void row_avx2(uint32_t round, uint32_t nan, size_t n,
@@ -249,6 +295,36 @@ void stex__unorm8_row_level(int level, uint32_t round, uint32_t nan, size_t n, c
     }
 #endif
     row_scalar(round, nan, n, r, g, b, a, out);
+}
+
+void stex__unorm8_codes_level(int level, uint32_t round, uint32_t nan, size_t n, const float *x,
+                              uint32_t *out)
+{
+    int best = stex__unorm8_row_best();
+    level = level > best ? best : level;
+#ifdef ROW_X86
+    if (level >= 3) {
+        codes_avx2(round, nan, n, x, out);
+        return;
+    }
+    if (level == 2) {
+        codes_sse2(round, nan, n, x, out);
+        return;
+    }
+#endif
+    codes_scalar(round, nan, n, x, out);
+}
+
+void stex__unorm8_codes(uint32_t round, uint32_t nan, size_t n, const float *x, uint32_t *out)
+{
+#ifdef ROW_X86
+    if (__builtin_cpu_supports("avx2"))
+        codes_avx2(round, nan, n, x, out);
+    else
+        codes_sse2(round, nan, n, x, out);
+#else
+    codes_scalar(round, nan, n, x, out);
+#endif
 }
 
 void stex__unorm8_row(uint32_t round, uint32_t nan, size_t n, const float *r, const float *g,

@@ -19,6 +19,9 @@
 void stex__unorm8_row(uint32_t round, uint32_t nan, size_t n, const float *r, const float *g,
                       const float *b, const float *a, uint32_t *out);
 
+/* One channel: out[i] = the unorm8 code of x[i] (0..255) under the rule, i < n. */
+void stex__unorm8_codes(uint32_t round, uint32_t nan, size_t n, const float *x, uint32_t *out);
+
 /* The other way: r[i], g[i], b[i], a[i] = value[byte 0, 1, 2, 3 of w[i]]
  * for i < n, value being a decode rule's 256 values (stex__unorm8_values). */
 void stex__unorm8_unrow(const float *value, size_t n, const uint32_t *w, float *r, float *g,
@@ -29,6 +32,8 @@ void stex__unorm8_unrow(const float *value, size_t n, const uint32_t *w, float *
 void stex__unorm8_row_level(int level, uint32_t round, uint32_t nan, size_t n, const float *r,
                             const float *g, const float *b, const float *a, uint32_t *out);
 int stex__unorm8_row_best(void);
+void stex__unorm8_codes_level(int level, uint32_t round, uint32_t nan, size_t n, const float *x,
+                              uint32_t *out);
 void stex__unorm8_unrow_level(int level, const float *value, size_t n, const uint32_t *w,
                               float *r, float *g, float *b, float *a);
 

@@ -2,7 +2,8 @@
  * stex__unorm8_row (convert/unorm8_row.h), every variant the machine has
  * (scalar, SSE2, AVX2), against the scalar codec stex__unorm8_encode under
  * each of the four unorm8 store rules and both NaN codes (the scalar codec
- * is itself checked against the converter by test_fast_codec.c).
+ * is itself checked against the converter by test_fast_codec.c), and the
+ * one-channel stex__unorm8_codes likewise.
  *
  * Inputs: every 4099th f32 pattern, the 64 patterns around each of the 255
  * rounding points (k + 0.5) / 255 (where the rules differ) and around 0 and
@@ -46,6 +47,12 @@ static void check(int level, uint32_t round, uint32_t nan, const uint32_t *v, si
             memcpy(&ch[c][i], &u, 4);
         }
     stex__unorm8_row_level(level, round, nan, ROW, ch[0], ch[1], ch[2], ch[3], out);
+    uint32_t one[ROW]; /* one channel: stex__unorm8_codes */
+    stex__unorm8_codes_level(level, round, nan, ROW, ch[(shift + 1) & 3], one);
+    for (size_t i = 0; i < ROW; i++)
+        if (one[i] != stex__unorm8_encode(round, nan, ch[(shift + 1) & 3][i]) && bad++ < 8)
+            print_error("level %d rule %u nan %u: one channel, texel %zu: %u\n", level, round,
+                        nan, i, one[i]);
     for (size_t i = 0; i < ROW; i++) {
         want[i] = 0;
         for (int c = 0; c < 4; c++)
