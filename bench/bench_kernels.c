@@ -29,10 +29,11 @@
  *   decaer 6.6 (80): an 8x8 workgroup is one Morton block of 64 contiguous
  *     floats (src/shader/tile.h), multiplied in one vectorised loop (~2.6);
  *     the engine's per-workgroup work (order, prefetch, ids) is the rest;
- *   generar 37 (128): the workgroup's 8 + 8 + 64 sines at once (stex_sin_n,
- *     AVX2: ~10.5), the colours in row order (~6), the rgba8unorm encode 8
- *     texels per instruction (src/convert/unorm8_row.c, AVX2: ~11.5), the
- *     copy into the block's Morton order;
+ *   generar 34 (128): the workgroup's 8 + 8 + 64 sines at once (stex_sin_n,
+ *     AVX2: ~10.5); r's codes per column, g's per row, alpha's once and b's
+ *     per texel, 8 values per instruction (src/convert/unorm8_row.c), the
+ *     texels assembled in row order and copied into the block's Morton
+ *     order;
  *   box3x3-texture 51 (417) and box3x3-buffer 42 (377): a 10x10 window of
  *     source texels decoded once each (AVX2 gathers from the decode table,
  *     ~6), the nine taps summed for 8 invocations per instruction in the
@@ -48,7 +49,7 @@
  *     the texels addressed directly (the workgroup's neighbourhood in
  *     bounds); difundir-pingpong 139: four loads and a store per invocation
  *     through the inline builtins.
- * With race detection on (same method): decaer 17, generar 49, box3x3 61 /
+ * With race detection on (same method): decaer 17, generar 45, box3x3 61 /
  * 53 - the block marks its 64 words at once (SSE2, ~6 per texel) - plus the
  * detector's per-dispatch set-up (its calloc is ~2.7 per texel at this small
  * size); histogram 1246 (atomics always take the race summary's pairs);
