@@ -23,27 +23,46 @@
  *     ./build/bench/bench_kernels --kernel decaer --threads 2 --races off --json
  * (--json: one JSON object per measured row; bench/peer.py reads it)
  *
- * Where the time goes (callgrind, --size 512 --threads 1 --races off,
- * instructions per invocation of the kernel's workgroup function, which has
- * the kernel and its builtins inlined - docs/engine.md):
- *   decaer ~74: one load, one store, the bounds and tag compares;
- *   box3x3-buffer ~345 and box3x3-texture ~410: nine taps of ~25-30 (clamp,
- *     bound compare, address, four table decodes), the encode;
- *   generar ~115 (was ~261 with three scalar stex_sin of ~35 each): its own
- *     workgroup function computes the workgroup's 8 + 8 + 64 sines at once
- *     with stex_sin_n (AVX2: ~10 per texel), then per invocation the ids,
- *     the bounds test and the store with its unorm8 encode (~100);
+ * Where the time goes (callgrind, --size 256 --threads 1 --reps 1, the whole
+ * dispatch - stex_kernel_instance_dispatch and below - per texel; the figure
+ * one invocation at a time in brackets):
+ *   decaer 6.6 (80): an 8x8 workgroup is one Morton block of 64 contiguous
+ *     floats (src/shader/tile.h), multiplied in one vectorised loop (~2.6);
+ *     the engine's per-workgroup work (order, prefetch, ids) is the rest;
+ *   generar 34 (128): the workgroup's 8 + 8 + 64 sines at once (stex_sin_n,
+ *     AVX2: ~10.5); r's codes per column, g's per row, alpha's once and b's
+ *     per texel, 8 values per instruction (src/convert/unorm8_row.c), the
+ *     texels assembled in row order and copied into the block's Morton
+ *     order;
+ *   box3x3-texture 51 (417) and box3x3-buffer 42 (377): a 10x10 window of
+ *     source texels decoded once each (AVX2 gathers from the decode table,
+ *     ~6), the nine taps summed for 8 invocations per instruction in the
+ *     kernel's order and divided by 9 (AVX2 clone of the block function),
+ *     the encode (~11.5); the texture variant's window addresses come from
+ *     the per-dispatch column and row tables;
  *   blur: the exact emulation of lavapipe's bilinear filter, ~290 per sample
  *     and nine samples per pass;
- *   histogram: the present pass's logf and rgba16float store.
- * With race detection on, the inline marking adds ~20-30 per access (decaer
- * 80 -> 135 per texel, 152 before the kept words); the rest is memory: the
- * per-thread words (4 bytes per location, read and written once per access
- * of a race-free kernel; the end-of-dispatch scan of a race-free kernel
- * reads only the touch marks - the words are not cleared, later dispatches
- * read them as stale).  Words and pairs stay mapped between dispatches, so
- * the warm-up run pays their page faults.  difundir (every texel shared by
- * five invocations) pays the out-of-line pairs: 137 -> 782 per texel.
+ *   histogram 939: the scatter's atomics (out of line, one binding lookup
+ *     each) and the present pass's logf and rgba16float store;
+ *   difundir 44 (138): the racy variant's outcome depends on the order, so
+ *     its workgroup function runs the invocations in the engine's order, with
+ *     the texels addressed directly (the workgroup's neighbourhood in
+ *     bounds); difundir-pingpong 139: four loads and a store per invocation
+ *     through the inline builtins.
+ * With race detection on (same method): decaer 17, generar 45, box3x3 61 /
+ * 53 - the block marks its 64 words at once (SSE2, ~6 per texel) - plus the
+ * detector's per-dispatch set-up (its calloc is ~2.7 per texel at this small
+ * size); histogram 1246 (atomics always take the race summary's pairs);
+ * difundir-pingpong 169; the racy difundir 388 (806 one access at a time):
+ * every texel is touched by five invocations, so it lives in the shared
+ * pairs; the workgroup records each of its 96 locations once with the keys
+ * of all its accesses (race_note_set, ~215 per texel) and the
+ * end-of-dispatch scan judges every texel, each one a race (~113).  In wall time the rest is memory: the per-thread words (4 bytes per
+ * location, read and written once per access of a race-free kernel; the
+ * end-of-dispatch scan of a race-free kernel reads only the touch marks -
+ * the words are not cleared, later dispatches read them as stale).  Words
+ * and pairs stay mapped between dispatches, so the warm-up run pays their
+ * page faults.
  */
 #include <getopt.h>
 #include <stdio.h>

@@ -5,9 +5,11 @@
  * words.  The WGSL is the harness's perf.mjs, which timed both on lavapipe;
  * the two outputs are byte-identical there.
  */
+#include "convert/unorm8_row.h"
 #include "kernels/inputs.h"
 #include "kernels/instance.h"
 #include "kernels/kernels_text.h" /* the WGSL and run file: wgsl/ */
+#include "shader/tile.h"
 
 /* @binding(0) origen, @binding(1) destino (both variants); the buffer
  * variant's @binding(2) var<uniform> tam : vec2<i32>. */
@@ -70,8 +72,119 @@ static void box3x3_buffer(const stex_invocation *inv)
                           stex_invocation_pack4x8unorm(inv, q));
 }
 
-STEX_WORKGROUP_FN(box3x3_texture_workgroup, box3x3_texture)
-STEX_WORKGROUP_FN(box3x3_buffer_workgroup, box3x3_buffer)
+/* The workgroup functions: an 8x8 workgroup whose invocations are all in
+ * bounds runs as one block.  Its 64 invocations read a 10x10 window of
+ * source texels (rows y0 - 1 .. y0 + 8 and columns x0 - 1 .. x0 + 8, each
+ * clamped as the kernel clamps), decoded once each through the same table
+ * the inline builtins read (convert/unorm8_row.h); each invocation's sum
+ * then takes its nine taps in the kernel's order, 8 invocations per loop,
+ * divides by 9 and is encoded by the store's (or pack4x8unorm's) rule 8
+ * texels at a time.  Every invocation writes only its own texel or word and
+ * reads nothing written in the dispatch, so the order they run in changes
+ * nothing.  The race summary marks the 64 writes at once (shader/tile.h).
+ * Anything else - the edges, a binding off the inline path, a source that
+ * is smaller than the destination (the kernel's loads would leave it) -
+ * runs the kernel per invocation. */
+enum { WG = 8, WIN = WG + 2 };
+
+/* The sums vectorise 8 lanes wide on AVX2: compiled twice, the CPU's
+ * variant picked when the program loads (the same operations either way). */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__ELF__)
+#define BOX_CLONES __attribute__((target_clones("avx2", "default"), noinline))
+#else
+#define BOX_CLONES
+#endif
+
+BOX_CLONES static void box_block(const uint32_t *win, const float *value, uint32_t round, uint32_t nan,
+                      uint32_t out[WG * WG])
+{
+    float d[4][WIN * WIN], q[4][WG * WG];
+    stex__unorm8_unrow(value, WIN * WIN, win, d[0], d[1], d[2], d[3]);
+    for (int c = 0; c < 4; c++)
+        for (int ly = 0; ly < WG; ly++) {
+            float sum[WG] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+            STEX_UNROLL(3)
+            for (int dy = 0; dy < 3; dy++)
+                STEX_UNROLL(3)
+                for (int dx = 0; dx < 3; dx++)
+                    for (int lx = 0; lx < WG; lx++)
+                        sum[lx] += d[c][(ly + dy) * WIN + lx + dx];
+            for (int lx = 0; lx < WG; lx++)
+                q[c][WG * ly + lx] = sum[lx] / 9.0f;
+        }
+    stex__unorm8_row(round, nan, WG * WG, q[0], q[1], q[2], q[3], out);
+
+}
+
+/* The window's columns or rows: clamp(first - 1 + i, 0, tam - 1). */
+static void window_axis(int32_t first, int32_t tam, int32_t p[WIN])
+{
+    for (int i = 0; i < WIN; i++)
+        p[i] = clampi(first - 1 + i, 0, tam - 1);
+}
+
+STEX__FLATTEN static void box3x3_texture_workgroup(const stex_workgroup *w)
+{
+    const stex_invocation *inv = w->inv;
+    const stex_fast_binding *src = stex__fast(inv, ORIGEN), *dst = stex__fast(inv, DESTINO);
+    uint32_t race = dst->store_tag & STEX__TAG_RACE;
+    uint8_t *block = STEX__TILE_LITTLE_ENDIAN && w->size[0] == WG && w->size[1] == WG &&
+                             w->size[2] == 1 && src->sampled_2d &&
+                             src->dec_codec == STEX__CODEC_RGBA8UNORM && src->col &&
+                             dst->store_tag == (STEX__TILE_STORE_TAG(STEX_SCALAR_F32) | race) &&
+                             dst->enc_codec == STEX__CODEC_RGBA8UNORM && src->w >= dst->w &&
+                             src->h >= dst->h
+                         ? stex__tile8_block(dst, w->base[0], w->base[1], 4)
+                         : NULL;
+    if (!block || (race && !stex__tile8_race_mark(inv, dst, w->base[0], w->base[1],
+                                                  STEX__RACE_WRITE))) {
+        stex__workgroup_loop(w, box3x3_texture);
+        return;
+    }
+    int32_t px[WIN], py[WIN]; /* tam = textureDimensions(destino) */
+    window_axis((int32_t)w->base[0], (int32_t)dst->w, px);
+    window_axis((int32_t)w->base[1], (int32_t)dst->h, py);
+    uint32_t win[WIN * WIN], out[WG * WG];
+    for (int i = 0; i < WIN; i++)
+        for (int j = 0; j < WIN; j++)
+            memcpy(&win[WIN * i + j], src->memory + src->col[px[j]] + src->row[py[i]], 4);
+    box_block(win, src->u8_value, dst->u8_round, dst->u8_nan, out);
+    stex__tile8_put32(block, out);
+}
+
+STEX__FLATTEN static void box3x3_buffer_workgroup(const stex_workgroup *w)
+{
+    const stex_invocation *inv = w->inv;
+    const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
+    const stex_fast_binding *src = stex__fast(inv, ORIGEN), *dst = stex__fast(inv, DESTINO),
+                            *tb = stex__fast(inv, TAM);
+    uint32_t race = dst->buf_store & STEX__TAG_RACE;
+    int32_t tam[2] = {0, 0};
+    if (tb->buf_load == STEX__BUF_WORDS && tb->buf_words >= 2)
+        memcpy(tam, tb->buf, 8); /* the uniform's vec2<i32>, as the inline loads read it */
+    int64_t x0 = w->base[0], y0 = w->base[1], words = (int64_t)tam[0] * tam[1];
+    bool plain = STEX__TILE_LITTLE_ENDIAN && w->size[0] == WG && w->size[1] == WG &&
+                 w->size[2] == 1 && src->buf_load == STEX__BUF_WORDS &&
+                 dst->buf_store == (STEX__BUF_WORDS | race) && x0 + WG <= tam[0] &&
+                 y0 + WG <= tam[1] && words < INT32_MAX && (uint64_t)words <= src->buf_words &&
+                 (uint64_t)words <= dst->buf_words;
+    uint64_t first = (uint64_t)(y0 * tam[0] + x0); /* destino's word of invocation (0, 0) */
+    if (!plain || (race && !stex__race_mark8x8(inv, dst, first, (uint64_t)tam[0],
+                                               STEX__RACE_WRITE))) {
+        stex__workgroup_loop(w, box3x3_buffer);
+        return;
+    }
+    int32_t px[WIN], py[WIN];
+    window_axis((int32_t)x0, tam[0], px);
+    window_axis((int32_t)y0, tam[1], py);
+    uint32_t win[WIN * WIN], out[WG * WG];
+    for (int i = 0; i < WIN; i++)
+        for (int j = 0; j < WIN; j++)
+            memcpy(&win[WIN * i + j], src->buf + 4 * (uint64_t)(py[i] * tam[0] + px[j]), 4);
+    box_block(win, e->unpack_u8, e->pack_u8_round, e->pack_u8_nan, out);
+    for (int ly = 0; ly < WG; ly++)
+        memcpy(dst->buf + 4 * (first + (uint64_t)ly * (uint64_t)tam[0]), &out[WG * ly], 4 * WG);
+}
 
 static const stex_layout_entry ENTRIES_TEXTURE[] = {
     {.binding = ORIGEN, .visibility = STEX_STAGE_COMPUTE, .type = STEX_BINDING_TEXTURE,

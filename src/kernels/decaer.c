@@ -9,6 +9,7 @@
 #include "kernels/inputs.h"
 #include "kernels/instance.h"
 #include "kernels/kernels_text.h" /* the WGSL and run file: wgsl/ */
+#include "shader/tile.h"
 
 enum { CAMPO = 0 }; /* @binding(0) var campo : texture_storage_2d<r32float, read_write> */
 
@@ -28,7 +29,35 @@ static void decaer(const stex_invocation *inv)
     stex_textureStore_2d(inv, CAMPO, cx, cy, stex_f32x4(d, 0.0f, 0.0f, 0.0f));
 }
 
-STEX_WORKGROUP_FN(decaer_workgroup, decaer)
+/* The workgroup function: an 8x8 workgroup whose texels form one Morton
+ * block (shader/tile.h) of a plain r32float binding (the inline path's tags,
+ * bits kept by both conversions, the host's f32 multiply) is 64 contiguous
+ * floats, each read and written by its own invocation only - so the order
+ * the invocations run in changes nothing and the block is one loop the
+ * compiler vectorises.  With the race summary on, the 64 words get the
+ * read and write marks the per-invocation builtins would give.  Anything
+ * else (another profile's arithmetic, the texture's edge, a linear layout,
+ * a word another invocation holds, the out-of-line paths) runs decaer per
+ * invocation. */
+STEX__FLATTEN static void decaer_workgroup(const stex_workgroup *w)
+{
+    const stex_invocation *inv = w->inv;
+    const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
+    const stex_fast_binding *b = stex__fast(inv, CAMPO);
+    uint32_t race = b->load_tag & STEX__TAG_RACE;
+    bool plain = b->load_tag == (STEX__TILE_LOAD_TAG | race) &&
+                 b->store_tag == (STEX__TILE_STORE_TAG(STEX_SCALAR_F32) | race) &&
+                 b->raw32 && e->f32_ieee && w->size[0] == STEX__TILE &&
+                 w->size[1] == STEX__TILE && w->size[2] == 1;
+    float *p = plain ? (float *)(void *)stex__tile8_block(b, w->base[0], w->base[1], 4) : NULL;
+    if (p && (!race || stex__tile8_race_mark(inv, b, w->base[0], w->base[1],
+                                             STEX__RACE_READ | STEX__RACE_WRITE))) {
+        for (int i = 0; i < STEX__TILE * STEX__TILE; i++)
+            p[i] = p[i] * 0.98f; /* stex__mul_f32_const's IEEE case */
+        return;
+    }
+    stex__workgroup_loop(w, decaer);
+}
 
 static const stex_layout_entry ENTRIES[] = {
     {.binding = CAMPO, .visibility = STEX_STAGE_COMPUTE, .type = STEX_BINDING_STORAGE_TEXTURE,

@@ -8,9 +8,15 @@
  * invocations inside a workgroup).  difundir-pingpong is the lesson's fix:
  * read one texture, write the other, swap them between dispatches.
  */
+#include <pthread.h>
+#include <string.h>
+
 #include "kernels/inputs.h"
 #include "kernels/instance.h"
 #include "kernels/kernels_text.h" /* the WGSL and run file: wgsl/ */
+#include "race/race_internal.h"
+#include "shader/exec.h"
+#include "shader/tile.h"
 
 /* racy: @binding(0) var campo : texture_storage_2d<r32float, read_write> */
 enum { CAMPO = 0 };
@@ -44,7 +50,108 @@ static void difundir_pingpong(const stex_invocation *inv)
     stex_textureStore_2d(inv, DESTINO, cx, cy, stex_f32x4(suma * 0.25f, 0.0f, 0.0f, 0.0f));
 }
 
-STEX_WORKGROUP_FN(difundir_workgroup, difundir)
+/* The racy kernel's workgroup function.  An 8x8 workgroup whose 10x10
+ * neighbourhood (less its corners) lies inside a plain r32float binding
+ * runs its invocations in the engine's order with the texels addressed
+ * directly - the same loads, sum and store as difundir, so the same bytes:
+ * an invocation sees what earlier ones wrote.  With the race summary on,
+ * the 96 locations' accesses are recorded once per location instead of
+ * once per access (race_note_set): each texel of the workgroup is written
+ * by its own invocation and read by its neighbours inside the workgroup,
+ * each texel around it read by one invocation; the keys are known from the
+ * workgroup's position alone.  Anything else runs difundir per invocation. */
+enum { WG = 8 };
+
+/* Per location of the neighbourhood: the local indices + 1 (0: none) of its
+ * two smallest readers and of its writer, built once. */
+typedef struct halo_cell { int8_t hx, hy; uint8_t r0, r1, w; } halo_cell;
+static halo_cell HALO[(WG + 2) * (WG + 2) - 4];
+
+static int halo_key(int x, int y) /* local index + 1 of (x, y), 0 outside */
+{
+    return x >= 0 && x < WG && y >= 0 && y < WG ? WG * y + x + 1 : 0;
+}
+
+static void halo_init(void)
+{
+    int n = 0;
+    for (int hy = -1; hy <= WG; hy++)
+        for (int hx = -1; hx <= WG; hx++) {
+            if ((hx == -1 || hx == WG) && (hy == -1 || hy == WG))
+                continue; /* corners: nobody's neighbour */
+            /* readers by increasing key: above, left, right, below */
+            int rd[4] = {halo_key(hx, hy - 1), halo_key(hx - 1, hy), halo_key(hx + 1, hy),
+                         halo_key(hx, hy + 1)}, k = 0;
+            halo_cell c = {(int8_t)hx, (int8_t)hy, 0, 0, (uint8_t)halo_key(hx, hy)};
+            for (int i = 0; i < 4; i++)
+                if (rd[i] && k++ < 2)
+                    *(k == 1 ? &c.r0 : &c.r1) = (uint8_t)rd[i];
+            HALO[n++] = c;
+        }
+}
+
+static pthread_once_t halo_once = PTHREAD_ONCE_INIT;
+
+/* The workgroup's accesses to the race summary, location by location. */
+static void difundir_race(const stex_invocation *inv, const stex_fast_binding *b, uint64_t x0,
+                          uint64_t y0)
+{
+    const struct stex_exec *e = inv->exec;
+    struct race_shadow *sh = e->b[b->slot].shadow;
+    uint32_t tid = e->fast.race_tid, key = e->fast.race_key - 1; /* key of local index + 1 */
+    uint64_t first = x0 + b->race_w * y0 + b->race_off;
+    for (size_t i = 0; i < sizeof HALO / sizeof HALO[0]; i++) {
+        const halo_cell *c = &HALO[i];
+        uint32_t r[2] = {c->r0 ? key + c->r0 : 0, c->r1 ? key + c->r1 : 0};
+        uint32_t w[2] = {c->w ? key + c->w : 0, 0};
+        uint64_t loc = first + (uint64_t)((int64_t)b->race_w * c->hy + c->hx);
+        race_note_set(sh, tid, loc, r, w, !c->w && !c->r1);
+    }
+}
+
+/* difundir on texel (cx, cy) of binding b, addressed directly. */
+STEX__ALWAYS_INLINE void difundir_texel(const stex_fast_binding *b, uint64_t cx, uint64_t cy)
+{
+    float izq, der, arr, aba;
+    memcpy(&izq, b->memory + b->col[cx - 1] + b->row[cy], 4);
+    memcpy(&der, b->memory + b->col[cx + 1] + b->row[cy], 4);
+    memcpy(&arr, b->memory + b->col[cx] + b->row[cy - 1], 4);
+    memcpy(&aba, b->memory + b->col[cx] + b->row[cy + 1], 4);
+    float suma = izq + der + arr + aba;
+    float v = suma * 0.25f;
+    memcpy(b->memory + b->col[cx] + b->row[cy], &v, 4);
+}
+
+STEX__FLATTEN static void difundir_workgroup(const stex_workgroup *w)
+{
+    const stex_invocation *inv = w->inv;
+    const stex_fast_binding *b = stex__fast(inv, CAMPO);
+    uint32_t race = b->load_tag & STEX__TAG_RACE;
+    uint64_t x0 = w->base[0], y0 = w->base[1];
+    bool plain = w->size[0] == WG && w->size[1] == WG && w->size[2] == 1 &&
+                 b->load_tag == (STEX__TILE_LOAD_TAG | race) &&
+                 b->store_tag == (STEX__TILE_STORE_TAG(STEX_SCALAR_F32) | race) && b->raw32 &&
+                 b->col && x0 >= 1 && y0 >= 1 && x0 + WG + 1 <= b->w && y0 + WG + 1 <= b->h &&
+                 !(race && b->race_values);
+    if (!plain) {
+        stex__workgroup_loop(w, difundir);
+        return;
+    }
+    if (race) {
+        pthread_once(&halo_once, halo_init);
+        difundir_race(inv, b, x0, y0);
+    }
+    if (!w->order) {
+        for (uint64_t ly = 0; ly < WG; ly++)
+            for (uint64_t lx = 0; lx < WG; lx++)
+                difundir_texel(b, x0 + lx, y0 + ly);
+        return;
+    }
+    for (uint32_t k = 0; k < WG * WG; k++) {
+        const uint32_t *l = w->lid[w->order[k]];
+        difundir_texel(b, x0 + l[0], y0 + l[1]);
+    }
+}
 STEX_WORKGROUP_FN(difundir_pingpong_workgroup, difundir_pingpong)
 
 static const stex_layout_entry ENTRIES_RACY[] = {

@@ -12,8 +12,10 @@
  */
 #include "stex/wgsl_math.h"
 
+#include "convert/unorm8_row.h"
 #include "kernels/instance.h"
 #include "kernels/kernels_text.h" /* the WGSL and run file: wgsl/ */
+#include "shader/tile.h"
 
 /* @binding(0) var salida : texture_storage_2d<rgba8unorm, write>;
  * @binding(1) var<uniform> params : Params, struct Params { tiempo : f32 } */
@@ -81,6 +83,43 @@ STEX__FLATTEN static void generar_workgroup(const stex_workgroup *w)
         for (int lx = 0; lx < WG; lx++)
             arg[2 * WG + WG * ly + lx] = (uv_x[lx] + uv_y[ly]) * 8.0f - tiempo;
     stex_sin_n(sizeof arg / sizeof arg[0], arg, s);
+
+    /* The block path (shader/tile.h): every invocation in bounds and the 64
+     * texels one Morton block of an rgba8unorm binding on the inline path.
+     * Each invocation writes only its own texel, so the order is free: the
+     * channels' codes come from convert/unorm8_row.h (the inline codec's
+     * rule, 8 values per instruction), the texels are assembled in row
+     * order and written in the block's order. */
+    const stex_fast_binding *bs = stex__fast(inv, SALIDA);
+    uint32_t race = bs->store_tag & STEX__TAG_RACE;
+    uint8_t *block = STEX__TILE_LITTLE_ENDIAN &&
+                             bs->store_tag == (STEX__TILE_STORE_TAG(STEX_SCALAR_F32) | race) &&
+                             bs->enc_codec == STEX__CODEC_RGBA8UNORM
+                         ? stex__tile8_block(bs, w->base[0], w->base[1], 4)
+                         : NULL;
+    if (block && (!race || stex__tile8_race_mark(inv, bs, w->base[0], w->base[1],
+                                                 STEX__RACE_WRITE))) {
+        /* r's code depends on lx only, g's on ly only, alpha's on nothing:
+         * 8 + 8 + 1 encodes, then b's 64 */
+        float rg[2 * WG + 1], cb[WG * WG];
+        uint32_t rgc[2 * WG + 1], bc[WG * WG], texels[WG * WG];
+        for (int i = 0; i < WG; i++) {
+            rg[i] = 0.5f + 0.5f * s[i];
+            rg[WG + i] = 0.5f + 0.5f * s[WG + i];
+        }
+        rg[2 * WG] = 1.0f;
+        for (int i = 0; i < WG * WG; i++)
+            cb[i] = 0.5f + 0.5f * s[2 * WG + i];
+        stex__unorm8_codes(bs->u8_round, bs->u8_nan, 2 * WG + 1, rg, rgc);
+        stex__unorm8_codes(bs->u8_round, bs->u8_nan, WG * WG, cb, bc);
+        for (int ly = 0; ly < WG; ly++) {
+            uint32_t row = rgc[WG + ly] << 8 | rgc[2 * WG] << 24;
+            for (int lx = 0; lx < WG; lx++)
+                texels[WG * ly + lx] = rgc[lx] | row | bc[WG * ly + lx] << 16;
+        }
+        stex__tile8_put32(block, texels); /* little-endian words: r in the first byte */
+        return;
+    }
 
 #define GENERAR_TEXEL(lx, ly)                                                                   \
     do {                                                                                        \

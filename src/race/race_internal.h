@@ -237,6 +237,46 @@ static inline void race_note(struct race_shadow *sh, uint32_t tid, uint64_t loc,
     *wp = w | key | bit;
 }
 
+/* Several plain accesses (no atomics, no values, no sites) of thread `tid`
+ * to location `loc` at once, as race_note records them one by one: r[0] <
+ * r[1] the two smallest distinct keys that read it (0: fewer), w[0] < w[1]
+ * the two smallest that wrote it; `one`: a single key made them all (then
+ * r[0] and w[0] are that key or 0).  A pair keeps the two smallest keys
+ * inserted and the word becomes shared on a second key, so both end as
+ * race_note's calls leave them, whatever their order. */
+static inline void race_note_set(struct race_shadow *sh, uint32_t tid, uint64_t loc,
+                                 const uint32_t r[2], const uint32_t w[2], bool one)
+{
+    race_shadow_head *s = (race_shadow_head *)(void *)sh;
+    if (loc >= s->count)
+        return;
+    uint32_t *wp = s->word + (uint64_t)tid * s->count + loc;
+    _Atomic uint64_t *p = s->pairs + (uint64_t)s->stride * loc;
+    uint32_t old = *wp;
+    if (old != RACE_WORD_SHARED) {
+        if ((old & RACE_WORD_KEY) < s->key_base)
+            old = 0; /* stale: an earlier dispatch's */
+        s->touch[tid * s->runs + (loc >> RACE_RUN_SHIFT)] = 1;
+        uint32_t k = r[0] ? r[0] : w[0];
+        if (one && (!old || (old & RACE_WORD_KEY) == k)) {
+            *wp = old | k | (r[0] ? RACE_WORD_READ : 0) | (w[0] ? RACE_WORD_WRITE : 0);
+            return;
+        }
+        s->mixed[tid * s->runs + (loc >> RACE_RUN_SHIFT)] = 1;
+        if (old & RACE_WORD_READ)
+            race_pair_insert(p + STEX_RACE_ACCESS_READ, old & RACE_WORD_KEY, s->mt);
+        if (old & RACE_WORD_WRITE)
+            race_pair_insert(p + STEX_RACE_ACCESS_WRITE, old & RACE_WORD_KEY, s->mt);
+        *wp = RACE_WORD_SHARED;
+    }
+    for (int i = 0; i < 2; i++) {
+        if (r[i])
+            race_pair_insert(p + STEX_RACE_ACCESS_READ, r[i], s->mt);
+        if (w[i])
+            race_pair_insert(p + STEX_RACE_ACCESS_WRITE, w[i], s->mt);
+    }
+}
+
 static inline bool race_summary(const struct race_shadow *sh)
 {
     return ((const race_shadow_head *)(const void *)sh)->word != NULL;

@@ -171,6 +171,8 @@ static void seg_note(struct race_thread *t, int cls, uint32_t shadow, uint64_t l
 static void seg_flush(struct race_thread *t, int cls)
 {
     seg_tab *tab = &t->seg[cls];
+    if (!tab->used)
+        return; /* the common case at a workgroup's end: nothing recorded out of line */
     bool suppress = t->d->rd ? stex_race_detector_options(t->d->rd)->suppress_same_value : false;
     cand_vec *out = cls == SEG_WORKGROUP && suppress ? &t->wg_pending : &t->found;
     for (size_t i = 0; i < tab->used; i++) {
