@@ -86,6 +86,12 @@ typedef struct stex_adapter_desc {
 /* A capable adapter: every feature, every language feature, default limits,
  * the spec profile.  stex_adapter_create(NULL, ...) uses it. */
 STEX_API stex_adapter_desc stex_adapter_desc_default(void);
+/* The adapter a profile's device shows WebGPU: spec's offers every feature
+ * stex emulates; lavapipe's and nvidia's offer the features Dawn's adapter
+ * offered on Mesa's lavapipe and on the NVIDIA H200 as measured (lavapipe:
+ * no texture-formats-tier1/tier2; the H200: no shader-f16), so a program
+ * that needs more is refused at requestDevice as the device refuses it. */
+STEX_API stex_adapter_desc stex_adapter_desc_for_profile(stex_profile_id profile);
 
 STEX_API stex_status stex_adapter_create(const stex_adapter_desc *desc, stex_adapter **out);
 STEX_API void stex_adapter_destroy(stex_adapter *a);

@@ -109,6 +109,13 @@ STEX_API stex_status stex_run_parse(const char *json_text, const char *name, con
                                     const stex_run_options *opt, stex_run **out);
 STEX_API void stex_run_destroy(stex_run *r);
 
+/* The features the run file's "requiredFeatures" names (STEX_FEATURE_*). */
+STEX_API uint32_t stex_run_required_features(const stex_run *r);
+/* requestDevice: a device of adapter a with the run file's requiredFeatures;
+ * a feature the adapter does not offer is refused at "$.requiredFeatures". */
+STEX_API stex_status stex_run_request_device(const stex_run *r, stex_adapter *a,
+                                             stex_device **out);
+
 /* Creates every resource on d (which must outlive r), writes the initial
  * contents, then submits the steps in order, each dispatch with opt (NULL =
  * in order, all threads).  Runs once: a second call is refused. */

@@ -90,11 +90,12 @@ int cli_run_loaded(const char *path, stex_run *r, const cli_run_file_opts *o)
     stex_adapter *ad = NULL;
     stex_device *dev = NULL;
     stex_race_detector *rd = NULL;
-    stex_adapter_desc desc = stex_adapter_desc_default();
-    desc.profile = o->profile;
+    /* the profile's device as WebGPU showed it, asked for the run file's
+     * requiredFeatures */
+    stex_adapter_desc desc = stex_adapter_desc_for_profile(o->profile);
     stex_status st;
     if ((st = stex_adapter_create(&desc, &ad)) ||
-        (st = stex_device_create(ad, NULL, &dev)) ||
+        (st = stex_run_request_device(r, ad, &dev)) ||
         (o->race_check && (st = stex_race_detector_create(NULL, &rd))))
         goto done;
     stex_dispatch_options d = {.schedule = o->schedule, .seed = o->seed,

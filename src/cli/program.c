@@ -101,12 +101,20 @@ static stex_status find_dispatches(cli_program *p)
     return p->dispatches_at ? STEX_OK : stex_fail(STEX_OUT_OF_MEMORY, "out of memory");
 }
 
+/* The profile's device as WebGPU showed it; a user's run file asks it for
+ * the file's requiredFeatures. */
 static stex_status create_device(cli_program *p)
 {
-    stex_adapter_desc desc = stex_adapter_desc_default();
-    desc.profile = p->d.profile;
+    stex_adapter_desc desc = stex_adapter_desc_for_profile(p->d.profile);
     stex_status st = stex_adapter_create(&desc, &p->adapter);
-    return st ? st : stex_device_create(p->adapter, NULL, &p->device);
+    if (st || p->d.kernel)
+        return st ? st : stex_device_create(p->adapter, NULL, &p->device);
+    stex_run *r;
+    if ((st = stex_run_parse(p->d.json, p->d.path, p->d.base_dir, NULL, &r)))
+        return st;
+    st = stex_run_request_device(r, p->adapter, &p->device);
+    stex_run_destroy(r);
+    return st;
 }
 
 stex_status cli_program_create(const cli_program_desc *d, cli_program **out)

@@ -57,6 +57,27 @@ stex_adapter_desc stex_adapter_desc_default(void)
     return d;
 }
 
+/* The optional features Dawn's adapter listed on each measured device
+ * (../shared/conformance/{lavapipe,nvidia}/info.json, adapter_features),
+ * as far as stex knows the names. */
+static const uint32_t MEASURED_COMMON =
+    STEX_FEATURE_BGRA8UNORM_STORAGE | STEX_FEATURE_RG11B10UFLOAT_RENDERABLE |
+    STEX_FEATURE_FLOAT32_FILTERABLE | STEX_FEATURE_FLOAT32_BLENDABLE |
+    STEX_FEATURE_TEXTURE_COMPRESSION_BC | STEX_FEATURE_DEPTH32FLOAT_STENCIL8 |
+    STEX_FEATURE_CORE_FEATURES_AND_LIMITS;
+
+stex_adapter_desc stex_adapter_desc_for_profile(stex_profile_id profile)
+{
+    stex_adapter_desc d = stex_adapter_desc_default();
+    d.profile = profile;
+    if (profile == STEX_PROFILE_LAVAPIPE)
+        d.features = MEASURED_COMMON | STEX_FEATURE_SHADER_F16;
+    else if (profile == STEX_PROFILE_NVIDIA)
+        d.features = MEASURED_COMMON | STEX_FEATURE_TEXTURE_FORMATS_TIER1 |
+                     STEX_FEATURE_TEXTURE_FORMATS_TIER2;
+    return d;
+}
+
 stex_status stex_adapter_create(const stex_adapter_desc *desc, stex_adapter **out)
 {
     if (!out)

@@ -13,12 +13,31 @@
 static const char *const SECTIONS[] = {"shaderModules", "textures", "buffers", "samplers",
                                        "views", "pipelines", "bindGroups", NULL};
 
+/* "requiredFeatures": GPUDeviceDescriptor.requiredFeatures, the features the
+ * program asks requestDevice for (GPUFeatureName strings). */
+static stex_status parse_features(stex_run *r)
+{
+    const json_t *list = json_object_get(r->root, "requiredFeatures"), *v;
+    size_t i;
+    json_array_foreach(list, i, v) {
+        char p[RUN_PATH_MAX];
+        run_path_index(p, "$.requiredFeatures", i);
+        stex_feature f;
+        if (!json_is_string(v))
+            return run_fail(r, BAD, p, "expected a GPUFeatureName string");
+        if (!stex_feature_from_name(json_string_value(v), &f))
+            return run_fail(r, BAD, p, "unknown GPUFeatureName \"%s\"", json_string_value(v));
+        r->features |= (uint32_t)f;
+    }
+    return STEX_OK;
+}
+
 /* The top level: known members, each of the right JSON type. */
 static stex_status check_top(stex_run *r)
 {
-    static const char *const members[] = {"description", "shaderModules", "textures", "buffers",
-                                          "samplers", "views", "pipelines", "bindGroups", "steps",
-                                          "outputs", NULL};
+    static const char *const members[] = {"description", "requiredFeatures", "shaderModules",
+                                          "textures", "buffers", "samplers", "views", "pipelines",
+                                          "bindGroups", "steps", "outputs", NULL};
     stex_status st;
     if ((st = run_want_object(r, r->root, "$")) || (st = run_check_members(r, r->root, "$", members)))
         return st;
@@ -29,8 +48,8 @@ static stex_status check_top(stex_run *r)
         if (v && (st = run_want_object(r, v, p)))
             return st;
     }
-    const char *lists[] = {"steps", "outputs"};
-    for (int i = 0; i < 2; i++) {
+    const char *lists[] = {"steps", "outputs", "requiredFeatures"};
+    for (int i = 0; i < 3; i++) {
         const json_t *v = json_object_get(r->root, lists[i]);
         char p[RUN_PATH_MAX];
         run_path_key(p, "$", lists[i]);
@@ -38,7 +57,9 @@ static stex_status check_top(stex_run *r)
             return st;
     }
     const char *d = NULL;
-    return run_get_string(r, r->root, "$", "description", false, &d);
+    if ((st = run_get_string(r, r->root, "$", "description", false, &d)))
+        return st;
+    return parse_features(r);
 }
 
 stex_status stex_run_parse(const char *json_text, const char *name, const char *base_dir,
@@ -99,6 +120,21 @@ stex_status stex_run_load(const char *path, const stex_run_options *opt, stex_ru
     free(text);
     free(copy);
     return st;
+}
+
+uint32_t stex_run_required_features(const stex_run *r)
+{
+    return r ? r->features : 0;
+}
+
+stex_status stex_run_request_device(const stex_run *r, stex_adapter *a, stex_device **out)
+{
+    if (!r || !a || !out)
+        return stex_fail(STEX_INVALID_ARGUMENT,
+                         "stex_run_request_device: run, adapter and out must not be NULL");
+    stex_device_desc dd = {.required_features = r->features};
+    stex_status st = stex_device_create(a, &dd, out);
+    return st ? run_wrap(r, st, "$.requiredFeatures") : STEX_OK;
 }
 
 stex_status stex_run_execute(stex_run *r, stex_device *d, const stex_dispatch_options *opt)

@@ -51,6 +51,7 @@ struct stex_run {
     char *name;                 /* the file name in messages */
     char *base_dir;
     stex_run_options opt;
+    uint32_t features;          /* "requiredFeatures" (STEX_FEATURE_*) */
     bool executed;
     stex_device *device;
     stex_dispatch_options dispatch; /* what stex_run_execute was given */

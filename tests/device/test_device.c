@@ -4,6 +4,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -197,6 +199,46 @@ static void test_language_feature_off(void **state)
     stex_adapter_destroy(a);
 }
 
+/* Each profile's adapter offers what its device's adapter offered WebGPU
+ * (tests/data/adapter-features.tsv: Dawn's adapter_features on lavapipe and
+ * on the H200), less the names stex does not know; spec's offers all. */
+static void test_profile_adapters(void **state)
+{
+    (void)state;
+    assert_int_equal(stex_adapter_desc_for_profile(STEX_PROFILE_SPEC).features,
+                     STEX_FEATURE_ALL);
+    const char *dir = getenv("STEX_TEST_DATA");
+    char path[4096], line[4096];
+    snprintf(path, sizeof path, "%s/adapter-features.tsv", dir ? dir : "tests/data");
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("cannot open %s (STEX_TEST_DATA)", path);
+    int devices = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#')
+            continue;
+        line[strcspn(line, "\n")] = 0;
+        char *tab = strchr(line, '\t');
+        assert_non_null(tab);
+        *tab = 0;
+        stex_profile_id id = !strcmp(line, "lavapipe") ? STEX_PROFILE_LAVAPIPE
+                                                       : STEX_PROFILE_NVIDIA;
+        assert_true(!strcmp(line, "lavapipe") || !strcmp(line, "nvidia"));
+        uint32_t want = 0;
+        for (char *name = strtok(tab + 1, ","); name; name = strtok(NULL, ",")) {
+            stex_feature ft;
+            if (stex_feature_from_name(name, &ft))
+                want |= (uint32_t)ft;
+        }
+        stex_adapter_desc d = stex_adapter_desc_for_profile(id);
+        assert_int_equal(d.features, want);
+        assert_int_equal(d.profile, id);
+        devices++;
+    }
+    fclose(f);
+    assert_int_equal(devices, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -204,6 +246,7 @@ int main(void)
         cmocka_unit_test(test_implied_features), cmocka_unit_test(test_missing_feature),
         cmocka_unit_test(test_limits),           cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_language_feature_off),
+        cmocka_unit_test(test_profile_adapters),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
