@@ -147,6 +147,11 @@ stex_status run_create_bind_groups(stex_run *r);
  * writeTexture step. */
 /* texels.c: textures writeTexture cannot fill (multisampled, depth, stencil)
  * and their contents, set directly. */
+/* One texel's bytes (texel: 16 bytes) from a JSON value: a depth (depth
+ * formats), a stencil value (stencil8), or a colour of 1 to 4 numbers
+ * encoded under the device's profile (texels.c). */
+stex_status run_texel_of(stex_run *r, const stex_format_info *fi, const json_t *v,
+                         const char *path, uint8_t *texel);
 bool run_texture_direct(const stex_texture *t);
 stex_status run_direct_contents(stex_run *r, stex_texture *t, uint32_t mip, const json_t *c,
                                 const char *path);

@@ -16,9 +16,7 @@ bool run_texture_direct(const stex_texture *t)
     return td->sample_count > 1 || stex_format_get(td->format)->kind != STEX_KIND_COLOR;
 }
 
-/* One texel from a JSON value: a depth (depth formats), a stencil value
- * (stencil8), or a colour of 1 to 4 numbers. */
-static stex_status texel_of(stex_run *r, const stex_format_info *fi, const json_t *v,
+stex_status run_texel_of(stex_run *r, const stex_format_info *fi, const json_t *v,
                             const char *path, uint8_t *texel)
 {
     memset(texel, 0, 16);
@@ -90,7 +88,7 @@ static stex_status one_sample(stex_run *r, stex_texture *t, uint32_t mip, uint32
             char q[RUN_PATH_MAX];
             if (values)
                 run_path_index(q, p, i);
-            if ((st = texel_of(r, fi, fillv ? fillv : json_array_get(values, i), values ? q : p,
+            if ((st = run_texel_of(r, fi, fillv ? fillv : json_array_get(values, i), values ? q : p,
                                texel))) {
                 free(bytes);
                 return st;

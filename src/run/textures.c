@@ -17,26 +17,10 @@ static stex_status fill(stex_run *r, stex_texture *t, uint32_t mip, const json_t
 {
     const stex_texture_desc *td = stex_texture_get_desc(t);
     const stex_format_info *fi = stex_format_get(td->format);
-    stex_vec4 value = {{0}};
-    size_t n = json_is_array(v) ? json_array_size(v) : 1;
-    if (n < 1 || n > 4)
-        return run_fail(r, BAD, path, "expected a number or a list of 1 to 4 numbers");
-    for (size_t i = 0; i < n; i++) {
-        const json_t *e = json_is_array(v) ? json_array_get(v, i) : v;
-        bool ok = fi->scalar == STEX_SCALAR_F32 ? json_is_number(e) : json_is_integer(e);
-        if (!ok)
-            return run_fail(r, BAD, path, "expected %s for %s", fi->scalar == STEX_SCALAR_F32
-                            ? "numbers" : "whole numbers", fi->name);
-        if (fi->scalar == STEX_SCALAR_F32)
-            value.f[i] = (float)json_number_value(e);
-        else if (fi->scalar == STEX_SCALAR_U32)
-            value.u[i] = (uint32_t)json_integer_value(e);
-        else
-            value.i[i] = (int32_t)json_integer_value(e);
-    }
     uint8_t texel[16];
-    if (stex_encode_texel(stex_device_profile(r->device), td->format, &value, texel))
-        return run_wrap(r, STEX_VALIDATION_ERROR, path);
+    stex_status st = run_texel_of(r, fi, v, path, texel);
+    if (st)
+        return st;
     stex_extent3d e = stex_texture_mip_size(t, mip);
     size_t count = (size_t)e.width * e.height * e.depth_or_array_layers;
     uint8_t *bytes = malloc(count * fi->bytes + 1);
@@ -46,7 +30,7 @@ static stex_status fill(stex_run *r, stex_texture *t, uint32_t mip, const json_t
         memcpy(bytes + i * fi->bytes, texel, fi->bytes);
     stex_copy_texture dst = {.texture = t, .mip_level = mip};
     stex_copy_layout layout = {.bytes_per_row = e.width * fi->bytes, .rows_per_image = e.height};
-    stex_status st = stex_queue_write_texture(&dst, bytes, count * fi->bytes, &layout, e);
+    st = stex_queue_write_texture(&dst, bytes, count * fi->bytes, &layout, e);
     free(bytes);
     return st ? run_wrap(r, st, path) : STEX_OK;
 }
