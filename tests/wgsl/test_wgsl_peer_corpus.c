@@ -18,7 +18,9 @@
  * had (the corpus's first line), or none for the modules it made on its
  * second, featureless device.
  * What the modules compute is checked elsewhere (conversion, kernels, eval);
- * this test holds stex to the whole language the harness speaks. */
+ * this test holds stex to the whole language the harness speaks.  The
+ * lessons' WGSL (tests/data/lesson-wgsl.txt) goes through the same checks,
+ * with the lessons' own verdicts. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,11 +51,11 @@ static uint32_t dawn_features;
 
 /* Reads "# device-features: LIST", then the records "=== NAME VERDICT
  * DEVICE" each followed by the module's text. */
-static corpus_module *read_corpus(size_t *count)
+static corpus_module *read_corpus(const char *file, size_t *count)
 {
     const char *dir = getenv("STEX_TEST_DATA");
     char path[4096];
-    snprintf(path, sizeof path, "%s/peer-wgsl.txt.gz", dir ? dir : "tests/data");
+    snprintf(path, sizeof path, "%s/%s", dir ? dir : "tests/data", file);
     gzFile f = gzopen(path, "rb");
     if (!f)
         fail_msg("cannot open %s (STEX_TEST_DATA)", path);
@@ -68,6 +70,8 @@ static corpus_module *read_corpus(size_t *count)
     if (!stex_features_parse(line + strlen(FEATURES), &dawn_features, &bad))
         fail_msg("%s: unknown feature '%s'", path, bad);
     while (gzgets(f, line, sizeof line)) {
+        if (line[0] == '#' && n == 0)
+            continue; /* notes before the first module */
         if (!strncmp(line, "=== ", 4)) {
             if (n == cap)
                 m = realloc(m, (cap *= 2) * sizeof *m);
@@ -281,11 +285,10 @@ static bool run_entry(stex_device *d, const stex_wgsl_module *m, const stex_wgsl
     return ok;
 }
 
-static void test_peer_modules(void **state)
+static void check_corpus(const char *file)
 {
-    (void)state;
     size_t n;
-    corpus_module *mods = read_corpus(&n);
+    corpus_module *mods = read_corpus(file, &n);
     unsigned valid = 0, refused = 0, pipe_refused = 0, ran = 0, bad = 0;
     unsigned departures[3] = {0};
     for (size_t i = 0; i < n; i++) {
@@ -344,8 +347,8 @@ static void test_peer_modules(void **state)
         free(mods[i].code);
     }
     free(mods);
-    printf("  %zu modules: %u compile, %u refused as Dawn refuses them, %u pipelines refused "
-           "as Dawn refuses them, %u entry-point runs, %u wrong\n", n, valid, refused,
+    printf("  %zu modules: %u compile, %u refused as expected, %u pipelines refused "
+           "as expected, %u entry-point runs, %u wrong\n", n, valid, refused,
            pipe_refused, ran, bad);
     printf("  Dawn's first error is where WGSL's value is finite: an f32 %% whose quotient "
            "overflows in %u modules, an fma whose product overflows in %u\n", departures[REM],
@@ -356,10 +359,26 @@ static void test_peer_modules(void **state)
     assert_int_equal(bad, 0);
 }
 
+static void test_peer_modules(void **state)
+{
+    (void)state;
+    check_corpus("peer-wgsl.txt.gz");
+}
+
+/* The lessons' WGSL (tests/data/lesson-wgsl.txt, plain text: gzopen reads
+ * it as it is), each snippet made a whole module with what its first line
+ * says was added; the verdicts and error lines are the lessons'. */
+static void test_lesson_modules(void **state)
+{
+    (void)state;
+    check_corpus("lesson-wgsl.txt");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_peer_modules),
+        cmocka_unit_test(test_lesson_modules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
