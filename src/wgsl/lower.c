@@ -109,3 +109,25 @@ const char *wg_tname(const wg_ctx *x, int type)
         return "?";
     return wg_type_name(x->types, type, b, 128);
 }
+
+wg_val wg_zero_reg(wg_ctx *x, int type)
+{
+    uint32_t words = wg_ty(x->types, type)->words, d = wg_reg_alloc(x, words);
+    for (uint32_t k = 0; k < words; k++) {
+        wg_ins *i = wg_emit(x, OP_CONST);
+        i->d = d + k;
+        i->imm = 0;
+    }
+    return (wg_val){.kind = V_REG, .type = type, .reg = d};
+}
+
+void wg_stage_error(wg_ctx *x, wg_loc loc, const char *rule, const char *what,
+                    const char *message)
+{
+    x->stage_uses++;
+    if (!x->stage_use_name) { /* the first since the body being lowered began */
+        x->stage_use_name = what;
+        x->stage_use_loc = loc;
+    }
+    WG_ERR(x, loc, rule, "%s", message);
+}

@@ -100,7 +100,18 @@ typedef struct wg_ctx {
     uint32_t pending_uses;  /* uses of pending overrides so far (wg_global.pending) */
     uint32_t override_uses; /* uses of any override so far: a const may not depend on one */
     bool oom;
-    bool checking;          /* lowering a function alone, only to check it */
+    /* lowering a function on its own, not for a @compute entry point (a
+     * @vertex or @fragment entry, or a helper): the fragment stage's builtins
+     * (implicit-derivative sampling, dpdx..., discard) type-check and lower to
+     * zeros that never run; for a compute entry point, and every function it
+     * calls, they are errors */
+    bool stage_free;
+    /* the fragment-stage builtins met while !stage_free, and the first one
+     * since the called body being lowered began (such a body reports nothing
+     * itself: its call does) */
+    uint32_t stage_uses;
+    const char *stage_use_name;
+    wg_loc stage_use_loc;
     uint32_t line;          /* of the statement being lowered */
 } wg_ctx;
 
@@ -115,6 +126,13 @@ const wg_val *wg_lookup_local(const wg_ctx *x, const char *name);
 const char *wg_tname(const wg_ctx *x, int type); /* a type's name (rotating static buffers) */
 #define WG_ERR(x, loc, rule, ...) wg_error((x)->d, (loc), (rule), __VA_ARGS__)
 static inline wg_val wg_error_val(void) { return (wg_val){.kind = V_ERROR, .type = T_VOID}; }
+/* A run-time value of `type` that is all zero bits (the stand-in result of a
+ * builtin that only a stage stex does not run can call). */
+wg_val wg_zero_reg(wg_ctx *x, int type);
+/* A fragment-stage builtin `what` at loc where a compute shader runs: the
+ * error (or, inside a called body, a note for the call site). */
+void wg_stage_error(wg_ctx *x, wg_loc loc, const char *rule, const char *what,
+                    const char *message);
 
 /* ---- lower_module.c: module scope ---- */
 /* The global for an identifier, analysed on first use (NULL if none). */

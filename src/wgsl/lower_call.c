@@ -1159,6 +1159,41 @@ static uint32_t bitcast_f16(wg_ctx *x, const wg_type *to, uint32_t src, bool fro
     return d;
 }
 
+/* WGSL's derivative builtins (17.6), fragment shaders only. */
+static bool is_derivative(const char *name)
+{
+    static const char *const names[] = {"dpdx", "dpdxCoarse", "dpdxFine", "dpdy", "dpdyCoarse",
+                                        "dpdyFine", "fwidth", "fwidthCoarse", "fwidthFine"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (!strcmp(name, names[k]))
+            return true;
+    return false;
+}
+
+/* A derivative: an error outside a fragment shader; inside one, its f32 or
+ * vecN<f32> argument checked and a zero of that type (never run). */
+static wg_val derivative(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a)
+{
+    if (!x->stage_free) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "%s is a derivative and may only be called from a fragment "
+                 "shader", name);
+        wg_stage_error(x, e->loc, "derivatives", name, msg);
+        return wg_error_val();
+    }
+    if (!want_args(x, e, name, 1, 1))
+        return wg_error_val();
+    int t = wg_type_with_scalar(x->types, wg_type_concrete(x->types, a[0].type), T_F32);
+    if (wg_type_scalar(x->types, a[0].type) != T_F32 &&
+        wg_type_scalar(x->types, a[0].type) != T_AFLOAT &&
+        wg_type_scalar(x->types, a[0].type) != T_AINT) {
+        WG_ERR(x, e->args[0]->loc, "derivatives", "%s takes f32 or vecN<f32>, not %s", name,
+               wg_tname(x, a[0].type));
+        return wg_error_val();
+    }
+    return wg_zero_reg(x, t);
+}
+
 static wg_val bitcast(wg_ctx *x, const wg_expr *e, wg_val *a)
 {
     const wg_expr *callee = e->a;
@@ -1281,6 +1316,8 @@ wg_val wg_call_lower(wg_ctx *x, const wg_expr *e)
         return wg_vector_builtin(x, e, name, a);
     if (is_numeric_builtin(name))
         return numeric(x, e, name, a, e->nargs);
+    if (is_derivative(name))
+        return derivative(x, e, name, a);
     WG_ERR(x, callee->loc, "call", "unknown function '%s'", name);
     return wg_error_val();
 }

@@ -454,7 +454,9 @@ static void stmt(wg_ctx *x, const wg_stmt *s)
     }
     case S_RETURN: return_stmt(x, s); break;
     case S_DISCARD:
-        WG_ERR(x, s->loc, "discard-statement", "'discard' is only allowed in fragment shaders");
+        if (!x->stage_free) /* in a fragment shader it ends the invocation, never run here */
+            wg_stage_error(x, s->loc, "discard-statement", "discard",
+                           "'discard' is only allowed in fragment shaders");
         break;
     case S_EMPTY: break;
     }
@@ -548,10 +550,19 @@ wg_val wg_user_call(wg_ctx *x, const wg_decl *fn, const wg_expr *call)
     bool quiet = x->d->quiet;
     x->d->quiet = true; /* the body's own errors are reported when it is checked alone */
     wg_val r;
-    uint32_t line = x->line;
+    uint32_t line = x->line, stage_uses = x->stage_uses;
+    x->stage_use_name = NULL;
     function_body(x, fn, params, &r);
     x->line = line;
     x->d->quiet = quiet;
+    /* checked alone, a body may use the fragment stage's builtins; called
+     * from a compute shader it may not: the call is the error */
+    if (x->stage_uses > stage_uses && !quiet) {
+        WG_ERR(x, call->loc, "shader-stage", "'%s' calls %s (line %u, column %u), which only a "
+               "fragment shader may call", fn->name, x->stage_use_name, x->stage_use_loc.line,
+               x->stage_use_loc.col);
+        return wg_error_val();
+    }
     return r;
 }
 

@@ -5,6 +5,7 @@
  * overloads ("Texture Built-in Functions"). */
 #include "wgsl/lower.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static wg_val reg_of(int type, uint32_t reg) { return (wg_val){.kind = V_REG, .type = type, .reg = reg}; }
@@ -201,10 +202,23 @@ static bool const_ints(wg_ctx *x, const wg_expr *e, uint32_t i, wg_val v, uint32
 
 wg_val wg_sample_call(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a)
 {
+    if (fragment_only(name) && x->stage_free) {
+        /* a fragment shader's call: checked for its texture, never run */
+        const wg_type *t = e->nargs ? wg_ty(x->types, a[0].type) : NULL;
+        if (!t || t->kind != TY_TEXTURE || (t->n & WG_TEX_MULTISAMPLED)) {
+            WG_ERR(x, e->loc, "texture-builtin-functions", "%s takes a sampled texture first",
+                   name);
+            return wg_error_val();
+        }
+        bool scalar = (t->n & WG_TEX_DEPTH) || !strcmp(name, "textureSampleCompare");
+        return wg_zero_reg(x, scalar ? T_F32 : wg_type_vec(x->types, T_F32, 4));
+    }
     if (fragment_only(name)) {
-        WG_ERR(x, e->loc, "texture-builtin-functions", "%s computes derivatives and may only "
-               "be called from a fragment shader; a compute shader uses textureSampleLevel or "
-               "textureSampleGrad", name);
+        char msg[200];
+        snprintf(msg, sizeof msg, "%s computes derivatives and may only be called from a "
+                 "fragment shader; a compute shader uses textureSampleLevel or "
+                 "textureSampleGrad", name);
+        wg_stage_error(x, e->loc, "texture-builtin-functions", name, msg);
         return wg_error_val();
     }
     stex_sample_fn fn = STEX_SAMPLE_LEVEL;

@@ -327,6 +327,7 @@ static bool lower(stex_wgsl_module *m, const wg_decl *fn, bool entry, wg_diags *
 {
     wg_ctx x;
     ctx_init(&x, m, d, prog, opt);
+    x.stage_free = !entry;
     if (entry)
         workgroup_size(&x, fn, ep->pub.workgroup_size);
     if (!x.oom)

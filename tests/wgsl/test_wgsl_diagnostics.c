@@ -168,12 +168,68 @@ static void test_uniformity(void **s)
     expect(UNI_FN, want, 1);
 }
 
+/* WGSL 1: a module may hold vertex and fragment entry points beside the
+ * compute ones; stex checks them (they are not run). The fragment stage's
+ * builtins - implicit-derivative sampling, dpdx and its kin, discard - are
+ * valid there and in helpers only they call, and errors wherever a compute
+ * entry point reaches them (the spec's stage rules). */
+static const char GRAPHICS[] =
+    "struct VOut { @builtin(position) pos : vec4<f32>, @location(0) uv : vec2<f32> };\n"
+    "@vertex fn vs(@builtin(vertex_index) i : u32) -> VOut {\n"
+    "  var o : VOut;\n"
+    "  o.pos = vec4<f32>(f32(i & 1u), 0.0, 0.0, 1.0);\n"
+    "  o.uv = o.pos.xy;\n"
+    "  return o;\n"
+    "}\n"
+    "@group(0) @binding(0) var t : texture_2d<f32>;\n"
+    "@group(0) @binding(1) var s : sampler;\n"
+    "@group(0) @binding(3) var d : texture_depth_2d;\n"
+    "@group(0) @binding(4) var sc : sampler_comparison;\n"
+    "fn shade(uv : vec2<f32>) -> vec4<f32> {\n"
+    "  return textureSampleBias(t, s, uv, 0.5) * fwidth(uv.x);\n"
+    "}\n"
+    "@fragment fn fs(@location(0) uv : vec2<f32>) -> @location(0) vec4<f32> {\n"
+    "  if (uv.x < 0.0) { discard; }\n"
+    "  let depth : f32 = textureSampleCompare(d, sc, uv, 0.5);\n"
+    "  return textureSample(t, s, uv) * dpdx(uv.x) + shade(dpdyFine(uv)) * depth;\n"
+    "}\n"
+    "@group(0) @binding(2) var<storage, read_write> o : array<u32>;\n"
+    "@compute @workgroup_size(1) fn main() { o[0] = 1u; }\n";
+
+static void test_graphics_entry_points(void **s)
+{
+    (void)s;
+    stex_wgsl_module *m;
+    if (stex_wgsl_module_create(GRAPHICS, "t.wgsl", &m))
+        fail_msg("%s", stex_wgsl_module_diagnostics(m));
+    /* only the compute entry point is one stex runs */
+    assert_int_equal(stex_wgsl_entry_point_count(m), 1);
+    stex_wgsl_module_destroy(m);
+    /* a compute entry point that reaches them: each is an error where it stands */
+    const char *src =
+        "@group(0) @binding(0) var t : texture_2d<f32>;\n"
+        "@group(0) @binding(1) var s : sampler;\n"
+        "@group(0) @binding(2) var<storage, read_write> o : array<f32>;\n"
+        "fn helper(v : f32) -> f32 { return dpdx(v); }\n"
+        "@compute @workgroup_size(1) fn main() {\n"
+        "  o[0] = textureSample(t, s, vec2<f32>(0.5)).x + helper(1.0);\n"
+        "  if (o[1] > 0.0) { discard; }\n"
+        "}\n";
+    const char *want[] = {
+        "t.wgsl:6:10: error: textureSample computes derivatives and may only be called from a "
+        "fragment shader",
+        "t.wgsl:6:50: error: 'helper' calls dpdx (line 4, column 36), which only a fragment "
+        "shader may call [shader-stage]",
+        "t.wgsl:7:21: error: 'discard' is only allowed in fragment shaders [discard-statement]"};
+    expect(src, want, 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_syntax_errors_recover), cmocka_unit_test(test_type_errors),
         cmocka_unit_test(test_recursion_and_caret), cmocka_unit_test(test_valid_module),
-        cmocka_unit_test(test_uniformity),
+        cmocka_unit_test(test_uniformity), cmocka_unit_test(test_graphics_entry_points),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
