@@ -174,6 +174,11 @@ static void json_binding(const stex_wgsl_entry_point *ep, uint32_t i)
         printf("\"%s\"", ep->sample_types[i]);
     else
         fputs("null", stdout);
+    if (e->type == STEX_BINDING_TEXTURE)
+        printf(", \"multisampled\": %s", e->texture_multisampled ? "true" : "false");
+    if (e->type == STEX_BINDING_SAMPLER)
+        printf(", \"sampler_type\": \"%s\"", stex_sampler_binding_type_name(
+                   e->sampler_type ? e->sampler_type : STEX_SAMPLER_BINDING_FILTERING));
     if (is_buffer(e->type))
         printf(", \"min_binding_size\": %" PRIu64 "}", e->buffer.min_binding_size);
     else
@@ -190,9 +195,13 @@ static void text_binding(const stex_wgsl_entry_point *ep, uint32_t i)
                stex_access_name(e->storage_texture.access),
                stex_view_dimension_name(e->storage_texture.view_dimension));
     else if (e->type == STEX_BINDING_TEXTURE)
-        printf(", view %s, sample type %s",
+        printf(", view %s, sample type %s%s",
                stex_view_dimension_name(e->texture_view_dimension),
-               ep->sample_types && ep->sample_types[i] ? ep->sample_types[i] : "?");
+               ep->sample_types && ep->sample_types[i] ? ep->sample_types[i] : "?",
+               e->texture_multisampled ? ", multisampled" : "");
+    else if (e->type == STEX_BINDING_SAMPLER)
+        printf(", type %s", stex_sampler_binding_type_name(
+                   e->sampler_type ? e->sampler_type : STEX_SAMPLER_BINDING_FILTERING));
     else if (is_buffer(e->type))
         printf(", min binding size %" PRIu64, e->buffer.min_binding_size);
     fputc('\n', stdout);

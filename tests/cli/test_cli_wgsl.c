@@ -173,6 +173,51 @@ static void test_reflect_json(void **state)
     cli_free(&r);
 }
 
+/* Layout 'auto' of sampled bindings (WebGPU "default pipeline layout"): a
+ * multisampled texture of f32 is unfilterable-float and multisampled, a
+ * depth texture depth, a sampler_comparison a comparison sampler, a sampler
+ * that samples a float texture filtering - in JSON and in text. */
+static const char SAMPLED[] =
+    "@group(0) @binding(0) var ms : texture_multisampled_2d<f32>;\n"
+    "@group(0) @binding(1) var d : texture_depth_2d;\n"
+    "@group(0) @binding(2) var sc : sampler_comparison;\n"
+    "@group(0) @binding(3) var t : texture_2d<f32>;\n"
+    "@group(0) @binding(4) var s : sampler;\n"
+    "@group(0) @binding(5) var<storage, read_write> o : array<f32>;\n"
+    "@compute @workgroup_size(1) fn main() {\n"
+    "  o[0] = textureLoad(ms, vec2<i32>(0), 1).x + textureSampleCompareLevel(d, sc, vec2<f32>(0.5), 0.5)\n"
+    "       + textureSampleLevel(t, s, vec2<f32>(0.5), 0.0).x;\n"
+    "}\n";
+
+static void test_reflect_sampled(void **state)
+{
+    (void)state;
+    char path[512];
+    write_file("sampled.wgsl", SAMPLED, path, sizeof path);
+    cli_result r = run_stex("reflect --json '%s'", path);
+    CLI_EXPECT(r, 0, NULL);
+    json_t *j = json_loads(r.out, 0, NULL);
+    assert_non_null(j);
+    json_t *m = member(json_object_get(j, "entry_points"), "name", "main");
+    json_t *b = binding(m, 0, 0);
+    assert_string_equal(str(b, "sample_type"), "unfilterable-float");
+    assert_true(json_is_true(json_object_get(b, "multisampled")));
+    b = binding(m, 0, 1);
+    assert_string_equal(str(b, "sample_type"), "depth");
+    assert_true(json_is_false(json_object_get(b, "multisampled")));
+    assert_string_equal(str(binding(m, 0, 2), "sampler_type"), "comparison");
+    assert_string_equal(str(binding(m, 0, 3), "sample_type"), "float");
+    assert_string_equal(str(binding(m, 0, 4), "sampler_type"), "filtering");
+    json_decref(j);
+    cli_free(&r);
+    r = run_stex("reflect '%s'", path);
+    CLI_EXPECT(r, 0, NULL);
+    if (!strstr(r.out, "ms: texture, view 2d, sample type unfilterable-float, multisampled") ||
+        !strstr(r.out, "sc: sampler, type comparison") || !strstr(r.out, "s: sampler, type filtering"))
+        fail_msg("%s", r.out);
+    cli_free(&r);
+}
+
 static void test_reflect_errors(void **state)
 {
     (void)state;
@@ -380,6 +425,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_check),
         cmocka_unit_test(test_reflect_json),
+        cmocka_unit_test(test_reflect_sampled),
         cmocka_unit_test(test_reflect_errors),
         cmocka_unit_test(test_run_executor),
         cmocka_unit_test(test_constants),
