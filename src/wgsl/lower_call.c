@@ -799,6 +799,11 @@ static wg_val atomic_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_v
                "storage buffer");
         return wg_error_val();
     }
+    if (r->halves) { /* its offsets count half-words; the atomic ops take words */
+        WG_ERR(x, e->args[0]->loc, "f16", "stex does not support atomics in a variable that "
+               "also holds f16: declare the atomics in a variable of their own");
+        return wg_error_val();
+    }
     int vt = wg_ty(TS(x), wg_ty(TS(x), a[0].type)->elem)->elem;
     if (vt == T_I32 && op == STEX_ATOMIC_MAX_U32)
         op = STEX_ATOMIC_MAX_I32;
@@ -888,7 +893,8 @@ static wg_val array_length(wg_ctx *x, const wg_expr *e, wg_val *a)
     }
     uint32_t d = wg_reg_alloc(x, 1);
     wg_ins *i = wg_emit(x, OP_ARRAY_LEN);
-    i->d = d, i->imm = a[0].ref.binding, i->a = a[0].ref.base * 4, i->b = at->stride;
+    i->d = d, i->imm = a[0].ref.binding, i->a = a[0].ref.base * wg_ref_unit(&a[0].ref);
+    i->b = at->stride;
     return reg_val(T_U32, d);
 }
 

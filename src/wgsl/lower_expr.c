@@ -105,32 +105,39 @@ uint32_t wg_const_reg(wg_ctx *x, const wg_cword *c, int type)
     return r;
 }
 
-/* Register word offsets of a type laid out in memory (WGSL 14.4), one per register word. */
-static uint32_t mem_leaves(wg_ctx *x, int type, uint32_t base, uint32_t *out, uint32_t cap)
+/* The memory offsets (in units of `unit` bytes: 4, or 2 for memory holding
+ * f16) of a type laid out in memory (WGSL 14.4), one per register word; an
+ * f16 leaf carries WG_OFF_HALF. */
+static uint32_t mem_leaves(wg_ctx *x, int type, uint32_t base, uint32_t *out, uint32_t cap,
+                           uint32_t unit)
 {
     const wg_type *t = wg_ty(TS(x), type);
     switch (t->kind) {
-    case TY_VEC:
+    case TY_VEC: {
+        const wg_type *e = wg_ty(TS(x), t->elem);
+        uint32_t flag = e->kind == TY_F16 ? WG_OFF_HALF : 0;
         for (uint32_t i = 0; i < t->n && i < cap; i++)
-            out[i] = base + i;
+            out[i] = (base + i * e->size / unit) | flag;
         return t->n;
+    }
     case TY_ARRAY:
     case TY_MAT: {
         uint32_t n = 0;
         for (uint32_t i = 0; i < t->n; i++)
-            n += mem_leaves(x, t->elem, base + i * t->stride / 4, out + n, cap > n ? cap - n : 0);
+            n += mem_leaves(x, t->elem, base + i * t->stride / unit, out + n,
+                            cap > n ? cap - n : 0, unit);
         return n;
     }
     case TY_STRUCT: {
         uint32_t n = 0;
         for (uint32_t i = 0; i < t->nmembers; i++)
-            n += mem_leaves(x, t->members[i].type, base + t->members[i].offset / 4, out + n,
-                            cap > n ? cap - n : 0);
+            n += mem_leaves(x, t->members[i].type, base + t->members[i].offset / unit, out + n,
+                            cap > n ? cap - n : 0, unit);
         return n;
     }
     default:
         if (cap)
-            out[0] = base;
+            out[0] = base | (t->kind == TY_F16 ? WG_OFF_HALF : 0);
         return 1;
     }
 }
@@ -182,10 +189,11 @@ wg_val wg_load(wg_ctx *x, wg_val v, wg_loc loc)
             WG_ERR(x, loc, "resources", "a load of %u words is too large for stex", words);
             return wg_error_val();
         }
-        mem_leaves(x, v.type, 0, offs, MAX_LEAVES);
+        mem_leaves(x, v.type, 0, offs, MAX_LEAVES, wg_ref_unit(&v.ref));
         uint32_t pool = wg_pool_add(x, offs, words);
         i = wg_emit(x, v.ref.space == SP_WORKGROUP ? OP_WG_LOAD : OP_BUF_LOAD);
         wg_ins_at(i, loc.line, loc.col);
+        i->sub = v.ref.halves;
         i->d = d, i->a = v.ref.dyn, i->e = v.ref.base, i->imm = v.ref.binding;
         i->n = (uint16_t)words, i->offs = pool;
         break;
@@ -225,10 +233,11 @@ void wg_store(wg_ctx *x, const wg_ref *r, int type, uint32_t reg, wg_loc loc)
             WG_ERR(x, loc, "resources", "a store of %u words is too large for stex", words);
             return;
         }
-        mem_leaves(x, type, 0, offs, MAX_LEAVES);
+        mem_leaves(x, type, 0, offs, MAX_LEAVES, wg_ref_unit(r));
         uint32_t pool = wg_pool_add(x, offs, words);
         i = wg_emit(x, r->space == SP_WORKGROUP ? OP_WG_STORE : OP_BUF_STORE);
         wg_ins_at(i, loc.line, loc.col);
+        i->sub = r->halves;
         i->a = r->dyn, i->e = r->base, i->b = reg, i->imm = r->binding;
         i->n = (uint16_t)words, i->offs = pool;
         break;
@@ -261,12 +270,13 @@ wg_ref wg_ref_index(wg_ctx *x, const wg_ref *r, const wg_type *agg, uint32_t idx
     (void)loc;
     bool regs = r->space == SP_FUNCTION || r->space == SP_PRIVATE;
     const wg_type *et = agg->kind == TY_VEC ? wg_ty(TS(x), agg->elem) : wg_ty(TS(x), agg->elem);
-    uint32_t stride = regs ? et->words : agg->kind == TY_VEC ? 1 : agg->stride / 4;
+    uint32_t unit = wg_ref_unit(r);
+    uint32_t stride = regs ? et->words : (agg->kind == TY_VEC ? et->size : agg->stride) / unit;
     uint32_t count = agg->n;
     wg_ins *i = wg_emit(x, OP_ADDR);
     uint32_t d = wg_reg_alloc(x, 1);
     i->d = d, i->a = r->dyn, i->b = idx_reg, i->imm = stride, i->c = count;
-    i->n = (uint16_t)(regs ? et->words * 4 : agg->kind == TY_VEC ? 4 : agg->stride);
+    i->n = (uint16_t)(regs ? et->words * 4 : agg->kind == TY_VEC ? et->size : agg->stride);
     i->sub = (uint8_t)(regs ? STEX_ARRAY_FUNCTION : count ? STEX_ARRAY_FIXED : STEX_ARRAY_RUNTIME);
     wg_ref out = *r;
     out.dyn = d;
@@ -978,7 +988,9 @@ static wg_val index_expr(wg_ctx *x, const wg_expr *e)
     wg_ref r = base.ref;
     bool regs = r.space == SP_FUNCTION || r.space == SP_PRIVATE;
     if (ci >= 0) {
-        uint32_t stride = regs ? wg_ty(ts, elem)->words : t->kind == TY_VEC ? 1 : t->stride / 4;
+        uint32_t stride = regs ? wg_ty(ts, elem)->words
+                               : (t->kind == TY_VEC ? wg_ty(ts, elem)->size : t->stride) /
+                                     wg_ref_unit(&r);
         r.base += (uint32_t)ci * stride;
     } else {
         r = wg_ref_index(x, &r, t, wg_to_reg(x, idx, e->b->loc), e->loc);
@@ -1018,7 +1030,7 @@ static wg_val member_expr(wg_ctx *x, const wg_expr *e)
             case V_REG: return (wg_val){.kind = V_REG, .type = m->type, .reg = base.reg + m->word};
             default: {
                 wg_ref r = base.ref;
-                r.base += regs ? m->word : m->offset / 4;
+                r.base += regs ? m->word : m->offset / wg_ref_unit(&r);
                 return (wg_val){.kind = V_REF, .type = m->type, .ref = r};
             }
             }
@@ -1045,7 +1057,8 @@ static wg_val member_expr(wg_ctx *x, const wg_expr *e)
     }
     if (len == 1 && base.kind == V_REF) {
         wg_ref r = base.ref;
-        r.base += (uint32_t)comp[0];
+        r.base += regs ? (uint32_t)comp[0]
+                       : (uint32_t)comp[0] * wg_ty(ts, t->elem)->size / wg_ref_unit(&r);
         return (wg_val){.kind = V_REF, .type = t->elem, .ref = r};
     }
     base = wg_load(x, base, e->a->loc);

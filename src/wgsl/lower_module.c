@@ -354,18 +354,11 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
     return -1;
 }
 
-/* f16 lives in registers (function and private memory) only: the buffer and
- * workgroup memory ops address 32-bit words, and a 2-byte f16 element needs
- * half-word loads and stores that stex does not have yet.  False (reported)
- * for such a variable. */
-static bool f16_space_ok(wg_ctx *x, wg_loc loc, int type, const char *space)
+/* Whether a memory variable of `type` is addressed in 2-byte half-words:
+ * it holds f16 somewhere (wg_ref.halves). */
+static bool f16_halves(wg_ctx *x, int type)
 {
-    if (type < 0 || !wg_type_has_f16(x->types, type))
-        return true;
-    WG_ERR(x, loc, "f16", "stex keeps f16 values in function and private variables only: "
-           "var<%s> of %s is not supported (load and store the bits as u32 and bitcast)",
-           space, wg_tname(x, type));
-    return false;
+    return type >= 0 && wg_type_has_f16(x->types, type);
 }
 
 static void resource_var(wg_ctx *x, wg_global *g)
@@ -407,10 +400,6 @@ static void resource_var(wg_ctx *x, wg_global *g)
         g->val = wg_error_val();
         return;
     }
-    if (!f16_space_ok(x, d->loc, type, d->space)) {
-        g->val = wg_error_val();
-        return;
-    }
     stex_access a = STEX_ACCESS_READ_ONLY;
     if (d->access) {
         a = access_of(d->access);
@@ -419,7 +408,8 @@ static void resource_var(wg_ctx *x, wg_global *g)
                    d->space);
     }
     g->val = (wg_val){.kind = V_REF, .type = type, .ref = {.space = sp, .binding = ref,
-                                                           .dyn = WG_NONE_REG, .access = a}};
+                                                           .dyn = WG_NONE_REG, .access = a,
+                                                           .halves = f16_halves(x, type)}};
 }
 
 /* A module-scope const: its const-expression, of its declared type. */
@@ -554,17 +544,15 @@ static void analyse(wg_ctx *x, wg_global *g)
                 }
                 if (d->init)
                     WG_ERR(x, d->init->loc, "var-decls", "var<workgroup> takes no initializer");
-                if (!f16_space_ok(x, d->loc, type, "workgroup")) {
-                    g->val = wg_error_val();
-                    break;
-                }
                 const wg_type *t = wg_ty(x->types, type);
                 uint32_t off = (x->wg_memory + t->align - 1) / t->align * t->align;
                 x->wg_memory = off + t->size;
                 g->wg_offset = off;
                 g->val = (wg_val){.kind = V_REF, .type = type,
-                                  .ref = {.space = SP_WORKGROUP, .base = off / 4,
-                                          .dyn = WG_NONE_REG, .access = STEX_ACCESS_READ_WRITE}};
+                                  .ref = {.space = SP_WORKGROUP,
+                                          .base = off / (f16_halves(x, type) ? 2 : 4),
+                                          .dyn = WG_NONE_REG, .access = STEX_ACCESS_READ_WRITE,
+                                          .halves = f16_halves(x, type)}};
             } else if (sp == SP_PRIVATE) {
                 wg_val init = d->init ? wg_expr_lower(x, d->init) : wg_error_val();
                 if (d->init && init.kind != V_CONST && init.kind != V_ERROR)
