@@ -105,6 +105,7 @@ static void test_storage(void **state)
         "@group(0) @binding(1) var<storage, read_write> dst : array<S>;\n"
         "@group(0) @binding(2) var<storage, read_write> h : array<f16>;\n"
         "@group(0) @binding(3) var<storage, read_write> o : array<u32>;\n"
+        "fn put(p : ptr<storage, f16, read_write>, v : f16) { *p = v; }\n"
         "@compute @workgroup_size(1) fn main() {\n"
         "  dst[1].a = src[0].a + 1.0h;\n"
         "  dst[1].b = src[0].b * 2.0h;\n"
@@ -114,6 +115,7 @@ static void test_storage(void **state)
         "  h[3] = 1.5h;\n"
         "  h[4] = -2.0h;\n"
         "  h[k - 1u] = 0.25h;\n"
+        "  put(&h[5], 3.0h);\n"            /* through a pointer parameter */
         "  o[0] = bitcast<u32>(vec2<f16>(h[k - 6u], src[0].b.z));\n"
         "  o[1] = k;\n"
         "  o[2] = arrayLength(&dst);\n"
@@ -154,10 +156,12 @@ static void test_storage(void **state)
             assert_int_equal(dst[i], 0xaa);
         for (size_t i = 44; i < 48; i++)
             assert_int_equal(dst[i], 0xaa);
-        /* h: elements 3, 4 and 7 written (1.5 = 0x3e00, -2 = 0xc000, 0.25 = 0x3400),
+        /* h: elements 3, 4, 5 and 7 written (1.5 = 0x3e00, -2 = 0xc000, 3 = 0x4200,
+         * 0.25 = 0x3400),
          * every other byte as C left it, including the other half of each word */
         for (size_t i = 0; i < 8; i++) {
-            uint16_t want = i == 3 ? 0x3e00 : i == 4 ? 0xc000 : i == 7 ? 0x3400 : 0x5555;
+            uint16_t want = i == 3 ? 0x3e00 : i == 4 ? 0xc000 : i == 5 ? 0x4200
+                            : i == 7 ? 0x3400 : 0x5555;
             assert_int_equal(get16(h, 2 * i), want);
         }
         uint32_t w[3];
