@@ -122,6 +122,30 @@ static int struct_type(wg_ctx *x, wg_global *g)
         if (mt->kind == TY_ARRAY && mt->n == 0 && i + 1 != d->nparams)
             WG_ERR(x, d->params[i].loc, "runtime-sized-array",
                    "a runtime-sized array must be the last member of a struct");
+        /* @align(n): a power of two; @size(n): at least the type's size (WGSL 12.3) */
+        const wg_param *pm = &d->params[i];
+        const wg_attr *al = wg_find_attr(pm->attrs, pm->nattrs, "align");
+        const wg_attr *sz = wg_find_attr(pm->attrs, pm->nattrs, "size");
+        int64_t v;
+        size_t errs = x->d->count; /* const_int's -1 is an error only when it reported one */
+        if (al && al->nargs == 1 &&
+            ((v = const_int(x, al->args[0], "@align", false)) != -1 || x->d->count == errs)) {
+            if (v < 1 || v > (1 << 30) || (v & (v - 1)))
+                WG_ERR(x, al->loc, "attribute-align", "@align(%lld) is not a positive power "
+                       "of two", (long long)v);
+            else
+                m[i].align_attr = (uint32_t)v;
+        }
+        errs = x->d->count;
+        if (sz && sz->nargs == 1 &&
+            ((v = const_int(x, sz->args[0], "@size", false)) != -1 || x->d->count == errs)) {
+            if (v < (int64_t)mt->size || v > (1 << 30) || (mt->kind == TY_ARRAY && mt->n == 0))
+                WG_ERR(x, sz->loc, "attribute-size", "@size(%lld) is smaller than %s's size "
+                       "%u (or the member is a runtime-sized array)", (long long)v,
+                       wg_tname(x, m[i].type), mt->size);
+            else
+                m[i].size_attr = (uint32_t)v;
+        }
     }
     wg_type t = {.kind = TY_STRUCT, .elem = -1, .name = d->name, .members = m,
                  .nmembers = d->nparams};
@@ -361,6 +385,51 @@ static bool f16_halves(wg_ctx *x, int type)
     return type >= 0 && wg_type_has_f16(x->types, type);
 }
 
+/* WGSL's layout rules for var<uniform> on top of the general ones (WGSL
+ * 14.4.5): an array's element stride is a multiple of 16, a member of array
+ * or struct type starts at a multiple of 16, and the member after a struct
+ * member starts at least roundUp(16, that struct's size) after it.  Small
+ * types such as f16 break them most easily (array<f16, 8> has stride 2).
+ * False (reported) when broken. */
+static bool uniform_layout_ok(wg_ctx *x, wg_loc loc, int type)
+{
+    const wg_type *t = wg_ty(x->types, type);
+    if (t->kind == TY_ARRAY) {
+        if (t->stride % 16) {
+            WG_ERR(x, loc, "address-space-layout-constraints", "in var<uniform>, the elements "
+                   "of %s are %u bytes apart: the stride must be a multiple of 16 (wrap the "
+                   "element in a struct with @size(16))",
+                   wg_tname(x, type), t->stride);
+            return false;
+        }
+        return uniform_layout_ok(x, loc, t->elem);
+    }
+    for (uint32_t i = 0; t->kind == TY_STRUCT && i < t->nmembers; i++) {
+        const wg_member *m = &t->members[i];
+        const wg_type *mt = wg_ty(x->types, m->type);
+        bool agg = mt->kind == TY_STRUCT || mt->kind == TY_ARRAY;
+        if (agg && m->offset % 16) {
+            WG_ERR(x, loc, "address-space-layout-constraints", "in var<uniform>, member '%s' "
+                   "of %s (a struct or array) is at offset %u, not a multiple of 16 (give it "
+                   "@align(16))", m->name, t->name, m->offset);
+            return false;
+        }
+        uint32_t need = (mt->size + 15) / 16 * 16;
+        if (mt->kind == TY_STRUCT && i + 1 < t->nmembers &&
+            t->members[i + 1].offset - m->offset < need) {
+            WG_ERR(x, loc, "address-space-layout-constraints", "in var<uniform>, member '%s' "
+                   "of %s starts %u bytes after struct member '%s': it must start at least "
+                   "roundUp(16, %u) = %u bytes after it (give it @align(16))",
+                   t->members[i + 1].name, t->name, t->members[i + 1].offset - m->offset,
+                   m->name, mt->size, need);
+            return false;
+        }
+        if (!uniform_layout_ok(x, loc, m->type))
+            return false;
+    }
+    return true;
+}
+
 static void resource_var(wg_ctx *x, wg_global *g)
 {
     const wg_decl *d = g->decl;
@@ -397,6 +466,10 @@ static void resource_var(wg_ctx *x, wg_global *g)
     if (sp != SP_UNIFORM && sp != SP_STORAGE) {
         WG_ERR(x, d->loc, "address-space", "a buffer binding must be var<uniform> or "
                "var<storage, ...>");
+        g->val = wg_error_val();
+        return;
+    }
+    if (sp == SP_UNIFORM && !uniform_layout_ok(x, d->loc, type)) {
         g->val = wg_error_val();
         return;
     }

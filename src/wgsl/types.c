@@ -47,13 +47,14 @@ static void layout(const wg_types *ts, wg_type *t)
         uint32_t off = 0, align = 1, words = 0;
         for (uint32_t i = 0; i < t->nmembers; i++) {
             const wg_type *m = &ts->t[t->members[i].type];
-            off = round_up(m->align, off);
+            uint32_t ma = t->members[i].align_attr ? t->members[i].align_attr : m->align;
+            off = round_up(ma, off);
             t->members[i].offset = off;
             t->members[i].word = words;
-            off += m->size;
+            off += t->members[i].size_attr ? t->members[i].size_attr : m->size;
             words += m->words;
-            if (m->align > align)
-                align = m->align;
+            if (ma > align)
+                align = ma;
         }
         t->align = align;
         t->size = round_up(align, off);

@@ -177,7 +177,11 @@ static void test_storage(void **state)
  *   x: 0 (size 4); y: roundUp(2, 4) = 4 (ends 6); z: align 8, roundUp(8, 6) = 8
  *   (ends 16); w: 16 (ends 18); T: align 8, size roundUp(8, 18) = 24.
  * struct V { v : vec3<f16>, e : f16 }: v at 0 (ends 6), e at 6; size 8.
- * Both meet WGSL's uniform rules (no array or struct members). */
+ * Both meet WGSL's uniform rules (no array or struct members).
+ * struct U { t : T, @align(16) v : vec3<f16>, e : f16 }: t at 0; the uniform
+ *   rules want the member after a struct member roundUp(16, 24) = 32 bytes on
+ *   at least, hence @align(16): v at roundUp(16, 24) = 32 (ends 38), e at 38;
+ *   U: align 16, size roundUp(16, 40) = 48. */
 static void test_uniform(void **state)
 {
     (void)state;
@@ -188,6 +192,8 @@ static void test_uniform(void **state)
         "@group(0) @binding(0) var<uniform> t : T;\n"
         "@group(0) @binding(1) var<storage, read_write> o : array<f16>;\n"
         "@group(0) @binding(2) var<uniform> u : V;\n"
+        "struct U { t : T, @align(16) v : vec3<f16>, e : f16 }\n"
+        "@group(0) @binding(3) var<uniform> uu : U;\n"
         "@compute @workgroup_size(1) fn main() {\n"
         "  o[0] = t.x.y;\n"
         "  o[1] = t.y;\n"
@@ -197,9 +203,10 @@ static void test_uniform(void **state)
         "  o[5] = u.e;\n"
         "  let c = t;\n"
         "  o[6] = c.z.x + c.x.x;\n"
+        "  o[7] = uu.t.z.w + uu.v.z * uu.e;\n"
         "}\n";
     for (size_t pi = 0; pi < sizeof PROFILES / sizeof PROFILES[0]; pi++) {
-        uint8_t t[24], v[8], o[16];
+        uint8_t t[24], v[8], o[16], uu[48];
         memset(t, 0x77, sizeof t);
         put16(t, 0, h_of(1.0)), put16(t, 2, h_of(2.0));          /* x */
         put16(t, 4, h_of(3.0));                                  /* y */
@@ -208,16 +215,44 @@ static void test_uniform(void **state)
         memset(v, 0x77, sizeof v);
         put16(v, 4, h_of(7.0));                                  /* v.z */
         put16(v, 6, h_of(-8.0));                                 /* e */
+        memset(uu, 0x77, sizeof uu);
+        memcpy(uu, t, sizeof t);
+        put16(uu, 36, h_of(3.0));                                /* uu.v.z */
+        put16(uu, 38, h_of(0.5));                                /* uu.e */
         memset(o, 0, sizeof o);
         buf b[] = {{0, sizeof t, STEX_BUFFER_USAGE_UNIFORM, t},
                    {1, sizeof o, STEX_BUFFER_USAGE_STORAGE, o},
-                   {2, sizeof v, STEX_BUFFER_USAGE_UNIFORM, v}};
-        run(PROFILES[pi], src, b, 3, 1, 1, NULL);
-        const double want[] = {2, 3, 5, 6, 7, -8, 5};
-        for (size_t i = 0; i < 7; i++)
+                   {2, sizeof v, STEX_BUFFER_USAGE_UNIFORM, v},
+                   {3, sizeof uu, STEX_BUFFER_USAGE_UNIFORM, uu}};
+        run(PROFILES[pi], src, b, 4, 1, 1, NULL);
+        const double want[] = {2, 3, 5, 6, 7, -8, 5, 5 + 3 * 0.5};
+        for (size_t i = 0; i < 8; i++)
             assert_int_equal(get16(o, 2 * i), h_of(want[i]));
-        assert_int_equal(get16(o, 14), 0);
     }
+}
+
+/* struct P { @size(6) a : f16, b : f16 }: a at 0 taking 6 bytes, b at
+ * roundUp(2, 6) = 6; P: align 2, size 8; array<P> stride 8. */
+static void test_size_attr(void **state)
+{
+    (void)state;
+    const char *src =
+        "enable f16;\n"
+        "struct P { @size(6) a : f16, b : f16 }\n"
+        "@group(0) @binding(0) var<storage, read_write> p : array<P>;\n"
+        "@compute @workgroup_size(1) fn main() {\n"
+        "  p[1].b = p[0].a;\n"
+        "  p[1].a = p[0].b;\n"
+        "}\n";
+    uint8_t m[16];
+    memset(m, 0x33, sizeof m);
+    put16(m, 0, h_of(1.0)), put16(m, 6, h_of(2.0));
+    buf b[] = {{0, sizeof m, STEX_BUFFER_USAGE_STORAGE, m}};
+    run(STEX_PROFILE_SPEC, src, b, 1, 1, 1, NULL);
+    assert_int_equal(get16(m, 8), h_of(2.0));  /* p[1].a */
+    assert_int_equal(get16(m, 14), h_of(1.0)); /* p[1].b */
+    for (size_t i = 10; i < 14; i++)
+        assert_int_equal(m[i], 0x33);
 }
 
 /* var<workgroup> array<f16, 64>: each invocation writes its element (two per
@@ -313,6 +348,36 @@ static void test_errors(void **state)
                  "@compute @workgroup_size(1) fn main() {\n  atomicAdd(&b.n, 1u);\n}\n",
                  "f16mem.wgsl:5:13: error: stex does not support atomics in a variable that "
                  "also holds f16");
+    /* WGSL's uniform rules, which f16's small sizes break easily */
+    expect_error("enable f16;\n@group(0) @binding(0) var<uniform> u : array<vec4<f16>, 2>;\n"
+                 "@compute @workgroup_size(1) fn main() {\n  let x = u[0];\n}\n",
+                 "f16mem.wgsl:2:36: error: in var<uniform>, the elements of array<vec4<f16>, 2> "
+                 "are 8 bytes apart: the stride must be a multiple of 16");
+    expect_error("enable f16;\nstruct A { x : f32 }\nstruct B { h : f16, a : A }\n"
+                 "@group(0) @binding(0) var<uniform> u : B;\n"
+                 "@compute @workgroup_size(1) fn main() {\n  let x = u.h;\n}\n",
+                 "member 'a' of B (a struct or array) is at offset 4, not a multiple of 16 "
+                 "(give it @align(16)) [address-space-layout-constraints]");
+    expect_error("enable f16;\nstruct A { x : vec3<f16> }\nstruct B { a : A, h : f16 }\n"
+                 "@group(0) @binding(0) var<uniform> u : B;\n"
+                 "@compute @workgroup_size(1) fn main() {\n  let x = u.h;\n}\n",
+                 "member 'h' of B starts 8 bytes after struct member 'a': it must start at "
+                 "least roundUp(16, 8) = 16 bytes after it");
+    /* the same layouts are fine in var<storage> */
+    stex_wgsl_module *m = NULL;
+    assert_int_equal(stex_wgsl_module_create(
+                         "enable f16;\nstruct A { x : vec3<f16> }\nstruct B { a : A, h : f16 }\n"
+                         "@group(0) @binding(0) var<storage> u : B;\n"
+                         "@compute @workgroup_size(1) fn main() {\n  let x = u.h;\n}\n",
+                         "f16mem.wgsl", &m), STEX_OK);
+    stex_wgsl_module_destroy(m);
+    expect_error("enable f16;\nstruct S { @align(6) h : f16 }\n"
+                 "@compute @workgroup_size(1) fn main() {\n  var s : S;\n}\n",
+                 "f16mem.wgsl:2:13: error: @align(6) is not a positive power of two "
+                 "[attribute-align]");
+    expect_error("enable f16;\nstruct S { @size(1) h : f16 }\n"
+                 "@compute @workgroup_size(1) fn main() {\n  var s : S;\n}\n",
+                 "@size(1) is smaller than f16's size 2");
 }
 
 int main(void)
@@ -320,6 +385,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_storage),
         cmocka_unit_test(test_uniform),
+        cmocka_unit_test(test_size_attr),
         cmocka_unit_test(test_workgroup),
         cmocka_unit_test(test_races),
         cmocka_unit_test(test_errors),
