@@ -122,7 +122,9 @@ static int struct_type(wg_ctx *x, wg_global *g)
         if (mt->kind == TY_ARRAY && mt->n == 0 && i + 1 != d->nparams)
             WG_ERR(x, d->params[i].loc, "runtime-sized-array",
                    "a runtime-sized array must be the last member of a struct");
-        /* @align(n): a power of two; @size(n): at least the type's size (WGSL 12.3) */
+        /* @align(n): a power of two, a multiple of the type's own alignment (so
+         * offsets stay whole words for 32-bit types); @size(n): at least the
+         * type's size (WGSL 12.3) */
         const wg_param *pm = &d->params[i];
         const wg_attr *al = wg_find_attr(pm->attrs, pm->nattrs, "align");
         const wg_attr *sz = wg_find_attr(pm->attrs, pm->nattrs, "size");
@@ -133,6 +135,9 @@ static int struct_type(wg_ctx *x, wg_global *g)
             if (v < 1 || v > (1 << 30) || (v & (v - 1)))
                 WG_ERR(x, al->loc, "attribute-align", "@align(%lld) is not a positive power "
                        "of two", (long long)v);
+            else if (v < (int64_t)mt->align)
+                WG_ERR(x, al->loc, "attribute-align", "@align(%lld) is below %s's alignment %u",
+                       (long long)v, wg_tname(x, m[i].type), mt->align);
             else
                 m[i].align_attr = (uint32_t)v;
         }

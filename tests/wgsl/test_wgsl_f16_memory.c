@@ -375,6 +375,9 @@ static void test_errors(void **state)
                  "@compute @workgroup_size(1) fn main() {\n  var s : S;\n}\n",
                  "f16mem.wgsl:2:13: error: @align(6) is not a positive power of two "
                  "[attribute-align]");
+    expect_error("enable f16;\nstruct S { @align(2) x : f32 }\n"
+                 "@compute @workgroup_size(1) fn main() {\n  var s : S;\n}\n",
+                 "@align(2) is below f32's alignment 4 [attribute-align]");
     expect_error("enable f16;\nstruct S { @size(1) h : f16 }\n"
                  "@compute @workgroup_size(1) fn main() {\n  var s : S;\n}\n",
                  "@size(1) is smaller than f16's size 2");
