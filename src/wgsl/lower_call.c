@@ -358,11 +358,16 @@ static int constructor_type(wg_ctx *x, const wg_expr *callee, wg_val *args, uint
     bool msh;
     if (wg_mat_name(n, &mc, &mr, &msh) && !msh && callee->ntargs == 0) {
         /* matCxR(...): AbstractFloat when every argument is an abstract
-         * constant (or none is given), else f32 */
-        bool abstract = true;
-        for (uint32_t i = 0; i < nargs; i++)
+         * constant (or none is given), f16 when an argument is f16, else f32 */
+        bool abstract = true, half = false;
+        for (uint32_t i = 0; i < nargs; i++) {
+            const wg_type *at = wg_ty(ts, args[i].type);
+            int s = at->kind == TY_MAT ? wg_ty(ts, at->elem)->elem
+                                       : wg_type_scalar(ts, args[i].type);
             abstract &= args[i].kind == V_CONST && wg_type_is_abstract(ts, args[i].type);
-        return wg_type_mat_of(ts, abstract && nargs ? T_AFLOAT : T_F32, mc, mr);
+            half |= s == T_F16;
+        }
+        return wg_type_mat_of(ts, abstract && nargs ? T_AFLOAT : half ? T_F16 : T_F32, mc, mr);
     }
     return wg_resolve_type(x, callee);
 }

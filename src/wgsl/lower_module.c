@@ -21,7 +21,7 @@ bool wg_mat_name(const char *n, uint32_t *cols, uint32_t *rows, bool *shorthand)
 {
     size_t len = strlen(n);
     if ((len != 6 && len != 7) || strncmp(n, "mat", 3) || n[3] < '2' || n[3] > '4' ||
-        n[4] != 'x' || n[5] < '2' || n[5] > '4' || (len == 7 && n[6] != 'f'))
+        n[4] != 'x' || n[5] < '2' || n[5] > '4' || (len == 7 && n[6] != 'f' && n[6] != 'h'))
         return false;
     *cols = (uint32_t)(n[3] - '0');
     *rows = (uint32_t)(n[5] - '0');
@@ -242,16 +242,16 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
             WG_ERR(x, e->loc, "matrix-types", "%s needs one template argument: %s<f32>", n, n);
             return -1;
         }
-        int el = msh ? T_F32 : wg_resolve_type(x, e->targs[0]);
-        if (el < 0)
+        /* matCxRf, matCxRh (f16), matCxR<T> */
+        int el = msh ? (n[6] == 'h' ? T_F16 : T_F32) : wg_resolve_type(x, e->targs[0]);
+        if (el < 0 || (el == T_F16 && !wg_need_f16(x, e->loc, n)))
             return -1;
-        if (el != T_F32) {
-            WG_ERR(x, e->loc, "matrix-types", "a matrix's component type must be f32%s, not %s",
-                   el == T_F16 ? " (stex does not support matrices of f16)" : "",
-                   wg_tname(x, el));
+        if (el != T_F32 && el != T_F16) {
+            WG_ERR(x, e->loc, "matrix-types", "a matrix's component type must be f32 or f16, "
+                   "not %s", wg_tname(x, el));
             return -1;
         }
-        return wg_type_mat(ts, mc, mr);
+        return wg_type_mat_of(ts, el, mc, mr);
     }
     int s = vec_shorthand(n);
     if (s == T_F16 && !wg_need_f16(x, e->loc, n))

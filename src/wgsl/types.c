@@ -260,7 +260,9 @@ int wg_type_concrete(wg_types *ts, int id)
     case TY_AINT: return T_I32;
     case TY_AFLOAT: return T_F32;
     case TY_VEC: return wg_type_vec(ts, wg_type_concrete(ts, t->elem), t->n);
-    case TY_MAT: return wg_type_mat_of(ts, T_F32, t->n, ts->t[t->elem].n);
+    case TY_MAT: /* AbstractFloat -> f32; f32 and f16 stay */
+        return wg_type_mat_of(ts, ts->t[t->elem].elem == T_AFLOAT ? T_F32 : ts->t[t->elem].elem,
+                              t->n, ts->t[t->elem].n);
     case TY_ARRAY: {
         uint32_t n = t->n;
         return wg_type_array(ts, wg_type_concrete(ts, t->elem), n);

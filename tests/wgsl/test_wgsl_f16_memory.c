@@ -255,6 +255,55 @@ static void test_size_attr(void **state)
         assert_int_equal(m[i], 0x33);
 }
 
+/* Matrices of f16 lay out as arrays of their columns (WGSL 14.4.1), by hand:
+ * struct M { a : mat2x2<f16>, b : mat3x3h, v : vec3h }:
+ *   a: columns vec2<f16> (size 4, align 4), stride 4: offset 0, size 8;
+ *   b: columns vec3<f16> (size 6, align 8), stride 8: align 8, offset 8,
+ *      size 24 (ends 32; bytes 14-15, 22-23, 30-31 are padding);
+ *   v: offset 32 (ends 38); M: align 8, size roundUp(8, 38) = 40. */
+static void test_matrices(void **state)
+{
+    (void)state;
+    const char *src =
+        "enable f16;\n"
+        "struct M { a : mat2x2<f16>, b : mat3x3h, v : vec3h }\n"
+        "@group(0) @binding(0) var<storage, read_write> m : M;\n"
+        "@compute @workgroup_size(1) fn main() {\n"
+        "  m.v = m.b * m.v;\n"
+        "  m.a = transpose(m.a) * 2.0h;\n"
+        "  m.b[1].z = determinant(m.b);\n"
+        "  m.b[2] = (-mat3x3(m.b[0], m.b[1], m.b[2]))[2];\n" /* inferred mat3x3<f16> */
+        "}\n";
+    for (size_t pi = 0; pi < sizeof PROFILES / sizeof PROFILES[0]; pi++) {
+        uint8_t mm[40];
+        memset(mm, 0xee, sizeof mm);
+        const double a[] = {1, 2, 3, 4};
+        for (size_t i = 0; i < 4; i++)
+            put16(mm, 2 * i, h_of(a[i]));
+        for (size_t c = 0; c < 3; c++) /* b = 2 * identity */
+            for (size_t r = 0; r < 3; r++)
+                put16(mm, 8 + 8 * c + 2 * r, h_of(c == r ? 2.0 : 0.0));
+        put16(mm, 32, h_of(1)), put16(mm, 34, h_of(2)), put16(mm, 36, h_of(3));
+        buf b[] = {{0, sizeof mm, STEX_BUFFER_USAGE_STORAGE, mm}};
+        run(PROFILES[pi], src, b, 1, 1, 1, NULL);
+        /* transpose: columns (1, 3), (2, 4); times 2 */
+        const double at[] = {2, 6, 4, 8};
+        for (size_t i = 0; i < 4; i++)
+            assert_int_equal(get16(mm, 2 * i), h_of(at[i]));
+        assert_int_equal(get16(mm, 32), h_of(2));
+        assert_int_equal(get16(mm, 34), h_of(4));
+        assert_int_equal(get16(mm, 36), h_of(6));
+        assert_int_equal(get16(mm, 8 + 8 + 4), h_of(8)); /* det(2 I) = 8, into b[1].z */
+        /* -(0, 0, 2): -0 is 0x8000 */
+        assert_int_equal(get16(mm, 24), 0x8000);
+        assert_int_equal(get16(mm, 26), 0x8000);
+        assert_int_equal(get16(mm, 28), h_of(-2));
+        const size_t pad[] = {14, 15, 22, 23, 30, 31, 38, 39};
+        for (size_t i = 0; i < 8; i++)
+            assert_int_equal(mm[pad[i]], 0xee);
+    }
+}
+
 /* var<workgroup> array<f16, 64>: each invocation writes its element (two per
  * word), a barrier, then reads its mirror's; 4 workgroups on 2 threads. */
 static const char *WG_SRC =
@@ -348,6 +397,13 @@ static void test_errors(void **state)
                  "@compute @workgroup_size(1) fn main() {\n  atomicAdd(&b.n, 1u);\n}\n",
                  "f16mem.wgsl:5:13: error: stex does not support atomics in a variable that "
                  "also holds f16");
+    /* no implicit conversion between f32 and f16 matrices */
+    expect_error("enable f16;\n@compute @workgroup_size(1) fn main() {\n"
+                 "  var m : mat2x2f;\n  let v = m * vec2h(1.0h);\n}\n",
+                 "f16mem.wgsl:4:11: error: the left operand has type mat2x2<f32> where "
+                 "mat2x2<f16> is expected [type-mismatch]");
+    expect_error("@compute @workgroup_size(1) fn main() {\n  var m : mat2x2h;\n}\n",
+                 "mat2x2h needs the f16 extension");
     /* WGSL's uniform rules, which f16's small sizes break easily */
     expect_error("enable f16;\n@group(0) @binding(0) var<uniform> u : array<vec4<f16>, 2>;\n"
                  "@compute @workgroup_size(1) fn main() {\n  let x = u[0];\n}\n",
@@ -389,6 +445,7 @@ int main(void)
         cmocka_unit_test(test_storage),
         cmocka_unit_test(test_uniform),
         cmocka_unit_test(test_size_attr),
+        cmocka_unit_test(test_matrices),
         cmocka_unit_test(test_workgroup),
         cmocka_unit_test(test_races),
         cmocka_unit_test(test_errors),
