@@ -114,6 +114,43 @@ static void store_word(const stex_invocation *inv, uint32_t binding, uint64_t in
         exec_wrote(inv->exec, p, &v, 4);
 }
 
+/* f16 in a buffer: half-word h is bytes 2h and 2h + 1, the low half of word
+ * h / 2 when h is even (little-endian, as WebGPU lays out memory).  Bounds
+ * and out-of-range rules are those of the word holding it (buffer sizes are
+ * multiples of 4).  A store writes exactly its 2 bytes, so two invocations
+ * storing the two halves of one word never lose an update; the race detector
+ * still records the access as one of the whole word (docs/engine.md). */
+uint32_t exec_buffer_load_half(const stex_invocation *inv, uint32_t binding, uint64_t half)
+{
+    uint32_t w = load_word(inv, binding, half == UINT64_MAX ? UINT64_MAX : half / 2);
+    return half & 1 ? w >> 16 : w & 0xffffu;
+}
+
+void exec_buffer_store_half(const stex_invocation *inv, uint32_t binding, uint64_t half,
+                            uint32_t v)
+{
+    const struct stex_exec *e = inv->exec;
+    const exec_binding *b = exec_binding_at(e, binding);
+    uint64_t index = half == UINT64_MAX ? UINT64_MAX : half / 2;
+    if (b->type != STEX_BINDING_STORAGE_BUFFER)
+        b = buffer_for(inv, binding, OP_STORE, "buffer store (f16)");
+    if (!b || (index >= b->words && !oob_index(e, b, 4, &index)))
+        return;
+    uint16_t h = (uint16_t)v;
+    uint8_t *p = word_ptr(b, index) + (half & 1) * 2;
+    if (e->dead)
+        return;
+    if (e->fast.slow && b->shadow) { /* the word as this store leaves it */
+        uint32_t w;
+        memcpy(&w, word_ptr(b, index), 4);
+        memcpy((uint8_t *)&w + (half & 1) * 2, &h, 2);
+        buffer_race(e, inv, b, b->offset / 4 + index, STEX_RACE_ACCESS_WRITE, &w);
+    }
+    memcpy(p, &h, 2);
+    if (e->fast.slow)
+        exec_wrote(inv->exec, p, &h, 2);
+}
+
 /* The out-of-line half of the inline buffer builtins (shader.h). */
 STEX__COLD uint32_t stex__buffer_load_word(const stex_invocation *inv, uint32_t binding, uint64_t index)
 {
@@ -293,6 +330,31 @@ void stex_workgroup_store_u32(const stex_invocation *inv, uint64_t index, uint32
         race_workgroup_access(e->race, index, inv->local_invocation_index,
                               STEX_RACE_ACCESS_WRITE, &v, 4);
     memcpy(e->wg_mem + index * 4, &v, 4);
+}
+
+/* f16 in var<workgroup>: half-word h of its bytes, as exec_buffer_load_half. */
+uint32_t exec_workgroup_load_half(const stex_invocation *inv, uint64_t half)
+{
+    uint32_t w = stex_workgroup_load_u32(inv, half == UINT64_MAX ? UINT64_MAX : half / 2);
+    return half & 1 ? w >> 16 : w & 0xffffu;
+}
+
+void exec_workgroup_store_half(const stex_invocation *inv, uint64_t half, uint32_t v)
+{
+    uint64_t index = half == UINT64_MAX ? UINT64_MAX : half / 2;
+    if (!wg_word_ok(inv, index, "workgroup store (f16)") || inv->exec->dead)
+        return;
+    struct stex_exec *e = inv->exec;
+    uint16_t h = (uint16_t)v;
+    uint8_t *p = e->wg_mem + index * 4;
+    if (e->fast.slow && e->race) { /* the word as this store leaves it */
+        uint32_t w;
+        memcpy(&w, p, 4);
+        memcpy((uint8_t *)&w + (half & 1) * 2, &h, 2);
+        race_workgroup_access(e->race, index, inv->local_invocation_index,
+                              STEX_RACE_ACCESS_WRITE, &w, 4);
+    }
+    memcpy(p + (half & 1) * 2, &h, 2);
 }
 
 float stex_workgroup_load_f32(const stex_invocation *inv, uint64_t index)

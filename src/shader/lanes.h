@@ -105,6 +105,16 @@ uint32_t exec_atomic_at(const stex_invocation *inv, const struct exec_binding *b
 uint32_t exec_workgroup_atomic(const stex_invocation *inv, stex_atomic_op op, uint64_t index,
                                uint32_t v, uint32_t cmp, bool *exchanged);
 
+/* f16 (builtins_buffer.c): half-word `half` (bytes 2 * half, 2 * half + 1) of
+ * a buffer or of var<workgroup>, UINT64_MAX for none; loads give the 16 bits
+ * in the low half, stores write exactly those 2 bytes.  The race detector
+ * records the access as one of the whole 32-bit word holding it. */
+uint32_t exec_buffer_load_half(const stex_invocation *inv, uint32_t binding, uint64_t half);
+void exec_buffer_store_half(const stex_invocation *inv, uint32_t binding, uint64_t half,
+                            uint32_t v);
+uint32_t exec_workgroup_load_half(const stex_invocation *inv, uint64_t half);
+void exec_workgroup_store_half(const stex_invocation *inv, uint64_t half, uint32_t v);
+
 /* ---- word forms (builtins_lanes_words.c) ----
  * The texture builtins above for an executor whose registers hold one
  * 32-bit word per lane (the WGSL interpreter's structure of arrays):

@@ -337,6 +337,48 @@ static void tex_words(const subgroup *sg, const stex_lanes *L, const wg_ins *i)
         stex_lanes_textureLoad_words(L, i->imm, (stex_view_dimension)i->sub, x, y, z, sc, out);
 }
 
+/* A memory op on memory holding f16 (sub = 1: offsets in half-words), lane
+ * by lane: an f16 leaf (WG_OFF_HALF) moves its 2 bytes, any other leaf the
+ * word at half-word / 2.  The word-offset ops above stay the fast path. */
+static void mem_halves(const wg_program *p, subgroup *sg, const stex_lanes *L,
+                       stex_invocation *inv, const wg_ins *i)
+{
+    bool wg = i->op == OP_WG_LOAD || i->op == OP_WG_STORE;
+    bool load = i->op == OP_WG_LOAD || i->op == OP_BUF_LOAD;
+    for (uint32_t l = 0; l < sg->n; l++) {
+        if (!(sg->exec >> l & 1))
+            continue;
+        stex_lanes_enter(L, l);
+        uint32_t base = off_of(sg, i->a, l);
+        for (uint32_t k = 0; k < i->n; k++) {
+            uint32_t o = offs_k(p, i, k);
+            uint64_t h = base == WG_NONE ? UINT64_MAX
+                                         : (uint64_t)base + i->e + (o & ~WG_OFF_HALF);
+            uint64_t w = h == UINT64_MAX ? UINT64_MAX : h / 2;
+            uint32_t *d = R(sg, i->d + k) + l;
+            uint32_t v = load ? 0 : R(sg, i->b + k)[l];
+            if (o & WG_OFF_HALF) {
+                if (wg && load)
+                    *d = exec_workgroup_load_half(inv, h);
+                else if (wg)
+                    exec_workgroup_store_half(inv, h, v);
+                else if (load)
+                    *d = exec_buffer_load_half(inv, i->imm, h);
+                else
+                    exec_buffer_store_half(inv, i->imm, h, v);
+            } else if (wg && load) {
+                *d = stex_workgroup_load_u32(inv, w);
+            } else if (wg) {
+                stex_workgroup_store_u32(inv, w, v);
+            } else if (load) {
+                *d = stex__buffer_load(inv, i->imm, w);
+            } else {
+                stex__buffer_store(inv, i->imm, w, v);
+            }
+        }
+    }
+}
+
 typedef enum stop { STOP_BARRIER, STOP_END, STOP_ERROR } stop;
 
 /* Runs sub-group sg from its pc until a barrier, the end, or an error; n
@@ -536,12 +578,20 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
             }
             break;
         case OP_BUF_LOAD: /* word k of each lane: off(a) + e + offs[k] (words_at) */
+            if (i->sub) {
+                mem_halves(p, sg, &L, inv, i);
+                break;
+            }
             for (uint32_t k = 0; k < i->n; k++)
                 stex_lanes_buffer_load_words(&L, i->imm, i->a == WG_NONE_REG ? NULL : R(sg, i->a),
                                              WG_NONE, (uint64_t)i->e + offs_k(p, i, k),
                                              R(sg, i->d + k));
             break;
         case OP_BUF_STORE:
+            if (i->sub) {
+                mem_halves(p, sg, &L, inv, i);
+                break;
+            }
             for (uint32_t k = 0; k < i->n; k++)
                 stex_lanes_buffer_store_words(&L, i->imm, i->a == WG_NONE_REG ? NULL : R(sg, i->a),
                                               WG_NONE, (uint64_t)i->e + offs_k(p, i, k),
@@ -549,6 +599,10 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
             break;
         case OP_WG_LOAD:
         case OP_WG_STORE:
+            if (i->sub) {
+                mem_halves(p, sg, &L, inv, i);
+                break;
+            }
             for (uint32_t l = 0; l < n; l++) {
                 if (!(sg->exec >> l & 1))
                     continue;

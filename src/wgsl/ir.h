@@ -34,7 +34,10 @@ typedef enum wg_opcode {
                     * (0: runtime-sized, bounds left to the memory access), sub =
                     * stex_array_kind, n = element bytes: the profile's out-of-bounds
                     * rule (stex_math_oob); WG_NONE (no element) propagates */
-    /* memory: word W = off(a) + e + offs[k] of binding imm or of var<workgroup> */
+    /* memory: word W = off(a) + e + offs[k] of binding imm or of var<workgroup>;
+     * sub = 1 (memory holding f16): those count half-words, and a leaf whose
+     * offs[k] has WG_OFF_HALF is the f16 at half-word W (2 bytes), any other
+     * the word at W / 2 */
     OP_BUF_LOAD,   /* d[k] = word W, k < n */
     OP_BUF_STORE,  /* word W = b[k], exec lanes */
     OP_WG_LOAD,    /* d[k] = workgroup word W */
@@ -111,6 +114,9 @@ enum {
 #define WG_NONE UINT32_MAX     /* a word offset meaning "no element" */
 #define WG_NONE_REG UINT32_MAX /* no register */
 #define WG_NO_OFFS UINT32_MAX
+/* A pool offset's flag, in memory ops with sub = 1 (memory holding f16, offsets
+ * in 2-byte half-words): the leaf is one f16, else a 32-bit word. */
+#define WG_OFF_HALF 0x80000000u
 
 /* A memory op's source position (its race-report site), where known. */
 static inline void wg_ins_at(wg_ins *i, uint32_t line, uint32_t col)

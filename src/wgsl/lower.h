@@ -27,7 +27,12 @@ typedef struct wg_ref {
     uint32_t base;      /* function/private: register; memory: constant word offset */
     uint32_t dyn;       /* register with a dynamic word offset, or WG_NONE_REG */
     stex_access access; /* storage: read or read_write */
+    bool halves;        /* memory holding f16: base, dyn and leaf offsets count
+                         * 2-byte half-words instead of 32-bit words */
 } wg_ref;
+
+/* The bytes one unit of a memory reference's offsets covers. */
+static inline uint32_t wg_ref_unit(const wg_ref *r) { return r->halves ? 2 : 4; }
 
 typedef enum wg_val_kind { V_ERROR, V_CONST, V_REG, V_REF, V_PTR, V_HANDLE, V_VOID } wg_val_kind;
 

@@ -358,11 +358,16 @@ static int constructor_type(wg_ctx *x, const wg_expr *callee, wg_val *args, uint
     bool msh;
     if (wg_mat_name(n, &mc, &mr, &msh) && !msh && callee->ntargs == 0) {
         /* matCxR(...): AbstractFloat when every argument is an abstract
-         * constant (or none is given), else f32 */
-        bool abstract = true;
-        for (uint32_t i = 0; i < nargs; i++)
+         * constant (or none is given), f16 when an argument is f16, else f32 */
+        bool abstract = true, half = false;
+        for (uint32_t i = 0; i < nargs; i++) {
+            const wg_type *at = wg_ty(ts, args[i].type);
+            int s = at->kind == TY_MAT ? wg_ty(ts, at->elem)->elem
+                                       : wg_type_scalar(ts, args[i].type);
             abstract &= args[i].kind == V_CONST && wg_type_is_abstract(ts, args[i].type);
-        return wg_type_mat_of(ts, abstract && nargs ? T_AFLOAT : T_F32, mc, mr);
+            half |= s == T_F16;
+        }
+        return wg_type_mat_of(ts, abstract && nargs ? T_AFLOAT : half ? T_F16 : T_F32, mc, mr);
     }
     return wg_resolve_type(x, callee);
 }
@@ -799,6 +804,11 @@ static wg_val atomic_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_v
                "storage buffer");
         return wg_error_val();
     }
+    if (r->halves) { /* its offsets count half-words; the atomic ops take words */
+        WG_ERR(x, e->args[0]->loc, "f16", "stex does not support atomics in a variable that "
+               "also holds f16: declare the atomics in a variable of their own");
+        return wg_error_val();
+    }
     int vt = wg_ty(TS(x), wg_ty(TS(x), a[0].type)->elem)->elem;
     if (vt == T_I32 && op == STEX_ATOMIC_MAX_U32)
         op = STEX_ATOMIC_MAX_I32;
@@ -888,7 +898,8 @@ static wg_val array_length(wg_ctx *x, const wg_expr *e, wg_val *a)
     }
     uint32_t d = wg_reg_alloc(x, 1);
     wg_ins *i = wg_emit(x, OP_ARRAY_LEN);
-    i->d = d, i->imm = a[0].ref.binding, i->a = a[0].ref.base * 4, i->b = at->stride;
+    i->d = d, i->imm = a[0].ref.binding, i->a = a[0].ref.base * wg_ref_unit(&a[0].ref);
+    i->b = at->stride;
     return reg_val(T_U32, d);
 }
 

@@ -105,32 +105,39 @@ uint32_t wg_const_reg(wg_ctx *x, const wg_cword *c, int type)
     return r;
 }
 
-/* Register word offsets of a type laid out in memory (WGSL 14.4), one per register word. */
-static uint32_t mem_leaves(wg_ctx *x, int type, uint32_t base, uint32_t *out, uint32_t cap)
+/* The memory offsets (in units of `unit` bytes: 4, or 2 for memory holding
+ * f16) of a type laid out in memory (WGSL 14.4), one per register word; an
+ * f16 leaf carries WG_OFF_HALF. */
+static uint32_t mem_leaves(wg_ctx *x, int type, uint32_t base, uint32_t *out, uint32_t cap,
+                           uint32_t unit)
 {
     const wg_type *t = wg_ty(TS(x), type);
     switch (t->kind) {
-    case TY_VEC:
+    case TY_VEC: {
+        const wg_type *e = wg_ty(TS(x), t->elem);
+        uint32_t flag = e->kind == TY_F16 ? WG_OFF_HALF : 0;
         for (uint32_t i = 0; i < t->n && i < cap; i++)
-            out[i] = base + i;
+            out[i] = (base + i * e->size / unit) | flag;
         return t->n;
+    }
     case TY_ARRAY:
     case TY_MAT: {
         uint32_t n = 0;
         for (uint32_t i = 0; i < t->n; i++)
-            n += mem_leaves(x, t->elem, base + i * t->stride / 4, out + n, cap > n ? cap - n : 0);
+            n += mem_leaves(x, t->elem, base + i * t->stride / unit, out + n,
+                            cap > n ? cap - n : 0, unit);
         return n;
     }
     case TY_STRUCT: {
         uint32_t n = 0;
         for (uint32_t i = 0; i < t->nmembers; i++)
-            n += mem_leaves(x, t->members[i].type, base + t->members[i].offset / 4, out + n,
-                            cap > n ? cap - n : 0);
+            n += mem_leaves(x, t->members[i].type, base + t->members[i].offset / unit, out + n,
+                            cap > n ? cap - n : 0, unit);
         return n;
     }
     default:
         if (cap)
-            out[0] = base;
+            out[0] = base | (t->kind == TY_F16 ? WG_OFF_HALF : 0);
         return 1;
     }
 }
@@ -182,10 +189,11 @@ wg_val wg_load(wg_ctx *x, wg_val v, wg_loc loc)
             WG_ERR(x, loc, "resources", "a load of %u words is too large for stex", words);
             return wg_error_val();
         }
-        mem_leaves(x, v.type, 0, offs, MAX_LEAVES);
+        mem_leaves(x, v.type, 0, offs, MAX_LEAVES, wg_ref_unit(&v.ref));
         uint32_t pool = wg_pool_add(x, offs, words);
         i = wg_emit(x, v.ref.space == SP_WORKGROUP ? OP_WG_LOAD : OP_BUF_LOAD);
         wg_ins_at(i, loc.line, loc.col);
+        i->sub = v.ref.halves;
         i->d = d, i->a = v.ref.dyn, i->e = v.ref.base, i->imm = v.ref.binding;
         i->n = (uint16_t)words, i->offs = pool;
         break;
@@ -225,10 +233,11 @@ void wg_store(wg_ctx *x, const wg_ref *r, int type, uint32_t reg, wg_loc loc)
             WG_ERR(x, loc, "resources", "a store of %u words is too large for stex", words);
             return;
         }
-        mem_leaves(x, type, 0, offs, MAX_LEAVES);
+        mem_leaves(x, type, 0, offs, MAX_LEAVES, wg_ref_unit(r));
         uint32_t pool = wg_pool_add(x, offs, words);
         i = wg_emit(x, r->space == SP_WORKGROUP ? OP_WG_STORE : OP_BUF_STORE);
         wg_ins_at(i, loc.line, loc.col);
+        i->sub = r->halves;
         i->a = r->dyn, i->e = r->base, i->b = reg, i->imm = r->binding;
         i->n = (uint16_t)words, i->offs = pool;
         break;
@@ -261,12 +270,13 @@ wg_ref wg_ref_index(wg_ctx *x, const wg_ref *r, const wg_type *agg, uint32_t idx
     (void)loc;
     bool regs = r->space == SP_FUNCTION || r->space == SP_PRIVATE;
     const wg_type *et = agg->kind == TY_VEC ? wg_ty(TS(x), agg->elem) : wg_ty(TS(x), agg->elem);
-    uint32_t stride = regs ? et->words : agg->kind == TY_VEC ? 1 : agg->stride / 4;
+    uint32_t unit = wg_ref_unit(r);
+    uint32_t stride = regs ? et->words : (agg->kind == TY_VEC ? et->size : agg->stride) / unit;
     uint32_t count = agg->n;
     wg_ins *i = wg_emit(x, OP_ADDR);
     uint32_t d = wg_reg_alloc(x, 1);
     i->d = d, i->a = r->dyn, i->b = idx_reg, i->imm = stride, i->c = count;
-    i->n = (uint16_t)(regs ? et->words * 4 : agg->kind == TY_VEC ? 4 : agg->stride);
+    i->n = (uint16_t)(regs ? et->words * 4 : agg->kind == TY_VEC ? et->size : agg->stride);
     i->sub = (uint8_t)(regs ? STEX_ARRAY_FUNCTION : count ? STEX_ARRAY_FIXED : STEX_ARRAY_RUNTIME);
     wg_ref out = *r;
     out.dyn = d;
@@ -731,15 +741,25 @@ static wg_val binary(wg_ctx *x, const wg_expr *e)
 /* ---- matrices (matCxR<f32>: C columns of R registers each, column-major) ---- */
 
 /* d = a <op> b on one f32 word, through the math layer ("add", "sub", "mul"). */
-static void f32_op(wg_ctx *x, const char *op, uint32_t d, uint32_t a, uint32_t b, wg_loc loc)
+/* The scalar of a matrix type (f32, f16 or AbstractFloat). */
+static int scalar_of_mat(wg_ctx *x, int t)
+{
+    return wg_ty(TS(x), wg_ty(TS(x), t)->elem)->elem;
+}
+
+/* d = a op b on one f32 word, or one f16 word when h (matrices of f16). */
+static void f32_op(wg_ctx *x, const char *op, uint32_t d, uint32_t a, uint32_t b, bool h,
+                   wg_loc loc)
 {
     stex_math_fn fn;
-    if (!stex_math_fn_find(op, "f32,f32->f32", &fn)) {
-        WG_ERR(x, loc, "builtin", "no overload %s(f32,f32->f32) in the math layer", op);
+    const char *sig = h ? "f16,f16->f16" : "f32,f32->f32";
+    if (!stex_math_fn_find(op, sig, &fn)) {
+        WG_ERR(x, loc, "builtin", "no overload %s(%s) in the math layer", op, sig);
         return;
     }
     wg_ins *i = wg_emit(x, OP_MATH);
-    i->d = d, i->a = a, i->b = b, i->imm = (uint32_t)fn, i->sub = 1, i->n = 2;
+    i->d = d, i->a = a, i->b = b, i->imm = (uint32_t)fn, i->n = 2;
+    i->sub = !h; /* sub = 1: the interpreter's f32 path (wg_emit_math) */
 }
 
 /* d = sum over k < n of a[k * as] * b[k * bs]: each product and each sum
@@ -747,13 +767,13 @@ static void f32_op(wg_ctx *x, const char *op, uint32_t d, uint32_t a, uint32_t b
  * order of a dot product's additions undefined; stex adds left to right:
  * ((a0 b0 + a1 b1) + a2 b2) + a3 b3. */
 static void f32_dot(wg_ctx *x, uint32_t d, uint32_t a, uint32_t as, uint32_t b, uint32_t bs,
-                    uint32_t n, wg_loc loc)
+                    uint32_t n, bool h, wg_loc loc)
 {
-    f32_op(x, "mul", d, a, b, loc);
+    f32_op(x, "mul", d, a, b, h, loc);
     for (uint32_t k = 1; k < n; k++) {
         uint32_t p = wg_reg_alloc(x, 1);
-        f32_op(x, "mul", p, a + k * as, b + k * bs, loc);
-        f32_op(x, "add", d, d, p, loc);
+        f32_op(x, "mul", p, a + k * as, b + k * bs, h, loc);
+        f32_op(x, "add", d, d, p, h, loc);
     }
 }
 
@@ -771,10 +791,13 @@ static wg_val mat_binary(wg_ctx *x, const wg_expr *e, wg_val a, wg_val b)
     uint32_t bc = mb ? tb->n : 1, br = mb ? wg_ty(ts, tb->elem)->n : lb == 1 ? 0 : lb;
     bool ok = fa && fb;
     /* the scalar type: AbstractFloat when both are constant and abstract
-     * (a const-expression on abstract matrices), else f32 */
+     * (a const-expression on abstract matrices), f16 when either is f16
+     * (the other must then be f16 or abstract), else f32 */
     bool abstract = a.kind == V_CONST && b.kind == V_CONST && wg_type_is_abstract(ts, a.type) &&
                     wg_type_is_abstract(ts, b.type);
-    int rs = abstract ? T_AFLOAT : T_F32;
+    int sa = ma ? wg_ty(ts, ta->elem)->elem : wg_type_scalar(ts, a.type);
+    int sb = mb ? wg_ty(ts, tb->elem)->elem : wg_type_scalar(ts, b.type);
+    int rs = abstract ? T_AFLOAT : sa == T_F16 || sb == T_F16 ? T_F16 : T_F32;
     if (ok) {
         a = wg_convert(x, a, wg_type_with_scalar(ts, a.type, rs), e->a->loc, "the left operand");
         b = wg_convert(x, b, wg_type_with_scalar(ts, b.type, rs), e->b->loc, "the right operand");
@@ -801,23 +824,24 @@ static wg_val mat_binary(wg_ctx *x, const wg_expr *e, wg_val a, wg_val b)
         return wg_mat_fold(x, e->op, a, b, rtype, e->loc);
     uint32_t ra = wg_to_reg(x, a, e->a->loc), rb = wg_to_reg(x, b, e->b->loc);
     const wg_type *rt = wg_ty(ts, rtype);
+    bool h = rs == T_F16;
     uint32_t d = wg_reg_alloc(x, rt->words);
     if (e->op != TK_STAR) {
         for (uint32_t k = 0; k < rt->words; k++)
-            f32_op(x, e->op == TK_PLUS ? "add" : "sub", d + k, ra + k, rb + k, e->loc);
+            f32_op(x, e->op == TK_PLUS ? "add" : "sub", d + k, ra + k, rb + k, h, e->loc);
     } else if (la == 1 || lb == 1) {
         for (uint32_t k = 0; k < rt->words; k++)
-            f32_op(x, "mul", d + k, la == 1 ? ra : ra + k, lb == 1 ? rb : rb + k, e->loc);
+            f32_op(x, "mul", d + k, la == 1 ? ra : ra + k, lb == 1 ? rb : rb + k, h, e->loc);
     } else if (ma && mb) { /* column c of A * B is A * (column c of B) */
         for (uint32_t c = 0; c < bc; c++)
             for (uint32_t r = 0; r < ar; r++)
-                f32_dot(x, d + c * ar + r, ra + r, ar, rb + c * br, 1, ac, e->loc);
+                f32_dot(x, d + c * ar + r, ra + r, ar, rb + c * br, 1, ac, h, e->loc);
     } else if (ma) { /* (m * v)[r] = sum over c of m[c][r] * v[c] */
         for (uint32_t r = 0; r < ar; r++)
-            f32_dot(x, d + r, ra + r, ar, rb, 1, ac, e->loc);
+            f32_dot(x, d + r, ra + r, ar, rb, 1, ac, h, e->loc);
     } else { /* (v * m)[c] = sum over r of v[r] * m[c][r] = dot(v, m[c]) */
         for (uint32_t c = 0; c < bc; c++)
-            f32_dot(x, d + c, ra, 1, rb + c * br, 1, br, e->loc);
+            f32_dot(x, d + c, ra, 1, rb + c * br, 1, br, h, e->loc);
     }
     return (wg_val){.kind = V_REG, .type = rtype, .reg = d};
 }
@@ -863,13 +887,14 @@ static wg_val unary(wg_ctx *x, const wg_expr *e)
         stex_math_fn fn;
         uint32_t words = wg_ty(ts, v.type)->words, src = wg_to_reg(x, v, e->a->loc);
         uint32_t d = wg_reg_alloc(x, words);
-        if (!stex_math_fn_find("neg", "f32->f32", &fn)) {
-            WG_ERR(x, e->loc, "builtin", "no overload neg(f32->f32) in the math layer");
+        bool h = scalar_of_mat(x, v.type) == T_F16;
+        if (!stex_math_fn_find("neg", h ? "f16->f16" : "f32->f32", &fn)) {
+            WG_ERR(x, e->loc, "builtin", "no overload neg in the math layer");
             return wg_error_val();
         }
         for (uint32_t k = 0; k < words; k++) {
             wg_ins *i = wg_emit(x, OP_MATH);
-            i->d = d + k, i->a = src + k, i->imm = (uint32_t)fn, i->sub = 1, i->n = 1;
+            i->d = d + k, i->a = src + k, i->imm = (uint32_t)fn, i->sub = !h, i->n = 1;
         }
         return (wg_val){.kind = V_REG, .type = v.type, .reg = d};
     }
@@ -978,7 +1003,9 @@ static wg_val index_expr(wg_ctx *x, const wg_expr *e)
     wg_ref r = base.ref;
     bool regs = r.space == SP_FUNCTION || r.space == SP_PRIVATE;
     if (ci >= 0) {
-        uint32_t stride = regs ? wg_ty(ts, elem)->words : t->kind == TY_VEC ? 1 : t->stride / 4;
+        uint32_t stride = regs ? wg_ty(ts, elem)->words
+                               : (t->kind == TY_VEC ? wg_ty(ts, elem)->size : t->stride) /
+                                     wg_ref_unit(&r);
         r.base += (uint32_t)ci * stride;
     } else {
         r = wg_ref_index(x, &r, t, wg_to_reg(x, idx, e->b->loc), e->loc);
@@ -1018,7 +1045,7 @@ static wg_val member_expr(wg_ctx *x, const wg_expr *e)
             case V_REG: return (wg_val){.kind = V_REG, .type = m->type, .reg = base.reg + m->word};
             default: {
                 wg_ref r = base.ref;
-                r.base += regs ? m->word : m->offset / 4;
+                r.base += regs ? m->word : m->offset / wg_ref_unit(&r);
                 return (wg_val){.kind = V_REF, .type = m->type, .ref = r};
             }
             }
@@ -1045,7 +1072,8 @@ static wg_val member_expr(wg_ctx *x, const wg_expr *e)
     }
     if (len == 1 && base.kind == V_REF) {
         wg_ref r = base.ref;
-        r.base += (uint32_t)comp[0];
+        r.base += regs ? (uint32_t)comp[0]
+                       : (uint32_t)comp[0] * wg_ty(ts, t->elem)->size / wg_ref_unit(&r);
         return (wg_val){.kind = V_REF, .type = t->elem, .ref = r};
     }
     base = wg_load(x, base, e->a->loc);

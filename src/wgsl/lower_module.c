@@ -21,7 +21,7 @@ bool wg_mat_name(const char *n, uint32_t *cols, uint32_t *rows, bool *shorthand)
 {
     size_t len = strlen(n);
     if ((len != 6 && len != 7) || strncmp(n, "mat", 3) || n[3] < '2' || n[3] > '4' ||
-        n[4] != 'x' || n[5] < '2' || n[5] > '4' || (len == 7 && n[6] != 'f'))
+        n[4] != 'x' || n[5] < '2' || n[5] > '4' || (len == 7 && n[6] != 'f' && n[6] != 'h'))
         return false;
     *cols = (uint32_t)(n[3] - '0');
     *rows = (uint32_t)(n[5] - '0');
@@ -122,6 +122,35 @@ static int struct_type(wg_ctx *x, wg_global *g)
         if (mt->kind == TY_ARRAY && mt->n == 0 && i + 1 != d->nparams)
             WG_ERR(x, d->params[i].loc, "runtime-sized-array",
                    "a runtime-sized array must be the last member of a struct");
+        /* @align(n): a power of two, a multiple of the type's own alignment (so
+         * offsets stay whole words for 32-bit types); @size(n): at least the
+         * type's size (WGSL 12.3) */
+        const wg_param *pm = &d->params[i];
+        const wg_attr *al = wg_find_attr(pm->attrs, pm->nattrs, "align");
+        const wg_attr *sz = wg_find_attr(pm->attrs, pm->nattrs, "size");
+        int64_t v;
+        size_t errs = x->d->count; /* const_int's -1 is an error only when it reported one */
+        if (al && al->nargs == 1 &&
+            ((v = const_int(x, al->args[0], "@align", false)) != -1 || x->d->count == errs)) {
+            if (v < 1 || v > (1 << 30) || (v & (v - 1)))
+                WG_ERR(x, al->loc, "attribute-align", "@align(%lld) is not a positive power "
+                       "of two", (long long)v);
+            else if (v < (int64_t)mt->align)
+                WG_ERR(x, al->loc, "attribute-align", "@align(%lld) is below %s's alignment %u",
+                       (long long)v, wg_tname(x, m[i].type), mt->align);
+            else
+                m[i].align_attr = (uint32_t)v;
+        }
+        errs = x->d->count;
+        if (sz && sz->nargs == 1 &&
+            ((v = const_int(x, sz->args[0], "@size", false)) != -1 || x->d->count == errs)) {
+            if (v < (int64_t)mt->size || v > (1 << 30) || (mt->kind == TY_ARRAY && mt->n == 0))
+                WG_ERR(x, sz->loc, "attribute-size", "@size(%lld) is smaller than %s's size "
+                       "%u (or the member is a runtime-sized array)", (long long)v,
+                       wg_tname(x, m[i].type), mt->size);
+            else
+                m[i].size_attr = (uint32_t)v;
+        }
     }
     wg_type t = {.kind = TY_STRUCT, .elem = -1, .name = d->name, .members = m,
                  .nmembers = d->nparams};
@@ -213,16 +242,16 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
             WG_ERR(x, e->loc, "matrix-types", "%s needs one template argument: %s<f32>", n, n);
             return -1;
         }
-        int el = msh ? T_F32 : wg_resolve_type(x, e->targs[0]);
-        if (el < 0)
+        /* matCxRf, matCxRh (f16), matCxR<T> */
+        int el = msh ? (n[6] == 'h' ? T_F16 : T_F32) : wg_resolve_type(x, e->targs[0]);
+        if (el < 0 || (el == T_F16 && !wg_need_f16(x, e->loc, n)))
             return -1;
-        if (el != T_F32) {
-            WG_ERR(x, e->loc, "matrix-types", "a matrix's component type must be f32%s, not %s",
-                   el == T_F16 ? " (stex does not support matrices of f16)" : "",
-                   wg_tname(x, el));
+        if (el != T_F32 && el != T_F16) {
+            WG_ERR(x, e->loc, "matrix-types", "a matrix's component type must be f32 or f16, "
+                   "not %s", wg_tname(x, el));
             return -1;
         }
-        return wg_type_mat(ts, mc, mr);
+        return wg_type_mat_of(ts, el, mc, mr);
     }
     int s = vec_shorthand(n);
     if (s == T_F16 && !wg_need_f16(x, e->loc, n))
@@ -354,18 +383,56 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
     return -1;
 }
 
-/* f16 lives in registers (function and private memory) only: the buffer and
- * workgroup memory ops address 32-bit words, and a 2-byte f16 element needs
- * half-word loads and stores that stex does not have yet.  False (reported)
- * for such a variable. */
-static bool f16_space_ok(wg_ctx *x, wg_loc loc, int type, const char *space)
+/* Whether a memory variable of `type` is addressed in 2-byte half-words:
+ * it holds f16 somewhere (wg_ref.halves). */
+static bool f16_halves(wg_ctx *x, int type)
 {
-    if (type < 0 || !wg_type_has_f16(x->types, type))
-        return true;
-    WG_ERR(x, loc, "f16", "stex keeps f16 values in function and private variables only: "
-           "var<%s> of %s is not supported (load and store the bits as u32 and bitcast)",
-           space, wg_tname(x, type));
-    return false;
+    return type >= 0 && wg_type_has_f16(x->types, type);
+}
+
+/* WGSL's layout rules for var<uniform> on top of the general ones (WGSL
+ * 14.4.5): an array's element stride is a multiple of 16, a member of array
+ * or struct type starts at a multiple of 16, and the member after a struct
+ * member starts at least roundUp(16, that struct's size) after it.  Small
+ * types such as f16 break them most easily (array<f16, 8> has stride 2).
+ * False (reported) when broken. */
+static bool uniform_layout_ok(wg_ctx *x, wg_loc loc, int type)
+{
+    const wg_type *t = wg_ty(x->types, type);
+    if (t->kind == TY_ARRAY) {
+        if (t->stride % 16) {
+            WG_ERR(x, loc, "address-space-layout-constraints", "in var<uniform>, the elements "
+                   "of %s are %u bytes apart: the stride must be a multiple of 16 (wrap the "
+                   "element in a struct with @size(16))",
+                   wg_tname(x, type), t->stride);
+            return false;
+        }
+        return uniform_layout_ok(x, loc, t->elem);
+    }
+    for (uint32_t i = 0; t->kind == TY_STRUCT && i < t->nmembers; i++) {
+        const wg_member *m = &t->members[i];
+        const wg_type *mt = wg_ty(x->types, m->type);
+        bool agg = mt->kind == TY_STRUCT || mt->kind == TY_ARRAY;
+        if (agg && m->offset % 16) {
+            WG_ERR(x, loc, "address-space-layout-constraints", "in var<uniform>, member '%s' "
+                   "of %s (a struct or array) is at offset %u, not a multiple of 16 (give it "
+                   "@align(16))", m->name, t->name, m->offset);
+            return false;
+        }
+        uint32_t need = (mt->size + 15) / 16 * 16;
+        if (mt->kind == TY_STRUCT && i + 1 < t->nmembers &&
+            t->members[i + 1].offset - m->offset < need) {
+            WG_ERR(x, loc, "address-space-layout-constraints", "in var<uniform>, member '%s' "
+                   "of %s starts %u bytes after struct member '%s': it must start at least "
+                   "roundUp(16, %u) = %u bytes after it (give it @align(16))",
+                   t->members[i + 1].name, t->name, t->members[i + 1].offset - m->offset,
+                   m->name, mt->size, need);
+            return false;
+        }
+        if (!uniform_layout_ok(x, loc, m->type))
+            return false;
+    }
+    return true;
 }
 
 static void resource_var(wg_ctx *x, wg_global *g)
@@ -407,7 +474,7 @@ static void resource_var(wg_ctx *x, wg_global *g)
         g->val = wg_error_val();
         return;
     }
-    if (!f16_space_ok(x, d->loc, type, d->space)) {
+    if (sp == SP_UNIFORM && !uniform_layout_ok(x, d->loc, type)) {
         g->val = wg_error_val();
         return;
     }
@@ -419,7 +486,8 @@ static void resource_var(wg_ctx *x, wg_global *g)
                    d->space);
     }
     g->val = (wg_val){.kind = V_REF, .type = type, .ref = {.space = sp, .binding = ref,
-                                                           .dyn = WG_NONE_REG, .access = a}};
+                                                           .dyn = WG_NONE_REG, .access = a,
+                                                           .halves = f16_halves(x, type)}};
 }
 
 /* A module-scope const: its const-expression, of its declared type. */
@@ -554,17 +622,15 @@ static void analyse(wg_ctx *x, wg_global *g)
                 }
                 if (d->init)
                     WG_ERR(x, d->init->loc, "var-decls", "var<workgroup> takes no initializer");
-                if (!f16_space_ok(x, d->loc, type, "workgroup")) {
-                    g->val = wg_error_val();
-                    break;
-                }
                 const wg_type *t = wg_ty(x->types, type);
                 uint32_t off = (x->wg_memory + t->align - 1) / t->align * t->align;
                 x->wg_memory = off + t->size;
                 g->wg_offset = off;
                 g->val = (wg_val){.kind = V_REF, .type = type,
-                                  .ref = {.space = SP_WORKGROUP, .base = off / 4,
-                                          .dyn = WG_NONE_REG, .access = STEX_ACCESS_READ_WRITE}};
+                                  .ref = {.space = SP_WORKGROUP,
+                                          .base = off / (f16_halves(x, type) ? 2 : 4),
+                                          .dyn = WG_NONE_REG, .access = STEX_ACCESS_READ_WRITE,
+                                          .halves = f16_halves(x, type)}};
             } else if (sp == SP_PRIVATE) {
                 wg_val init = d->init ? wg_expr_lower(x, d->init) : wg_error_val();
                 if (d->init && init.kind != V_CONST && init.kind != V_ERROR)

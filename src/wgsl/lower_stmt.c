@@ -625,6 +625,7 @@ void wg_lower_function(wg_ctx *x, const wg_decl *fn, bool entry)
             params[i] = (wg_val){.kind = V_PTR, .type = t,
                                  .ref = {.space = pt->space, .access = pt->access,
                                          .dyn = WG_NONE_REG,
+                                         .halves = !regs && wg_type_has_f16(x->types, pt->elem),
                                          .base = regs ? wg_reg_alloc(x, wg_ty(x->types,
                                                                              pt->elem)->words)
                                                       : 0}};

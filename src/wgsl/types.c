@@ -47,13 +47,14 @@ static void layout(const wg_types *ts, wg_type *t)
         uint32_t off = 0, align = 1, words = 0;
         for (uint32_t i = 0; i < t->nmembers; i++) {
             const wg_type *m = &ts->t[t->members[i].type];
-            off = round_up(m->align, off);
+            uint32_t ma = t->members[i].align_attr ? t->members[i].align_attr : m->align;
+            off = round_up(ma, off);
             t->members[i].offset = off;
             t->members[i].word = words;
-            off += m->size;
+            off += t->members[i].size_attr ? t->members[i].size_attr : m->size;
             words += m->words;
-            if (m->align > align)
-                align = m->align;
+            if (ma > align)
+                align = ma;
         }
         t->align = align;
         t->size = round_up(align, off);
@@ -259,7 +260,9 @@ int wg_type_concrete(wg_types *ts, int id)
     case TY_AINT: return T_I32;
     case TY_AFLOAT: return T_F32;
     case TY_VEC: return wg_type_vec(ts, wg_type_concrete(ts, t->elem), t->n);
-    case TY_MAT: return wg_type_mat_of(ts, T_F32, t->n, ts->t[t->elem].n);
+    case TY_MAT: /* AbstractFloat -> f32; f32 and f16 stay */
+        return wg_type_mat_of(ts, ts->t[t->elem].elem == T_AFLOAT ? T_F32 : ts->t[t->elem].elem,
+                              t->n, ts->t[t->elem].n);
     case TY_ARRAY: {
         uint32_t n = t->n;
         return wg_type_array(ts, wg_type_concrete(ts, t->elem), n);

@@ -16,9 +16,9 @@ typedef enum wg_type_kind {
     TY_VOID, TY_BOOL, TY_I32, TY_U32, TY_F32, TY_AINT, TY_AFLOAT,
     TY_VEC, TY_ARRAY, TY_STRUCT, TY_ATOMIC, TY_PTR,
     TY_SAMPLER, TY_TEXTURE, TY_STORAGE_TEXTURE,
-    TY_MAT, /* matCxR<f32> (or AbstractFloat, in const-expressions): elem = the column
-             * type vecR<T>, n = C columns; laid out as array<vecR<f32>, C> (column
-             * stride = the column's alignment) */
+    TY_MAT, /* matCxR<f32> or matCxR<f16> (or AbstractFloat, in const-expressions):
+             * elem = the column type vecR<T>, n = C columns; laid out as
+             * array<vecR<T>, C> (column stride = the column's alignment) */
     TY_F16  /* `enable f16`: one register word holding the binary16 bits in its low
              * half; size and alignment 2 in memory */
 } wg_type_kind;
@@ -32,6 +32,7 @@ typedef struct wg_member {
     int type;
     uint32_t offset;   /* bytes, in memory */
     uint32_t word;     /* register offset inside the struct's value */
+    uint32_t align_attr, size_attr; /* @align(n), @size(n); 0: the type's own */
 } wg_member;
 
 typedef struct wg_type {

@@ -62,17 +62,7 @@ static void test_errors(void **state)
                  "  const x = 60000.0h + 60000.0h;\n}\n", "cannot be represented as 'f16' [arithmetic]");
     expect_error("enable f16;\n@compute @workgroup_size(1) fn main() {\n"
                  "  let x = 1.0h + 1.0f;\n}\n", "[type-mismatch]");
-    /* not yet in stex: f16 in buffer and workgroup memory (refused, never mis-laid-out) */
-    expect_error("enable f16;\nstruct S { a : u32, h : vec3<f16> }\n"
-                 "@group(0) @binding(0) var<storage, read_write> b : array<S>;\n"
-                 "@compute @workgroup_size(1) fn main() {\n  b[0].a = 1u;\n}\n",
-                 "f16.wgsl:3:48: error: stex keeps f16 values in function and private variables "
-                 "only: var<storage> of array<S> is not supported");
-    expect_error("enable f16;\nvar<workgroup> w : array<f16, 4>;\n"
-                 "@compute @workgroup_size(1) fn main() {\n  w[0] = 1.0h;\n}\n",
-                 "f16.wgsl:2:16: error: stex keeps f16 values in function and private variables "
-                 "only: var<workgroup> of array<f16, 4> is not supported (load and store the "
-                 "bits as u32 and bitcast) [f16]");
+    /* f16 in buffer and workgroup memory: test_wgsl_f16_memory.c */
 }
 
 /* f16 in registers: arrays, structs and vectors of f16 in function and
