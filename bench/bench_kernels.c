@@ -57,9 +57,9 @@
  * every texel is touched by five invocations, so it lives in the shared
  * pairs; the workgroup records each of its 96 locations once with the keys
  * of all its accesses (race_note_set: the keys of one kind go into the pair
- * together, one compare-and-swap per kind; ~178 per texel, 215 key by key)
+ * together, one compare-and-swap per kind; ~178 per texel, 222 key by key)
  * and the end-of-dispatch scan judges every texel, each one a race (~104,
- * 113 before the threads' words were folded into local copies of the
+ * 122 before the threads' words were folded into local copies of the
  * pairs).  In wall time the rest is memory: the per-thread words (4 bytes per
  * location, read and written once per access of a race-free kernel; the
  * end-of-dispatch scan of a race-free kernel reads only the touch marks -
