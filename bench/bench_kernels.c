@@ -53,11 +53,14 @@
  * 53 - the block marks its 64 words at once (SSE2, ~6 per texel) - plus the
  * detector's per-dispatch set-up (its calloc is ~2.7 per texel at this small
  * size); histogram 1246 (atomics always take the race summary's pairs);
- * difundir-pingpong 169; the racy difundir 388 (806 one access at a time):
+ * difundir-pingpong 169; the racy difundir 327 (806 one access at a time):
  * every texel is touched by five invocations, so it lives in the shared
  * pairs; the workgroup records each of its 96 locations once with the keys
- * of all its accesses (race_note_set, ~215 per texel) and the
- * end-of-dispatch scan judges every texel, each one a race (~113).  In wall time the rest is memory: the per-thread words (4 bytes per
+ * of all its accesses (race_note_set: the keys of one kind go into the pair
+ * together, one compare-and-swap per kind; ~178 per texel, 222 key by key)
+ * and the end-of-dispatch scan judges every texel, each one a race (~104,
+ * 122 before the threads' words were folded into local copies of the
+ * pairs).  In wall time the rest is memory: the per-thread words (4 bytes per
  * location, read and written once per access of a race-free kernel; the
  * end-of-dispatch scan of a race-free kernel reads only the touch marks -
  * the words are not cleared, later dispatches read them as stale).  Words

@@ -62,9 +62,15 @@ static void difundir_pingpong(const stex_invocation *inv)
  * workgroup's position alone.  Anything else runs difundir per invocation. */
 enum { WG = 8 };
 
-/* Per location of the neighbourhood: the local indices + 1 (0: none) of its
- * two smallest readers and of its writer, built once. */
-typedef struct halo_cell { int8_t hx, hy; uint8_t r0, r1, w; } halo_cell;
+/* Per location of the neighbourhood, built once: the local indices + 1 of
+ * its two smallest readers and of its writer, packed as race pairs (rp, wq:
+ * race_note_set), and which halves hold a key (rmask, wmask): the
+ * workgroup's keys are these + (the key of its local index 0) - 1. */
+typedef struct halo_cell {
+    int8_t hx, hy;
+    bool one;
+    uint64_t rp, wq, rmask, wmask;
+} halo_cell;
 static halo_cell HALO[(WG + 2) * (WG + 2) - 4];
 
 static int halo_key(int x, int y) /* local index + 1 of (x, y), 0 outside */
@@ -82,10 +88,13 @@ static void halo_init(void)
             /* readers by increasing key: above, left, right, below */
             int rd[4] = {halo_key(hx, hy - 1), halo_key(hx - 1, hy), halo_key(hx + 1, hy),
                          halo_key(hx, hy + 1)}, k = 0;
-            halo_cell c = {(int8_t)hx, (int8_t)hy, 0, 0, (uint8_t)halo_key(hx, hy)};
+            uint32_t r[2] = {0, 0}, w = (uint32_t)halo_key(hx, hy);
             for (int i = 0; i < 4; i++)
                 if (rd[i] && k++ < 2)
-                    *(k == 1 ? &c.r0 : &c.r1) = (uint8_t)rd[i];
+                    r[k - 1] = (uint32_t)rd[i];
+            halo_cell c = {(int8_t)hx, (int8_t)hy, !w && !r[1], ((uint64_t)r[0] << 32) | r[1],
+                           (uint64_t)w << 32, (r[0] ? 0xffffffff00000000ull : 0)
+                           | (r[1] ? 0xffffffffull : 0), w ? 0xffffffff00000000ull : 0};
             HALO[n++] = c;
         }
 }
@@ -100,12 +109,11 @@ static void difundir_race(const stex_invocation *inv, const stex_fast_binding *b
     struct race_shadow *sh = e->b[b->slot].shadow;
     uint32_t tid = e->fast.race_tid, key = e->fast.race_key - 1; /* key of local index + 1 */
     uint64_t first = x0 + b->race_w * y0 + b->race_off;
+    uint64_t add = ((uint64_t)key << 32) | key; /* to both halves of a pair */
     for (size_t i = 0; i < sizeof HALO / sizeof HALO[0]; i++) {
         const halo_cell *c = &HALO[i];
-        uint32_t r[2] = {c->r0 ? key + c->r0 : 0, c->r1 ? key + c->r1 : 0};
-        uint32_t w[2] = {c->w ? key + c->w : 0, 0};
         uint64_t loc = first + (uint64_t)((int64_t)b->race_w * c->hy + c->hx);
-        race_note_set(sh, tid, loc, r, w, !c->w && !c->r1);
+        race_note_set(sh, tid, loc, c->rp + (add & c->rmask), c->wq + (add & c->wmask), c->one);
     }
 }
 

@@ -237,15 +237,54 @@ static inline void race_note(struct race_shadow *sh, uint32_t tid, uint64_t loc,
     *wp = w | key | bit;
 }
 
+/* The two smallest distinct keys of pairs x and y, each as race_pair_insert
+ * keeps them (a < b, or b = 0; a = 0: empty): what inserting y's keys into
+ * x one by one leaves.  Branch-free: with 0 read as "above every key" (k -
+ * 1 wraps), the smaller of the two a's comes first, then the smallest of
+ * the larger a (unless both a's are one key) and the two b's - a b is
+ * never the first, being above its own a. */
+static inline uint32_t race_min32(uint32_t a, uint32_t b) { return a < b ? a : b; }
+static inline uint64_t race_pair_join(uint64_t x, uint64_t y)
+{
+    uint32_t xa = (uint32_t)(x >> 32) - 1, xb = (uint32_t)x - 1;
+    uint32_t ya = (uint32_t)(y >> 32) - 1, yb = (uint32_t)y - 1;
+    uint32_t a = race_min32(xa, ya), hi = xa == ya ? UINT32_MAX : (xa < ya ? ya : xa);
+    uint32_t b = race_min32(hi, race_min32(xb, yb));
+    return ((uint64_t)(a + 1) << 32) | (uint32_t)(b + 1);
+}
+
+/* Inserts every key of pair y into *p at once: one compare-and-swap where
+ * race_pair_insert would take one per key. */
+static inline void race_pair_merge(_Atomic uint64_t *p, uint64_t y, bool mt)
+{
+    if (!y)
+        return;
+    uint64_t old = atomic_load_explicit(p, memory_order_relaxed);
+    for (;;) {
+        uint64_t nw = old ? race_pair_join(old, y) : y; /* often the location's first keys */
+        if (nw == old)
+            return;
+        if (!mt) {
+            atomic_store_explicit(p, nw, memory_order_relaxed);
+            return;
+        }
+        if (atomic_compare_exchange_weak_explicit(p, &old, nw, memory_order_relaxed,
+                                                  memory_order_relaxed))
+            return;
+    }
+}
+
 /* Several plain accesses (no atomics, no values, no sites) of thread `tid`
- * to location `loc` at once, as race_note records them one by one: r[0] <
- * r[1] the two smallest distinct keys that read it (0: fewer), w[0] < w[1]
- * the two smallest that wrote it; `one`: a single key made them all (then
- * r[0] and w[0] are that key or 0).  A pair keeps the two smallest keys
- * inserted and the word becomes shared on a second key, so both end as
- * race_note's calls leave them, whatever their order. */
+ * to location `loc` at once, as race_note records them one by one: rp the
+ * two smallest distinct keys that read it, wq the two smallest that wrote
+ * it, each packed as a pair is (a << 32 | b, a < b; 0: fewer); `one`: a
+ * single key made them all (then rp and wq hold that key or nothing).  A
+ * pair keeps the two smallest keys inserted and the word becomes shared on
+ * a second key, so both end as race_note's calls leave them, whatever
+ * their order.  The keys of each kind go into the pair together
+ * (race_pair_merge). */
 static inline void race_note_set(struct race_shadow *sh, uint32_t tid, uint64_t loc,
-                                 const uint32_t r[2], const uint32_t w[2], bool one)
+                                 uint64_t rp, uint64_t wq, bool one)
 {
     race_shadow_head *s = (race_shadow_head *)(void *)sh;
     if (loc >= s->count)
@@ -257,24 +296,21 @@ static inline void race_note_set(struct race_shadow *sh, uint32_t tid, uint64_t 
         if ((old & RACE_WORD_KEY) < s->key_base)
             old = 0; /* stale: an earlier dispatch's */
         s->touch[tid * s->runs + (loc >> RACE_RUN_SHIFT)] = 1;
-        uint32_t k = r[0] ? r[0] : w[0];
+        uint32_t k = (uint32_t)((rp ? rp : wq) >> 32);
         if (one && (!old || (old & RACE_WORD_KEY) == k)) {
-            *wp = old | k | (r[0] ? RACE_WORD_READ : 0) | (w[0] ? RACE_WORD_WRITE : 0);
+            *wp = old | k | (rp ? RACE_WORD_READ : 0) | (wq ? RACE_WORD_WRITE : 0);
             return;
         }
         s->mixed[tid * s->runs + (loc >> RACE_RUN_SHIFT)] = 1;
+        uint64_t ok = (uint64_t)(old & RACE_WORD_KEY) << 32; /* the word's key joins the set */
         if (old & RACE_WORD_READ)
-            race_pair_insert(p + STEX_RACE_ACCESS_READ, old & RACE_WORD_KEY, s->mt);
+            rp = race_pair_join(rp, ok);
         if (old & RACE_WORD_WRITE)
-            race_pair_insert(p + STEX_RACE_ACCESS_WRITE, old & RACE_WORD_KEY, s->mt);
+            wq = race_pair_join(wq, ok);
         *wp = RACE_WORD_SHARED;
     }
-    for (int i = 0; i < 2; i++) {
-        if (r[i])
-            race_pair_insert(p + STEX_RACE_ACCESS_READ, r[i], s->mt);
-        if (w[i])
-            race_pair_insert(p + STEX_RACE_ACCESS_WRITE, w[i], s->mt);
-    }
+    race_pair_merge(p + STEX_RACE_ACCESS_READ, rp, s->mt);
+    race_pair_merge(p + STEX_RACE_ACCESS_WRITE, wq, s->mt);
 }
 
 static inline bool race_summary(const struct race_shadow *sh)

@@ -385,6 +385,9 @@ static void judge_location(const struct race_shadow *s, uint64_t i, bool suppres
     const uint32_t *word = s->h.word;
     uint32_t nt = s->h.nthreads;
     _Atomic uint64_t *p = s->h.pairs + (uint64_t)s->h.stride * i;
+    verdict_in v;
+    v.r = atomic_load_explicit(&p[0], memory_order_relaxed);
+    v.w = atomic_load_explicit(&p[1], memory_order_relaxed);
     for (uint32_t t = 0; t < nt; t++) { /* fold the single words in (blocks are disjoint) */
         uint32_t w = word[(uint64_t)t * s->h.count + i];
         if ((w & RACE_WORD_KEY) >= s->h.key_base && w != RACE_WORD_SHARED) { /* not stale */
@@ -397,20 +400,21 @@ static void judge_location(const struct race_shadow *s, uint64_t i, bool suppres
                 if (w & RACE_WORD_WRITE)
                     pair_insert_site(h, i, STEX_RACE_ACCESS_WRITE, w & RACE_WORD_KEY,
                                      (uint32_t)st, false);
+                v.r = atomic_load_explicit(&p[0], memory_order_relaxed);
+                v.w = atomic_load_explicit(&p[1], memory_order_relaxed);
                 continue;
             }
+            /* into the local copies only: the pairs are zeroed below */
+            uint64_t k = (uint64_t)(w & RACE_WORD_KEY) << 32;
             if (w & RACE_WORD_READ)
-                race_pair_insert(p + STEX_RACE_ACCESS_READ, w & RACE_WORD_KEY, false);
+                v.r = race_pair_join(v.r, k);
             if (w & RACE_WORD_WRITE)
-                race_pair_insert(p + STEX_RACE_ACCESS_WRITE, w & RACE_WORD_KEY, false);
+                v.w = race_pair_join(v.w, k);
         }
     }
     uint64_t ps[ACC_KINDS] = {0};
     for (uint32_t k = 0; s->h.psite && k < s->h.stride; k++)
         ps[k] = s->h.psite[(uint64_t)s->h.stride * i + k];
-    verdict_in v;
-    v.r = atomic_load_explicit(&p[0], memory_order_relaxed);
-    v.w = atomic_load_explicit(&p[1], memory_order_relaxed);
     v.ar = s->h.stride > 2 ? atomic_load_explicit(&p[2], memory_order_relaxed) : 0;
     v.aw = s->h.stride > 2 ? atomic_load_explicit(&p[3], memory_order_relaxed) : 0;
     v.suppress_ww = suppress && s->h.value
@@ -418,8 +422,12 @@ static void judge_location(const struct race_shadow *s, uint64_t i, bool suppres
                          & RACE_VALUE_DIFFER);
     /* the only pairs written are those of the locations judged here: zero
      * again for the next dispatch (words_give) */
-    for (uint32_t k = 0; k < s->h.stride; k++)
-        atomic_store_explicit(&p[k], 0, memory_order_relaxed);
+    atomic_store_explicit(&p[0], 0, memory_order_relaxed);
+    atomic_store_explicit(&p[1], 0, memory_order_relaxed);
+    if (s->h.stride > 2) {
+        atomic_store_explicit(&p[2], 0, memory_order_relaxed);
+        atomic_store_explicit(&p[3], 0, memory_order_relaxed);
+    }
     unsigned k = verdict(&v);
     if (!k)
         return;

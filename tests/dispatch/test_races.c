@@ -550,6 +550,132 @@ static void test_random_programs(void **state)
     rig_free(&r);
 }
 
+/* ---- race_note_set (several accesses of a location at once) against race_note ---- */
+
+static uint64_t rnd_next(uint64_t *x)
+{
+    *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+    return *x >> 33;
+}
+
+/* race_pair_join against race_pair_insert, key by key, on small keys
+ * (ties and empty halves are common). */
+static void test_pair_join(void **state)
+{
+    (void)state;
+    uint64_t x = 0x7a1full;
+    for (int it = 0; it < 20000; it++) {
+        _Atomic uint64_t a = 0, b = 0, ab = 0;
+        int na = (int)rnd_next(&x) % 4, nb = (int)rnd_next(&x) % 4;
+        for (int i = 0; i < na + nb; i++) {
+            uint32_t k = 1 + (uint32_t)(rnd_next(&x) % 6);
+            race_pair_insert(i < na ? &a : &b, k, false);
+            race_pair_insert(&ab, k, false);
+        }
+        _Atomic uint64_t merged = a;
+        race_pair_merge(&merged, b, it % 2);
+        assert_int_equal(race_pair_join(a, b), ab);
+        assert_int_equal(merged, ab);
+    }
+}
+
+enum { NS_LOCS = 64, NS_WG = 8, NS_INV = 8, NS_MAX = 12 };
+
+typedef struct ns_acc { uint32_t lid; bool write; } ns_acc;
+
+/* One dispatch of hand-built accesses (per location and recording thread,
+ * up to NS_MAX plain accesses): one by one through race_note, or in one or
+ * two race_note_set calls per (thread, location).  The JSON report. */
+static char *note_dispatch(const ns_acc (*acc)[2][NS_MAX], const int (*n)[2], bool sets,
+                           uint64_t seed, uint64_t *races)
+{
+    stex_race_options ro = {.max_reported = 1u << 16};
+    stex_race_detector *rd;
+    assert_int_equal(stex_race_detector_create(&ro, &rd), STEX_OK);
+    race_geometry g = {.num_wg = {NS_WG, 1, 1}, .wg_size = {NS_INV, 1, 1},
+                       .wg_invocations = NS_INV, .total_wg = NS_WG, .threads = 2};
+    struct race_dispatch *d;
+    static const int texture = 0; /* the shadow's identity */
+    for (int rep = 0; rep < 2; rep++) { /* the second dispatch finds stale words */
+        assert_int_equal(race_dispatch_begin(rd, &g, &d), STEX_OK);
+        struct race_shadow *sh = race_dispatch_shadow(d, STEX_RACE_MEMORY_TEXTURE, 0, &texture,
+                                                      0, NS_LOCS, 1, NS_LOCS);
+        assert_non_null(sh);
+        race_dispatch_ready(d);
+        uint32_t base = race_dispatch_key_base(d);
+        uint64_t x = seed;
+        for (uint64_t loc = 0; loc < NS_LOCS; loc++)
+            for (uint32_t t = 0; t < 2; t++) {
+                const ns_acc *a = acc[loc][t];
+                int m = n[loc][t], cut = m ? (int)(rnd_next(&x) % (uint64_t)(m + 1)) : 0;
+                if (!sets) {
+                    for (int i = m - 1; i >= 0; i--) /* another order than the sets' */
+                        race_note(sh, t, loc, base + a[i].lid, a[i].write ? STEX_RACE_ACCESS_WRITE
+                                                                         : STEX_RACE_ACCESS_READ,
+                                  NULL, 0);
+                    continue;
+                }
+                for (int part = 0; part < 2; part++) { /* [0, cut) then [cut, m) */
+                    _Atomic uint64_t rp = 0, wq = 0;
+                    uint32_t first = 0;
+                    bool one = true;
+                    for (int i = part ? cut : 0; i < (part ? m : cut); i++) {
+                        uint32_t k = base + a[i].lid;
+                        race_pair_insert(a[i].write ? &wq : &rp, k, false);
+                        one &= !first || first == k;
+                        first = k;
+                    }
+                    if (rp || wq)
+                        race_note_set(sh, t, loc, rp, wq, one);
+                }
+            }
+        assert_int_equal(race_dispatch_end(d), STEX_OK);
+        race_dispatch_free(d);
+    }
+    char *json = stex_race_report_json_string(rd);
+    *races = stex_race_count(rd, STEX_RACE_ANY);
+    stex_race_detector_destroy(rd);
+    return json;
+}
+
+/* Random access sets, among them a single invocation's, one reader and one
+ * writer, many readers, and nothing: the same report both ways. */
+static void test_note_set_equals_note(void **state)
+{
+    (void)state;
+    static ns_acc acc[NS_LOCS][2][NS_MAX];
+    static int n[NS_LOCS][2];
+    uint64_t x = 0xd1f0ull;
+    for (int it = 0; it < 40; it++) {
+        for (int loc = 0; loc < NS_LOCS; loc++)
+            for (int t = 0; t < 2; t++) {
+                int shape = (int)(rnd_next(&x) % 4);
+                n[loc][t] = shape == 0 ? 0 : (int)(rnd_next(&x) % NS_MAX) + 1;
+                uint32_t lid0 = (uint32_t)(rnd_next(&x) % (NS_WG * NS_INV));
+                for (int i = 0; i < n[loc][t]; i++) {
+                    /* shape 1: one invocation; 2: a few; 3: any */
+                    uint32_t span = shape == 1 ? 1 : shape == 2 ? 3 : NS_WG * NS_INV;
+                    acc[loc][t][i].lid = (lid0 + (uint32_t)(rnd_next(&x) % span))
+                                         % (NS_WG * NS_INV);
+                    acc[loc][t][i].write = rnd_next(&x) % 3 == 0;
+                }
+            }
+        uint64_t races, races_sets;
+        char *one_by_one = note_dispatch((const ns_acc(*)[2][NS_MAX])acc,
+                                         (const int(*)[2])n, false, x, &races);
+        char *sets = note_dispatch((const ns_acc(*)[2][NS_MAX])acc, (const int(*)[2])n, true, x,
+                                   &races_sets);
+        /* the patterns race at some locations and not at others */
+        assert_true(races > 0 && races < 2 * 2 * NS_LOCS); /* 2 dispatches, 2 kinds */
+        assert_int_equal(races, races_sets);
+        if (strcmp(one_by_one, sets))
+            fail_msg("pattern %d: race_note_set's report differs from race_note's\n"
+                     "race_note: %s\nrace_note_set: %s", it, one_by_one, sets);
+        free(one_by_one);
+        free(sets);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -557,6 +683,8 @@ int main(void)
         cmocka_unit_test(test_summary_equals_full),
         cmocka_unit_test(test_random_programs),
         cmocka_unit_test(test_report_formats),
+        cmocka_unit_test(test_pair_join),
+        cmocka_unit_test(test_note_set_equals_note),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
