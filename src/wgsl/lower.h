@@ -104,6 +104,8 @@ typedef struct wg_ctx {
     bool pipeline;          /* lowering for a pipeline: every override used has a value */
     uint32_t pending_uses;  /* uses of pending overrides so far (wg_global.pending) */
     uint32_t override_uses; /* uses of any override so far: a const may not depend on one */
+    bool workgroup_type;    /* resolving a var<workgroup>'s type: the one place an array
+                             * may have an override-expression element count */
     bool oom;
     /* lowering a function on its own, not for a @compute entry point (a
      * @vertex or @fragment entry, or a helper): the fragment stage's builtins

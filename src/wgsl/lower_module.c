@@ -283,9 +283,15 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
             return -1;
         int64_t count = 0;
         if (e->ntargs == 2) {
+            uint32_t overrides = x->override_uses;
             count = const_int(x, e->targs[1], "an array's element count", true);
             if (count < 0)
                 return -1;
+            if (x->override_uses > overrides && !x->workgroup_type) {
+                WG_ERR(x, e->targs[1]->loc, "array-types", "an array whose element count is "
+                       "an override-expression may only be the type of a var<workgroup>");
+                return -1;
+            }
             if (count == 0) {
                 WG_ERR(x, e->targs[1]->loc, "array-types", "an array's element count must be "
                        "greater than 0");
@@ -612,7 +618,9 @@ static void analyse(wg_ctx *x, wg_global *g)
             resource_var(x, g);
         } else {
             wg_space sp = space_of(d->space);
+            x->workgroup_type = sp == SP_WORKGROUP;
             int type = d->type ? wg_resolve_type(x, d->type) : -1;
+            x->workgroup_type = false;
             if (sp == SP_WORKGROUP) {
                 if (type < 0) {
                     if (!d->type)

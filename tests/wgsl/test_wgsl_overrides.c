@@ -206,6 +206,13 @@ static void test_errors(void **state)
          "b.wgsl:1:", "[override-decls]"},
         {"override k : vec2f;\n@compute @workgroup_size(1)\nfn main() { _ = k; }\n",
          "b.wgsl:1:", "[override-decls]"},
+        /* an array sized by an override-expression is a var<workgroup>'s type only */
+        {"override k : u32 = 4u;\nvar<private> p : array<f32, k>;\n@compute @workgroup_size(1)\n"
+         "fn main() { _ = p[0]; }\n", "b.wgsl:2:29: error:", "[array-types]"},
+        {"override k : u32 = 4u;\n@compute @workgroup_size(1)\nfn main() {\n"
+         "  var f : array<u32, k>;\n  _ = f[0];\n}\n", "b.wgsl:4:22: error:", "[array-types]"},
+        {"override k : u32 = 4u;\n@group(0) @binding(0) var<storage, read_write> s : array<f32, k>;\n"
+         "@compute @workgroup_size(1)\nfn main() { s[0] = 1.0; }\n", "b.wgsl:2:", "[array-types]"},
     };
     for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
         stex_status st = stex_wgsl_module_create(BAD[i].src, "b.wgsl", &m);
