@@ -89,7 +89,9 @@ enum { WG = 8, WIN = WG + 2 };
 
 /* The sums vectorise 8 lanes wide on AVX2: compiled twice, the CPU's
  * variant picked when the program loads (the same operations either way). */
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__ELF__)
+#if defined(__x86_64__) && defined(__clang__) && defined(__ELF__)
+#define BOX_CLONES __attribute__((target_clones("avx2", "default"))) /* never inlined */
+#elif defined(__x86_64__) && defined(__GNUC__) && defined(__ELF__)
 #define BOX_CLONES __attribute__((target_clones("avx2", "default"), noinline))
 #else
 #define BOX_CLONES
