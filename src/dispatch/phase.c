@@ -8,10 +8,13 @@
 #include "dispatch/phase.h"
 #include "race/race_internal.h"
 
-enum { STOP_RUNNING = 0, STOP_BARRIER, STOP_RETURNED };
+enum { STOP_BARRIER = 1, STOP_RETURNED };
 
+/* An invocation's report in the phase stamped `epoch`; an older stamp means
+ * it is still running.  Stamps spare the per-phase reset of every entry. */
 typedef struct phase_stop {
-    uint8_t state;      /* STOP_* */
+    uint32_t epoch;
+    uint8_t state;      /* STOP_*, valid when epoch is the running phase's */
     uint8_t kind;       /* exec_barrier, at a barrier */
     uint32_t site;
 } phase_stop;
@@ -20,7 +23,10 @@ struct phase_state {
     const stex_workgroup *w;
     uint32_t n;         /* invocations per workgroup */
     uint32_t phase;     /* of the running workgroup */
-    phase_stop *stop;   /* per local index, this phase */
+    uint32_t epoch;     /* the running phase's stamp: never 0, new every phase */
+    uint32_t returned;  /* reports of this phase, by kind */
+    uint32_t arrived;
+    phase_stop *stop;   /* per local index */
     uint32_t *order;
     bool bad_report;    /* an invocation was reported twice or out of range */
 };
@@ -31,6 +37,7 @@ struct phase_state *phase_state_create(uint32_t invocations)
     if (!ps)
         return NULL;
     ps->n = invocations;
+    ps->epoch = 1;
     ps->stop = calloc(invocations, sizeof *ps->stop);
     ps->order = malloc(invocations * sizeof *ps->order);
     if (!ps->stop || !ps->order) {
@@ -49,14 +56,25 @@ void phase_state_destroy(struct phase_state *ps)
     free(ps);
 }
 
+/* A new phase: a new stamp (after 2^32 phases the stamps start over, every
+ * entry cleared so that none looks reported) and no reports. */
+static void next_epoch(struct phase_state *ps)
+{
+    if (++ps->epoch == 0) {
+        for (uint32_t i = 0; i < ps->n; i++)
+            ps->stop[i].epoch = 0;
+        ps->epoch = 1;
+    }
+    ps->returned = ps->arrived = 0;
+}
+
 void phase_begin(struct stex_exec *e, const stex_workgroup *w)
 {
     struct phase_state *ps = e->phase;
     ps->w = w;
     ps->phase = 0;
     ps->bad_report = false;
-    for (uint32_t i = 0; i < ps->n; i++)
-        ps->stop[i].state = STOP_RUNNING;
+    next_epoch(ps);
 }
 
 void phase_invocation(const stex_workgroup *w, uint32_t lid, stex_invocation *inv)
@@ -81,25 +99,54 @@ const uint32_t *phase_order(struct stex_exec *e)
 
 static phase_stop *reported(struct phase_state *ps, uint32_t lid)
 {
-    if (lid >= ps->n || ps->stop[lid].state != STOP_RUNNING) {
+    if (lid >= ps->n || ps->stop[lid].epoch == ps->epoch ||
+        ps->returned + ps->arrived >= ps->n) {
         ps->bad_report = true; /* an executor's bug: phase_end names it */
         return NULL;
     }
+    ps->stop[lid].epoch = ps->epoch;
     return &ps->stop[lid];
 }
 
 void phase_arrive(struct stex_exec *e, uint32_t lid, exec_barrier kind, uint32_t site)
 {
     phase_stop *s = reported(e->phase, lid);
-    if (s)
-        *s = (phase_stop){STOP_BARRIER, (uint8_t)kind, site};
+    if (s) {
+        s->state = STOP_BARRIER, s->kind = (uint8_t)kind, s->site = site;
+        e->phase->arrived++;
+    }
 }
 
 void phase_return(struct stex_exec *e, uint32_t lid)
 {
     phase_stop *s = reported(e->phase, lid);
-    if (s)
+    if (s) {
         s->state = STOP_RETURNED;
+        e->phase->returned++;
+    }
+}
+
+void phase_return_range(struct stex_exec *e, uint32_t first, uint32_t count)
+{
+    struct phase_state *ps = e->phase;
+    if (first > ps->n || count > ps->n - first) {
+        ps->bad_report = true;
+        return;
+    }
+    if (count == ps->n && !ps->returned && !ps->arrived) {
+        /* the whole workgroup, nothing reported yet: the count says it all
+         * (reported() refuses any report beyond n) */
+        ps->returned = count;
+        return;
+    }
+    uint32_t epoch = ps->epoch, seen = 0;
+    phase_stop *s = ps->stop + first;
+    for (uint32_t i = 0; i < count; i++) {
+        seen |= s[i].epoch == epoch;
+        s[i].epoch = epoch, s[i].state = STOP_RETURNED;
+    }
+    ps->bad_report |= seen != 0 || ps->returned + ps->arrived + count > ps->n;
+    ps->returned += count;
 }
 
 /* The shader error of a phase, charged to local invocation `lid`. */
@@ -114,25 +161,28 @@ phase_result phase_end(struct stex_exec *e)
 {
     struct phase_state *ps = e->phase;
     const uint32_t n = ps->n;
+    if (!ps->bad_report && ps->returned == n) { /* the common end: all returned */
+        next_epoch(ps);
+        return PHASE_DONE;
+    }
     uint32_t arrived = 0, first = n, other = n, returned = n, missing = n;
     /* in local index order, so the error named does not depend on the schedule */
     for (uint32_t i = 0; i < n; i++) {
         const phase_stop *s = &ps->stop[i];
-        if (s->state == STOP_BARRIER) {
+        if (s->epoch != ps->epoch)
+            missing = missing < n ? missing : i;
+        else if (s->state == STOP_BARRIER) {
             arrived++;
             if (first == n)
                 first = i;
             else if (other == n && (s->kind != ps->stop[first].kind
                                     || s->site != ps->stop[first].site))
                 other = i;
-        } else if (s->state == STOP_RETURNED)
+        } else
             returned = returned < n ? returned : i;
-        else
-            missing = missing < n ? missing : i;
     }
     const phase_stop at = first < n ? ps->stop[first] : (phase_stop){0};
-    for (uint32_t i = 0; i < n; i++)
-        ps->stop[i].state = STOP_RUNNING;
+    next_epoch(ps);
     if (ps->bad_report || missing < n) {
         PHASE_FAIL(ps, missing < n ? missing : 0, "stex engine: the executor ended phase %u "
                    "without reporting every invocation exactly once (a bug of the executor, "

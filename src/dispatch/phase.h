@@ -68,6 +68,8 @@ const uint32_t *phase_order(struct stex_exec *e);
 void phase_arrive(struct stex_exec *e, uint32_t lid, exec_barrier kind, uint32_t site);
 /* Invocation `lid` returned. */
 void phase_return(struct stex_exec *e, uint32_t lid);
+/* phase_return for local indices first .. first + count - 1 at once */
+void phase_return_range(struct stex_exec *e, uint32_t first, uint32_t count);
 
 typedef enum phase_result {
     PHASE_NEXT,  /* all at the same barrier: the phase ended, run the next one */

@@ -11,8 +11,10 @@
  * semantics live here.  The buffer word forms take an element offset per
  * lane (or one for all lanes: a uniform's field is read once when the plain
  * path serves it - the same word, no effect - and handed to every lane). */
+#include "convert/unorm8_row.h"
 #include "shader/exec.h"
 #include "shader/lanes.h"
+#include "shader/tile.h"
 
 /* a coordinate word as the builtins take it: i32 or u32, 0 when absent */
 static inline int64_t coord(const uint32_t *a, uint32_t i, bool sign)
@@ -53,6 +55,21 @@ static inline bool small(const stex_fast_binding *b)
     return b->w < (1ull << 31) && b->h < (1ull << 31);
 }
 
+/* The block of binding b (4-byte texels) that lanes 0..63 cover, lane
+ * 8 * ly + lx at (x0 + lx, y0 + ly) with x0 and y0 multiples of 8: its first
+ * byte (shader/tile.h's Morton run), or NULL when the lanes are anything
+ * else or the block is not one run in memory. */
+static uint8_t *lanes_block8(const stex_lanes *l, const stex_fast_binding *b, const uint32_t *x,
+                             const uint32_t *y)
+{
+    if (l->n != 64 || !y)
+        return NULL;
+    uint32_t x0 = x[0], y0 = y[0], bad = (x0 | y0) & (STEX__TILE - 1);
+    for (uint32_t i = 0; i < 64; i++)
+        bad |= (x[i] - x0 - (i & 7u)) | (y[i] - y0 - (i >> 3));
+    return bad ? NULL : stex__tile8_block(b, x0, y0, 4);
+}
+
 static inline void put4(uint32_t *const out[4], uint32_t i, const stex_vec4 *v)
 {
     out[0][i] = v->u[0], out[1][i] = v->u[1], out[2][i] = v->u[2], out[3][i] = v->u[3];
@@ -70,6 +87,13 @@ void stex_lanes_textureLoad_words(const stex_lanes *l, uint32_t binding, stex_vi
         const uint8_t *mem = b->memory;
         const uint64_t *col = b->col, *row = b->row;
         uint32_t *o0 = out[0], *o1 = out[1], *o2 = out[2], *o3 = out[3];
+        const uint8_t *block = STEX__TILE_LITTLE_ENDIAN ? lanes_block8(l, b, x, y) : NULL;
+        if (block) {
+            stex__tile8_get32(o0, block);
+            for (uint32_t i = 0; i < 64; i++)
+                o1[i] = 0, o2[i] = 0, o3[i] = one;
+            return;
+        }
         for (uint32_t i = 0; i < n; i++) {
             uint32_t xi = x[i], yi = y ? y[i] : 0;
             if (STEX__LIKELY((xi < w) & (yi < h))) {
@@ -115,6 +139,21 @@ void stex_lanes_textureStore_words(const stex_lanes *l, uint32_t binding,
         uint8_t *mem = b->memory;
         const uint64_t *col = b->col, *row = b->row;
         const uint32_t *v0 = v[0], *v1 = v[1], *v2 = v[2], *v3 = v[3];
+        /* the texels' words, every lane's encoded at once (a lane out of
+         * bounds is then dropped: encoding has no effect) */
+        uint32_t t[64];
+        const uint32_t *word = v0;
+        if (!raw && n <= 64) {
+            stex__unorm8_row(b->u8_round, b->u8_nan, n, (const float *)(const void *)v0,
+                             (const float *)(const void *)v1, (const float *)(const void *)v2,
+                             (const float *)(const void *)v3, t);
+            word = t;
+        }
+        uint8_t *block = STEX__TILE_LITTLE_ENDIAN ? lanes_block8(l, b, x, y) : NULL;
+        if (block && (raw || n <= 64)) {
+            stex__tile8_put32(block, word);
+            return;
+        }
         uint32_t round = b->u8_round, nan = b->u8_nan;
         for (uint32_t i = 0; i < n; i++) {
             uint32_t xi = x[i], yi = y ? y[i] : 0;
@@ -122,7 +161,9 @@ void stex_lanes_textureStore_words(const stex_lanes *l, uint32_t binding,
                 continue;
             uint8_t *p = mem + col[xi] + row[yi];
             if (raw) {
-                stex__store32(p, v0[i]);
+                stex__store32(p, word[i]);
+            } else if (n <= 64) {
+                stex__put_le32(p, word[i]);
             } else {
                 uint32_t u[4] = {v0[i], v1[i], v2[i], v3[i]};
                 float f[4];

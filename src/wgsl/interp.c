@@ -1058,19 +1058,19 @@ void wg_unprepare(wg_exec_program *xp)
 static void fill_ids(const stex_workgroup *w, subgroup *sg, uint32_t ids)
 {
     const stex_invocation *wi = w->inv;
-    const uint32_t n = sg->n, *lid = sg->lid;
-    const uint32_t (*wl)[3] = w->lid;
+    const uint32_t n = sg->n, lid0 = sg->lid[0]; /* a sub-group's lanes are consecutive */
+    const uint32_t (*wl)[3] = w->lid + lid0;
     for (uint32_t c = 0; c < 3; c++) {
         /* each register through a local pointer: its stores cannot be w's */
         if (ids >> (REG_LOCAL_ID + c) & 1) {
             uint32_t *d = R(sg, REG_LOCAL_ID + c);
             for (uint32_t l = 0; l < n; l++)
-                d[l] = wl[lid[l]][c];
+                d[l] = wl[l][c];
         }
         if (ids >> (REG_GLOBAL_ID + c) & 1) {
             uint32_t *d = R(sg, REG_GLOBAL_ID + c), base = w->base[c];
             for (uint32_t l = 0; l < n; l++)
-                d[l] = base + wl[lid[l]][c];
+                d[l] = base + wl[l][c];
         }
         if (ids >> (REG_WORKGROUP_ID + c) & 1) {
             uint32_t *d = R(sg, REG_WORKGROUP_ID + c), v = wi->workgroup_id[c];
@@ -1086,7 +1086,7 @@ static void fill_ids(const stex_workgroup *w, subgroup *sg, uint32_t ids)
     if (ids >> REG_LOCAL_INDEX & 1) {
         uint32_t *d = R(sg, REG_LOCAL_INDEX);
         for (uint32_t l = 0; l < n; l++)
-            d[l] = lid[l];
+            d[l] = lid0 + l;
     }
 }
 
@@ -1162,11 +1162,11 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
         fill_consts(xp, sg);
     }
     for (;;) {
-        const uint32_t *order = phase_order(e);
+        /* one sub-group (the whole workgroup) needs no order: it runs alone */
+        const uint32_t *order = ngroups > 1 ? phase_order(e) : NULL;
         memset(ran, 0, ngroups);
-        /* one sub-group (the whole workgroup): it is the first to appear */
         for (uint32_t k = 0; k < (ngroups == 1 && total ? 1 : total); k++) {
-            uint32_t g = order[k] / width;
+            uint32_t g = order ? order[k] / width : 0;
             if (ran[g])
                 continue;
             ran[g] = 1;
@@ -1179,6 +1179,11 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
             uint8_t kind = 0;
             uint32_t site = sg->pc;
             stop s = run(xp, sg, &inv, prof, &kind);
+            if (s != STOP_BARRIER) { /* every lane returned (lanes are consecutive) */
+                phase_return_range(e, sg->lid[0], sg->n);
+                sg->done = true;
+                continue;
+            }
             for (uint32_t l = 0; l < sg->n; l++) {
                 bool here = sg->exec >> l & 1;
                 if (s == STOP_BARRIER && here)
