@@ -37,6 +37,25 @@ stex_status stex_math_f32_unary(const stex_profile *p, stex_math_fn fn, size_t n
     if (st)
         return st;
     const stex_math_rules *r = stex_math_rules_of(p);
+    if ((fn == STEX_MATH_SIN_F32 || fn == STEX_MATH_COS_F32) && !r->flush_subnormals &&
+        !(r->approx && r->approx->unary[fn])) {
+        /* the correctly rounded sin and cos, 64 lanes at a time: what
+         * stex_m_eval_f32's approx1 gives for a finite argument below 2^20
+         * (no NaN in or out, nothing to flush); the lanes it leaves go the
+         * whole way */
+        for (size_t i0 = 0; i0 < n; i0 += 64) {
+            size_t m = n - i0 < 64 ? n - i0 : 64;
+            uint64_t redo = 0;
+            stex_m_correct_sincos_n(fn, m, a + i0, out + i0, &redo);
+            for (; redo; redo &= redo - 1) {
+                size_t i = i0 + (size_t)__builtin_ctzll(redo);
+                uint32_t in = m_bits(a[i]), o;
+                stex_m_eval_f32(r, p, fn, &in, &o);
+                out[i] = m_float(o);
+            }
+        }
+        return STEX_OK;
+    }
     for (size_t i = 0; i < n; i++) {
         uint32_t in = m_bits(a[i]), o;
         stex_m_eval_f32(r, p, fn, &in, &o);

@@ -60,6 +60,13 @@ float stex_m_mul_add(const stex_math_rules *r, float a, float b, float c);
 /* correctly rounded builtins (math/correct.c): the f32 nearest the exact value */
 float stex_m_correct1(stex_math_fn fn, float x);
 float stex_m_correct2(stex_math_fn fn, float x, float y);
+/* Correctly rounded sin or cos of n <= 64 lanes at once: returns 0 (nothing
+ * done) for another fn or more lanes; else writes out[i] and sets bit i of
+ * *redo for each lane it could not decide (|x| >= 2^20, inf, NaN, 0, or too
+ * near a halfway point), leaving out[i] as it was: the caller computes those
+ * the whole way (out may be a). */
+int stex_m_correct_sincos_n(stex_math_fn fn, size_t n, const float *a, float *out,
+                            uint64_t *redo);
 
 /* f16 (math/f16.c): binary16 bits <-> f32 (widening exact, NaN payload kept
  * unquieted; narrowing to nearest-even, a NaN quieted with its payload's top
