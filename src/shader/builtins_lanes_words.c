@@ -144,9 +144,10 @@ void stex_lanes_textureStore_words(const stex_lanes *l, uint32_t binding,
         uint32_t t[64];
         const uint32_t *word = v0;
         if (!raw && n <= 64) {
-            stex__unorm8_row(b->u8_round, b->u8_nan, n, (const float *)(const void *)v0,
-                             (const float *)(const void *)v1, (const float *)(const void *)v2,
-                             (const float *)(const void *)v3, t);
+            float f[4][64]; /* the registers' bits as floats (no aliasing) */
+            memcpy(f[0], v0, n * 4), memcpy(f[1], v1, n * 4);
+            memcpy(f[2], v2, n * 4), memcpy(f[3], v3, n * 4);
+            stex__unorm8_row(b->u8_round, b->u8_nan, n, f[0], f[1], f[2], f[3], t);
             word = t;
         }
         uint8_t *block = STEX__TILE_LITTLE_ENDIAN ? lanes_block8(l, b, x, y) : NULL;
@@ -205,6 +206,29 @@ void stex_lanes_textureLoad_level_2d_words(const stex_lanes *l, uint32_t binding
         const uint8_t *mem = b->memory;
         const uint64_t *col = b->col, *row = b->row;
         uint32_t *o0 = out[0], *o1 = out[1], *o2 = out[2], *o3 = out[3];
+        if (n <= 64) {
+            /* every lane's texel word gathered, then decoded at once on SIMD
+             * lanes; a lane out of bounds reads texel 0 and is redone below */
+            uint32_t word[64] = {0};
+            uint64_t oob = 0;
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t xi = x[i], yi = y[i], in = (xi < w) & (yi < h);
+                memcpy(&word[i], mem + (in ? col[xi] + row[yi] : 0), 4);
+                oob |= (uint64_t)!in << i;
+            }
+            float f[4][64];
+            stex__unorm8_unrow(t, n, word, f[0], f[1], f[2], f[3]);
+            memcpy(o0, f[0], n * 4), memcpy(o1, f[1], n * 4);
+            memcpy(o2, f[2], n * 4), memcpy(o3, f[3], n * 4);
+            for (; oob; oob &= oob - 1) {
+                uint32_t i = (uint32_t)__builtin_ctzll(oob);
+                stex_lanes_enter(l, i);
+                stex_vec4 r = stex__load_level_b(l->inv, b, binding, coord(x, i, sign),
+                                                 coord(y, i, sign), coord(level, i, lsign));
+                put4(out, i, &r);
+            }
+            return;
+        }
         for (uint32_t i = 0; i < n; i++) {
             uint32_t xi = x[i], yi = y[i];
             if (STEX__LIKELY((xi < w) & (yi < h))) {
