@@ -75,6 +75,31 @@ static inline void put4(uint32_t *const out[4], uint32_t i, const stex_vec4 *v)
     out[0][i] = v->u[0], out[1][i] = v->u[1], out[2][i] = v->u[2], out[3][i] = v->u[3];
 }
 
+/* A buffer's words, read where the bytes are (4-aligned: buffers are). */
+typedef uint32_t stex__u32_alias __attribute__((may_alias, aligned(4)));
+
+/* If every off[i] < lim (i < n): out[i] = w[off[i]] and true; else false
+ * and nothing written (out may be off).  Compiled for AVX2 too (its
+ * gathers), the CPU's copy picked when the program loads. */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__ELF__)
+__attribute__((target_clones("avx2", "default"), noinline))
+#endif
+static bool gather_words(const stex__u32_alias *w, const uint32_t *off, uint32_t lim, uint32_t n,
+                         uint32_t *out)
+{
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < n; i++)
+        bad |= off[i] >= lim;
+    if (bad)
+        return false;
+    uint32_t tmp[64];
+    n = n < 64 ? n : 64;
+    for (uint32_t i = 0; i < n; i++)
+        tmp[i] = w[off[i]];
+    memcpy(out, tmp, n * sizeof *out);
+    return true;
+}
+
 void stex_lanes_textureLoad_words(const stex_lanes *l, uint32_t binding, stex_view_dimension dim,
                                   const uint32_t *x, const uint32_t *y, const uint32_t *z,
                                   bool sign, uint32_t *const out[4])
@@ -288,6 +313,16 @@ void stex_lanes_buffer_load_words(const stex_lanes *l, uint32_t binding, const u
         memcpy(&v, b->buf + add * 4, 4);
         EACH_LANE(l, i, out[i] = v;);
         return;
+    }
+    if (plain && off && all_active(l) && l->n <= 64 && add < b->buf_words) {
+        /* every lane's word in range: one check over all lanes, then a loop
+         * of loads the AVX2 copy turns into gathers */
+        uint64_t room = b->buf_words - add; /* words from add on */
+        /* an offset at or above lim is out of range or `none` */
+        uint32_t lim = room < none ? (uint32_t)room : none;
+        if (gather_words((const stex__u32_alias *)(const void *)(b->buf + add * 4), off, lim,
+                         l->n, out))
+            return;
     }
     if (plain && off && all_active(l)) { /* words in range read inline, in one loop */
         const uint8_t *buf = b->buf;

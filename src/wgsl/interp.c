@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "convert/unorm8_row.h"
 #include "dispatch/phase.h"
 #include "shader/exec.h"
 #include "shader/lanes.h"
@@ -455,11 +456,29 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
                  * math layer's stex_unpack4x8unorm): never NaN */
                 const uint32_t *a = R(sg, i->a);
                 const float *t = ((const stex_exec_fast *)(const void *)inv->exec)->unpack_u8;
+                if (n <= 64) { /* every lane on SIMD lanes (convert/unorm8_row.h) */
+                    float f[4][64];
+                    stex__unorm8_unrow(t, n, a, f[0], f[1], f[2], f[3]);
+                    for (uint32_t k = 0; k < 4; k++)
+                        memcpy(R(sg, i->d + k), f[k], n * sizeof(float));
+                    break;
+                }
                 for (uint32_t k = 0; k < 4; k++) {
                     uint32_t *d = R(sg, i->d + k);
                     for (uint32_t l = 0; l < n; l++)
                         d[l] = f_bits(t[a[l] >> (8 * k) & 0xffu]);
                 }
+                break;
+            }
+            if (i->imm == STEX_MATH_PACK4X8UNORM && n <= 64) {
+                /* the convert layer's rule (stex__fast_invocation_pack4x8unorm)
+                 * for every lane at once on SIMD lanes */
+                const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
+                float f[4][64];
+                for (uint32_t k = 0; k < 4; k++)
+                    memcpy(f[k], R(sg, i->a + k), n * sizeof(float));
+                stex__unorm8_row(e->pack_u8_round, e->pack_u8_nan, n, f[0], f[1], f[2], f[3],
+                                 R(sg, i->d));
                 break;
             }
             if (i->imm == STEX_MATH_PACK4X8UNORM) { /* the convert layer's rule, inline */
