@@ -88,7 +88,11 @@ static bool thread_init(thread_state *t, exec_dispatch *ctx)
     bool inline_race = ctx->race && race_dispatch_summary(ctx->race) && !e->overlay
                        && !race_dispatch_sites(ctx->race) /* sites go out of line */
                        && !ctx->opt.store_observer;
-    if (e->fast.slow && !inline_race)
+    bool sites_only = ctx->race && race_dispatch_summary(ctx->race) && !e->overlay
+                      && race_dispatch_sites(ctx->race) && !ctx->opt.store_observer;
+    if (e->fast.slow && sites_only)
+        exec_fast_disable_recorded(e); /* what no race can touch stays inline */
+    else if (e->fast.slow && !inline_race)
         exec_fast_disable(e);
     return true;
 }

@@ -15,6 +15,7 @@
 #include "shader/exec.h"
 #include "shader/lanes.h"
 #include "shader/tile.h"
+#include "race/race_internal.h"
 
 /* a coordinate word as the builtins take it: i32 or u32, 0 when absent */
 static inline int64_t coord(const uint32_t *a, uint32_t i, bool sign)
@@ -68,6 +69,43 @@ static uint8_t *lanes_block8(const stex_lanes *l, const stex_fast_binding *b, co
     for (uint32_t i = 0; i < 64; i++)
         bad |= (x[i] - x0 - (i & 7u)) | (y[i] - y0 - (i >> 3));
     return bad ? NULL : stex__tile8_block(b, x0, y0, 4);
+}
+
+/* A race summary with sites (stex_fast_binding.site_*): whether binding b's
+ * call may take the word forms' own recorded path - every lane active, no
+ * written bytes to compare (suppress_same_value) - and, when it may, the
+ * call's site handed to the race detector once. */
+static bool site_path(const stex_lanes *l, const stex_fast_binding *b)
+{
+    if (!b->race || b->race_values || !all_active(l) || l->n > 64)
+        return false;
+    race_thread_site(l->inv->exec->race, l->site);
+    return true;
+}
+
+/* The 64 lanes' accesses to the block of b at (x0, y0) (lanes_block8's),
+ * recorded at once when race_note_site_8x8 can (false: nothing done). */
+static bool site_note_block(const stex_lanes *l, const stex_fast_binding *b, uint32_t x0,
+                            uint32_t y0, stex_race_access acc)
+{
+    const struct stex_exec *e = l->inv->exec;
+    for (uint32_t i = 0; i < 64; i++)
+        if (l->lid[i] != l->lid[0] + i)
+            return false; /* keys are key0 + lane only for consecutive lanes */
+    return race_note_site_8x8((race_shadow_head *)(void *)e->b[b->slot].shadow,
+                              e->fast.race_tid, x0 + b->race_w * y0 + b->race_off, b->race_w,
+                              e->race_key + l->lid[0], acc);
+}
+
+/* Lane i's access to race location loc of b, recorded as the out-of-line
+ * builtin records it (race_note with sites: the key of the lane's
+ * invocation, the call's site). */
+static inline void site_note(const stex_lanes *l, const stex_fast_binding *b, uint32_t i,
+                             uint64_t loc, stex_race_access acc)
+{
+    const struct stex_exec *e = l->inv->exec;
+    race_note_site_fast((race_shadow_head *)(void *)e->b[b->slot].shadow, e->fast.race_tid, loc,
+                        e->race_key + l->lid[i], acc);
 }
 
 static inline void put4(uint32_t *const out[4], uint32_t i, const stex_vec4 *v)
@@ -134,6 +172,33 @@ void stex_lanes_textureLoad_words(const stex_lanes *l, uint32_t binding, stex_vi
         }
         return;
     }
+    if (b->site_load_tag == (uint32_t)dim && b->raw32 && !z && dim != STEX_VIEW_DIMENSION_3D &&
+        small(b) && site_path(l, b)) {
+        /* recorded by the race summary with sites: the plain loop above,
+         * each lane's read recorded in lane order */
+        uint32_t w = (uint32_t)b->w, h = (uint32_t)b->h, n = l->n, one = b->alpha_one;
+        const uint8_t *block = STEX__TILE_LITTLE_ENDIAN ? lanes_block8(l, b, x, y) : NULL;
+        if (block && site_note_block(l, b, x[0], y[0], STEX_RACE_ACCESS_READ)) {
+            stex__tile8_get32(out[0], block);
+            for (uint32_t i = 0; i < 64; i++)
+                out[1][i] = 0, out[2][i] = 0, out[3][i] = one;
+            return;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t xi = x[i], yi = y ? y[i] : 0;
+            if (STEX__LIKELY((xi < w) & (yi < h))) {
+                memcpy(&out[0][i], b->memory + b->col[xi] + b->row[yi], 4);
+                out[1][i] = 0, out[2][i] = 0, out[3][i] = one;
+                site_note(l, b, i, xi + b->race_w * yi + b->race_off, STEX_RACE_ACCESS_READ);
+                continue;
+            }
+            stex_lanes_enter(l, i);
+            stex_value r = stex__load_b(l->inv, b, binding, dim, coord(x, i, sign),
+                                        coord(y, i, sign), 0);
+            put4(out, i, &r.v);
+        }
+        return;
+    }
     EACH_LANE(l, i, {
         int64_t xi = coord(x, i, sign), yi = coord(y, i, sign), zi = coord(z, i, sign);
         bool in = ((uint64_t)xi < b->w) & ((uint64_t)yi < b->h) & ((uint64_t)zi < b->d);
@@ -156,10 +221,13 @@ void stex_lanes_textureStore_words(const stex_lanes *l, uint32_t binding,
     const stex_fast_binding *b = stex__fast(l->inv, binding);
     uint32_t tag = (uint32_t)dim | ((uint32_t)type << 8);
     bool raw = b->raw32, rgba8 = b->enc_codec == STEX__CODEC_RGBA8UNORM;
-    if (b->store_tag == tag && (raw || rgba8) && !z && dim != STEX_VIEW_DIMENSION_3D &&
-        all_active(l) && small(b)) {
+    bool hot = (raw || rgba8) && !z && dim != STEX_VIEW_DIMENSION_3D && small(b);
+    /* recorded: the race summary with sites records this binding (site_*) */
+    bool rec = hot && b->store_tag != tag && b->site_store_tag == tag && site_path(l, b);
+    if ((b->store_tag == tag || rec) && hot && all_active(l)) {
         /* the two hot encoders of stex__store_at, one loop each; an
-         * out-of-bounds store is discarded (no lane to enter) */
+         * out-of-bounds store is discarded (no lane to enter, nothing
+         * recorded) */
         uint32_t w = (uint32_t)b->w, h = (uint32_t)b->h, n = l->n;
         uint8_t *mem = b->memory;
         const uint64_t *col = b->col, *row = b->row;
@@ -176,7 +244,8 @@ void stex_lanes_textureStore_words(const stex_lanes *l, uint32_t binding,
             word = t;
         }
         uint8_t *block = STEX__TILE_LITTLE_ENDIAN ? lanes_block8(l, b, x, y) : NULL;
-        if (block && (raw || n <= 64)) {
+        if (block && (raw || n <= 64) &&
+            (!rec || site_note_block(l, b, x[0], y[0], STEX_RACE_ACCESS_WRITE))) {
             stex__tile8_put32(block, word);
             return;
         }
@@ -186,6 +255,8 @@ void stex_lanes_textureStore_words(const stex_lanes *l, uint32_t binding,
             if (!((xi < w) & (yi < h)))
                 continue;
             uint8_t *p = mem + col[xi] + row[yi];
+            if (rec)
+                site_note(l, b, i, xi + b->race_w * yi + b->race_off, STEX_RACE_ACCESS_WRITE);
             if (raw) {
                 stex__store32(p, word[i]);
             } else if (n <= 64) {
@@ -324,6 +395,21 @@ void stex_lanes_buffer_load_words(const stex_lanes *l, uint32_t binding, const u
                          l->n, out))
             return;
     }
+    if (!plain && b->site_buf_load == STEX__BUF_WORDS && site_path(l, b)) {
+        /* recorded by the race summary with sites: words in range read here,
+         * each lane's read recorded in lane order */
+        for (uint32_t i = 0, n = l->n; i < n; i++) {
+            uint64_t idx = word_index(off, none, add, i);
+            if (STEX__LIKELY(idx < b->buf_words)) {
+                memcpy(&out[i], b->buf + idx * 4, 4);
+                site_note(l, b, i, idx + b->race_off, STEX_RACE_ACCESS_READ);
+                continue;
+            }
+            stex_lanes_enter(l, i);
+            out[i] = stex__buffer_load_b(l->inv, b, binding, idx);
+        }
+        return;
+    }
     if (plain && off && all_active(l)) { /* words in range read inline, in one loop */
         const uint8_t *buf = b->buf;
         uint64_t words = b->buf_words;
@@ -354,6 +440,20 @@ void stex_lanes_buffer_store_words(const stex_lanes *l, uint32_t binding, const 
 {
     const stex_fast_binding *b = stex__fast(l->inv, binding);
     bool plain = b->buf_store == STEX__BUF_WORDS;
+    if (!plain && b->site_buf_store == STEX__BUF_WORDS && site_path(l, b)) {
+        /* recorded by the race summary with sites (as the load above) */
+        for (uint32_t i = 0, n = l->n; i < n; i++) {
+            uint64_t idx = word_index(off, none, add, i);
+            if (STEX__LIKELY(idx < b->buf_words)) {
+                site_note(l, b, i, idx + b->race_off, STEX_RACE_ACCESS_WRITE);
+                stex__store32(b->buf + idx * 4, v[i]);
+                continue;
+            }
+            stex_lanes_enter(l, i);
+            stex__buffer_store_b(l->inv, b, binding, idx, v[i]);
+        }
+        return;
+    }
     EACH_LANE(l, i, {
         uint64_t idx = word_index(off, none, add, i);
         if (STEX__LIKELY(plain & (idx < b->buf_words))) {

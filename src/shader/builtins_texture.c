@@ -30,6 +30,8 @@ static const exec_binding *binding_at(const stex_invocation *inv, uint32_t bindi
 const stex_fast_binding stex__no_binding = {.load_tag = EXEC_TAG_NONE,
                                              .store_tag = EXEC_TAG_NONE,
                                              .dims_tag = EXEC_TAG_NONE,
+                                             .site_load_tag = EXEC_TAG_NONE,
+                                             .site_store_tag = EXEC_TAG_NONE,
                                              .scalar = STEX_SCALAR_F32}; /* the rest 0 */
 
 static stex_value zero_of(stex_scalar_type t)

@@ -60,6 +60,26 @@ void exec_fast_disable(struct stex_exec *e)
         stex_fast_binding *f = i < STEX__NEAR_BINDINGS ? &e->fast.near[i] : &far[i];
         f->load_tag = f->store_tag = EXEC_TAG_NONE;
         f->buf_load = f->buf_store = 0;
+        f->site_load_tag = f->site_store_tag = EXEC_TAG_NONE;
+        f->site_buf_load = f->site_buf_store = 0;
+    }
+}
+
+void exec_fast_disable_recorded(struct stex_exec *e)
+{
+    stex_fast_binding *far = (stex_fast_binding *)(uintptr_t)e->fast.b;
+    for (uint32_t i = 0; i < e->fast.slots.total || i < STEX__NEAR_BINDINGS; i++) {
+        stex_fast_binding *f = i < STEX__NEAR_BINDINGS ? &e->fast.near[i] : &far[i];
+        if (!f->race)
+            continue;
+        f->site_load_tag = f->load_tag == EXEC_TAG_NONE ? EXEC_TAG_NONE
+                                                        : f->load_tag & ~STEX__TAG_RACE;
+        f->site_store_tag = f->store_tag == EXEC_TAG_NONE ? EXEC_TAG_NONE
+                                                          : f->store_tag & ~STEX__TAG_RACE;
+        f->site_buf_load = f->buf_load & ~STEX__TAG_RACE;
+        f->site_buf_store = f->buf_store & ~STEX__TAG_RACE;
+        f->load_tag = f->store_tag = EXEC_TAG_NONE;
+        f->buf_load = f->buf_store = 0;
     }
 }
 

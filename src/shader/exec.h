@@ -163,5 +163,9 @@ const exec_binding *exec_binding_at(const struct stex_exec *e, uint32_t ref);
 /* Clears the load/store tags of this thread's binding copies: every texture
  * and buffer access then goes out of line (see stex_exec_fast). */
 void exec_fast_disable(struct stex_exec *e);
+/* Sends only the bindings the race summary records out of line, keeping
+ * their tags for the lane word forms (stex_fast_binding.site_*): a race
+ * summary that keeps sites and nothing else to slow the dispatch. */
+void exec_fast_disable_recorded(struct stex_exec *e);
 
 #endif

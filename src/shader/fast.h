@@ -74,6 +74,12 @@ typedef struct stex_fast_binding {
     bool sampled_2d;            /* texture_2d<f32> with a decoder: inline textureLoad */
     uint32_t buf_load, buf_store; /* STEX__BUF_WORDS (| STEX__TAG_RACE): a buffer the inline
                                    * loads / stores may use; 0 otherwise */
+    /* A race summary that keeps sites (the WGSL interpreter's): a binding it
+     * records has its tags above off, so every per-invocation access goes
+     * out of line, and keeps them here (without STEX__TAG_RACE) for the lane
+     * word forms, which access memory themselves and record each lane as
+     * the out-of-line builtin would (builtins_lanes_words.c); 0 otherwise. */
+    uint32_t site_load_tag, site_store_tag, site_buf_load, site_buf_store;
     uint8_t *buf;               /* buffer: the bound range */
     uint64_t buf_words;         /* buffer: 32-bit words in the bound range */
     uint32_t slot;              /* its index in the dispatch's table of bindings */

@@ -187,6 +187,41 @@ static void test_difundir_sources(void **state)
     stex_adapter_destroy(a);
 }
 
+/* Every other lesson kernel's WGSL gives the C kernel's verdict (none of
+ * them races) at widths 1 and 64, where the lane word forms record whole
+ * 8x8 blocks and calls at once, with one and two threads. */
+static void test_race_free_lessons(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"decaer", "generar", "box3x3-texture", "box3x3-buffer",
+                                        "difundir-pingpong", "histogram", "blur"};
+    stex_adapter *a;
+    stex_device *dev;
+    assert_int_equal(stex_adapter_create(NULL, &a), STEX_OK);
+    assert_int_equal(stex_device_create(a, &(stex_device_desc){0}, &dev), STEX_OK);
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const stex_kernel *k = stex_kernel_find(names[i]);
+        assert_non_null(k);
+        stex_race_detector *want = run(k, dev, 0, (stex_dispatch_options){.threads = 1}, false);
+        assert_int_equal(stex_race_count(want, STEX_RACE_ANY), 0);
+        for (uint32_t width = 1; width <= 64; width += 63)
+            for (int threads = 1; threads <= 2; threads++) {
+                stex_dispatch_options o = {.schedule = STEX_SCHEDULE_SHUFFLED, .seed = 3,
+                                           .threads = threads};
+                stex_race_detector *rd = run(k, dev, width, o, false);
+                if (stex_race_count(rd, STEX_RACE_ANY)) {
+                    char *text = stex_race_report_text_string(rd);
+                    fail_msg("%s at width %u, %d thread(s): races the C kernel has not:\n%s",
+                             names[i], width, threads, text ? text : "");
+                }
+                stex_race_detector_destroy(rd);
+            }
+        stex_race_detector_destroy(want);
+    }
+    stex_device_destroy(dev);
+    stex_adapter_destroy(a);
+}
+
 /* A shader with a barrier (the full detector): a buffer word every
  * invocation writes, and a var<workgroup> word read and written in one
  * barrier segment. */
@@ -281,11 +316,104 @@ static void test_barrier_sources(void **state)
     stex_adapter_destroy(a);
 }
 
+/* Buffers under the summary detector with sites (no barrier): the lane
+ * word forms record a whole call's lanes themselves at widths 8, 32 and
+ * 64 and one lane at a time at width 1, so the reports must agree.  Each
+ * invocation k of 128 reads and writes word k (its own), reads word k + 1
+ * (its neighbour's, mod 128: a read-write race on every word 0..127) and
+ * writes word 128 + k / 2 with invocation k ^ 1 (write-write on 64 words). */
+static const char LANES[] =
+    "@group(0) @binding(0) var<storage, read_write> buf : array<u32>;\n"
+    "@compute @workgroup_size(64)\n"
+    "fn lanes(@builtin(global_invocation_id) g : vec3<u32>) {\n"
+    "  let own = buf[g.x];\n"
+    "  buf[g.x] = own + 1u;\n"
+    "  let n = buf[(g.x + 1u) % 128u];\n"
+    "  buf[128u + g.x / 2u] = n;\n"
+    "}\n";
+
+static void test_buffer_lane_sources(void **state)
+{
+    (void)state;
+    char rd1[128], wr1[128], wr2[128];
+    source_of(LANES, "[(g.x + 1u)", 0, rd1, sizeof rd1, NULL, NULL);
+    source_of(LANES, "[g.x] = own", 0, wr1, sizeof wr1, NULL, NULL);
+    source_of(LANES, "[128u + g.x", 0, wr2, sizeof wr2, NULL, NULL);
+    stex_adapter *a;
+    stex_device *dev;
+    assert_int_equal(stex_adapter_create(NULL, &a), STEX_OK);
+    assert_int_equal(stex_device_create(a, &(stex_device_desc){0}, &dev), STEX_OK);
+    stex_wgsl_module *m;
+    if (stex_wgsl_module_create(LANES, FILENAME, &m))
+        fail_msg("%s", stex_wgsl_module_diagnostics(m));
+    stex_buffer *buf;
+    stex_buffer_desc bd = {.size = 192 * 4, .usage = STEX_BUFFER_USAGE_STORAGE};
+    assert_int_equal(stex_buffer_create(dev, &bd, &buf), STEX_OK);
+    static const uint32_t widths[] = {1, 8, 32, 64};
+    char *first = NULL;
+    for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
+        for (int threads = 1; threads <= 2; threads++)
+            for (int sched = 0; sched < 2; sched++) {
+                stex_pipeline *p;
+                stex_wgsl_options wo = {.subgroup_width = widths[w]};
+                if (stex_wgsl_pipeline_create(dev, m, "lanes", &wo, &p))
+                    fail_msg("%s", stex_last_error());
+                stex_bind_group_entry be = {.binding = 0, .buffer = buf};
+                stex_bind_group *g;
+                assert_int_equal(stex_bind_group_create(p, &be, 1, &g), STEX_OK);
+                stex_race_detector *rd;
+                assert_int_equal(stex_race_detector_create(NULL, &rd), STEX_OK);
+                stex_dispatch_options o = {
+                    .schedule = sched ? STEX_SCHEDULE_SHUFFLED : STEX_SCHEDULE_IN_ORDER,
+                    .seed = 9, .threads = threads, .races = rd};
+                assert_int_equal(stex_dispatch(p, g, 2, 1, 1, &o), STEX_OK);
+                stex_bind_group_destroy(g);
+                stex_pipeline_destroy(p);
+                assert_int_equal(stex_race_count(rd, STEX_RACE_READ_WRITE), 128);
+                assert_int_equal(stex_race_count(rd, STEX_RACE_WRITE_WRITE), 64);
+                for (size_t i = 0; i < stex_race_reported(rd); i++) {
+                    const stex_race *r = stex_race_get(rd, i);
+                    assert_int_equal(r->memory, STEX_RACE_MEMORY_BUFFER);
+                    if (r->kind == STEX_RACE_WRITE_WRITE) {
+                        assert_true(r->word >= 128 && r->word < 192);
+                        assert_string_equal(r->a.source, wr2);
+                        assert_string_equal(r->b.source, wr2);
+                        continue;
+                    }
+                    /* word k: written by invocation k, read by k - 1 (mod 128) */
+                    assert_int_equal(r->kind, STEX_RACE_READ_WRITE);
+                    assert_true(r->word < 128);
+                    const stex_race_party *wp = r->a.access == STEX_RACE_ACCESS_WRITE ? &r->a : &r->b;
+                    const stex_race_party *rp = wp == &r->a ? &r->b : &r->a;
+                    assert_int_equal(wp->access, STEX_RACE_ACCESS_WRITE);
+                    assert_int_equal(rp->access, STEX_RACE_ACCESS_READ);
+                    assert_string_equal(wp->source, wr1);
+                    assert_string_equal(rp->source, rd1);
+                }
+                char *text = stex_race_report_text_string(rd);
+                assert_non_null(text);
+                if (!first)
+                    first = text;
+                else {
+                    assert_string_equal(text, first);
+                    free(text);
+                }
+                stex_race_detector_destroy(rd);
+            }
+    free(first);
+    stex_buffer_destroy(buf);
+    stex_wgsl_module_destroy(m);
+    stex_device_destroy(dev);
+    stex_adapter_destroy(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_difundir_sources),
         cmocka_unit_test(test_barrier_sources),
+        cmocka_unit_test(test_buffer_lane_sources),
+        cmocka_unit_test(test_race_free_lessons),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
