@@ -275,16 +275,22 @@ def measure_stex(args, kernel, races):
     return rows[0]["ms"]
 
 
-def measure_wgsl(args, kernel):
-    """The kernel's WGSL on stex's interpreter: one dispatch of `stex run
-    --executor wgsl` (its dispatch_ms: one cold run, not a median)."""
+def measure_wgsl(args, kernel, races):
+    """The kernel's WGSL on stex's interpreter: `stex run --executor wgsl
+    --iterations 1+reps` in one process, the median of its dispatches after
+    the first (step_ms: each dispatch's time), race detection off or on."""
     argv = [args.stex, "run", kernel, "--executor", "wgsl", "--size",
-            f"{args.size}x{args.size}", "--threads", str(args.threads), "--json"]
+            f"{args.size}x{args.size}", "--threads", str(args.threads),
+            "--iterations", str(1 + args.reps), "--json"]
+    if races == "on":
+        argv.append("--race-check")
     rc, out, err = run(argv, timeout=1800)
     rows = json_lines(out) if rc == 0 else []
-    if not rows or "dispatch_ms" not in rows[0]:
-        raise RuntimeError(f"{shlex.join(argv)} failed ({rc}): {last_lines(err or out)}")
-    return rows[0]["dispatch_ms"]
+    steps = rows[0].get("step_ms", []) if rows else []
+    if len(steps) != 1 + args.reps:
+        raise RuntimeError(f"{shlex.join(argv)} failed ({rc}), or gave {len(steps)} dispatch times: "
+                           f"{last_lines(err or out)}")
+    return statistics.median(steps[1:])
 
 
 def measure_plain(args, kernel):
@@ -385,7 +391,9 @@ def report(args, started, load_start, data, peers_ran, peer_docs, notes):
         f"- machine: {machine_line()}; load average {load_start} at the start, {loadavg()} at the end",
         f"- stex {desc.strip() if rc == 0 else '?'}, {args.size}x{args.size}, {args.threads} threads; "
         f"stex and plain C: median of {args.reps} runs after 1 warm-up, one process per kernel "
-        "(and race mode); plain C = build/bench/bench_plain",
+        "(and race mode); plain C = build/bench/bench_plain"
+        + (f"; stex WGSL = `stex run KERNEL --executor wgsl --iterations {1 + args.reps}`, the median "
+           "of its dispatches after the first, one process per kernel and race mode" if args.wgsl else ""),
     ]
     for key, title, _, shown in PEERS:
         if key in peers_ran:
@@ -412,7 +420,7 @@ def report(args, started, load_start, data, peers_ran, peer_docs, notes):
 
     head = ["kernel", "stex", "stex, race detection on", "plain C"]
     if args.wgsl:
-        head.append("stex WGSL (interpreter, one dispatch)")
+        head += ["stex WGSL (interpreter)", "stex WGSL, race detection on"]
     for key, title, _, _ in PEERS:
         if key in peers_ran:
             head.append(title)
@@ -427,7 +435,7 @@ def report(args, started, load_start, data, peers_ran, peer_docs, notes):
         off, on, plain = d["stex-off"], d["stex-on"], d["plain"]
         row = [kernel, cell(off), cell(on), cell(plain)]
         if args.wgsl:
-            row.append(cell(d["wgsl"]))
+            row += [cell(d["wgsl"]), cell(d["wgsl-on"])]
         for key, _, _, _ in PEERS:
             if key in peers_ran:
                 row.append(cell([v for v in d[key] if v is not None]))
@@ -436,15 +444,18 @@ def report(args, started, load_start, data, peers_ran, peer_docs, notes):
                 row.append(ratio_cell(off, d[key]) + " / " + ratio_cell(on, d[key]))
         row.append(ratio_cell(off, plain) + " / " + ratio_cell(on, plain))
         lines.append("| " + " | ".join(row) + " |")
-    if args.wgsl and peers_ran:
+    if args.wgsl:
         lines.append("")
-        lines.append("| kernel | " + " | ".join(f"stex WGSL/{title.split()[0]}" for key, title, _, _ in PEERS
-                                                   if key in peers_ran) + " |")
-        lines.append("|" + " --- |" * (1 + len(peers_ran)))
+        lines.append("| kernel | " + "".join(f"stex WGSL/{title.split()[0]}: off / on | "
+                                            for key, title, _, _ in PEERS if key in peers_ran)
+                     + "stex WGSL race on/off |")
+        lines.append("|" + " --- |" * (2 + len(peers_ran)))
         for kernel, _ in KERNELS:
             d = data[kernel]
-            lines.append("| " + kernel + " | " + " | ".join(ratio_cell(d["wgsl"], d[key]) for key, _, _, _ in PEERS
-                                                            if key in peers_ran) + " |")
+            cells = [ratio_cell(d["wgsl"], d[key]) + " / " + ratio_cell(d["wgsl-on"], d[key])
+                     for key, _, _, _ in PEERS if key in peers_ran]
+            cells.append(ratio_cell(d["wgsl-on"], d["wgsl"]))
+            lines.append("| " + kernel + " | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -480,7 +491,7 @@ def main():
     ap.add_argument("--out", help="also write the Markdown report to this file")
     ap.add_argument("--wgsl", action="store_true",
                     help="also time each kernel's WGSL on stex's interpreter (stex run "
-                         "--executor wgsl: one dispatch per round; slow at 4096)")
+                         "--executor wgsl --iterations 1+reps, race detection off and on)")
     args = ap.parse_args()
     args.command = shlex.join(["python3", "bench/peer.py"] + sys.argv[1:])
     if args.rounds < 1 or not 1 <= args.reps <= 64:
@@ -510,7 +521,8 @@ def main():
     run_dir = os.path.join(args.cache, "runs", started.strftime("%Y%m%dT%H%M%SZ"))
     os.makedirs(run_dir, exist_ok=True)
     # data[kernel][column] = one figure per round (None where that part failed)
-    data = {k: {c: [] for c in ["stex-off", "stex-on", "plain", "wgsl"] + [p for p, _, _, _ in PEERS]}
+    data = {k: {c: [] for c in ["stex-off", "stex-on", "plain", "wgsl", "wgsl-on"]
+                + [p for p, _, _, _ in PEERS]}
             for k, _ in KERNELS}
     peer_docs, peers_ran = {}, set()
 
@@ -523,9 +535,10 @@ def main():
 
     def part_wgsl(rnd):
         for kernel, _ in KERNELS:
-            ms = measure_wgsl(args, kernel)
-            data[kernel]["wgsl"].append(ms)
-            say(f"  stex WGSL {kernel}: {ms:.1f} ms")
+            for races in ("off", "on"):
+                ms = measure_wgsl(args, kernel, races)
+                data[kernel]["wgsl" if races == "off" else "wgsl-on"].append(ms)
+                say(f"  stex WGSL {kernel} races {races}: {ms:.1f} ms")
 
     def part_plain(rnd):
         for kernel, _ in KERNELS:

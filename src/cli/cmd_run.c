@@ -438,12 +438,18 @@ static void print_json(const run_opts *o, const stex_kernel *k, const cli_progra
     printf("{\"kernel\": \"%s\", \"size\": [%u, %u, 1], \"format\": \"%s\", \"profile\": \"%s\", "
            "\"schedule\": \"%s\", \"seed\": %" PRIu64 ", \"threads\": %d, "
            "\"visibility\": \"%s\", \"oob_load\": \"%s\", \"iterations\": %u, "
-           "\"executor\": \"%s\", \"dispatch_ms\": %.3f, \"races\": ",
+           "\"executor\": \"%s\", \"dispatch_ms\": %.3f, ",
            k->name, cli_program_width(p), cli_program_height(p),
            stex_format_name(k->output_format), stex_profile_name(o->profile),
            stex_schedule_name(o->schedule), o->seed, cli_threads(o->threads),
            stex_visibility_name(o->vis), stex_oob_load_name(o->oob),
            o->iterations ? o->iterations : 1, o->wgsl ? "wgsl" : "c", ms);
+    size_t nsteps;
+    const double *steps = cli_program_step_times(p, &nsteps);
+    fputs("\"step_ms\": [", stdout);
+    for (size_t i = 0; i < nsteps; i++)
+        printf("%s%.3f", i ? ", " : "", steps[i]);
+    fputs("], \"races\": ", stdout);
     if (rd)
         printf("{\"write_write\": %" PRIu64 ", \"read_write\": %" PRIu64 ", \"total\": %" PRIu64
                "}", stex_race_count(rd, STEX_RACE_WRITE_WRITE),

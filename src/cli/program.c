@@ -24,6 +24,8 @@ struct cli_program {
     bool *dispatches_at;            /* run file: which steps dispatch (frames) */
     size_t step_count;
     double step_start, steps_ms;    /* the last run's time in its steps */
+    double step_ms[CLI_STEP_TIMES]; /* and each of its first steps' */
+    size_t nstep_ms;
 };
 
 /* ---- the files a kernel's run file names: its WGSL (in the library) and
@@ -180,7 +182,10 @@ static stex_status before_step(void *user, stex_run *r, size_t step)
 static stex_status after_step(void *user, stex_run *r, size_t step)
 {
     step_watch *w = user;
-    w->p->steps_ms += cli_now_ms() - w->p->step_start;
+    double ms = cli_now_ms() - w->p->step_start;
+    w->p->steps_ms += ms;
+    if (w->p->nstep_ms < CLI_STEP_TIMES)
+        w->p->step_ms[w->p->nstep_ms++] = ms;
     return w->after ? w->after(w->user, r, step) : STEX_OK;
 }
 
@@ -200,6 +205,7 @@ static stex_status execute(cli_program *p, const char *json, const stex_dispatch
                            .step_user = &(step_watch){p, after, user},
                            .subgroup_width = p->d.subgroup_width, .max_steps = p->d.max_steps};
     p->steps_ms = 0;
+    p->nstep_ms = 0;
     if (p->d.kernel) {
         ro.read_file = read_kernel_file;
         ro.read_file_user = p;
@@ -216,6 +222,8 @@ stex_status cli_program_run(cli_program *p, const stex_dispatch_options *o)
         if (!st)
             st = stex_kernel_instance_dispatch(p->ki, o);
         p->steps_ms = cli_now_ms() - t0;
+        p->step_ms[0] = p->steps_ms;
+        p->nstep_ms = 1;
         return st;
     }
     return execute(p, p->d.kernel ? p->kr.json : p->d.json, o, NULL, NULL);
@@ -366,3 +374,8 @@ uint64_t cli_program_dispatches(const cli_program *p)
 }
 
 double cli_program_steps_ms(const cli_program *p) { return p->steps_ms; }
+const double *cli_program_step_times(const cli_program *p, size_t *n)
+{
+    *n = p->nstep_ms;
+    return p->step_ms;
+}

@@ -58,5 +58,9 @@ uint64_t cli_program_dispatches(const cli_program *p);
 /* Milliseconds the last run spent in its steps (a kernel: its dispatches),
  * not in setting up resources or compiling. */
 double cli_program_steps_ms(const cli_program *p);
+/* The last run's first CLI_STEP_TIMES steps, each one's time in ms (a C
+ * kernel's dispatch: one); the benchmarks' warm dispatches. */
+enum { CLI_STEP_TIMES = 256 };
+const double *cli_program_step_times(const cli_program *p, size_t *n);
 
 #endif

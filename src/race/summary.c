@@ -85,6 +85,43 @@ static void *words_take(size_t bytes, bool zero, size_t *map, uint32_t *next)
     return map_zeroed(bytes, true);
 }
 
+/* The word sites (head.wsite) need no zeroing: a site is read only beside
+ * a word of the running dispatch, which wrote it first.  So their mapping
+ * is kept for the next dispatch too - one, in a cache of its own (a word
+ * mapping must never hold sites). */
+static struct { void *p; size_t bytes; } site_cache;
+
+static void *sites_take(size_t bytes, size_t *map)
+{
+    void *p = NULL;
+    pthread_mutex_lock(&word_cache_lock);
+    if (site_cache.p && site_cache.bytes >= bytes) {
+        p = site_cache.p;
+        *map = site_cache.bytes;
+        site_cache.p = NULL;
+    }
+    pthread_mutex_unlock(&word_cache_lock);
+    if (p)
+        return p;
+    *map = bytes;
+    return map_zeroed(bytes, true);
+}
+
+static void sites_give(void *p, size_t map)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&word_cache_lock);
+    if (!site_cache.p && map <= CACHE_BYTES) {
+        site_cache.p = p;
+        site_cache.bytes = map;
+        p = NULL;
+    }
+    pthread_mutex_unlock(&word_cache_lock);
+    if (p)
+        munmap(p, map);
+}
+
 void stex_race_release_memory(void)
 {
     pthread_mutex_lock(&word_cache_lock);
@@ -93,6 +130,10 @@ void stex_race_release_memory(void)
             munmap(word_cache[i].p, word_cache[i].bytes);
             word_cache[i].p = NULL;
         }
+    if (site_cache.p) {
+        munmap(site_cache.p, site_cache.bytes);
+        site_cache.p = NULL;
+    }
     pthread_mutex_unlock(&word_cache_lock);
 }
 
@@ -146,9 +187,8 @@ bool summary_shadow_alloc(struct race_shadow *s, bool atomics, bool values, uint
         || (values && !(s->h.value = map_zeroed(value_bytes(s), true))))
         return false;
     if (sites) {
-        s->h.wsite_map = word_bytes(s) * 2;
         s->h.psite_map = pair_bytes(s);
-        if (!(s->h.wsite = map_zeroed(s->h.wsite_map, true))
+        if (!(s->h.wsite = sites_take(word_bytes(s) * 2, &s->h.wsite_map))
             || !(s->h.psite = map_zeroed(s->h.psite_map, true)))
             return false;
     }
@@ -212,8 +252,7 @@ void summary_shadow_free(struct race_shadow *s, uint64_t invocations)
         munmap((void *)s->h.value, value_bytes(s));
     s->h.word = NULL;
     s->h.pairs = s->h.value = NULL;
-    if (s->h.wsite)
-        munmap(s->h.wsite, s->h.wsite_map);
+    sites_give(s->h.wsite, s->h.wsite_map);
     if (s->h.psite)
         munmap(s->h.psite, s->h.psite_map);
     s->h.wsite = s->h.psite = NULL;

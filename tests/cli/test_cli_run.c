@@ -1,6 +1,7 @@
 /* stex run end to end, through the built binary: outputs on disk checked
  * against the library's own run of the kernel, .npy headers, PNGs read by
  * libpng, JSON summaries parsed by jansson, and every kind of bad input. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -107,6 +108,22 @@ static void test_run_outputs(void **state)
         assert_true(json_is_number(json_object_get(j, "dispatch_ms")));
         assert_true(json_is_null(json_object_get(j, "races")));
         assert_true(json_array_size(json_object_get(j, "files")) >= 3);
+        json_decref(j);
+        cli_free(&r);
+
+        /* step_ms: each dispatch's time, which add up to dispatch_ms */
+        r = run_stex("run %s --size %ux%u --iterations 3 --json", cases[i].kernel, w, h);
+        CLI_EXPECT(r, 0, NULL);
+        if (!(j = json_loads(r.out, 0, &je)))
+            fail_msg("stdout is not JSON: %s", r.out);
+        json_t *steps = json_object_get(j, "step_ms");
+        assert_true(json_is_array(steps));
+        assert_true(json_array_size(steps) >= 3);
+        double sum = 0;
+        for (size_t k = 0; k < json_array_size(steps); k++)
+            sum += json_number_value(json_array_get(steps, k));
+        assert_true(fabs(sum - json_number_value(json_object_get(j, "dispatch_ms"))) <
+                    0.001 * (double)json_array_size(steps) + 1e-9);
         json_decref(j);
         cli_free(&r);
 
