@@ -27,7 +27,11 @@
  *    (OP_BREAK_JUMP) where the body left between does nothing without lanes,
  *    instead of running it once more for none (see break_jumps);
  * 5. an integer comparison followed by a logical not becomes the opposite
- *    comparison (the loop conditions' `!(i <= 1)`).
+ *    comparison (the loop conditions' `!(i <= 1)`);
+ * 6. loop-invariant arithmetic moves to the loop's head, before the back
+ *    edge's target, so it runs once per entry instead of once per iteration
+ *    (the box blurs' `tam - 1` and `c.y + dy` in the inner loop; see
+ *    hoist_invariants).
  *
  * Arithmetic is never reordered, merged or evaluated here: every result is
  * still computed by the interpreter under the dispatch's profile.  A program
@@ -552,6 +556,118 @@ static void invert_compares(wg_program *p, const uint8_t *label)
     }
 }
 
+/* ---- 6. loop-invariant arithmetic ----
+ * An instruction of a loop [h, e] (LOOP_END at e jumping back to h) moves
+ * to h, ahead of the loop, when running it there gives every later reader
+ * the same words: it is arithmetic that writes every lane (exec does not
+ * matter) and has no effect; nothing in the loop writes what it reads;
+ * nothing else in the loop writes what it writes; nothing in the loop reads
+ * that before it (the first iteration would see the old value); and it is
+ * not live after the loop (a loop left before reaching it would keep the
+ * old value).  Jumps into the loop from outside still land on h (now the
+ * moved instruction); jumps from inside to h land after it. */
+static bool movable(const wg_ins *i)
+{
+    return i->op == OP_MATH || i->op == OP_CMP || i->op == OP_BITS || i->op == OP_SELECT ||
+           i->op == OP_MOV || i->op == OP_MATHV;
+}
+
+static bool overlaps(uint32_t a, uint32_t an, uint32_t b, uint32_t bn, uint32_t nregs)
+{
+    uint32_t alo, ahi, blo, bhi;
+    range(a, an, nregs, &alo, &ahi);
+    range(b, bn, nregs, &blo, &bhi);
+    return alo < bhi && blo < ahi;
+}
+
+/* Can code[pc] of loop [h, e] move to h?  live_after: live after e. */
+static bool invariant(const wg_program *p, uint32_t nregs, uint32_t h, uint32_t e, uint32_t pc,
+                      const uint64_t *live_after)
+{
+    wg_ins *i = &p->code[pc];
+    ins_info f;
+    if (!movable(i) || !describe(i, &f) || !f.pure || !f.full || !f.wr.reg)
+        return false;
+    uint32_t d = *f.wr.reg, dn = f.wr.count, lo, hi;
+    range(d, dn, nregs, &lo, &hi);
+    for (uint32_t r = lo; r < hi; r++)
+        if (bit_get(live_after, r))
+            return false;
+    for (uint32_t k = 0; k < f.nrd; k++)
+        if (overlaps(*f.rd[k].reg, f.rd[k].count, d, dn, nregs))
+            return false; /* reads what it writes */
+    for (uint32_t q = h; q <= e; q++) {
+        if (q == pc)
+            continue;
+        ins_info g;
+        describe(&p->code[q], &g);
+        if (g.wr.reg) {
+            if (overlaps(*g.wr.reg, g.wr.count, d, dn, nregs))
+                return false;
+            for (uint32_t k = 0; k < f.nrd; k++)
+                if (overlaps(*g.wr.reg, g.wr.count, *f.rd[k].reg, f.rd[k].count, nregs))
+                    return false;
+        }
+        if (q < pc)
+            for (uint32_t k = 0; k < g.nrd; k++)
+                if (overlaps(*g.rd[k].reg, g.rd[k].count, d, dn, nregs))
+                    return false;
+    }
+    return true;
+}
+
+/* Moves code[pc] to h (h < pc <= e), fixing the jumps. */
+static void move_to_head(wg_program *p, uint32_t h, uint32_t e, uint32_t pc)
+{
+    wg_ins moved = p->code[pc];
+    memmove(&p->code[h + 1], &p->code[h], (pc - h) * sizeof *p->code);
+    p->code[h] = moved;
+    for (uint32_t q = 0; q < p->ncode; q++) {
+        wg_ins *j = &p->code[q];
+        if (!is_jump(j) || q == h)
+            continue;
+        /* q is the jump's new position; where was it? */
+        uint32_t from = q > h && q <= pc ? q - 1 : q;
+        if (j->b > h && j->b <= pc)
+            j->b++; /* its target moved down one */
+        else if (j->b == h && from >= h && from <= e)
+            j->b = h + 1; /* from inside the loop: past the moved instruction */
+    }
+}
+
+static bool hoist_invariants(wg_program *p, uint32_t nregs)
+{
+    uint32_t words = (nregs + 63) / 64 + 1;
+    for (uint32_t rounds = 0; rounds < 4 * p->ncode + 16; rounds++) {
+        uint32_t nc = p->ncode;
+        uint64_t *in = calloc((size_t)(nc + 1) * words, sizeof *in);
+        uint64_t *out = calloc(words, sizeof *out);
+        if (!in || !out) {
+            free(in);
+            free(out);
+            return false;
+        }
+        liveness(p, nregs, NULL, in, out, words);
+        bool moved = false;
+        for (uint32_t e = 0; e < nc && !moved; e++) {
+            const wg_ins *le = &p->code[e];
+            if (le->op != OP_LOOP_END || le->b >= e)
+                continue;
+            uint32_t h = le->b;
+            for (uint32_t pc = h + 1; pc < e && !moved; pc++)
+                if (invariant(p, nregs, h, e, pc, in + (size_t)(e + 1) * words)) {
+                    move_to_head(p, h, e, pc);
+                    moved = true;
+                }
+        }
+        free(in);
+        free(out);
+        if (!moved)
+            return true;
+    }
+    return true;
+}
+
 bool wg_optimize(wg_exec_program *xp)
 {
     wg_program *p = &xp->prog;
@@ -578,6 +694,7 @@ bool wg_optimize(wg_exec_program *xp)
         ok = !s.oom && find_dead(p, p->nregs + s.nconsts, dead);
         if (ok) {
             pack(p, dead);
+            hoist_invariants(p, p->nregs + s.nconsts); /* out of memory: where they were */
             break_jumps(p, p->nregs + s.nconsts); /* out of memory: plain BREAK_IFs */
             xp->consts = s.consts;
             xp->nconsts = s.nconsts;

@@ -8,8 +8,9 @@ usage: check_json.py STEX_BIN GUIDE.md
    "default_size") a list [width, height, layers].
 2. Runs, in order and in a scratch directory, every `$ stex ...` command the
    guide shows, and for each that prints JSON (--json) checks that the JSON
-   the guide prints under it is what the command prints.  Only
-   "dispatch_ms" (a time) may differ, as long as it is a number.
+   the guide prints under it is what the command prints.  Only the times,
+   "dispatch_ms" (a number) and "step_ms" (a list of as many numbers), may
+   differ.
 
 Exit status 0 when all holds; otherwise 1 after printing each difference.
 """
@@ -23,7 +24,7 @@ import tempfile
 
 KEY = re.compile(r"^[a-z][a-z0-9_]*$")
 SIZE_KEYS = {"size", "default_size"}
-VOLATILE = {"dispatch_ms"}
+VOLATILE = {"dispatch_ms", "step_ms"}
 
 # Every subcommand that prints JSON, with the files it needs made first.
 STYLE_COMMANDS = [
@@ -71,8 +72,13 @@ def same(doc, real, path="$"):
             elif k not in doc:
                 out.append(f"{path}.{k}: printed ({json.dumps(real[k])}), not in the guide")
             elif k in VOLATILE:
-                if not isinstance(doc[k], (int, float)) or not isinstance(real[k], (int, float)):
-                    out.append(f"{path}.{k}: not a number")
+                d, r = doc[k], real[k]
+                if isinstance(d, list) and isinstance(r, list) and len(d) == len(r):
+                    d, r = d or [0], r or [0]
+                    if not all(isinstance(v, (int, float)) for v in d + r):
+                        out.append(f"{path}.{k}: not numbers")
+                elif not isinstance(d, (int, float)) or not isinstance(r, (int, float)):
+                    out.append(f"{path}.{k}: not a number (or a list of as many numbers)")
             else:
                 out += same(doc[k], real[k], f"{path}.{k}")
         return out
