@@ -28,10 +28,18 @@
  *    instead of running it once more for none (see break_jumps);
  * 5. an integer comparison followed by a logical not becomes the opposite
  *    comparison (the loop conditions' `!(i <= 1)`);
- * 6. loop-invariant arithmetic moves to the loop's head, before the back
+ * 6. a counted loop - an integer counter starting at a constant, tested
+ *    against a constant, stepped by a constant, a body with no break,
+ *    continue or return - runs its body once per count, unrolled, the
+ *    counter read as a constant in each copy (the box blurs' 3x3 loops; see
+ *    unroll_counted);
+ * 7. loop-invariant arithmetic moves to the loop's head, before the back
  *    edge's target, so it runs once per entry instead of once per iteration
- *    (the box blurs' `tam - 1` and `c.y + dy` in the inner loop; see
- *    hoist_invariants).
+ *    (see hoist_invariants);
+ * 8. arithmetic repeated in one basic block, the same operation on the same
+ *    registers into the same register with none of them written since, is
+ *    dropped: the register still holds that value (the unrolled copies'
+ *    `tam - 1`; see drop_repeats).
  *
  * Arithmetic is never reordered, merged or evaluated here: every result is
  * still computed by the interpreter under the dispatch's profile.  A program
@@ -556,7 +564,262 @@ static void invert_compares(wg_program *p, const uint8_t *label)
     }
 }
 
-/* ---- 6. loop-invariant arithmetic ----
+/* Do register runs [a, a + an) and [b, b + bn) share a register? */
+static bool overlaps(uint32_t a, uint32_t an, uint32_t b, uint32_t bn, uint32_t nregs)
+{
+    uint32_t alo, ahi, blo, bhi;
+    range(a, an, nregs, &alo, &ahi);
+    range(b, bn, nregs, &blo, &bhi);
+    return alo < bhi && blo < ahi;
+}
+
+/* ---- 6. counted loops, unrolled ----
+ * The lowering gives `for (var i = A; i <= B; i++) { body }` (any integer
+ * comparison, + or - a constant step) this shape, once propagation has made
+ * A, B and the step constant registers:
+ *
+ *        MOV i <- A                 (straight-line code before h)
+ *     h: MASK_CLEAR c               (the continue slot)
+ *        CMP t = i <op> B           (true: leave)
+ *        BREAK_IF t, slot b
+ *        body                       (no EXIT, BREAK_IF, END; its jumps stay inside)
+ *        MERGE c
+ *        MATH u = i + S  (or - S)
+ *        MOVM i <- u
+ *     e: LOOP_END -> h, slot b
+ *
+ * With no exit in the body, every lane that enters runs every iteration and
+ * the counter takes the same values in every lane: i_0 = A, i_k+1 = i_k + S
+ * (wrapping as WGSL does), until the comparison holds.  The loop becomes
+ * the body once per value, each copy reading i_k from a constant register
+ * where it read i, then MOVM i <- i_n so that i ends as the loop left it
+ * (the lanes the MOVM does not cover keep theirs).  Only loops of at most
+ * UNROLL_TRIPS iterations and UNROLL_CODE instructions unrolled. */
+enum { UNROLL_TRIPS = 16, UNROLL_CODE = 384 };
+
+static uint32_t const_value(const pass *s, uint32_t reg, bool *ok)
+{
+    if (reg < s->nregs || reg - s->nregs >= s->nconsts) {
+        *ok = false;
+        return 0;
+    }
+    return s->consts[reg - s->nregs];
+}
+
+/* Does the comparison `v <cmp> k` (i32 or u32) hold? */
+static bool cmp_holds(uint32_t cmp, bool sign, uint32_t v, uint32_t k)
+{
+    int64_t a = sign ? (int64_t)(int32_t)v : (int64_t)v, b = sign ? (int64_t)(int32_t)k : (int64_t)k;
+    switch (cmp) {
+    case CMP_LT: return a < b;
+    case CMP_LE: return a <= b;
+    case CMP_GT: return a > b;
+    case CMP_GE: return a >= b;
+    case CMP_EQ: return a == b;
+    default: return a != b;
+    }
+}
+
+/* A loop of that shape: h, e, the copies' prefix [h + 1, h + 1 + npre)
+ * (copies of the counter the lowering makes before the test), the body
+ * [body, e - 3), the counter register and its values (n, then the exit
+ * value). */
+typedef struct counted_loop {
+    uint32_t h, e, npre, body, counter, n;
+    uint32_t vals[UNROLL_TRIPS + 1];
+} counted_loop;
+
+/* Is [h, e] such a loop?  Fills *L.  live_after: the registers live after e. */
+static bool counted(const pass *s, const wg_program *p, const uint8_t *label, uint32_t h,
+                    uint32_t e, const uint64_t *live_after, counted_loop *L)
+{
+    uint32_t np = 0;
+    while (h + 1 + np < e && p->code[h + 1 + np].op == OP_MOV)
+        np++; /* the prefix: MOVs (checked below) */
+    if (e < h + 6 + np)
+        return false;
+    const wg_ins *c = &p->code[h], *t = &p->code[h + 1 + np], *bi = &p->code[h + 2 + np];
+    const wg_ins *mg = &p->code[e - 3], *st = &p->code[e - 2], *mv = &p->code[e - 1];
+    const wg_ins *le = &p->code[e];
+    if (c->op != OP_MASK_CLEAR || t->op != OP_CMP || bi->op != OP_BREAK_IF ||
+        bi->a != t->d || bi->imm != le->imm || mg->op != OP_MERGE || mg->imm != c->imm ||
+        st->op != OP_MATH || mv->op != OP_MOVM || mv->n != 1 || mv->a != st->d ||
+        (t->n != TY_I32 && t->n != TY_U32) || t->sub > CMP_NE)
+        return false;
+    uint32_t v = t->a, fn = st->imm;
+    bool sign = t->n == TY_I32, ok = true;
+    if (st->a != v || mv->d != v || v >= s->nregs ||
+        !(fn == STEX_MATH_ADD_I32 || fn == STEX_MATH_ADD_U32 || fn == STEX_MATH_SUB_I32 ||
+          fn == STEX_MATH_SUB_U32))
+        return false;
+    uint32_t limit = const_value(s, t->b, &ok), step = const_value(s, st->b, &ok);
+    if (!ok)
+        return false;
+    /* the counter's first value: a MOV from a constant in the straight line before h */
+    uint32_t first = 0;
+    bool found = false;
+    for (uint32_t q = h; q-- > 0 && !found;) {
+        const wg_ins *i = &p->code[q];
+        ins_info f;
+        describe((wg_ins *)i, &f);
+        if (f.wr.reg && overlaps(*f.wr.reg, f.wr.count, v, 1, s->nregs)) {
+            if (i->op != OP_MOV || i->d != v || i->n != 1)
+                return false;
+            first = const_value(s, i->a, &ok);
+            if (!ok)
+                return false;
+            found = true;
+        }
+        if (label[q] || is_jump(i))
+            break;
+    }
+    if (!found)
+        return false;
+    /* the prefix and the body: no exit, jumps inside the body, the counter
+     * never written and read only whole */
+    uint32_t body = h + 3 + np;
+    for (uint32_t q = h + 1; q < e - 3; q++) {
+        if (q == h + 1 + np || q == h + 2 + np)
+            continue; /* the test */
+        const wg_ins *i = &p->code[q];
+        ins_info f;
+        if (i->op == OP_EXIT || i->op == OP_BREAK_IF || i->op == OP_BREAK_JUMP || i->op == OP_END ||
+            !describe((wg_ins *)i, &f))
+            return false;
+        if (is_jump(i) && (i->b < body || i->b >= e - 3))
+            return false;
+        if (f.wr.reg && overlaps(*f.wr.reg, f.wr.count, v, 1, s->nregs))
+            return false;
+        for (uint32_t r = 0; r < f.nrd; r++)
+            if (overlaps(*f.rd[r].reg, f.rd[r].count, v, 1, s->nregs) &&
+                (*f.rd[r].reg != v || f.rd[r].count != 1))
+                return false;
+    }
+    /* the test's and the step's results are dead after the loop (the
+     * prefix's are left as the loop leaves them: it runs once more after
+     * the copies, for the exit value) */
+    if (bit_get(live_after, t->d) || bit_get(live_after, st->d))
+        return false;
+    /* nothing outside jumps into it */
+    for (uint32_t q = 0; q < p->ncode; q++)
+        if ((q < h || q > e) && is_jump(&p->code[q]) && p->code[q].b > h && p->code[q].b <= e)
+            return false;
+    uint32_t k = 0, x = first;
+    bool sub = fn == STEX_MATH_SUB_I32 || fn == STEX_MATH_SUB_U32;
+    L->h = h, L->e = e, L->npre = np, L->body = body, L->counter = v;
+    while (!cmp_holds(t->sub, sign, x, limit)) {
+        if (k == UNROLL_TRIPS)
+            return false;
+        L->vals[k++] = x;
+        x = sub ? x - step : x + step; /* wrapping: WGSL's integer + and - */
+    }
+    L->vals[k] = x;
+    L->n = k;
+    return k * (np + e - 3 - body) <= UNROLL_CODE;
+}
+
+/* Appends code[q] to out at o, its reads of the counter made reads of
+ * register reg, its jump target moved by shift. */
+static void put_copy(const wg_program *p, uint32_t q, uint32_t v, uint32_t reg, int64_t shift,
+                     wg_ins *out)
+{
+    wg_ins i = p->code[q];
+    ins_info f;
+    describe(&i, &f);
+    for (uint32_t r = 0; r < f.nrd; r++)
+        if (f.rd[r].reg != f.wr.reg && *f.rd[r].reg == v && f.rd[r].count == 1)
+            *f.rd[r].reg = reg;
+    if (is_jump(&i))
+        i.b = (uint32_t)((int64_t)i.b + shift);
+    *out = i;
+}
+
+/* Replaces loop L by its unrolled copies; false: out of memory. */
+static bool unroll(pass *s, wg_program *p, const counted_loop *L)
+{
+    uint32_t h = L->h, e = L->e, n = L->n, blen = e - 3 - L->body, clen = L->npre + blen;
+    uint32_t newlen = n * clen + L->npre + 1, oldlen = e + 1 - h;
+    uint32_t regs[UNROLL_TRIPS + 1];
+    for (uint32_t k = 0; k <= n; k++)
+        if ((regs[k] = const_run(s, &L->vals[k], 1)) == WG_NONE_REG)
+            return false;
+    uint32_t total = p->ncode - oldlen + newlen;
+    wg_ins *code = malloc((total ? total : 1) * sizeof *code);
+    if (!code)
+        return false;
+    memcpy(code, p->code, h * sizeof *code);
+    uint32_t o = h;
+    for (uint32_t k = 0; k < n; k++) {
+        for (uint32_t q = h + 1; q < h + 1 + L->npre; q++)
+            put_copy(p, q, L->counter, regs[k], 0, &code[o++]);
+        /* body instruction q lands at h + k * clen + npre + (q - body) */
+        int64_t shift = (int64_t)h + (int64_t)k * clen + L->npre - (int64_t)L->body;
+        for (uint32_t q = L->body; q < e - 3; q++)
+            put_copy(p, q, L->counter, regs[k], shift, &code[o++]);
+    }
+    for (uint32_t q = h + 1; q < h + 1 + L->npre; q++) /* the exit test's prefix */
+        put_copy(p, q, L->counter, regs[n], 0, &code[o++]);
+    code[o] = p->code[e - 1]; /* MOVM i <- i_n: the counter as the loop left it */
+    code[o].a = regs[n];
+    o++;
+    memcpy(code + o, p->code + e + 1, (p->ncode - e - 1) * sizeof *code);
+    int64_t delta = (int64_t)newlen - (int64_t)oldlen;
+    for (uint32_t q = 0; q < total; q++)
+        if ((q < h || q >= h + newlen) && is_jump(&code[q]) && code[q].b > e)
+            code[q].b = (uint32_t)((int64_t)code[q].b + delta);
+    if (total > p->cap) {
+        free(p->code);
+        p->code = code;
+        p->cap = total;
+    } else {
+        memcpy(p->code, code, total * sizeof *code);
+        free(code);
+    }
+    p->ncode = total;
+    return true;
+}
+
+static bool unroll_counted(pass *s, wg_program *p)
+{
+    for (bool again = true; again;) {
+        again = false;
+        uint32_t words = (s->nregs + s->nconsts + 63) / 64 + 1;
+        uint8_t *label = calloc(p->ncode + 1, 1);
+        uint64_t *in = calloc((size_t)(p->ncode + 1) * words, sizeof *in);
+        uint64_t *out = calloc(words, sizeof *out);
+        if (!label || !in || !out) {
+            free(label);
+            free(in);
+            free(out);
+            return false;
+        }
+        liveness(p, s->nregs + s->nconsts, NULL, in, out, words);
+        for (uint32_t q = 0; q < p->ncode; q++)
+            if (is_jump(&p->code[q]) && p->code[q].b <= p->ncode)
+                label[p->code[q].b] = 1;
+        /* innermost first: the first LOOP_END closes a loop with no loop inside */
+        for (uint32_t e = 0; e < p->ncode && !again; e++) {
+            const wg_ins *le = &p->code[e];
+            counted_loop L;
+            if (le->op != OP_LOOP_END || le->b >= e ||
+                !counted(s, p, label, le->b, e, in + (size_t)(e + 1) * words, &L))
+                continue;
+            if (!unroll(s, p, &L)) {
+                free(label);
+                free(in);
+                free(out);
+                return false;
+            }
+            again = true;
+        }
+        free(label);
+        free(in);
+        free(out);
+    }
+    return true;
+}
+
+/* ---- 7. loop-invariant arithmetic ----
  * An instruction of a loop [h, e] (LOOP_END at e jumping back to h) moves
  * to h, ahead of the loop, when running it there gives every later reader
  * the same words: it is arithmetic that writes every lane (exec does not
@@ -570,14 +833,6 @@ static bool movable(const wg_ins *i)
 {
     return i->op == OP_MATH || i->op == OP_CMP || i->op == OP_BITS || i->op == OP_SELECT ||
            i->op == OP_MOV || i->op == OP_MATHV;
-}
-
-static bool overlaps(uint32_t a, uint32_t an, uint32_t b, uint32_t bn, uint32_t nregs)
-{
-    uint32_t alo, ahi, blo, bhi;
-    range(a, an, nregs, &alo, &ahi);
-    range(b, bn, nregs, &blo, &bhi);
-    return alo < bhi && blo < ahi;
 }
 
 /* Can code[pc] of loop [h, e] move to h?  live_after: live after e. */
@@ -668,6 +923,60 @@ static bool hoist_invariants(wg_program *p, uint32_t nregs)
     return true;
 }
 
+/* ---- 8. repeats ---- */
+
+static bool same_op(const wg_ins *x, const wg_ins *y)
+{
+    return x->op == y->op && x->sub == y->sub && x->n == y->n && x->d == y->d && x->a == y->a &&
+           x->b == y->b && x->c == y->c && x->imm == y->imm && x->e == y->e && x->offs == y->offs;
+}
+
+static bool drop_repeats(wg_program *p, uint32_t nregs)
+{
+    uint32_t nc = p->ncode;
+    uint8_t *label = calloc(nc + 1, 1), *dead = calloc(nc + 1, 1);
+    if (!label || !dead) {
+        free(label);
+        free(dead);
+        return false;
+    }
+    for (uint32_t q = 0; q < nc; q++)
+        if (is_jump(&p->code[q]) && p->code[q].b <= nc)
+            label[p->code[q].b] = 1;
+    for (uint32_t pc = 0; pc < nc; pc++) {
+        wg_ins *i = &p->code[pc];
+        ins_info f;
+        if (!movable(i) || !describe(i, &f) || !f.pure || !f.full || !f.wr.reg)
+            continue;
+        bool self = false; /* reads what it writes: a repeat would differ */
+        for (uint32_t r = 0; r < f.nrd; r++)
+            self |= overlaps(*f.rd[r].reg, f.rd[r].count, *f.wr.reg, f.wr.count, nregs);
+        /* back through the block: the same instruction, with nothing it
+         * reads or writes written since */
+        for (uint32_t q = pc; !self && q-- > 0 && !label[q + 1];) {
+            wg_ins *j = &p->code[q];
+            ins_info g;
+            if (dead[q])
+                continue; /* dropped already: writes nothing */
+            if (same_op(i, j)) {
+                dead[pc] = 1;
+                break;
+            }
+            if (!describe(j, &g) || is_jump(j))
+                break;
+            bool clobbers = g.wr.reg && overlaps(*g.wr.reg, g.wr.count, *f.wr.reg, f.wr.count, nregs);
+            for (uint32_t r = 0; g.wr.reg && r < f.nrd; r++)
+                clobbers |= overlaps(*g.wr.reg, g.wr.count, *f.rd[r].reg, f.rd[r].count, nregs);
+            if (clobbers)
+                break;
+        }
+    }
+    pack(p, dead);
+    free(label);
+    free(dead);
+    return true;
+}
+
 bool wg_optimize(wg_exec_program *xp)
 {
     wg_program *p = &xp->prog;
@@ -684,6 +993,7 @@ bool wg_optimize(wg_exec_program *xp)
     wg_ins *saved = malloc(p->ncode * sizeof *saved);
     s.k = calloc(p->nregs + 1, sizeof *s.k);
     bool ok = label && dead && saved && s.k;
+    uint32_t saved_n = p->ncode;
     if (ok) {
         memcpy(saved, p->code, p->ncode * sizeof *saved);
         for (uint32_t pc = 0; pc < p->ncode; pc++)
@@ -694,7 +1004,11 @@ bool wg_optimize(wg_exec_program *xp)
         ok = !s.oom && find_dead(p, p->nregs + s.nconsts, dead);
         if (ok) {
             pack(p, dead);
+            ok = unroll_counted(&s, p);
+        }
+        if (ok) {
             hoist_invariants(p, p->nregs + s.nconsts); /* out of memory: where they were */
+            drop_repeats(p, p->nregs + s.nconsts);     /* out of memory: kept */
             break_jumps(p, p->nregs + s.nconsts); /* out of memory: plain BREAK_IFs */
             xp->consts = s.consts;
             xp->nconsts = s.nconsts;
@@ -702,7 +1016,8 @@ bool wg_optimize(wg_exec_program *xp)
             p->nregs += s.nconsts;
             s.consts = NULL;
         } else {
-            memcpy(p->code, saved, p->ncode * sizeof *saved); /* as lowered */
+            p->ncode = saved_n; /* as lowered (the code never shrinks its capacity) */
+            memcpy(p->code, saved, saved_n * sizeof *saved);
         }
     }
     free(label);

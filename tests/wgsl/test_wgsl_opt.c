@@ -103,12 +103,69 @@ static const char FLOATS[] =
     "  output[at] = bitcast<u32>(t + s.w) ^ u32(s.z);\n"
     "}\n";
 
+/* Counted loops (step 6 unrolls those with at most 16 iterations):
+ * ascending u32, descending i32 by 2, nested, no iteration, inside a
+ * branch with the counter an outer variable read after the loop, and one
+ * too long to unroll. */
+static const char LOOPS[] =
+    "@group(0) @binding(0) var<storage, read> input : array<u32>;\n"
+    "@group(0) @binding(1) var<storage, read_write> output : array<u32>;\n"
+    "@compute @workgroup_size(64)\n"
+    "fn main(@builtin(global_invocation_id) gid : vec3<u32>) {\n"
+    "  let x = input[gid.x];\n"
+    "  var acc = 0u;\n"
+    "  for (var i = 0u; i < 5u; i++) { acc = acc * 31u + (x >> i); }\n"
+    "  for (var j = 3; j >= -2; j -= 2) { acc += u32(j) * (x & 7u); }\n"
+    "  for (var dy = -1; dy <= 1; dy++) {\n"
+    "    for (var dx = -1; dx <= 1; dx++) { acc += u32(dx * 3 + dy) * x; }\n"
+    "  }\n"
+    "  var never = 0u;\n"
+    "  for (var z = 5u; z < 5u; z++) { never += 1u; }\n"
+    "  var k = 7u;\n"
+    "  if (x % 3u == 0u) {\n"
+    "    var m = 0u;\n"
+    "    for (m = 0u; m < 2u; m++) { acc += m * x; }\n"
+    "    k = m;\n"
+    "  }\n"
+    "  for (var w = 0u; w < 20u; w++) { acc += w ^ x; }\n"
+    "  output[gid.x] = acc + k * 1000u + never;\n"
+    "}\n";
+
+static uint32_t loops_expected(uint32_t x)
+{
+    uint32_t acc = 0, k = 7;
+    for (uint32_t i = 0; i < 5; i++)
+        acc = acc * 31u + (x >> i);
+    for (int32_t j = 3; j >= -2; j -= 2)
+        acc += (uint32_t)j * (x & 7u);
+    for (int32_t dy = -1; dy <= 1; dy++)
+        for (int32_t dx = -1; dx <= 1; dx++)
+            acc += (uint32_t)(dx * 3 + dy) * x;
+    if (x % 3 == 0) {
+        uint32_t m;
+        for (m = 0; m < 2; m++)
+            acc += m * x;
+        k = m;
+    }
+    for (uint32_t w = 0; w < 20; w++)
+        acc += w ^ x;
+    return acc + k * 1000u;
+}
+
 static uint32_t input_value(uint32_t i) { return i * 2654435761u >> 19; }
 
 /* Runs src (input, output at bindings 0 and 1) over GROUPS workgroups;
  * *ncode: the pipeline's instruction count. */
+static uint32_t loops_in(const wg_program *p)
+{
+    uint32_t n = 0;
+    for (uint32_t pc = 0; pc < p->ncode; pc++)
+        n += p->code[pc].op == OP_LOOP_END;
+    return n;
+}
+
 static void run(const char *src, uint32_t width, stex_profile_id prof, bool optimise,
-                uint32_t *out, uint32_t *ncode)
+                uint32_t *out, uint32_t *ncode, uint32_t *nloops)
 {
     stex_adapter_desc ad = stex_adapter_desc_default();
     ad.profile = prof;
@@ -127,6 +184,7 @@ static void run(const char *src, uint32_t width, stex_profile_id prof, bool opti
     if (st)
         fail_msg("%s", stex_last_error());
     *ncode = ((const wg_exec_program *)p->executor.user)->prog.ncode;
+    *nloops = loops_in(&((const wg_exec_program *)p->executor.user)->prog);
     uint32_t usage = STEX_BUFFER_USAGE_STORAGE | STEX_BUFFER_USAGE_COPY_DST;
     stex_buffer_desc bd = {.size = WORDS * 4, .usage = usage};
     stex_buffer *in, *res;
@@ -150,15 +208,19 @@ static void run(const char *src, uint32_t width, stex_profile_id prof, bool opti
     stex_adapter_destroy(a);
 }
 
-static void compare(const char *src, uint32_t (*expected)(uint32_t))
+/* shorter: the optimised program must have fewer instructions (unrolled
+ * loops may make it longer); loops: how many loops it may keep at most */
+static void compare(const char *src, uint32_t (*expected)(uint32_t), bool shorter,
+                    uint32_t loops)
 {
     static const uint32_t widths[] = {1, 5, 64};
     for (int prof = 0; prof < STEX_PROFILE_COUNT; prof++)
         for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
-            uint32_t want[WORDS], got[WORDS], n_plain, n_opt;
-            run(src, widths[k], (stex_profile_id)prof, false, want, &n_plain);
-            run(src, widths[k], (stex_profile_id)prof, true, got, &n_opt);
-            assert_true(n_opt < n_plain);
+            uint32_t want[WORDS], got[WORDS], n_plain, n_opt, l_plain, l_opt;
+            run(src, widths[k], (stex_profile_id)prof, false, want, &n_plain, &l_plain);
+            run(src, widths[k], (stex_profile_id)prof, true, got, &n_opt, &l_opt);
+            assert_true(!shorter || n_opt < n_plain);
+            assert_true(l_opt <= loops);
             for (uint32_t i = 0; i < WORDS; i++) {
                 if (got[i] != want[i])
                     fail_msg("profile %d, width %u, word %u: optimised %08x, as lowered %08x",
@@ -173,18 +235,27 @@ static void compare(const char *src, uint32_t (*expected)(uint32_t))
 static void test_integer_program(void **s)
 {
     (void)s;
-    compare(INTS, ints_expected);
+    compare(INTS, ints_expected, true, UINT32_MAX);
 }
 
 static void test_float_program(void **s)
 {
     (void)s;
-    compare(FLOATS, NULL);
+    compare(FLOATS, NULL, true, UINT32_MAX);
+}
+
+/* Of its seven loops, the 20-iteration one stays, and the one whose
+ * counter is an outer variable (not started by the loop itself) may. */
+static void test_counted_loops(void **s)
+{
+    (void)s;
+    compare(LOOPS, loops_expected, false, 2);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_counted_loops),
         cmocka_unit_test(test_integer_program),
         cmocka_unit_test(test_float_program),
     };
