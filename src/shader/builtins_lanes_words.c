@@ -138,6 +138,77 @@ static bool gather_words(const stex__u32_alias *w, const uint32_t *off, uint32_t
     return true;
 }
 
+/* word[i] = the 4-byte texel (x[i], y[i]) of a 2d level (col, row: its
+ * layout's tables, shader/fast.h) for i < n <= 64; a lane outside w x h
+ * (both below 2^31) reads texel (0, 0) and gets its bit in the mask
+ * returned.  AVX2's gathers where the CPU has them. */
+static uint64_t gather_texels_scalar(const uint8_t *mem, const uint64_t *col,
+                                     const uint64_t *row, uint32_t w, uint32_t h,
+                                     const uint32_t *x, const uint32_t *y, uint32_t n,
+                                     uint32_t *word)
+{
+    uint64_t oob = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t xi = x[i], yi = y[i], in = (xi < w) & (yi < h);
+        memcpy(&word[i], mem + (in ? col[xi] + row[yi] : 0), 4);
+        oob |= (uint64_t)!in << i;
+    }
+    return oob;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define GATHER_AVX2 1
+__attribute__((target("avx2"))) static uint64_t gather_texels_avx2(
+    const uint8_t *mem, const uint64_t *col, const uint64_t *row, uint32_t w, uint32_t h,
+    const uint32_t *x, const uint32_t *y, uint32_t n, uint32_t *word)
+{
+    const __m256i bias = _mm256_set1_epi32(INT32_MIN); /* unsigned order as signed */
+    const __m256i wb = _mm256_set1_epi32((int)(w ^ 0x80000000u));
+    const __m256i hb = _mm256_set1_epi32((int)(h ^ 0x80000000u));
+    uint64_t oob = 0;
+    uint32_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256i xv = _mm256_loadu_si256((const __m256i *)(const void *)(x + i));
+        __m256i yv = _mm256_loadu_si256((const __m256i *)(const void *)(y + i));
+        __m256i in = _mm256_and_si256(_mm256_cmpgt_epi32(wb, _mm256_xor_si256(xv, bias)),
+                                      _mm256_cmpgt_epi32(hb, _mm256_xor_si256(yv, bias)));
+        oob |= (uint64_t)(~(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(in)) & 0xffu) << i;
+        xv = _mm256_and_si256(xv, in); /* out of bounds: texel (0, 0) */
+        yv = _mm256_and_si256(yv, in);
+        __m128i w4[2];
+        for (int half = 0; half < 2; half++) {
+            __m128i xs = half ? _mm256_extracti128_si256(xv, 1) : _mm256_castsi256_si128(xv);
+            __m128i ys = half ? _mm256_extracti128_si256(yv, 1) : _mm256_castsi256_si128(yv);
+            __m256i at = _mm256_add_epi64(
+                _mm256_i32gather_epi64((const long long *)(const void *)col, xs, 8),
+                _mm256_i32gather_epi64((const long long *)(const void *)row, ys, 8));
+            w4[half] = _mm256_i64gather_epi32((const int *)(const void *)mem, at, 1);
+        }
+        _mm256_storeu_si256((__m256i *)(void *)(word + i), _mm256_set_m128i(w4[1], w4[0]));
+    }
+    if (i < n)
+        oob |= gather_texels_scalar(mem, col, row, w, h, x + i, y + i, n - i, word + i) << i;
+    return oob;
+}
+#else
+#define GATHER_AVX2 0
+#endif
+
+static uint64_t gather_texels(const uint8_t *mem, const uint64_t *col, const uint64_t *row,
+                              uint32_t w, uint32_t h, const uint32_t *x, const uint32_t *y,
+                              uint32_t n, uint32_t *word)
+{
+#if GATHER_AVX2
+    static int avx2 = -1; /* racy but idempotent: every thread writes the same */
+    if (avx2 < 0)
+        avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+    if (avx2)
+        return gather_texels_avx2(mem, col, row, w, h, x, y, n, word);
+#endif
+    return gather_texels_scalar(mem, col, row, w, h, x, y, n, word);
+}
+
 void stex_lanes_textureLoad_words(const stex_lanes *l, uint32_t binding, stex_view_dimension dim,
                                   const uint32_t *x, const uint32_t *y, const uint32_t *z,
                                   bool sign, uint32_t *const out[4])
@@ -306,12 +377,7 @@ void stex_lanes_textureLoad_level_2d_words(const stex_lanes *l, uint32_t binding
             /* every lane's texel word gathered, then decoded at once on SIMD
              * lanes; a lane out of bounds reads texel 0 and is redone below */
             uint32_t word[64] = {0};
-            uint64_t oob = 0;
-            for (uint32_t i = 0; i < n; i++) {
-                uint32_t xi = x[i], yi = y[i], in = (xi < w) & (yi < h);
-                memcpy(&word[i], mem + (in ? col[xi] + row[yi] : 0), 4);
-                oob |= (uint64_t)!in << i;
-            }
+            uint64_t oob = gather_texels(mem, col, row, w, h, x, y, n, word);
             float f[4][64];
             stex__unorm8_unrow(t, n, word, f[0], f[1], f[2], f[3]);
             memcpy(o0, f[0], n * 4), memcpy(o1, f[1], n * 4);
