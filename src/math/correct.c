@@ -57,28 +57,32 @@ static int near_halfway(double d)
  * runs check every input against MPFR. */
 typedef double sc_v2d __attribute__((vector_size(16)));
 typedef int64_t sc_v2l __attribute__((vector_size(16)));
+typedef double sc_v4d __attribute__((vector_size(32)));
+typedef int64_t sc_v4l __attribute__((vector_size(32)));
 
-/* Two lanes at once (GCC's and Clang's vector extensions: SSE2 on x86). */
-static inline sc_v2d sincos_core(sc_v2d x, int cosine)
-{
-    const double P1 = 0x1.921fb54400000p+0, P2 = 0x1.0b4611a600000p-34,
-                 P3 = 0x1.3198a2e037073p-69, TWO_OVER_PI = 0x1.45f306dc9c883p-1,
-                 SHIFTER = 0x1.8p52;
-    sc_v2d ks = x * TWO_OVER_PI + SHIFTER; /* k in the low significand bits */
-    sc_v2d k = ks - SHIFTER;               /* the nearest integer to x * 2/pi */
-    sc_v2d r = ((x - k * P1) - k * P2) - k * P3, r2 = r * r;
-    sc_v2d s = r + r * (r2 * (-1.0 / 6.0 + r2 * (1.0 / 120.0 + r2 * (-1.0 / 5040.0 +
-               r2 * (1.0 / 362880.0 + r2 * (-1.0 / 39916800.0 + r2 * (1.0 / 6227020800.0 +
-               r2 * (-1.0 / 1307674368000.0 + r2 * (1.0 / 355687428096000.0)))))))));
-    sc_v2d c = 1.0 + r2 * (-0.5 + r2 * (1.0 / 24.0 + r2 * (-1.0 / 720.0 +
-               r2 * (1.0 / 40320.0 + r2 * (-1.0 / 3628800.0 + r2 * (1.0 / 479001600.0 +
-               r2 * (-1.0 / 87178291200.0 + r2 * (1.0 / 20922789888000.0 +
-               r2 * (-1.0 / 6402373705728000.0)))))))));
-    /* sin(x) = s, c, -s, -c in quadrants q = 0..3; cos(x) is sin(x + pi/2) */
-    sc_v2l q = ((sc_v2l)ks + cosine) & 3, odd = -(q & 1);
-    sc_v2l v = ((sc_v2l)s & ~odd) | ((sc_v2l)c & odd);
-    return (sc_v2d)(v ^ ((q & 2) << 62));
-}
+/* The evaluation for a vector of lanes (GCC's and Clang's vector
+ * extensions), written once for two lanes (SSE2 on x86) and four (AVX2):
+ * the same IEEE operations in the same order either way. */
+#define SINCOS_CORE(VD, VL)                                                                  \
+    const double P1 = 0x1.921fb54400000p+0, P2 = 0x1.0b4611a600000p-34,                   \
+                 P3 = 0x1.3198a2e037073p-69, TWO_OVER_PI = 0x1.45f306dc9c883p-1,           \
+                 SHIFTER = 0x1.8p52;                                                       \
+    VD ks = x * TWO_OVER_PI + SHIFTER; /* k in the low significand bits */                 \
+    VD k = ks - SHIFTER;               /* the nearest integer to x * 2/pi */               \
+    VD r = ((x - k * P1) - k * P2) - k * P3, r2 = r * r;                                   \
+    VD s = r + r * (r2 * (-1.0 / 6.0 + r2 * (1.0 / 120.0 + r2 * (-1.0 / 5040.0 +           \
+           r2 * (1.0 / 362880.0 + r2 * (-1.0 / 39916800.0 + r2 * (1.0 / 6227020800.0 +     \
+           r2 * (-1.0 / 1307674368000.0 + r2 * (1.0 / 355687428096000.0)))))))));         \
+    VD c = 1.0 + r2 * (-0.5 + r2 * (1.0 / 24.0 + r2 * (-1.0 / 720.0 +                      \
+           r2 * (1.0 / 40320.0 + r2 * (-1.0 / 3628800.0 + r2 * (1.0 / 479001600.0 +        \
+           r2 * (-1.0 / 87178291200.0 + r2 * (1.0 / 20922789888000.0 +                     \
+           r2 * (-1.0 / 6402373705728000.0)))))))));                                       \
+    /* sin(x) = s, c, -s, -c in quadrants q = 0..3; cos(x) is sin(x + pi/2) */             \
+    VL q = ((VL)ks + cosine) & 3, odd = -(q & 1);                                          \
+    VL v = ((VL)s & ~odd) | ((VL)c & odd);                                                 \
+    return (VD)(v ^ ((q & 2) << 62))
+
+static inline sc_v2d sincos_core(sc_v2d x, int cosine) { SINCOS_CORE(sc_v2d, sc_v2l); }
 
 static double sincos_small(float xf, int cosine)
 {
@@ -87,32 +91,82 @@ static double sincos_small(float xf, int cosine)
     return sincos_core((sc_v2d){xf, 0.0}, cosine)[0];
 }
 
+/* Lane j of a vector's result d: its f32 into out, or its bit in the
+ * returned mask (to redo: not served, or near_halfway's normal case says
+ * too near a tie; a result below 2^-126 is redone too).  A lane to redo
+ * keeps out as it was: out may be the argument. */
+static inline uint64_t sincos_put(double d, int ok, float *out)
+{
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    int64_t off = (int64_t)(bits & ((1ull << 29) - 1)) - (1ll << 28);
+    if (!ok || (bits >> 52 & 0x7ff) < 1023 - 126 || (off < 256 && off > -256))
+        return 1;
+    *out = (float)d;
+    return 0;
+}
+
+/* Whether x is served (0 < |x| < 2^20), and x or a harmless 0. */
+static inline int sincos_arg(float x, double *arg)
+{
+    int ok = fabsf(x) < 0x1p20f && x != 0.0f;
+    *arg = ok ? x : 0.0;
+    return ok;
+}
+
+/* The n-lane loop, for a vector of W lanes. */
+#define SINCOS_LANES(VD, W, CORE)                                                            \
+    uint64_t bad = 0;                                                                      \
+    for (size_t i = 0; i < n; i += W) {                                                    \
+        VD x;                                                                              \
+        int ok[W];                                                                         \
+        for (size_t j = 0; j < W; j++) {                                                   \
+            double arg;                                                                    \
+            ok[j] = sincos_arg(i + j < n ? a[i + j] : 0.0f, &arg);                         \
+            x[j] = arg;                                                                    \
+        }                                                                                  \
+        VD v = CORE(x, cosine);                                                            \
+        for (size_t j = 0; j < W && i + j < n; j++)                                        \
+            bad |= sincos_put(v[j], ok[j], &out[i + j]) << (i + j);                        \
+    }                                                                                      \
+    return bad
+
+static uint64_t sincos_lanes2(int cosine, size_t n, const float *a, float *out)
+{
+    SINCOS_LANES(sc_v2d, 2, sincos_core);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define SINCOS_AVX2 1
+__attribute__((target("avx2"))) static inline sc_v4d sincos_core4(sc_v4d x, int cosine)
+{
+    SINCOS_CORE(sc_v4d, sc_v4l);
+}
+__attribute__((target("avx2"))) static uint64_t sincos_lanes4(int cosine, size_t n,
+                                                              const float *a, float *out)
+{
+    SINCOS_LANES(sc_v4d, 4, sincos_core4);
+}
+#else
+#define SINCOS_AVX2 0
+#endif
+
 int stex_m_correct_sincos_n(stex_math_fn fn, size_t n, const float *a, float *out,
                             uint64_t *redo)
 {
-    enum { MAX = 64 };
-    if (n > MAX || (fn != STEX_MATH_SIN_F32 && fn != STEX_MATH_COS_F32))
+    if (n > 64 || (fn != STEX_MATH_SIN_F32 && fn != STEX_MATH_COS_F32))
         return 0;
     int cosine = fn == STEX_MATH_COS_F32;
-    uint64_t bad = 0;
-    for (size_t i = 0; i < n; i += 2) {
-        /* an argument the reduction does not serve computes a harmless 0 */
-        float x[2] = {a[i], i + 1 < n ? a[i + 1] : 0.0f};
-        int ok[2] = {fabsf(x[0]) < 0x1p20f && x[0] != 0.0f, fabsf(x[1]) < 0x1p20f && x[1] != 0.0f};
-        sc_v2d v = sincos_core((sc_v2d){ok[0] ? x[0] : 0.0f, ok[1] ? x[1] : 0.0f}, cosine);
-        for (size_t j = 0; j < 2 && i + j < n; j++) {
-            /* near_halfway's normal case; a result below 2^-126 is redone too */
-            uint64_t bits;
-            double d = v[j];
-            memcpy(&bits, &d, sizeof bits);
-            int64_t off = (int64_t)(bits & ((1ull << 29) - 1)) - (1ll << 28);
-            if (!ok[j] || (bits >> 52 & 0x7ff) < 1023 - 126 || (off < 256 && off > -256))
-                bad |= 1ull << (i + j); /* a lane to redo keeps its argument: out may be a */
-            else
-                out[i + j] = (float)d;
-        }
+#if SINCOS_AVX2
+    static int avx2 = -1; /* racy but idempotent: every thread writes the same */
+    if (avx2 < 0)
+        avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+    if (avx2) {
+        *redo = sincos_lanes4(cosine, n, a, out);
+        return 1;
     }
-    *redo = bad;
+#endif
+    *redo = sincos_lanes2(cosine, n, a, out);
     return 1;
 }
 
