@@ -26,6 +26,12 @@ const float *stex__unorm8_values(stex_norm_decode d)
     return unorm8_table[d == STEX_NORM_DECODE_MUL_RECIP];
 }
 
+int stex__unorm8_values_kind(const float *value)
+{
+    pthread_once(&unorm8_once, unorm8_fill);
+    return value == unorm8_table[0] ? 0 : value == unorm8_table[1] ? 1 : -1;
+}
+
 void stex__unorm8_rule(const stex_norm_rules *r, uint32_t *round, uint32_t *nan)
 {
     switch (r->round) {

@@ -12,6 +12,9 @@
 /* The value of each unorm8 code under decode rule d: 256 entries built once
  * from the converter's own stex_unorm_value. */
 const float *stex__unorm8_values(stex_norm_decode d);
+/* Which of stex__unorm8_values' tables value is: 0 the exact one (k / 255
+ * correctly rounded), 1 the multiplied one (f32(k * f32(1/255))), -1 neither. */
+int stex__unorm8_values_kind(const float *value);
 
 typedef struct stex_fast_codec {
     uint32_t enc, dec;        /* STEX__CODEC_* of stex/shader.h */

@@ -9,6 +9,7 @@
 #include "convert/unorm8_row.h"
 
 #include "convert/codec_inline.h"
+#include "convert/fast.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define ROW_X86 1
@@ -225,13 +226,29 @@ static void unrow_scalar(const float *value, size_t n, const uint32_t *w, float 
 }
 
 #ifdef ROW_X86
-/* Eight texels' channels at once: one table gather per channel. */
+/* Eight texels' channels at once: one table gather per channel - or, for
+ * the two tables the converter makes (stex__unorm8_values), their own
+ * arithmetic, which gives every entry bit for bit: k / 255 correctly
+ * rounded is one IEEE division, f32(k * f32(1/255)) one multiplication
+ * (tests/convert/test_unorm8_row.c checks every code of every channel). */
 __attribute__((target("avx2"))) static void unrow_avx2(const float *value, size_t n,
                                                        const uint32_t *w, float *r, float *g,
                                                        float *b, float *a)
 {
     const __m256i byte = _mm256_set1_epi32(0xff);
     size_t i = 0;
+    int kind = stex__unorm8_values_kind(value);
+    if (kind >= 0) {
+        const __m256 s = _mm256_set1_ps(kind == 0 ? 255.0f : 1.0f / 255.0f);
+        float *out[4] = {r, g, b, a};
+        for (; i + 8 <= n; i += 8) {
+            __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(w + i));
+            for (int c = 0; c < 4; c++) {
+                __m256 k = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(v, 8 * c), byte));
+                _mm256_storeu_ps(out[c] + i, kind == 0 ? _mm256_div_ps(k, s) : _mm256_mul_ps(k, s));
+            }
+        }
+    }
     for (; i + 8 <= n; i += 8) {
         __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(w + i));
         _mm256_storeu_ps(r + i, _mm256_i32gather_ps(value, _mm256_and_si256(v, byte), 4));
