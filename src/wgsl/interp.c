@@ -601,6 +601,14 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
                 mem_halves(p, sg, &L, inv, i);
                 break;
             }
+            if (i->c == 1 && i->a == WG_NONE_REG) { /* a uniform's constant words: every lane */
+                stex_lanes all = L;
+                all.active = &sg->all;
+                for (uint32_t k = 0; k < i->n; k++)
+                    stex_lanes_buffer_load_words(&all, i->imm, NULL, WG_NONE,
+                                                 (uint64_t)i->e + offs_k(p, i, k), R(sg, i->d + k));
+                break;
+            }
             for (uint32_t k = 0; k < i->n; k++)
                 stex_lanes_buffer_load_words(&L, i->imm, i->a == WG_NONE_REG ? NULL : R(sg, i->a),
                                              WG_NONE, (uint64_t)i->e + offs_k(p, i, k),

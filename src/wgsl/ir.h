@@ -38,7 +38,8 @@ typedef enum wg_opcode {
      * sub = 1 (memory holding f16): those count half-words, and a leaf whose
      * offs[k] has WG_OFF_HALF is the f16 at half-word W (2 bytes), any other
      * the word at W / 2 */
-    OP_BUF_LOAD,   /* d[k] = word W, k < n */
+    OP_BUF_LOAD,   /* d[k] = word W, k < n; c = 1: a uniform's words at a constant
+                    * place (a = WG_NONE_REG), loaded for every lane */
     OP_BUF_STORE,  /* word W = b[k], exec lanes */
     OP_WG_LOAD,    /* d[k] = workgroup word W */
     OP_WG_STORE,   /* workgroup word W = b[k], exec lanes */

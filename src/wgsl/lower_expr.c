@@ -196,6 +196,9 @@ wg_val wg_load(wg_ctx *x, wg_val v, wg_loc loc)
         i->sub = v.ref.halves;
         i->d = d, i->a = v.ref.dyn, i->e = v.ref.base, i->imm = v.ref.binding;
         i->n = (uint16_t)words, i->offs = pool;
+        /* a uniform's words at a constant place are the same for every lane
+         * and every time in a dispatch: loaded for every lane (OP_BUF_LOAD's c) */
+        i->c = v.ref.space == SP_UNIFORM && v.ref.dyn == WG_NONE_REG && !v.ref.halves;
         break;
     }
     }

@@ -132,6 +132,11 @@ static bool describe(wg_ins *i, ins_info *f)
         f->wr = (opnd){&i->d, 1}, f->full = f->pure = true;
         return true;
     case OP_BUF_LOAD: case OP_WG_LOAD:
+        if (i->op == OP_BUF_LOAD && i->c == 1 && i->a == WG_NONE_REG && !i->sub) {
+            /* a uniform's constant words, every lane: no effect, the same each time */
+            f->wr = (opnd){&i->d, i->n}, f->full = f->pure = true;
+            return true;
+        }
         rd(f, &i->a, 1);
         rd(f, &i->d, i->n);
         f->wr = (opnd){&i->d, i->n};
@@ -832,7 +837,8 @@ static bool unroll_counted(pass *s, wg_program *p)
 static bool movable(const wg_ins *i)
 {
     return i->op == OP_MATH || i->op == OP_CMP || i->op == OP_BITS || i->op == OP_SELECT ||
-           i->op == OP_MOV || i->op == OP_MATHV;
+           i->op == OP_MOV || i->op == OP_MATHV ||
+           (i->op == OP_BUF_LOAD && i->c == 1 && i->a == WG_NONE_REG && !i->sub);
 }
 
 /* Can code[pc] of loop [h, e] move to h?  live_after: live after e. */
