@@ -119,7 +119,9 @@ typedef uint32_t stex__u32_alias __attribute__((may_alias, aligned(4)));
 /* If every off[i] < lim (i < n): out[i] = w[off[i]] and true; else false
  * and nothing written (out may be off).  Compiled for AVX2 too (its
  * gathers), the CPU's copy picked when the program loads. */
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__ELF__)
+#if defined(__x86_64__) && defined(__clang__) && defined(__ELF__)
+__attribute__((target_clones("avx2", "default"))) /* never inlined */
+#elif defined(__x86_64__) && defined(__GNUC__) && defined(__ELF__)
 __attribute__((target_clones("avx2", "default"), noinline))
 #endif
 static bool gather_words(const stex__u32_alias *w, const uint32_t *off, uint32_t lim, uint32_t n,

@@ -56,21 +56,6 @@ static inline uint32_t offs_k(const wg_program *p, const wg_ins *i, uint32_t k)
     return i->offs == WG_NO_OFFS ? k : p->pool[i->offs + k];
 }
 
-/* word_at for every lane */
-static inline void words_at(const wg_program *p, const subgroup *sg, const wg_ins *i, uint32_t k,
-                            uint64_t *restrict idx)
-{
-    uint64_t add = (uint64_t)i->e + offs_k(p, i, k);
-    if (i->a == WG_NONE_REG) {
-        for (uint32_t l = 0; l < sg->n; l++)
-            idx[l] = add;
-        return;
-    }
-    const uint32_t *o = R(sg, i->a);
-    for (uint32_t l = 0; l < sg->n; l++)
-        idx[l] = o[l] == WG_NONE ? UINT64_MAX : o[l] + add;
-}
-
 /* The word index of memory op i for lane l and word k; UINT64_MAX: none. */
 static inline uint64_t word_at(const wg_program *p, const subgroup *sg, const wg_ins *i,
                                uint32_t l, uint32_t k)
@@ -596,7 +581,7 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
                 R(sg, i->d)[l] = w >= WG_NONE ? WG_NONE : (uint32_t)w;
             }
             break;
-        case OP_BUF_LOAD: /* word k of each lane: off(a) + e + offs[k] (words_at) */
+        case OP_BUF_LOAD: /* word k of each lane: off(a) + e + offs[k] (word_at) */
             if (i->sub) {
                 mem_halves(p, sg, &L, inv, i);
                 break;
