@@ -65,12 +65,13 @@ STEX__ALWAYS_INLINE uint32_t stex__unorm8x4_by(uint32_t round, uint32_t nan, con
 }
 #if defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__))
 #include <emmintrin.h>
-/* The same four conversions on one SSE2 vector: the same clamps and
- * products, lane by lane (the converter's exactness argument holds per
- * lane), and the four codes packed to bytes with two saturating packs. */
-STEX__ALWAYS_INLINE uint32_t stex__unorm8x4_sse2(uint32_t round, uint32_t nan, const float f[4])
+/* The unorm8 codes (0..255, one per 32-bit lane) of four floats at p on one
+ * SSE2 vector: stex__unorm8_encode's clamps and products, lane by lane (the
+ * converter's exactness argument holds per lane); nanv: the NaN code in
+ * every lane.  Also the row encoders' core (convert/unorm8_row.c). */
+STEX__ALWAYS_INLINE __m128i stex__unorm8_codes_sse2(uint32_t round, __m128i nanv, const float *p)
 {
-    __m128i s = _mm_loadu_si128((const __m128i *)(const void *)f);
+    __m128i s = _mm_loadu_si128((const __m128i *)(const void *)p);
     __m128i isnan = _mm_cmpgt_epi32(_mm_and_si128(s, _mm_set1_epi32(0x7fffffff)),
                                     _mm_set1_epi32(0x7f800000));     /* -1 in NaN lanes */
     s = _mm_andnot_si128(_mm_srai_epi32(s, 31), s);                  /* negatives, -0 -> 0 */
@@ -83,9 +84,9 @@ STEX__ALWAYS_INLINE uint32_t stex__unorm8x4_sse2(uint32_t round, uint32_t nan, c
         q = _mm_srli_epi32(_mm_add_epi32(_mm_sub_epi32(y, _mm_srli_epi32(y, 8)),
                                          _mm_set1_epi32(7)), 4);
     } else if (round == STEX__UNORM8_F32_EVEN) {
-        __m128 p = _mm_mul_ps(x, _mm_set1_ps(255.0f));
-        STEX__OPAQUE(p);
-        __m128 t = _mm_add_ps(p, _mm_set1_ps(8388608.0f));
+        __m128 pr = _mm_mul_ps(x, _mm_set1_ps(255.0f));
+        STEX__OPAQUE(pr);
+        __m128 t = _mm_add_ps(pr, _mm_set1_ps(8388608.0f));
         q = _mm_and_si128(_mm_castps_si128(t), _mm_set1_epi32(0x1ff));
     } else { /* x * 255 is exact in f64: two lanes per register */
         __m128d lo = _mm_mul_pd(_mm_cvtps_pd(x), _mm_set1_pd(255.0));
@@ -101,7 +102,14 @@ STEX__ALWAYS_INLINE uint32_t stex__unorm8x4_sse2(uint32_t round, uint32_t nan, c
             q = _mm_and_si128(q, _mm_set1_epi32(0x1ff));
         }
     }
-    q = _mm_or_si128(_mm_andnot_si128(isnan, q), _mm_and_si128(isnan, _mm_set1_epi32((int)nan)));
+    return _mm_or_si128(_mm_andnot_si128(isnan, q), _mm_and_si128(isnan, nanv));
+}
+
+/* The four conversions of a texel on one SSE2 vector, the codes packed to
+ * bytes with two saturating packs. */
+STEX__ALWAYS_INLINE uint32_t stex__unorm8x4_sse2(uint32_t round, uint32_t nan, const float f[4])
+{
+    __m128i q = stex__unorm8_codes_sse2(round, _mm_set1_epi32((int)nan), f);
     q = _mm_packs_epi32(q, q); /* codes are 0..255: both packs are exact */
     return (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(q, q));
 }

@@ -34,42 +34,8 @@ static void codes_scalar(uint32_t round, uint32_t nan, size_t n, const float *x,
 }
 
 #ifdef ROW_X86
-/* Four codes of one channel (SSE2). */
-STEX__ALWAYS_INLINE __m128i codes4(uint32_t round, __m128i nanv, const float *p)
-{
-    __m128i s = _mm_loadu_si128((const __m128i *)(const void *)p);
-    __m128i isnan = _mm_cmpgt_epi32(_mm_and_si128(s, _mm_set1_epi32(0x7fffffff)),
-                                    _mm_set1_epi32(0x7f800000));
-    s = _mm_andnot_si128(_mm_srai_epi32(s, 31), s);               /* negatives, -0 -> 0 */
-    __m128i big = _mm_cmpgt_epi32(s, _mm_set1_epi32(0x3f800000)); /* past 1, +inf -> 1 */
-    s = _mm_or_si128(_mm_andnot_si128(big, s), _mm_and_si128(big, _mm_set1_epi32(0x3f800000)));
-    __m128 x = _mm_castsi128_ps(s);
-    __m128i q;
-    if (round == STEX__UNORM8_FIXED4) {
-        __m128i y = _mm_cvttps_epi32(_mm_mul_ps(x, _mm_set1_ps(4096.0f)));
-        q = _mm_srli_epi32(_mm_add_epi32(_mm_sub_epi32(y, _mm_srli_epi32(y, 8)),
-                                         _mm_set1_epi32(7)), 4);
-    } else if (round == STEX__UNORM8_F32_EVEN) {
-        __m128 pr = _mm_mul_ps(x, _mm_set1_ps(255.0f));
-        STEX__OPAQUE(pr);
-        __m128 t = _mm_add_ps(pr, _mm_set1_ps(8388608.0f));
-        q = _mm_and_si128(_mm_castps_si128(t), _mm_set1_epi32(0x1ff));
-    } else { /* x * 255 is exact in f64 */
-        __m128d lo = _mm_mul_pd(_mm_cvtps_pd(x), _mm_set1_pd(255.0));
-        __m128d hi = _mm_mul_pd(_mm_cvtps_pd(_mm_movehl_ps(x, x)), _mm_set1_pd(255.0));
-        if (round == STEX__UNORM8_EXACT_HALF_UP) {
-            q = _mm_unpacklo_epi64(_mm_cvttpd_epi32(_mm_add_pd(lo, _mm_set1_pd(0.5))),
-                                   _mm_cvttpd_epi32(_mm_add_pd(hi, _mm_set1_pd(0.5))));
-        } else { /* + 2^52 rounds to an integer, ties to even: the low words hold it */
-            lo = _mm_add_pd(lo, _mm_set1_pd(4503599627370496.0));
-            hi = _mm_add_pd(hi, _mm_set1_pd(4503599627370496.0));
-            q = _mm_castps_si128(_mm_shuffle_ps(_mm_castpd_ps(lo), _mm_castpd_ps(hi),
-                                                _MM_SHUFFLE(2, 0, 2, 0)));
-            q = _mm_and_si128(q, _mm_set1_epi32(0x1ff));
-        }
-    }
-    return _mm_or_si128(_mm_andnot_si128(isnan, q), _mm_and_si128(isnan, nanv));
-}
+/* Four codes of one channel (SSE2): the inline codec's own core. */
+#define codes4 stex__unorm8_codes_sse2
 
 STEX__ALWAYS_INLINE void row_sse2_by(uint32_t round, uint32_t nan, size_t n, const float *r,
                                      const float *g, const float *b, const float *a,
