@@ -61,6 +61,8 @@ typedef struct stex_wgsl_entry_point {
                                      * sized by an override without a default
                                      * counted as one element: the pipeline's
                                      * own size follows its constants) */
+    bool workgroup_memory_by_override; /* such an array is there: the size above is
+                                        * a lower bound, not the pipeline's */
     bool uses_barriers;
     const stex_layout_entry *entries; /* the bindings it uses: layout 'auto' */
     uint32_t entry_count;

@@ -261,8 +261,10 @@ static int print_module(const char *path, const stex_wgsl_module *m, const refle
             for (int k = 0; k < 3; k++)
                 dim(d[k], sizes[i][k], "null");
             printf(", \"stage\": \"compute\", \"workgroup_size\": [%s, %s, %s], "
-                   "\"workgroup_memory_size\": %u, \"uses_barriers\": %s, \"bindings\": [",
+                   "\"workgroup_memory_size\": %u, \"workgroup_memory_by_override\": %s, "
+                   "\"uses_barriers\": %s, \"bindings\": [",
                    d[0], d[1], d[2], ep->workgroup_memory_size,
+                   ep->workgroup_memory_by_override ? "true" : "false",
                    ep->uses_barriers ? "true" : "false");
             for (uint32_t b = 0; b < ep->entry_count; b++)
                 json_binding(ep, b);
@@ -271,10 +273,15 @@ static int print_module(const char *path, const stex_wgsl_module *m, const refle
             char d[3][16];
             for (int k = 0; k < 3; k++)
                 dim(d[k], sizes[i][k], "?");
-            printf("  @compute @workgroup_size(%s, %s, %s) fn %s: %u bytes of var<workgroup>, "
+            printf("  @compute @workgroup_size(%s, %s, %s) fn %s: %s%u bytes of var<workgroup>%s, "
                    "%s, %u binding%s\n", d[0], d[1], d[2], ep->name,
-                   ep->workgroup_memory_size, ep->uses_barriers ? "barriers" : "no barriers",
-                   ep->entry_count, ep->entry_count == 1 ? "" : "s");
+                   ep->workgroup_memory_by_override ? "at least " : "", ep->workgroup_memory_size,
+                   ep->workgroup_memory_by_override
+                       ? " (an array sized by an override without a default: the pipeline's "
+                         "constants decide)"
+                       : "",
+                   ep->uses_barriers ? "barriers" : "no barriers", ep->entry_count,
+                   ep->entry_count == 1 ? "" : "s");
             for (uint32_t b = 0; b < ep->entry_count; b++)
                 text_binding(ep, b);
         }

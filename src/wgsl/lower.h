@@ -104,6 +104,8 @@ typedef struct wg_ctx {
     bool pipeline;          /* lowering for a pipeline: every override used has a value */
     uint32_t pending_uses;  /* uses of pending overrides so far (wg_global.pending) */
     uint32_t override_uses; /* uses of any override so far: a const may not depend on one */
+    bool wg_memory_pending; /* a var<workgroup> array's element count is an override
+                             * without a value: wg_memory counts it as one element */
     bool workgroup_type;    /* resolving a var<workgroup>'s type: the one place an array
                              * may have an override-expression element count */
     bool oom;

@@ -618,9 +618,12 @@ static void analyse(wg_ctx *x, wg_global *g)
             resource_var(x, g);
         } else {
             wg_space sp = space_of(d->space);
+            uint32_t pending = x->pending_uses;
             x->workgroup_type = sp == SP_WORKGROUP;
             int type = d->type ? wg_resolve_type(x, d->type) : -1;
             x->workgroup_type = false;
+            if (sp == SP_WORKGROUP && x->pending_uses > pending)
+                x->wg_memory_pending = true; /* its size waits for the pipeline */
             if (sp == SP_WORKGROUP) {
                 if (type < 0) {
                     if (!d->type)

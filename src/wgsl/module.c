@@ -335,6 +335,7 @@ static bool lower(stex_wgsl_module *m, const wg_decl *fn, bool entry, wg_diags *
     bool ok = !x.oom;
     if (ok && entry) {
         ep->pub.workgroup_memory_size = (x.wg_memory + 3) / 4 * 4;
+        ep->pub.workgroup_memory_by_override = x.wg_memory_pending;
         ep->pub.uses_barriers = x.uses_barriers;
         ok = reflect(&x, ep);
     }

@@ -92,6 +92,18 @@ static void test_reflection(void **state)
     assert_true(h->has_default && isnan(h->default_value)); /* depends on n */
     /* the workgroup size n decides is unknown until a pipeline gives n */
     assert_int_equal(stex_wgsl_entry_point_at(m, 0)->workgroup_size[0], 0);
+    /* and so is the size of tile: reflection says its count is a lower bound */
+    assert_true(stex_wgsl_entry_point_at(m, 0)->workgroup_memory_by_override);
+    assert_int_equal(stex_wgsl_entry_point_at(m, 0)->workgroup_memory_size, 4);
+    stex_wgsl_module *fixed;
+    assert_int_equal(stex_wgsl_module_create("override k : u32 = 3u;\n"
+                                             "var<workgroup> t : array<u32, k>;\n"
+                                             "@compute @workgroup_size(1)\n"
+                                             "fn main() { t[0] = 1u; }\n", "k.wgsl", &fixed),
+                     STEX_OK);
+    assert_false(stex_wgsl_entry_point_at(fixed, 0)->workgroup_memory_by_override);
+    assert_int_equal(stex_wgsl_entry_point_at(fixed, 0)->workgroup_memory_size, 12);
+    stex_wgsl_module_destroy(fixed);
     uint32_t wg[3];
     stex_wgsl_override c[2] = {{"n", 5}, {"9", 1}};
     stex_wgsl_options o = {.overrides = c, .override_count = 2};
