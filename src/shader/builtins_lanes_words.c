@@ -117,7 +117,9 @@ static inline void put4(uint32_t *const out[4], uint32_t i, const stex_vec4 *v)
 typedef uint32_t stex__u32_alias __attribute__((may_alias, aligned(4)));
 
 /* If every off[i] < lim (i < n): out[i] = w[off[i]] and true; else false
- * and nothing written (out may be off).  Compiled for AVX2 too (its
+ * and nothing written (out may be off).  Every off[i] < lim means the
+ * words from off[r] to off[r] + 7 exist when a row's offsets are
+ * consecutive.  Compiled for AVX2 too (its
  * gathers), the CPU's copy picked when the program loads. */
 #if defined(__x86_64__) && defined(__clang__) && defined(__ELF__)
 __attribute__((target_clones("avx2", "default"))) /* never inlined */
@@ -134,8 +136,18 @@ static bool gather_words(const stex__u32_alias *w, const uint32_t *off, uint32_t
         return false;
     uint32_t tmp[64];
     n = n < 64 ? n : 64;
+    /* rows of 8 lanes reading 8 consecutive words (an 8x8 workgroup's row of
+     * a 2d array in a buffer): copied whole, no gather */
+    uint32_t apart = n & 7;
     for (uint32_t i = 0; i < n; i++)
-        tmp[i] = w[off[i]];
+        apart |= off[i] - off[i & ~7u] - (i & 7u);
+    if (!apart) {
+        for (uint32_t r = 0; r < n; r += 8)
+            memcpy(tmp + r, (const void *)(w + off[r]), 8 * sizeof *tmp);
+    } else {
+        for (uint32_t i = 0; i < n; i++)
+            tmp[i] = w[off[i]];
+    }
     memcpy(out, tmp, n * sizeof *out);
     return true;
 }
