@@ -191,6 +191,22 @@ __attribute__((target("avx2"))) static uint64_t gather_texels_avx2(
         xv = _mm256_and_si256(xv, in); /* out of bounds: texel (0, 0) */
         yv = _mm256_and_si256(yv, in);
         __m128i w4[2];
+        /* a row: 8 lanes in bounds at consecutive x on one y (an 8x8
+         * workgroup's row, shifted or not) - its column offsets are 8
+         * consecutive entries and its row offset one: loaded, not gathered */
+        __m256i x0 = _mm256_set1_epi32(x[i]), y0 = _mm256_set1_epi32(y[i]);
+        __m256i want = _mm256_add_epi32(x0, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        __m256i same = _mm256_and_si256(_mm256_cmpeq_epi32(xv, want), _mm256_cmpeq_epi32(yv, y0));
+        if (_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_and_si256(same, in))) == 0xff) {
+            __m256i r = _mm256_set1_epi64x((long long)row[y[i]]);
+            for (int half = 0; half < 2; half++) {
+                __m256i at = _mm256_add_epi64(
+                    _mm256_loadu_si256((const __m256i *)(const void *)(col + x[i] + 4 * half)), r);
+                w4[half] = _mm256_i64gather_epi32((const int *)(const void *)mem, at, 1);
+            }
+            _mm256_storeu_si256((__m256i *)(void *)(word + i), _mm256_set_m128i(w4[1], w4[0]));
+            continue;
+        }
         for (int half = 0; half < 2; half++) {
             __m128i xs = half ? _mm256_extracti128_si256(xv, 1) : _mm256_castsi256_si128(xv);
             __m128i ys = half ? _mm256_extracti128_si256(yv, 1) : _mm256_castsi256_si128(yv);

@@ -23,7 +23,8 @@
 enum { W = 37, H = 21, GX = 5, GY = 3, WORDS = GX * 8 * GY * 8 };
 
 /* Each invocation (x, y): a sampled rgba8unorm load shifted left by 3 and
- * up or down by one (out of bounds at the edges), a read_write r32float
+ * up or down by one, another shifted by (-1, 1) (rows of 8 consecutive
+ * texels; both out of bounds at the edges), a read_write r32float
  * texel loaded and stored in place (the 8x8 block path inside the texture,
  * the per-lane path at its edges), and a buffer word at an index that
  * passes the end for some lanes. */
@@ -37,20 +38,23 @@ static const char SRC[] =
     "  let at = g.y * 40u + g.x;\n"
     "  let c = vec2<i32>(g.xy) + vec2<i32>(-3, i32(g.x % 3u) - 1);\n"
     "  let t = textureLoad(src, c, 0);\n"
+    "  let u = textureLoad(src, vec2<i32>(g.xy) + vec2<i32>(-1, 1), 0);\n"
     "  let f = textureLoad(field, vec2<i32>(g.xy)).x;\n"
     "  textureStore(field, vec2<i32>(g.xy), vec4<f32>(f * 0.5 + 1.0, 0.0, 0.0, 0.0));\n"
     "  let w = words[(at * 7u) % 1100u];\n"
-    "  out[4u * at] = bitcast<u32>(t.x + t.y * 3.0) ^ w;\n"
-    "  out[4u * at + 1u] = bitcast<u32>(t.z - t.w);\n"
-    "  out[4u * at + 2u] = bitcast<u32>(f);\n"
-    "  out[4u * at + 3u] = w;\n"
+    "  out[6u * at] = bitcast<u32>(t.x + t.y * 3.0) ^ w;\n"
+    "  out[6u * at + 1u] = bitcast<u32>(t.z - t.w);\n"
+    "  out[6u * at + 2u] = bitcast<u32>(f);\n"
+    "  out[6u * at + 3u] = w;\n"
+    "  out[6u * at + 4u] = bitcast<u32>(u.x - u.y * 5.0);\n"
+    "  out[6u * at + 5u] = bitcast<u32>(u.z + u.w * 7.0);\n"
     "}\n";
 
 static uint32_t texel(uint32_t x, uint32_t y) { return (x * 2654435761u) ^ (y * 40503u + 77u); }
 static float fvalue(uint32_t x, uint32_t y) { return (float)(x * 3 + y) - 50.25f; }
 
 typedef struct result {
-    uint32_t out[4 * WORDS];
+    uint32_t out[6 * WORDS];
     float field[W * H];
 } result;
 
@@ -155,10 +159,10 @@ static void test_widths_agree(void **state)
             /* the words read inside the buffer are the ones put there */
             for (uint32_t at = 0; at < WORDS; at++)
                 if ((at * 7u) % 1100u < 1000u)
-                    assert_int_equal(want->out[4 * at + 3], ((at * 7u) % 1100u) * 0x9e3779b9u);
+                    assert_int_equal(want->out[6 * at + 3], ((at * 7u) % 1100u) * 0x9e3779b9u);
             for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
                 run(widths[k], (stex_profile_id)prof, oobs[o], got);
-                for (uint32_t i = 0; i < 4 * WORDS; i++)
+                for (uint32_t i = 0; i < 6 * WORDS; i++)
                     if (got->out[i] != want->out[i])
                         fail_msg("profile %d, oob %d, width %u: out[%u] = %08x, width 1 %08x",
                                  prof, (int)oobs[o], widths[k], i, got->out[i], want->out[i]);
