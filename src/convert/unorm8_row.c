@@ -183,11 +183,11 @@ __attribute__((target("avx2"))) static void row_avx2(uint32_t round, uint32_t na
 static void unrow_scalar(const float *value, size_t n, const uint32_t *w, float *r, float *g,
                          float *b, float *a)
 {
-    for (size_t i = 0; i < n; i++) {
-        r[i] = value[w[i] & 0xff];
-        g[i] = value[w[i] >> 8 & 0xff];
-        b[i] = value[w[i] >> 16 & 0xff];
-        a[i] = value[w[i] >> 24];
+    for (size_t i = 0; i < n; i++) { /* by memcpy: the outputs may be u32 words */
+        memcpy(&r[i], &value[w[i] & 0xff], 4);
+        memcpy(&g[i], &value[w[i] >> 8 & 0xff], 4);
+        memcpy(&b[i], &value[w[i] >> 16 & 0xff], 4);
+        memcpy(&a[i], &value[w[i] >> 24], 4);
     }
 }
 

@@ -23,7 +23,9 @@ void stex__unorm8_row(uint32_t round, uint32_t nan, size_t n, const float *r, co
 void stex__unorm8_codes(uint32_t round, uint32_t nan, size_t n, const float *x, uint32_t *out);
 
 /* The other way: r[i], g[i], b[i], a[i] = value[byte 0, 1, 2, 3 of w[i]]
- * for i < n, value being a decode rule's 256 values (stex__unorm8_values). */
+ * for i < n, value being a decode rule's 256 values (stex__unorm8_values).
+ * The outputs are written by memcpy and vector stores only, so they may be
+ * arrays of 32-bit words holding the bits (an interpreter's registers). */
 void stex__unorm8_unrow(const float *value, size_t n, const uint32_t *w, float *r, float *g,
                         float *b, float *a);
 

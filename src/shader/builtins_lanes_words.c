@@ -408,16 +408,19 @@ void stex_lanes_textureLoad_level_2d_words(const stex_lanes *l, uint32_t binding
              * lanes; a lane out of bounds reads texel 0 and is redone below */
             uint32_t word[64] = {0};
             uint64_t oob = gather_texels(mem, col, row, w, h, x, y, n, word);
-            float f[4][64];
-            stex__unorm8_unrow(t, n, word, f[0], f[1], f[2], f[3]);
-            memcpy(o0, f[0], n * 4), memcpy(o1, f[1], n * 4);
-            memcpy(o2, f[2], n * 4), memcpy(o3, f[3], n * 4);
+            /* the lanes out of bounds first: the outputs may be the coordinates' registers */
+            stex_vec4 slow[64];
+            for (uint64_t m = oob; m; m &= m - 1) {
+                uint32_t i = (uint32_t)__builtin_ctzll(m);
+                stex_lanes_enter(l, i);
+                slow[i] = stex__load_level_b(l->inv, b, binding, coord(x, i, sign),
+                                             coord(y, i, sign), coord(level, i, lsign));
+            }
+            stex__unorm8_unrow(t, n, word, (float *)(void *)o0, (float *)(void *)o1,
+                               (float *)(void *)o2, (float *)(void *)o3);
             for (; oob; oob &= oob - 1) {
                 uint32_t i = (uint32_t)__builtin_ctzll(oob);
-                stex_lanes_enter(l, i);
-                stex_vec4 r = stex__load_level_b(l->inv, b, binding, coord(x, i, sign),
-                                                 coord(y, i, sign), coord(level, i, lsign));
-                put4(out, i, &r);
+                put4(out, i, &slow[i]);
             }
             return;
         }

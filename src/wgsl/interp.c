@@ -441,11 +441,13 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
                  * math layer's stex_unpack4x8unorm): never NaN */
                 const uint32_t *a = R(sg, i->a);
                 const float *t = ((const stex_exec_fast *)(const void *)inv->exec)->unpack_u8;
-                if (n <= 64) { /* every lane on SIMD lanes (convert/unorm8_row.h) */
-                    float f[4][64];
-                    stex__unorm8_unrow(t, n, a, f[0], f[1], f[2], f[3]);
-                    for (uint32_t k = 0; k < 4; k++)
-                        memcpy(R(sg, i->d + k), f[k], n * sizeof(float));
+                if (n <= 64 && (i->d >= i->a + 1 || i->d + 4 <= i->a)) {
+                    /* every lane on SIMD lanes (convert/unorm8_row.h), straight
+                     * into the registers (the operand is not among them) */
+                    stex__unorm8_unrow(t, n, a, (float *)(void *)R(sg, i->d),
+                                       (float *)(void *)R(sg, i->d + 1),
+                                       (float *)(void *)R(sg, i->d + 2),
+                                       (float *)(void *)R(sg, i->d + 3));
                     break;
                 }
                 for (uint32_t k = 0; k < 4; k++) {
