@@ -207,43 +207,13 @@ void race_note_site(race_shadow_head *s, uint32_t tid, uint64_t loc, uint32_t ke
  * invocation with key key0 + 8 * ly + lx on its own location first +
  * stride * ly + lx (lx, ly < 8): when every word is stale or already that
  * invocation's, writes what the 64 calls would (words, sites, touch marks)
- * and returns true; otherwise writes nothing and returns false. */
-static inline bool race_note_site_8x8(race_shadow_head *s, uint32_t tid, uint64_t first,
-                                      uint64_t stride, uint32_t key0, stex_race_access acc)
-{
-    if (acc >= STEX_RACE_ACCESS_ATOMIC_READ || first + stride * 7 + 8 > s->count)
-        return false;
-    uint32_t *w0 = s->word + (uint64_t)tid * s->count + first;
-    uint64_t *s0 = s->wsite + (uint64_t)tid * s->count + first;
-    uint32_t base = s->key_base, bad = 0;
-    for (uint32_t ly = 0; ly < 8; ly++)
-        for (uint32_t lx = 0; lx < 8; lx++) {
-            /* a shared word's key bits are all ones: never a key */
-            uint32_t kw = w0[stride * ly + lx] & RACE_WORD_KEY, key = key0 + 8 * ly + lx;
-            bad |= (kw >= base) & (kw != key);
-        }
-    if (bad)
-        return false;
-    uint32_t site = s->thread_site[tid], bit = acc == STEX_RACE_ACCESS_WRITE ? RACE_WORD_WRITE
-                                                                            : RACE_WORD_READ;
-    int shift = acc == STEX_RACE_ACCESS_WRITE ? 0 : 32; /* the site's half */
-    for (uint32_t ly = 0; ly < 8; ly++) {
-        uint32_t *wp = w0 + stride * ly;
-        uint64_t *sp = s0 + stride * ly;
-        for (uint32_t lx = 0; lx < 8; lx++) {
-            uint32_t w = wp[lx], fresh = (w & RACE_WORD_KEY) < base;
-            uint64_t old = fresh ? 0 : sp[lx];
-            uint32_t m = (uint32_t)(old >> shift);
-            m = !m ? site : !site ? m : m < site ? m : site; /* the smaller known site */
-            sp[lx] = (old & ~((uint64_t)UINT32_MAX << shift)) | (uint64_t)m << shift;
-            wp[lx] = (fresh ? 0 : w) | (key0 + 8 * ly + lx) | bit;
-        }
-        uint64_t loc = first + stride * ly;
-        s->touch[tid * s->runs + (loc >> RACE_RUN_SHIFT)] = 1;
-        s->touch[tid * s->runs + ((loc + 7) >> RACE_RUN_SHIFT)] = 1;
-    }
-    return true;
-}
+ * and returns true; otherwise writes nothing and returns false.  AVX2
+ * where the CPU has it (summary.c); race_note_site_8x8_scalar is the
+ * same for the tests to compare. */
+bool race_note_site_8x8(race_shadow_head *s, uint32_t tid, uint64_t first, uint64_t stride,
+                        uint32_t key0, stex_race_access acc);
+bool race_note_site_8x8_scalar(race_shadow_head *s, uint32_t tid, uint64_t first,
+                               uint64_t stride, uint32_t key0, stex_race_access acc);
 
 /* race_note_site for a run of accesses of one site (the thread's, as
  * race_thread_site set it): its common case - a location this thread holds

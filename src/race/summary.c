@@ -331,6 +331,117 @@ void race_note_site(race_shadow_head *s, uint32_t tid, uint64_t loc, uint32_t ke
     *wp = w | key | (acc == STEX_RACE_ACCESS_WRITE ? RACE_WORD_WRITE : RACE_WORD_READ);
 }
 
+bool race_note_site_8x8_scalar(race_shadow_head *s, uint32_t tid, uint64_t first,
+                               uint64_t stride, uint32_t key0, stex_race_access acc)
+{
+    if (acc >= STEX_RACE_ACCESS_ATOMIC_READ || first + stride * 7 + 8 > s->count)
+        return false;
+    uint32_t *w0 = s->word + (uint64_t)tid * s->count + first;
+    uint64_t *s0 = s->wsite + (uint64_t)tid * s->count + first;
+    uint32_t base = s->key_base, bad = 0;
+    for (uint32_t ly = 0; ly < 8; ly++)
+        for (uint32_t lx = 0; lx < 8; lx++) {
+            /* a shared word's key bits are all ones: never a key */
+            uint32_t kw = w0[stride * ly + lx] & RACE_WORD_KEY, key = key0 + 8 * ly + lx;
+            bad |= (kw >= base) & (kw != key);
+        }
+    if (bad)
+        return false;
+    uint32_t site = s->thread_site[tid], bit = acc == STEX_RACE_ACCESS_WRITE ? RACE_WORD_WRITE
+                                                                            : RACE_WORD_READ;
+    int shift = acc == STEX_RACE_ACCESS_WRITE ? 0 : 32; /* the site's half */
+    for (uint32_t ly = 0; ly < 8; ly++) {
+        uint32_t *wp = w0 + stride * ly;
+        uint64_t *sp = s0 + stride * ly;
+        for (uint32_t lx = 0; lx < 8; lx++) {
+            uint32_t w = wp[lx], fresh = (w & RACE_WORD_KEY) < base;
+            uint64_t old = fresh ? 0 : sp[lx];
+            uint32_t m = (uint32_t)(old >> shift);
+            m = !m ? site : !site ? m : m < site ? m : site; /* the smaller known site */
+            sp[lx] = (old & ~((uint64_t)UINT32_MAX << shift)) | (uint64_t)m << shift;
+            wp[lx] = (fresh ? 0 : w) | (key0 + 8 * ly + lx) | bit;
+        }
+        uint64_t loc = first + stride * ly;
+        s->touch[tid * s->runs + (loc >> RACE_RUN_SHIFT)] = 1;
+        s->touch[tid * s->runs + ((loc + 7) >> RACE_RUN_SHIFT)] = 1;
+    }
+    return true;
+}
+
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+/* The scalar form's steps on eight locations (a row) per vector: keys and
+ * words below 2^31 compare as signed; sites are 32-bit halves of 64-bit
+ * lanes, their "smaller known" min(m - 1, site - 1) + 1 taken with 64-bit
+ * compares of the 32-bit values. */
+__attribute__((target("avx2"))) static bool note_8x8_avx2(race_shadow_head *s, uint32_t tid,
+                                                          uint64_t first, uint64_t stride,
+                                                          uint32_t key0, stex_race_access acc)
+{
+    if (acc >= STEX_RACE_ACCESS_ATOMIC_READ || first + stride * 7 + 8 > s->count)
+        return false;
+    uint32_t *w0 = s->word + (uint64_t)tid * s->count + first;
+    uint64_t *s0 = s->wsite + (uint64_t)tid * s->count + first;
+    const __m256i mask = _mm256_set1_epi32((int)RACE_WORD_KEY);
+    const __m256i base1 = _mm256_set1_epi32((int)s->key_base - 1);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    __m256i bad = _mm256_setzero_si256();
+    for (uint32_t ly = 0; ly < 8; ly++) {
+        __m256i kw = _mm256_and_si256(_mm256_loadu_si256((const __m256i *)(const void *)(w0 + stride * ly)), mask);
+        __m256i key = _mm256_add_epi32(_mm256_set1_epi32((int)(key0 + 8 * ly)), lane);
+        bad = _mm256_or_si256(bad, _mm256_andnot_si256(_mm256_cmpeq_epi32(kw, key),
+                                                       _mm256_cmpgt_epi32(kw, base1)));
+    }
+    if (!_mm256_testz_si256(bad, bad))
+        return false;
+    uint32_t site = s->thread_site[tid];
+    int write = acc == STEX_RACE_ACCESS_WRITE;
+    const __m256i bit = _mm256_set1_epi32((int)(write ? RACE_WORD_WRITE : RACE_WORD_READ));
+    const __m256i low = _mm256_set1_epi64x(UINT32_MAX);
+    const __m256i t = _mm256_set1_epi64x((long long)(uint32_t)(site - 1u));
+    for (uint32_t ly = 0; ly < 8; ly++) {
+        uint32_t *wp = w0 + stride * ly;
+        uint64_t *sp = s0 + stride * ly;
+        __m256i w = _mm256_loadu_si256((const __m256i *)(const void *)wp);
+        __m256i keep = _mm256_cmpgt_epi32(_mm256_and_si256(w, mask), base1); /* not stale */
+        __m256i key = _mm256_add_epi32(_mm256_set1_epi32((int)(key0 + 8 * ly)), lane);
+        _mm256_storeu_si256((__m256i *)(void *)wp,
+                            _mm256_or_si256(_mm256_or_si256(_mm256_and_si256(w, keep), key), bit));
+        for (int half = 0; half < 2; half++) {
+            __m256i k64 = _mm256_cvtepi32_epi64(half ? _mm256_extracti128_si256(keep, 1)
+                                                     : _mm256_castsi256_si128(keep));
+            __m256i old = _mm256_and_si256(
+                _mm256_loadu_si256((const __m256i *)(const void *)(sp + 4 * half)), k64);
+            __m256i m = write ? _mm256_and_si256(old, low) : _mm256_srli_epi64(old, 32);
+            m = _mm256_and_si256(_mm256_sub_epi64(m, _mm256_set1_epi64x(1)), low);
+            m = _mm256_blendv_epi8(m, t, _mm256_cmpgt_epi64(m, t));
+            m = _mm256_and_si256(_mm256_add_epi64(m, _mm256_set1_epi64x(1)), low);
+            __m256i v = write ? _mm256_or_si256(_mm256_andnot_si256(low, old), m)
+                              : _mm256_or_si256(_mm256_and_si256(old, low), _mm256_slli_epi64(m, 32));
+            _mm256_storeu_si256((__m256i *)(void *)(sp + 4 * half), v);
+        }
+        uint64_t loc = first + stride * ly;
+        s->touch[tid * s->runs + (loc >> RACE_RUN_SHIFT)] = 1;
+        s->touch[tid * s->runs + ((loc + 7) >> RACE_RUN_SHIFT)] = 1;
+    }
+    return true;
+}
+#endif
+
+bool race_note_site_8x8(race_shadow_head *s, uint32_t tid, uint64_t first, uint64_t stride,
+                        uint32_t key0, stex_race_access acc)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    static int avx2 = -1; /* racy but idempotent: every thread writes the same */
+    if (avx2 < 0)
+        avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
+    if (avx2)
+        return note_8x8_avx2(s, tid, first, stride, key0, acc);
+#endif
+    return race_note_site_8x8_scalar(s, tid, first, stride, key0, acc);
+}
+
 void race_share(race_shadow_head *s, uint32_t tid, uint64_t loc, uint32_t w, uint32_t key,
                 stex_race_access acc)
 {

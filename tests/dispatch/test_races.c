@@ -676,9 +676,61 @@ static void test_note_set_equals_note(void **state)
     }
 }
 
+/* race_note_site_8x8 (AVX2 where the CPU has it) against its scalar form:
+ * blocks of words stale or this dispatch's own (written) and, every fourth
+ * round, some another invocation's or shared (refused), with sites known
+ * and unknown, for reads and writes - the same verdict, words, sites and
+ * touch marks. */
+static void test_block_marks_agree(void **state)
+{
+    (void)state;
+    enum { W = 24, H = 20, COUNT = W * H, RUNS = (COUNT >> STEX__RACE_RUN_SHIFT) + 1 };
+    static uint32_t word[2][COUNT];
+    static uint64_t site[2][COUNT];
+    static uint16_t touch[2][RUNS];
+    uint32_t thread_site = 0;
+    race_shadow_head h[2];
+    for (int v = 0; v < 2; v++)
+        h[v] = (race_shadow_head){.count = COUNT, .word = word[v], .key_base = 1000,
+                                  .nthreads = 1, .touch = touch[v], .runs = RUNS,
+                                  .wsite = site[v], .thread_site = &thread_site};
+    uint64_t rng = 12345;
+    int passed = 0;
+    for (int round = 0; round < 2000; round++) {
+        uint32_t x0 = (uint32_t)(round % 3) * 8, y0 = (uint32_t)(round / 3 % 3) * 6;
+        uint32_t key0 = 1000 + 64 * (uint32_t)(round % 5);
+        for (uint32_t i = 0; i < COUNT; i++) {
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            uint32_t r = (uint32_t)(rng >> 33), kind = r % (round % 4 ? 14 : 16);
+            uint32_t loc_key = key0 + (i % W - x0) % 8 + 8 * ((i / W - y0) % 8);
+            /* mostly stale or the block's own key, so that blocks pass */
+            uint32_t w = kind < 6 ? r % 1000 : kind < 14 ? loc_key : kind < 15 ? 2000 + r % 64
+                                                                                : RACE_WORD_SHARED;
+            if (w != RACE_WORD_SHARED && kind >= 6)
+                w |= (r >> 8 & 1 ? RACE_WORD_READ : 0) | (r >> 9 & 1 ? RACE_WORD_WRITE : 0);
+            word[0][i] = word[1][i] = w;
+            site[0][i] = site[1][i] = (r >> 10 & 3) ? (uint64_t)(r >> 12 & 7) << 32 | (r >> 15 & 7)
+                                                      : 0;
+        }
+        memset(touch, 0, sizeof touch);
+        thread_site = (uint32_t)(round % 4); /* 0: unknown */
+        stex_race_access acc = round & 1 ? STEX_RACE_ACCESS_WRITE : STEX_RACE_ACCESS_READ;
+        uint64_t first = x0 + (uint64_t)W * y0;
+        bool a = race_note_site_8x8(&h[0], 0, first, W, key0, acc);
+        bool b = race_note_site_8x8_scalar(&h[1], 0, first, W, key0, acc);
+        assert_int_equal(a, b);
+        passed += a;
+        assert_memory_equal(word[0], word[1], sizeof word[0]);
+        assert_memory_equal(site[0], site[1], sizeof site[0]);
+        assert_memory_equal(touch[0], touch[1], sizeof touch[0]);
+    }
+    assert_true(passed > 1000); /* most rounds (no foreign word) write the block */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_block_marks_agree),
         cmocka_unit_test(test_corpus),
         cmocka_unit_test(test_summary_equals_full),
         cmocka_unit_test(test_random_programs),
