@@ -600,10 +600,13 @@ static void scan_block(const struct race_shadow *s, uint64_t lo, uint64_t hi, bo
         uint32_t n = hi - r < RUN ? (uint32_t)(hi - r) : RUN;
         uint64_t run = r >> RACE_RUN_SHIFT;
         uint32_t users = 0;
+        uint64_t touched = 0; /* threads with accesses in the run (the first 64) */
         bool mixed = false;
         for (uint32_t t = 0; t < nt; t++) {
-            if (s->h.touch[t * s->h.runs + run])
+            if (s->h.touch[t * s->h.runs + run]) {
                 users++;
+                touched |= t < 64 ? 1ull << t : 0;
+            }
             mixed |= s->h.mixed[t * s->h.runs + run] != 0;
         }
         if (users <= 1 && !mixed)
@@ -617,6 +620,10 @@ static void scan_block(const struct race_shadow *s, uint64_t lo, uint64_t hi, bo
         memset(shared, 0, n);
         const uint32_t base = s->h.key_base;
         for (uint32_t t = 0; t < nt; t++) {
+            /* a thread that did not touch the run has only stale words there:
+             * not read (reading would map pages that later writes must copy) */
+            if (t < 64 && !(touched >> t & 1))
+                continue;
             const uint32_t *wt = word + (uint64_t)t * s->h.count + r;
             for (uint32_t j = 0; j < n; j++) {
                 uint32_t w = wt[j], kw = w & RACE_WORD_KEY;
@@ -630,7 +637,8 @@ static void scan_block(const struct race_shadow *s, uint64_t lo, uint64_t hi, bo
             if (shared[j])
                 judge_location(s, r + j, suppress, d, room, o);
         for (uint32_t t = 0; t < nt; t++) /* clean for the next dispatch (words_give) */
-            memset(word + (uint64_t)t * s->h.count + r, 0, n * sizeof *word);
+            if (t >= 64 || touched >> t & 1)
+                memset(word + (uint64_t)t * s->h.count + r, 0, n * sizeof *word);
     }
 }
 
