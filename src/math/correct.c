@@ -142,10 +142,29 @@ __attribute__((target("avx2"))) static inline sc_v4d sincos_core4(sc_v4d x, int 
 {
     SINCOS_CORE(sc_v4d, sc_v4l);
 }
+/* Eight lanes per step: two vectors whose chains of dependent
+ * multiplications and additions are independent, so the CPU overlaps them
+ * (each lane's operations are the four-lane form's). */
 __attribute__((target("avx2"))) static uint64_t sincos_lanes4(int cosine, size_t n,
                                                               const float *a, float *out)
 {
-    SINCOS_LANES(sc_v4d, 4, sincos_core4);
+    uint64_t bad = 0;
+    for (size_t i = 0; i < n; i += 8) {
+        double arg[8];
+        int ok[8];
+        for (size_t j = 0; j < 8; j++)
+            ok[j] = sincos_arg(i + j < n ? a[i + j] : 0.0f, &arg[j]);
+        sc_v4d x0, x1;
+        memcpy(&x0, arg, sizeof x0);
+        memcpy(&x1, arg + 4, sizeof x1);
+        sc_v4d v0 = sincos_core4(x0, cosine), v1 = sincos_core4(x1, cosine);
+        double d[8];
+        memcpy(d, &v0, sizeof v0);
+        memcpy(d + 4, &v1, sizeof v1);
+        for (size_t j = 0; j < 8 && i + j < n; j++)
+            bad |= sincos_put(d[j], ok[j], &out[i + j]) << (i + j);
+    }
+    return bad;
 }
 #else
 #define SINCOS_AVX2 0
