@@ -148,23 +148,34 @@ typedef struct race_shadow_head {
 #define RACE_VALUE_HAS (1ull << 62)
 #define RACE_VALUE_DIFFER (1ull << 63)
 
-/* Inserts key k into a pair of the two smallest distinct keys.  The result
- * is a function of the set of keys inserted, whatever their order. */
-static inline void race_pair_insert(_Atomic uint64_t *p, uint32_t k, bool mt)
+/* A pair: the two smallest distinct keys inserted into it, packed a << 32 |
+ * b (a < b, or b = 0; a = 0: empty) - a function of the set of keys
+ * inserted, whatever their order.
+ *
+ * The two smallest distinct keys of pairs x and y: what inserting y's keys
+ * into x one by one leaves.  Branch-free: with 0 read as "above every key" (k -
+ * 1 wraps), the smaller of the two a's comes first, then the smallest of
+ * the larger a (unless both a's are one key) and the two b's - a b is
+ * never the first, being above its own a. */
+static inline uint32_t race_min32(uint32_t a, uint32_t b) { return a < b ? a : b; }
+static inline uint64_t race_pair_join(uint64_t x, uint64_t y)
 {
+    uint32_t xa = (uint32_t)(x >> 32) - 1, xb = (uint32_t)x - 1;
+    uint32_t ya = (uint32_t)(y >> 32) - 1, yb = (uint32_t)y - 1;
+    uint32_t a = race_min32(xa, ya), hi = xa == ya ? UINT32_MAX : (xa < ya ? ya : xa);
+    uint32_t b = race_min32(hi, race_min32(xb, yb));
+    return ((uint64_t)(a + 1) << 32) | (uint32_t)(b + 1);
+}
+
+/* Inserts every key of pair y into *p at once, with one compare-and-swap. */
+static inline void race_pair_merge(_Atomic uint64_t *p, uint64_t y, bool mt)
+{
+    if (!y)
+        return;
     uint64_t old = atomic_load_explicit(p, memory_order_relaxed);
     for (;;) {
-        uint32_t a = (uint32_t)(old >> 32), b = (uint32_t)old;
-        uint64_t nw;
-        if (!a)
-            nw = (uint64_t)k << 32;
-        else if (k == a || k == b)
-            return;
-        else if (k < a)
-            nw = ((uint64_t)k << 32) | a;
-        else if (!b || k < b)
-            nw = ((uint64_t)a << 32) | k;
-        else
+        uint64_t nw = old ? race_pair_join(old, y) : y; /* often the location's first keys */
+        if (nw == old)
             return;
         if (!mt) {
             atomic_store_explicit(p, nw, memory_order_relaxed);
@@ -174,6 +185,12 @@ static inline void race_pair_insert(_Atomic uint64_t *p, uint32_t k, bool mt)
                                                   memory_order_relaxed))
             return;
     }
+}
+
+/* Inserts key k into pair *p: the pair {k} merged in. */
+static inline void race_pair_insert(_Atomic uint64_t *p, uint32_t k, bool mt)
+{
+    race_pair_merge(p, (uint64_t)k << 32, mt);
 }
 
 /* The value word: 0, then the first value seen (RACE_VALUE_HAS | bits),
@@ -274,43 +291,6 @@ static inline void race_note(struct race_shadow *sh, uint32_t tid, uint64_t loc,
         return;
     }
     *wp = w | key | bit;
-}
-
-/* The two smallest distinct keys of pairs x and y, each as race_pair_insert
- * keeps them (a < b, or b = 0; a = 0: empty): what inserting y's keys into
- * x one by one leaves.  Branch-free: with 0 read as "above every key" (k -
- * 1 wraps), the smaller of the two a's comes first, then the smallest of
- * the larger a (unless both a's are one key) and the two b's - a b is
- * never the first, being above its own a. */
-static inline uint32_t race_min32(uint32_t a, uint32_t b) { return a < b ? a : b; }
-static inline uint64_t race_pair_join(uint64_t x, uint64_t y)
-{
-    uint32_t xa = (uint32_t)(x >> 32) - 1, xb = (uint32_t)x - 1;
-    uint32_t ya = (uint32_t)(y >> 32) - 1, yb = (uint32_t)y - 1;
-    uint32_t a = race_min32(xa, ya), hi = xa == ya ? UINT32_MAX : (xa < ya ? ya : xa);
-    uint32_t b = race_min32(hi, race_min32(xb, yb));
-    return ((uint64_t)(a + 1) << 32) | (uint32_t)(b + 1);
-}
-
-/* Inserts every key of pair y into *p at once: one compare-and-swap where
- * race_pair_insert would take one per key. */
-static inline void race_pair_merge(_Atomic uint64_t *p, uint64_t y, bool mt)
-{
-    if (!y)
-        return;
-    uint64_t old = atomic_load_explicit(p, memory_order_relaxed);
-    for (;;) {
-        uint64_t nw = old ? race_pair_join(old, y) : y; /* often the location's first keys */
-        if (nw == old)
-            return;
-        if (!mt) {
-            atomic_store_explicit(p, nw, memory_order_relaxed);
-            return;
-        }
-        if (atomic_compare_exchange_weak_explicit(p, &old, nw, memory_order_relaxed,
-                                                  memory_order_relaxed))
-            return;
-    }
 }
 
 /* Several plain accesses (no atomics, no values, no sites) of thread `tid`

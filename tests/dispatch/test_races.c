@@ -558,20 +558,39 @@ static uint64_t rnd_next(uint64_t *x)
     return *x >> 33;
 }
 
-/* race_pair_join against race_pair_insert, key by key, on small keys
- * (ties and empty halves are common). */
+/* The pair of a set of keys, computed from the set itself: its two
+ * smallest distinct keys, a << 32 | b (b = 0 with one key; 0 when empty). */
+static uint64_t pair_of(const uint32_t *keys, int n)
+{
+    uint32_t a = 0, b = 0;
+    for (int i = 0; i < n; i++)
+        if (!a || keys[i] < a)
+            a = keys[i];
+    for (int i = 0; i < n; i++)
+        if (keys[i] != a && (!b || keys[i] < b))
+            b = keys[i];
+    return (uint64_t)a << 32 | b;
+}
+
+/* race_pair_insert key by key, race_pair_join and race_pair_merge of two
+ * pairs, against the pair of the set (pair_of), on small keys (ties and
+ * empty halves are common). */
 static void test_pair_join(void **state)
 {
     (void)state;
     uint64_t x = 0x7a1full;
     for (int it = 0; it < 20000; it++) {
         _Atomic uint64_t a = 0, b = 0, ab = 0;
+        uint32_t keys[8];
         int na = (int)rnd_next(&x) % 4, nb = (int)rnd_next(&x) % 4;
         for (int i = 0; i < na + nb; i++) {
-            uint32_t k = 1 + (uint32_t)(rnd_next(&x) % 6);
+            uint32_t k = keys[i] = 1 + (uint32_t)(rnd_next(&x) % 6);
             race_pair_insert(i < na ? &a : &b, k, false);
-            race_pair_insert(&ab, k, false);
+            race_pair_insert(&ab, k, it % 3 == 0);
         }
+        assert_int_equal(a, pair_of(keys, na));
+        assert_int_equal(b, pair_of(keys + na, nb));
+        assert_int_equal(ab, pair_of(keys, na + nb));
         _Atomic uint64_t merged = a;
         race_pair_merge(&merged, b, it % 2);
         assert_int_equal(race_pair_join(a, b), ab);
