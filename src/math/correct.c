@@ -177,10 +177,7 @@ int stex_m_correct_sincos_n(stex_math_fn fn, size_t n, const float *a, float *ou
         return 0;
     int cosine = fn == STEX_MATH_COS_F32;
 #if SINCOS_AVX2
-    static int avx2 = -1; /* racy but idempotent: every thread writes the same */
-    if (avx2 < 0)
-        avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-    if (avx2) {
+    if (__builtin_cpu_supports("avx2")) { /* a read of the CPU model libgcc fills once */
         *redo = sincos_lanes4(cosine, n, a, out);
         return 1;
     }

@@ -217,6 +217,12 @@ void race_share(race_shadow_head *s, uint32_t tid, uint64_t loc, uint32_t w, uin
 void race_note_site(race_shadow_head *s, uint32_t tid, uint64_t loc, uint32_t key,
                     stex_race_access acc);
 
+/* The smaller known site of two (0 = unknown). */
+static inline uint32_t site_min(uint32_t a, uint32_t b)
+{
+    return !a ? b : !b ? a : a < b ? a : b;
+}
+
 #define RACE_RUN_SHIFT STEX__RACE_RUN_SHIFT
 #define RACE_RUN (1u << RACE_RUN_SHIFT)
 
@@ -254,7 +260,7 @@ static inline void race_note_site_fast(race_shadow_head *s, uint32_t tid, uint64
     uint32_t site = s->thread_site[tid];
     uint64_t old = w ? s->wsite[i] : 0; /* a fresh word: its sites start here */
     uint32_t rs = (uint32_t)(old >> 32), ws = (uint32_t)old, *m = acc == STEX_RACE_ACCESS_WRITE ? &ws : &rs;
-    *m = !*m ? site : !site ? *m : *m < site ? *m : site; /* the smaller known site */
+    *m = site_min(*m, site);
     s->wsite[i] = ((uint64_t)rs << 32) | ws;
     s->word[i] = w | key | (acc == STEX_RACE_ACCESS_WRITE ? RACE_WORD_WRITE : RACE_WORD_READ);
 }

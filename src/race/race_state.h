@@ -150,13 +150,8 @@ static inline void slot_insert(uint64_t s[2], uint64_t key, unsigned shift)
 }
 
 /* slot_insert keeping, beside each kept key, the smallest known site of
- * that key's accesses (0 = unknown): the keys are slot_insert's, the sites a
+ * that key's accesses (site_min): the keys are slot_insert's, the sites a
  * function of the set of (key, site) accesses. */
-static inline uint32_t site_min(uint32_t a, uint32_t b)
-{
-    return !a ? b : !b ? a : a < b ? a : b;
-}
-
 static inline void slot_insert_site(uint64_t s[2], uint32_t st[2], uint64_t key, uint32_t site,
                                     unsigned shift)
 {

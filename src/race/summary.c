@@ -357,7 +357,7 @@ bool race_note_site_8x8_scalar(race_shadow_head *s, uint32_t tid, uint64_t first
             uint32_t w = wp[lx], fresh = (w & RACE_WORD_KEY) < base;
             uint64_t old = fresh ? 0 : sp[lx];
             uint32_t m = (uint32_t)(old >> shift);
-            m = !m ? site : !site ? m : m < site ? m : site; /* the smaller known site */
+            m = site_min(m, site);
             sp[lx] = (old & ~((uint64_t)UINT32_MAX << shift)) | (uint64_t)m << shift;
             wp[lx] = (fresh ? 0 : w) | (key0 + 8 * ly + lx) | bit;
         }
@@ -433,10 +433,7 @@ bool race_note_site_8x8(race_shadow_head *s, uint32_t tid, uint64_t first, uint6
                         uint32_t key0, stex_race_access acc)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
-    static int avx2 = -1; /* racy but idempotent: every thread writes the same */
-    if (avx2 < 0)
-        avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-    if (avx2)
+    if (__builtin_cpu_supports("avx2")) /* a read of the CPU model filled once */
         return note_8x8_avx2(s, tid, first, stride, key0, acc);
 #endif
     return race_note_site_8x8_scalar(s, tid, first, stride, key0, acc);

@@ -230,10 +230,7 @@ static uint64_t gather_texels(const uint8_t *mem, const uint64_t *col, const uin
                               uint32_t n, uint32_t *word)
 {
 #if GATHER_AVX2
-    static int avx2 = -1; /* racy but idempotent: every thread writes the same */
-    if (avx2 < 0)
-        avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-    if (avx2)
+    if (__builtin_cpu_supports("avx2")) /* a read of the CPU model filled once */
         return gather_texels_avx2(mem, col, row, w, h, x, y, n, word);
 #endif
     return gather_texels_scalar(mem, col, row, w, h, x, y, n, word);
@@ -244,15 +241,19 @@ void stex_lanes_textureLoad_words(const stex_lanes *l, uint32_t binding, stex_vi
                                   bool sign, uint32_t *const out[4])
 {
     const stex_fast_binding *b = stex__fast(l->inv, binding);
-    if (b->load_tag == (uint32_t)dim && b->raw32 && !z && dim != STEX_VIEW_DIMENSION_3D &&
-        all_active(l) && small(b)) {
-        /* one 32-bit channel kept bit for bit (stex__load_at's raw32 case) */
+    bool hot = b->raw32 && !z && dim != STEX_VIEW_DIMENSION_3D && small(b);
+    /* recorded: the race summary with sites records this binding (site_*) */
+    bool rec = hot && b->load_tag != (uint32_t)dim && b->site_load_tag == (uint32_t)dim &&
+               site_path(l, b);
+    if ((b->load_tag == (uint32_t)dim || rec) && hot && all_active(l)) {
+        /* one 32-bit channel kept bit for bit (stex__load_at's raw32 case);
+         * recorded, each lane's read recorded in lane order too */
         uint32_t w = (uint32_t)b->w, h = (uint32_t)b->h, n = l->n, one = b->alpha_one;
         const uint8_t *mem = b->memory;
         const uint64_t *col = b->col, *row = b->row;
         uint32_t *o0 = out[0], *o1 = out[1], *o2 = out[2], *o3 = out[3];
         const uint8_t *block = STEX__TILE_LITTLE_ENDIAN ? lanes_block8(l, b, x, y) : NULL;
-        if (block) {
+        if (block && (!rec || site_note_block(l, b, x[0], y[0], STEX_RACE_ACCESS_READ))) {
             stex__tile8_get32(o0, block);
             for (uint32_t i = 0; i < 64; i++)
                 o1[i] = 0, o2[i] = 0, o3[i] = one;
@@ -263,34 +264,9 @@ void stex_lanes_textureLoad_words(const stex_lanes *l, uint32_t binding, stex_vi
             if (STEX__LIKELY((xi < w) & (yi < h))) {
                 uint32_t v;
                 memcpy(&v, mem + col[xi] + row[yi], 4);
+                if (rec)
+                    site_note(l, b, i, xi + b->race_w * yi + b->race_off, STEX_RACE_ACCESS_READ);
                 o0[i] = v, o1[i] = 0, o2[i] = 0, o3[i] = one;
-                continue;
-            }
-            stex_lanes_enter(l, i);
-            stex_value r = stex__load_b(l->inv, b, binding, dim, coord(x, i, sign),
-                                        coord(y, i, sign), 0);
-            put4(out, i, &r.v);
-        }
-        return;
-    }
-    if (b->site_load_tag == (uint32_t)dim && b->raw32 && !z && dim != STEX_VIEW_DIMENSION_3D &&
-        small(b) && site_path(l, b)) {
-        /* recorded by the race summary with sites: the plain loop above,
-         * each lane's read recorded in lane order */
-        uint32_t w = (uint32_t)b->w, h = (uint32_t)b->h, n = l->n, one = b->alpha_one;
-        const uint8_t *block = STEX__TILE_LITTLE_ENDIAN ? lanes_block8(l, b, x, y) : NULL;
-        if (block && site_note_block(l, b, x[0], y[0], STEX_RACE_ACCESS_READ)) {
-            stex__tile8_get32(out[0], block);
-            for (uint32_t i = 0; i < 64; i++)
-                out[1][i] = 0, out[2][i] = 0, out[3][i] = one;
-            return;
-        }
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t xi = x[i], yi = y ? y[i] : 0;
-            if (STEX__LIKELY((xi < w) & (yi < h))) {
-                memcpy(&out[0][i], b->memory + b->col[xi] + b->row[yi], 4);
-                out[1][i] = 0, out[2][i] = 0, out[3][i] = one;
-                site_note(l, b, i, xi + b->race_w * yi + b->race_off, STEX_RACE_ACCESS_READ);
                 continue;
             }
             stex_lanes_enter(l, i);

@@ -441,23 +441,18 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
                  * math layer's stex_unpack4x8unorm): never NaN */
                 const uint32_t *a = R(sg, i->a);
                 const float *t = ((const stex_exec_fast *)(const void *)inv->exec)->unpack_u8;
-                if (n <= 64 && (i->d >= i->a + 1 || i->d + 4 <= i->a)) {
-                    /* every lane on SIMD lanes (convert/unorm8_row.h), straight
-                     * into the registers (the operand is not among them) */
-                    stex__unorm8_unrow(t, n, a, (float *)(void *)R(sg, i->d),
-                                       (float *)(void *)R(sg, i->d + 1),
-                                       (float *)(void *)R(sg, i->d + 2),
-                                       (float *)(void *)R(sg, i->d + 3));
-                    break;
-                }
-                for (uint32_t k = 0; k < 4; k++) {
-                    uint32_t *d = R(sg, i->d + k);
-                    for (uint32_t l = 0; l < n; l++)
-                        d[l] = f_bits(t[a[l] >> (8 * k) & 0xffu]);
-                }
+                /* every lane (n <= 64) on SIMD lanes (convert/unorm8_row.h), straight
+                 * into the registers - through a copy of the operand if it is among them */
+                uint32_t copy[64];
+                if (i->a >= i->d && i->a < i->d + 4)
+                    a = memcpy(copy, a, n * sizeof *a);
+                stex__unorm8_unrow(t, n, a, (float *)(void *)R(sg, i->d),
+                                   (float *)(void *)R(sg, i->d + 1),
+                                   (float *)(void *)R(sg, i->d + 2),
+                                   (float *)(void *)R(sg, i->d + 3));
                 break;
             }
-            if (i->imm == STEX_MATH_PACK4X8UNORM && n <= 64) {
+            if (i->imm == STEX_MATH_PACK4X8UNORM) {
                 /* the convert layer's rule (stex__fast_invocation_pack4x8unorm)
                  * for every lane at once on SIMD lanes */
                 const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
@@ -466,15 +461,6 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
                     memcpy(f[k], R(sg, i->a + k), n * sizeof(float));
                 stex__unorm8_row(e->pack_u8_round, e->pack_u8_nan, n, f[0], f[1], f[2], f[3],
                                  R(sg, i->d));
-                break;
-            }
-            if (i->imm == STEX_MATH_PACK4X8UNORM) { /* the convert layer's rule, inline */
-                for (uint32_t l = 0; l < n; l++) {
-                    float v[4];
-                    for (uint32_t k = 0; k < 4; k++)
-                        v[k] = as_f(R(sg, i->a + k)[l]);
-                    R(sg, i->d)[l] = stex__fast_invocation_pack4x8unorm(inv, v);
-                }
                 break;
             }
             const stex_math_fn_info *info = stex_math_fn_get((stex_math_fn)i->imm);
@@ -910,10 +896,7 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
                 const stex_profile *prof, uint8_t *kind)
 {
 #if RUN_AVX2
-    static int avx2 = -1; /* racy but idempotent: every thread writes the same */
-    if (avx2 < 0)
-        avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-    if (sg->n == 64 && avx2)
+    if (sg->n == 64 && __builtin_cpu_supports("avx2"))
         return run64_avx2(xp, sg, inv, prof, kind);
 #endif
     if (sg->n == 64)
