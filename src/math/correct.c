@@ -57,32 +57,40 @@ static int near_halfway(double d)
  * runs check every input against MPFR. */
 typedef double sc_v2d __attribute__((vector_size(16)));
 typedef int64_t sc_v2l __attribute__((vector_size(16)));
-typedef double sc_v4d __attribute__((vector_size(32)));
-typedef int64_t sc_v4l __attribute__((vector_size(32)));
 
 /* The evaluation for a vector of lanes (GCC's and Clang's vector
- * extensions), written once for two lanes (SSE2 on x86) and four (AVX2):
+ * extensions), written once for two lanes (SSE2 on x86) and eight (AVX2):
  * the same IEEE operations in the same order either way. */
-#define SINCOS_CORE(VD, VL)                                                                  \
+#define SINCOS_CORE(VD, VL, OUT)                                                                \
     const double P1 = 0x1.921fb54400000p+0, P2 = 0x1.0b4611a600000p-34,                   \
                  P3 = 0x1.3198a2e037073p-69, TWO_OVER_PI = 0x1.45f306dc9c883p-1,           \
                  SHIFTER = 0x1.8p52;                                                       \
     VD ks = x * TWO_OVER_PI + SHIFTER; /* k in the low significand bits */                 \
     VD k = ks - SHIFTER;               /* the nearest integer to x * 2/pi */               \
     VD r = ((x - k * P1) - k * P2) - k * P3, r2 = r * r;                                   \
-    VD s = r + r * (r2 * (-1.0 / 6.0 + r2 * (1.0 / 120.0 + r2 * (-1.0 / 5040.0 +           \
-           r2 * (1.0 / 362880.0 + r2 * (-1.0 / 39916800.0 + r2 * (1.0 / 6227020800.0 +     \
-           r2 * (-1.0 / 1307674368000.0 + r2 * (1.0 / 355687428096000.0)))))))));         \
-    VD c = 1.0 + r2 * (-0.5 + r2 * (1.0 / 24.0 + r2 * (-1.0 / 720.0 +                      \
-           r2 * (1.0 / 40320.0 + r2 * (-1.0 / 3628800.0 + r2 * (1.0 / 479001600.0 +        \
-           r2 * (-1.0 / 87178291200.0 + r2 * (1.0 / 20922789888000.0 +                     \
-           r2 * (-1.0 / 6402373705728000.0)))))))));                                       \
+    /* Horner's rule for both polynomials, a step of each in turn so that   \
+     * the CPU overlaps the two chains: s = r + r * su, c = 1 + cv */         \
+    VD su = r2 * (1.0 / 355687428096000.0), cv = r2 * (-1.0 / 6402373705728000.0);        \
+    cv = r2 * (1.0 / 20922789888000.0 + cv);                                                 \
+    su = r2 * (-1.0 / 1307674368000.0 + su), cv = r2 * (-1.0 / 87178291200.0 + cv);          \
+    su = r2 * (1.0 / 6227020800.0 + su), cv = r2 * (1.0 / 479001600.0 + cv);                \
+    su = r2 * (-1.0 / 39916800.0 + su), cv = r2 * (-1.0 / 3628800.0 + cv);                   \
+    su = r2 * (1.0 / 362880.0 + su), cv = r2 * (1.0 / 40320.0 + cv);                         \
+    su = r2 * (-1.0 / 5040.0 + su), cv = r2 * (-1.0 / 720.0 + cv);                           \
+    su = r2 * (1.0 / 120.0 + su), cv = r2 * (1.0 / 24.0 + cv);                               \
+    su = r2 * (-1.0 / 6.0 + su), cv = r2 * (-0.5 + cv);                                      \
+    VD s = r + r * su, c = 1.0 + cv;                                                         \
     /* sin(x) = s, c, -s, -c in quadrants q = 0..3; cos(x) is sin(x + pi/2) */             \
     VL q = ((VL)ks + cosine) & 3, odd = -(q & 1);                                          \
     VL v = ((VL)s & ~odd) | ((VL)c & odd);                                                 \
-    return (VD)(v ^ ((q & 2) << 62))
+    OUT = (VD)(v ^ ((q & 2) << 62))
 
-static inline sc_v2d sincos_core(sc_v2d x, int cosine) { SINCOS_CORE(sc_v2d, sc_v2l); }
+static inline sc_v2d sincos_core(sc_v2d x, int cosine)
+{
+    sc_v2d out;
+    SINCOS_CORE(sc_v2d, sc_v2l, out);
+    return out;
+}
 
 static double sincos_small(float xf, int cosine)
 {
@@ -137,32 +145,70 @@ static uint64_t sincos_lanes2(int cosine, size_t n, const float *a, float *out)
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
 #define SINCOS_AVX2 1
-__attribute__((target("avx2"))) static inline sc_v4d sincos_core4(sc_v4d x, int cosine)
+typedef double sc_v8d __attribute__((vector_size(64)));
+typedef int64_t sc_v8l __attribute__((vector_size(64)));
+/* Eight lanes: each operation is two AVX2 ones side by side (or one
+ * AVX-512 one), so the CPU overlaps four chains of dependent steps. */
+__attribute__((target("avx2"))) static inline void sincos_core8(const sc_v8d *in, int cosine,
+                                                                sc_v8d *out)
 {
-    SINCOS_CORE(sc_v4d, sc_v4l);
+    sc_v8d x = *in; /* through pointers: 64-byte vectors are no AVX2 argument */
+    SINCOS_CORE(sc_v8d, sc_v8l, *out);
 }
 /* Eight lanes per step: two vectors whose chains of dependent
  * multiplications and additions are independent, so the CPU overlaps them
- * (each lane's operations are the four-lane form's). */
+ * (each lane's operations are the four-lane form's).  The arguments come
+ * in and the results go out as vectors too: eight scalar stores read back
+ * as one vector cannot be forwarded and stall every step.  sincos_arg and
+ * sincos_put's tests, lane for lane, in vector form. */
 __attribute__((target("avx2"))) static uint64_t sincos_lanes4(int cosine, size_t n,
                                                               const float *a, float *out)
 {
+    const __m256 lim = _mm256_set1_ps(0x1p20f);
+    const __m256 abs_bits = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    const __m256i low29 = _mm256_set1_epi64x((1ll << 29) - 1), half = _mm256_set1_epi64x(1ll << 28);
+    const __m256i e_min = _mm256_set1_epi64x(1023 - 126), e_bits = _mm256_set1_epi64x(0x7ff);
+    const __m256i near_lo = _mm256_set1_epi64x(-256), near_hi = _mm256_set1_epi64x(256);
     uint64_t bad = 0;
-    for (size_t i = 0; i < n; i += 8) {
-        double arg[8];
-        int ok[8];
-        for (size_t j = 0; j < 8; j++)
-            ok[j] = sincos_arg(i + j < n ? a[i + j] : 0.0f, &arg[j]);
-        sc_v4d x0, x1;
-        memcpy(&x0, arg, sizeof x0);
-        memcpy(&x1, arg + 4, sizeof x1);
-        sc_v4d v0 = sincos_core4(x0, cosine), v1 = sincos_core4(x1, cosine);
-        double d[8];
-        memcpy(d, &v0, sizeof v0);
-        memcpy(d + 4, &v1, sizeof v1);
-        for (size_t j = 0; j < 8 && i + j < n; j++)
-            bad |= sincos_put(d[j], ok[j], &out[i + j]) << (i + j);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 xf = _mm256_loadu_ps(a + i), ax = _mm256_and_ps(xf, abs_bits);
+        /* served: 0 < |x| < 2^20 (false for NaN); the rest compute on 0 */
+        __m256 ok = _mm256_and_ps(_mm256_cmp_ps(ax, lim, _CMP_LT_OQ),
+                                  _mm256_cmp_ps(ax, _mm256_setzero_ps(), _CMP_NEQ_OQ));
+        xf = _mm256_and_ps(xf, ok);
+        union { sc_v8d v; __m256d h[2]; } x8, v8;
+        x8.h[0] = _mm256_cvtps_pd(_mm256_castps256_ps128(xf));
+        x8.h[1] = _mm256_cvtps_pd(_mm256_extractf128_ps(xf, 1));
+        sincos_core8(&x8.v, cosine, &v8.v);
+        const __m256d *v = v8.h;
+        unsigned redo = ~(unsigned)_mm256_movemask_ps(ok) & 0xffu;
+        __m128 f[2];
+        for (int h = 0; h < 2; h++) {
+            __m256i bits = _mm256_castpd_si256(v[h]);
+            __m256i e = _mm256_and_si256(_mm256_srli_epi64(bits, 52), e_bits);
+            __m256i off = _mm256_sub_epi64(_mm256_and_si256(bits, low29), half);
+            __m256i no = _mm256_or_si256(
+                _mm256_cmpgt_epi64(e_min, e), /* below 2^-126 */
+                _mm256_and_si256(_mm256_cmpgt_epi64(off, near_lo),
+                                 _mm256_cmpgt_epi64(near_hi, off))); /* too near a tie */
+            redo |= (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(no)) << (4 * h);
+            f[h] = _mm256_cvtpd_ps(v[h]);
+        }
+        /* a lane to redo keeps out as it was (out may be a) */
+        __m256 keep = _mm256_castsi256_ps(_mm256_cmpgt_epi32(
+            _mm256_and_si256(_mm256_set1_epi32((int)redo), _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128)),
+            _mm256_setzero_si256()));
+        __m256 res = _mm256_set_m128(f[1], f[0]);
+        _mm256_storeu_ps(out + i, _mm256_blendv_ps(res, _mm256_loadu_ps(out + i), keep));
+        bad |= (uint64_t)redo << i;
+    }
+    for (; i < n; i++) {
+        double arg;
+        int ok = sincos_arg(a[i], &arg);
+        bad |= sincos_put(sincos_core((sc_v2d){arg, 0.0}, cosine)[0], ok, &out[i]) << i;
     }
     return bad;
 }
