@@ -109,6 +109,7 @@ static void thread_fini(thread_state *t)
     free(t->order);
     free(t->lid);
     free(t->far);
+    free(t->e.windows);
 }
 
 static void run_workgroup(thread_state *t, uint64_t wg)

@@ -15,6 +15,7 @@
 #include "shader/exec.h"
 #include "shader/lanes.h"
 #include "shader/tile.h"
+#include "shader/window.h"
 #include "race/race_internal.h"
 
 /* a coordinate word as the builtins take it: i32 or u32, 0 when absent */
@@ -379,6 +380,13 @@ void stex_lanes_textureLoad_level_2d_words(const stex_lanes *l, uint32_t binding
         const uint8_t *mem = b->memory;
         const uint64_t *col = b->col, *row = b->row;
         uint32_t *o0 = out[0], *o1 = out[1], *o2 = out[2], *o3 = out[3];
+        bool rows;
+        const stex_window *win =
+            n <= 64 ? stex__window_for(&l->inv->exec->windows, b, x, y, n, &rows) : NULL;
+        if (win) { /* every lane inside the thread's decoded copy */
+            stex__window_read(win, x, y, n, rows, out);
+            return;
+        }
         if (n <= 64) {
             /* every lane's texel word gathered, then decoded at once on SIMD
              * lanes; a lane out of bounds reads texel 0 and is redone below */

@@ -116,6 +116,8 @@ struct stex_exec {
     /* race detection */
     struct race_thread *race;
     uint32_t race_key;           /* summary key of invocation 0 of the running workgroup */
+    /* textureLoad's windows (shader/window.h), allocated at first use */
+    struct stex_windows *windows;
 };
 
 /* The view's first layer in its texture (a 3d view has none: 0). */

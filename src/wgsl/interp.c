@@ -193,7 +193,7 @@ static void cmp_u32(int cmp, uint32_t n, uint32_t *restrict d, const uint32_t *a
 /* clamp(a, b, c) = min(max(a, b), c) of i32 (sign) or u32 lanes, four at a
  * time where SSE2 is there (it has no 32-bit min or max: a compare and a
  * blend, u32 compared with the sign bit flipped); returns the lanes done. */
-static inline uint32_t clamp_sse2(bool sign, uint32_t n, uint32_t *restrict d, const uint32_t *a,
+static inline uint32_t clamp_sse2(bool sign, uint32_t n, uint32_t *d, const uint32_t *a,
                                   const uint32_t *b, const uint32_t *c)
 {
     uint32_t l = 0;
@@ -220,7 +220,7 @@ static inline uint32_t clamp_sse2(bool sign, uint32_t n, uint32_t *restrict d, c
  * f32 + - * / (and a * b + c, unfused) when the profile's are the host's IEEE operators
  * (stex_math_f32_is_ieee): computed here for every lane, without a call per
  * lane.  The same bits as stex_math_eval; false for anything else. */
-STEX__ALWAYS_INLINE bool fast_math(stex_math_fn fn, bool ieee, uint32_t n, uint32_t *restrict d,
+STEX__ALWAYS_INLINE bool fast_math(stex_math_fn fn, bool ieee, uint32_t n, uint32_t *d,
                               const uint32_t *a, const uint32_t *b, const uint32_t *c)
 {
     uint32_t l;
@@ -375,6 +375,12 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
     const wg_program *p = &xp->prog;
     const bool ieee = stex_math_f32_is_ieee(prof);
     stex_lanes L = {inv, sg->lid, &sg->exec, n, 0};
+    /* the registers' base and stride in locals (a 64-lane sub-group's
+     * stride is 64): a register store could otherwise alias sg->stride, a
+     * uint32_t too, and force its reload at every instruction */
+    uint32_t *const regs = sg->r;
+    const size_t stride = n == 64 ? 64 : sg->stride;
+#define RR(reg) (regs + (size_t)(reg) * stride)
     /* pc and the step count in locals, stored back at every stop */
     uint32_t pc = sg->pc;
     uint64_t steps = sg->steps;
@@ -385,7 +391,7 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
         steps++;
         switch ((wg_opcode)i->op) {
         case OP_CONST: {
-            uint32_t *d = R(sg, i->d);
+            uint32_t *d = RR(i->d);
             for (uint32_t l = 0; l < n; l++)
                 d[l] = i->imm;
             break;
@@ -401,16 +407,16 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
                 break;
             }
             for (uint32_t k = 0; k < i->n; k++) {
-                uint32_t *d = R(sg, i->d + k);
-                const uint32_t *a = R(sg, i->a + k);
+                uint32_t *d = RR(i->d + k);
+                const uint32_t *a = RR(i->a + k);
                 for (uint32_t l = 0; l < n; l++)
                     if (sg->exec >> l & 1)
                         d[l] = a[l];
             }
             break;
         case OP_MATH: {
-            uint32_t *d = R(sg, i->d);
-            const uint32_t *a = R(sg, i->a), *b = R(sg, i->b), *c = R(sg, i->c);
+            uint32_t *d = RR(i->d);
+            const uint32_t *a = RR(i->a), *b = RR(i->b), *c = RR(i->c);
             stex_math_fn fn = (stex_math_fn)i->imm;
             if (fast_math(fn, ieee, n, d, a, b, c))
                 break;
@@ -439,17 +445,17 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
             if (i->imm == STEX_MATH_UNPACK4X8UNORM) {
                 /* the profile's table of code values (the dispatch's, as the
                  * math layer's stex_unpack4x8unorm): never NaN */
-                const uint32_t *a = R(sg, i->a);
+                const uint32_t *a = RR(i->a);
                 const float *t = ((const stex_exec_fast *)(const void *)inv->exec)->unpack_u8;
                 /* every lane (n <= 64) on SIMD lanes (convert/unorm8_row.h), straight
                  * into the registers - through a copy of the operand if it is among them */
                 uint32_t copy[64];
                 if (i->a >= i->d && i->a < i->d + 4)
                     a = memcpy(copy, a, n * sizeof *a);
-                stex__unorm8_unrow(t, n, a, (float *)(void *)R(sg, i->d),
-                                   (float *)(void *)R(sg, i->d + 1),
-                                   (float *)(void *)R(sg, i->d + 2),
-                                   (float *)(void *)R(sg, i->d + 3));
+                stex__unorm8_unrow(t, n, a, (float *)(void *)RR(i->d),
+                                   (float *)(void *)RR(i->d + 1),
+                                   (float *)(void *)RR(i->d + 2),
+                                   (float *)(void *)RR(i->d + 3));
                 break;
             }
             if (i->imm == STEX_MATH_PACK4X8UNORM) {
@@ -458,25 +464,25 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
                 const stex_exec_fast *e = (const stex_exec_fast *)(const void *)inv->exec;
                 float f[4][64];
                 for (uint32_t k = 0; k < 4; k++)
-                    memcpy(f[k], R(sg, i->a + k), n * sizeof(float));
+                    memcpy(f[k], RR(i->a + k), n * sizeof(float));
                 stex__unorm8_row(e->pack_u8_round, e->pack_u8_nan, n, f[0], f[1], f[2], f[3],
-                                 R(sg, i->d));
+                                 RR(i->d));
                 break;
             }
             const stex_math_fn_info *info = stex_math_fn_get((stex_math_fn)i->imm);
             for (uint32_t l = 0; l < n; l++) {
                 uint32_t in[4], o[4];
                 for (uint32_t k = 0; k < info->in_words; k++)
-                    in[k] = R(sg, i->a + k)[l];
+                    in[k] = RR(i->a + k)[l];
                 stex_math_eval(prof, (stex_math_fn)i->imm, in, o);
                 for (uint32_t k = 0; k < info->out_words; k++)
-                    R(sg, i->d + k)[l] = o[k];
+                    RR(i->d + k)[l] = o[k];
             }
             break;
         }
         case OP_CMP: {
-            uint32_t *d = R(sg, i->d);
-            const uint32_t *a = R(sg, i->a), *b = R(sg, i->b);
+            uint32_t *d = RR(i->d);
+            const uint32_t *a = RR(i->a), *b = RR(i->b);
             if (i->n == TY_F32 && ieee) {
                 /* the math layer's lt / eq are the host's IEEE comparisons once
                  * no input is flushed (an IEEE profile keeps subnormals) */
@@ -492,8 +498,8 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
             break;
         }
         case OP_BITS: {
-            uint32_t *d = R(sg, i->d);
-            const uint32_t *a = R(sg, i->a), *b = R(sg, i->b);
+            uint32_t *d = RR(i->d);
+            const uint32_t *a = RR(i->a), *b = RR(i->b);
             uint32_t l;
             switch (i->sub) {
             case BITS_AND: for (l = 0; l < n; l++) d[l] = a[l] & b[l]; break;
@@ -505,32 +511,32 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
             break;
         }
         case OP_SELECT: {
-            uint32_t *d = R(sg, i->d);
-            const uint32_t *a = R(sg, i->a), *b = R(sg, i->b), *c = R(sg, i->c);
+            uint32_t *d = RR(i->d);
+            const uint32_t *a = RR(i->a), *b = RR(i->b), *c = RR(i->c);
             for (uint32_t l = 0; l < n; l++)
                 d[l] = c[l] ? b[l] : a[l];
             break;
         }
         case OP_LOADIDX:
             for (uint32_t l = 0; l < n; l++) {
-                uint32_t o = R(sg, i->b)[l];
+                uint32_t o = RR(i->b)[l];
                 for (uint32_t k = 0; k < i->n; k++)
-                    R(sg, i->d + k)[l] = o == WG_NONE ? 0 : R(sg, i->a + o + k)[l];
+                    RR(i->d + k)[l] = o == WG_NONE ? 0 : RR(i->a + o + k)[l];
             }
             break;
         case OP_STOREIDX:
             for (uint32_t l = 0; l < n; l++) {
-                uint32_t o = R(sg, i->b)[l];
+                uint32_t o = RR(i->b)[l];
                 if (!(sg->exec >> l & 1) || o == WG_NONE)
                     continue;
                 for (uint32_t k = 0; k < i->n; k++)
-                    R(sg, i->d + o + k)[l] = R(sg, i->a + k)[l];
+                    RR(i->d + o + k)[l] = RR(i->a + k)[l];
             }
             break;
         case OP_ADDR:
             if (!i->c && i->a == WG_NONE_REG) { /* runtime-sized from word 0 */
-                uint32_t *d = R(sg, i->d);
-                const uint32_t *b = R(sg, i->b);
+                uint32_t *d = RR(i->d);
+                const uint32_t *b = RR(i->b);
                 if (i->imm == 1) { /* one word per element: the index, WG_NONE kept */
                     for (uint32_t l = 0; l < n; l++)
                         d[l] = b[l];
@@ -543,8 +549,8 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
                 break;
             }
             if (!i->c && i->a != WG_NONE_REG) { /* runtime-sized: no bounds rule here */
-                uint32_t *d = R(sg, i->d);
-                const uint32_t *a = R(sg, i->a), *b = R(sg, i->b);
+                uint32_t *d = RR(i->d);
+                const uint32_t *a = RR(i->a), *b = RR(i->b);
                 for (uint32_t l = 0; l < n; l++) {
                     uint64_t w = (uint64_t)a[l] + (uint64_t)b[l] * i->imm;
                     d[l] = a[l] == WG_NONE || w >= WG_NONE ? WG_NONE : (uint32_t)w;
@@ -552,21 +558,21 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
                 break;
             }
             for (uint32_t l = 0; l < n; l++) {
-                uint32_t base = off_of(sg, i->a, l), idx = R(sg, i->b)[l], at = idx;
+                uint32_t base = off_of(sg, i->a, l), idx = RR(i->b)[l], at = idx;
                 if (base == WG_NONE) {
-                    R(sg, i->d)[l] = WG_NONE;
+                    RR(i->d)[l] = WG_NONE;
                     continue;
                 }
                 if (i->c) {
                     stex_oob_action act = stex_math_oob(prof, (stex_array_kind)i->sub, i->c, i->n,
                                                         idx, &at);
                     if (act == STEX_OOB_ZERO) {
-                        R(sg, i->d)[l] = WG_NONE;
+                        RR(i->d)[l] = WG_NONE;
                         continue;
                     }
                 }
                 uint64_t w = (uint64_t)base + (uint64_t)at * i->imm;
-                R(sg, i->d)[l] = w >= WG_NONE ? WG_NONE : (uint32_t)w;
+                RR(i->d)[l] = w >= WG_NONE ? WG_NONE : (uint32_t)w;
             }
             break;
         case OP_BUF_LOAD: /* word k of each lane: off(a) + e + offs[k] (word_at) */
@@ -579,13 +585,13 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
                 all.active = &sg->all;
                 for (uint32_t k = 0; k < i->n; k++)
                     stex_lanes_buffer_load_words(&all, i->imm, NULL, WG_NONE,
-                                                 (uint64_t)i->e + offs_k(p, i, k), R(sg, i->d + k));
+                                                 (uint64_t)i->e + offs_k(p, i, k), RR(i->d + k));
                 break;
             }
             for (uint32_t k = 0; k < i->n; k++)
-                stex_lanes_buffer_load_words(&L, i->imm, i->a == WG_NONE_REG ? NULL : R(sg, i->a),
+                stex_lanes_buffer_load_words(&L, i->imm, i->a == WG_NONE_REG ? NULL : RR(i->a),
                                              WG_NONE, (uint64_t)i->e + offs_k(p, i, k),
-                                             R(sg, i->d + k));
+                                             RR(i->d + k));
             break;
         case OP_BUF_STORE:
             if (i->sub) {
@@ -593,9 +599,9 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
                 break;
             }
             for (uint32_t k = 0; k < i->n; k++)
-                stex_lanes_buffer_store_words(&L, i->imm, i->a == WG_NONE_REG ? NULL : R(sg, i->a),
+                stex_lanes_buffer_store_words(&L, i->imm, i->a == WG_NONE_REG ? NULL : RR(i->a),
                                               WG_NONE, (uint64_t)i->e + offs_k(p, i, k),
-                                              R(sg, i->b + k));
+                                              RR(i->b + k));
             break;
         case OP_WG_LOAD:
         case OP_WG_STORE:
@@ -610,9 +616,9 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
                 for (uint32_t k = 0; k < i->n; k++) {
                     uint64_t w = word_at(p, sg, i, l, k);
                     if (i->op == OP_WG_LOAD)
-                        R(sg, i->d + k)[l] = stex_workgroup_load_u32(inv, w);
+                        RR(i->d + k)[l] = stex_workgroup_load_u32(inv, w);
                     else
-                        stex_workgroup_store_u32(inv, w, R(sg, i->b + k)[l]);
+                        stex_workgroup_store_u32(inv, w, RR(i->b + k)[l]);
                 }
             }
             break;
@@ -624,11 +630,11 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
                     stex_lanes_enter(&L, l);
                     uint64_t w = word_at(p, sg, i, l, 0);
                     bool ex;
-                    uint32_t c = i->c != WG_NONE_REG ? R(sg, i->c)[l] : 0;
-                    R(sg, i->d)[l] = exec_workgroup_atomic(inv, (stex_atomic_op)i->sub, w,
-                                                           R(sg, i->b)[l], c, &ex);
+                    uint32_t c = i->c != WG_NONE_REG ? RR(i->c)[l] : 0;
+                    RR(i->d)[l] = exec_workgroup_atomic(inv, (stex_atomic_op)i->sub, w,
+                                                           RR(i->b)[l], c, &ex);
                     if (i->sub == STEX_ATOMIC_COMPARE_EXCHANGE)
-                        R(sg, i->d + 1)[l] = ex;
+                        RR(i->d + 1)[l] = ex;
                 }
                 break;
             }
@@ -637,13 +643,13 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
             bool ex[64], cx = i->sub == STEX_ATOMIC_COMPARE_EXCHANGE;
             for (uint32_t l = 0; l < n; l++)
                 idx[l] = word_at(p, sg, i, l, 0);
-            stex_lanes_atomic(&L, (stex_atomic_op)i->sub, i->imm, idx, R(sg, i->b),
-                              cx ? R(sg, i->c) : NULL, old, cx ? ex : NULL);
+            stex_lanes_atomic(&L, (stex_atomic_op)i->sub, i->imm, idx, RR(i->b),
+                              cx ? RR(i->c) : NULL, old, cx ? ex : NULL);
             for (uint32_t l = 0; l < n; l++)
                 if (sg->exec >> l & 1) {
-                    R(sg, i->d)[l] = old[l];
+                    RR(i->d)[l] = old[l];
                     if (cx)
-                        R(sg, i->d + 1)[l] = ex[l];
+                        RR(i->d + 1)[l] = ex[l];
                 }
             break;
         }
@@ -661,7 +667,7 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
                 for (uint32_t l = 0; l < n; l++)
                     v[l].type = (stex_scalar_type)i->c;
                 for (uint32_t k = 0; k < 4; k++) {
-                    const uint32_t *src = R(sg, i->d + k);
+                    const uint32_t *src = RR(i->d + k);
                     for (uint32_t l = 0; l < n; l++)
                         v[l].v.u[k] = src[l];
                 }
@@ -679,7 +685,7 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
             }
             if (sg->exec == sg->all) {
                 for (uint32_t k = 0; k < 4; k++) {
-                    uint32_t *d = R(sg, i->d + k);
+                    uint32_t *d = RR(i->d + k);
                     for (uint32_t l = 0; l < n; l++)
                         d[l] = out4[l].u[k];
                 }
@@ -688,22 +694,22 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
             for (uint32_t l = 0; l < n; l++)
                 if (sg->exec >> l & 1)
                     for (int k = 0; k < 4; k++)
-                        R(sg, i->d + (uint32_t)k)[l] = out4[l].u[k];
+                        RR(i->d + (uint32_t)k)[l] = out4[l].u[k];
             break;
         }
         case OP_TEX_SAMPLE: {
             float u[64], v[64], lv[64];
             stex_vec4 out[64];
             for (uint32_t l = 0; l < n; l++) {
-                u[l] = as_f(R(sg, i->a)[l]);
-                v[l] = as_f(R(sg, i->b)[l]);
-                lv[l] = as_f(R(sg, i->c)[l]);
+                u[l] = as_f(RR(i->a)[l]);
+                v[l] = as_f(RR(i->b)[l]);
+                lv[l] = as_f(RR(i->c)[l]);
             }
             stex_lanes_textureSampleLevel_2d(&L, i->imm, i->e, u, v, lv, out);
             for (uint32_t l = 0; l < n; l++)
                 if (sg->exec >> l & 1)
                     for (int k = 0; k < 4; k++)
-                        R(sg, i->d + (uint32_t)k)[l] = f_bits(out[l].f[k]);
+                        RR(i->d + (uint32_t)k)[l] = f_bits(out[l].f[k]);
             break;
         }
         case OP_TEX_DIMS: {
@@ -722,7 +728,7 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
                 dims[0] = v.x, dims[1] = v.y;
             }
             for (uint32_t k = 0; k < i->n; k++) {
-                uint32_t *d = R(sg, i->d + k), v = dims[k];
+                uint32_t *d = RR(i->d + k), v = dims[k];
                 for (uint32_t l = 0; l < n; l++)
                     d[l] = v;
             }
@@ -737,7 +743,7 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
             for (uint32_t l = 0; l < n; l++)
                 if (sg->exec >> l & 1)
                     for (int k = 0; k < 4; k++)
-                        R(sg, i->d + (uint32_t)k)[l] = out[l].v.u[k];
+                        RR(i->d + (uint32_t)k)[l] = out[l].v.u[k];
             break;
         }
         case OP_TEX_SAMPLE_ANY: {
@@ -752,29 +758,29 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
                 for (int k = 0; k < 3; k++) {
                     s->offset[k] = (int32_t)q[WG_SP_OFF0 + k];
                     if ((uint32_t)k < q[WG_SP_NCOORDS])
-                        s->coord[k] = as_f(R(sg, i->a + (uint32_t)k)[l]);
+                        s->coord[k] = as_f(RR(i->a + (uint32_t)k)[l]);
                     if (q[WG_SP_DDX] != WG_NONE_REG && (uint32_t)k < q[WG_SP_NCOORDS]) {
-                        s->ddx[k] = as_f(R(sg, q[WG_SP_DDX] + (uint32_t)k)[l]);
-                        s->ddy[k] = as_f(R(sg, q[WG_SP_DDY] + (uint32_t)k)[l]);
+                        s->ddx[k] = as_f(RR(q[WG_SP_DDX] + (uint32_t)k)[l]);
+                        s->ddy[k] = as_f(RR(q[WG_SP_DDY] + (uint32_t)k)[l]);
                     }
                 }
                 if (q[WG_SP_ARRAY] != WG_NONE_REG) {
-                    uint32_t u = R(sg, q[WG_SP_ARRAY])[l];
+                    uint32_t u = RR(q[WG_SP_ARRAY])[l];
                     s->array_index = q[WG_SP_ARRAY_SIGNED] ? (int64_t)(int32_t)u : (int64_t)u;
                 }
                 if (q[WG_SP_LEVEL] != WG_NONE_REG) {
-                    uint32_t u = R(sg, q[WG_SP_LEVEL])[l];
+                    uint32_t u = RR(q[WG_SP_LEVEL])[l];
                     s->level = q[WG_SP_LEVEL_KIND] == 0 ? as_f(u)
                              : q[WG_SP_LEVEL_KIND] == 1 ? (float)(int32_t)u : (float)u;
                 }
                 if (q[WG_SP_DREF] != WG_NONE_REG)
-                    s->depth_ref = as_f(R(sg, q[WG_SP_DREF])[l]);
+                    s->depth_ref = as_f(RR(q[WG_SP_DREF])[l]);
             }
             stex_lanes_textureSample(&L, i->imm, i->e, args, out);
             for (uint32_t l = 0; l < n; l++)
                 if (sg->exec >> l & 1)
                     for (int k = 0; k < 4; k++)
-                        R(sg, i->d + (uint32_t)k)[l] = out[l].u[k];
+                        RR(i->d + (uint32_t)k)[l] = out[l].u[k];
             break;
         }
         case OP_TEX_QUERY:
@@ -785,7 +791,7 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
                 stex_lanes_enter(&L, l);
                 int64_t lv = 0;
                 if (i->a != WG_NONE_REG) {
-                    uint32_t u = R(sg, i->a)[l];
+                    uint32_t u = RR(i->a)[l];
                     lv = i->b ? (int64_t)(int32_t)u : (int64_t)u;
                 }
                 uint32_t q[3] = {0, 0, 0};
@@ -800,7 +806,7 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
                     q[0] = stex_textureNumSamples(inv, i->imm);
                 }
                 for (uint32_t k = 0; k < i->n; k++)
-                    R(sg, i->d + k)[l] = q[k];
+                    RR(i->d + k)[l] = q[k];
             }
             break;
         case OP_ARRAY_LEN: {
@@ -808,14 +814,14 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
             uint32_t bytes = stex_arrayLength(inv, i->imm, 1);
             uint32_t len = bytes > i->a ? (bytes - i->a) / i->b : 0;
             for (uint32_t l = 0; l < n; l++)
-                R(sg, i->d)[l] = len;
+                RR(i->d)[l] = len;
             break;
         }
         case OP_BARRIER:
             *kind = i->sub;
             STOP(STOP_BARRIER);
         case OP_IF: {
-            uint64_t c = lane_mask(R(sg, i->a), n);
+            uint64_t c = lane_mask(RR(i->a), n);
             sg->slot[i->imm] = sg->exec & ~c;
             sg->exec &= c;
             if (!sg->exec)
@@ -843,7 +849,7 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
             break;
         case OP_BREAK_IF:
         case OP_BREAK_JUMP: {
-            uint64_t c = lane_mask(R(sg, i->a), n);
+            uint64_t c = lane_mask(RR(i->a), n);
             sg->slot[i->imm] |= sg->exec & c;
             sg->exec &= ~c;
             if (!sg->exec && i->op == OP_BREAK_JUMP)
@@ -871,6 +877,7 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
         }
     }
 #undef STOP
+#undef RR
 }
 
 /* 64 lanes (the default: an 8x8 workgroup) get their own copy of the

@@ -39,7 +39,13 @@
  * 8. arithmetic repeated in one basic block, the same operation on the same
  *    registers into the same register with none of them written since, is
  *    dropped: the register still holds that value (the unrolled copies'
- *    `tam - 1`; see drop_repeats).
+ *    `tam - 1`; see drop_repeats);
+ * 9. past the last point where a lane can become active again (an ELSE,
+ *    ENDIF, loop end or function's MERGE), every lane not running has
+ *    returned for good, so a masked copy into a variable (MOVM) may write
+ *    every lane: it becomes a MOV; and arithmetic whose results such a copy
+ *    only moves on (`s += v`: the sum into temporaries, then into s) writes
+ *    the variable itself, the copy dropped (see fold_copies).
  *
  * Arithmetic is never reordered, merged or evaluated here: every result is
  * still computed by the interpreter under the dispatch's profile.  A program
@@ -983,6 +989,71 @@ static bool drop_repeats(wg_program *p, uint32_t nregs)
     return true;
 }
 
+/* ---- 9. results straight into their variables ---- */
+
+/* Do run [r, r + n) and register x share a register? */
+static bool in_run(uint32_t x, uint32_t r, uint32_t n) { return x >= r && x - r < n; }
+
+static bool fold_copies(wg_program *p, uint32_t nregs)
+{
+    uint32_t nc = p->ncode, from = 0;
+    for (uint32_t q = 0; q < nc; q++) {
+        uint8_t op = p->code[q].op;
+        bool last_merge = op == OP_MERGE && q + 1 < nc && p->code[q + 1].op == OP_END;
+        if (op == OP_ELSE || op == OP_ENDIF || op == OP_LOOP_END || (op == OP_MERGE && !last_merge))
+            from = q + 1; /* lanes may come back here */
+    }
+    for (uint32_t q = from; q < nc; q++)
+        if (p->code[q].op == OP_MOVM)
+            p->code[q].op = OP_MOV; /* the lanes it kept will never run again */
+    uint32_t words = (nregs + 63) / 64 + 1;
+    uint8_t *label = calloc(nc + 1, 1), *dead = calloc(nc + 1, 1);
+    uint64_t *in = calloc((size_t)(nc + 1) * words, sizeof *in), *out = calloc(words, sizeof *out);
+    if (!label || !dead || !in || !out) {
+        free(label), free(dead), free(in), free(out);
+        return false;
+    }
+    for (uint32_t q = 0; q < nc; q++)
+        if (is_jump(&p->code[q]) && p->code[q].b <= nc)
+            label[p->code[q].b] = 1;
+    liveness(p, nregs, NULL, in, out, words);
+    for (uint32_t pc = 1; pc < nc; pc++) {
+        wg_ins *m = &p->code[pc];
+        uint32_t n = m->n, t = m->a, d = m->d;
+        if (m->op != OP_MOV || !n || n > pc || n > 4 || in_run(t, d, n) || in_run(d, t, n))
+            continue;
+        /* the n instructions before: one MATH per temporary t + k, with no
+         * jump landing among them, none reading a temporary or another's
+         * variable word */
+        bool ok = true;
+        for (uint32_t k = 0; k < n && ok; k++) {
+            const wg_ins *i = &p->code[pc - n + k];
+            ok = i->op == OP_MATH && in_run(i->d, t, n) && !label[pc - n + k + 1];
+            uint32_t want = d + (i->d - t); /* the variable word it would write */
+            const uint32_t rd[3] = {i->a, i->b, i->c};
+            for (int r = 0; r < 3 && ok; r++)
+                ok = !in_run(rd[r], t, n) && (!in_run(rd[r], d, n) || rd[r] == want);
+            for (uint32_t j = 0; j < k && ok; j++) /* each temporary written once */
+                ok = p->code[pc - n + j].d != i->d;
+        }
+        if (!ok)
+            continue;
+        live_out(p, in, words, pc, out);
+        for (uint32_t r = t; r < t + n && ok; r++)
+            ok = !bit_get(out, r); /* the temporaries are not read again */
+        if (!ok)
+            continue;
+        for (uint32_t k = 0; k < n; k++) {
+            wg_ins *i = &p->code[pc - n + k];
+            i->d = d + (i->d - t);
+        }
+        dead[pc] = 1;
+    }
+    pack(p, dead);
+    free(label), free(dead), free(in), free(out);
+    return true;
+}
+
 bool wg_optimize(wg_exec_program *xp)
 {
     wg_program *p = &xp->prog;
@@ -1015,6 +1086,7 @@ bool wg_optimize(wg_exec_program *xp)
         if (ok) {
             hoist_invariants(p, p->nregs + s.nconsts); /* out of memory: where they were */
             drop_repeats(p, p->nregs + s.nconsts);     /* out of memory: kept */
+            fold_copies(p, p->nregs + s.nconsts);      /* out of memory: kept */
             break_jumps(p, p->nregs + s.nconsts); /* out of memory: plain BREAK_IFs */
             xp->consts = s.consts;
             xp->nconsts = s.nconsts;

@@ -2,7 +2,9 @@
  * programs full of what it rewrites - copies of variables and vectors read
  * after masked writes, literals inside loops, registers reused across
  * scopes, inlined calls, array indexing, break and continue in divergent
- * loops (whose exits jump past a pass without lanes), integer clamps - give the same output words optimised and as lowered, at sub-group
+ * loops (whose exits jump past a pass without lanes), integer clamps,
+ * variables updated after early returns (in main and in an inlined
+ * function, whose returned lanes come back) - give the same output words optimised and as lowered, at sub-group
  * widths 1, 5 and 64 under every profile; the integer program also matches
  * its expectation computed here; and the pass does shorten them. */
 #include <setjmp.h>
@@ -152,20 +154,65 @@ static uint32_t loops_expected(uint32_t x)
     return acc + k * 1000u;
 }
 
+/* Step 9: `s += v` after lanes returned, at the top level (folded) and
+ * inside a function after its early return (its returned lanes come back
+ * at the call's end: kept masked), and updates reading other words of the
+ * variable (`r += r.yzwx`: never folded). */
+static const char FOLDS[] =
+    "@group(0) @binding(0) var<storage, read> input : array<u32>;\n"
+    "@group(0) @binding(1) var<storage, read_write> output : array<u32>;\n"
+    "fn part(x : u32) -> vec4<u32> {\n"
+    "  var r = vec4<u32>(x, 1u, 2u, 3u);\n"
+    "  if (x % 3u == 0u) { return r; }\n"
+    "  r += vec4<u32>(x * 5u, x ^ 9u, x >> 2u, 7u);\n"
+    "  r += r.yzwx;\n"
+    "  return r;\n"
+    "}\n"
+    "@compute @workgroup_size(64)\n"
+    "fn main(@builtin(global_invocation_id) gid : vec3<u32>) {\n"
+    "  let x = input[gid.x];\n"
+    "  if (x % 5u == 1u) { output[gid.x] = 77u; return; }\n"
+    "  var s = part(x);\n"
+    "  s += vec4<u32>(x, 2u * x, 3u * x, 4u * x);\n"
+    "  s += s.wzyx;\n"
+    "  var t = 0u;\n"
+    "  t += s.x; t *= 3u; t += s.y ^ s.z;\n"
+    "  output[gid.x] = t + s.w;\n"
+    "}\n";
+
+static uint32_t folds_expected(uint32_t x)
+{
+    if (x % 5 == 1)
+        return 77;
+    uint32_t r[4] = {x, 1, 2, 3};
+    if (x % 3 != 0) {
+        uint32_t v[4] = {x * 5, x ^ 9, x >> 2, 7};
+        for (int k = 0; k < 4; k++)
+            r[k] += v[k];
+        uint32_t q[4] = {r[0] + r[1], r[1] + r[2], r[2] + r[3], r[3] + r[0]};
+        memcpy(r, q, sizeof r);
+    }
+    for (uint32_t k = 0; k < 4; k++)
+        r[k] += (k + 1) * x;
+    uint32_t q[4] = {r[0] + r[3], r[1] + r[2], r[2] + r[1], r[3] + r[0]};
+    uint32_t t = q[0] * 3;
+    return t + (q[1] ^ q[2]) + q[3];
+}
+
 static uint32_t input_value(uint32_t i) { return i * 2654435761u >> 19; }
 
 /* Runs src (input, output at bindings 0 and 1) over GROUPS workgroups;
  * *ncode: the pipeline's instruction count. */
-static uint32_t loops_in(const wg_program *p)
+static uint32_t count_op(const wg_program *p, uint8_t op)
 {
     uint32_t n = 0;
     for (uint32_t pc = 0; pc < p->ncode; pc++)
-        n += p->code[pc].op == OP_LOOP_END;
+        n += p->code[pc].op == op;
     return n;
 }
 
 static void run(const char *src, uint32_t width, stex_profile_id prof, bool optimise,
-                uint32_t *out, uint32_t *ncode, uint32_t *nloops)
+                uint32_t *out, uint32_t *ncode, uint32_t *nloops, uint32_t *nmovm)
 {
     stex_adapter_desc ad = stex_adapter_desc_default();
     ad.profile = prof;
@@ -184,7 +231,8 @@ static void run(const char *src, uint32_t width, stex_profile_id prof, bool opti
     if (st)
         fail_msg("%s", stex_last_error());
     *ncode = ((const wg_exec_program *)p->executor.user)->prog.ncode;
-    *nloops = loops_in(&((const wg_exec_program *)p->executor.user)->prog);
+    *nloops = count_op(&((const wg_exec_program *)p->executor.user)->prog, OP_LOOP_END);
+    *nmovm = count_op(&((const wg_exec_program *)p->executor.user)->prog, OP_MOVM);
     uint32_t usage = STEX_BUFFER_USAGE_STORAGE | STEX_BUFFER_USAGE_COPY_DST;
     stex_buffer_desc bd = {.size = WORDS * 4, .usage = usage};
     stex_buffer *in, *res;
@@ -209,17 +257,19 @@ static void run(const char *src, uint32_t width, stex_profile_id prof, bool opti
 }
 
 /* shorter: the optimised program must have fewer instructions (unrolled
- * loops may make it longer); loops: how many loops it may keep at most */
+ * loops may make it longer); loops: how many loops it may keep at most;
+ * fewer_movm: it must have fewer masked copies */
 static void compare(const char *src, uint32_t (*expected)(uint32_t), bool shorter,
-                    uint32_t loops)
+                    uint32_t loops, bool fewer_movm)
 {
     static const uint32_t widths[] = {1, 5, 64};
     for (int prof = 0; prof < STEX_PROFILE_COUNT; prof++)
         for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
-            uint32_t want[WORDS], got[WORDS], n_plain, n_opt, l_plain, l_opt;
-            run(src, widths[k], (stex_profile_id)prof, false, want, &n_plain, &l_plain);
-            run(src, widths[k], (stex_profile_id)prof, true, got, &n_opt, &l_opt);
+            uint32_t want[WORDS], got[WORDS], n_plain, n_opt, l_plain, l_opt, m_plain, m_opt;
+            run(src, widths[k], (stex_profile_id)prof, false, want, &n_plain, &l_plain, &m_plain);
+            run(src, widths[k], (stex_profile_id)prof, true, got, &n_opt, &l_opt, &m_opt);
             assert_true(!shorter || n_opt < n_plain);
+            assert_true(!fewer_movm || m_opt < m_plain);
             assert_true(l_opt <= loops);
             for (uint32_t i = 0; i < WORDS; i++) {
                 if (got[i] != want[i])
@@ -235,13 +285,13 @@ static void compare(const char *src, uint32_t (*expected)(uint32_t), bool shorte
 static void test_integer_program(void **s)
 {
     (void)s;
-    compare(INTS, ints_expected, true, UINT32_MAX);
+    compare(INTS, ints_expected, true, UINT32_MAX, false);
 }
 
 static void test_float_program(void **s)
 {
     (void)s;
-    compare(FLOATS, NULL, true, UINT32_MAX);
+    compare(FLOATS, NULL, true, UINT32_MAX, false);
 }
 
 /* Of its seven loops, the 20-iteration one stays, and the one whose
@@ -249,7 +299,15 @@ static void test_float_program(void **s)
 static void test_counted_loops(void **s)
 {
     (void)s;
-    compare(LOOPS, loops_expected, false, 2);
+    compare(LOOPS, loops_expected, false, 2, false);
+}
+
+/* Masked copies after the last point lanes can come back become plain
+ * ones, and results go straight into their variables (step 9). */
+static void test_folded_copies(void **s)
+{
+    (void)s;
+    compare(FOLDS, folds_expected, true, 0, true);
 }
 
 int main(void)
@@ -258,6 +316,7 @@ int main(void)
         cmocka_unit_test(test_counted_loops),
         cmocka_unit_test(test_integer_program),
         cmocka_unit_test(test_float_program),
+        cmocka_unit_test(test_folded_copies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
