@@ -45,7 +45,9 @@
  *    returned for good, so a masked copy into a variable (MOVM) may write
  *    every lane: it becomes a MOV; and arithmetic whose results such a copy
  *    only moves on (`s += v`: the sum into temporaries, then into s) writes
- *    the variable itself, the copy dropped (see fold_copies).
+ *    the variable itself, the copy dropped (see fold_copies), and what
+ *    the unrolled copies left unread (the loop counters' last updates)
+ *    goes.
  *
  * Arithmetic is never reordered, merged or evaluated here: every result is
  * still computed by the interpreter under the dispatch's profile.  A program
@@ -1050,6 +1052,11 @@ static bool fold_copies(wg_program *p, uint32_t nregs)
         dead[pc] = 1;
     }
     pack(p, dead);
+    /* what the unrolled copies left behind: the loop counters' last
+     * updates, written and never read */
+    memset(dead, 0, nc + 1);
+    if (find_dead(p, nregs, dead))
+        pack(p, dead);
     free(label), free(dead), free(in), free(out);
     return true;
 }
