@@ -365,6 +365,101 @@ static void mem_halves(const wg_program *p, subgroup *sg, const stex_lanes *L,
     }
 }
 
+/* The builtins devices approximate, sin to atan2 in math.def's order: a
+ * call of the profile's function costs more than a scan of the lanes. */
+static inline bool costly(stex_math_fn fn)
+{
+    return fn >= STEX_MATH_SIN_F32 && fn <= STEX_MATH_ATAN2_F32;
+}
+
+/* Does lane 8r + x repeat the arguments of lane 8r + x - back, for every
+ * row r >= first and every x in [x0, x1) (x1 - x0 >= 4)?  Each row's span
+ * as two blocks of four lanes, overlapping when it is shorter than 8. */
+static inline bool repeats(const uint32_t *a, const uint32_t *b, uint32_t first, uint32_t x0,
+                           uint32_t x1, uint32_t back)
+{
+#if defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__))
+    __m128i diff = _mm_setzero_si128();
+    for (uint32_t r = first; r < 8; r++) {
+        const uint32_t *p[4] = {a + 8 * r + x0, a + 8 * r + x1 - 4, b + 8 * r + x0,
+                                b + 8 * r + x1 - 4};
+        for (int k = 0; k < 4; k++) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p[k]);
+            __m128i w = _mm_loadu_si128((const __m128i *)(const void *)(p[k] - back));
+            diff = _mm_or_si128(diff, _mm_xor_si128(v, w));
+        }
+    }
+    return _mm_movemask_epi8(_mm_cmpeq_epi32(diff, _mm_setzero_si128())) == 0xffff;
+#else
+    uint32_t diff = 0;
+    for (uint32_t r = first; r < 8; r++)
+        for (uint32_t x = x0; x < x1; x++) {
+            uint32_t l = 8 * r + x;
+            diff |= (a[l] ^ a[l - back]) | (b[l] ^ b[l - back]);
+        }
+    return !diff;
+#endif
+}
+
+static void call_f32(const stex_profile *prof, stex_math_fn fn, uint32_t nargs, uint32_t n,
+                     const float *a, const float *b, float *out)
+{
+    if (nargs == 1)
+        stex_math_f32_unary(prof, fn, n, a, out);
+    else
+        stex_math_f32_binary(prof, fn, n, a, b, out);
+}
+
+/* d = fn(a[, b]) (nargs 1 or 2; b == a for one) on 64 lanes, an 8x8
+ * workgroup's: when the arguments depend on x alone (every row repeats the
+ * first), on y alone (every lane repeats its row's first) or on x + y
+ * (every lane repeats the one up and to the right), fn is called for the
+ * 8, 8 or 15 lanes that differ and the others take their results
+ * (`sin(uv.x * 12.0)`, `sin(uv.y * 12.0)`, `sin((uv.x + uv.y) * 8.0)`).
+ * The same bits in give the same bits out in every profile, so every lane
+ * gets what a call of its own would give.  False, and nothing written,
+ * for any other pattern. */
+static bool math_once_per_value(const stex_profile *prof, stex_math_fn fn, uint32_t nargs,
+                                const uint32_t *a, const uint32_t *b, uint32_t *d)
+{
+    float ca[16], cb[16], co[16];
+    uint32_t out[64], m = 0;
+    enum { NONE, BY_X, BY_Y, BY_DIAGONAL } kind = NONE;
+    if (repeats(a, b, 1, 0, 8, 8))
+        kind = BY_X;
+    else if (repeats(a, b, 0, 1, 8, 1))
+        kind = BY_Y;
+    else if (repeats(a, b, 1, 0, 7, 7))
+        kind = BY_DIAGONAL;
+    if (kind == NONE)
+        return false;
+    /* the lanes computed: row 0 (x, diagonal), column 0 (y), column 7 (diagonal) */
+    if (kind != BY_Y)
+        for (; m < 8; m++)
+            memcpy(&ca[m], &a[m], 4), memcpy(&cb[m], &b[m], 4);
+    for (uint32_t r = kind == BY_Y ? 0 : 1; kind != BY_X && r < 8; r++, m++) {
+        uint32_t l = 8 * r + (kind == BY_Y ? 0 : 7);
+        memcpy(&ca[m], &a[l], 4), memcpy(&cb[m], &b[l], 4);
+    }
+    call_f32(prof, fn, nargs, m, ca, cb, co);
+    uint32_t v[16];
+    memcpy(v, co, m * 4);
+    for (uint32_t r = 0; r < 8; r++) {
+        uint32_t *row = out + 8 * r;
+        if (kind == BY_X || (kind == BY_DIAGONAL && r == 0)) {
+            memcpy(row, v, 8 * 4);
+        } else if (kind == BY_Y) {
+            for (uint32_t x = 0; x < 8; x++)
+                row[x] = v[r];
+        } else { /* the diagonal: up and to the right, then the new column-7 lane */
+            memcpy(row, row - 7, 7 * 4);
+            row[7] = v[7 + r];
+        }
+    }
+    memcpy(d, out, sizeof out); /* d may be a or b: read in full above */
+    return true;
+}
+
 typedef enum stop { STOP_BARRIER, STOP_END, STOP_ERROR } stop;
 
 /* Runs sub-group sg from its pc until a barrier, the end, or an error; n
@@ -419,6 +514,9 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
             const uint32_t *a = RR(i->a), *b = RR(i->b), *c = RR(i->c);
             stex_math_fn fn = (stex_math_fn)i->imm;
             if (fast_math(fn, ieee, n, d, a, b, c))
+                break;
+            if (i->sub && n == 64 && i->n <= 2 && costly(fn) &&
+                math_once_per_value(prof, fn, i->n, a, i->n == 2 ? b : a, d))
                 break;
             if (i->sub) { /* f32 -> f32 forms: one call for every lane */
                 float out[64];

@@ -4,7 +4,8 @@
  * scopes, inlined calls, array indexing, break and continue in divergent
  * loops (whose exits jump past a pass without lanes), integer clamps,
  * variables updated after early returns (in main and in an inlined
- * function, whose returned lanes come back) - give the same output words optimised and as lowered, at sub-group
+ * function, whose returned lanes come back), costly builtins called once
+ * per distinct argument - give the same output words optimised and as lowered, at sub-group
  * widths 1, 5 and 64 under every profile; the integer program also matches
  * its expectation computed here; and the pass does shorten them. */
 #include <setjmp.h>
@@ -199,6 +200,52 @@ static uint32_t folds_expected(uint32_t x)
     return t + (q[1] ^ q[2]) + q[3];
 }
 
+/* The interpreter's costly builtins once per distinct argument
+ * (interp.c's math_once_per_value): in an 8x8 workgroup, arguments that
+ * depend on x alone, on y alone, on x + y, on neither, and one that depends
+ * on x alone but for a single lane; no arithmetic before the calls, so the
+ * expectation is the math layer's own result for each argument. */
+static const char ONCE[] =
+    "@group(0) @binding(0) var<storage, read> input : array<u32>;\n"
+    "@group(0) @binding(1) var<storage, read_write> output : array<u32>;\n"
+    "fn arg(k : u32) -> f32 { return bitcast<f32>((input[k] << 10u) | 0x3f000000u); }\n"
+    "fn rot(v : f32, k : u32) -> u32 { let u = bitcast<u32>(v); return (u << k) | (u >> (32u - k)); }\n"
+    "@compute @workgroup_size(8, 8)\n"
+    "fn main(@builtin(local_invocation_id) lid : vec3<u32>,\n"
+    "        @builtin(workgroup_id) wid : vec3<u32>) {\n"
+    "  let at = wid.x * 64u + lid.y * 8u + lid.x;\n"
+    "  let fx = arg(lid.x);\n"
+    "  let fy = arg(8u + lid.y);\n"
+    "  let fd = arg(16u + lid.x + lid.y);\n"
+    "  let fg = arg(at);\n"
+    "  let fo = arg(select(lid.x, 40u, at == 77u));\n"
+    "  output[at] = rot(sin(fx), 1u) ^ rot(cos(fy), 7u) ^ rot(tan(fd), 13u) ^ rot(pow(fx, fy), 19u)\n"
+    "      ^ rot(atan2(fd, fx), 23u) ^ rot(exp(fo), 29u) ^ rot(log(fg), 3u);\n"
+    "}\n";
+
+static uint32_t input_value(uint32_t i);
+
+static uint32_t once_arg(uint32_t k) { return (input_value(k) << 10) | 0x3f000000u; }
+
+static uint32_t once_rot(const stex_profile *p, stex_math_fn fn, uint32_t a, uint32_t b,
+                         uint32_t k)
+{
+    uint32_t in[2] = {a, b}, o[2];
+    assert_int_equal(stex_math_eval(p, fn, in, o), STEX_OK);
+    return (o[0] << k) | (o[0] >> (32 - k));
+}
+
+static uint32_t once_expected(const stex_profile *p, uint32_t at)
+{
+    uint32_t x = at % 8, y = at / 8 % 8;
+    uint32_t fx = once_arg(x), fy = once_arg(8 + y), fd = once_arg(16 + x + y), fg = once_arg(at);
+    uint32_t fo = once_arg(at == 77 ? 40 : x);
+    return once_rot(p, STEX_MATH_SIN_F32, fx, 0, 1) ^ once_rot(p, STEX_MATH_COS_F32, fy, 0, 7) ^
+           once_rot(p, STEX_MATH_TAN_F32, fd, 0, 13) ^ once_rot(p, STEX_MATH_POW_F32, fx, fy, 19) ^
+           once_rot(p, STEX_MATH_ATAN2_F32, fd, fx, 23) ^ once_rot(p, STEX_MATH_EXP_F32, fo, 0, 29) ^
+           once_rot(p, STEX_MATH_LOG_F32, fg, 0, 3);
+}
+
 static uint32_t input_value(uint32_t i) { return i * 2654435761u >> 19; }
 
 /* Runs src (input, output at bindings 0 and 1) over GROUPS workgroups;
@@ -310,6 +357,25 @@ static void test_folded_copies(void **s)
     compare(FOLDS, folds_expected, true, 0, true);
 }
 
+/* Width 64 (one sub-group per 8x8 workgroup: the calls once per distinct
+ * argument) and widths 1 and 5 (a call per lane) give, under every
+ * profile, what the math layer gives for each invocation's arguments. */
+static void test_once_per_value(void **s)
+{
+    (void)s;
+    static const uint32_t widths[] = {64, 1, 5};
+    for (int prof = 0; prof < STEX_PROFILE_COUNT; prof++)
+        for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
+            uint32_t got[WORDS], ncode, nloops, nmovm;
+            run(ONCE, widths[k], (stex_profile_id)prof, true, got, &ncode, &nloops, &nmovm);
+            const stex_profile *p = stex_profile_get((stex_profile_id)prof);
+            for (uint32_t at = 0; at < WORDS; at++)
+                if (got[at] != once_expected(p, at))
+                    fail_msg("profile %d, width %u, invocation %u: %08x, expected %08x", prof,
+                             widths[k], at, got[at], once_expected(p, at));
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -317,6 +383,7 @@ int main(void)
         cmocka_unit_test(test_integer_program),
         cmocka_unit_test(test_float_program),
         cmocka_unit_test(test_folded_copies),
+        cmocka_unit_test(test_once_per_value),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
