@@ -444,17 +444,15 @@ static bool math_once_per_value(const stex_profile *prof, stex_math_fn fn, uint3
     call_f32(prof, fn, nargs, m, ca, cb, co);
     uint32_t v[16];
     memcpy(v, co, m * 4);
+    /* the diagonal's lane (x, r) has the argument of diagonal x + r, computed
+     * as v[x + r] (row 0, then column 7): row r is v[r .. r + 7] */
     for (uint32_t r = 0; r < 8; r++) {
         uint32_t *row = out + 8 * r;
-        if (kind == BY_X || (kind == BY_DIAGONAL && r == 0)) {
-            memcpy(row, v, 8 * 4);
-        } else if (kind == BY_Y) {
+        if (kind == BY_Y)
             for (uint32_t x = 0; x < 8; x++)
                 row[x] = v[r];
-        } else { /* the diagonal: up and to the right, then the new column-7 lane */
-            memcpy(row, row - 7, 7 * 4);
-            row[7] = v[7 + r];
-        }
+        else
+            memcpy(row, v + (kind == BY_DIAGONAL ? r : 0), 8 * 4);
     }
     memcpy(d, out, sizeof out); /* d may be a or b: read in full above */
     return true;
