@@ -16,6 +16,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
 
 #include "convert/unorm8_row.h"
@@ -1237,6 +1238,22 @@ static void zero_regs(const wg_exec_program *xp, subgroup *sg)
 
 enum { STACK_GROUPS = 8, STACK_REGS = 8192, STACK_SLOTS = 256 };
 
+uint64_t wg_program_uid(void)
+{
+    static atomic_uint_fast64_t next;
+    return (uint64_t)atomic_fetch_add(&next, 1) + 1;
+}
+
+/* A thread's registers for small workgroups, kept from one workgroup to the
+ * next so that the constant registers stay filled while the thread runs the
+ * same program (uid: its wg_program_uid; 0: none).  The program never
+ * writes them, and zero_runs never covers them unless it is NULL (every
+ * register zeroed: refilled). */
+static _Thread_local struct {
+    uint64_t uid;
+    uint32_t r[STACK_REGS];
+} kept;
+
 void wg_run_workgroup(const stex_workgroup *w, void *user)
 {
     const wg_exec_program *xp = user;
@@ -1249,13 +1266,13 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
     /* small workgroups keep their state on the stack; registers are zeroed
      * as zero_runs says */
     subgroup sgs_s[STACK_GROUPS];
-    uint32_t regs_s[STACK_REGS];
     uint64_t slots_s[STACK_SLOTS];
     uint8_t ran_s[STACK_GROUPS];
     bool small = ngroups <= STACK_GROUPS && ngroups * regs_per <= STACK_REGS &&
                  nslots <= STACK_SLOTS;
     subgroup *sgs = small ? sgs_s : calloc(ngroups, sizeof *sgs);
-    uint32_t *regs = small ? regs_s : malloc((ngroups * regs_per + 1) * sizeof *regs);
+    uint32_t *regs = small ? kept.r : malloc((ngroups * regs_per + 1) * sizeof *regs);
+    bool consts_kept = small && kept.uid == xp->uid && xp->zero_runs;
     uint64_t *slots = small ? slots_s : calloc(nslots, sizeof *slots);
     uint8_t *ran = small ? ran_s : malloc(ngroups);
     if (small) {
@@ -1282,8 +1299,11 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
         sg->slot = slots + (size_t)g * (p->nslots + 1);
         zero_regs(xp, sg);
         fill_ids(w, sg, xp->id_regs);
-        fill_consts(xp, sg);
+        if (!consts_kept)
+            fill_consts(xp, sg);
     }
+    if (small)
+        kept.uid = xp->zero_runs ? xp->uid : 0;
     for (;;) {
         /* one sub-group (the whole workgroup) needs no order: it runs alone */
         const uint32_t *order = ngroups > 1 ? phase_order(e) : NULL;

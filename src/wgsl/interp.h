@@ -22,7 +22,11 @@ typedef struct wg_exec_program {
      * in every lane from the workgroup's start; the program never writes them */
     uint32_t *consts;
     uint32_t nconsts, const_reg;
+    uint64_t uid;         /* wg_program_uid(): which program a thread's kept registers hold */
 } wg_exec_program;
+
+/* A number no other program gets while the process runs. */
+uint64_t wg_program_uid(void);
 
 /* Fills xp->zero_regs from xp->prog (false: out of memory).  Before the
  * first wg_run_workgroup; wg_unprepare frees it. */

@@ -598,6 +598,7 @@ stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *mo
         return stex_fail(STEX_OUT_OF_MEMORY, "stex_wgsl_pipeline_create: out of memory");
     }
     xp->width = width;
+    xp->uid = wg_program_uid();
     xp->max_steps = opt && opt->max_steps ? opt->max_steps : (1ull << 32);
     /* the pipeline's own copy: it may outlive the module (runtime errors, race sites) */
     if (!(xp->filename = strdup(m->filename))) {
