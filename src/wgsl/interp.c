@@ -236,7 +236,9 @@ STEX__ALWAYS_INLINE bool fast_math(stex_math_fn fn, bool ieee, uint32_t n, uint3
     case STEX_MATH_MIN_I32: LANES(s32(a[l]) < s32(b[l]) ? a[l] : b[l]);
     case STEX_MATH_MIN_U32: LANES(a[l] < b[l] ? a[l] : b[l]);
     case STEX_MATH_CLAMP_I32: {
-        l = clamp_sse2(true, n, d, a, b, c);
+        /* 64 lanes: plain C, which the AVX2 copy vectorises with its own
+         * min and max; other counts: SSE2 by hand */
+        l = n == 64 ? 0 : clamp_sse2(true, n, d, a, b, c);
         for (; l < n; l++) {
             uint32_t m = s32(a[l]) > s32(b[l]) ? a[l] : b[l];
             d[l] = s32(m) < s32(c[l]) ? m : c[l];
@@ -244,7 +246,7 @@ STEX__ALWAYS_INLINE bool fast_math(stex_math_fn fn, bool ieee, uint32_t n, uint3
         return true;
     }
     case STEX_MATH_CLAMP_U32: {
-        l = clamp_sse2(false, n, d, a, b, c);
+        l = n == 64 ? 0 : clamp_sse2(false, n, d, a, b, c);
         for (; l < n; l++) {
             uint32_t m = a[l] > b[l] ? a[l] : b[l];
             d[l] = m < c[l] ? m : c[l];

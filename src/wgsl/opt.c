@@ -4,7 +4,8 @@
  * each instruction, so this pass removes what changes no result:
  *
  * 1. copy and constant propagation inside a basic block (a run of code no
- *    jump lands inside): a read of d after `MOV d <- a` reads a instead, as
+ *    jump lands inside; the address of an element of a runtime-sized
+ *    array of words, the index itself, counts as a copy): a read of d after `MOV d <- a` reads a instead, as
  *    long as neither is written in between; a read of d after `CONST d = k`
  *    reads a constant register holding k.  Constant registers come after the
  *    program's own; the interpreter fills them once per workgroup
@@ -1080,9 +1081,16 @@ bool wg_optimize(wg_exec_program *xp)
     uint32_t saved_n = p->ncode;
     if (ok) {
         memcpy(saved, p->code, p->ncode * sizeof *saved);
-        for (uint32_t pc = 0; pc < p->ncode; pc++)
-            if (is_jump(&p->code[pc]))
-                label[p->code[pc].b] = 1;
+        for (uint32_t pc = 0; pc < p->ncode; pc++) {
+            wg_ins *i = &p->code[pc];
+            if (is_jump(i))
+                label[i->b] = 1;
+            /* a runtime-sized array's element address with one word per
+             * element is the index itself (OP_ADDR's first case): a copy,
+             * which propagation then removes */
+            if (i->op == OP_ADDR && !i->c && i->a == WG_NONE_REG && i->imm == 1)
+                *i = (wg_ins){.op = OP_MOV, .n = 1, .d = i->d, .a = i->b, .line = i->line};
+        }
         propagate(&s, label);
         invert_compares(p, label);
         ok = !s.oom && find_dead(p, p->nregs + s.nconsts, dead);
