@@ -5,7 +5,8 @@
  *
  * 1. copy and constant propagation inside a basic block (a run of code no
  *    jump lands inside; the address of an element of a runtime-sized
- *    array of words, the index itself, counts as a copy): a read of d after `MOV d <- a` reads a instead, as
+ *    array of words - the index itself - and a conversion that keeps every
+ *    bit count as copies): a read of d after `MOV d <- a` reads a instead, as
  *    long as neither is written in between; a read of d after `CONST d = k`
  *    reads a constant register holding k.  Constant registers come after the
  *    program's own; the interpreter fills them once per workgroup
@@ -1062,6 +1063,13 @@ static bool fold_copies(wg_program *p, uint32_t nregs)
     return true;
 }
 
+/* The operations whose result is their operand's bits (fast_math's). */
+static bool same_bits(stex_math_fn fn)
+{
+    return fn == STEX_MATH_I32_TO_U32 || fn == STEX_MATH_U32_TO_I32 ||
+           fn == STEX_MATH_BITCAST_U32_F32 || fn == STEX_MATH_BITCAST_F32_I32;
+}
+
 bool wg_optimize(wg_exec_program *xp)
 {
     wg_program *p = &xp->prog;
@@ -1090,6 +1098,9 @@ bool wg_optimize(wg_exec_program *xp)
              * which propagation then removes */
             if (i->op == OP_ADDR && !i->c && i->a == WG_NONE_REG && i->imm == 1)
                 *i = (wg_ins){.op = OP_MOV, .n = 1, .d = i->d, .a = i->b, .line = i->line};
+            /* so are the conversions that keep every bit (i32 <-> u32, bitcasts) */
+            if (i->op == OP_MATH && same_bits((stex_math_fn)i->imm))
+                *i = (wg_ins){.op = OP_MOV, .n = 1, .d = i->d, .a = i->a, .line = i->line};
         }
         propagate(&s, label);
         invert_compares(p, label);
