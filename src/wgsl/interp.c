@@ -426,7 +426,7 @@ static bool math_once_per_value(const stex_profile *prof, stex_math_fn fn, uint3
                                 const uint32_t *a, const uint32_t *b, uint32_t *d)
 {
     float ca[16], cb[16], co[16];
-    uint32_t out[64], m = 0;
+    uint32_t m = 0;
     enum { NONE, BY_X, BY_Y, BY_DIAGONAL } kind = NONE;
     if (repeats(a, b, 1, 0, 8, 8))
         kind = BY_X;
@@ -445,19 +445,17 @@ static bool math_once_per_value(const stex_profile *prof, stex_math_fn fn, uint3
         memcpy(&ca[m], &a[l], 4), memcpy(&cb[m], &b[l], 4);
     }
     call_f32(prof, fn, nargs, m, ca, cb, co);
-    uint32_t v[16];
-    memcpy(v, co, m * 4);
-    /* the diagonal's lane (x, r) has the argument of diagonal x + r, computed
-     * as v[x + r] (row 0, then column 7): row r is v[r .. r + 7] */
+    /* straight into d (a or b may be d: every argument was copied out);
+     * the diagonal's lane (x, r) has the argument of diagonal x + r,
+     * computed as co[x + r] (row 0, then column 7): row r is co[r .. r + 7] */
     for (uint32_t r = 0; r < 8; r++) {
-        uint32_t *row = out + 8 * r;
+        uint32_t *row = d + 8 * r;
         if (kind == BY_Y)
             for (uint32_t x = 0; x < 8; x++)
-                row[x] = v[r];
+                memcpy(&row[x], &co[r], 4);
         else
-            memcpy(row, v + (kind == BY_DIAGONAL ? r : 0), 8 * 4);
+            memcpy(row, co + (kind == BY_DIAGONAL ? r : 0), 8 * 4);
     }
-    memcpy(d, out, sizeof out); /* d may be a or b: read in full above */
     return true;
 }
 
