@@ -157,58 +157,66 @@ __attribute__((target("avx2"))) static inline void sincos_core8(const sc_v8d *in
     sc_v8d x = *in; /* through pointers: 64-byte vectors are no AVX2 argument */
     SINCOS_CORE(sc_v8d, sc_v8l, *out);
 }
-/* Eight lanes per step: two vectors whose chains of dependent
+/* Eight lanes: two vectors whose chains of dependent
  * multiplications and additions are independent, so the CPU overlaps them
  * (each lane's operations are the four-lane form's).  The arguments come
  * in and the results go out as vectors too: eight scalar stores read back
  * as one vector cannot be forwarded and stall every step.  sincos_arg and
  * sincos_put's tests, lane for lane, in vector form. */
-__attribute__((target("avx2"))) static uint64_t sincos_lanes4(int cosine, size_t n,
-                                                              const float *a, float *out)
+__attribute__((target("avx2"))) static unsigned sincos8(int cosine, const float *a, float *out)
 {
     const __m256 lim = _mm256_set1_ps(0x1p20f);
     const __m256 abs_bits = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
     const __m256i low29 = _mm256_set1_epi64x((1ll << 29) - 1), half = _mm256_set1_epi64x(1ll << 28);
     const __m256i e_min = _mm256_set1_epi64x(1023 - 126), e_bits = _mm256_set1_epi64x(0x7ff);
     const __m256i near_lo = _mm256_set1_epi64x(-256), near_hi = _mm256_set1_epi64x(256);
+    __m256 xf = _mm256_loadu_ps(a), ax = _mm256_and_ps(xf, abs_bits);
+    /* served: 0 < |x| < 2^20 (false for NaN); the rest compute on 0 */
+    __m256 ok = _mm256_and_ps(_mm256_cmp_ps(ax, lim, _CMP_LT_OQ),
+                              _mm256_cmp_ps(ax, _mm256_setzero_ps(), _CMP_NEQ_OQ));
+    xf = _mm256_and_ps(xf, ok);
+    union { sc_v8d v; __m256d h[2]; } x8, v8;
+    x8.h[0] = _mm256_cvtps_pd(_mm256_castps256_ps128(xf));
+    x8.h[1] = _mm256_cvtps_pd(_mm256_extractf128_ps(xf, 1));
+    sincos_core8(&x8.v, cosine, &v8.v);
+    const __m256d *v = v8.h;
+    unsigned redo = ~(unsigned)_mm256_movemask_ps(ok) & 0xffu;
+    __m128 f[2];
+    for (int h = 0; h < 2; h++) {
+        __m256i bits = _mm256_castpd_si256(v[h]);
+        __m256i e = _mm256_and_si256(_mm256_srli_epi64(bits, 52), e_bits);
+        __m256i off = _mm256_sub_epi64(_mm256_and_si256(bits, low29), half);
+        __m256i no = _mm256_or_si256(
+            _mm256_cmpgt_epi64(e_min, e), /* below 2^-126 */
+            _mm256_and_si256(_mm256_cmpgt_epi64(off, near_lo),
+                             _mm256_cmpgt_epi64(near_hi, off))); /* too near a tie */
+        redo |= (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(no)) << (4 * h);
+        f[h] = _mm256_cvtpd_ps(v[h]);
+    }
+    /* a lane to redo keeps out as it was (out may be a) */
+    __m256 keep = _mm256_castsi256_ps(_mm256_cmpgt_epi32(
+        _mm256_and_si256(_mm256_set1_epi32((int)redo), _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128)),
+        _mm256_setzero_si256()));
+    __m256 res = _mm256_set_m128(f[1], f[0]);
+    _mm256_storeu_ps(out, _mm256_blendv_ps(res, _mm256_loadu_ps(out), keep));
+    return redo;
+}
+
+/* n lanes, eight at a time; the last few through a padded copy. */
+__attribute__((target("avx2"))) static uint64_t sincos_lanes4(int cosine, size_t n,
+                                                              const float *a, float *out)
+{
     uint64_t bad = 0;
     size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        __m256 xf = _mm256_loadu_ps(a + i), ax = _mm256_and_ps(xf, abs_bits);
-        /* served: 0 < |x| < 2^20 (false for NaN); the rest compute on 0 */
-        __m256 ok = _mm256_and_ps(_mm256_cmp_ps(ax, lim, _CMP_LT_OQ),
-                                  _mm256_cmp_ps(ax, _mm256_setzero_ps(), _CMP_NEQ_OQ));
-        xf = _mm256_and_ps(xf, ok);
-        union { sc_v8d v; __m256d h[2]; } x8, v8;
-        x8.h[0] = _mm256_cvtps_pd(_mm256_castps256_ps128(xf));
-        x8.h[1] = _mm256_cvtps_pd(_mm256_extractf128_ps(xf, 1));
-        sincos_core8(&x8.v, cosine, &v8.v);
-        const __m256d *v = v8.h;
-        unsigned redo = ~(unsigned)_mm256_movemask_ps(ok) & 0xffu;
-        __m128 f[2];
-        for (int h = 0; h < 2; h++) {
-            __m256i bits = _mm256_castpd_si256(v[h]);
-            __m256i e = _mm256_and_si256(_mm256_srli_epi64(bits, 52), e_bits);
-            __m256i off = _mm256_sub_epi64(_mm256_and_si256(bits, low29), half);
-            __m256i no = _mm256_or_si256(
-                _mm256_cmpgt_epi64(e_min, e), /* below 2^-126 */
-                _mm256_and_si256(_mm256_cmpgt_epi64(off, near_lo),
-                                 _mm256_cmpgt_epi64(near_hi, off))); /* too near a tie */
-            redo |= (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(no)) << (4 * h);
-            f[h] = _mm256_cvtpd_ps(v[h]);
-        }
-        /* a lane to redo keeps out as it was (out may be a) */
-        __m256 keep = _mm256_castsi256_ps(_mm256_cmpgt_epi32(
-            _mm256_and_si256(_mm256_set1_epi32((int)redo), _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128)),
-            _mm256_setzero_si256()));
-        __m256 res = _mm256_set_m128(f[1], f[0]);
-        _mm256_storeu_ps(out + i, _mm256_blendv_ps(res, _mm256_loadu_ps(out + i), keep));
+    for (; i + 8 <= n; i += 8)
+        bad |= (uint64_t)sincos8(cosine, a + i, out + i) << i;
+    if (i < n) {
+        float ta[8] = {0}, to[8] = {0};
+        memcpy(ta, a + i, (n - i) * sizeof *ta);
+        memcpy(to, out + i, (n - i) * sizeof *to);
+        unsigned redo = sincos8(cosine, ta, to) & ((1u << (n - i)) - 1);
+        memcpy(out + i, to, (n - i) * sizeof *to);
         bad |= (uint64_t)redo << i;
-    }
-    for (; i < n; i++) {
-        double arg;
-        int ok = sincos_arg(a[i], &arg);
-        bad |= sincos_put(sincos_core((sc_v2d){arg, 0.0}, cosine)[0], ok, &out[i]) << i;
     }
     return bad;
 }
