@@ -24,7 +24,9 @@ stex_status stex_math_eval(const stex_profile *p, stex_math_fn fn,
 /* the n-lane forms: one lookup, then a loop the compiler may unroll */
 static stex_status check_sig(const stex_profile *p, stex_math_fn fn, const char *sig)
 {
-    if (!p || (unsigned)fn >= STEX_MATH_FN_COUNT || strcmp(stex_math_fn_get(fn)->sig, sig))
+    /* the same literal is usually one object (merged constants): no strcmp */
+    const char *have = (unsigned)fn < STEX_MATH_FN_COUNT ? stex_math_fn_get(fn)->sig : NULL;
+    if (!p || !have || (have != sig && strcmp(have, sig)))
         return stex_fail(STEX_INVALID_ARGUMENT,
                          "stex_math_f32_*: fn must be an overload with signature %s", sig);
     return STEX_OK;
