@@ -1177,24 +1177,36 @@ void wg_unprepare(wg_exec_program *xp)
     xp->zero_runs = NULL;
 }
 
+enum { STACK_GROUPS = 8, STACK_REGS = 8192, STACK_SLOTS = 256, STACK_LANES = 64 * STACK_GROUPS };
+
 /* The ids of every lane into the builtin registers the program reads
  * (phase_invocation's ids). */
-static void fill_ids(const stex_workgroup *w, subgroup *sg, uint32_t ids)
+static void fill_ids(const stex_workgroup *w, subgroup *sg, uint32_t ids,
+                     const uint32_t (*plane)[STACK_LANES])
 {
     const stex_invocation *wi = w->inv;
     const uint32_t n = sg->n, lid0 = sg->lid[0]; /* a sub-group's lanes are consecutive */
     const uint32_t (*wl)[3] = w->lid + lid0;
     for (uint32_t c = 0; c < 3; c++) {
-        /* each register through a local pointer: its stores cannot be w's */
+        /* each register through a local pointer: its stores cannot be w's;
+         * the local ids from their planes when there are (contiguous) */
+        const uint32_t *pc = plane ? plane[c] + lid0 : NULL;
         if (ids >> (REG_LOCAL_ID + c) & 1) {
             uint32_t *d = R(sg, REG_LOCAL_ID + c);
-            for (uint32_t l = 0; l < n; l++)
-                d[l] = wl[l][c];
+            if (pc)
+                memcpy(d, pc, n * sizeof *d);
+            else
+                for (uint32_t l = 0; l < n; l++)
+                    d[l] = wl[l][c];
         }
         if (ids >> (REG_GLOBAL_ID + c) & 1) {
             uint32_t *d = R(sg, REG_GLOBAL_ID + c), base = w->base[c];
-            for (uint32_t l = 0; l < n; l++)
-                d[l] = base + wl[l][c];
+            if (pc)
+                for (uint32_t l = 0; l < n; l++)
+                    d[l] = base + pc[l];
+            else
+                for (uint32_t l = 0; l < n; l++)
+                    d[l] = base + wl[l][c];
         }
         if (ids >> (REG_WORKGROUP_ID + c) & 1) {
             uint32_t *d = R(sg, REG_WORKGROUP_ID + c), v = wi->workgroup_id[c];
@@ -1236,7 +1248,6 @@ static void zero_regs(const wg_exec_program *xp, subgroup *sg)
                (size_t)xp->zero_runs[2 * k + 1] * sg->stride * sizeof *sg->r);
 }
 
-enum { STACK_GROUPS = 8, STACK_REGS = 8192, STACK_SLOTS = 256 };
 
 uint64_t wg_program_uid(void)
 {
@@ -1252,6 +1263,9 @@ uint64_t wg_program_uid(void)
 static _Thread_local struct {
     uint64_t uid;
     uint32_t r[STACK_REGS];
+    /* the workgroup's local ids as planes (x, y, z), of program lid_uid */
+    uint64_t lid_uid;
+    uint32_t lid[3][STACK_LANES];
 } kept;
 
 void wg_run_workgroup(const stex_workgroup *w, void *user)
@@ -1273,6 +1287,12 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
     subgroup *sgs = small ? sgs_s : calloc(ngroups, sizeof *sgs);
     uint32_t *regs = small ? kept.r : malloc((ngroups * regs_per + 1) * sizeof *regs);
     bool consts_kept = small && kept.uid == xp->uid && xp->zero_runs;
+    if (small && kept.lid_uid != xp->uid) { /* total <= STACK_LANES: ngroups <= STACK_GROUPS */
+        for (uint32_t l = 0; l < total; l++)
+            for (uint32_t c = 0; c < 3; c++)
+                kept.lid[c][l] = w->lid[l][c];
+        kept.lid_uid = xp->uid;
+    }
     uint64_t *slots = small ? slots_s : calloc(nslots, sizeof *slots);
     uint8_t *ran = small ? ran_s : malloc(ngroups);
     if (small) {
@@ -1298,7 +1318,7 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
         sg->r = regs + g * regs_per;
         sg->slot = slots + (size_t)g * (p->nslots + 1);
         zero_regs(xp, sg);
-        fill_ids(w, sg, xp->id_regs);
+        fill_ids(w, sg, xp->id_regs, small ? (const uint32_t(*)[STACK_LANES])kept.lid : NULL);
         if (!consts_kept)
             fill_consts(xp, sg);
     }
