@@ -45,9 +45,10 @@
  * 9. past the last point where a lane can become active again (an ELSE,
  *    ENDIF, loop end or function's MERGE), every lane not running has
  *    returned for good, so a masked copy into a variable (MOVM) may write
- *    every lane: it becomes a MOV; and arithmetic whose results such a copy
- *    only moves on (`s += v`: the sum into temporaries, then into s) writes
- *    the variable itself, the copy dropped (see fold_copies), and what
+ *    every lane: it becomes a MOV; and arithmetic whose results a copy only
+ *    moves on (`s += v`: the sum into temporaries, then into s; a vector
+ *    built from scalars) writes the copy's destination itself, the copy
+ *    dropped (see fold_copies), and what
  *    the unrolled copies left unread (the loop counters' last updates)
  *    goes.
  *
@@ -998,6 +999,46 @@ static bool drop_repeats(wg_program *p, uint32_t nregs)
 /* Do run [r, r + n) and register x share a register? */
 static bool in_run(uint32_t x, uint32_t r, uint32_t n) { return x >= r && x - r < n; }
 
+/* Does run [r, r + count) of an operand hold register x? */
+static bool opnd_has(const opnd *o, uint32_t x, uint32_t nregs)
+{
+    uint32_t lo, hi;
+    range(*o->reg, o->count, nregs, &lo, &hi);
+    return x >= lo && x < hi;
+}
+
+/* Can the instruction that last wrote register t before pc, in pc's block
+ * (dead ones left out), write v instead?  It must write t alone, every lane, with no other
+ * effect, and between it and pc nothing may read t or read or write v.
+ * *writer: its index. */
+static bool copied_from(wg_program *p, const uint8_t *label, const uint8_t *dead, uint32_t nregs,
+                        uint32_t pc, uint32_t t, uint32_t v, uint32_t *writer)
+{
+    for (uint32_t q = pc; q-- > 0;) {
+        if (label[q + 1])
+            return false; /* a jump lands between: another block */
+        if (dead[q])
+            continue; /* a copy folded already: it writes and reads nothing */
+        wg_ins *i = &p->code[q];
+        ins_info f;
+        if (!describe(i, &f) || is_jump(i))
+            return false;
+        if (f.wr.reg && opnd_has(&f.wr, t, nregs)) {
+            bool single = f.wr.count == 1 && f.full && f.pure;
+            bool kind = i->op == OP_MATH || i->op == OP_CMP || i->op == OP_BITS ||
+                        i->op == OP_SELECT || (i->op == OP_MOV && i->n == 1);
+            *writer = q;
+            return single && kind;
+        }
+        if (f.wr.reg && opnd_has(&f.wr, v, nregs))
+            return false;
+        for (uint32_t r = 0; r < f.nrd; r++)
+            if (opnd_has(&f.rd[r], t, nregs) || opnd_has(&f.rd[r], v, nregs))
+                return false;
+    }
+    return false;
+}
+
 static bool fold_copies(wg_program *p, uint32_t nregs)
 {
     uint32_t nc = p->ncode, from = 0;
@@ -1023,34 +1064,20 @@ static bool fold_copies(wg_program *p, uint32_t nregs)
     liveness(p, nregs, NULL, in, out, words);
     for (uint32_t pc = 1; pc < nc; pc++) {
         wg_ins *m = &p->code[pc];
-        uint32_t n = m->n, t = m->a, d = m->d;
-        if (m->op != OP_MOV || !n || n > pc || n > 4 || in_run(t, d, n) || in_run(d, t, n))
+        uint32_t n = m->n, t = m->a, d = m->d, writer[4];
+        if (m->op != OP_MOV || !n || n > 4 || in_run(t, d, n) || in_run(d, t, n) ||
+            t >= nregs || d >= nregs || n > nregs - t || n > nregs - d)
             continue;
-        /* the n instructions before: one MATH per temporary t + k, with no
-         * jump landing among them, none reading a temporary or another's
-         * variable word */
         bool ok = true;
-        for (uint32_t k = 0; k < n && ok; k++) {
-            const wg_ins *i = &p->code[pc - n + k];
-            ok = i->op == OP_MATH && in_run(i->d, t, n) && !label[pc - n + k + 1];
-            uint32_t want = d + (i->d - t); /* the variable word it would write */
-            const uint32_t rd[3] = {i->a, i->b, i->c};
-            for (int r = 0; r < 3 && ok; r++)
-                ok = !in_run(rd[r], t, n) && (!in_run(rd[r], d, n) || rd[r] == want);
-            for (uint32_t j = 0; j < k && ok; j++) /* each temporary written once */
-                ok = p->code[pc - n + j].d != i->d;
-        }
-        if (!ok)
-            continue;
+        for (uint32_t k = 0; k < n && ok; k++)
+            ok = copied_from(p, label, dead, nregs, pc, t + k, d + k, &writer[k]);
         live_out(p, in, words, pc, out);
         for (uint32_t r = t; r < t + n && ok; r++)
             ok = !bit_get(out, r); /* the temporaries are not read again */
         if (!ok)
             continue;
-        for (uint32_t k = 0; k < n; k++) {
-            wg_ins *i = &p->code[pc - n + k];
-            i->d = d + (i->d - t);
-        }
+        for (uint32_t k = 0; k < n; k++)
+            p->code[writer[k]].d = d + k;
         dead[pc] = 1;
     }
     pack(p, dead);
