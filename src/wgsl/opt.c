@@ -1039,6 +1039,22 @@ static bool copied_from(wg_program *p, const uint8_t *label, const uint8_t *dead
     return false;
 }
 
+/* Does any instruction but a clear use mask slot t (the interpreter's
+ * sg->slot[imm]), or is it the slot of returned lanes? */
+static bool slot_read(const wg_program *p, uint32_t t)
+{
+    if (t == p->ret_slot)
+        return true;
+    for (uint32_t q = 0; q < p->ncode; q++) {
+        uint8_t op = p->code[q].op;
+        if (p->code[q].imm == t &&
+            (op == OP_IF || op == OP_ELSE || op == OP_ENDIF || op == OP_MERGE || op == OP_EXIT ||
+             op == OP_BREAK_IF || op == OP_BREAK_JUMP || op == OP_LOOP_END))
+            return true;
+    }
+    return false;
+}
+
 static bool fold_copies(wg_program *p, uint32_t nregs)
 {
     uint32_t nc = p->ncode, from = 0;
@@ -1082,10 +1098,15 @@ static bool fold_copies(wg_program *p, uint32_t nregs)
     }
     pack(p, dead);
     /* what the unrolled copies left behind: the loop counters' last
-     * updates, written and never read */
+     * updates, written and never read, and the clears of their break
+     * masks, which no instruction reads any more */
     memset(dead, 0, nc + 1);
-    if (find_dead(p, nregs, dead))
+    if (find_dead(p, nregs, dead)) {
+        for (uint32_t q = 0; q < p->ncode; q++)
+            if (p->code[q].op == OP_MASK_CLEAR && !slot_read(p, p->code[q].imm))
+                dead[q] = 1;
         pack(p, dead);
+    }
     free(label), free(dead), free(in), free(out);
     return true;
 }
