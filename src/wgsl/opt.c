@@ -50,7 +50,12 @@
  *    built from scalars) writes the copy's destination itself, the copy
  *    dropped (see fold_copies), and what
  *    the unrolled copies left unread (the loop counters' last updates)
- *    goes.
+ *    goes;
+ * 10. arithmetic an unrolled loop's copies compute again on the same
+ *    registers (the box blurs' clamp(c.x + dx) in every row) is reused:
+ *    the first result kept in a new register when its own is written in
+ *    between, the repeat a copy whose readers read the first result (see
+ *    reuse_values).
  *
  * Arithmetic is never reordered, merged or evaluated here: every result is
  * still computed by the interpreter under the dispatch's profile.  A program
@@ -1118,6 +1123,148 @@ static bool same_bits(stex_math_fn fn)
            fn == STEX_MATH_BITCAST_U32_F32 || fn == STEX_MATH_BITCAST_F32_I32;
 }
 
+/* ---- 10. values computed again ---- */
+
+/* Can i's reads of register v be made reads of another?  Not when a read
+ * of several registers covers v, nor when v is what a masked write keeps
+ * (its destination's old lanes: that field is the destination too). */
+static bool rewritable(wg_ins *i, uint32_t v, uint32_t nregs)
+{
+    ins_info g;
+    describe(i, &g);
+    for (uint32_t r = 0; r < g.nrd; r++)
+        if (opnd_has(&g.rd[r], v, nregs) && (g.rd[r].count != 1 || g.rd[r].reg == g.wr.reg))
+            return false;
+    return true;
+}
+
+/* Rewrites i's reads of v to f; false (nothing changed) where
+ * rewritable says no. */
+static bool reads_to(wg_ins *i, uint32_t v, uint32_t f, uint32_t nregs)
+{
+    if (!rewritable(i, v, nregs))
+        return false;
+    ins_info g;
+    describe(i, &g);
+    for (uint32_t r = 0; r < g.nrd; r++)
+        if (*g.rd[r].reg == v)
+            *g.rd[r].reg = f;
+    return true;
+}
+
+static bool writes_reg(wg_ins *i, uint32_t r, uint32_t nregs)
+{
+    ins_info g;
+    describe(i, &g);
+    return g.wr.reg && opnd_has(&g.wr, r, nregs);
+}
+
+/* Is code[q] a computation step 10 may reuse: arithmetic of one register
+ * from one-register operands, nothing else? */
+static bool reusable(wg_ins *i)
+{
+    ins_info f;
+    if (!(i->op == OP_MATH || i->op == OP_CMP || i->op == OP_BITS || i->op == OP_SELECT) ||
+        !describe(i, &f) || !f.pure || !f.full || f.wr.count != 1)
+        return false;
+    for (uint32_t r = 0; r < f.nrd; r++)
+        if (f.rd[r].count != 1)
+            return false;
+    return true;
+}
+
+/* After the copies of an unrolled loop, the same arithmetic on the same
+ * registers comes again (the box blurs' clamp(c.x + dx) in every row):
+ * where the first result still sits in its register, the repeat becomes a
+ * copy of it; where that register was written since, the first result
+ * moves to a new register (its readers until then with it) and the repeat
+ * copies that.  Each copy's readers that follow read the source itself,
+ * so the copies die.  Inside a basic block only; nregs: registers so far,
+ * *fresh: the new ones, numbered from nregs.  Out of memory: false, the
+ * code as it was. */
+static bool reuse_values(wg_program *p, uint32_t nregs, uint32_t *fresh)
+{
+    uint32_t nc = p->ncode, extra = 0;
+    uint8_t *label = calloc(nc + 1, 1), *dead = calloc(nc + 1, 1);
+    if (!label || !dead) {
+        free(label), free(dead);
+        return false;
+    }
+    for (uint32_t q = 0; q < nc; q++)
+        if (is_jump(&p->code[q]) && p->code[q].b <= nc)
+            label[p->code[q].b] = 1;
+    for (uint32_t pc = 1; pc < nc && extra < 64; pc++) {
+        wg_ins *x = &p->code[pc];
+        if (!reusable(x))
+            continue;
+        const uint32_t ops[3] = {x->a, x->b, x->c};
+        uint32_t nops = x->op == OP_MATH ? x->n : x->op == OP_SELECT ? 3 : x->op == OP_BITS ? 2 : 2;
+        if (nops > 3)
+            nops = 3;
+        /* back through the block to the same instruction, none of x's
+         * operands written on the way (nor by it) */
+        uint32_t e = UINT32_MAX;
+        for (uint32_t q = pc; q-- > 0 && !label[q + 1];) {
+            wg_ins *j = &p->code[q];
+            if (is_jump(j))
+                break;
+            bool clobbers = false;
+            for (uint32_t r = 0; r < nops; r++)
+                clobbers |= ops[r] != WG_NONE_REG && writes_reg(j, ops[r], nregs + extra);
+            if (clobbers)
+                break;
+            if (!dead[q] && j->op == x->op && j->sub == x->sub && j->n == x->n &&
+                j->imm == x->imm && j->a == x->a && j->b == x->b && j->c == x->c &&
+                j->e == x->e && reusable(j)) {
+                e = q;
+                break;
+            }
+        }
+        if (e == UINT32_MAX)
+            continue;
+        uint32_t v = p->code[e].d, w = pc;
+        for (uint32_t q = e + 1; q < pc; q++)
+            if (writes_reg(&p->code[q], v, nregs + extra)) {
+                w = q;
+                break;
+            }
+        uint32_t src = v;
+        if (w < pc) { /* v written since: the first result to a new register */
+            uint32_t f = nregs + extra;
+            bool ok = true;
+            for (uint32_t q = e + 1; q <= w && ok; q++)
+                ok = rewritable(&p->code[q], v, nregs + extra);
+            if (!ok)
+                continue;
+            extra++;
+            p->code[e].d = f;
+            for (uint32_t q = e + 1; q <= w; q++)
+                reads_to(&p->code[q], v, f, nregs + extra);
+            src = f;
+        }
+        uint32_t d = x->d;
+        *x = (wg_ins){.op = OP_MOV, .n = 1, .d = d, .a = src, .line = x->line};
+        if (d == src) {
+            dead[pc] = 1;
+            continue;
+        }
+        /* the copy's readers in the block read src, until d or src is written */
+        for (uint32_t q = pc + 1; q < nc && !label[q]; q++) {
+            wg_ins *j = &p->code[q];
+            if (!reads_to(j, d, src, nregs + extra) || is_jump(j) ||
+                writes_reg(j, d, nregs + extra) || writes_reg(j, src, nregs + extra))
+                break;
+        }
+    }
+    *fresh = extra;
+    pack(p, dead);
+    memset(dead, 0, nc + 1);
+    if (find_dead(p, nregs + extra, dead))
+        pack(p, dead);
+    free(label), free(dead);
+    return true;
+}
+
 bool wg_optimize(wg_exec_program *xp)
 {
     wg_program *p = &xp->prog;
@@ -1160,12 +1307,17 @@ bool wg_optimize(wg_exec_program *xp)
         if (ok) {
             hoist_invariants(p, p->nregs + s.nconsts); /* out of memory: where they were */
             drop_repeats(p, p->nregs + s.nconsts);     /* out of memory: kept */
-            fold_copies(p, p->nregs + s.nconsts);      /* out of memory: kept */
-            break_jumps(p, p->nregs + s.nconsts); /* out of memory: plain BREAK_IFs */
+            /* new registers come after the constant ones (no constant is
+             * added from here on) */
+            uint32_t fresh = 0, total = p->nregs + s.nconsts;
+            reuse_values(p, total, &fresh);            /* out of memory: kept */
+            total += fresh;
+            fold_copies(p, total);                     /* out of memory: kept */
+            break_jumps(p, total);                     /* out of memory: plain BREAK_IFs */
             xp->consts = s.consts;
             xp->nconsts = s.nconsts;
             xp->const_reg = p->nregs;
-            p->nregs += s.nconsts;
+            p->nregs = total;
             s.consts = NULL;
         } else {
             p->ncode = saved_n; /* as lowered (the code never shrinks its capacity) */

@@ -225,6 +225,38 @@ static const char ONCE[] =
 
 static uint32_t input_value(uint32_t i);
 
+/* Step 10: a 3x3 neighbourhood whose column values (px) the unrolled rows
+ * compute again - kept in new registers and reused - beside a row value
+ * (py) and an accumulator updated in every copy. */
+static const char REUSE[] =
+    "@group(0) @binding(0) var<storage, read> input : array<u32>;\n"
+    "@group(0) @binding(1) var<storage, read_write> output : array<u32>;\n"
+    "@compute @workgroup_size(64)\n"
+    "fn main(@builtin(global_invocation_id) gid : vec3<u32>) {\n"
+    "  let x = input[gid.x];\n"
+    "  var s = 0u;\n"
+    "  for (var dy = 0u; dy < 3u; dy++) {\n"
+    "    for (var dx = 0u; dx < 3u; dx++) {\n"
+    "      let px = min(x + dx, 5000u);\n"
+    "      let py = min((x >> 3u) + dy, 700u);\n"
+    "      s = s * 7u + (px ^ py);\n"
+    "    }\n"
+    "  }\n"
+    "  output[gid.x] = s;\n"
+    "}\n";
+
+static uint32_t reuse_expected(uint32_t x)
+{
+    uint32_t s = 0;
+    for (uint32_t dy = 0; dy < 3; dy++)
+        for (uint32_t dx = 0; dx < 3; dx++) {
+            uint32_t px = x + dx < 5000u ? x + dx : 5000u;
+            uint32_t py = (x >> 3) + dy < 700u ? (x >> 3) + dy : 700u;
+            s = s * 7u + (px ^ py);
+        }
+    return s;
+}
+
 static uint32_t once_arg(uint32_t k) { return (input_value(k) << 10) | 0x3f000000u; }
 
 static uint32_t once_rot(const stex_profile *p, stex_math_fn fn, uint32_t a, uint32_t b,
@@ -259,7 +291,8 @@ static uint32_t count_op(const wg_program *p, uint8_t op)
 }
 
 static void run(const char *src, uint32_t width, stex_profile_id prof, bool optimise,
-                uint32_t *out, uint32_t *ncode, uint32_t *nloops, uint32_t *nmovm)
+                uint32_t *out, uint32_t *ncode, uint32_t *nloops, uint32_t *nmovm,
+                uint32_t *nmath)
 {
     stex_adapter_desc ad = stex_adapter_desc_default();
     ad.profile = prof;
@@ -280,6 +313,7 @@ static void run(const char *src, uint32_t width, stex_profile_id prof, bool opti
     *ncode = ((const wg_exec_program *)p->executor.user)->prog.ncode;
     *nloops = count_op(&((const wg_exec_program *)p->executor.user)->prog, OP_LOOP_END);
     *nmovm = count_op(&((const wg_exec_program *)p->executor.user)->prog, OP_MOVM);
+    *nmath = count_op(&((const wg_exec_program *)p->executor.user)->prog, OP_MATH);
     uint32_t usage = STEX_BUFFER_USAGE_STORAGE | STEX_BUFFER_USAGE_COPY_DST;
     stex_buffer_desc bd = {.size = WORDS * 4, .usage = usage};
     stex_buffer *in, *res;
@@ -313,8 +347,10 @@ static void compare(const char *src, uint32_t (*expected)(uint32_t), bool shorte
     for (int prof = 0; prof < STEX_PROFILE_COUNT; prof++)
         for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
             uint32_t want[WORDS], got[WORDS], n_plain, n_opt, l_plain, l_opt, m_plain, m_opt;
-            run(src, widths[k], (stex_profile_id)prof, false, want, &n_plain, &l_plain, &m_plain);
-            run(src, widths[k], (stex_profile_id)prof, true, got, &n_opt, &l_opt, &m_opt);
+            uint32_t a_plain, a_opt;
+            run(src, widths[k], (stex_profile_id)prof, false, want, &n_plain, &l_plain, &m_plain,
+                &a_plain);
+            run(src, widths[k], (stex_profile_id)prof, true, got, &n_opt, &l_opt, &m_opt, &a_opt);
             assert_true(!shorter || n_opt < n_plain);
             assert_true(!fewer_movm || m_opt < m_plain);
             assert_true(l_opt <= loops);
@@ -366,14 +402,42 @@ static void test_once_per_value(void **s)
     static const uint32_t widths[] = {64, 1, 5};
     for (int prof = 0; prof < STEX_PROFILE_COUNT; prof++)
         for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
-            uint32_t got[WORDS], ncode, nloops, nmovm;
-            run(ONCE, widths[k], (stex_profile_id)prof, true, got, &ncode, &nloops, &nmovm);
+            uint32_t got[WORDS], ncode, nloops, nmovm, nmath;
+            run(ONCE, widths[k], (stex_profile_id)prof, true, got, &ncode, &nloops, &nmovm,
+                &nmath);
             const stex_profile *p = stex_profile_get((stex_profile_id)prof);
             for (uint32_t at = 0; at < WORDS; at++)
                 if (got[at] != once_expected(p, at))
                     fail_msg("profile %d, width %u, invocation %u: %08x, expected %08x", prof,
                              widths[k], at, got[at], once_expected(p, at));
         }
+}
+
+/* The same results, and the repeated column values computed once: the
+ * nine copies' min(x + dx) and min((x >> 3) + dy) are 3 + 3 minimums. */
+static void test_reused_values(void **s)
+{
+    (void)s;
+    compare(REUSE, reuse_expected, false, 0, false);
+    uint32_t mins = 0;
+    stex_adapter_desc ad = stex_adapter_desc_default();
+    stex_adapter *a;
+    stex_device *dev;
+    assert_int_equal(stex_adapter_create(&ad, &a), STEX_OK);
+    assert_int_equal(stex_device_create(a, &(stex_device_desc){0}, &dev), STEX_OK);
+    stex_wgsl_module *m;
+    assert_int_equal(stex_wgsl_module_create(REUSE, "reuse.wgsl", &m), STEX_OK);
+    stex_pipeline *p;
+    stex_wgsl_options o = {.subgroup_width = 64, .max_steps = 100000};
+    assert_int_equal(stex_wgsl_pipeline_create(dev, m, "main", &o, &p), STEX_OK);
+    const wg_program *prog = &((const wg_exec_program *)p->executor.user)->prog;
+    for (uint32_t pc = 0; pc < prog->ncode; pc++)
+        mins += prog->code[pc].op == OP_MATH && prog->code[pc].imm == STEX_MATH_MIN_U32;
+    assert_int_equal(mins, 6);
+    stex_pipeline_destroy(p);
+    stex_wgsl_module_destroy(m);
+    stex_device_destroy(dev);
+    stex_adapter_destroy(a);
 }
 
 int main(void)
@@ -384,6 +448,7 @@ int main(void)
         cmocka_unit_test(test_float_program),
         cmocka_unit_test(test_folded_copies),
         cmocka_unit_test(test_once_per_value),
+        cmocka_unit_test(test_reused_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
