@@ -375,32 +375,51 @@ static inline bool costly(stex_math_fn fn)
     return fn >= STEX_MATH_SIN_F32 && fn <= STEX_MATH_ATAN2_F32;
 }
 
-/* Does lane 8r + x repeat the arguments of lane 8r + x - back, for every
- * row r >= first and every x in [x0, x1) (x1 - x0 >= 4)?  Each row's span
- * as two blocks of four lanes, overlapping when it is shorter than 8. */
-static inline bool repeats(const uint32_t *a, const uint32_t *b, uint32_t first, uint32_t x0,
-                           uint32_t x1, uint32_t back)
+/* Which of math_once_per_value's patterns 64 lanes' words follow: bit 0
+ * when every row repeats the first (x alone), bit 1 when every lane repeats
+ * its row's first (y alone), bit 2 when every lane repeats the one up and
+ * to the right (x + y).  Each row is read as the two halves the vector
+ * stores that wrote it (a load across two recent stores waits for both),
+ * its shifts done in registers. */
+static unsigned patterns(const uint32_t *a)
 {
 #if defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__))
-    __m128i diff = _mm_setzero_si128();
-    for (uint32_t r = first; r < 8; r++) {
-        const uint32_t *p[4] = {a + 8 * r + x0, a + 8 * r + x1 - 4, b + 8 * r + x0,
-                                b + 8 * r + x1 - 4};
-        for (int k = 0; k < 4; k++) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p[k]);
-            __m128i w = _mm_loadu_si128((const __m128i *)(const void *)(p[k] - back));
-            diff = _mm_or_si128(diff, _mm_xor_si128(v, w));
+    __m128i dx = _mm_setzero_si128(), dy = dx, dd = dx;
+    const __m128i low3 = _mm_setr_epi32(-1, -1, -1, 0); /* a row's lanes 4..6 */
+    __m128i plo = _mm_loadu_si128((const __m128i *)(const void *)a);
+    __m128i phi = _mm_loadu_si128((const __m128i *)(const void *)(a + 4));
+    for (uint32_t r = 0; r < 8; r++) {
+        __m128i lo = plo, hi = phi;
+        if (r) {
+            lo = _mm_loadu_si128((const __m128i *)(const void *)(a + 8 * r));
+            hi = _mm_loadu_si128((const __m128i *)(const void *)(a + 8 * r + 4));
+            dx = _mm_or_si128(dx, _mm_or_si128(_mm_xor_si128(lo, plo), _mm_xor_si128(hi, phi)));
+            /* the row above, one lane to the right: its lanes 1..4 and 5..7 */
+            __m128i s_lo = _mm_or_si128(_mm_srli_si128(plo, 4), _mm_slli_si128(phi, 12));
+            __m128i s_hi = _mm_srli_si128(phi, 4);
+            dd = _mm_or_si128(dd, _mm_or_si128(_mm_xor_si128(lo, s_lo),
+                                               _mm_and_si128(_mm_xor_si128(hi, s_hi), low3)));
+        }
+        __m128i first = _mm_shuffle_epi32(lo, 0);
+        dy = _mm_or_si128(dy, _mm_or_si128(_mm_xor_si128(lo, first), _mm_xor_si128(hi, first)));
+        plo = lo, phi = hi;
+    }
+    const __m128i zero = _mm_setzero_si128();
+    return (unsigned)(_mm_movemask_epi8(_mm_cmpeq_epi32(dx, zero)) == 0xffff) |
+           (unsigned)(_mm_movemask_epi8(_mm_cmpeq_epi32(dy, zero)) == 0xffff) << 1 |
+           (unsigned)(_mm_movemask_epi8(_mm_cmpeq_epi32(dd, zero)) == 0xffff) << 2;
+#else
+    uint32_t dx = 0, dy = 0, dd = 0;
+    for (uint32_t l = 0; l < 64; l++) {
+        uint32_t x = l % 8;
+        dy |= a[l] ^ a[l - x];
+        if (l >= 8) {
+            dx |= a[l] ^ a[l - 8];
+            if (x < 7)
+                dd |= a[l] ^ a[l - 7];
         }
     }
-    return _mm_movemask_epi8(_mm_cmpeq_epi32(diff, _mm_setzero_si128())) == 0xffff;
-#else
-    uint32_t diff = 0;
-    for (uint32_t r = first; r < 8; r++)
-        for (uint32_t x = x0; x < x1; x++) {
-            uint32_t l = 8 * r + x;
-            diff |= (a[l] ^ a[l - back]) | (b[l] ^ b[l - back]);
-        }
-    return !diff;
+    return (unsigned)!dx | (unsigned)!dy << 1 | (unsigned)!dd << 2;
 #endif
 }
 
@@ -428,11 +447,12 @@ static bool math_once_per_value(const stex_profile *prof, stex_math_fn fn, uint3
     float ca[16], cb[16], co[16];
     uint32_t m = 0;
     enum { NONE, BY_X, BY_Y, BY_DIAGONAL } kind = NONE;
-    if (repeats(a, b, 1, 0, 8, 8))
+    unsigned both = patterns(a) & (b == a ? 7u : patterns(b));
+    if (both & 1)
         kind = BY_X;
-    else if (repeats(a, b, 0, 1, 8, 1))
+    else if (both & 2)
         kind = BY_Y;
-    else if (repeats(a, b, 1, 0, 7, 7))
+    else if (both & 4)
         kind = BY_DIAGONAL;
     if (kind == NONE)
         return false;
