@@ -1315,10 +1315,8 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
     }
     uint64_t *slots = small ? slots_s : calloc(nslots, sizeof *slots);
     uint8_t *ran = small ? ran_s : malloc(ngroups);
-    if (small) {
-        memset(sgs, 0, ngroups * sizeof *sgs);
+    if (small) /* the sub-groups' fields are all set below */
         memset(slots, 0, nslots * sizeof *slots);
-    }
     stex_invocation inv = *w->inv;
     if (!sgs || !regs || !slots || !ran) {
         exec_shader_error(w->inv, "the WGSL interpreter ran out of memory");
@@ -1329,9 +1327,10 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
     }
     for (uint32_t g = 0; g < ngroups; g++) {
         subgroup *sg = &sgs[g];
+        sg->pc = 0, sg->steps = 0, sg->done = false;
         sg->n = total - g * width < width ? total - g * width : width;
-        for (uint32_t l = 0; l < sg->n; l++)
-            sg->lid[l] = g * width + l;
+        for (uint32_t l = 0; l < 64; l++) /* lanes past n: 0, as before any use */
+            sg->lid[l] = l < sg->n ? g * width + l : 0;
         sg->all = sg->n == 64 ? ~0ull : (1ull << sg->n) - 1;
         sg->exec = sg->all;
         sg->stride = width;
