@@ -1306,8 +1306,9 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
                  nslots <= STACK_SLOTS;
     subgroup *sgs = small ? sgs_s : calloc(ngroups, sizeof *sgs);
     uint32_t *regs = small ? kept.r : malloc((ngroups * regs_per + 1) * sizeof *regs);
-    bool consts_kept = small && kept.uid == xp->uid && xp->zero_runs;
-    if (small && kept.lid_uid != xp->uid) { /* total <= STACK_LANES: ngroups <= STACK_GROUPS */
+    /* uid 0 is no program's (wg_program_uid starts at 1): never taken as kept */
+    bool consts_kept = small && xp->uid && kept.uid == xp->uid && xp->zero_runs;
+    if (small && (!xp->uid || kept.lid_uid != xp->uid)) { /* total <= STACK_LANES: ngroups <= STACK_GROUPS */
         for (uint32_t l = 0; l < total; l++)
             for (uint32_t c = 0; c < 3; c++)
                 kept.lid[c][l] = w->lid[l][c];
