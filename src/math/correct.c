@@ -157,9 +157,9 @@ __attribute__((target("avx2"))) static inline void sincos_core8(const sc_v8d *in
     sc_v8d x = *in; /* through pointers: 64-byte vectors are no AVX2 argument */
     SINCOS_CORE(sc_v8d, sc_v8l, *out);
 }
-/* Eight lanes: two vectors whose chains of dependent
- * multiplications and additions are independent, so the CPU overlaps them
- * (each lane's operations are the four-lane form's).  The arguments come
+/* Eight lanes as two four-lane AVX2 vectors stepped together, whose chains
+ * of dependent multiplications and additions are independent, so the CPU
+ * overlaps them (each lane's operations are the two-lane form's).  The arguments come
  * in and the results go out as vectors too: eight scalar stores read back
  * as one vector cannot be forwarded and stall every step.  sincos_arg and
  * sincos_put's tests, lane for lane, in vector form. */

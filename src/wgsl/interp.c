@@ -423,13 +423,17 @@ static unsigned patterns(const uint32_t *a)
 #endif
 }
 
+/* out = fn(a[, b[, c]]) for n lanes of an f32 -> f32 form with nargs
+ * arguments: the math layer's n-lane calls. */
 static void call_f32(const stex_profile *prof, stex_math_fn fn, uint32_t nargs, uint32_t n,
-                     const float *a, const float *b, float *out)
+                     const float *a, const float *b, const float *c, float *out)
 {
     if (nargs == 1)
         stex_math_f32_unary(prof, fn, n, a, out);
-    else
+    else if (nargs == 2)
         stex_math_f32_binary(prof, fn, n, a, b, out);
+    else
+        stex_math_f32_ternary(prof, fn, n, a, b, c, out);
 }
 
 /* d = fn(a[, b]) (nargs 1 or 2; b == a for one) on 64 lanes, an 8x8
@@ -464,7 +468,7 @@ static bool math_once_per_value(const stex_profile *prof, stex_math_fn fn, uint3
         uint32_t l = 8 * r + (kind == BY_Y ? 0 : 7);
         memcpy(&ca[m], &a[l], 4), memcpy(&cb[m], &b[l], 4);
     }
-    call_f32(prof, fn, nargs, m, ca, cb, co);
+    call_f32(prof, fn, nargs, m, ca, cb, NULL, co);
     /* straight into d (a or b may be d: every argument was copied out);
      * the diagonal's lane (x, r) has the argument of diagonal x + r,
      * computed as co[x + r] (row 0, then column 7): row r is co[r .. r + 7] */
@@ -539,15 +543,8 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
                 break;
             if (i->sub) { /* f32 -> f32 forms: one call for every lane */
                 float out[64];
-                if (i->n == 1)
-                    stex_math_f32_unary(prof, fn, n, (const float *)(const void *)a, out);
-                else if (i->n == 2)
-                    stex_math_f32_binary(prof, fn, n, (const float *)(const void *)a,
-                                         (const float *)(const void *)b, out);
-                else
-                    stex_math_f32_ternary(prof, fn, n, (const float *)(const void *)a,
-                                          (const float *)(const void *)b,
-                                          (const float *)(const void *)c, out);
+                call_f32(prof, fn, i->n, n, (const float *)(const void *)a,
+                         (const float *)(const void *)b, (const float *)(const void *)c, out);
                 memcpy(d, out, n * sizeof *d);
             } else {
                 for (uint32_t l = 0; l < n; l++) {

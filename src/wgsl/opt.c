@@ -850,10 +850,15 @@ static bool unroll_counted(pass *s, wg_program *p)
  * not live after the loop (a loop left before reaching it would keep the
  * old value).  Jumps into the loop from outside still land on h (now the
  * moved instruction); jumps from inside to h land after it. */
+/* Arithmetic of one register from registers: every lane, no other effect. */
+static bool arith(const wg_ins *i)
+{
+    return i->op == OP_MATH || i->op == OP_CMP || i->op == OP_BITS || i->op == OP_SELECT;
+}
+
 static bool movable(const wg_ins *i)
 {
-    return i->op == OP_MATH || i->op == OP_CMP || i->op == OP_BITS || i->op == OP_SELECT ||
-           i->op == OP_MOV || i->op == OP_MATHV ||
+    return arith(i) || i->op == OP_MOV || i->op == OP_MATHV ||
            (i->op == OP_BUF_LOAD && i->c == 1 && i->a == WG_NONE_REG && !i->sub);
 }
 
@@ -947,10 +952,16 @@ static bool hoist_invariants(wg_program *p, uint32_t nregs)
 
 /* ---- 8. repeats ---- */
 
+/* The same operation on the same operands (the result may go elsewhere). */
+static bool same_computation(const wg_ins *x, const wg_ins *y)
+{
+    return x->op == y->op && x->sub == y->sub && x->n == y->n && x->a == y->a && x->b == y->b &&
+           x->c == y->c && x->imm == y->imm && x->e == y->e && x->offs == y->offs;
+}
+
 static bool same_op(const wg_ins *x, const wg_ins *y)
 {
-    return x->op == y->op && x->sub == y->sub && x->n == y->n && x->d == y->d && x->a == y->a &&
-           x->b == y->b && x->c == y->c && x->imm == y->imm && x->e == y->e && x->offs == y->offs;
+    return same_computation(x, y) && x->d == y->d;
 }
 
 static bool drop_repeats(wg_program *p, uint32_t nregs)
@@ -1002,16 +1013,6 @@ static bool drop_repeats(wg_program *p, uint32_t nregs)
 /* ---- 9. results straight into their variables ---- */
 
 /* Do run [r, r + n) and register x share a register? */
-static bool in_run(uint32_t x, uint32_t r, uint32_t n) { return x >= r && x - r < n; }
-
-/* Does run [r, r + count) of an operand hold register x? */
-static bool opnd_has(const opnd *o, uint32_t x, uint32_t nregs)
-{
-    uint32_t lo, hi;
-    range(*o->reg, o->count, nregs, &lo, &hi);
-    return x >= lo && x < hi;
-}
-
 /* Can the instruction that last wrote register t before pc, in pc's block
  * (dead ones left out), write v instead?  It must write t alone, every lane, with no other
  * effect, and between it and pc nothing may read t or read or write v.
@@ -1028,17 +1029,17 @@ static bool copied_from(wg_program *p, const uint8_t *label, const uint8_t *dead
         ins_info f;
         if (!describe(i, &f) || is_jump(i))
             return false;
-        if (f.wr.reg && opnd_has(&f.wr, t, nregs)) {
+        if (f.wr.reg && overlaps(*f.wr.reg, f.wr.count, t, 1, nregs)) {
             bool single = f.wr.count == 1 && f.full && f.pure;
-            bool kind = i->op == OP_MATH || i->op == OP_CMP || i->op == OP_BITS ||
-                        i->op == OP_SELECT || (i->op == OP_MOV && i->n == 1);
+            bool kind = arith(i) || (i->op == OP_MOV && i->n == 1);
             *writer = q;
             return single && kind;
         }
-        if (f.wr.reg && opnd_has(&f.wr, v, nregs))
+        if (f.wr.reg && overlaps(*f.wr.reg, f.wr.count, v, 1, nregs))
             return false;
         for (uint32_t r = 0; r < f.nrd; r++)
-            if (opnd_has(&f.rd[r], t, nregs) || opnd_has(&f.rd[r], v, nregs))
+            if (overlaps(*f.rd[r].reg, f.rd[r].count, t, 1, nregs) ||
+                overlaps(*f.rd[r].reg, f.rd[r].count, v, 1, nregs))
                 return false;
     }
     return false;
@@ -1086,7 +1087,7 @@ static bool fold_copies(wg_program *p, uint32_t nregs)
     for (uint32_t pc = 1; pc < nc; pc++) {
         wg_ins *m = &p->code[pc];
         uint32_t n = m->n, t = m->a, d = m->d, writer[4];
-        if (m->op != OP_MOV || !n || n > 4 || in_run(t, d, n) || in_run(d, t, n) ||
+        if (m->op != OP_MOV || !n || n > 4 || overlaps(t, n, d, n, nregs) ||
             t >= nregs || d >= nregs || n > nregs - t || n > nregs - d)
             continue;
         bool ok = true;
@@ -1133,7 +1134,8 @@ static bool rewritable(wg_ins *i, uint32_t v, uint32_t nregs)
     ins_info g;
     describe(i, &g);
     for (uint32_t r = 0; r < g.nrd; r++)
-        if (opnd_has(&g.rd[r], v, nregs) && (g.rd[r].count != 1 || g.rd[r].reg == g.wr.reg))
+        if (overlaps(*g.rd[r].reg, g.rd[r].count, v, 1, nregs) &&
+            (g.rd[r].count != 1 || g.rd[r].reg == g.wr.reg))
             return false;
     return true;
 }
@@ -1156,7 +1158,7 @@ static bool writes_reg(wg_ins *i, uint32_t r, uint32_t nregs)
 {
     ins_info g;
     describe(i, &g);
-    return g.wr.reg && opnd_has(&g.wr, r, nregs);
+    return g.wr.reg && overlaps(*g.wr.reg, g.wr.count, r, 1, nregs);
 }
 
 /* Is code[q] a computation step 10 may reuse: arithmetic of one register
@@ -1164,8 +1166,7 @@ static bool writes_reg(wg_ins *i, uint32_t r, uint32_t nregs)
 static bool reusable(wg_ins *i)
 {
     ins_info f;
-    if (!(i->op == OP_MATH || i->op == OP_CMP || i->op == OP_BITS || i->op == OP_SELECT) ||
-        !describe(i, &f) || !f.pure || !f.full || f.wr.count != 1)
+    if (!arith(i) || !describe(i, &f) || !f.pure || !f.full || f.wr.count != 1)
         return false;
     for (uint32_t r = 0; r < f.nrd; r++)
         if (f.rd[r].count != 1)
@@ -1197,11 +1198,9 @@ static bool reuse_values(wg_program *p, uint32_t nregs, uint32_t *fresh)
         wg_ins *x = &p->code[pc];
         if (!reusable(x))
             continue;
-        const uint32_t ops[3] = {x->a, x->b, x->c};
-        uint32_t nops = x->op == OP_MATH ? x->n : x->op == OP_SELECT ? 3 : x->op == OP_BITS ? 2 : 2;
-        if (nops > 3)
-            nops = 3;
-        /* back through the block to the same instruction, none of x's
+        ins_info fx;
+        describe(x, &fx);
+        /* back through the block to the same computation, none of x's
          * operands written on the way (nor by it) */
         uint32_t e = UINT32_MAX;
         for (uint32_t q = pc; q-- > 0 && !label[q + 1];) {
@@ -1209,13 +1208,11 @@ static bool reuse_values(wg_program *p, uint32_t nregs, uint32_t *fresh)
             if (is_jump(j))
                 break;
             bool clobbers = false;
-            for (uint32_t r = 0; r < nops; r++)
-                clobbers |= ops[r] != WG_NONE_REG && writes_reg(j, ops[r], nregs + extra);
+            for (uint32_t r = 0; r < fx.nrd; r++)
+                clobbers |= writes_reg(j, *fx.rd[r].reg, nregs + extra);
             if (clobbers)
                 break;
-            if (!dead[q] && j->op == x->op && j->sub == x->sub && j->n == x->n &&
-                j->imm == x->imm && j->a == x->a && j->b == x->b && j->c == x->c &&
-                j->e == x->e && reusable(j)) {
+            if (!dead[q] && same_computation(j, x) && reusable(j)) {
                 e = q;
                 break;
             }
