@@ -237,23 +237,22 @@ static const char BARRIER[] =
     "  tmp[lid] = x;\n"
     "}\n";
 
-static void test_barrier_sources(void **state)
+/* Runs entry of src, its binding 0 a buffer of buf_bytes, over 2
+ * workgroups at sub-group widths 1, 8, 32 and 64, on 1 and 2 threads, in
+ * order and shuffled with seed; check(rd, ctx) looks at each report, and
+ * every report's text must equal the first one's. */
+static void sweep(const char *src, const char *entry, uint64_t buf_bytes, uint64_t seed,
+                  void (*check)(const stex_race_detector *rd, const void *ctx), const void *ctx)
 {
-    (void)state;
-    char out0[128], rd0[128], wr0[128];
-    /* an indexed access is at its '[' (where the parser puts the expression) */
-    source_of(BARRIER, "[0] = tmp", 0, out0, sizeof out0, NULL, NULL);
-    source_of(BARRIER, "[0];", 0, rd0, sizeof rd0, NULL, NULL);
-    source_of(BARRIER, "[lid] = x", 0, wr0, sizeof wr0, NULL, NULL);
     stex_adapter *a;
     stex_device *dev;
     assert_int_equal(stex_adapter_create(NULL, &a), STEX_OK);
     assert_int_equal(stex_device_create(a, &(stex_device_desc){0}, &dev), STEX_OK);
     stex_wgsl_module *m;
-    if (stex_wgsl_module_create(BARRIER, FILENAME, &m))
+    if (stex_wgsl_module_create(src, FILENAME, &m))
         fail_msg("%s", stex_wgsl_module_diagnostics(m));
     stex_buffer *buf;
-    stex_buffer_desc bd = {.size = 256, .usage = STEX_BUFFER_USAGE_STORAGE};
+    stex_buffer_desc bd = {.size = buf_bytes, .usage = STEX_BUFFER_USAGE_STORAGE};
     assert_int_equal(stex_buffer_create(dev, &bd, &buf), STEX_OK);
     static const uint32_t widths[] = {1, 8, 32, 64};
     char *first = NULL;
@@ -262,7 +261,7 @@ static void test_barrier_sources(void **state)
             for (int sched = 0; sched < 2; sched++) {
                 stex_pipeline *p;
                 stex_wgsl_options wo = {.subgroup_width = widths[w]};
-                if (stex_wgsl_pipeline_create(dev, m, "racy", &wo, &p))
+                if (stex_wgsl_pipeline_create(dev, m, entry, &wo, &p))
                     fail_msg("%s", stex_last_error());
                 stex_bind_group_entry be = {.binding = 0, .buffer = buf};
                 stex_bind_group *g;
@@ -271,34 +270,11 @@ static void test_barrier_sources(void **state)
                 assert_int_equal(stex_race_detector_create(NULL, &rd), STEX_OK);
                 stex_dispatch_options o = {
                     .schedule = sched ? STEX_SCHEDULE_SHUFFLED : STEX_SCHEDULE_IN_ORDER,
-                    .seed = 5, .threads = threads, .races = rd};
+                    .seed = seed, .threads = threads, .races = rd};
                 assert_int_equal(stex_dispatch(p, g, 2, 1, 1, &o), STEX_OK);
                 stex_bind_group_destroy(g);
                 stex_pipeline_destroy(p); /* the report outlives the pipeline */
-                bool saw_buffer = false, saw_wg = false;
-                for (size_t i = 0; i < stex_race_reported(rd); i++) {
-                    const stex_race *r = stex_race_get(rd, i);
-                    assert_non_null(r->a.source);
-                    assert_non_null(r->b.source);
-                    if (r->memory == STEX_RACE_MEMORY_BUFFER && r->word == 0
-                        && r->kind == STEX_RACE_WRITE_WRITE) {
-                        saw_buffer = true;
-                        assert_string_equal(r->a.source, out0);
-                        assert_string_equal(r->b.source, out0);
-                    }
-                    if (r->memory == STEX_RACE_MEMORY_WORKGROUP && r->word == 0
-                        && r->a.workgroup_id[0] == 0) {
-                        saw_wg = true;
-                        assert_int_equal(r->kind, STEX_RACE_READ_WRITE);
-                        assert_int_equal(r->a.local_invocation_id[0], 0);
-                        assert_int_equal(r->b.local_invocation_id[0], 1);
-                        assert_int_equal(r->a.access, STEX_RACE_ACCESS_WRITE);
-                        assert_string_equal(r->a.source, wr0);
-                        assert_string_equal(r->b.source, rd0);
-                    }
-                }
-                assert_true(saw_buffer);
-                assert_true(saw_wg);
+                check(rd, ctx);
                 char *text = stex_race_report_text_string(rd);
                 assert_non_null(text);
                 if (!first)
@@ -314,6 +290,51 @@ static void test_barrier_sources(void **state)
     stex_wgsl_module_destroy(m);
     stex_device_destroy(dev);
     stex_adapter_destroy(a);
+}
+
+typedef struct barrier_sources {
+    char out0[128], rd0[128], wr0[128];
+} barrier_sources;
+
+static void check_barrier(const stex_race_detector *rd, const void *ctx)
+{
+    const barrier_sources *c = ctx;
+    const char *out0 = c->out0, *rd0 = c->rd0, *wr0 = c->wr0;
+    bool saw_buffer = false, saw_wg = false;
+    for (size_t i = 0; i < stex_race_reported(rd); i++) {
+        const stex_race *r = stex_race_get(rd, i);
+        assert_non_null(r->a.source);
+        assert_non_null(r->b.source);
+        if (r->memory == STEX_RACE_MEMORY_BUFFER && r->word == 0
+            && r->kind == STEX_RACE_WRITE_WRITE) {
+            saw_buffer = true;
+            assert_string_equal(r->a.source, out0);
+            assert_string_equal(r->b.source, out0);
+        }
+        if (r->memory == STEX_RACE_MEMORY_WORKGROUP && r->word == 0
+            && r->a.workgroup_id[0] == 0) {
+            saw_wg = true;
+            assert_int_equal(r->kind, STEX_RACE_READ_WRITE);
+            assert_int_equal(r->a.local_invocation_id[0], 0);
+            assert_int_equal(r->b.local_invocation_id[0], 1);
+            assert_int_equal(r->a.access, STEX_RACE_ACCESS_WRITE);
+            assert_string_equal(r->a.source, wr0);
+            assert_string_equal(r->b.source, rd0);
+        }
+    }
+    assert_true(saw_buffer);
+    assert_true(saw_wg);
+}
+
+static void test_barrier_sources(void **state)
+{
+    (void)state;
+    barrier_sources c;
+    /* an indexed access is at its '[' (where the parser puts the expression) */
+    source_of(BARRIER, "[0] = tmp", 0, c.out0, sizeof c.out0, NULL, NULL);
+    source_of(BARRIER, "[0];", 0, c.rd0, sizeof c.rd0, NULL, NULL);
+    source_of(BARRIER, "[lid] = x", 0, c.wr0, sizeof c.wr0, NULL, NULL);
+    sweep(BARRIER, "racy", 256, 5, check_barrier, &c);
 }
 
 /* Buffers under the summary detector with sites (no barrier): the lane
@@ -332,79 +353,45 @@ static const char LANES[] =
     "  buf[128u + g.x / 2u] = n;\n"
     "}\n";
 
+typedef struct lane_sources {
+    char rd1[128], wr1[128], wr2[128];
+} lane_sources;
+
+static void check_lanes(const stex_race_detector *rd, const void *ctx)
+{
+    const lane_sources *c = ctx;
+    const char *rd1 = c->rd1, *wr1 = c->wr1, *wr2 = c->wr2;
+    assert_int_equal(stex_race_count(rd, STEX_RACE_READ_WRITE), 128);
+    assert_int_equal(stex_race_count(rd, STEX_RACE_WRITE_WRITE), 64);
+    for (size_t i = 0; i < stex_race_reported(rd); i++) {
+        const stex_race *r = stex_race_get(rd, i);
+        assert_int_equal(r->memory, STEX_RACE_MEMORY_BUFFER);
+        if (r->kind == STEX_RACE_WRITE_WRITE) {
+            assert_true(r->word >= 128 && r->word < 192);
+            assert_string_equal(r->a.source, wr2);
+            assert_string_equal(r->b.source, wr2);
+            continue;
+        }
+        /* word k: written by invocation k, read by k - 1 (mod 128) */
+        assert_int_equal(r->kind, STEX_RACE_READ_WRITE);
+        assert_true(r->word < 128);
+        const stex_race_party *wp = r->a.access == STEX_RACE_ACCESS_WRITE ? &r->a : &r->b;
+        const stex_race_party *rp = wp == &r->a ? &r->b : &r->a;
+        assert_int_equal(wp->access, STEX_RACE_ACCESS_WRITE);
+        assert_int_equal(rp->access, STEX_RACE_ACCESS_READ);
+        assert_string_equal(wp->source, wr1);
+        assert_string_equal(rp->source, rd1);
+    }
+}
+
 static void test_buffer_lane_sources(void **state)
 {
     (void)state;
-    char rd1[128], wr1[128], wr2[128];
-    source_of(LANES, "[(g.x + 1u)", 0, rd1, sizeof rd1, NULL, NULL);
-    source_of(LANES, "[g.x] = own", 0, wr1, sizeof wr1, NULL, NULL);
-    source_of(LANES, "[128u + g.x", 0, wr2, sizeof wr2, NULL, NULL);
-    stex_adapter *a;
-    stex_device *dev;
-    assert_int_equal(stex_adapter_create(NULL, &a), STEX_OK);
-    assert_int_equal(stex_device_create(a, &(stex_device_desc){0}, &dev), STEX_OK);
-    stex_wgsl_module *m;
-    if (stex_wgsl_module_create(LANES, FILENAME, &m))
-        fail_msg("%s", stex_wgsl_module_diagnostics(m));
-    stex_buffer *buf;
-    stex_buffer_desc bd = {.size = 192 * 4, .usage = STEX_BUFFER_USAGE_STORAGE};
-    assert_int_equal(stex_buffer_create(dev, &bd, &buf), STEX_OK);
-    static const uint32_t widths[] = {1, 8, 32, 64};
-    char *first = NULL;
-    for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++)
-        for (int threads = 1; threads <= 2; threads++)
-            for (int sched = 0; sched < 2; sched++) {
-                stex_pipeline *p;
-                stex_wgsl_options wo = {.subgroup_width = widths[w]};
-                if (stex_wgsl_pipeline_create(dev, m, "lanes", &wo, &p))
-                    fail_msg("%s", stex_last_error());
-                stex_bind_group_entry be = {.binding = 0, .buffer = buf};
-                stex_bind_group *g;
-                assert_int_equal(stex_bind_group_create(p, &be, 1, &g), STEX_OK);
-                stex_race_detector *rd;
-                assert_int_equal(stex_race_detector_create(NULL, &rd), STEX_OK);
-                stex_dispatch_options o = {
-                    .schedule = sched ? STEX_SCHEDULE_SHUFFLED : STEX_SCHEDULE_IN_ORDER,
-                    .seed = 9, .threads = threads, .races = rd};
-                assert_int_equal(stex_dispatch(p, g, 2, 1, 1, &o), STEX_OK);
-                stex_bind_group_destroy(g);
-                stex_pipeline_destroy(p);
-                assert_int_equal(stex_race_count(rd, STEX_RACE_READ_WRITE), 128);
-                assert_int_equal(stex_race_count(rd, STEX_RACE_WRITE_WRITE), 64);
-                for (size_t i = 0; i < stex_race_reported(rd); i++) {
-                    const stex_race *r = stex_race_get(rd, i);
-                    assert_int_equal(r->memory, STEX_RACE_MEMORY_BUFFER);
-                    if (r->kind == STEX_RACE_WRITE_WRITE) {
-                        assert_true(r->word >= 128 && r->word < 192);
-                        assert_string_equal(r->a.source, wr2);
-                        assert_string_equal(r->b.source, wr2);
-                        continue;
-                    }
-                    /* word k: written by invocation k, read by k - 1 (mod 128) */
-                    assert_int_equal(r->kind, STEX_RACE_READ_WRITE);
-                    assert_true(r->word < 128);
-                    const stex_race_party *wp = r->a.access == STEX_RACE_ACCESS_WRITE ? &r->a : &r->b;
-                    const stex_race_party *rp = wp == &r->a ? &r->b : &r->a;
-                    assert_int_equal(wp->access, STEX_RACE_ACCESS_WRITE);
-                    assert_int_equal(rp->access, STEX_RACE_ACCESS_READ);
-                    assert_string_equal(wp->source, wr1);
-                    assert_string_equal(rp->source, rd1);
-                }
-                char *text = stex_race_report_text_string(rd);
-                assert_non_null(text);
-                if (!first)
-                    first = text;
-                else {
-                    assert_string_equal(text, first);
-                    free(text);
-                }
-                stex_race_detector_destroy(rd);
-            }
-    free(first);
-    stex_buffer_destroy(buf);
-    stex_wgsl_module_destroy(m);
-    stex_device_destroy(dev);
-    stex_adapter_destroy(a);
+    lane_sources c;
+    source_of(LANES, "[(g.x + 1u)", 0, c.rd1, sizeof c.rd1, NULL, NULL);
+    source_of(LANES, "[g.x] = own", 0, c.wr1, sizeof c.wr1, NULL, NULL);
+    source_of(LANES, "[128u + g.x", 0, c.wr2, sizeof c.wr2, NULL, NULL);
+    sweep(LANES, "lanes", 192 * 4, 9, check_lanes, &c);
 }
 
 int main(void)
