@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "stex/stex.h"
+#include "wgsl_fixture.h"
 
 enum { W = 37, H = 21, GX = 5, GY = 3, WORDS = GX * 8 * GY * 8 };
 
@@ -77,15 +78,9 @@ typedef struct result {
 
 static void run(uint32_t width, stex_profile_id prof, stex_oob_load oob, result *r)
 {
-    stex_adapter_desc ad = stex_adapter_desc_default();
-    ad.profile = prof;
     stex_adapter *a;
-    stex_device *dev;
-    assert_int_equal(stex_adapter_create(&ad, &a), STEX_OK);
-    assert_int_equal(stex_device_create(a, &(stex_device_desc){0}, &dev), STEX_OK);
-    stex_wgsl_module *m;
-    if (stex_wgsl_module_create(SRC, "lanes.wgsl", &m))
-        fail_msg("%s", stex_wgsl_module_diagnostics(m));
+    stex_device *dev = fixture_device(prof, &a);
+    stex_wgsl_module *m = fixture_module(SRC, "lanes.wgsl");
     stex_pipeline *p;
     stex_wgsl_options o = {.subgroup_width = width};
     if (stex_wgsl_pipeline_create(dev, m, "main", &o, &p))

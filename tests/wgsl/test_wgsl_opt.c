@@ -20,6 +20,7 @@
 #include "stex/stex.h"
 #include "wgsl/interp.h"
 #include "wgsl/opt.h"
+#include "wgsl_fixture.h"
 
 enum { N = 64, GROUPS = 4, WORDS = N * GROUPS };
 
@@ -294,15 +295,9 @@ static void run(const char *src, uint32_t width, stex_profile_id prof, bool opti
                 uint32_t *out, uint32_t *ncode, uint32_t *nloops, uint32_t *nmovm,
                 uint32_t *nmath)
 {
-    stex_adapter_desc ad = stex_adapter_desc_default();
-    ad.profile = prof;
     stex_adapter *a;
-    stex_device *dev;
-    assert_int_equal(stex_adapter_create(&ad, &a), STEX_OK);
-    assert_int_equal(stex_device_create(a, &(stex_device_desc){0}, &dev), STEX_OK);
-    stex_wgsl_module *m;
-    if (stex_wgsl_module_create(src, "opt.wgsl", &m))
-        fail_msg("%s", stex_wgsl_module_diagnostics(m));
+    stex_device *dev = fixture_device(prof, &a);
+    stex_wgsl_module *m = fixture_module(src, "opt.wgsl");
     wg_optimize_set_enabled(optimise);
     stex_pipeline *p;
     stex_wgsl_options o = {.subgroup_width = width, .max_steps = 100000};
@@ -420,13 +415,9 @@ static void test_reused_values(void **s)
     (void)s;
     compare(REUSE, reuse_expected, false, 0, false);
     uint32_t mins = 0;
-    stex_adapter_desc ad = stex_adapter_desc_default();
     stex_adapter *a;
-    stex_device *dev;
-    assert_int_equal(stex_adapter_create(&ad, &a), STEX_OK);
-    assert_int_equal(stex_device_create(a, &(stex_device_desc){0}, &dev), STEX_OK);
-    stex_wgsl_module *m;
-    assert_int_equal(stex_wgsl_module_create(REUSE, "reuse.wgsl", &m), STEX_OK);
+    stex_device *dev = fixture_device(STEX_PROFILE_SPEC, &a);
+    stex_wgsl_module *m = fixture_module(REUSE, "reuse.wgsl");
     stex_pipeline *p;
     stex_wgsl_options o = {.subgroup_width = 64, .max_steps = 100000};
     assert_int_equal(stex_wgsl_pipeline_create(dev, m, "main", &o, &p), STEX_OK);

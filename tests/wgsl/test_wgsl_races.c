@@ -18,6 +18,7 @@
 
 #include "race/race_internal.h" /* race_detector_force_full */
 #include "stex/stex.h"
+#include "wgsl_fixture.h"
 
 #define FILENAME "difundir.wgsl"
 
@@ -245,12 +246,8 @@ static void sweep(const char *src, const char *entry, uint64_t buf_bytes, uint64
                   void (*check)(const stex_race_detector *rd, const void *ctx), const void *ctx)
 {
     stex_adapter *a;
-    stex_device *dev;
-    assert_int_equal(stex_adapter_create(NULL, &a), STEX_OK);
-    assert_int_equal(stex_device_create(a, &(stex_device_desc){0}, &dev), STEX_OK);
-    stex_wgsl_module *m;
-    if (stex_wgsl_module_create(src, FILENAME, &m))
-        fail_msg("%s", stex_wgsl_module_diagnostics(m));
+    stex_device *dev = fixture_device(STEX_PROFILE_SPEC, &a);
+    stex_wgsl_module *m = fixture_module(src, FILENAME);
     stex_buffer *buf;
     stex_buffer_desc bd = {.size = buf_bytes, .usage = STEX_BUFFER_USAGE_STORAGE};
     assert_int_equal(stex_buffer_create(dev, &bd, &buf), STEX_OK);
