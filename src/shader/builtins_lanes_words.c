@@ -372,8 +372,9 @@ void stex_lanes_textureLoad_level_2d_words(const stex_lanes *l, uint32_t binding
     bool rgba8 = b->sampled_2d && b->dec_codec == STEX__CODEC_RGBA8UNORM;
     const float *t = b->u8_value;
     uint32_t levels = 0; /* the levels' bits or'ed: 0 when every lane asks level 0 */
-    for (uint32_t i = 0; level && i < l->n; i++)
-        levels |= level[i];
+    if (level) /* a loop the compiler vectorises */
+        for (uint32_t i = 0; i < l->n; i++)
+            levels |= level[i];
     if (rgba8 && !levels && all_active(l) && small(b)) {
         uint32_t w = (uint32_t)b->w, h = (uint32_t)b->h, n = l->n;
         /* in locals: the stores below could otherwise alias them for the compiler */

@@ -56,6 +56,8 @@
  *    the first result kept in a new register when its own is written in
  *    between, the repeat a copy whose readers read the first result (see
  *    reuse_values).
+ * 11. a textureLoad of level 0 given as a literal names no level register
+ *    (a missing level is level 0: see level_zero).
  *
  * Arithmetic is never reordered, merged or evaluated here: every result is
  * still computed by the interpreter under the dispatch's profile.  A program
@@ -1262,6 +1264,20 @@ static bool reuse_values(wg_program *p, uint32_t nregs, uint32_t *fresh)
     return true;
 }
 
+/* Step 11: a textureLoad of level 0 written as a constant (every image
+ * filter's) names no level register, so the load's word form does not
+ * read 64 lanes of zeros to learn it (a missing level is level 0). */
+static void level_zero(const pass *s, wg_program *p)
+{
+    for (uint32_t pc = 0; pc < p->ncode; pc++) {
+        wg_ins *i = &p->code[pc];
+        bool known = true;
+        if (i->op == OP_TEX_LOAD_LEVEL && i->b == WG_NONE_REG && i->c != WG_NONE_REG
+            && const_value(s, i->c, &known) == 0 && known)
+            i->c = WG_NONE_REG;
+    }
+}
+
 bool wg_optimize(wg_exec_program *xp)
 {
     wg_program *p = &xp->prog;
@@ -1311,6 +1327,7 @@ bool wg_optimize(wg_exec_program *xp)
             total += fresh;
             fold_copies(p, total);                     /* out of memory: kept */
             break_jumps(p, total);                     /* out of memory: plain BREAK_IFs */
+            level_zero(&s, p);
             xp->consts = s.consts;
             xp->nconsts = s.nconsts;
             xp->const_reg = p->nregs;

@@ -431,6 +431,43 @@ static void test_reused_values(void **s)
     stex_adapter_destroy(a);
 }
 
+/* Step 11: the level-0 load names no level register; a load of another
+ * literal level or of a computed one keeps its register. */
+static void test_level_zero(void **s)
+{
+    (void)s;
+    static const char SRC[] =
+        "@group(0) @binding(0) var t : texture_2d<f32>;\n"
+        "@group(0) @binding(1) var<storage, read_write> output : array<f32>;\n"
+        "@compute @workgroup_size(8, 8)\n"
+        "fn main(@builtin(global_invocation_id) g : vec3<u32>) {\n"
+        "  let c = vec2<i32>(g.xy);\n"
+        "  output[g.x] = textureLoad(t, c, 0).x + textureLoad(t, c, 1).y\n"
+        "      + textureLoad(t, c, i32(g.y & 1u)).z;\n"
+        "}\n";
+    stex_adapter *a;
+    stex_device *dev = fixture_device(STEX_PROFILE_SPEC, &a);
+    stex_wgsl_module *m = fixture_module(SRC, "level.wgsl");
+    stex_pipeline *p;
+    stex_wgsl_options o = {.subgroup_width = 64, .max_steps = 100000};
+    assert_int_equal(stex_wgsl_pipeline_create(dev, m, "main", &o, &p), STEX_OK);
+    const wg_program *prog = &((const wg_exec_program *)p->executor.user)->prog;
+    uint32_t loads = 0, without = 0;
+    for (uint32_t pc = 0; pc < prog->ncode; pc++)
+        if (prog->code[pc].op == OP_TEX_LOAD_LEVEL) {
+            loads++;
+            without += prog->code[pc].c == WG_NONE_REG;
+            if (prog->code[pc].c == WG_NONE_REG)
+                assert_int_equal(loads, 1); /* the first load, level 0 */
+        }
+    assert_int_equal(loads, 3);
+    assert_int_equal(without, 1);
+    stex_pipeline_destroy(p);
+    stex_wgsl_module_destroy(m);
+    stex_device_destroy(dev);
+    stex_adapter_destroy(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -440,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_folded_copies),
         cmocka_unit_test(test_once_per_value),
         cmocka_unit_test(test_reused_values),
+        cmocka_unit_test(test_level_zero),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
