@@ -381,6 +381,8 @@ void stex_lanes_textureLoad_level_2d_words(const stex_lanes *l, uint32_t binding
         const uint8_t *mem = b->memory;
         const uint64_t *col = b->col, *row = b->row;
         uint32_t *o0 = out[0], *o1 = out[1], *o2 = out[2], *o3 = out[3];
+        if (stex__window_read_rows(l->inv->exec->windows, b, x, y, n, out))
+            return;
         bool rows;
         const stex_window *win =
             n <= 64 ? stex__window_for(&l->inv->exec->windows, b, x, y, n, &rows) : NULL;

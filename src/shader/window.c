@@ -34,34 +34,6 @@ static void fill_row_scalar(const float *t, const uint8_t *row, const uint64_t *
     }
 }
 
-#if WINDOW_AVX2
-/* Eight texels per step: their words gathered through the column offsets,
- * each byte's value gathered from the decode table. */
-__attribute__((target("avx2"))) static void fill_row_avx2(const float *t, const uint8_t *row,
-                                                          const uint64_t *col, uint32_t w,
-                                                          float *const c[4], uint32_t at)
-{
-    const __m256i byte = _mm256_set1_epi32(0xff);
-    if (w < 8) {
-        fill_row_scalar(t, row, col, 0, w, c, at);
-        return;
-    }
-    /* the last step ends at texel w - 1, going over texels already done */
-    for (uint32_t i = 0;; i = i + 16 <= w ? i + 8 : w - 8) {
-        __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)(col + i));
-        __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(col + i + 4));
-        __m256i v = _mm256_set_m128i(_mm256_i64gather_epi32((const int *)(const void *)row, hi, 1),
-                                     _mm256_i64gather_epi32((const int *)(const void *)row, lo, 1));
-        for (int k = 0; k < 4; k++) {
-            __m256i code = _mm256_and_si256(_mm256_srli_epi32(v, 8 * k), byte);
-            _mm256_storeu_ps(c[k] + at + i, _mm256_i32gather_ps(t, code, 4));
-        }
-        if (i + 8 == w)
-            return;
-    }
-}
-#endif
-
 /* Copies the rectangle, decoding each texel through the profile's value
  * of each code (b->u8_value: the very table the other loads use). */
 static void fill(stex_window *win, const stex_fast_binding *b, uint32_t x0, uint32_t y0,
@@ -70,19 +42,10 @@ static void fill(stex_window *win, const stex_fast_binding *b, uint32_t x0, uint
     const float *t = b->u8_value;
     const uint64_t *col = b->col + x0;
     float *const c[4] = {win->c[0], win->c[1], win->c[2], win->c[3]};
-#if WINDOW_AVX2
-    bool avx2 = __builtin_cpu_supports("avx2");
-#endif
-    for (uint32_t j = 0; j < h; j++) {
-        const uint8_t *row = b->memory + b->row[y0 + j];
-#if WINDOW_AVX2
-        if (avx2) {
-            fill_row_avx2(t, row, col, w, c, j * w);
-            continue;
-        }
-#endif
-        fill_row_scalar(t, row, col, 0, w, c, j * w);
-    }
+    /* scalar: on some CPUs (AMD Zen 4) AVX2 gathers of the texels and of
+     * their values were measured slower than these loads */
+    for (uint32_t j = 0; j < h; j++)
+        fill_row_scalar(t, b->memory + b->row[y0 + j], col, 0, w, c, j * w);
     win->memory = b->memory;
     win->x0 = x0, win->y0 = y0, win->w = w, win->h = h;
 }
@@ -231,4 +194,94 @@ void stex__window_read(const stex_window *win, const uint32_t *x, const uint32_t
         for (int k = 0; k < 4; k++)
             memcpy(o[k] + i, &v[k], sizeof v[k]);
     }
+}
+
+/* Row r's place in win (*at) if its 8 lanes are consecutive x on one y
+ * inside win; a row that is not gives false. */
+static bool row_at(const stex_window *win, const uint32_t *x, const uint32_t *y, uint32_t *at)
+{
+    uint32_t dx = x[0] - win->x0, dy = y[0] - win->y0;
+    if (win->w < 8 || dx > win->w - 8 || dy >= win->h)
+        return false;
+    *at = dy * win->w + dx;
+    return true;
+}
+
+#if WINDOW_AVX2
+/* Are the 8n lanes rows of 8 consecutive x on one y? */
+__attribute__((target("avx2"))) static bool rows_of_8_avx2(const uint32_t *x, const uint32_t *y,
+                                                           uint32_t n)
+{
+    const __m256i step = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    __m256i ok = _mm256_set1_epi32(-1);
+    for (uint32_t i = 0; i < n; i += 8) {
+        __m256i xv = _mm256_loadu_si256((const __m256i *)(const void *)(x + i));
+        __m256i yv = _mm256_loadu_si256((const __m256i *)(const void *)(y + i));
+        __m256i want = _mm256_add_epi32(_mm256_set1_epi32((int)x[i]), step);
+        ok = _mm256_and_si256(ok, _mm256_and_si256(_mm256_cmpeq_epi32(xv, want),
+                                                   _mm256_cmpeq_epi32(yv, _mm256_set1_epi32((int)y[i]))));
+    }
+    return _mm256_movemask_ps(_mm256_castsi256_ps(ok)) == 0xff;
+}
+#endif
+
+#if WINDOW_AVX2
+/* Row r of each plane, 8 floats from win's plane at at[r], to out[k] + 8r. */
+__attribute__((target("avx2"))) static void copy_rows_avx2(const stex_window *win,
+                                                           const uint32_t *at, uint32_t rows,
+                                                           uint32_t *const out[4])
+{
+    float *o0 = (float *)(void *)out[0], *o1 = (float *)(void *)out[1];
+    float *o2 = (float *)(void *)out[2], *o3 = (float *)(void *)out[3];
+    for (uint32_t r = 0; r < rows; r++) {
+        __m256 v0 = _mm256_loadu_ps(win->c[0] + at[r]), v1 = _mm256_loadu_ps(win->c[1] + at[r]);
+        __m256 v2 = _mm256_loadu_ps(win->c[2] + at[r]), v3 = _mm256_loadu_ps(win->c[3] + at[r]);
+        _mm256_storeu_ps(o0 + 8 * r, v0), _mm256_storeu_ps(o1 + 8 * r, v1);
+        _mm256_storeu_ps(o2 + 8 * r, v2), _mm256_storeu_ps(o3 + 8 * r, v3);
+    }
+}
+#endif
+
+static bool rows_of_8(const uint32_t *x, const uint32_t *y, uint32_t n)
+{
+#if WINDOW_AVX2
+    if (__builtin_cpu_supports("avx2"))
+        return rows_of_8_avx2(x, y, n);
+#endif
+    bool rows = true;
+    for (uint32_t i = 0; i < n; i++)
+        rows &= (x[i] == x[i & ~7u] + (i & 7u)) & (y[i] == y[i & ~7u]);
+    return rows;
+}
+
+bool stex__window_read_rows(const stex_windows *ws, const stex_fast_binding *b,
+                            const uint32_t *x, const uint32_t *y, uint32_t n,
+                            uint32_t *const out[4])
+{
+    if (!ws || !n || n % 8 || n > 64)
+        return false;
+    for (uint32_t j = 0; j < STEX__WINDOWS; j++) {
+        const stex_window *win = &ws->win[j];
+        if (win->memory != b->memory)
+            continue;
+        uint32_t at[8], r = 0;
+        while (r < n / 8 && row_at(win, x + 8 * r, y + 8 * r, &at[r]))
+            r++;
+        if (r < n / 8)
+            continue; /* the texture's other window may hold it */
+        if (!rows_of_8(x, y, n))
+            return false;
+        /* every row checked first: out may be the coordinates' registers */
+#if WINDOW_AVX2
+        if (__builtin_cpu_supports("avx2")) {
+            copy_rows_avx2(win, at, n / 8, out);
+            return true;
+        }
+#endif
+        for (r = 0; r < n / 8; r++)
+            for (int k = 0; k < 4; k++)
+                memcpy(out[k] + 8 * r, win->c[k] + at[r], 8 * sizeof(float));
+        return true;
+    }
+    return false;
 }

@@ -49,4 +49,14 @@ const stex_window *stex__window_for(stex_windows **w, const stex_fast_binding *b
 void stex__window_read(const stex_window *win, const uint32_t *x, const uint32_t *y, uint32_t n,
                        bool rows, uint32_t *const out[4]);
 
+/* The common case of a later load, in one pass over the lanes instead of
+ * stex__window_for's and stex__window_read's two: every 8 lanes a row
+ * (consecutive x on one y; n a multiple of 8, at most 64) inside a window
+ * of b's level already filled.  Then out[k][i] = channel k of lane i's
+ * texel and true; otherwise false and out untouched (out may be x's or
+ * y's registers). */
+bool stex__window_read_rows(const stex_windows *w, const stex_fast_binding *b,
+                            const uint32_t *x, const uint32_t *y, uint32_t n,
+                            uint32_t *const out[4]);
+
 #endif
