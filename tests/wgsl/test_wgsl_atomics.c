@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "stex/stex.h"
+#include "wgsl_fixture.h"
 
 enum { WORDS = 256 };
 
@@ -19,12 +20,8 @@ static void run(const char *src, const char *entry, uint32_t groups, uint32_t wi
                 stex_schedule sched, bool race, const uint32_t *init, uint32_t *out)
 {
     stex_adapter *a;
-    stex_device *dev;
-    assert_int_equal(stex_adapter_create(NULL, &a), STEX_OK);
-    assert_int_equal(stex_device_create(a, &(stex_device_desc){0}, &dev), STEX_OK);
-    stex_wgsl_module *m;
-    if (stex_wgsl_module_create(src, entry, &m))
-        fail_msg("%s", stex_wgsl_module_diagnostics(m));
+    stex_device *dev = fixture_device(STEX_PROFILE_SPEC, &a);
+    stex_wgsl_module *m = fixture_module(src, entry);
     stex_pipeline *p;
     stex_wgsl_options o = {.subgroup_width = width, .max_steps = 1000000};
     if (stex_wgsl_pipeline_create(dev, m, entry, &o, &p))

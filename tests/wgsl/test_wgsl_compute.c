@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "stex/stex.h"
+#include "wgsl_fixture.h"
 
 enum { N = 64, GROUPS = 5 };
 
@@ -68,12 +69,8 @@ static void run(const char *src, const char *entry, uint32_t width, stex_schedul
                 uint32_t *out, stex_status want)
 {
     stex_adapter *a;
-    stex_device *dev;
-    assert_int_equal(stex_adapter_create(NULL, &a), STEX_OK);
-    assert_int_equal(stex_device_create(a, &(stex_device_desc){0}, &dev), STEX_OK);
-    stex_wgsl_module *m;
-    if (stex_wgsl_module_create(src, entry, &m))
-        fail_msg("%s", stex_wgsl_module_diagnostics(m));
+    stex_device *dev = fixture_device(STEX_PROFILE_SPEC, &a);
+    stex_wgsl_module *m = fixture_module(src, entry);
     stex_pipeline *p;
     stex_wgsl_options o = {.subgroup_width = width, .max_steps = 100000};
     if (stex_wgsl_pipeline_create(dev, m, entry, &o, &p))
@@ -136,15 +133,9 @@ static void test_contraction_per_profile(void **s)
                                           STEX_MATH_MUL_ADD_LET_F32, STEX_MATH_FMA_F32};
     const uint32_t in[3] = {0x3f800800u, 0x3f800800u, 0xbf801000u}; /* (1+2^-12)^2 - (1+2^-11) */
     for (int prof = 0; prof < STEX_PROFILE_COUNT; prof++) {
-        stex_adapter_desc ad = stex_adapter_desc_default();
-        ad.profile = (stex_profile_id)prof;
         stex_adapter *a;
-        stex_device *dev;
-        assert_int_equal(stex_adapter_create(&ad, &a), STEX_OK);
-        assert_int_equal(stex_device_create(a, NULL, &dev), STEX_OK);
-        stex_wgsl_module *m;
-        if (stex_wgsl_module_create(CONTRACT, "contract", &m))
-            fail_msg("%s", stex_wgsl_module_diagnostics(m));
+        stex_device *dev = fixture_device((stex_profile_id)prof, &a);
+        stex_wgsl_module *m = fixture_module(CONTRACT, "contract");
         stex_pipeline *p;
         assert_int_equal(stex_wgsl_pipeline_create(dev, m, "main", NULL, &p), STEX_OK);
         stex_buffer *io;

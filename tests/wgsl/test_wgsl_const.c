@@ -30,6 +30,7 @@
 #include <zlib.h>
 
 #include "stex/stex.h"
+#include "wgsl_fixture.h"
 
 #include "../math/const_explain.h"
 
@@ -240,9 +241,7 @@ static void oob_row(const char *name, const char *type, const char *input, const
         return;
     }
     stex_adapter *a;
-    stex_device *d;
-    assert_int_equal(stex_adapter_create(NULL, &a), STEX_OK);
-    assert_int_equal(stex_device_create(a, NULL, &d), STEX_OK);
+    stex_device *d = fixture_device(STEX_PROFILE_SPEC, &a);
     stex_adapter_destroy(a);
     stex_device_set_profile(d, !strcmp(name, "nvidia") ? STEX_PROFILE_NVIDIA
                                                       : STEX_PROFILE_LAVAPIPE);
@@ -378,11 +377,9 @@ static int setup(void **state)
 {
     (void)state;
     stex_adapter *a;
-    if (stex_adapter_create(NULL, &a))
-        return -1;
-    stex_status st = stex_device_create(a, &(stex_device_desc){0}, &dev);
+    dev = fixture_device(STEX_PROFILE_SPEC, &a);
     stex_adapter_destroy(a);
-    return st ? -1 : 0;
+    return 0;
 }
 
 static int teardown(void **state)

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "stex/stex.h"
+#include "wgsl_fixture.h"
 
 static stex_device *dev;
 
@@ -35,9 +36,7 @@ static uint32_t bits(float f)
  * array<f32> holding in[0..nin)); out receives nout words. */
 static void run(const char *src, const float *in, uint32_t nin, uint32_t *out, uint32_t nout)
 {
-    stex_wgsl_module *m;
-    if (stex_wgsl_module_create(src, "t.wgsl", &m))
-        fail_msg("%s", stex_wgsl_module_diagnostics(m));
+    stex_wgsl_module *m = fixture_module(src, "t.wgsl");
     stex_pipeline *p;
     if (stex_wgsl_pipeline_create(dev, m, "main", NULL, &p))
         fail_msg("%s", stex_last_error());
@@ -290,11 +289,9 @@ static int setup(void **state)
 {
     (void)state;
     stex_adapter *a;
-    if (stex_adapter_create(NULL, &a))
-        return -1;
-    stex_status st = stex_device_create(a, &(stex_device_desc){0}, &dev);
+    dev = fixture_device(STEX_PROFILE_SPEC, &a);
     stex_adapter_destroy(a);
-    return st ? -1 : 0;
+    return 0;
 }
 
 static int teardown(void **state)

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "stex/stex.h"
+#include "wgsl_fixture.h"
 
 #define MAX_ROWS 2048
 
@@ -96,8 +97,7 @@ static stex_device *lavapipe_device(stex_adapter **a)
 /* compiles src and makes its pipeline, failing the test with the diagnostics */
 static stex_pipeline *pipeline(stex_device *d, const char *src, stex_wgsl_module **m)
 {
-    if (stex_wgsl_module_create(src, "conversion.wgsl", m))
-        fail_msg("%s", stex_wgsl_module_diagnostics(*m));
+    *m = fixture_module(src, "conversion.wgsl");
     stex_pipeline *p;
     stex_wgsl_options o = {.subgroup_width = 8};
     if (stex_wgsl_pipeline_create(d, *m, "main", &o, &p))

@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "stex/stex.h"
+#include "wgsl_fixture.h"
 
 /* ---- diagnostics ---- */
 
@@ -79,11 +80,7 @@ typedef struct gpu {
 static gpu open_gpu(stex_profile_id profile, uint32_t features)
 {
     gpu g;
-    stex_adapter_desc ad = stex_adapter_desc_default();
-    ad.profile = profile;
-    assert_int_equal(stex_adapter_create(&ad, &g.a), STEX_OK);
-    stex_device_desc dd = {.required_features = features};
-    assert_int_equal(stex_device_create(g.a, &dd, &g.d), STEX_OK);
+    g.d = fixture_device_desc(profile, &(stex_device_desc){.required_features = features}, &g.a);
     return g;
 }
 

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "stex/stex.h"
+#include "wgsl_fixture.h"
 
 /* binary16 bits of a value that f16 holds exactly (a normal number or 0),
  * built from the IEEE fields: sign, exponent - 15, 10 fraction bits. */
@@ -51,12 +52,8 @@ static void run(stex_profile_id profile, const char *src, buf *bufs, uint32_t nb
                 uint32_t threads, stex_race_detector *rd)
 {
     stex_adapter *a;
-    stex_device *d;
-    stex_adapter_desc ad = stex_adapter_desc_default();
-    ad.profile = profile;
-    assert_int_equal(stex_adapter_create(&ad, &a), STEX_OK);
     stex_device_desc dd = {.required_features = STEX_FEATURE_SHADER_F16};
-    assert_int_equal(stex_device_create(a, &dd, &d), STEX_OK);
+    stex_device *d = fixture_device_desc(profile, &dd, &a);
     stex_wgsl_module *m;
     if (stex_wgsl_module_create(src, "f16mem.wgsl", &m))
         fail_msg("%s\n%s", src, stex_wgsl_module_diagnostics(m));

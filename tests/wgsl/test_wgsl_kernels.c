@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "stex/stex.h"
+#include "wgsl_fixture.h"
 
 typedef struct wgsl_maker {
     uint32_t width;
@@ -64,9 +65,7 @@ static void compare_kernel(const char *name)
     const stex_kernel *k = stex_kernel_find(name);
     assert_non_null(k);
     stex_adapter *a;
-    stex_device *dev;
-    assert_int_equal(stex_adapter_create(NULL, &a), STEX_OK);
-    assert_int_equal(stex_device_create(a, &(stex_device_desc){0}, &dev), STEX_OK);
+    stex_device *dev = fixture_device(STEX_PROFILE_SPEC, &a);
     static const stex_profile_id profiles[] = {STEX_PROFILE_SPEC, STEX_PROFILE_LAVAPIPE};
     static const uint32_t widths[] = {1, 5, 8, 32, 64};
     for (size_t p = 0; p < 2; p++)

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "stex/stex.h"
+#include "wgsl_fixture.h"
 
 enum { LANES = 4, OUT = 64 /* words per lane */, OM_WORDS = 8 /* mat2x3: 2 x vec3 (16 B) */ };
 
@@ -89,12 +90,8 @@ static void expect(const float *got, const float *want, int n, uint32_t lane, in
 static void run_check(uint32_t width, stex_schedule sched)
 {
     stex_adapter *ad;
-    stex_device *dev;
-    assert_int_equal(stex_adapter_create(NULL, &ad), STEX_OK);
-    assert_int_equal(stex_device_create(ad, &(stex_device_desc){0}, &dev), STEX_OK);
-    stex_wgsl_module *m;
-    if (stex_wgsl_module_create(SRC, "mat.wgsl", &m))
-        fail_msg("%s", stex_wgsl_module_diagnostics(m));
+    stex_device *dev = fixture_device(STEX_PROFILE_SPEC, &ad);
+    stex_wgsl_module *m = fixture_module(SRC, "mat.wgsl");
     stex_pipeline *p;
     stex_wgsl_options o = {.subgroup_width = width};
     if (stex_wgsl_pipeline_create(dev, m, "main", &o, &p))

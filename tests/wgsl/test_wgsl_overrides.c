@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "stex/stex.h"
+#include "wgsl_fixture.h"
 
 static stex_device *dev;
 
@@ -241,11 +242,9 @@ static int setup(void **state)
 {
     (void)state;
     stex_adapter *a;
-    if (stex_adapter_create(NULL, &a))
-        return -1;
-    stex_status st = stex_device_create(a, &(stex_device_desc){0}, &dev);
+    dev = fixture_device(STEX_PROFILE_SPEC, &a);
     stex_adapter_destroy(a);
-    return st ? -1 : 0;
+    return 0;
 }
 
 static int teardown(void **state)

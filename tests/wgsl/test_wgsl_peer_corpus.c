@@ -35,6 +35,7 @@
 #include <zlib.h>
 
 #include "stex/stex.h"
+#include "wgsl_fixture.h"
 
 typedef enum verdict { VALID, MODULE_ERROR, PIPELINE_ERROR } verdict;
 
@@ -325,14 +326,10 @@ static void check_corpus(const char *file)
                 bool refuse = mods[i].dawn == PIPELINE_ERROR;
                 if (refuse && prof != STEX_PROFILE_LAVAPIPE)
                     continue;
-                stex_adapter_desc ad = stex_adapter_desc_default();
-                ad.profile = (stex_profile_id)prof;
                 stex_adapter *a;
-                stex_device *d;
-                assert_int_equal(stex_adapter_create(&ad, &a), STEX_OK);
                 stex_device_desc dd = {.required_features =
                                            mods[i].no_features ? 0 : dawn_features};
-                assert_int_equal(stex_device_create(a, &dd, &d), STEX_OK);
+                stex_device *d = fixture_device_desc((stex_profile_id)prof, &dd, &a);
                 for (uint32_t k = 0; k < stex_wgsl_entry_point_count(m); k++) {
                     bool ok = run_entry(d, m, stex_wgsl_entry_point_at(m, k), mods[i].name, refuse);
                     bad += !ok;

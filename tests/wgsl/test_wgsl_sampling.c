@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "stex/stex.h"
+#include "wgsl_fixture.h"
 
 enum { CASES = 64 };
 
@@ -168,12 +169,8 @@ static void test_measured_through_wgsl(void **state)
     snprintf(path, sizeof path, "%s/lavapipe-sampling.tsv.gz", dir ? dir : "tests/data");
     gzFile f = gzopen(path, "rb");
     assert_non_null(f);
-    stex_adapter_desc ad = stex_adapter_desc_default();
-    ad.profile = STEX_PROFILE_LAVAPIPE;
     stex_adapter *adapter;
-    stex_device *d;
-    assert_int_equal(stex_adapter_create(&ad, &adapter), STEX_OK);
-    assert_int_equal(stex_device_create(adapter, NULL, &d), STEX_OK);
+    stex_device *d = fixture_device(STEX_PROFILE_LAVAPIPE, &adapter);
     static tex_rec tex[16];
     int ntex = 0;
     static run_cfg cur;
