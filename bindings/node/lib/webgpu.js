@@ -1,0 +1,617 @@
+'use strict';
+// stex as a WebGPU implementation for Node.js: the WebGPU classes a compute
+// test uses, on the native addon (../src), exported as the `webgpu` npm
+// package exports them: create(flags) and globals.
+//
+// Work runs when it is submitted, on the calling thread: queue.submit
+// returns after the dispatches and copies ran, and the promises WebGPU
+// gives (mapAsync, onSubmittedWorkDone, popErrorScope) settle in the order
+// they were made.  Errors follow WebGPU: a TypeError for a malformed
+// descriptor is thrown; anything the device rejects (a validation or
+// out-of-memory error) goes to the innermost matching error scope, or to
+// the device's uncapturederror event, and the object made is invalid
+// (using it is itself an error).  An encoder's errors surface at finish().
+
+const native = require('./native.js');
+
+const GPUBufferUsage = Object.freeze({
+  MAP_READ: 0x0001, MAP_WRITE: 0x0002, COPY_SRC: 0x0004, COPY_DST: 0x0008, INDEX: 0x0010,
+  VERTEX: 0x0020, UNIFORM: 0x0040, STORAGE: 0x0080, INDIRECT: 0x0100, QUERY_RESOLVE: 0x0200,
+});
+const GPUTextureUsage = Object.freeze({
+  COPY_SRC: 0x01, COPY_DST: 0x02, TEXTURE_BINDING: 0x04, STORAGE_BINDING: 0x08, RENDER_ATTACHMENT: 0x10,
+});
+const GPUMapMode = Object.freeze({ READ: 0x0001, WRITE: 0x0002 });
+const GPUShaderStage = Object.freeze({ VERTEX: 0x1, FRAGMENT: 0x2, COMPUTE: 0x4 });
+
+class GPUError { constructor(message) { this.message = String(message); } }
+class GPUValidationError extends GPUError {}
+class GPUOutOfMemoryError extends GPUError {}
+class GPUInternalError extends GPUError {}
+class GPUPipelineError extends Error {
+  constructor(message, options = {}) { super(message); this.name = 'GPUPipelineError'; this.reason = options.reason; }
+}
+class GPUUncapturedErrorEvent extends Event {
+  constructor(type, init) { super(type); this.error = init.error; }
+}
+class GPUDeviceLostInfo { constructor(reason, message) { this.reason = reason; this.message = message; } }
+
+// A native failure as the GPUError WebGPU reports (TypeErrors are rethrown).
+function gpuError(e) {
+  if (e instanceof TypeError) throw e;
+  if (e && e.code === 'out of memory') return new GPUOutOfMemoryError(e.message);
+  if (e && e.code && e.code !== 'validation error' && e.code !== 'invalid argument') return new GPUInternalError(e.message);
+  return new GPUValidationError(e && e.message || String(e));
+}
+
+// WebIDL: a required dictionary member.
+function need(dict, key, where) {
+  if (dict === undefined || dict === null || dict[key] === undefined) throw new TypeError(`${where}: '${key}' is required`);
+  return dict[key];
+}
+
+function extent3D(size, where) { // GPUExtent3D: a sequence or a dictionary
+  if (Array.isArray(size) || (size && typeof size[Symbol.iterator] === 'function' && typeof size !== 'string')) {
+    const a = [...size];
+    if (a.length < 1 || a.length > 3) throw new TypeError(`${where}: a GPUExtent3D sequence has 1 to 3 members`);
+    return { width: a[0], height: a[1] ?? 1, depthOrArrayLayers: a[2] ?? 1 };
+  }
+  return { width: need(size, 'width', where), height: size.height ?? 1, depthOrArrayLayers: size.depthOrArrayLayers ?? 1 };
+}
+
+function origin3D(o) { // GPUOrigin3D
+  if (o === undefined) return { x: 0, y: 0, z: 0 };
+  if (Array.isArray(o)) return { x: o[0] ?? 0, y: o[1] ?? 0, z: o[2] ?? 0 };
+  return { x: o.x ?? 0, y: o.y ?? 0, z: o.z ?? 0 };
+}
+
+// A BufferSource's bytes as a Uint8Array (no copy).
+function bytesOf(data, where) {
+  if (data instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && data instanceof SharedArrayBuffer)) return new Uint8Array(data);
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  throw new TypeError(`${where}: not an ArrayBuffer, TypedArray or DataView`);
+}
+
+class GPUObjectBase {
+  constructor(device, label) { this._device = device; this.label = label ?? ''; }
+}
+
+// ---- GPU, adapter ----
+
+class GPUSupportedFeatures extends Set {}
+class WGSLLanguageFeatures extends Set {}
+
+class GPUAdapterInfo {
+  constructor(profile) {
+    this.vendor = 'stex';
+    this.architecture = 'cpu-reference';
+    this.device = `stex ${profile} profile`;
+    this.description = `stex: WebGPU storage-texture semantics on the CPU, profile ${profile}`;
+    this.subgroupMinSize = 1;
+    this.subgroupMaxSize = 64;
+    this.isFallbackAdapter = false;
+  }
+}
+
+class GPU {
+  constructor(config) {
+    this._config = config;
+    const probe = native.adapterInfo(native.adapterCreate(config.profile));
+    this.wgslLanguageFeatures = new WGSLLanguageFeatures(probe.languageFeatures);
+  }
+  async requestAdapter(options = {}) {
+    if (options.featureLevel !== undefined && !['core', 'compatibility'].includes(options.featureLevel)) return null;
+    return new GPUAdapter(this._config);
+  }
+  getPreferredCanvasFormat() { return 'rgba8unorm'; }
+}
+
+class GPUAdapter {
+  constructor(config) {
+    this._config = config;
+    this._h = native.adapterCreate(config.profile);
+    const info = native.adapterInfo(this._h);
+    this.features = new GPUSupportedFeatures(info.features);
+    this.limits = Object.freeze({ __proto__: GPUSupportedLimits.prototype, ...info.limits });
+    this.info = new GPUAdapterInfo(config.profile);
+    this.isFallbackAdapter = false;
+    this._consumed = false;
+  }
+  async requestDevice(desc = {}) {
+    if (this._consumed) throw new DOMException('requestDevice: this adapter already gave a device', 'OperationError');
+    const features = [...(desc.requiredFeatures ?? [])];
+    for (const f of features) {
+      if (!this.features.has(f)) throw new TypeError(`requestDevice: feature '${f}' is not offered by the adapter`);
+    }
+    let h;
+    try {
+      h = native.deviceCreate(this._h, features, desc.requiredLimits ?? {});
+    } catch (e) {
+      if (e instanceof TypeError) throw e;
+      throw new DOMException(e.message, 'OperationError');
+    }
+    this._consumed = true;
+    return new GPUDevice(h, desc, this._config);
+  }
+}
+
+class GPUSupportedLimits {}
+
+// ---- device ----
+
+class GPUDevice extends EventTarget {
+  constructor(h, desc, config) {
+    super();
+    this._h = h;
+    this._config = config;
+    this.label = desc.label ?? '';
+    const info = native.deviceInfo(h);
+    this.features = new GPUSupportedFeatures(info.features);
+    this.limits = Object.freeze({ __proto__: GPUSupportedLimits.prototype, ...info.limits });
+    this.adapterInfo = new GPUAdapterInfo(config.profile);
+    this.queue = new GPUQueue(this, desc.defaultQueue?.label);
+    this._scopes = [];
+    this._destroyed = false;
+    this.onuncapturederror = null;
+    this.lost = new Promise((resolve) => { this._resolveLost = resolve; });
+    // stex's own: what no GPU reports (docs: bindings/node/README.md)
+    this.stex = { profile: info.profile, raceReports: [] };
+  }
+  // Reports err (a GPUError) as WebGPU does: the innermost scope whose
+  // filter it matches, else an uncapturederror event.
+  _error(err) {
+    const filter = err instanceof GPUOutOfMemoryError ? 'out-of-memory' : err instanceof GPUInternalError ? 'internal' : 'validation';
+    for (let i = this._scopes.length - 1; i >= 0; i--) {
+      if (this._scopes[i].filter === filter) {
+        if (!this._scopes[i].error) this._scopes[i].error = err;
+        return;
+      }
+    }
+    const ev = new GPUUncapturedErrorEvent('uncapturederror', { error: err });
+    if (typeof this.onuncapturederror === 'function') this.onuncapturederror(ev);
+    this.dispatchEvent(ev);
+  }
+  // Runs fn (a native call); a failure becomes a device error and gives null.
+  _try(fn) {
+    if (this._destroyed) { return null; }
+    try { return fn(); } catch (e) { this._error(gpuError(e)); return null; }
+  }
+  pushErrorScope(filter) {
+    if (!['validation', 'out-of-memory', 'internal'].includes(filter)) throw new TypeError(`pushErrorScope: '${filter}' is not a GPUErrorFilter`);
+    this._scopes.push({ filter, error: null });
+  }
+  popErrorScope() {
+    const s = this._scopes.pop();
+    if (!s) return Promise.reject(new DOMException('popErrorScope: the error scope stack is empty', 'OperationError'));
+    return Promise.resolve(s.error);
+  }
+  destroy() {
+    if (this._destroyed) return;
+    this._destroyed = true;
+    this._resolveLost(new GPUDeviceLostInfo('destroyed', 'device.destroy() was called'));
+  }
+  createBuffer(desc) {
+    const size = need(desc, 'size', 'createBuffer'), usage = need(desc, 'usage', 'createBuffer');
+    let h = this._try(() => native.bufferCreate(this._h, { size, usage }));
+    if (h && desc.mappedAtCreation && size % 4 !== 0) {
+      this._error(new GPUValidationError('createBuffer: mappedAtCreation needs a size that is a multiple of 4'));
+      h = null;
+    }
+    return new GPUBuffer(this, h, desc);
+  }
+  createTexture(desc) {
+    const size = extent3D(need(desc, 'size', 'createTexture'), 'createTexture size');
+    const d = {
+      dimension: desc.dimension ?? '2d', size, format: need(desc, 'format', 'createTexture'),
+      mipLevelCount: desc.mipLevelCount ?? 1, sampleCount: desc.sampleCount ?? 1, usage: need(desc, 'usage', 'createTexture'),
+    };
+    return new GPUTexture(this, this._try(() => native.textureCreate(this._h, d)), d, desc.label);
+  }
+  createSampler(desc = {}) {
+    this._error(new GPUValidationError('createSampler: samplers are not yet available through the stex provider'));
+    return new GPUSampler(this, null, desc.label);
+  }
+  createShaderModule(desc) {
+    const code = String(need(desc, 'code', 'createShaderModule'));
+    let r = null;
+    try { r = native.moduleCreate(code, desc.label || 'shader.wgsl'); } catch (e) { this._error(gpuError(e)); }
+    const m = new GPUShaderModule(this, r, desc.label);
+    if (r && r.errors) this._error(new GPUValidationError(`createShaderModule: the WGSL has ${r.errors} error(s):\n${r.diagnostics}`));
+    return m;
+  }
+  _pipeline(desc, where) {
+    const compute = need(desc, 'compute', where);
+    const module = need(compute, 'module', `${where} compute`);
+    if (!(module instanceof GPUShaderModule)) throw new TypeError(`${where}: compute.module is not a GPUShaderModule`);
+    const layout = need(desc, 'layout', where);
+    if (layout !== 'auto') {
+      return { h: null, error: new GPUValidationError(`${where}: explicit pipeline layouts are not yet available through the stex provider; use layout: 'auto'`) };
+    }
+    if (!module._h) return { h: null, error: new GPUValidationError(`${where}: the shader module is invalid`) };
+    try {
+      return { h: native.pipelineCreate(this._h, module._h, compute.entryPoint, compute.constants) };
+    } catch (e) {
+      return { h: null, error: gpuError(e) };
+    }
+  }
+  createComputePipeline(desc) {
+    const r = this._pipeline(desc, 'createComputePipeline');
+    if (r.error) this._error(r.error);
+    return new GPUComputePipeline(this, r.h, desc.label);
+  }
+  async createComputePipelineAsync(desc) {
+    const r = this._pipeline(desc, 'createComputePipelineAsync');
+    if (r.error) throw new GPUPipelineError(r.error.message, { reason: 'validation' });
+    return new GPUComputePipeline(this, r.h, desc.label);
+  }
+  createRenderPipeline() { throw new TypeError('createRenderPipeline: stex runs compute only'); }
+  createRenderPipelineAsync() { return Promise.reject(new TypeError('createRenderPipelineAsync: stex runs compute only')); }
+  createBindGroup(desc) {
+    const layout = need(desc, 'layout', 'createBindGroup');
+    if (!(layout instanceof GPUBindGroupLayout)) throw new TypeError('createBindGroup: layout is not a GPUBindGroupLayout');
+    const entries = [];
+    const keep = [];
+    for (const [i, e] of [...need(desc, 'entries', 'createBindGroup')].entries()) {
+      const binding = need(e, 'binding', `createBindGroup entries[${i}]`);
+      let r = need(e, 'resource', `createBindGroup entries[${i}]`);
+      if (r instanceof GPUTexture) r = r.createView();
+      if (r instanceof GPUBuffer) r = { buffer: r };
+      keep.push(r);
+      if (r instanceof GPUTextureView) entries.push({ binding, view: r._h });
+      else if (r instanceof GPUSampler) entries.push({ binding, sampler: r._h });
+      else if (r && r.buffer instanceof GPUBuffer) entries.push({ binding, buffer: r.buffer._h, offset: r.offset ?? 0, size: r.size ?? 0 });
+      else throw new TypeError(`createBindGroup: entries[${i}].resource is not a GPUBindingResource`);
+      const last = entries[entries.length - 1];
+      if (!(last.view ?? last.sampler ?? last.buffer)) {
+        this._error(new GPUValidationError(`createBindGroup: entries[${i}] names an invalid or destroyed resource`));
+        return new GPUBindGroup(this, null, desc.label, keep);
+      }
+    }
+    if (!layout._pipeline._h) {
+      this._error(new GPUValidationError('createBindGroup: the layout is invalid'));
+      return new GPUBindGroup(this, null, desc.label, keep);
+    }
+    const h = this._try(() => native.bindGroupCreate(layout._pipeline._h, layout._group, entries));
+    return new GPUBindGroup(this, h, desc.label, keep);
+  }
+  createBindGroupLayout() { throw new TypeError('createBindGroupLayout: not yet available through the stex provider (use layout: \'auto\')'); }
+  createPipelineLayout() { throw new TypeError('createPipelineLayout: not yet available through the stex provider (use layout: \'auto\')'); }
+  createCommandEncoder(desc = {}) { return new GPUCommandEncoder(this, desc.label); }
+}
+
+// ---- resources ----
+
+class GPUBuffer extends GPUObjectBase {
+  constructor(device, h, desc) {
+    super(device, desc.label);
+    this._h = h;
+    this.size = desc.size;
+    this.usage = desc.usage;
+    this.mapState = 'unmapped';
+    this._mapping = null;
+    if (desc.mappedAtCreation && h) this._map(GPUMapMode.WRITE, 0, desc.size, true);
+  }
+  _map(mode, offset, size, atCreation) {
+    this.mapState = 'mapped';
+    this._mapping = { mode, offset, size, atCreation, ranges: [] };
+  }
+  mapAsync(mode, offset = 0, size) {
+    const d = this._device;
+    size = size ?? Math.max(0, this.size - offset);
+    const fail = (msg) => { d._error(new GPUValidationError(`mapAsync: ${msg}`)); return Promise.reject(new DOMException(`mapAsync: ${msg}`, 'OperationError')); };
+    if (this.mapState !== 'unmapped') return Promise.reject(new DOMException('mapAsync: the buffer is already mapped or pending', 'OperationError'));
+    if (!this._h) return fail('the buffer is invalid or destroyed');
+    if (mode !== GPUMapMode.READ && mode !== GPUMapMode.WRITE) return fail('mode must be exactly one of READ and WRITE');
+    if ((mode === GPUMapMode.READ && !(this.usage & GPUBufferUsage.MAP_READ)) || (mode === GPUMapMode.WRITE && !(this.usage & GPUBufferUsage.MAP_WRITE))) {
+      return fail(`the buffer's usage lacks MAP_${mode === GPUMapMode.READ ? 'READ' : 'WRITE'}`);
+    }
+    if (offset % 8 !== 0 || size % 4 !== 0 || offset + size > this.size) return fail('offset must be a multiple of 8, size of 4, and the range inside the buffer');
+    this.mapState = 'pending';
+    return Promise.resolve().then(() => {
+      if (this.mapState !== 'pending') throw new DOMException('mapAsync: unmapped before the mapping resolved', 'AbortError');
+      this._map(mode, offset, size, false);
+    });
+  }
+  getMappedRange(offset = 0, size) {
+    const m = this._mapping;
+    if (this.mapState !== 'mapped' || !m) throw new DOMException('getMappedRange: the buffer is not mapped', 'OperationError');
+    size = size ?? Math.max(0, m.offset + m.size - offset);
+    if (offset % 8 !== 0 || size % 4 !== 0 || offset < m.offset || offset + size > m.offset + m.size) {
+      throw new DOMException('getMappedRange: the range must lie in the mapped range, offset a multiple of 8, size of 4', 'OperationError');
+    }
+    for (const r of m.ranges) {
+      if (offset < r.offset + r.size && r.offset < offset + size) throw new DOMException('getMappedRange: overlaps a range already returned', 'OperationError');
+    }
+    // A copy of the bytes; written back at unmap for a writable mapping.
+    const ab = m.atCreation ? new ArrayBuffer(size) : native.bufferRead(this._h, offset, size);
+    m.ranges.push({ offset, size, ab });
+    return ab;
+  }
+  unmap() {
+    const m = this._mapping;
+    if (this.mapState === 'pending') { this.mapState = 'unmapped'; return; }
+    if (!m) return;
+    if (m.mode === GPUMapMode.WRITE && this._h) {
+      for (const r of m.ranges) if (r.ab.byteLength) native.bufferWrite(this._h, r.offset, new Uint8Array(r.ab), true);
+    }
+    for (const r of m.ranges) { try { structuredClone(r.ab, { transfer: [r.ab] }); } catch { /* already detached */ } }
+    this._mapping = null;
+    this.mapState = 'unmapped';
+  }
+  destroy() {
+    if (this._mapping) this.unmap();
+    this._h = null; // the native buffer goes with its last reference (a bind group may hold one)
+  }
+}
+
+class GPUTexture extends GPUObjectBase {
+  constructor(device, h, d, label) {
+    super(device, label);
+    this._h = h;
+    this.width = d.size.width;
+    this.height = d.size.height;
+    this.depthOrArrayLayers = d.size.depthOrArrayLayers;
+    this.mipLevelCount = d.mipLevelCount;
+    this.sampleCount = d.sampleCount;
+    this.dimension = d.dimension;
+    this.format = d.format;
+    this.usage = d.usage;
+  }
+  createView(desc = {}) {
+    const d = this._device;
+    if (!this._h) {
+      d._error(new GPUValidationError('createView: the texture is invalid or destroyed'));
+      return new GPUTextureView(d, null, desc.label);
+    }
+    return new GPUTextureView(d, d._try(() => native.viewCreate(this._h, desc)), desc.label);
+  }
+  destroy() { this._h = null; }
+}
+
+class GPUTextureView extends GPUObjectBase { constructor(device, h, label) { super(device, label); this._h = h; } }
+class GPUSampler extends GPUObjectBase { constructor(device, h, label) { super(device, label); this._h = h; } }
+
+class GPUCompilationMessage {
+  constructor(m) { Object.assign(this, m); }
+}
+class GPUCompilationInfo { constructor(messages) { this.messages = Object.freeze(messages); } }
+
+class GPUShaderModule extends GPUObjectBase {
+  constructor(device, r, label) {
+    super(device, label);
+    this._h = r && !r.errors ? r.module : null;
+    this._diagnostics = r ? r.diagnostics : '';
+  }
+  // stex's diagnostics ("file:line:col: error: message [rule]", then the
+  // source line and a caret) as GPUCompilationMessages.
+  async getCompilationInfo() {
+    const messages = [];
+    for (const line of this._diagnostics.split('\n')) {
+      const m = /^.*?:(\d+):(\d+): (error|warning|note|info): (.*)$/.exec(line);
+      if (m) {
+        messages.push(new GPUCompilationMessage({
+          message: m[4], type: m[3] === 'note' ? 'info' : m[3], lineNum: Number(m[1]), linePos: Number(m[2]), offset: 0, length: 0,
+        }));
+      }
+    }
+    return new GPUCompilationInfo(messages);
+  }
+}
+
+class GPUBindGroupLayout extends GPUObjectBase {
+  constructor(device, pipeline, group) { super(device, ''); this._pipeline = pipeline; this._group = group; }
+}
+class GPUComputePipeline extends GPUObjectBase {
+  constructor(device, h, label) { super(device, label); this._h = h; }
+  getBindGroupLayout(index) {
+    if (!Number.isInteger(index) || index < 0 || index >= this._device.limits.maxBindGroups) {
+      this._device._error(new GPUValidationError(`getBindGroupLayout(${index}): not below maxBindGroups`));
+    }
+    return new GPUBindGroupLayout(this._device, this, index);
+  }
+}
+class GPUBindGroup extends GPUObjectBase {
+  constructor(device, h, label, resources) { super(device, label); this._h = h; this._resources = resources; }
+}
+
+// ---- commands ----
+
+class GPUCommandBuffer extends GPUObjectBase {
+  constructor(device, commands, label) { super(device, label); this._commands = commands; }
+}
+
+class GPUComputePassEncoder extends GPUObjectBase {
+  constructor(encoder, label) {
+    super(encoder._device, label);
+    this._encoder = encoder;
+    this._pipeline = null;
+    this._groups = [];
+    this._ended = false;
+  }
+  _record(what, cmd) {
+    if (this._ended) { this._encoder._fail(`${what}: the pass has ended`); return; }
+    this._encoder._commands.push(cmd);
+  }
+  setPipeline(pipeline) {
+    if (!(pipeline instanceof GPUComputePipeline)) throw new TypeError('setPipeline: not a GPUComputePipeline');
+    this._pipeline = pipeline;
+  }
+  setBindGroup(index, group, offsets = [], start = 0, length) {
+    if (group !== null && !(group instanceof GPUBindGroup)) throw new TypeError('setBindGroup: not a GPUBindGroup');
+    const all = [...offsets];
+    const dyn = all.slice(start, length === undefined ? undefined : start + length);
+    this._groups[index] = group ? { group, offsets: dyn } : undefined;
+  }
+  dispatchWorkgroups(x, y = 1, z = 1) {
+    this._record('dispatchWorkgroups', { op: 'dispatch', pipeline: this._pipeline, groups: [...this._groups], x, y, z });
+  }
+  dispatchWorkgroupsIndirect(buffer, offset) {
+    if (!(buffer instanceof GPUBuffer)) throw new TypeError('dispatchWorkgroupsIndirect: not a GPUBuffer');
+    this._record('dispatchWorkgroupsIndirect', { op: 'dispatch', pipeline: this._pipeline, groups: [...this._groups], indirect: { buffer, offset } });
+  }
+  pushDebugGroup() {}
+  popDebugGroup() {}
+  insertDebugMarker() {}
+  end() {
+    if (this._ended) { this._encoder._fail('end: the pass has already ended'); return; }
+    this._ended = true;
+    this._encoder._pass = null;
+  }
+}
+
+class GPUCommandEncoder extends GPUObjectBase {
+  constructor(device, label) {
+    super(device, label);
+    this._commands = [];
+    this._error = null;
+    this._pass = null;
+    this._finished = false;
+  }
+  _fail(message) { if (!this._error) this._error = new GPUValidationError(message); }
+  _recordCopy(what, cmd) {
+    if (this._pass) this._fail(`${what}: a pass is open`);
+    this._commands.push(cmd);
+  }
+  beginComputePass(desc = {}) {
+    if (this._pass) this._fail('beginComputePass: a pass is already open');
+    this._pass = new GPUComputePassEncoder(this, desc.label);
+    return this._pass;
+  }
+  beginRenderPass() { throw new TypeError('beginRenderPass: stex runs compute only'); }
+  copyBufferToBuffer(src, a, b, c, d) {
+    // (source, sourceOffset, destination, destinationOffset, size) or (source, destination[, size])
+    const full = b instanceof GPUBuffer;
+    const [so, dst, doff, size] = full ? [a, b, c, d] : [0, a, 0, b];
+    this._recordCopy('copyBufferToBuffer', { op: 'b2b', src, so, dst, doff, size: size ?? src.size - so });
+  }
+  copyBufferToTexture(source, destination, size) {
+    this._recordCopy('copyBufferToTexture', { op: 'b2t', source, destination, size: extent3D(size, 'copyBufferToTexture') });
+  }
+  copyTextureToBuffer(source, destination, size) {
+    this._recordCopy('copyTextureToBuffer', { op: 't2b', source, destination, size: extent3D(size, 'copyTextureToBuffer') });
+  }
+  copyTextureToTexture() { this._fail('copyTextureToTexture: not yet available through the stex provider'); }
+  clearBuffer(buffer, offset = 0, size) {
+    this._recordCopy('clearBuffer', { op: 'clear', buffer, offset, size: size ?? buffer.size - offset });
+  }
+  pushDebugGroup() {}
+  popDebugGroup() {}
+  insertDebugMarker() {}
+  finish(desc = {}) {
+    if (this._finished) this._fail('finish: the encoder has already finished');
+    if (this._pass) this._fail('finish: a pass is still open');
+    this._finished = true;
+    if (this._error) {
+      this._device._error(this._error);
+      return new GPUCommandBuffer(this._device, null, desc.label);
+    }
+    return new GPUCommandBuffer(this._device, this._commands, desc.label);
+  }
+}
+
+function copyLayout(x) {
+  return { offset: x.offset ?? 0, bytesPerRow: x.bytesPerRow ?? 0, rowsPerImage: x.rowsPerImage ?? 0 };
+}
+function copyTexture(x) {
+  if (!x.texture || !x.texture._h) throw new GPUValidationError('the texture is invalid or destroyed');
+  return { texture: x.texture._h, mipLevel: x.mipLevel ?? 0, origin: origin3D(x.origin) };
+}
+function handle(obj, what) {
+  if (!obj || !obj._h) throw new GPUValidationError(`${what} is invalid or destroyed`);
+  return obj._h;
+}
+
+class GPUQueue extends GPUObjectBase {
+  constructor(device, label) { super(device, label); }
+  _run(c) {
+    const d = this._device, cfg = d._config;
+    switch (c.op) {
+      case 'b2b': return native.bufferCopy(handle(c.src, 'the source buffer'), c.so, handle(c.dst, 'the destination buffer'), c.doff, c.size);
+      case 'clear': return native.bufferClear(handle(c.buffer, 'the buffer'), c.offset, c.size);
+      case 'b2t': return native.bufferToTexture({ buffer: handle(c.source.buffer, 'the buffer'), ...copyLayout(c.source) }, copyTexture(c.destination), c.size);
+      case 't2b': return native.textureToBuffer(copyTexture(c.source), { buffer: handle(c.destination.buffer, 'the buffer'), ...copyLayout(c.destination) }, c.size);
+      case 'dispatch': {
+        if (!c.pipeline) throw new GPUValidationError('dispatchWorkgroups: no pipeline is set');
+        let { x, y, z } = c;
+        if (c.indirect) {
+          const v = new Uint32Array(native.bufferRead(handle(c.indirect.buffer, 'the indirect buffer'), c.indirect.offset, 12));
+          [x, y, z] = v;
+        }
+        const groups = c.groups.map((g) => (g ? { group: handle(g.group, 'a bind group'), offsets: g.offsets } : {}));
+        const report = native.dispatch(handle(c.pipeline, 'the pipeline'), groups, x, y, z, cfg.dispatch);
+        if (report) {
+          const r = JSON.parse(report);
+          d.stex.raceReports.push(r);
+          const ev = new Event('stexrace');
+          ev.report = r;
+          d.dispatchEvent(ev);
+        }
+        return undefined;
+      }
+      default: throw new GPUInternalError(`unknown command ${c.op}`);
+    }
+  }
+  submit(buffers) {
+    const d = this._device;
+    for (const cb of buffers) {
+      if (!(cb instanceof GPUCommandBuffer)) throw new TypeError('submit: not a GPUCommandBuffer');
+      if (!cb._commands) { d._error(new GPUValidationError('submit: the command buffer is invalid')); continue; }
+      if (cb._submitted) { d._error(new GPUValidationError('submit: the command buffer was already submitted')); continue; }
+      cb._submitted = true;
+      for (const c of cb._commands) {
+        try { this._run(c); } catch (e) { d._error(e instanceof GPUError ? e : gpuError(e)); break; }
+      }
+    }
+  }
+  writeBuffer(buffer, bufferOffset, data, dataOffset = 0, size) {
+    const d = this._device;
+    let bytes = bytesOf(data, 'writeBuffer');
+    const unit = ArrayBuffer.isView(data) && data.BYTES_PER_ELEMENT ? data.BYTES_PER_ELEMENT : 1;
+    const start = dataOffset * unit, len = size === undefined ? bytes.byteLength - start : size * unit;
+    if (start > bytes.byteLength || len < 0 || start + len > bytes.byteLength) throw new DOMException('writeBuffer: the data range is outside data', 'OperationError');
+    bytes = bytes.subarray(start, start + len);
+    if (!buffer || !buffer._h) { d._error(new GPUValidationError('writeBuffer: the buffer is invalid or destroyed')); return; }
+    d._try(() => native.bufferWrite(buffer._h, bufferOffset, bytes, false));
+  }
+  writeTexture(destination, data, layout, size) {
+    const d = this._device;
+    const bytes = bytesOf(data, 'writeTexture');
+    try {
+      native.textureWrite(copyTexture(destination), bytes, copyLayout(layout), extent3D(size, 'writeTexture'));
+    } catch (e) { d._error(e instanceof GPUError ? e : gpuError(e)); }
+  }
+  onSubmittedWorkDone() { return Promise.resolve(); }
+}
+
+// ---- the provider ----
+
+// flags: strings "key=value" as the CTS's and the peer harness's
+// --gpu-provider-flag give them: profile (spec, lavapipe, nvidia),
+// schedule (in-order, reversed, shuffled), seed, threads, races (0/1).
+function parseFlags(flags) {
+  const config = { profile: 'spec', dispatch: { schedule: 'in-order', seed: 0, threads: 0, raceCheck: false } };
+  for (const f of [...(flags ?? [])]) {
+    const m = /^([a-z-]+)=(.*)$/.exec(String(f));
+    if (!m) throw new TypeError(`stex flag '${f}': not key=value`);
+    const [, k, v] = m;
+    if (k === 'profile') config.profile = v;
+    else if (k === 'schedule') config.dispatch.schedule = v;
+    else if (k === 'seed') config.dispatch.seed = Number(v);
+    else if (k === 'threads') config.dispatch.threads = Number(v);
+    else if (k === 'races') config.dispatch.raceCheck = v === '1' || v === 'true' || v === 'on';
+    else throw new TypeError(`stex flag '${k}': not one of profile, schedule, seed, threads, races`);
+  }
+  return config;
+}
+
+function create(flags = []) { return new GPU(parseFlags(flags)); }
+
+const globals = {
+  GPU, GPUAdapter, GPUAdapterInfo, GPUDevice, GPUQueue, GPUBuffer, GPUTexture, GPUTextureView, GPUSampler,
+  GPUShaderModule, GPUCompilationInfo, GPUCompilationMessage, GPUComputePipeline, GPUBindGroupLayout, GPUBindGroup,
+  GPUCommandEncoder, GPUCommandBuffer, GPUComputePassEncoder, GPUSupportedFeatures, GPUSupportedLimits,
+  WGSLLanguageFeatures, GPUError, GPUValidationError, GPUOutOfMemoryError, GPUInternalError, GPUPipelineError,
+  GPUUncapturedErrorEvent, GPUDeviceLostInfo, GPUBufferUsage, GPUTextureUsage, GPUMapMode, GPUShaderStage,
+};
+
+module.exports = { create, globals };

@@ -1,0 +1,236 @@
+/*
+ * bindings/node/src/addon.c - the module's entry point, handles and the
+ * helpers every part uses (see addon.h).
+ */
+#include "addon.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void destroy(addon_handle *h)
+{
+    switch (h->kind) {
+    case ADDON_ADAPTER: stex_adapter_destroy(h->ptr); break;
+    case ADDON_DEVICE: stex_device_destroy(h->ptr); break;
+    case ADDON_BUFFER: stex_buffer_destroy(h->ptr); break;
+    case ADDON_TEXTURE: stex_texture_destroy(h->ptr); break;
+    case ADDON_VIEW: stex_texture_view_destroy(h->ptr); break;
+    case ADDON_SAMPLER: stex_sampler_destroy(h->ptr); break;
+    case ADDON_MODULE: stex_wgsl_module_destroy(h->ptr); break;
+    case ADDON_PIPELINE: stex_pipeline_destroy(h->ptr); break;
+    case ADDON_BIND_GROUP: stex_bind_group_destroy(h->ptr); break;
+    case ADDON_KIND_COUNT: break;
+    }
+}
+
+static void release(addon_handle *h)
+{
+    if (!h || --h->refs)
+        return;
+    destroy(h);
+    for (uint32_t i = 0; i < h->ndeps; i++)
+        release(h->deps[i]); /* after the object: it may use them to the end */
+    free(h->deps);
+    free(h);
+}
+
+addon_handle *addon_handle_new(addon_kind kind, void *ptr, addon_handle *const *deps, uint32_t n)
+{
+    addon_handle *h = calloc(1, sizeof *h);
+    if (h && n && !(h->deps = calloc(n, sizeof *h->deps))) {
+        free(h);
+        h = NULL;
+    }
+    if (!h) {
+        addon_handle tmp = {.kind = kind, .ptr = ptr};
+        destroy(&tmp);
+        return NULL;
+    }
+    h->kind = kind, h->ptr = ptr, h->refs = 1, h->ndeps = n;
+    for (uint32_t i = 0; i < n; i++) {
+        h->deps[i] = deps[i];
+        deps[i]->refs++;
+    }
+    return h;
+}
+
+static void finalize(napi_env env, void *data, void *hint)
+{
+    (void)env, (void)hint;
+    release(data);
+}
+
+napi_value addon_wrap(napi_env env, addon_handle *h)
+{
+    napi_value v;
+    if (!h) {
+        napi_throw_error(env, "out of memory", "stex: out of memory for a native object");
+        return NULL;
+    }
+    if (napi_create_external(env, h, finalize, NULL, &v) != napi_ok) {
+        release(h);
+        return NULL;
+    }
+    return v;
+}
+
+static const char *const KIND_NAMES[ADDON_KIND_COUNT] = {
+    "GPUAdapter", "GPUDevice", "GPUBuffer", "GPUTexture", "GPUTextureView", "GPUSampler",
+    "GPUShaderModule", "GPUComputePipeline", "GPUBindGroup"};
+
+addon_handle *addon_unwrap(napi_env env, napi_value v, addon_kind kind, const char *what)
+{
+    napi_valuetype t;
+    void *data = NULL;
+    if (napi_typeof(env, v, &t) != napi_ok || t != napi_external ||
+        napi_get_value_external(env, v, &data) != napi_ok || !data ||
+        ((addon_handle *)data)->kind != kind) {
+        addon_throw_type(env, "%s: not a %s", what, KIND_NAMES[kind]);
+        return NULL;
+    }
+    return data;
+}
+
+napi_value addon_throw_status(napi_env env, stex_status st)
+{
+    napi_throw_error(env, stex_status_name(st), stex_last_error());
+    return NULL;
+}
+
+napi_value addon_throw_type(napi_env env, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    napi_throw_type_error(env, NULL, msg);
+    return NULL;
+}
+
+napi_value addon_get(napi_env env, napi_value obj, const char *key)
+{
+    napi_value v = NULL;
+    napi_valuetype t;
+    if (obj && napi_typeof(env, obj, &t) == napi_ok && t == napi_object)
+        napi_get_named_property(env, obj, key, &v);
+    if (!v)
+        napi_get_undefined(env, &v);
+    return v;
+}
+
+bool addon_is_undefined(napi_env env, napi_value v)
+{
+    napi_valuetype t;
+    return !v || napi_typeof(env, v, &t) != napi_ok || t == napi_undefined || t == napi_null;
+}
+
+/* The number at obj[key] (missing: false, no error). */
+static bool number(napi_env env, napi_value obj, const char *key, double *out, bool *bad)
+{
+    napi_value v = addon_get(env, obj, key);
+    *bad = false;
+    if (addon_is_undefined(env, v))
+        return false;
+    napi_valuetype t;
+    napi_typeof(env, v, &t);
+    if (t == napi_bigint) {
+        uint64_t u;
+        bool lossless;
+        napi_get_value_bigint_uint64(env, v, &u, &lossless);
+        *out = (double)u;
+        return true;
+    }
+    if (t != napi_number || napi_get_value_double(env, v, out) != napi_ok) {
+        *bad = true;
+        addon_throw_type(env, "%s: not a number", key);
+        return false;
+    }
+    return true;
+}
+
+bool addon_get_f64(napi_env env, napi_value obj, const char *key, double *out, bool *present)
+{
+    bool bad;
+    *present = number(env, obj, key, out, &bad);
+    return !bad;
+}
+
+/* WebGPU's [EnforceRange] integers: finite, whole after truncation, in range. */
+static bool integer(napi_env env, napi_value obj, const char *key, double max, uint64_t *out)
+{
+    double d;
+    bool bad;
+    if (!number(env, obj, key, &d, &bad))
+        return !bad;
+    if (!(d >= 0) || d > max || d != d) {
+        addon_throw_type(env, "%s: %g is not an integer in [0, %.0f] (WebIDL [EnforceRange])", key,
+                         d, max);
+        return false;
+    }
+    *out = (uint64_t)d;
+    return true;
+}
+
+bool addon_get_u32(napi_env env, napi_value obj, const char *key, uint32_t *out)
+{
+    uint64_t u = *out;
+    if (!integer(env, obj, key, 4294967295.0, &u))
+        return false;
+    *out = (uint32_t)u;
+    return true;
+}
+
+bool addon_get_u64(napi_env env, napi_value obj, const char *key, uint64_t *out)
+{
+    return integer(env, obj, key, 9007199254740991.0, out);
+}
+
+bool addon_get_bool(napi_env env, napi_value obj, const char *key, bool *out)
+{
+    napi_value v = addon_get(env, obj, key);
+    if (addon_is_undefined(env, v))
+        return true;
+    napi_value b;
+    napi_coerce_to_bool(env, v, &b);
+    napi_get_value_bool(env, b, out);
+    return true;
+}
+
+bool addon_get_string(napi_env env, napi_value obj, const char *key, char *buf, size_t size,
+                      bool *present)
+{
+    napi_value v = addon_get(env, obj, key);
+    *present = false;
+    if (addon_is_undefined(env, v))
+        return true;
+    napi_value s;
+    size_t n;
+    if (napi_coerce_to_string(env, v, &s) != napi_ok ||
+        napi_get_value_string_utf8(env, s, buf, size, &n) != napi_ok) {
+        addon_throw_type(env, "%s: not a string", key);
+        return false;
+    }
+    if (n + 1 >= size) {
+        addon_throw_type(env, "%s: longer than %zu bytes", key, size - 1);
+        return false;
+    }
+    *present = true;
+    return true;
+}
+
+void addon_export(napi_env env, napi_value exports, const char *name, napi_callback fn)
+{
+    napi_value f;
+    napi_create_function(env, name, NAPI_AUTO_LENGTH, fn, NULL, &f);
+    napi_set_named_property(env, exports, name, f);
+}
+
+NAPI_MODULE_INIT()
+{
+    addon_define_device(env, exports);
+    addon_define_shader(env, exports);
+    return exports;
+}

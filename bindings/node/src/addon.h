@@ -1,0 +1,75 @@
+/*
+ * bindings/node/src/addon.h - the native half of stex's WebGPU provider for
+ * Node.js: stex's C API behind N-API, called by lib/webgpu.js, which
+ * implements the WebGPU classes on top.
+ *
+ * Every native object reaches JavaScript as an external value holding an
+ * `addon_handle`.  A handle counts its references: the JavaScript value's
+ * (dropped by the garbage collector's finaliser) and each handle that
+ * depends on it (a buffer on its device, a view on its texture, a bind
+ * group on its pipeline and resources).  The stex object is destroyed when
+ * the count reaches zero, so the collector may finalise JavaScript objects
+ * in any order without a view outliving its texture.
+ *
+ * Failures throw a JavaScript Error whose `code` is the stex status name
+ * ("validation error", "out of memory", ...) and whose message is
+ * stex_last_error(): the JavaScript layer turns them into WebGPU's errors.
+ */
+#ifndef STEX_NODE_ADDON_H
+#define STEX_NODE_ADDON_H
+
+#define NAPI_VERSION 8
+#include <node_api.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "stex/stex.h"
+
+typedef enum addon_kind {
+    ADDON_ADAPTER, ADDON_DEVICE, ADDON_BUFFER, ADDON_TEXTURE, ADDON_VIEW, ADDON_SAMPLER,
+    ADDON_MODULE, ADDON_PIPELINE, ADDON_BIND_GROUP, ADDON_KIND_COUNT
+} addon_kind;
+
+typedef struct addon_handle {
+    addon_kind kind;
+    uint32_t refs;
+    void *ptr;                    /* the stex object */
+    struct addon_handle **deps;   /* handles this one keeps alive */
+    uint32_t ndeps;
+} addon_handle;
+
+/* A new handle for ptr (one reference: the JavaScript value's) keeping
+ * deps[0..n) alive; NULL when out of memory (ptr is then destroyed). */
+addon_handle *addon_handle_new(addon_kind kind, void *ptr, addon_handle *const *deps, uint32_t n);
+/* The JavaScript value for h; on failure h is released and NULL returned. */
+napi_value addon_wrap(napi_env env, addon_handle *h);
+/* The handle in value v, which must be of kind `kind` (else a TypeError
+ * is thrown and NULL returned). */
+addon_handle *addon_unwrap(napi_env env, napi_value v, addon_kind kind, const char *what);
+
+/* Throws the last stex failure (status st) as an Error; returns NULL. */
+napi_value addon_throw_status(napi_env env, stex_status st);
+/* Throws a TypeError naming the broken rule; returns NULL. */
+napi_value addon_throw_type(napi_env env, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Property readers of a descriptor object: false (with a TypeError thrown)
+ * when the property has the wrong type; a missing or undefined property
+ * leaves *out as it is (the caller's default). */
+bool addon_get_u32(napi_env env, napi_value obj, const char *key, uint32_t *out);
+bool addon_get_u64(napi_env env, napi_value obj, const char *key, uint64_t *out);
+bool addon_get_f64(napi_env env, napi_value obj, const char *key, double *out, bool *present);
+bool addon_get_bool(napi_env env, napi_value obj, const char *key, bool *out);
+/* A string property into buf (size bytes); *present false when missing. */
+bool addon_get_string(napi_env env, napi_value obj, const char *key, char *buf, size_t size,
+                      bool *present);
+/* A property's value (undefined when missing). */
+napi_value addon_get(napi_env env, napi_value obj, const char *key);
+bool addon_is_undefined(napi_env env, napi_value v);
+
+/* The exported functions of each part (addon_device.c, addon_shader.c). */
+void addon_define_device(napi_env env, napi_value exports);
+void addon_define_shader(napi_env env, napi_value exports);
+/* Adds function fn to exports under name. */
+void addon_export(napi_env env, napi_value exports, const char *name, napi_callback fn);
+
+#endif

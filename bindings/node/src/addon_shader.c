@@ -1,0 +1,265 @@
+/*
+ * bindings/node/src/addon_shader.c - shader modules, compute pipelines,
+ * bind groups and dispatches behind N-API.
+ */
+#include "addon.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ARGS(n)                                                             \
+    size_t argc = (n);                                                      \
+    napi_value argv[(n) > 0 ? (n) : 1];                                     \
+    if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok)    \
+        return NULL;                                                        \
+    for (size_t k_ = argc; k_ < (n); k_++)                                  \
+        napi_get_undefined(env, &argv[k_])
+
+/* A string argument, malloc'ed; NULL (with a TypeError) when not a string. */
+static char *string_arg(napi_env env, napi_value v, const char *what)
+{
+    size_t n;
+    napi_valuetype t;
+    if (napi_typeof(env, v, &t) != napi_ok || t != napi_string ||
+        napi_get_value_string_utf8(env, v, NULL, 0, &n) != napi_ok) {
+        addon_throw_type(env, "%s: not a string", what);
+        return NULL;
+    }
+    char *s = malloc(n + 1);
+    if (!s) {
+        napi_throw_error(env, "out of memory", "stex: out of memory");
+        return NULL;
+    }
+    napi_get_value_string_utf8(env, v, s, n + 1, &n);
+    return s;
+}
+
+/* moduleCreate(code, filename) -> {module, diagnostics, errors}: the module
+ * is returned even with errors (its compilation info holds them). */
+static napi_value module_create(napi_env env, napi_callback_info info)
+{
+    ARGS(2);
+    char *code = string_arg(env, argv[0], "code");
+    if (!code)
+        return NULL;
+    char file[256] = "shader.wgsl";
+    size_t len;
+    napi_valuetype t;
+    napi_typeof(env, argv[1], &t);
+    if (t == napi_string)
+        napi_get_value_string_utf8(env, argv[1], file, sizeof file, &len);
+    stex_wgsl_module *m = NULL;
+    stex_status st = stex_wgsl_module_create(code, file, &m);
+    free(code);
+    if (!m)
+        return addon_throw_status(env, st);
+    napi_value o, v;
+    napi_create_object(env, &o);
+    napi_create_string_utf8(env, stex_wgsl_module_diagnostics(m), NAPI_AUTO_LENGTH, &v);
+    napi_set_named_property(env, o, "diagnostics", v);
+    napi_create_uint32(env, (uint32_t)stex_wgsl_module_error_count(m), &v);
+    napi_set_named_property(env, o, "errors", v);
+    if (!(v = addon_wrap(env, addon_handle_new(ADDON_MODULE, m, NULL, 0))))
+        return NULL;
+    napi_set_named_property(env, o, "module", v);
+    return o;
+}
+
+/* pipelineCreate(device, module, entryPoint | undefined, constants | undefined) */
+static napi_value pipeline_create(napi_env env, napi_callback_info info)
+{
+    ARGS(4);
+    addon_handle *dev = addon_unwrap(env, argv[0], ADDON_DEVICE, "createComputePipeline");
+    addon_handle *mod = dev ? addon_unwrap(env, argv[1], ADDON_MODULE, "compute.module") : NULL;
+    if (!mod)
+        return NULL;
+    char *entry = NULL;
+    if (!addon_is_undefined(env, argv[2]) && !(entry = string_arg(env, argv[2], "entryPoint")))
+        return NULL;
+    stex_wgsl_override *ov = NULL;
+    char **names = NULL;
+    uint32_t n = 0;
+    napi_value keys = NULL;
+    if (!addon_is_undefined(env, argv[3])) {
+        napi_get_property_names(env, argv[3], &keys);
+        napi_get_array_length(env, keys, &n);
+    }
+    if (n && (!(ov = calloc(n, sizeof *ov)) || !(names = calloc(n, sizeof *names)))) {
+        free(ov), free(entry);
+        napi_throw_error(env, "out of memory", "stex: out of memory");
+        return NULL;
+    }
+    bool ok = true;
+    for (uint32_t i = 0; ok && i < n; i++) {
+        napi_value k, v;
+        napi_get_element(env, keys, i, &k);
+        ok = (names[i] = string_arg(env, k, "constants key")) != NULL;
+        if (ok) {
+            napi_get_property(env, argv[3], k, &v);
+            napi_value num;
+            ok = napi_coerce_to_number(env, v, &num) == napi_ok &&
+                 napi_get_value_double(env, num, &ov[i].value) == napi_ok;
+            ov[i].name = names[i];
+        }
+    }
+    stex_pipeline *p = NULL;
+    stex_status st = STEX_OK;
+    if (ok) {
+        stex_wgsl_options o = {.overrides = ov, .override_count = n};
+        st = stex_wgsl_pipeline_create(dev->ptr, mod->ptr, entry, &o, &p);
+    }
+    for (uint32_t i = 0; i < n && names; i++)
+        free(names[i]);
+    free(names), free(ov), free(entry);
+    if (!ok)
+        return NULL;
+    if (st)
+        return addon_throw_status(env, st);
+    addon_handle *deps[1] = {dev}; /* the module is not needed once the pipeline exists */
+    return addon_wrap(env, addon_handle_new(ADDON_PIPELINE, p, deps, 1));
+}
+
+/* bindGroupCreate(pipeline, group, [{binding, buffer?, offset?, size?, view?, sampler?}]) */
+static napi_value bind_group_create(napi_env env, napi_callback_info info)
+{
+    ARGS(3);
+    addon_handle *p = addon_unwrap(env, argv[0], ADDON_PIPELINE, "createBindGroup layout");
+    uint32_t group = 0, n = 0;
+    if (!p || napi_get_value_uint32(env, argv[1], &group) != napi_ok)
+        return p ? addon_throw_type(env, "createBindGroup: bad group index") : NULL;
+    bool is_array = false;
+    napi_is_array(env, argv[2], &is_array);
+    if (!is_array)
+        return addon_throw_type(env, "createBindGroup: entries is not a sequence");
+    napi_get_array_length(env, argv[2], &n);
+    stex_bind_group_entry *e = calloc(n ? n : 1, sizeof *e);
+    addon_handle **deps = calloc(n + 1, sizeof *deps);
+    if (!e || !deps) {
+        free(e), free(deps);
+        napi_throw_error(env, "out of memory", "stex: out of memory");
+        return NULL;
+    }
+    deps[0] = p;
+    bool ok = true;
+    for (uint32_t i = 0; ok && i < n; i++) {
+        napi_value it;
+        napi_get_element(env, argv[2], i, &it);
+        ok = addon_get_u32(env, it, "binding", &e[i].binding);
+        napi_value buf = addon_get(env, it, "buffer"), view = addon_get(env, it, "view");
+        napi_value smp = addon_get(env, it, "sampler");
+        addon_handle *h = NULL;
+        if (ok && !addon_is_undefined(env, buf)) {
+            ok = (h = addon_unwrap(env, buf, ADDON_BUFFER, "resource.buffer")) &&
+                 addon_get_u64(env, it, "offset", &e[i].offset) &&
+                 addon_get_u64(env, it, "size", &e[i].size);
+            if (ok)
+                e[i].buffer = h->ptr;
+        } else if (ok && !addon_is_undefined(env, view)) {
+            ok = (h = addon_unwrap(env, view, ADDON_VIEW, "resource")) != NULL;
+            if (ok)
+                e[i].view = h->ptr;
+        } else if (ok && !addon_is_undefined(env, smp)) {
+            ok = (h = addon_unwrap(env, smp, ADDON_SAMPLER, "resource")) != NULL;
+            if (ok)
+                e[i].sampler = h->ptr;
+        } else if (ok) {
+            addon_throw_type(env, "createBindGroup: entries[%u] has no resource", i);
+            ok = false;
+        }
+        deps[i + 1] = h;
+    }
+    stex_bind_group *g = NULL;
+    stex_status st = ok ? stex_bind_group_create_in_group(p->ptr, group, e, n, &g) : STEX_OK;
+    free(e);
+    napi_value r = NULL;
+    if (ok && st)
+        addon_throw_status(env, st);
+    else if (ok)
+        r = addon_wrap(env, addon_handle_new(ADDON_BIND_GROUP, g, deps, n + 1));
+    free(deps);
+    return r;
+}
+
+/* dispatch(pipeline, [{group, offsets}] (index = @group), x, y, z, options)
+ * -> the race report (JSON text) when options.raceCheck, else undefined.
+ * options: {schedule, seed, threads, raceCheck} as stex run takes them. */
+static napi_value dispatch(napi_env env, napi_callback_info info)
+{
+    ARGS(6);
+    addon_handle *p = addon_unwrap(env, argv[0], ADDON_PIPELINE, "dispatchWorkgroups");
+    if (!p)
+        return NULL;
+    uint32_t n = 0, xyz[3];
+    napi_get_array_length(env, argv[1], &n);
+    if (n > 4)
+        return addon_throw_type(env, "dispatchWorkgroups: more than 4 bind groups");
+    for (int k = 0; k < 3; k++)
+        if (napi_get_value_uint32(env, argv[2 + k], &xyz[k]) != napi_ok)
+            return addon_throw_type(env, "dispatchWorkgroups: a count is not an integer");
+    stex_bound_group bg[4] = {{0}};
+    uint32_t offs[4][16];
+    for (uint32_t i = 0; i < n; i++) {
+        napi_value it, offsets;
+        napi_get_element(env, argv[1], i, &it);
+        napi_value g = addon_get(env, it, "group");
+        if (addon_is_undefined(env, g))
+            continue;
+        addon_handle *h = addon_unwrap(env, g, ADDON_BIND_GROUP, "setBindGroup");
+        if (!h)
+            return NULL;
+        bg[i].group = h->ptr;
+        offsets = addon_get(env, it, "offsets");
+        uint32_t m = 0;
+        if (!addon_is_undefined(env, offsets))
+            napi_get_array_length(env, offsets, &m);
+        if (m > 16)
+            return addon_throw_type(env, "setBindGroup: more than 16 dynamic offsets");
+        for (uint32_t k = 0; k < m; k++) {
+            napi_value v;
+            napi_get_element(env, offsets, k, &v);
+            napi_get_value_uint32(env, v, &offs[i][k]);
+        }
+        bg[i].dynamic_offsets = offs[i], bg[i].dynamic_offset_count = m;
+    }
+    stex_dispatch_options o = {.schedule = STEX_SCHEDULE_IN_ORDER};
+    char s[32];
+    bool present, race = false;
+    double seed = 0;
+    uint32_t threads = 0;
+    if (!addon_get_string(env, argv[5], "schedule", s, sizeof s, &present))
+        return NULL;
+    if (present && !stex_schedule_from_name(s, &o.schedule))
+        return addon_throw_type(env, "schedule: '%s' is not in-order, reversed or shuffled", s);
+    if (!addon_get_f64(env, argv[5], "seed", &seed, &present) ||
+        !addon_get_u32(env, argv[5], "threads", &threads) ||
+        !addon_get_bool(env, argv[5], "raceCheck", &race))
+        return NULL;
+    o.seed = (uint64_t)seed, o.threads = (int)threads;
+    stex_race_detector *rd = NULL;
+    if (race) {
+        stex_status st = stex_race_detector_create(NULL, &rd);
+        if (st)
+            return addon_throw_status(env, st);
+        o.races = rd;
+    }
+    stex_status st = stex_dispatch_bound(p->ptr, bg, n, xyz[0], xyz[1], xyz[2], &o);
+    napi_value r = NULL;
+    if (st)
+        addon_throw_status(env, st);
+    else if (rd) {
+        char *json = stex_race_report_json_string(rd);
+        if (json)
+            napi_create_string_utf8(env, json, NAPI_AUTO_LENGTH, &r);
+        free(json);
+    }
+    stex_race_detector_destroy(rd);
+    return r;
+}
+
+void addon_define_shader(napi_env env, napi_value exports)
+{
+    addon_export(env, exports, "moduleCreate", module_create);
+    addon_export(env, exports, "pipelineCreate", pipeline_create);
+    addon_export(env, exports, "bindGroupCreate", bind_group_create);
+    addon_export(env, exports, "dispatch", dispatch);
+}

@@ -1,0 +1,245 @@
+// The stex WebGPU provider's own tests (node --test; meson test --suite node).
+// Each expectation comes from the WebGPU spec's rules or from arithmetic
+// done here in JavaScript, not from stex.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { create, globals } from '../index.mjs';
+
+const { GPUBufferUsage: BU, GPUTextureUsage: TU, GPUMapMode } = globals;
+
+async function device(flags = [], desc = {}) {
+  const gpu = create(flags);
+  const adapter = await gpu.requestAdapter();
+  return { gpu, adapter, device: await adapter.requestDevice(desc) };
+}
+
+async function readBack(dev, src, size) {
+  const rb = dev.createBuffer({ size, usage: BU.MAP_READ | BU.COPY_DST });
+  const enc = dev.createCommandEncoder();
+  enc.copyBufferToBuffer(src, 0, rb, 0, size);
+  dev.queue.submit([enc.finish()]);
+  await rb.mapAsync(GPUMapMode.READ);
+  const out = new Uint8Array(rb.getMappedRange().slice(0));
+  rb.unmap();
+  rb.destroy();
+  return out;
+}
+
+async function compute(dev, code, resources, groups) {
+  const pipeline = dev.createComputePipeline({ layout: 'auto', compute: { module: dev.createShaderModule({ code }) } });
+  const bg = dev.createBindGroup({
+    layout: pipeline.getBindGroupLayout(0),
+    entries: resources.map((resource, binding) => ({ binding, resource })),
+  });
+  const enc = dev.createCommandEncoder();
+  const pass = enc.beginComputePass();
+  pass.setPipeline(pipeline);
+  pass.setBindGroup(0, bg);
+  pass.dispatchWorkgroups(...groups);
+  pass.end();
+  dev.queue.submit([enc.finish()]);
+  await dev.queue.onSubmittedWorkDone();
+}
+
+test('adapter and device: features and limits follow the profile', async () => {
+  const spec = await device();
+  assert.ok(spec.adapter.features.has('texture-formats-tier1'));
+  assert.equal(spec.adapter.limits.maxTextureDimension2D, 8192); // WebGPU's default
+  assert.equal(spec.device.limits.maxComputeWorkgroupSizeX, 256);
+  assert.equal(spec.device.stex.profile, 'spec');
+  assert.ok(spec.gpu.wgslLanguageFeatures.has('readonly_and_readwrite_storage_textures'));
+  // lavapipe's adapter, as measured, offers no tier1 formats: asking is a TypeError
+  const lp = await create(['profile=lavapipe']).requestAdapter();
+  assert.ok(!lp.features.has('texture-formats-tier1'));
+  await assert.rejects(lp.requestDevice({ requiredFeatures: ['texture-formats-tier1'] }), TypeError);
+  const d = await lp.requestDevice();
+  assert.equal(d.stex.profile, 'lavapipe');
+  assert.equal(d.features.has('texture-formats-tier1'), false);
+  // a device comes once per adapter; an unknown limit is refused
+  await assert.rejects(lp.requestDevice(), { name: 'OperationError' });
+  const a2 = await create().requestAdapter();
+  await assert.rejects(a2.requestDevice({ requiredLimits: { maxWidgets: 1 } }), { name: 'OperationError' });
+  assert.throws(() => create(['profile']), TypeError);
+  assert.throws(() => create(['colour=blue']), TypeError);
+  assert.throws(() => create(['profile=voodoo']), TypeError);
+});
+
+test('buffers: mappedAtCreation, writeBuffer, copies, clearBuffer and mapping rules', async () => {
+  const { device: dev } = await device();
+  const b = dev.createBuffer({ size: 16, usage: BU.COPY_SRC | BU.COPY_DST, mappedAtCreation: true });
+  assert.equal(b.mapState, 'mapped');
+  new Uint32Array(b.getMappedRange()).set([1, 2, 3, 0xdeadbeef]);
+  b.unmap();
+  assert.deepEqual([...new Uint32Array((await readBack(dev, b, 16)).buffer)], [1, 2, 3, 0xdeadbeef]);
+  dev.queue.writeBuffer(b, 4, new Uint32Array([7, 8, 9]), 1, 1); // element 1 of the data: 8
+  assert.deepEqual([...new Uint32Array((await readBack(dev, b, 16)).buffer)], [1, 8, 3, 0xdeadbeef]);
+  const enc = dev.createCommandEncoder();
+  enc.clearBuffer(b, 8, 8);
+  dev.queue.submit([enc.finish()]);
+  assert.deepEqual([...new Uint32Array((await readBack(dev, b, 16)).buffer)], [1, 8, 0, 0]);
+  // MAP_WRITE: what is written into the mapping reaches the buffer at unmap
+  const w = dev.createBuffer({ size: 8, usage: BU.MAP_WRITE | BU.COPY_SRC });
+  await w.mapAsync(GPUMapMode.WRITE);
+  new Uint8Array(w.getMappedRange(0, 8)).set([9, 8, 7, 6, 5, 4, 3, 2]);
+  assert.throws(() => w.getMappedRange(0, 8), { name: 'OperationError' }); // overlaps
+  const range = w.getMappedRange; // keep lint quiet about unused
+  assert.ok(range);
+  w.unmap();
+  assert.deepEqual([...(await readBack(dev, w, 8))], [9, 8, 7, 6, 5, 4, 3, 2]);
+  // mapping a buffer without MAP_READ is a validation error, and the promise rejects
+  dev.pushErrorScope('validation');
+  await assert.rejects(b.mapAsync(GPUMapMode.READ), { name: 'OperationError' });
+  assert.ok((await dev.popErrorScope()) instanceof globals.GPUValidationError);
+});
+
+test('errors: scopes, uncapturederror, invalid objects, popErrorScope on an empty stack', async () => {
+  const { device: dev } = await device();
+  dev.pushErrorScope('out-of-memory');
+  dev.pushErrorScope('validation');
+  const bad = dev.createBuffer({ size: 16, usage: BU.MAP_READ | BU.STORAGE }); // MAP_READ only with COPY_DST
+  const err = await dev.popErrorScope();
+  assert.ok(err instanceof globals.GPUValidationError, String(err));
+  assert.match(err.message, /MAP_READ|usage/i);
+  assert.equal(await dev.popErrorScope(), null); // the out-of-memory scope saw nothing
+  // no scope: the event
+  const seen = [];
+  dev.addEventListener('uncapturederror', (ev) => seen.push(ev.error));
+  dev.queue.writeBuffer(bad, 0, new Uint32Array([1])); // an invalid buffer
+  assert.equal(seen.length, 1);
+  assert.ok(seen[0] instanceof globals.GPUValidationError);
+  await assert.rejects(dev.popErrorScope(), { name: 'OperationError' });
+  assert.throws(() => dev.pushErrorScope('nonsense'), TypeError);
+  assert.throws(() => dev.createBuffer({ usage: BU.STORAGE }), TypeError); // size is required
+  assert.throws(() => dev.createTexture({ size: [4, 4], format: 'rgba8unorm' }), TypeError); // usage is required
+  // an encoder's errors surface at finish(), not before
+  const enc = dev.createCommandEncoder();
+  const pass = enc.beginComputePass();
+  pass.end();
+  pass.end();
+  dev.pushErrorScope('validation');
+  const cb = enc.finish();
+  assert.ok((await dev.popErrorScope()) instanceof globals.GPUValidationError);
+  dev.pushErrorScope('validation');
+  dev.queue.submit([cb]);
+  assert.ok((await dev.popErrorScope()) instanceof globals.GPUValidationError);
+});
+
+test('shader modules: compilation messages with line and column; pipelines from invalid modules fail', async () => {
+  const { device: dev } = await device();
+  dev.pushErrorScope('validation');
+  const m = dev.createShaderModule({ code: '@compute @workgroup_size(1)\nfn main() {\n  let x : u32 = 1.5;\n}\n' });
+  const e = await dev.popErrorScope();
+  assert.ok(e instanceof globals.GPUValidationError);
+  const info = await m.getCompilationInfo();
+  assert.ok(info.messages.length >= 1);
+  assert.equal(info.messages[0].type, 'error');
+  assert.equal(info.messages[0].lineNum, 3);
+  assert.equal(info.messages[0].linePos, 17); // the initializer 1.5
+  await assert.rejects(dev.createComputePipelineAsync({ layout: 'auto', compute: { module: m } }),
+    (x) => x.name === 'GPUPipelineError' && x.reason === 'validation');
+  const ok = dev.createShaderModule({ code: '@compute @workgroup_size(1) fn main() {}' });
+  assert.equal((await ok.getCompilationInfo()).messages.length, 0);
+  const p = await dev.createComputePipelineAsync({ layout: 'auto', compute: { module: ok, entryPoint: 'main' } });
+  assert.ok(p instanceof globals.GPUComputePipeline);
+  assert.throws(() => dev.createRenderPipeline({}), TypeError);
+});
+
+test('compute: a storage buffer transformed by a WGSL shader, with overridable constants', async () => {
+  const { device: dev } = await device();
+  const n = 1000;
+  const input = Uint32Array.from({ length: n }, (_, i) => (i * 2654435761) >>> 0);
+  const buf = dev.createBuffer({ size: n * 4, usage: BU.STORAGE | BU.COPY_SRC | BU.COPY_DST });
+  dev.queue.writeBuffer(buf, 0, input);
+  const code = `override k : u32 = 3u;
+@group(0) @binding(0) var<storage, read_write> v : array<u32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) g : vec3<u32>) {
+  if (g.x < arrayLength(&v)) { v[g.x] = (v[g.x] ^ (v[g.x] >> 7u)) * k + g.x; }
+}`;
+  const pipeline = dev.createComputePipeline({ layout: 'auto', compute: { module: dev.createShaderModule({ code }), constants: { k: 5 } } });
+  const bg = dev.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: buf } }] });
+  const enc = dev.createCommandEncoder();
+  const pass = enc.beginComputePass();
+  pass.setPipeline(pipeline);
+  pass.setBindGroup(0, bg);
+  pass.dispatchWorkgroups(Math.ceil(n / 64));
+  pass.end();
+  dev.queue.submit([enc.finish()]);
+  const got = new Uint32Array((await readBack(dev, buf, n * 4)).buffer);
+  for (let i = 0; i < n; i++) {
+    const x = input[i];
+    assert.equal(got[i], (Math.imul((x ^ (x >>> 7)) >>> 0, 5) + i) >>> 0, `element ${i}`);
+  }
+});
+
+test('storage textures: textureStore of k / 255 gives code k; textureDimensions of views', async () => {
+  const { device: dev } = await device();
+  const tex = dev.createTexture({ size: [37, 11], format: 'rgba8unorm', usage: TU.STORAGE_BINDING | TU.COPY_SRC });
+  await compute(dev, `@group(0) @binding(0) var t : texture_storage_2d<rgba8unorm, write>;
+@compute @workgroup_size(8, 8)
+fn main(@builtin(global_invocation_id) g : vec3<u32>) {
+  let k = vec4<f32>(f32((g.x + g.y) % 256u), f32(g.x), f32(g.y), 255.0) / 255.0;
+  textureStore(t, vec2<i32>(g.xy), k);
+}`, [tex.createView()], [5, 2, 1]);
+  const rb = dev.createBuffer({ size: 256 * 11, usage: BU.MAP_READ | BU.COPY_DST });
+  const enc = dev.createCommandEncoder();
+  enc.copyTextureToBuffer({ texture: tex }, { buffer: rb, bytesPerRow: 256 }, [37, 11]);
+  dev.queue.submit([enc.finish()]);
+  await rb.mapAsync(GPUMapMode.READ);
+  const px = new Uint8Array(rb.getMappedRange());
+  for (let y = 0; y < 11; y++) {
+    for (let x = 0; x < 37; x++) {
+      const o = y * 256 + x * 4;
+      assert.deepEqual([...px.subarray(o, o + 4)], [(x + y) % 256, x, y, 255], `texel ${x},${y}`);
+    }
+  }
+  rb.unmap();
+  // textureDimensions of a mip-level view and textureNumLayers of an array view
+  const out = dev.createBuffer({ size: 16, usage: BU.STORAGE | BU.COPY_SRC });
+  const arr = dev.createTexture({ size: [37, 11, 5], mipLevelCount: 3, format: 'r32float', usage: TU.STORAGE_BINDING });
+  await compute(dev, `@group(0) @binding(0) var t : texture_storage_2d_array<r32float, read>;
+@group(0) @binding(1) var<storage, read_write> o : array<u32, 4>;
+@compute @workgroup_size(1)
+fn main() { let d = textureDimensions(t); o[0] = d.x; o[1] = d.y; o[2] = textureNumLayers(t); }`,
+  [arr.createView({ dimension: '2d-array', baseMipLevel: 1, mipLevelCount: 1, baseArrayLayer: 1, arrayLayerCount: 3 }), { buffer: out }], [1, 1, 1]);
+  assert.deepEqual([...new Uint32Array((await readBack(dev, out, 16)).buffer)].slice(0, 3), [18, 5, 3]); // 37 >> 1, 11 >> 1
+  // an unknown format is a TypeError; an illegal storage format a validation error
+  assert.throws(() => dev.createTexture({ size: [4, 4], format: 'rgba9unorm', usage: TU.COPY_SRC }), TypeError);
+  dev.pushErrorScope('validation');
+  dev.createTexture({ size: [0, 4], format: 'rgba8unorm', usage: TU.COPY_SRC });
+  assert.ok((await dev.popErrorScope()) instanceof globals.GPUValidationError);
+});
+
+test('races: the report of each dispatch reaches JavaScript (races=1)', async () => {
+  const { device: dev } = await device(['races=1', 'schedule=shuffled', 'seed=7', 'threads=2']);
+  const buf = dev.createBuffer({ size: 256, usage: BU.STORAGE });
+  const events = [];
+  dev.addEventListener('stexrace', (ev) => events.push(ev.report));
+  // every invocation writes word 0: write-write races between different invocations
+  await compute(dev, `@group(0) @binding(0) var<storage, read_write> v : array<u32>;
+@compute @workgroup_size(4) fn main(@builtin(local_invocation_index) i : u32) { v[0] = i; }`, [{ buffer: buf }], [2, 1, 1]);
+  // each invocation its own word: no race
+  await compute(dev, `@group(0) @binding(0) var<storage, read_write> v : array<u32>;
+@compute @workgroup_size(4) fn main(@builtin(global_invocation_id) g : vec3<u32>) { v[g.x] = g.x; }`, [{ buffer: buf }], [2, 1, 1]);
+  assert.equal(dev.stex.raceReports.length, 2);
+  assert.equal(events.length, 2);
+  const [racy, clean] = dev.stex.raceReports;
+  // word 0 is one racing location; the race names both invocations' sites
+  assert.equal(racy.counts['write-write'], 1, JSON.stringify(racy));
+  assert.equal(racy.races[0].kind, 'write-write', JSON.stringify(racy));
+  assert.deepEqual(clean.counts, { 'write-write': 0, 'read-write': 0 });
+});
+
+test('lifetimes: a view and a bind group keep what they use after JavaScript drops it', async () => {
+  const { device: dev } = await device();
+  let tex = dev.createTexture({ size: [8, 8], format: 'r32float', usage: TU.STORAGE_BINDING | TU.COPY_SRC });
+  const view = tex.createView();
+  const out = dev.createBuffer({ size: 16, usage: BU.STORAGE | BU.COPY_SRC });
+  tex = null;
+  for (let i = 0; i < 200; i++) dev.createBuffer({ size: 1 << 16, usage: BU.STORAGE }); // garbage to collect
+  if (globalThis.gc) globalThis.gc();
+  await compute(dev, `@group(0) @binding(0) var t : texture_storage_2d<r32float, read>;
+@group(0) @binding(1) var<storage, read_write> o : array<u32, 4>;
+@compute @workgroup_size(1) fn main() { o[0] = textureDimensions(t).x; }`, [view, { buffer: out }], [1, 1, 1]);
+  assert.equal(new Uint32Array((await readBack(dev, out, 16)).buffer)[0], 8);
+});
