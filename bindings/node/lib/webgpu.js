@@ -208,8 +208,7 @@ class GPUDevice extends EventTarget {
     return new GPUTexture(this, this._try(() => native.textureCreate(this._h, d)), d, desc.label);
   }
   createSampler(desc = {}) {
-    this._error(new GPUValidationError('createSampler: samplers are not yet available through the stex provider'));
-    return new GPUSampler(this, null, desc.label);
+    return new GPUSampler(this, this._try(() => native.samplerCreate(this._h, desc)), desc.label);
   }
   createShaderModule(desc) {
     const code = String(need(desc, 'code', 'createShaderModule'));

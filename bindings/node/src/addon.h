@@ -47,6 +47,15 @@ napi_value addon_wrap(napi_env env, addon_handle *h);
  * is thrown and NULL returned). */
 addon_handle *addon_unwrap(napi_env env, napi_value v, addon_kind kind, const char *what);
 
+/* In a callback: argv[0..n) the call's arguments, undefined past those given. */
+#define ADDON_ARGS(n)                                                       \
+    size_t argc = (n);                                                      \
+    napi_value argv[(n) > 0 ? (n) : 1];                                     \
+    if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok)    \
+        return NULL;                                                        \
+    for (size_t k_ = argc; k_ < (n); k_++)                                  \
+        napi_get_undefined(env, &argv[k_])
+
 /* Throws the last stex failure (status st) as an Error; returns NULL. */
 napi_value addon_throw_status(napi_env env, stex_status st);
 /* Throws a TypeError naming the broken rule; returns NULL. */

@@ -11,14 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARGS(n)                                                             \
-    size_t argc = (n);                                                      \
-    napi_value argv[(n) > 0 ? (n) : 1];                                     \
-    if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok)    \
-        return NULL;                                                        \
-    for (size_t k_ = argc; k_ < (n); k_++)                                  \
-        napi_get_undefined(env, &argv[k_])
-
 /* ---- limits and features as WebGPU names ---- */
 
 typedef struct limit_field {
@@ -130,7 +122,7 @@ static napi_value info_object(napi_env env, uint32_t features, uint32_t language
 /* adapterCreate(profile: string) */
 static napi_value adapter_create(napi_env env, napi_callback_info info)
 {
-    ARGS(1);
+    ADDON_ARGS(1);
     char name[64] = "spec";
     size_t len;
     napi_valuetype t;
@@ -151,7 +143,7 @@ static napi_value adapter_create(napi_env env, napi_callback_info info)
 
 static napi_value adapter_info(napi_env env, napi_callback_info info)
 {
-    ARGS(1);
+    ADDON_ARGS(1);
     addon_handle *h = addon_unwrap(env, argv[0], ADDON_ADAPTER, "adapterInfo");
     if (!h)
         return NULL;
@@ -163,7 +155,7 @@ static napi_value adapter_info(napi_env env, napi_callback_info info)
 /* deviceCreate(adapter, requiredFeatures: string[], requiredLimits: object) */
 static napi_value device_create(napi_env env, napi_callback_info info)
 {
-    ARGS(3);
+    ADDON_ARGS(3);
     addon_handle *h = addon_unwrap(env, argv[0], ADDON_ADAPTER, "requestDevice");
     if (!h)
         return NULL;
@@ -198,7 +190,7 @@ static napi_value device_create(napi_env env, napi_callback_info info)
 
 static napi_value device_info(napi_env env, napi_callback_info info)
 {
-    ARGS(1);
+    ADDON_ARGS(1);
     addon_handle *h = addon_unwrap(env, argv[0], ADDON_DEVICE, "deviceInfo");
     if (!h)
         return NULL;
@@ -212,7 +204,7 @@ static napi_value device_info(napi_env env, napi_callback_info info)
 /* bufferCreate(device, size, usage, label) */
 static napi_value buffer_create(napi_env env, napi_callback_info info)
 {
-    ARGS(2);
+    ADDON_ARGS(2);
     addon_handle *h = addon_unwrap(env, argv[0], ADDON_DEVICE, "createBuffer");
     if (!h)
         return NULL;
@@ -274,7 +266,7 @@ static bool u64_arg(napi_env env, napi_value v, const char *what, uint64_t *out)
 /* bufferRead(buffer, offset, size) -> ArrayBuffer: a copy of the range. */
 static napi_value buffer_read(napi_env env, napi_callback_info info)
 {
-    ARGS(3);
+    ADDON_ARGS(3);
     addon_handle *h = addon_unwrap(env, argv[0], ADDON_BUFFER, "getMappedRange");
     uint64_t off, size;
     if (!h || !u64_arg(env, argv[1], "offset", &off) || !u64_arg(env, argv[2], "size", &size))
@@ -296,7 +288,7 @@ static napi_value buffer_read(napi_env env, napi_callback_info info)
  * `mapped` true, the unmap of a mapping (no usage rule). */
 static napi_value buffer_write(napi_env env, napi_callback_info info)
 {
-    ARGS(4);
+    ADDON_ARGS(4);
     addon_handle *h = addon_unwrap(env, argv[0], ADDON_BUFFER, "writeBuffer");
     uint64_t off;
     uint8_t *data;
@@ -319,7 +311,7 @@ static napi_value buffer_write(napi_env env, napi_callback_info info)
 /* copyBufferToBuffer(src, srcOffset, dst, dstOffset, size) */
 static napi_value buffer_copy(napi_env env, napi_callback_info info)
 {
-    ARGS(5);
+    ADDON_ARGS(5);
     addon_handle *s = addon_unwrap(env, argv[0], ADDON_BUFFER, "copyBufferToBuffer source");
     addon_handle *d = s ? addon_unwrap(env, argv[2], ADDON_BUFFER, "copyBufferToBuffer destination") : NULL;
     uint64_t so, dof, size;
@@ -333,7 +325,7 @@ static napi_value buffer_copy(napi_env env, napi_callback_info info)
 /* clearBuffer(buffer, offset, size) */
 static napi_value buffer_clear(napi_env env, napi_callback_info info)
 {
-    ARGS(3);
+    ADDON_ARGS(3);
     addon_handle *h = addon_unwrap(env, argv[0], ADDON_BUFFER, "clearBuffer");
     uint64_t off, size;
     if (!h || !u64_arg(env, argv[1], "offset", &off) || !u64_arg(env, argv[2], "size", &size))
@@ -371,7 +363,7 @@ static bool format_of(napi_env env, napi_value obj, const char *key, stex_format
 /* textureCreate(device, {dimension, size, format, mipLevelCount, sampleCount, usage}) */
 static napi_value texture_create(napi_env env, napi_callback_info info)
 {
-    ARGS(2);
+    ADDON_ARGS(2);
     addon_handle *h = addon_unwrap(env, argv[0], ADDON_DEVICE, "createTexture");
     if (!h)
         return NULL;
@@ -401,7 +393,7 @@ static napi_value texture_create(napi_env env, napi_callback_info info)
 /* viewCreate(texture, {format, dimension, aspect, baseMipLevel, mipLevelCount, ...}) */
 static napi_value view_create(napi_env env, napi_callback_info info)
 {
-    ARGS(2);
+    ADDON_ARGS(2);
     addon_handle *h = addon_unwrap(env, argv[0], ADDON_TEXTURE, "createView");
     if (!h)
         return NULL;
@@ -459,7 +451,7 @@ static bool copy_layout(napi_env env, napi_value obj, stex_copy_layout *l)
 /* writeTexture(destination, data, dataLayout, size) */
 static napi_value texture_write(napi_env env, napi_callback_info info)
 {
-    ARGS(4);
+    ADDON_ARGS(4);
     stex_copy_texture c = {0};
     stex_copy_layout l = {0};
     stex_extent3d e;
@@ -476,7 +468,7 @@ static napi_value texture_write(napi_env env, napi_callback_info info)
  * copyTextureToBuffer(source, {buffer, ...}, size) */
 static napi_value buffer_to_texture(napi_env env, napi_callback_info info)
 {
-    ARGS(3);
+    ADDON_ARGS(3);
     addon_handle *b = addon_unwrap(env, addon_get(env, argv[0], "buffer"), ADDON_BUFFER, "buffer");
     stex_copy_texture c = {0};
     stex_copy_layout l = {0};
@@ -490,7 +482,7 @@ static napi_value buffer_to_texture(napi_env env, napi_callback_info info)
 
 static napi_value texture_to_buffer(napi_env env, napi_callback_info info)
 {
-    ARGS(3);
+    ADDON_ARGS(3);
     addon_handle *b = addon_unwrap(env, addon_get(env, argv[1], "buffer"), ADDON_BUFFER, "buffer");
     stex_copy_texture c = {0};
     stex_copy_layout l = {0};
@@ -500,6 +492,65 @@ static napi_value texture_to_buffer(napi_env env, napi_callback_info info)
         return NULL;
     stex_status st = stex_copy_texture_to_buffer(&c, b->ptr, &l, e);
     return st ? addon_throw_status(env, st) : NULL;
+}
+
+/* ---- samplers ---- */
+
+/* obj[key], one of names[0..n) (missing: *out unchanged). */
+static bool pick(napi_env env, napi_value obj, const char *key, const char *const *names, int n,
+                 int *out)
+{
+    char s[32];
+    bool present;
+    if (!addon_get_string(env, obj, key, s, sizeof s, &present))
+        return false;
+    if (!present)
+        return true;
+    for (int i = 0; i < n; i++)
+        if (names[i] && !strcmp(s, names[i])) {
+            *out = i;
+            return true;
+        }
+    addon_throw_type(env, "%s: '%s' is not one of WebGPU's values", key, s);
+    return false;
+}
+
+/* samplerCreate(device, GPUSamplerDescriptor) */
+static napi_value sampler_create(napi_env env, napi_callback_info info)
+{
+    ADDON_ARGS(2);
+    addon_handle *h = addon_unwrap(env, argv[0], ADDON_DEVICE, "createSampler");
+    if (!h)
+        return NULL;
+    static const char *const ADDRESS[] = {"clamp-to-edge", "repeat", "mirror-repeat"};
+    static const char *const FILTER[] = {"nearest", "linear"};
+    const char *compare[STEX_COMPARE_ALWAYS + 1] = {NULL};
+    for (int c = STEX_COMPARE_NEVER; c <= STEX_COMPARE_ALWAYS; c++)
+        compare[c] = stex_compare_function_name((stex_compare_function)c);
+    int au = 0, av = 0, aw = 0, mag = 0, min = 0, mip = 0, cmp = 0;
+    double lo = 0, hi = 32;
+    bool has_lo, has_hi;
+    stex_sampler_desc d = {0};
+    napi_value o = argv[1];
+    if (!pick(env, o, "addressModeU", ADDRESS, 3, &au) || !pick(env, o, "addressModeV", ADDRESS, 3, &av) ||
+        !pick(env, o, "addressModeW", ADDRESS, 3, &aw) || !pick(env, o, "magFilter", FILTER, 2, &mag) ||
+        !pick(env, o, "minFilter", FILTER, 2, &min) || !pick(env, o, "mipmapFilter", FILTER, 2, &mip) ||
+        !pick(env, o, "compare", compare, STEX_COMPARE_ALWAYS + 1, &cmp) ||
+        !addon_get_f64(env, o, "lodMinClamp", &lo, &has_lo) ||
+        !addon_get_f64(env, o, "lodMaxClamp", &hi, &has_hi) ||
+        !addon_get_u32(env, o, "maxAnisotropy", &d.max_anisotropy))
+        return NULL;
+    d.address_mode_u = (stex_address_mode)au, d.address_mode_v = (stex_address_mode)av;
+    d.address_mode_w = (stex_address_mode)aw;
+    d.mag_filter = (stex_filter_mode)mag, d.min_filter = (stex_filter_mode)min;
+    d.mipmap_filter = (stex_filter_mode)mip;
+    d.compare = (stex_compare_function)cmp;
+    d.lod_min_clamp = (float)lo, d.lod_max_clamp = (float)hi;
+    stex_sampler *s;
+    stex_status st = stex_sampler_create(h->ptr, &d, &s);
+    if (st)
+        return addon_throw_status(env, st);
+    return addon_wrap(env, addon_handle_new(ADDON_SAMPLER, s, &h, 1));
 }
 
 void addon_define_device(napi_env env, napi_value exports)
@@ -515,6 +566,7 @@ void addon_define_device(napi_env env, napi_value exports)
     addon_export(env, exports, "bufferClear", buffer_clear);
     addon_export(env, exports, "textureCreate", texture_create);
     addon_export(env, exports, "viewCreate", view_create);
+    addon_export(env, exports, "samplerCreate", sampler_create);
     addon_export(env, exports, "textureWrite", texture_write);
     addon_export(env, exports, "bufferToTexture", buffer_to_texture);
     addon_export(env, exports, "textureToBuffer", texture_to_buffer);

@@ -7,14 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARGS(n)                                                             \
-    size_t argc = (n);                                                      \
-    napi_value argv[(n) > 0 ? (n) : 1];                                     \
-    if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok)    \
-        return NULL;                                                        \
-    for (size_t k_ = argc; k_ < (n); k_++)                                  \
-        napi_get_undefined(env, &argv[k_])
-
 /* A string argument, malloc'ed; NULL (with a TypeError) when not a string. */
 static char *string_arg(napi_env env, napi_value v, const char *what)
 {
@@ -38,7 +30,7 @@ static char *string_arg(napi_env env, napi_value v, const char *what)
  * is returned even with errors (its compilation info holds them). */
 static napi_value module_create(napi_env env, napi_callback_info info)
 {
-    ARGS(2);
+    ADDON_ARGS(2);
     char *code = string_arg(env, argv[0], "code");
     if (!code)
         return NULL;
@@ -68,7 +60,7 @@ static napi_value module_create(napi_env env, napi_callback_info info)
 /* pipelineCreate(device, module, entryPoint | undefined, constants | undefined) */
 static napi_value pipeline_create(napi_env env, napi_callback_info info)
 {
-    ARGS(4);
+    ADDON_ARGS(4);
     addon_handle *dev = addon_unwrap(env, argv[0], ADDON_DEVICE, "createComputePipeline");
     addon_handle *mod = dev ? addon_unwrap(env, argv[1], ADDON_MODULE, "compute.module") : NULL;
     if (!mod)
@@ -122,7 +114,7 @@ static napi_value pipeline_create(napi_env env, napi_callback_info info)
 /* bindGroupCreate(pipeline, group, [{binding, buffer?, offset?, size?, view?, sampler?}]) */
 static napi_value bind_group_create(napi_env env, napi_callback_info info)
 {
-    ARGS(3);
+    ADDON_ARGS(3);
     addon_handle *p = addon_unwrap(env, argv[0], ADDON_PIPELINE, "createBindGroup layout");
     uint32_t group = 0, n = 0;
     if (!p || napi_get_value_uint32(env, argv[1], &group) != napi_ok)
@@ -185,7 +177,7 @@ static napi_value bind_group_create(napi_env env, napi_callback_info info)
  * options: {schedule, seed, threads, raceCheck} as stex run takes them. */
 static napi_value dispatch(napi_env env, napi_callback_info info)
 {
-    ARGS(6);
+    ADDON_ARGS(6);
     addon_handle *p = addon_unwrap(env, argv[0], ADDON_PIPELINE, "dispatchWorkgroups");
     if (!p)
         return NULL;

@@ -243,3 +243,24 @@ test('lifetimes: a view and a bind group keep what they use after JavaScript dro
 @compute @workgroup_size(1) fn main() { o[0] = textureDimensions(t).x; }`, [view, { buffer: out }], [1, 1, 1]);
   assert.equal(new Uint32Array((await readBack(dev, out, 16)).buffer)[0], 8);
 });
+
+test('samplers: textureSampleLevel with a nearest sampler at texel centres decodes code k as k / 255', async () => {
+  const { device: dev } = await device();
+  const W = 4, H = 4;
+  const tex = dev.createTexture({ size: [W, H], format: 'rgba8unorm', usage: TU.TEXTURE_BINDING | TU.COPY_DST });
+  const bytes = Uint8Array.from({ length: W * H * 4 }, (_, i) => (i * 37 + 11) & 255);
+  dev.queue.writeTexture({ texture: tex }, bytes, { bytesPerRow: W * 4 }, [W, H]);
+  const out = dev.createBuffer({ size: W * H * 16, usage: BU.STORAGE | BU.COPY_SRC });
+  const sampler = dev.createSampler({ magFilter: 'nearest', minFilter: 'nearest' });
+  await compute(dev, `@group(0) @binding(0) var t : texture_2d<f32>;
+@group(0) @binding(1) var s : sampler;
+@group(0) @binding(2) var<storage, read_write> o : array<vec4<f32>>;
+@compute @workgroup_size(4, 4)
+fn main(@builtin(global_invocation_id) g : vec3<u32>) {
+  let uv = (vec2<f32>(g.xy) + 0.5) / vec2<f32>(4.0, 4.0);
+  o[g.y * 4u + g.x] = textureSampleLevel(t, s, uv, 0.0);
+}`, [tex.createView(), sampler, { buffer: out }], [1, 1, 1]);
+  const got = new Float32Array((await readBack(dev, out, W * H * 16)).buffer);
+  for (let i = 0; i < W * H * 4; i++) assert.equal(got[i], Math.fround(bytes[i] / 255), `channel ${i}`);
+  assert.throws(() => dev.createSampler({ magFilter: 'cubic' }), TypeError);
+});
