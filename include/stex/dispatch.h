@@ -90,6 +90,12 @@ typedef struct stex_pipeline_desc {
     uint32_t workgroup_memory_size;    /* bytes of var<workgroup> */
     bool uses_barriers;                /* false: the fast plain loop */
     const char *label;
+    /* The layout is an explicit GPUPipelineLayout: a bind group made for
+     * one of its groups serves, at any index, every pipeline that is
+     * shared too and has equal entries there (WebGPU's group-equivalent
+     * layouts).  false (layout 'auto'): a bind group serves only the
+     * pipeline and group it was made for. */
+    bool shared_layout;
 } stex_pipeline_desc;
 
 STEX_API stex_status stex_pipeline_create(stex_device *d, const stex_pipeline_desc *desc,

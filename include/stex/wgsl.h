@@ -111,7 +111,9 @@ typedef struct stex_wgsl_options {
     uint32_t override_count;
     /* an explicit pipeline layout (GPUPipelineLayout's entries, .group set);
      * NULL = layout 'auto'.  Checked with stex_wgsl_layout_check, then the
-     * pipeline's bind groups are validated against it. */
+     * pipeline's bind groups are validated against it; the layout is
+     * shared (stex_pipeline_desc.shared_layout): bind groups made for an
+     * equal group of another explicit layout serve it too. */
     const stex_layout_entry *layout;
     uint32_t layout_count;
 } stex_wgsl_options;

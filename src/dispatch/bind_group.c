@@ -255,6 +255,56 @@ stex_status stex_bind_group_create_in_group(const stex_pipeline *p, uint32_t gro
     return STEX_OK;
 }
 
+/* Equal layout entries but for .group, as WebGPU compares them (the
+ * defaults a descriptor may leave out count as given). */
+static bool same_entry(const stex_layout_entry *a, const stex_layout_entry *b)
+{
+    if (a->binding != b->binding || a->visibility != b->visibility || a->type != b->type)
+        return false;
+    switch (a->type) {
+    case STEX_BINDING_STORAGE_TEXTURE: /* access and view dimension resolved at creation */
+        return a->storage_texture.access == b->storage_texture.access &&
+               a->storage_texture.format == b->storage_texture.format &&
+               a->storage_texture.view_dimension == b->storage_texture.view_dimension;
+    case STEX_BINDING_TEXTURE: {
+        stex_view_dimension da = a->texture_view_dimension ? a->texture_view_dimension
+                                                           : STEX_VIEW_DIMENSION_2D;
+        stex_view_dimension db = b->texture_view_dimension ? b->texture_view_dimension
+                                                           : STEX_VIEW_DIMENSION_2D;
+        stex_texture_sample_type sa = a->texture_sample_type ? a->texture_sample_type
+                                                             : STEX_SAMPLE_TYPE_FLOAT;
+        stex_texture_sample_type sb = b->texture_sample_type ? b->texture_sample_type
+                                                             : STEX_SAMPLE_TYPE_FLOAT;
+        return da == db && sa == sb && a->texture_multisampled == b->texture_multisampled;
+    }
+    case STEX_BINDING_SAMPLER:
+        return (a->sampler_type ? a->sampler_type : STEX_SAMPLER_BINDING_FILTERING) ==
+               (b->sampler_type ? b->sampler_type : STEX_SAMPLER_BINDING_FILTERING);
+    default: /* the buffers */
+        return a->buffer.has_dynamic_offset == b->buffer.has_dynamic_offset &&
+               a->buffer.min_binding_size == b->buffer.min_binding_size;
+    }
+}
+
+bool bind_group_compatible(const stex_bind_group *g, const stex_pipeline *p, uint32_t group)
+{
+    if (g->p == p)
+        return g->group == group;
+    if (!g->p->shared_layout || !p->shared_layout)
+        return false;
+    uint32_t first = 0, n = 0; /* p's entries of `group`: one run, sorted by binding as g's */
+    while (first < p->n && p->entries[first].group < group)
+        first++;
+    while (first + n < p->n && p->entries[first + n].group == group)
+        n++;
+    if (n != g->n)
+        return false;
+    for (uint32_t k = 0; k < n; k++)
+        if (!same_entry(&p->entries[first + k], &g->p->entries[g->first + k]))
+            return false;
+    return true;
+}
+
 void stex_bind_group_destroy(stex_bind_group *g)
 {
     if (!g)
@@ -415,7 +465,8 @@ stex_status bind_group_prepare(const stex_bound_group *groups, exec_dispatch *ct
         const stex_bind_group *g = p->groups >> gi & 1u ? groups[gi].group : NULL;
         uint32_t dyn = 0; /* the next dynamic offset, in binding order */
         for (uint32_t k = 0; g && k < g->n; k++) {
-            const stex_layout_entry *le = &p->entries[g->first + k];
+            /* the group's own layout entry: equal to p's but for .group */
+            const stex_layout_entry *le = &g->p->entries[g->first + k];
             const stex_bind_group_entry *be = &g->e[k];
             exec_binding *b = &ctx->b[p->slots.first[gi] + le->binding];
             b->type = le->type;

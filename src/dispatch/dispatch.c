@@ -218,7 +218,7 @@ static stex_status validate_groups(const stex_pipeline *p, const stex_bound_grou
         if (!g)
             return stex_fail(STEX_VALIDATION_ERROR, "dispatchWorkgroups: the pipeline's layout "
                              "has @group(%u), but no bind group is set at index %u", i, i);
-        if (g->p != p || g->group != i)
+        if (!bind_group_compatible(g, p, i))
             return stex_fail(STEX_VALIDATION_ERROR, "dispatchWorkgroups: the bind group at "
                              "index %u was created for another pipeline's layout or group", i);
         if (groups[i].dynamic_offset_count != g->dynamic_count)
@@ -227,7 +227,7 @@ static stex_status validate_groups(const stex_pipeline *p, const stex_bound_grou
                              groups[i].dynamic_offset_count, g->dynamic_count);
         uint32_t dyn = 0;
         for (uint32_t k = 0; k < g->n; k++) {
-            const stex_layout_entry *le = &p->entries[g->first + k];
+            const stex_layout_entry *le = &g->p->entries[g->first + k];
             if (!le->buffer.has_dynamic_offset)
                 continue;
             uint64_t off = groups[i].dynamic_offsets[dyn++];
@@ -259,7 +259,7 @@ stex_status stex_dispatch(const stex_pipeline *p, const stex_bind_group *g, uint
 {
     if (!p || !g)
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_dispatch: pipeline or bind group is NULL");
-    if (g->p != p)
+    if (!bind_group_compatible(g, p, 0))
         return stex_fail(STEX_VALIDATION_ERROR, "dispatchWorkgroups: the bind group was created "
                          "for another pipeline's layout");
     stex_bound_group set = {g, NULL, 0};

@@ -22,8 +22,13 @@ struct stex_pipeline {
     uint32_t groups;             /* bit g: the layout has @group(g) */
     uint32_t wg_memory_size;
     bool barriers;
+    bool shared_layout;          /* stex_pipeline_desc.shared_layout */
     char label[64];
 };
+
+/* Does bind group g serve group index `group` of pipeline p: made for it,
+ * or for an equal group of another shared layout (bind_group.c)? */
+bool bind_group_compatible(const stex_bind_group *g, const stex_pipeline *p, uint32_t group);
 
 struct stex_bind_group {
     const stex_pipeline *p;

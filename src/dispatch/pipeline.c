@@ -63,7 +63,11 @@ static stex_status validate_workgroup_size(const stex_limits *l, const uint32_t 
     return STEX_OK;
 }
 
-static stex_status validate_entries(const stex_device *d, const stex_layout_entry *e, uint32_t n)
+/* shared: an explicit layout, whose entries the shader need not all use
+ * (the WGSL layout check requires COMPUTE of those it uses); otherwise the
+ * entries are the kernel's own bindings, all used. */
+static stex_status validate_entries(const stex_device *d, const stex_layout_entry *e, uint32_t n,
+                                    bool shared)
 {
     const stex_limits *l = stex_device_limits(d);
     uint32_t count[7] = {0}, dynamic_uniform = 0, dynamic_storage = 0;
@@ -94,7 +98,7 @@ static stex_status validate_entries(const stex_device *d, const stex_layout_entr
         if (e[i].type < STEX_BINDING_STORAGE_TEXTURE || e[i].type > STEX_BINDING_UNIFORM_BUFFER)
             return stex_fail(STEX_TYPE_ERROR, "createBindGroupLayout: binding %u has no valid "
                              "type (storageTexture, texture, sampler or buffer)", e[i].binding);
-        if (!(e[i].visibility & STEX_STAGE_COMPUTE))
+        if (!shared && !(e[i].visibility & STEX_STAGE_COMPUTE))
             return stex_fail(STEX_VALIDATION_ERROR,
                              "createComputePipeline: binding %u (%s) is not visible to the "
                              "COMPUTE stage, but the compute shader uses it",
@@ -220,7 +224,7 @@ static stex_status pipeline_create(stex_device *d, const stex_pipeline_desc *des
             if (s->view_dimension == STEX_VIEW_DIMENSION_UNDEFINED)
                 s->view_dimension = STEX_VIEW_DIMENSION_2D;
         }
-    st = validate_entries(d, p->entries, p->n);
+    st = validate_entries(d, p->entries, p->n, desc->shared_layout);
     if (st) {
         stex_pipeline_destroy(p);
         return st;
@@ -247,6 +251,7 @@ static stex_status pipeline_create(stex_device *d, const stex_pipeline_desc *des
     p->nb = p->slots.total;
     p->wg_memory_size = desc->workgroup_memory_size;
     p->barriers = desc->uses_barriers;
+    p->shared_layout = desc->shared_layout;
     if (desc->label)
         snprintf(p->label, sizeof p->label, "%s", desc->label);
     *out = p;

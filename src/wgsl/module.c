@@ -633,7 +633,8 @@ stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *mo
                                  .entry_count = own ? opt->layout_count : ep.pub.entry_count,
                                  .workgroup_memory_size = ep.pub.workgroup_memory_size,
                                  .uses_barriers = ep.pub.uses_barriers,
-                                 .label = ep.pub.name};
+                                 .label = ep.pub.name,
+                                 .shared_layout = own /* explicit: group-equivalent bind groups */};
         phase_executor x = {wg_run_workgroup, xp, program_destroy, wg_site_name};
         st = pipeline_create_with_executor(d, &pd, &x, out);
     }
@@ -760,6 +761,11 @@ stex_status stex_wgsl_layout_check(const stex_wgsl_module *m, const char *entry_
             return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: the layout's entry "
                              "for @group(%u) @binding(%u) is of another binding type than "
                              "'%s' [layout-binding]", s->group, s->binding, ep->binding_names[i]);
+        if (!(l->visibility & STEX_STAGE_COMPUTE))
+            return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: binding %u of "
+                             "@group(%u) ('%s') is not visible to the COMPUTE stage, but the "
+                             "compute shader uses it [layout-visibility]", s->binding, s->group,
+                             ep->binding_names[i]);
         if (s->type == STEX_BINDING_TEXTURE || s->type == STEX_BINDING_SAMPLER) {
             stex_status st = sampled_binding_check(ep, i, l);
             if (st)

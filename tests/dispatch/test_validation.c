@@ -229,6 +229,53 @@ static void test_dispatch_counts_and_scope(void **state)
     dt_release(dev);
 }
 
+/* Explicit layouts (shared_layout): a bind group made for one pipeline's
+ * group serves another shared pipeline whose group at the index used has
+ * equal entries - at any index, defaults written out or left out alike -
+ * and no pipeline whose entries there differ, nor an 'auto' one. */
+static void test_shared_layouts(void **state)
+{
+    (void)state;
+    stex_device *dev = dt_device();
+    stex_buffer *buf;
+    DT_OK(stex_buffer_create(dev, &(stex_buffer_desc){.size = 256, .usage = STEX_BUFFER_USAGE_STORAGE}, &buf));
+    const stex_layout_entry sb = {.binding = 1, .visibility = STEX_STAGE_COMPUTE,
+                                  .type = STEX_BINDING_STORAGE_BUFFER};
+    stex_layout_entry in_g0[1] = {sb}, in_g2[1] = {sb}, other[1] = {sb}, both[2] = {sb, sb};
+    in_g2[0].group = 2;
+    other[0].type = STEX_BINDING_READ_ONLY_STORAGE_BUFFER;
+    both[1].group = 1, both[1].binding = 3;
+    struct { const stex_layout_entry *e; uint32_t n; bool shared; } L[] = {
+        {in_g0, 1, true}, {in_g2, 1, true}, {other, 1, true}, {in_g0, 1, false}, {both, 2, true}};
+    stex_pipeline *p[5];
+    for (int i = 0; i < 5; i++) {
+        stex_pipeline_desc pd = {.kernel = nop, .entries = L[i].e, .entry_count = L[i].n,
+                                 .shared_layout = L[i].shared};
+        DT_OK(stex_pipeline_create(dev, &pd, &p[i]));
+    }
+    stex_bind_group *g;
+    DT_OK(stex_bind_group_create(p[0], (stex_bind_group_entry[]){{.binding = 1, .buffer = buf}}, 1, &g));
+    stex_bound_group at0[1] = {{g, NULL, 0}}, at2[3] = {{NULL, NULL, 0}, {NULL, NULL, 0}, {g, NULL, 0}};
+    DT_OK(stex_dispatch_bound(p[0], at0, 1, 1, 1, 1, NULL));
+    DT_OK(stex_dispatch_bound(p[1], at2, 3, 1, 1, 1, NULL)); /* the same entries at @group(2) */
+    assert_int_equal(stex_dispatch_bound(p[2], at0, 1, 1, 1, 1, NULL), STEX_VALIDATION_ERROR);
+    assert_non_null(strstr(stex_last_error(), "another pipeline's layout"));
+    assert_int_equal(stex_dispatch_bound(p[3], at0, 1, 1, 1, 1, NULL), STEX_VALIDATION_ERROR);
+    assert_int_equal(stex_dispatch(p[3], g, 1, 1, 1, NULL), STEX_VALIDATION_ERROR);
+    /* p[4]: group 0 equal, group 1 needs a group of its own */
+    stex_bind_group *g1;
+    DT_OK(stex_bind_group_create_in_group(p[4], 1, (stex_bind_group_entry[]){{.binding = 3, .buffer = buf}}, 1, &g1));
+    stex_bound_group two[2] = {{g, NULL, 0}, {g1, NULL, 0}}, swapped[2] = {{g1, NULL, 0}, {g, NULL, 0}};
+    DT_OK(stex_dispatch_bound(p[4], two, 2, 1, 1, 1, NULL));
+    assert_int_equal(stex_dispatch_bound(p[4], swapped, 2, 1, 1, 1, NULL), STEX_VALIDATION_ERROR);
+    stex_bind_group_destroy(g1);
+    stex_bind_group_destroy(g);
+    for (int i = 0; i < 5; i++)
+        stex_pipeline_destroy(p[i]);
+    stex_buffer_destroy(buf);
+    dt_release(dev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -236,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_layout_entries),
         cmocka_unit_test(test_bind_groups),
         cmocka_unit_test(test_dispatch_counts_and_scope),
+        cmocka_unit_test(test_shared_layouts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -341,10 +341,41 @@ static void test_wgslexpr_validate(void **s)
     assert_int_equal(equal[1], total[1]);
 }
 
+/* WebGPU: every binding the shader uses must be visible to COMPUTE in an
+ * explicit layout; an entry it does not use may be visible elsewhere only
+ * (a layout shared with render pipelines). */
+static void test_layout_visibility(void **s)
+{
+    (void)s;
+    static const char SRC[] = "@group(0) @binding(0) var<storage, read_write> v : array<u32>;\n"
+                              "@compute @workgroup_size(1) fn main() { v[0] = 1u; }\n";
+    stex_adapter *a;
+    stex_device *dev;
+    assert_int_equal(stex_adapter_create(NULL, &a), STEX_OK);
+    assert_int_equal(stex_device_create(a, NULL, &dev), STEX_OK);
+    stex_wgsl_module *m;
+    assert_int_equal(stex_wgsl_module_create(SRC, "v.wgsl", &m), STEX_OK);
+    stex_layout_entry e[2] = {
+        {.binding = 0, .visibility = STEX_STAGE_COMPUTE, .type = STEX_BINDING_STORAGE_BUFFER},
+        {.binding = 5, .visibility = STEX_STAGE_FRAGMENT, .type = STEX_BINDING_STORAGE_BUFFER}};
+    stex_wgsl_options o = {.layout = e, .layout_count = 2};
+    stex_pipeline *p;
+    if (stex_wgsl_pipeline_create(dev, m, "main", &o, &p))
+        fail_msg("an unused fragment-only entry refused: %s", stex_last_error());
+    stex_pipeline_destroy(p);
+    e[0].visibility = STEX_STAGE_FRAGMENT;
+    assert_int_equal(stex_wgsl_pipeline_create(dev, m, "main", &o, &p), STEX_VALIDATION_ERROR);
+    assert_non_null(strstr(stex_last_error(), "[layout-visibility]"));
+    stex_wgsl_module_destroy(m);
+    stex_device_destroy(dev);
+    stex_adapter_destroy(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_access_shaders_and_layouts),
+        cmocka_unit_test(test_layout_visibility),
         cmocka_unit_test(test_wgslexpr_validate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -39,8 +39,9 @@ class GPUDeviceLostInfo { constructor(reason, message) { this.reason = reason; t
 // A native failure as the GPUError WebGPU reports (TypeErrors are rethrown).
 function gpuError(e) {
   if (e instanceof TypeError) throw e;
+  if (e && e.code === 'type error') throw new TypeError(e.message); // stex's STEX_TYPE_ERROR
   if (e && e.code === 'out of memory') return new GPUOutOfMemoryError(e.message);
-  if (e && e.code && e.code !== 'validation error' && e.code !== 'invalid argument') return new GPUInternalError(e.message);
+  if (e && e.code && !['validation error', 'invalid argument', 'shader-creation error'].includes(e.code)) return new GPUInternalError(e.message);
   return new GPUValidationError(e && e.message || String(e));
 }
 
@@ -223,12 +224,15 @@ class GPUDevice extends EventTarget {
     const module = need(compute, 'module', `${where} compute`);
     if (!(module instanceof GPUShaderModule)) throw new TypeError(`${where}: compute.module is not a GPUShaderModule`);
     const layout = need(desc, 'layout', where);
-    if (layout !== 'auto') {
-      return { h: null, error: new GPUValidationError(`${where}: explicit pipeline layouts are not yet available through the stex provider; use layout: 'auto'`) };
-    }
+    if (layout !== 'auto' && !(layout instanceof GPUPipelineLayout)) throw new TypeError(`${where}: layout is neither 'auto' nor a GPUPipelineLayout`);
     if (!module._h) return { h: null, error: new GPUValidationError(`${where}: the shader module is invalid`) };
+    let entries;
+    if (layout !== 'auto') {
+      if (!layout._valid) return { h: null, error: new GPUValidationError(`${where}: the pipeline layout is invalid`) };
+      entries = layout._bgls.flatMap((bgl, group) => (bgl ? bgl._entries.map((e) => ({ ...e, group })) : []));
+    }
     try {
-      return { h: native.pipelineCreate(this._h, module._h, compute.entryPoint, compute.constants) };
+      return { h: native.pipelineCreate(this._h, module._h, compute.entryPoint, compute.constants, entries), layout };
     } catch (e) {
       return { h: null, error: gpuError(e) };
     }
@@ -236,12 +240,12 @@ class GPUDevice extends EventTarget {
   createComputePipeline(desc) {
     const r = this._pipeline(desc, 'createComputePipeline');
     if (r.error) this._error(r.error);
-    return new GPUComputePipeline(this, r.h, desc.label);
+    return new GPUComputePipeline(this, r.h, desc.label, r.layout);
   }
   async createComputePipelineAsync(desc) {
     const r = this._pipeline(desc, 'createComputePipelineAsync');
     if (r.error) throw new GPUPipelineError(r.error.message, { reason: 'validation' });
-    return new GPUComputePipeline(this, r.h, desc.label);
+    return new GPUComputePipeline(this, r.h, desc.label, r.layout);
   }
   createRenderPipeline() { throw new TypeError('createRenderPipeline: stex runs compute only'); }
   createRenderPipelineAsync() { return Promise.reject(new TypeError('createRenderPipelineAsync: stex runs compute only')); }
@@ -266,15 +270,37 @@ class GPUDevice extends EventTarget {
         return new GPUBindGroup(this, null, desc.label, keep);
       }
     }
-    if (!layout._pipeline._h) {
+    const target = layout._pipeline ? layout._pipeline._h : layout._h; // auto: (pipeline, group); explicit: its own
+    if (!target) {
       this._error(new GPUValidationError('createBindGroup: the layout is invalid'));
       return new GPUBindGroup(this, null, desc.label, keep);
     }
-    const h = this._try(() => native.bindGroupCreate(layout._pipeline._h, layout._group, entries));
+    const h = this._try(() => native.bindGroupCreate(target, layout._pipeline ? layout._group : 0, entries));
     return new GPUBindGroup(this, h, desc.label, keep);
   }
-  createBindGroupLayout() { throw new TypeError('createBindGroupLayout: not yet available through the stex provider (use layout: \'auto\')'); }
-  createPipelineLayout() { throw new TypeError('createPipelineLayout: not yet available through the stex provider (use layout: \'auto\')'); }
+  createBindGroupLayout(desc) {
+    const entries = [...need(desc, 'entries', 'createBindGroupLayout')].map((e, i) => {
+      need(e, 'binding', `createBindGroupLayout entries[${i}]`);
+      need(e, 'visibility', `createBindGroupLayout entries[${i}]`);
+      if (e.storageTexture) need(e.storageTexture, 'format', `createBindGroupLayout entries[${i}].storageTexture`);
+      if (e.externalTexture) throw new TypeError('createBindGroupLayout: external textures are not available in compute on stex');
+      return { ...e };
+    });
+    return new GPUBindGroupLayout(this, null, 0, this._try(() => native.layoutCreate(this._h, entries)), entries, desc.label);
+  }
+  createPipelineLayout(desc) {
+    const bgls = [...need(desc, 'bindGroupLayouts', 'createPipelineLayout')];
+    for (const b of bgls) if (b !== null && b !== undefined && !(b instanceof GPUBindGroupLayout)) throw new TypeError('createPipelineLayout: not a GPUBindGroupLayout');
+    let valid = true;
+    if (bgls.length > this.limits.maxBindGroups) {
+      this._error(new GPUValidationError(`createPipelineLayout: ${bgls.length} bind group layouts, over maxBindGroups (${this.limits.maxBindGroups})`));
+      valid = false;
+    } else if (bgls.some((b) => b && !b._h)) {
+      this._error(new GPUValidationError('createPipelineLayout: a bind group layout is invalid, or was made by a pipeline with layout \'auto\''));
+      valid = false;
+    }
+    return new GPUPipelineLayout(this, bgls.map((b) => b ?? null), valid, desc.label);
+  }
   createCommandEncoder(desc = {}) { return new GPUCommandEncoder(this, desc.label); }
 }
 
@@ -397,14 +423,31 @@ class GPUShaderModule extends GPUObjectBase {
   }
 }
 
+// A bind group layout: a pipeline's 'auto' one (pipeline, group), or one
+// of createBindGroupLayout (its own native layout handle and entries).
 class GPUBindGroupLayout extends GPUObjectBase {
-  constructor(device, pipeline, group) { super(device, ''); this._pipeline = pipeline; this._group = group; }
+  constructor(device, pipeline, group, h = null, entries = null, label = '') {
+    super(device, label);
+    this._pipeline = pipeline;
+    this._group = group;
+    this._h = h;
+    this._entries = entries;
+  }
+}
+class GPUPipelineLayout extends GPUObjectBase {
+  constructor(device, bgls, valid, label) { super(device, label); this._bgls = bgls; this._valid = valid; }
 }
 class GPUComputePipeline extends GPUObjectBase {
-  constructor(device, h, label) { super(device, label); this._h = h; }
+  constructor(device, h, label, layout = 'auto') { super(device, label); this._h = h; this._layout = layout; }
   getBindGroupLayout(index) {
     if (!Number.isInteger(index) || index < 0 || index >= this._device.limits.maxBindGroups) {
       this._device._error(new GPUValidationError(`getBindGroupLayout(${index}): not below maxBindGroups`));
+    }
+    if (this._layout !== 'auto') {
+      const b = this._layout._bgls[index];
+      if (b) return b;
+      this._device._error(new GPUValidationError(`getBindGroupLayout(${index}): the pipeline layout has no bind group layout there`));
+      return new GPUBindGroupLayout(this._device, null, index);
     }
     return new GPUBindGroupLayout(this._device, this, index);
   }
@@ -607,7 +650,7 @@ function create(flags = []) { return new GPU(parseFlags(flags)); }
 
 const globals = {
   GPU, GPUAdapter, GPUAdapterInfo, GPUDevice, GPUQueue, GPUBuffer, GPUTexture, GPUTextureView, GPUSampler,
-  GPUShaderModule, GPUCompilationInfo, GPUCompilationMessage, GPUComputePipeline, GPUBindGroupLayout, GPUBindGroup,
+  GPUShaderModule, GPUCompilationInfo, GPUCompilationMessage, GPUComputePipeline, GPUBindGroupLayout, GPUPipelineLayout, GPUBindGroup,
   GPUCommandEncoder, GPUCommandBuffer, GPUComputePassEncoder, GPUSupportedFeatures, GPUSupportedLimits,
   WGSLLanguageFeatures, GPUError, GPUValidationError, GPUOutOfMemoryError, GPUInternalError, GPUPipelineError,
   GPUUncapturedErrorEvent, GPUDeviceLostInfo, GPUBufferUsage, GPUTextureUsage, GPUMapMode, GPUShaderStage,

@@ -57,10 +57,159 @@ static napi_value module_create(napi_env env, napi_callback_info info)
     return o;
 }
 
-/* pipelineCreate(device, module, entryPoint | undefined, constants | undefined) */
+/* ---- layouts ---- */
+
+/* The enum value whose name (names(v), v in [lo, hi]) is obj[key]. */
+static bool named(napi_env env, napi_value obj, const char *key, const char *(*names)(int),
+                  int lo, int hi, int *out)
+{
+    char s[40];
+    bool present;
+    if (!addon_get_string(env, obj, key, s, sizeof s, &present))
+        return false;
+    if (!present)
+        return true;
+    for (int v = lo; v <= hi; v++)
+        if (!strcmp(s, names(v))) {
+            *out = v;
+            return true;
+        }
+    addon_throw_type(env, "%s: '%s' is not one of WebGPU's values", key, s);
+    return false;
+}
+
+static const char *sample_type_name(int v) { return stex_sample_type_name((stex_texture_sample_type)v); }
+static const char *sampler_type_name(int v)
+{
+    return stex_sampler_binding_type_name((stex_sampler_binding_type)v);
+}
+static const char *view_dim_name(int v) { return stex_view_dimension_name((stex_view_dimension)v); }
+static const char *access_name(int v) { return stex_access_name((stex_access)v); }
+static const char *buffer_type_name(int v)
+{
+    static const char *const N[] = {"uniform", "storage", "read-only-storage"};
+    return N[v];
+}
+
+/* A GPUBindGroupLayoutEntry (its one binding layout member) in @group(group). */
+static bool layout_entry(napi_env env, napi_value o, uint32_t group, stex_layout_entry *e)
+{
+    memset(e, 0, sizeof *e);
+    e->group = group;
+    if (!addon_get_u32(env, o, "binding", &e->binding) || !addon_get_u32(env, o, "visibility", &e->visibility))
+        return false;
+    napi_value buf = addon_get(env, o, "buffer"), smp = addon_get(env, o, "sampler");
+    napi_value tex = addon_get(env, o, "texture"), st = addon_get(env, o, "storageTexture");
+    int kinds = !addon_is_undefined(env, buf) + !addon_is_undefined(env, smp) +
+                !addon_is_undefined(env, tex) + !addon_is_undefined(env, st);
+    if (kinds != 1) { /* WebGPU: exactly one binding member (a validation error) */
+        napi_throw_error(env, "validation error", "createBindGroupLayout: an entry must have exactly "
+                         "one of buffer, sampler, texture and storageTexture");
+        return false;
+    }
+    int v;
+    if (!addon_is_undefined(env, buf)) {
+        v = 0;
+        static const stex_binding_type T[] = {STEX_BINDING_UNIFORM_BUFFER, STEX_BINDING_STORAGE_BUFFER,
+                                              STEX_BINDING_READ_ONLY_STORAGE_BUFFER};
+        if (!named(env, buf, "type", buffer_type_name, 0, 2, &v) ||
+            !addon_get_bool(env, buf, "hasDynamicOffset", &e->buffer.has_dynamic_offset) ||
+            !addon_get_u64(env, buf, "minBindingSize", &e->buffer.min_binding_size))
+            return false;
+        e->type = T[v];
+    } else if (!addon_is_undefined(env, smp)) {
+        v = STEX_SAMPLER_BINDING_FILTERING;
+        if (!named(env, smp, "type", sampler_type_name, STEX_SAMPLER_BINDING_FILTERING,
+                   STEX_SAMPLER_BINDING_COMPARISON, &v))
+            return false;
+        e->type = STEX_BINDING_SAMPLER, e->sampler_type = (stex_sampler_binding_type)v;
+    } else if (!addon_is_undefined(env, tex)) {
+        int t = STEX_SAMPLE_TYPE_FLOAT, d = STEX_VIEW_DIMENSION_2D;
+        if (!named(env, tex, "sampleType", sample_type_name, STEX_SAMPLE_TYPE_FLOAT,
+                   STEX_SAMPLE_TYPE_UINT, &t) ||
+            !named(env, tex, "viewDimension", view_dim_name, STEX_VIEW_DIMENSION_UNDEFINED + 1,
+                   STEX_VIEW_DIMENSION_COUNT - 1, &d) ||
+            !addon_get_bool(env, tex, "multisampled", &e->texture_multisampled))
+            return false;
+        e->type = STEX_BINDING_TEXTURE, e->texture_sample_type = (stex_texture_sample_type)t;
+        e->texture_view_dimension = (stex_view_dimension)d;
+    } else {
+        int a = STEX_ACCESS_WRITE_ONLY, d = STEX_VIEW_DIMENSION_2D;
+        char f[40];
+        bool present;
+        if (!named(env, st, "access", access_name, STEX_ACCESS_WRITE_ONLY, STEX_ACCESS_READ_WRITE, &a) ||
+            !named(env, st, "viewDimension", view_dim_name, STEX_VIEW_DIMENSION_UNDEFINED + 1,
+                   STEX_VIEW_DIMENSION_COUNT - 1, &d) ||
+            !addon_get_string(env, st, "format", f, sizeof f, &present))
+            return false;
+        stex_format fmt = present ? stex_format_from_name(f) : STEX_FORMAT_UNDEFINED;
+        if (fmt == STEX_FORMAT_UNDEFINED) {
+            addon_throw_type(env, "storageTexture.format: '%s' is not a GPUTextureFormat",
+                             present ? f : "(missing)");
+            return false;
+        }
+        e->type = STEX_BINDING_STORAGE_TEXTURE;
+        e->storage_texture = (stex_storage_texture_layout){(stex_access)a, fmt, (stex_view_dimension)d};
+    }
+    return true;
+}
+
+/* entries[i] of a JavaScript array, each with its "group" (or `group`); malloc'ed. */
+static stex_layout_entry *layout_entries(napi_env env, napi_value arr, int group, uint32_t *n)
+{
+    bool is_array = false;
+    *n = 0;
+    napi_is_array(env, arr, &is_array);
+    if (!is_array) {
+        addon_throw_type(env, "entries: not a sequence");
+        return NULL;
+    }
+    napi_get_array_length(env, arr, n);
+    stex_layout_entry *e = calloc(*n ? *n : 1, sizeof *e);
+    if (!e) {
+        napi_throw_error(env, "out of memory", "stex: out of memory");
+        return NULL;
+    }
+    for (uint32_t i = 0; i < *n; i++) {
+        napi_value it;
+        uint32_t g = group < 0 ? 0 : (uint32_t)group;
+        napi_get_element(env, arr, i, &it);
+        if ((group < 0 && !addon_get_u32(env, it, "group", &g)) || !layout_entry(env, it, g, &e[i])) {
+            free(e);
+            return NULL;
+        }
+    }
+    return e;
+}
+
+static void no_kernel(const stex_invocation *inv) { (void)inv; }
+
+/* layoutCreate(device, entries): createBindGroupLayout, as a pipeline with
+ * only that layout at @group(0), shared (its bind groups serve every
+ * explicit layout with an equal group). */
+static napi_value layout_create(napi_env env, napi_callback_info info)
+{
+    ADDON_ARGS(2);
+    addon_handle *dev = addon_unwrap(env, argv[0], ADDON_DEVICE, "createBindGroupLayout");
+    uint32_t n;
+    stex_layout_entry *e = dev ? layout_entries(env, argv[1], 0, &n) : NULL;
+    if (!e)
+        return NULL;
+    stex_pipeline_desc pd = {.kernel = no_kernel, .entries = e, .entry_count = n,
+                             .shared_layout = true, .label = "bind group layout"};
+    stex_pipeline *p;
+    stex_status st = stex_pipeline_create(dev->ptr, &pd, &p);
+    free(e);
+    if (st)
+        return addon_throw_status(env, st);
+    return addon_wrap(env, addon_handle_new(ADDON_PIPELINE, p, &dev, 1));
+}
+
+/* pipelineCreate(device, module, entryPoint | undefined, constants | undefined,
+ *                layout entries with .group | undefined for 'auto') */
 static napi_value pipeline_create(napi_env env, napi_callback_info info)
 {
-    ADDON_ARGS(4);
+    ADDON_ARGS(5);
     addon_handle *dev = addon_unwrap(env, argv[0], ADDON_DEVICE, "createComputePipeline");
     addon_handle *mod = dev ? addon_unwrap(env, argv[1], ADDON_MODULE, "compute.module") : NULL;
     if (!mod)
@@ -96,10 +245,16 @@ static napi_value pipeline_create(napi_env env, napi_callback_info info)
     }
     stex_pipeline *p = NULL;
     stex_status st = STEX_OK;
+    stex_layout_entry *layout = NULL;
+    uint32_t nlayout = 0;
+    if (ok && !addon_is_undefined(env, argv[4]))
+        ok = (layout = layout_entries(env, argv[4], -1, &nlayout)) != NULL;
     if (ok) {
-        stex_wgsl_options o = {.overrides = ov, .override_count = n};
+        stex_wgsl_options o = {.overrides = ov, .override_count = n, .layout = layout,
+                               .layout_count = nlayout};
         st = stex_wgsl_pipeline_create(dev->ptr, mod->ptr, entry, &o, &p);
     }
+    free(layout);
     for (uint32_t i = 0; i < n && names; i++)
         free(names[i]);
     free(names), free(ov), free(entry);
@@ -252,6 +407,7 @@ void addon_define_shader(napi_env env, napi_value exports)
 {
     addon_export(env, exports, "moduleCreate", module_create);
     addon_export(env, exports, "pipelineCreate", pipeline_create);
+    addon_export(env, exports, "layoutCreate", layout_create);
     addon_export(env, exports, "bindGroupCreate", bind_group_create);
     addon_export(env, exports, "dispatch", dispatch);
 }

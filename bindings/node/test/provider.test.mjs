@@ -264,3 +264,56 @@ fn main(@builtin(global_invocation_id) g : vec3<u32>) {
   for (let i = 0; i < W * H * 4; i++) assert.equal(got[i], Math.fround(bytes[i] / 255), `channel ${i}`);
   assert.throws(() => dev.createSampler({ magFilter: 'cubic' }), TypeError);
 });
+
+test('explicit layouts: one bind group serves two pipelines of one layout; an auto layout serves only its pipeline', async () => {
+  const { device: dev } = await device();
+  const SS = globals.GPUShaderStage;
+  const bgl = dev.createBindGroupLayout({ entries: [{ binding: 0, visibility: SS.COMPUTE, buffer: { type: 'storage' } }] });
+  const layout = dev.createPipelineLayout({ bindGroupLayouts: [bgl] });
+  const src = (op) => `@group(0) @binding(0) var<storage, read_write> v : array<u32>;
+@compute @workgroup_size(4) fn main(@builtin(global_invocation_id) g : vec3<u32>) { v[g.x] = ${op}; }`;
+  const mk = (code, l) => dev.createComputePipeline({ layout: l, compute: { module: dev.createShaderModule({ code }) } });
+  const add = mk(src('v[g.x] + 10u'), layout), mul = mk(src('v[g.x] * 3u'), layout);
+  assert.equal(add.getBindGroupLayout(0), bgl);
+  const buf = dev.createBuffer({ size: 16, usage: BU.STORAGE | BU.COPY_SRC | BU.COPY_DST });
+  dev.queue.writeBuffer(buf, 0, new Uint32Array([1, 2, 3, 4]));
+  const bg = dev.createBindGroup({ layout: bgl, entries: [{ binding: 0, resource: { buffer: buf } }] });
+  const run = (p, group) => {
+    const enc = dev.createCommandEncoder();
+    const pass = enc.beginComputePass();
+    pass.setPipeline(p);
+    pass.setBindGroup(0, group);
+    pass.dispatchWorkgroups(1);
+    pass.end();
+    dev.queue.submit([enc.finish()]);
+  };
+  dev.pushErrorScope('validation');
+  run(add, bg);
+  run(mul, bg);
+  assert.equal(await dev.popErrorScope(), null);
+  assert.deepEqual([...new Uint32Array((await readBack(dev, buf, 16)).buffer)], [33, 36, 39, 42]); // (x + 10) * 3
+  // a bind group of one pipeline's 'auto' layout does not serve another pipeline
+  const auto1 = mk(src('1u'), 'auto'), auto2 = mk(src('2u'), 'auto');
+  const bgAuto = dev.createBindGroup({ layout: auto1.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: buf } }] });
+  dev.pushErrorScope('validation');
+  run(auto2, bgAuto);
+  assert.ok((await dev.popErrorScope()) instanceof globals.GPUValidationError);
+  // a layout that does not fit the shader (read-only where it writes), and an entry with two kinds
+  dev.pushErrorScope('validation');
+  const ro = dev.createBindGroupLayout({ entries: [{ binding: 0, visibility: SS.COMPUTE, buffer: { type: 'read-only-storage' } }] });
+  mk(src('0u'), dev.createPipelineLayout({ bindGroupLayouts: [ro] }));
+  assert.ok((await dev.popErrorScope()) instanceof globals.GPUValidationError);
+  dev.pushErrorScope('validation');
+  dev.createBindGroupLayout({ entries: [{ binding: 0, visibility: SS.COMPUTE, buffer: {}, sampler: {} }] });
+  assert.ok((await dev.popErrorScope()) instanceof globals.GPUValidationError);
+  assert.throws(() => dev.createBindGroupLayout({ entries: [{ binding: 0, visibility: SS.COMPUTE, storageTexture: {} }] }), TypeError);
+});
+
+test('a format whose feature the device lacks is a TypeError (WebGPU: required features of a format)', async () => {
+  const { device: dev } = await device(['profile=lavapipe']); // no texture-formats-tier1
+  assert.throws(() => dev.createTexture({ size: [4, 4], format: 'r16unorm', usage: TU.TEXTURE_BINDING }), TypeError);
+  const { device: full } = await device([], { requiredFeatures: ['texture-formats-tier1'] });
+  full.pushErrorScope('validation');
+  full.createTexture({ size: [4, 4], format: 'r16unorm', usage: TU.TEXTURE_BINDING });
+  assert.equal(await full.popErrorScope(), null);
+});
