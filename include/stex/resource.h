@@ -301,6 +301,11 @@ STEX_API stex_status stex_copy_buffer_to_texture(stex_buffer *src, const stex_co
                                                  const stex_copy_texture *dst, stex_extent3d size);
 STEX_API stex_status stex_copy_texture_to_buffer(const stex_copy_texture *src, stex_buffer *dst,
                                                  const stex_copy_layout *layout, stex_extent3d size);
+/* copyTextureToTexture: COPY_SRC / COPY_DST, formats equal but for -srgb,
+ * sampleCount 1, the box inside both subresources, and no subresource
+ * both read and written. */
+STEX_API stex_status stex_copy_texture_to_texture(const stex_copy_texture *src,
+                                                  const stex_copy_texture *dst, stex_extent3d size);
 
 #ifdef __cplusplus
 }

@@ -1,9 +1,11 @@
 /* writeTexture, copyBufferToTexture, copyTextureToBuffer with WebGPU's
- * linear byte layout (GPUTexelCopyBufferLayout) and validation rules. */
+ * linear byte layout (GPUTexelCopyBufferLayout) and validation rules, and
+ * copyTextureToTexture. */
 #include <inttypes.h>
 #include <string.h>
 
 #include "common/error.h"
+#include "device/validate_common.h" /* stex_formats_view_compatible */
 #include "resource/internal.h"
 
 /* "validating GPUTexelCopyTextureInfo" and "validating texture copy range". */
@@ -176,5 +178,51 @@ stex_status stex_copy_texture_to_buffer(const stex_copy_texture *src, stex_buffe
         return st;
     if (size.width)
         move(src, dst->data, layout, size, false);
+    return STEX_OK;
+}
+
+/* The array layers (2d) or the whole level (3d) a copy box touches. */
+static void layer_range(const stex_copy_texture *c, stex_extent3d size, uint32_t *lo, uint32_t *hi)
+{
+    bool layers = c->texture->desc.dimension != STEX_TEXTURE_DIMENSION_3D;
+    *lo = layers ? c->origin[2] : 0;
+    *hi = layers ? c->origin[2] + size.depth_or_array_layers : UINT32_MAX;
+}
+
+stex_status stex_copy_texture_to_texture(const stex_copy_texture *src, const stex_copy_texture *dst,
+                                         stex_extent3d size)
+{
+    const char *op = "copyTextureToTexture";
+    if (!src || !dst)
+        return stex_fail(STEX_INVALID_ARGUMENT, "%s: source and destination must not be NULL", op);
+    size = norm_size(size);
+    stex_status st = check_texture(op, src, size, STEX_USAGE_COPY_SRC, "COPY_SRC");
+    if (!st)
+        st = check_texture(op, dst, size, STEX_USAGE_COPY_DST, "COPY_DST");
+    if (st)
+        return st;
+    const stex_texture *s = src->texture, *d = dst->texture;
+    if (!stex_formats_view_compatible(s->desc.format, d->desc.format))
+        return stex_fail(STEX_VALIDATION_ERROR, "%s: formats %s and %s are not copy-compatible (they "
+                         "may differ only in -srgb)", op, s->info->name, d->info->name);
+    if (s == d && src->mip_level == dst->mip_level) {
+        uint32_t a0, a1, b0, b1;
+        layer_range(src, size, &a0, &a1);
+        layer_range(dst, size, &b0, &b1);
+        if (a0 < b1 && b0 < a1)
+            return stex_fail(STEX_VALIDATION_ERROR, "%s: source and destination are the same "
+                             "subresources of one texture (mip level %u)", op, src->mip_level);
+    }
+    const stex_level_layout *ls = &s->layout.level[src->mip_level];
+    const stex_level_layout *ld = &d->layout.level[dst->mip_level];
+    uint32_t bpp = s->info->bytes;
+    for (uint32_t z = 0; z < size.depth_or_array_layers; z++)
+        for (uint32_t y = 0; y < size.height; y++)
+            for (uint32_t x = 0; x < size.width; x++)
+                memcpy(d->memory + stex_level_offset(ld, dst->origin[0] + x, dst->origin[1] + y,
+                                                     dst->origin[2] + z),
+                       s->memory + stex_level_offset(ls, src->origin[0] + x, src->origin[1] + y,
+                                                     src->origin[2] + z),
+                       bpp);
     return STEX_OK;
 }

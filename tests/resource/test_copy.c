@@ -262,6 +262,70 @@ static void test_defaults_and_bounds(void **state)
     rtest_release(dev);
 }
 
+/* copyTextureToTexture: every texel of the box moved (checked against the
+ * fill pattern of the source's texels), between mip levels, from an array
+ * layer to another of the same texture, rgba8unorm to rgba8unorm-srgb; the
+ * texels outside the box untouched; and each rule refused with nothing
+ * written. */
+static void test_texture_to_texture(void **state)
+{
+    (void)state;
+    stex_device *dev = rtest_device(STEX_PROFILE_SPEC);
+    const uint32_t both = STEX_USAGE_COPY_SRC | STEX_USAGE_COPY_DST;
+    stex_texture *a = make_texture(dev, STEX_TEXTURE_DIMENSION_2D, (stex_extent3d){32, 16, 3},
+                                   STEX_FORMAT_RGBA8UNORM, 2, both);
+    stex_texture *b = make_texture(dev, STEX_TEXTURE_DIMENSION_2D, (stex_extent3d){20, 20, 2},
+                                   STEX_FORMAT_RGBA8UNORM_SRGB, 1, both);
+    stex_copy_texture from = {.texture = a, .mip_level = 1, .origin = {3, 2, 0}};
+    stex_copy_texture to = {.texture = b, .origin = {5, 7, 1}};
+    stex_extent3d box = {9, 5, 2}; /* layers 0-1 of level 1 (16x8) into layers 1.. of b: too deep */
+    assert_int_equal(stex_copy_texture_to_texture(&from, &to, box), STEX_VALIDATION_ERROR);
+    box.depth_or_array_layers = 1;
+    RTEST_CHECK_OK(stex_copy_texture_to_texture(&from, &to, box));
+    for (uint32_t z = 0; z < 2; z++)
+        for (uint32_t y = 0; y < 20; y++)
+            for (uint32_t x = 0; x < 20; x++) {
+                bool in = z == 1 && x >= 5 && x < 14 && y >= 7 && y < 12;
+                const uint8_t *got = stex_texture_memory(b) + stex_texture_texel_offset(b, 0, x, y, z);
+                for (uint32_t k = 0; k < 4; k++) {
+                    uint8_t want = in ? pattern(1, x - 5 + 3, y - 7 + 2, 0, k) : pattern(0, x, y, z, k);
+                    if (got[k] != want)
+                        fail_msg("texel (%u, %u, %u) byte %u: %u, expected %u", x, y, z, k, got[k], want);
+                }
+            }
+    /* layer 2 of a from layer 0: the same texture, other subresources */
+    stex_copy_texture l0 = {.texture = a, .origin = {0, 0, 0}}, l2 = {.texture = a, .origin = {0, 0, 2}};
+    RTEST_CHECK_OK(stex_copy_texture_to_texture(&l0, &l2, (stex_extent3d){32, 16, 1}));
+    assert_memory_equal(stex_texture_memory(a) + stex_texture_texel_offset(a, 0, 31, 15, 2),
+                        stex_texture_memory(a) + stex_texture_texel_offset(a, 0, 31, 15, 0), 4);
+    /* refused: overlapping subresources, formats, usage */
+    stex_texture *r = make_texture(dev, STEX_TEXTURE_DIMENSION_2D, (stex_extent3d){8, 8, 1},
+                                   STEX_FORMAT_R32FLOAT, 1, both);
+    stex_texture *ro = make_texture(dev, STEX_TEXTURE_DIMENSION_2D, (stex_extent3d){8, 8, 1},
+                                    STEX_FORMAT_RGBA8UNORM, 1, STEX_USAGE_COPY_SRC);
+    size_t asize = stex_texture_memory_size(a);
+    uint8_t *before = malloc(asize);
+    memcpy(before, stex_texture_memory(a), asize);
+    struct { stex_copy_texture s, d; const char *msg; } bad[] = {
+        {{.texture = a, .origin = {0, 0, 0}}, {.texture = a, .origin = {16, 0, 0}}, "same subresources"},
+        {{.texture = r}, {.texture = a}, "not copy-compatible"},
+        {{.texture = a}, {.texture = ro}, "lacks COPY_DST"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(stex_copy_texture_to_texture(&bad[i].s, &bad[i].d, (stex_extent3d){8, 8, 1}),
+                         STEX_VALIDATION_ERROR);
+        if (!strstr(stex_last_error(), bad[i].msg))
+            fail_msg("\"%s\" does not say \"%s\"", stex_last_error(), bad[i].msg);
+    }
+    assert_memory_equal(before, stex_texture_memory(a), asize);
+    free(before);
+    stex_texture_destroy(ro);
+    stex_texture_destroy(r);
+    stex_texture_destroy(b);
+    stex_texture_destroy(a);
+    rtest_release(dev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -269,6 +333,7 @@ int main(void)
         cmocka_unit_test(test_buffer_to_texture),
         cmocka_unit_test(test_invalid_copies),
         cmocka_unit_test(test_defaults_and_bounds),
+        cmocka_unit_test(test_texture_to_texture),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -532,7 +532,9 @@ class GPUCommandEncoder extends GPUObjectBase {
   copyTextureToBuffer(source, destination, size) {
     this._recordCopy('copyTextureToBuffer', { op: 't2b', source, destination, size: extent3D(size, 'copyTextureToBuffer') });
   }
-  copyTextureToTexture() { this._fail('copyTextureToTexture: not yet available through the stex provider'); }
+  copyTextureToTexture(source, destination, size) {
+    this._recordCopy('copyTextureToTexture', { op: 't2t', source, destination, size: extent3D(size, 'copyTextureToTexture') });
+  }
   clearBuffer(buffer, offset = 0, size) {
     this._recordCopy('clearBuffer', { op: 'clear', buffer, offset, size: size ?? buffer.size - offset });
   }
@@ -571,6 +573,7 @@ class GPUQueue extends GPUObjectBase {
       case 'b2b': return native.bufferCopy(handle(c.src, 'the source buffer'), c.so, handle(c.dst, 'the destination buffer'), c.doff, c.size);
       case 'clear': return native.bufferClear(handle(c.buffer, 'the buffer'), c.offset, c.size);
       case 'b2t': return native.bufferToTexture({ buffer: handle(c.source.buffer, 'the buffer'), ...copyLayout(c.source) }, copyTexture(c.destination), c.size);
+      case 't2t': return native.textureToTexture(copyTexture(c.source), copyTexture(c.destination), c.size);
       case 't2b': return native.textureToBuffer(copyTexture(c.source), { buffer: handle(c.destination.buffer, 'the buffer'), ...copyLayout(c.destination) }, c.size);
       case 'dispatch': {
         if (!c.pipeline) throw new GPUValidationError('dispatchWorkgroups: no pipeline is set');

@@ -494,6 +494,18 @@ static napi_value texture_to_buffer(napi_env env, napi_callback_info info)
     return st ? addon_throw_status(env, st) : NULL;
 }
 
+/* copyTextureToTexture(source, destination, size) */
+static napi_value texture_to_texture(napi_env env, napi_callback_info info)
+{
+    ADDON_ARGS(3);
+    stex_copy_texture s = {0}, d = {0};
+    stex_extent3d e;
+    if (!copy_texture(env, argv[0], &s) || !copy_texture(env, argv[1], &d) || !extent(env, argv[2], &e))
+        return NULL;
+    stex_status st = stex_copy_texture_to_texture(&s, &d, e);
+    return st ? addon_throw_status(env, st) : NULL;
+}
+
 /* ---- samplers ---- */
 
 /* obj[key], one of names[0..n) (missing: *out unchanged). */
@@ -570,4 +582,5 @@ void addon_define_device(napi_env env, napi_value exports)
     addon_export(env, exports, "textureWrite", texture_write);
     addon_export(env, exports, "bufferToTexture", buffer_to_texture);
     addon_export(env, exports, "textureToBuffer", texture_to_buffer);
+    addon_export(env, exports, "textureToTexture", texture_to_texture);
 }

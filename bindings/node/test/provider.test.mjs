@@ -317,3 +317,32 @@ test('a format whose feature the device lacks is a TypeError (WebGPU: required f
   full.createTexture({ size: [4, 4], format: 'r16unorm', usage: TU.TEXTURE_BINDING });
   assert.equal(await full.popErrorScope(), null);
 });
+
+test('copyTextureToTexture: a box between textures, read back through a buffer; a refused copy changes nothing', async () => {
+  const { device: dev } = await device();
+  const src = dev.createTexture({ size: [8, 8], format: 'rgba8unorm', usage: TU.COPY_SRC | TU.COPY_DST });
+  const dst = dev.createTexture({ size: [8, 8], format: 'rgba8unorm', usage: TU.COPY_SRC | TU.COPY_DST });
+  const bytes = Uint8Array.from({ length: 256 }, (_, i) => i);
+  dev.queue.writeTexture({ texture: src }, bytes, { bytesPerRow: 32 }, [8, 8]);
+  let enc = dev.createCommandEncoder();
+  enc.copyTextureToTexture({ texture: src, origin: [1, 2] }, { texture: dst, origin: { x: 4, y: 0 } }, [3, 2]);
+  const rb = dev.createBuffer({ size: 256 * 8, usage: BU.COPY_DST | BU.MAP_READ });
+  enc.copyTextureToBuffer({ texture: dst }, { buffer: rb, bytesPerRow: 256 }, [8, 8]);
+  dev.queue.submit([enc.finish()]);
+  await rb.mapAsync(GPUMapMode.READ);
+  const px = new Uint8Array(rb.getMappedRange());
+  for (let y = 0; y < 8; y++) {
+    for (let x = 0; x < 8; x++) {
+      const inBox = x >= 4 && x < 7 && y < 2;
+      const want = inBox ? [...bytes.subarray(((y + 2) * 8 + (x - 3)) * 4, ((y + 2) * 8 + (x - 3)) * 4 + 4)] : [0, 0, 0, 0];
+      assert.deepEqual([...px.subarray(y * 256 + x * 4, y * 256 + x * 4 + 4)], want, `texel ${x},${y}`);
+    }
+  }
+  rb.unmap();
+  const other = dev.createTexture({ size: [8, 8], format: 'r32float', usage: TU.COPY_DST });
+  enc = dev.createCommandEncoder();
+  enc.copyTextureToTexture({ texture: src }, { texture: other }, [1, 1]);
+  dev.pushErrorScope('validation');
+  dev.queue.submit([enc.finish()]);
+  assert.ok((await dev.popErrorScope()) instanceof globals.GPUValidationError);
+});
