@@ -346,3 +346,11 @@ test('copyTextureToTexture: a box between textures, read back through a buffer; 
   dev.queue.submit([enc.finish()]);
   assert.ok((await dev.popErrorScope()) instanceof globals.GPUValidationError);
 });
+
+test('create() sets WebGPU\'s globals where the runtime has none (as Dawn\'s does): tests name them unimported', () => {
+  create([]);
+  assert.equal(globalThis.GPUBufferUsage.STORAGE, 0x80); // WebGPU's constant
+  assert.equal(globalThis.GPUTextureUsage.STORAGE_BINDING, 0x08);
+  assert.equal(typeof globalThis.GPUExternalTexture, 'function');
+  assert.equal(globalThis.GPUMapMode, globals.GPUMapMode);
+});
