@@ -49,7 +49,8 @@ typedef enum stex_scalar_type {
 
 typedef enum stex_packing {
     STEX_PACKING_PLAIN, STEX_PACKING_BGRA, STEX_PACKING_RGB10A2,
-    STEX_PACKING_RG11B10, STEX_PACKING_OPAQUE
+    STEX_PACKING_RG11B10, STEX_PACKING_OPAQUE,
+    STEX_PACKING_SRGB, STEX_PACKING_SRGB_BGRA /* 8-bit r, g, b through the sRGB curve */
 } stex_packing;
 
 /* Which feature a capability needs.  NEVER: no feature enables it. */

@@ -22,6 +22,7 @@ static void raw_codes(const stex_format_info *fi, const uint8_t *b, uint32_t k[4
     uint32_t w = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
     switch (fi->packing) {
     case STEX_PACKING_BGRA:
+    case STEX_PACKING_SRGB_BGRA:
         k[0] = b[2], k[1] = b[1], k[2] = b[0], k[3] = b[3];
         return;
     case STEX_PACKING_RGB10A2:

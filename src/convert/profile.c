@@ -36,6 +36,9 @@ static const stex_profile profile_spec = {
     .load_snorm_min = STEX_SNORM_MIN_DECODE_MINUS_ONE,
     /* f16 -> f32 widening is exact; NaNs come back quiet (IEEE convertFormat) */
     .load_f16_nan = STEX_NAN_DECODE_QUIET,
+    /* the sRGB EOTF (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055)^2.4) of
+     * c = k / 255, correctly rounded */
+    .load_srgb = STEX_SRGB_DECODE_EXACT,
     .filter = {.snorm8_widen16 = 0, .f16_nan = STEX_NAN_DECODE_QUIET},
     .pack_norm = {
         /* WGSL 17.9: floor(0.5 + S * min(1, max(lo, e))) - half up */
@@ -77,6 +80,9 @@ static const stex_profile profile_lavapipe = {
     .load_norm = STEX_NORM_DECODE_MUL_RECIP,  /* measured: 0 mismatches of 256 */
     .load_snorm_min = STEX_SNORM_MIN_DECODE_MINUS_ONE, /* measured: 0x80 -> -1.0 */
     .load_f16_nan = STEX_NAN_DECODE_QUIET,    /* measured: 2046/2046 quieted */
+    /* measured (tests/data/lavapipe-srgb-decode.json): llvmpipe's
+     * lp_build_srgb_to_linear, 256 of 256 codes */
+    .load_srgb = STEX_SRGB_DECODE_LLVMPIPE,
     /* filtered NaNs are dominated by neighbour contamination (0 * inf) on
      * lavapipe; a lone texel is taken to filter as it loads */
     .filter = {.snorm8_widen16 = 0, .f16_nan = STEX_NAN_DECODE_QUIET},
@@ -118,6 +124,7 @@ static const stex_profile profile_nvidia = {
     .load_norm = STEX_NORM_DECODE_EXACT,      /* measured: 8 and 16 bits */
     .load_snorm_min = STEX_SNORM_MIN_DECODE_MINUS_ONE, /* measured: 0x80 -> -1.0 */
     .load_f16_nan = STEX_NAN_DECODE_KEEP,     /* measured: 0x7c01 -> 0x7f802000 */
+    .load_srgb = STEX_SRGB_DECODE_EXACT,      /* not measured: the spec's */
     /* measured (sample-linear at texel centres): snorm8 filters as snorm16
      * with replicated bits; every f16 NaN filters to 0x7fffe000 */
     .filter = {.snorm8_widen16 = 1, .f16_nan = STEX_NAN_DECODE_CANONICAL},

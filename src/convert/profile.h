@@ -78,6 +78,13 @@ typedef struct stex_float_rules {
     stex_float_nan nan;
 } stex_float_rules;
 
+/* An sRGB-encoded 8-bit code k -> linear f32 (texture loads and filtering
+ * of the -srgb formats). */
+typedef enum stex_srgb_decode {
+    STEX_SRGB_DECODE_EXACT,    /* the sRGB EOTF of k / 255, correctly rounded */
+    STEX_SRGB_DECODE_LLVMPIPE  /* llvmpipe's: k / 12.6 / 255 up to 15, else a cubic in k */
+} stex_srgb_decode;
+
 /* unorm/snorm k -> f32. */
 typedef enum stex_norm_decode {
     STEX_NORM_DECODE_EXACT,       /* the correctly rounded f32 of k / S */
@@ -131,6 +138,7 @@ struct stex_profile {
     stex_norm_decode load_norm;
     stex_snorm_min_decode load_snorm_min;
     stex_nan_decode load_f16_nan;    /* also ufloat NaNs */
+    stex_srgb_decode load_srgb;      /* r, g, b of the -srgb formats */
     /* filtered sample of one texel (stex_decode_texel_filtered) */
     stex_filter_rules filter;
     /* WGSL pack/unpack builtins */

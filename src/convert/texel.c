@@ -5,6 +5,7 @@
  * them with that row as constants, so the compiler specialises each and the
  * per-texel path is a direct call with no table walk, allocation or lock. */
 #include "convert/scalar.h"
+#include "convert/srgb.h"
 #include "common/error.h"
 #include "stex/convert.h"
 
@@ -93,6 +94,8 @@ ALWAYS_INLINE void encode_generic(const stex_profile *p, stex_channel_type t, st
                         encode_channel(p, t, 10, in, 2) << 22, 4);
         break;
     case STEX_PACKING_OPAQUE:
+    case STEX_PACKING_SRGB: /* no encoder: not storage formats */
+    case STEX_PACKING_SRGB_BGRA:
         break;
     }
 }
@@ -168,6 +171,12 @@ ALWAYS_INLINE void decode_generic(const stex_profile *p, stex_channel_type t, st
         decode_channel(p, t, 10, w >> 22, out, 2, filtered);
         break;
     }
+    case STEX_PACKING_SRGB:
+    case STEX_PACKING_SRGB_BGRA: /* r, g, b through the profile's curve, alpha unorm */
+        for (unsigned c = 0; c < 3; c++)
+            out->f[c] = stex_srgb_value(p->load_srgb, in[pk == STEX_PACKING_SRGB ? c : 2 - c]);
+        decode_channel(p, t, 8, in[3], out, 3, filtered);
+        break;
     case STEX_PACKING_OPAQUE:
         break;
     }
@@ -186,6 +195,13 @@ ALWAYS_INLINE void decode_generic(const stex_profile *p, stex_channel_type t, st
         decode_generic(p, STEX_CHANNEL_##type, STEX_PACKING_##packing, ch, bits, in, out, false); \
     }
 #define DEFINE_BGRA DEFINE_PLAIN
+#define DEFINE_SRGB(id, type, ch, br, bg, bb, ba, packing)                                        \
+    static void dec_##id(const stex_profile *p, const uint8_t *in, stex_vec4 *out)                \
+    {                                                                                             \
+        static const unsigned bits[4] = {br, bg, bb, ba};                                         \
+        decode_generic(p, STEX_CHANNEL_##type, STEX_PACKING_##packing, ch, bits, in, out, false); \
+    }
+#define DEFINE_SRGB_BGRA DEFINE_SRGB
 #define DEFINE_RGB10A2 DEFINE_PLAIN
 #define DEFINE_RG11B10 DEFINE_PLAIN
 #define DEFINE_OPAQUE(...)
@@ -199,11 +215,15 @@ ALWAYS_INLINE void decode_generic(const stex_profile *p, stex_channel_type t, st
 #define ENC_RGB10A2 ENC_PLAIN
 #define ENC_RG11B10 ENC_PLAIN
 #define ENC_OPAQUE(id) NULL
+#define ENC_SRGB(id) NULL
+#define ENC_SRGB_BGRA(id) NULL
 #define DEC_PLAIN(id) dec_##id
 #define DEC_BGRA DEC_PLAIN
 #define DEC_RGB10A2 DEC_PLAIN
 #define DEC_RG11B10 DEC_PLAIN
 #define DEC_OPAQUE(id) NULL
+#define DEC_SRGB DEC_PLAIN
+#define DEC_SRGB_BGRA DEC_PLAIN
 
 static const stex_encode_fn encoders[STEX_FORMAT_COUNT] = {
 #define X(id, name, kind, type, ch, br, bg, bb, ba, bytes, packing, ...) \
@@ -229,25 +249,27 @@ stex_decode_fn stex_decoder(stex_format f)
     return (unsigned)f < STEX_FORMAT_COUNT ? decoders[f] : NULL;
 }
 
+/* decoding: the format needs a decoder (the -srgb formats have one but no
+ * encoder: they are never storage formats) */
 static stex_status check(const char *what, const stex_profile *p, stex_format f, const void *a,
-                         const void *b)
+                         const void *b, bool decoding)
 {
     if (!p)
         return stex_fail(STEX_INVALID_ARGUMENT, "%s: the profile is NULL", what);
     if (!a || !b)
         return stex_fail(STEX_INVALID_ARGUMENT, "%s: NULL value or byte pointer", what);
-    if (!stex_encoder(f))
+    if (!(decoding ? (void *)stex_decoder(f) : (void *)stex_encoder(f)))
         return stex_fail(STEX_INVALID_ARGUMENT,
-                         "%s: format %s has no texel encoding in stex (depth, stencil, "
-                         "compressed and srgb formats are never storage formats)",
-                         what, stex_format_name(f));
+                         "%s: format %s has no texel %s in stex (depth, stencil and compressed "
+                         "formats have none; the -srgb formats decode only)",
+                         what, stex_format_name(f), decoding ? "decoding" : "encoding");
     return STEX_OK;
 }
 
 stex_status stex_encode_texel(const stex_profile *p, stex_format f, const stex_vec4 *in,
                               uint8_t *out)
 {
-    stex_status st = check("stex_encode_texel", p, f, in, out);
+    stex_status st = check("stex_encode_texel", p, f, in, out, false);
     if (!st)
         encoders[f](p, in, out);
     return st;
@@ -256,7 +278,7 @@ stex_status stex_encode_texel(const stex_profile *p, stex_format f, const stex_v
 stex_status stex_decode_texel(const stex_profile *p, stex_format f, const uint8_t *in,
                               stex_vec4 *out)
 {
-    stex_status st = check("stex_decode_texel", p, f, in, out);
+    stex_status st = check("stex_decode_texel", p, f, in, out, true);
     if (!st)
         decoders[f](p, in, out);
     return st;
@@ -265,7 +287,7 @@ stex_status stex_decode_texel(const stex_profile *p, stex_format f, const uint8_
 stex_status stex_decode_texel_filtered(const stex_profile *p, stex_format f, const uint8_t *in,
                                        stex_vec4 *out)
 {
-    stex_status st = check("stex_decode_texel_filtered", p, f, in, out);
+    stex_status st = check("stex_decode_texel_filtered", p, f, in, out, true);
     if (st)
         return st;
     const stex_format_info *fi = stex_format_get(f);

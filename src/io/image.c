@@ -15,7 +15,7 @@ stex_status io_check_format(stex_format f, const char *what)
     if (fi->kind != STEX_KIND_COLOR || fi->packing == STEX_PACKING_OPAQUE)
         return stex_fail(STEX_INVALID_ARGUMENT,
                          "%s: format '%s' has no texel layout stex can read or write "
-                         "(depth, stencil, compressed and srgb formats are not storage formats)",
+                         "(depth, stencil and compressed formats are not storage formats)",
                          what, fi->name);
     return STEX_OK;
 }
@@ -137,7 +137,8 @@ int64_t io_channel_code(const stex_format_info *fi, const uint8_t *t, unsigned c
         return 0;
     uint64_t raw = 0;
     switch (fi->packing) {
-    case STEX_PACKING_BGRA: {
+    case STEX_PACKING_BGRA:
+    case STEX_PACKING_SRGB_BGRA: {
         static const unsigned byte_of[4] = {2, 1, 0, 3};
         raw = t[byte_of[c]];
         break;

@@ -227,9 +227,13 @@ static void test_profiles_and_errors(void **state)
     assert_int_equal(stex_profile_id_of(stex_profile_get(NV)), NV);
     stex_vec4 v = {.f = {0, 0, 0, 0}};
     uint8_t b[16];
-    /* depth, srgb and compressed formats have no texel encoding */
+    /* depth and compressed formats have no texel encoding; the -srgb
+     * formats decode (test_srgb.c) but never encode: not storage formats */
     assert_null(stex_encoder(STEX_FORMAT_DEPTH32FLOAT));
-    assert_null(stex_decoder(STEX_FORMAT_RGBA8UNORM_SRGB));
+    assert_null(stex_encoder(STEX_FORMAT_RGBA8UNORM_SRGB));
+    assert_non_null(stex_decoder(STEX_FORMAT_RGBA8UNORM_SRGB));
+    assert_int_equal(stex_encode_texel(stex_profile_get(SPEC), STEX_FORMAT_RGBA8UNORM_SRGB, &v, b),
+                     STEX_INVALID_ARGUMENT);
     assert_int_equal(stex_encode_texel(stex_profile_get(SPEC), STEX_FORMAT_DEPTH32FLOAT, &v, b),
                      STEX_INVALID_ARGUMENT);
     assert_non_null(strstr(stex_last_error(), "depth32float"));

@@ -354,3 +354,28 @@ test('create() sets WebGPU\'s globals where the runtime has none (as Dawn\'s doe
   assert.equal(typeof globalThis.GPUExternalTexture, 'function');
   assert.equal(globalThis.GPUMapMode, globals.GPUMapMode);
 });
+
+test('-srgb sampled loads: the profile\'s curve (lavapipe: as Dawn on lavapipe returned it)', async () => {
+  const { readFileSync } = await import('node:fs');
+  const data = JSON.parse(readFileSync(new URL('../../../tests/data/lavapipe-srgb-decode.json', import.meta.url)));
+  for (const [flags, check] of [
+    [['profile=lavapipe'], (k, got) => assert.equal(got.toString(16).padStart(8, '0'), data.formats['rgba8unorm-srgb'].rgb[k], `code ${k}`)],
+    [['profile=spec'], (k, got) => { // the EOTF of k / 255 to f32 precision
+      const c = k / 255, want = c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      const f = new Float32Array(new Uint32Array([got]).buffer)[0];
+      assert.ok(Math.abs(f - want) <= want * 2 ** -23, `code ${k}: ${f} vs ${want}`);
+    }],
+  ]) {
+    const { device: dev } = await device(flags);
+    const tex = dev.createTexture({ size: [256, 1], format: 'rgba8unorm-srgb', usage: TU.TEXTURE_BINDING | TU.COPY_DST });
+    dev.queue.writeTexture({ texture: tex }, Uint8Array.from({ length: 1024 }, (_, i) => i >> 2), { bytesPerRow: 1024 }, [256, 1]);
+    const out = dev.createBuffer({ size: 256 * 4, usage: BU.STORAGE | BU.COPY_SRC });
+    await compute(dev, `@group(0) @binding(0) var t : texture_2d<f32>;
+@group(0) @binding(1) var<storage, read_write> o : array<u32>;
+@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) g : vec3<u32>) {
+  o[g.x] = bitcast<u32>(textureLoad(t, vec2<u32>(g.x, 0u), 0).g);
+}`, [tex.createView(), { buffer: out }], [4, 1, 1]);
+    const got = new Uint32Array((await readBack(dev, out, 1024)).buffer);
+    for (let k = 0; k < 256; k++) check(k, got[k]);
+  }
+});

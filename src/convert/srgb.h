@@ -1,0 +1,13 @@
+/* Internal: the sRGB-encoded 8-bit codes' linear values (the r, g and b of
+ * the -srgb formats), by the profile's rule (convert/profile.h). */
+#ifndef STEX_CONVERT_SRGB_H
+#define STEX_CONVERT_SRGB_H
+
+#include <stdint.h>
+
+#include "convert/profile.h"
+
+/* The linear f32 value of sRGB code k (0..255) under rule d. */
+float stex_srgb_value(stex_srgb_decode d, uint32_t k);
+
+#endif
