@@ -82,7 +82,8 @@ typedef struct stex_float_rules {
  * of the -srgb formats). */
 typedef enum stex_srgb_decode {
     STEX_SRGB_DECODE_EXACT,    /* the sRGB EOTF of k / 255, correctly rounded */
-    STEX_SRGB_DECODE_LLVMPIPE  /* llvmpipe's: k / 12.6 / 255 up to 15, else a cubic in k */
+    STEX_SRGB_DECODE_LLVMPIPE, /* llvmpipe's: k / 12.6 / 255 up to 15, else a cubic in k */
+    STEX_SRGB_DECODE_NVIDIA    /* the H200's table, as measured */
 } stex_srgb_decode;
 
 /* unorm/snorm k -> f32. */

@@ -1,7 +1,8 @@
 /* The -srgb formats' decode (texture loads and the texel a filter sees),
  * per profile, against independent expectations: under spec every code's
  * sRGB EOTF correctly rounded by MPFR; under lavapipe the bits Dawn on
- * lavapipe returned (tests/data/lavapipe-srgb-decode.json); alpha as the
+ * lavapipe returned (tests/data/lavapipe-srgb-decode.json), under nvidia
+ * what the H200 returned (nvidia-srgb-decode.json); alpha as the
  * profile's unorm8; bgra8unorm-srgb the same with its bytes swapped. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -75,17 +76,17 @@ static void test_spec_is_the_eotf(void **s)
     }
 }
 
-static void test_lavapipe_as_measured(void **s)
+/* Every code of both formats under profile id as file (measured) says. */
+static void as_measured(stex_profile_id id, const char *file)
 {
-    (void)s;
     const char *dir = getenv("STEX_TEST_DATA");
     char path[1024];
-    snprintf(path, sizeof path, "%s/lavapipe-srgb-decode.json", dir ? dir : "tests/data");
+    snprintf(path, sizeof path, "%s/%s", dir ? dir : "tests/data", file);
     json_error_t err;
     json_t *root = json_load_file(path, 0, &err);
     if (!root)
         fail_msg("%s: %s", path, err.text);
-    const stex_profile *p = stex_profile_get(STEX_PROFILE_LAVAPIPE);
+    const stex_profile *p = stex_profile_get(id);
     const char *formats[] = {"rgba8unorm-srgb", "bgra8unorm-srgb"};
     for (int i = 0; i < 2; i++) {
         json_t *fmt = json_object_get(json_object_get(root, "formats"), formats[i]);
@@ -97,12 +98,24 @@ static void test_lavapipe_as_measured(void **s)
             stex_vec4 v = decode(p, stex_format_from_name(formats[i]), k);
             for (int c = 0; c < 3; c++)
                 if (bits_of(v.f[c]) != want)
-                    fail_msg("%s code %u: %08x, lavapipe returned %08x", formats[i], k,
-                             bits_of(v.f[c]), want);
+                    fail_msg("%s code %u: %08x, the device returned %08x (%s)", formats[i], k,
+                             bits_of(v.f[c]), want, file);
             assert_int_equal(bits_of(v.f[3]), want_a);
         }
     }
     json_decref(root);
+}
+
+static void test_lavapipe_as_measured(void **s)
+{
+    (void)s;
+    as_measured(STEX_PROFILE_LAVAPIPE, "lavapipe-srgb-decode.json");
+}
+
+static void test_nvidia_as_measured(void **s)
+{
+    (void)s;
+    as_measured(STEX_PROFILE_NVIDIA, "nvidia-srgb-decode.json");
 }
 
 /* bgra8unorm-srgb: byte 0 is blue, byte 2 red, under every profile. */
@@ -126,6 +139,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spec_is_the_eotf),
         cmocka_unit_test(test_lavapipe_as_measured),
+        cmocka_unit_test(test_nvidia_as_measured),
         cmocka_unit_test(test_bgra_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
