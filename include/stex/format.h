@@ -50,7 +50,8 @@ typedef enum stex_scalar_type {
 typedef enum stex_packing {
     STEX_PACKING_PLAIN, STEX_PACKING_BGRA, STEX_PACKING_RGB10A2,
     STEX_PACKING_RG11B10, STEX_PACKING_OPAQUE,
-    STEX_PACKING_SRGB, STEX_PACKING_SRGB_BGRA /* 8-bit r, g, b through the sRGB curve */
+    STEX_PACKING_SRGB, STEX_PACKING_SRGB_BGRA, /* 8-bit r, g, b through the sRGB curve */
+    STEX_PACKING_RGB9E5 /* 9-bit r, g, b mantissas and a shared 5-bit exponent in a u32 */
 } stex_packing;
 
 /* Which feature a capability needs.  NEVER: no feature enables it. */

@@ -96,6 +96,7 @@ ALWAYS_INLINE void encode_generic(const stex_profile *p, stex_channel_type t, st
     case STEX_PACKING_OPAQUE:
     case STEX_PACKING_SRGB: /* no encoder: not storage formats */
     case STEX_PACKING_SRGB_BGRA:
+    case STEX_PACKING_RGB9E5:
         break;
     }
 }
@@ -177,6 +178,13 @@ ALWAYS_INLINE void decode_generic(const stex_profile *p, stex_channel_type t, st
             out->f[c] = stex_srgb_value(p->load_srgb, in[pk == STEX_PACKING_SRGB ? c : 2 - c]);
         decode_channel(p, t, 8, in[3], out, 3, filtered);
         break;
+    case STEX_PACKING_RGB9E5: { /* m * 2^(e - 15 - 9): exact in f32, no profile choice */
+        uint32_t w = get_le(in, 4);
+        float scale = stex_bits_f32(((w >> 27) + 127 - 24) << 23); /* 2^(e - 24), normal */
+        for (unsigned c = 0; c < 3; c++)
+            out->f[c] = (float)((w >> (9 * c)) & 0x1ff) * scale;
+        break;
+    }
     case STEX_PACKING_OPAQUE:
         break;
     }
@@ -202,6 +210,7 @@ ALWAYS_INLINE void decode_generic(const stex_profile *p, stex_channel_type t, st
         decode_generic(p, STEX_CHANNEL_##type, STEX_PACKING_##packing, ch, bits, in, out, false); \
     }
 #define DEFINE_SRGB_BGRA DEFINE_SRGB
+#define DEFINE_RGB9E5 DEFINE_SRGB
 #define DEFINE_RGB10A2 DEFINE_PLAIN
 #define DEFINE_RG11B10 DEFINE_PLAIN
 #define DEFINE_OPAQUE(...)
@@ -217,6 +226,7 @@ ALWAYS_INLINE void decode_generic(const stex_profile *p, stex_channel_type t, st
 #define ENC_OPAQUE(id) NULL
 #define ENC_SRGB(id) NULL
 #define ENC_SRGB_BGRA(id) NULL
+#define ENC_RGB9E5(id) NULL
 #define DEC_PLAIN(id) dec_##id
 #define DEC_BGRA DEC_PLAIN
 #define DEC_RGB10A2 DEC_PLAIN
@@ -224,6 +234,7 @@ ALWAYS_INLINE void decode_generic(const stex_profile *p, stex_channel_type t, st
 #define DEC_OPAQUE(id) NULL
 #define DEC_SRGB DEC_PLAIN
 #define DEC_SRGB_BGRA DEC_PLAIN
+#define DEC_RGB9E5 DEC_PLAIN
 
 static const stex_encode_fn encoders[STEX_FORMAT_COUNT] = {
 #define X(id, name, kind, type, ch, br, bg, bb, ba, bytes, packing, ...) \

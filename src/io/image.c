@@ -144,7 +144,8 @@ int64_t io_channel_code(const stex_format_info *fi, const uint8_t *t, unsigned c
         break;
     }
     case STEX_PACKING_RGB10A2:
-    case STEX_PACKING_RG11B10: {
+    case STEX_PACKING_RG11B10:
+    case STEX_PACKING_RGB9E5: {
         uint32_t w = io_le32(t);
         unsigned shift = 0;
         for (unsigned i = 0; i < c; i++)

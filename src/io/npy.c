@@ -19,7 +19,8 @@ const char *stex_npy_dtype(stex_format f, uint32_t *channels)
     if (!fi || f == STEX_FORMAT_UNDEFINED || fi->kind != STEX_KIND_COLOR ||
         fi->packing == STEX_PACKING_OPAQUE)
         return NULL;
-    if (fi->packing == STEX_PACKING_RGB10A2 || fi->packing == STEX_PACKING_RG11B10) {
+    if (fi->packing == STEX_PACKING_RGB10A2 || fi->packing == STEX_PACKING_RG11B10 ||
+        fi->packing == STEX_PACKING_RGB9E5) {
         if (channels)
             *channels = 1;
         return "<u4";

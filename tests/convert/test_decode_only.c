@@ -1,4 +1,9 @@
-/* The -srgb formats' decode (texture loads and the texel a filter sees),
+/* The formats stex decodes but never encodes (not storage formats).
+ *
+ * rgb9e5ufloat: every exponent with every mantissa in each channel, against
+ * WebGPU's (Vulkan's) definition m * 2^(e - 15 - 9) computed in double.
+ *
+ * The -srgb formats' decode (texture loads and the texel a filter sees),
  * per profile, against independent expectations: under spec every code's
  * sRGB EOTF correctly rounded by MPFR; under lavapipe the bits Dawn on
  * lavapipe returned (tests/data/lavapipe-srgb-decode.json), under nvidia
@@ -11,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <math.h>
 
 #include <cmocka.h>
 #include <jansson.h>
@@ -134,9 +141,34 @@ static void test_bgra_order(void **s)
     }
 }
 
+static void test_rgb9e5_exact(void **s)
+{
+    (void)s;
+    for (int id = 0; id < STEX_PROFILE_COUNT; id++) {
+        const stex_profile *p = stex_profile_get((stex_profile_id)id);
+        for (uint32_t e = 0; e < 32; e++)
+            for (uint32_t m = 0; m < 512; m++) {
+                /* channel c holds m, the others m ^ 0x155 and 511 - m */
+                uint32_t ms[3] = {m, m ^ 0x155u, 511u - m};
+                uint32_t w = ms[0] | ms[1] << 9 | ms[2] << 18 | e << 27;
+                uint8_t px[4] = {(uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), (uint8_t)(w >> 24)};
+                stex_vec4 v;
+                assert_int_equal(stex_decode_texel(p, STEX_FORMAT_RGB9E5UFLOAT, px, &v), STEX_OK);
+                for (int c = 0; c < 3; c++) {
+                    double want = (double)ms[c] * pow(2.0, (double)e - 24.0);
+                    if ((double)v.f[c] != want)
+                        fail_msg("e %u m %u channel %d: %.9g, expected %.9g", e, ms[c], c,
+                                 (double)v.f[c], want);
+                }
+                assert_true(v.f[3] == 1.0f); /* no alpha: 1 */
+            }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rgb9e5_exact),
         cmocka_unit_test(test_spec_is_the_eotf),
         cmocka_unit_test(test_lavapipe_as_measured),
         cmocka_unit_test(test_nvidia_as_measured),
