@@ -4,7 +4,7 @@
  *
  * EXACT: the sRGB EOTF of c = k / 255 (c / 12.92 up to 0.04045, else
  * ((c + 0.055) / 1.055)^2.4) rounded once to f32; computed in double,
- * which tests/convert/test_srgb.c checks against MPFR for every code.
+ * which tests/convert/test_decode_only.c checks against MPFR for every code.
  *
  * LLVMPIPE: Mesa's llvmpipe does not compute the curve: codes up to 15
  * are k * f32(1 / (12.6 * 255)), the others a cubic in k with f32

@@ -228,7 +228,7 @@ static void test_profiles_and_errors(void **state)
     stex_vec4 v = {.f = {0, 0, 0, 0}};
     uint8_t b[16];
     /* depth and compressed formats have no texel encoding; the -srgb
-     * formats decode (test_srgb.c) but never encode: not storage formats */
+     * formats decode (test_decode_only.c) but never encode: not storage formats */
     assert_null(stex_encoder(STEX_FORMAT_DEPTH32FLOAT));
     assert_null(stex_encoder(STEX_FORMAT_RGBA8UNORM_SRGB));
     assert_non_null(stex_decoder(STEX_FORMAT_RGBA8UNORM_SRGB));
