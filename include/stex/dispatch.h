@@ -164,6 +164,11 @@ typedef struct stex_bound_group {
 STEX_API stex_status stex_dispatch_bound(const stex_pipeline *p, const stex_bound_group *groups,
                                          uint32_t count, uint32_t x, uint32_t y, uint32_t z,
                                          const stex_dispatch_options *opt);
+/* stex_dispatch_bound's checks of the groups and counts, without running
+ * anything: what a compute pass checks when dispatchWorkgroups is
+ * encoded (GPUCommandEncoder.finish() reports them). */
+STEX_API stex_status stex_check_dispatch(const stex_pipeline *p, const stex_bound_group *groups,
+                                         uint32_t count, uint32_t x, uint32_t y, uint32_t z);
 
 #ifdef __cplusplus
 }

@@ -307,6 +307,25 @@ STEX_API stex_status stex_copy_texture_to_buffer(const stex_copy_texture *src, s
 STEX_API stex_status stex_copy_texture_to_texture(const stex_copy_texture *src,
                                                   const stex_copy_texture *dst, stex_extent3d size);
 
+/* The encoder's checks: each copy's rules without the copy (what
+ * GPUCommandEncoder.finish() reports); the copies check them again when
+ * they run. */
+STEX_API stex_status stex_check_copy_buffer_to_buffer(const stex_buffer *src, uint64_t src_offset,
+                                                      const stex_buffer *dst, uint64_t dst_offset,
+                                                      uint64_t size);
+STEX_API stex_status stex_check_clear_buffer(const stex_buffer *b, uint64_t offset, uint64_t size);
+STEX_API stex_status stex_check_copy_buffer_to_texture(const stex_buffer *src,
+                                                       const stex_copy_layout *layout,
+                                                       const stex_copy_texture *dst,
+                                                       stex_extent3d size);
+STEX_API stex_status stex_check_copy_texture_to_buffer(const stex_copy_texture *src,
+                                                       const stex_buffer *dst,
+                                                       const stex_copy_layout *layout,
+                                                       stex_extent3d size);
+STEX_API stex_status stex_check_copy_texture_to_texture(const stex_copy_texture *src,
+                                                        const stex_copy_texture *dst,
+                                                        stex_extent3d size);
+
 #ifdef __cplusplus
 }
 #endif

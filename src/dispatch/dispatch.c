@@ -266,6 +266,16 @@ stex_status stex_dispatch(const stex_pipeline *p, const stex_bind_group *g, uint
     return stex_dispatch_bound(p, &set, 1, x, y, z, opt);
 }
 
+stex_status stex_check_dispatch(const stex_pipeline *p, const stex_bound_group *groups,
+                                uint32_t count, uint32_t x, uint32_t y, uint32_t z)
+{
+    if (!p || (count && !groups))
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_dispatch: pipeline or groups is NULL");
+    stex_status st = validate_groups(p, groups, count);
+    const uint32_t count3[3] = {x, y, z};
+    return st ? st : validate_counts(p, count3);
+}
+
 stex_status stex_dispatch_bound(const stex_pipeline *p, const stex_bound_group *groups,
                                 uint32_t count, uint32_t x, uint32_t y, uint32_t z,
                                 const stex_dispatch_options *opt)

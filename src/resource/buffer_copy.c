@@ -13,8 +13,9 @@ static bool in_range(uint64_t offset, uint64_t size, uint64_t total)
     return offset <= total && size <= total - offset;
 }
 
-stex_status stex_copy_buffer_to_buffer(const stex_buffer *src, uint64_t src_offset, stex_buffer *dst,
-                                       uint64_t dst_offset, uint64_t size)
+/* run: copy when the rules hold (false: only check them) */
+static stex_status b2b(const stex_buffer *src, uint64_t src_offset, stex_buffer *dst,
+                       uint64_t dst_offset, uint64_t size, bool run)
 {
     const char *op = "copyBufferToBuffer";
     if (!src || !dst)
@@ -37,12 +38,25 @@ stex_status stex_copy_buffer_to_buffer(const stex_buffer *src, uint64_t src_offs
     if (!in_range(dst_offset, size, dst->size))
         return stex_fail(STEX_VALIDATION_ERROR, "%s: destinationOffset %" PRIu64 " + size %" PRIu64
                          " exceeds the destination size %" PRIu64, op, dst_offset, size, dst->size);
-    if (size)
+    if (run && size)
         memcpy(dst->data + dst_offset, src->data + src_offset, (size_t)size);
     return STEX_OK;
 }
 
-stex_status stex_clear_buffer(stex_buffer *b, uint64_t offset, uint64_t size)
+stex_status stex_copy_buffer_to_buffer(const stex_buffer *src, uint64_t src_offset, stex_buffer *dst,
+                                       uint64_t dst_offset, uint64_t size)
+{
+    return b2b(src, src_offset, dst, dst_offset, size, true);
+}
+
+stex_status stex_check_copy_buffer_to_buffer(const stex_buffer *src, uint64_t src_offset,
+                                             const stex_buffer *dst, uint64_t dst_offset,
+                                             uint64_t size)
+{
+    return b2b(src, src_offset, (stex_buffer *)(uintptr_t)dst, dst_offset, size, false);
+}
+
+static stex_status clear(stex_buffer *b, uint64_t offset, uint64_t size, bool run)
 {
     const char *op = "clearBuffer";
     if (!b)
@@ -57,7 +71,17 @@ stex_status stex_clear_buffer(stex_buffer *b, uint64_t offset, uint64_t size)
     if (!in_range(offset, size, b->size))
         return stex_fail(STEX_VALIDATION_ERROR, "%s: offset %" PRIu64 " + size %" PRIu64
                          " exceeds the buffer size %" PRIu64, op, offset, size, b->size);
-    if (size)
+    if (run && size)
         memset(b->data + offset, 0, (size_t)size);
     return STEX_OK;
+}
+
+stex_status stex_clear_buffer(stex_buffer *b, uint64_t offset, uint64_t size)
+{
+    return clear(b, offset, size, true);
+}
+
+stex_status stex_check_clear_buffer(const stex_buffer *b, uint64_t offset, uint64_t size)
+{
+    return clear((stex_buffer *)(uintptr_t)b, offset, size, false);
 }

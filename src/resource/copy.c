@@ -138,8 +138,8 @@ stex_status stex_queue_write_texture(const stex_copy_texture *dst, const void *d
     return STEX_OK;
 }
 
-stex_status stex_copy_buffer_to_texture(stex_buffer *src, const stex_copy_layout *layout,
-                                        const stex_copy_texture *dst, stex_extent3d size)
+static stex_status b2t(stex_buffer *src, const stex_copy_layout *layout,
+                       const stex_copy_texture *dst, stex_extent3d size, bool run)
 {
     const char *op = "copyBufferToTexture";
     if (!src || !layout || !dst)
@@ -154,13 +154,25 @@ stex_status stex_copy_buffer_to_texture(stex_buffer *src, const stex_copy_layout
         st = check_layout(op, layout, src->size, size, dst->texture->info->bytes, "source buffer size");
     if (st)
         return st;
-    if (size.width)
+    if (run && size.width)
         move(dst, src->data, layout, size, true);
     return STEX_OK;
 }
 
-stex_status stex_copy_texture_to_buffer(const stex_copy_texture *src, stex_buffer *dst,
-                                        const stex_copy_layout *layout, stex_extent3d size)
+stex_status stex_copy_buffer_to_texture(stex_buffer *src, const stex_copy_layout *layout,
+                                        const stex_copy_texture *dst, stex_extent3d size)
+{
+    return b2t(src, layout, dst, size, true);
+}
+
+stex_status stex_check_copy_buffer_to_texture(const stex_buffer *src, const stex_copy_layout *layout,
+                                              const stex_copy_texture *dst, stex_extent3d size)
+{
+    return b2t((stex_buffer *)(uintptr_t)src, layout, dst, size, false);
+}
+
+static stex_status t2b(const stex_copy_texture *src, stex_buffer *dst,
+                       const stex_copy_layout *layout, stex_extent3d size, bool run)
 {
     const char *op = "copyTextureToBuffer";
     if (!src || !layout || !dst)
@@ -176,9 +188,21 @@ stex_status stex_copy_texture_to_buffer(const stex_copy_texture *src, stex_buffe
         st = check_layout(op, layout, dst->size, size, src->texture->info->bytes, "destination buffer size");
     if (st)
         return st;
-    if (size.width)
+    if (run && size.width)
         move(src, dst->data, layout, size, false);
     return STEX_OK;
+}
+
+stex_status stex_copy_texture_to_buffer(const stex_copy_texture *src, stex_buffer *dst,
+                                        const stex_copy_layout *layout, stex_extent3d size)
+{
+    return t2b(src, dst, layout, size, true);
+}
+
+stex_status stex_check_copy_texture_to_buffer(const stex_copy_texture *src, const stex_buffer *dst,
+                                              const stex_copy_layout *layout, stex_extent3d size)
+{
+    return t2b(src, (stex_buffer *)(uintptr_t)dst, layout, size, false);
 }
 
 /* The array layers (2d) or the whole level (3d) a copy box touches. */
@@ -189,8 +213,8 @@ static void layer_range(const stex_copy_texture *c, stex_extent3d size, uint32_t
     *hi = layers ? c->origin[2] + size.depth_or_array_layers : UINT32_MAX;
 }
 
-stex_status stex_copy_texture_to_texture(const stex_copy_texture *src, const stex_copy_texture *dst,
-                                         stex_extent3d size)
+static stex_status t2t(const stex_copy_texture *src, const stex_copy_texture *dst,
+                       stex_extent3d size, bool run)
 {
     const char *op = "copyTextureToTexture";
     if (!src || !dst)
@@ -213,6 +237,8 @@ stex_status stex_copy_texture_to_texture(const stex_copy_texture *src, const ste
             return stex_fail(STEX_VALIDATION_ERROR, "%s: source and destination are the same "
                              "subresources of one texture (mip level %u)", op, src->mip_level);
     }
+    if (!run)
+        return STEX_OK;
     const stex_level_layout *ls = &s->layout.level[src->mip_level];
     const stex_level_layout *ld = &d->layout.level[dst->mip_level];
     uint32_t bpp = s->info->bytes;
@@ -225,4 +251,16 @@ stex_status stex_copy_texture_to_texture(const stex_copy_texture *src, const ste
                                                      src->origin[2] + z),
                        bpp);
     return STEX_OK;
+}
+
+stex_status stex_copy_texture_to_texture(const stex_copy_texture *src, const stex_copy_texture *dst,
+                                         stex_extent3d size)
+{
+    return t2t(src, dst, size, true);
+}
+
+stex_status stex_check_copy_texture_to_texture(const stex_copy_texture *src,
+                                               const stex_copy_texture *dst, stex_extent3d size)
+{
+    return t2t(src, dst, size, false);
 }

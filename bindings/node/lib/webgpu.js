@@ -548,6 +548,13 @@ class GPUCommandEncoder extends GPUObjectBase {
     if (this._finished) this._fail('finish: the encoder has already finished');
     if (this._pass) this._fail('finish: a pass is still open');
     this._finished = true;
+    for (const c of this._commands) { // each command's rules, as WebGPU checks them at encoding
+      if (this._error) break;
+      try { this._device.queue._run(c, true); } catch (e) {
+        if (e instanceof TypeError) throw e;
+        this._error = e instanceof GPUError ? e : gpuError(e);
+      }
+    }
     if (this._error) {
       this._device._error(this._error);
       return new GPUCommandBuffer(this._device, null, desc.label);
@@ -570,23 +577,33 @@ function handle(obj, what) {
 
 class GPUQueue extends GPUObjectBase {
   constructor(device, label) { super(device, label); }
-  _run(c) {
+  // Runs command c; check: only its rules, as the encoder checks them at
+  // finish() (the run checks them again: a resource may be destroyed since).
+  _run(c, check = false) {
     const d = this._device, cfg = d._config;
     switch (c.op) {
-      case 'b2b': return native.bufferCopy(handle(c.src, 'the source buffer'), c.so, handle(c.dst, 'the destination buffer'), c.doff, c.size);
-      case 'clear': return native.bufferClear(handle(c.buffer, 'the buffer'), c.offset, c.size);
-      case 'b2t': return native.bufferToTexture({ buffer: handle(c.source.buffer, 'the buffer'), ...copyLayout(c.source) }, copyTexture(c.destination), c.size);
-      case 't2t': return native.textureToTexture(copyTexture(c.source), copyTexture(c.destination), c.size);
-      case 't2b': return native.textureToBuffer(copyTexture(c.source), { buffer: handle(c.destination.buffer, 'the buffer'), ...copyLayout(c.destination) }, c.size);
+      case 'b2b': return native.bufferCopy(handle(c.src, 'the source buffer'), c.so, handle(c.dst, 'the destination buffer'), c.doff, c.size, check);
+      case 'clear': return native.bufferClear(handle(c.buffer, 'the buffer'), c.offset, c.size, check);
+      case 'b2t': return native.bufferToTexture({ buffer: handle(c.source.buffer, 'the buffer'), ...copyLayout(c.source) }, copyTexture(c.destination), c.size, check);
+      case 't2t': return native.textureToTexture(copyTexture(c.source), copyTexture(c.destination), c.size, check);
+      case 't2b': return native.textureToBuffer(copyTexture(c.source), { buffer: handle(c.destination.buffer, 'the buffer'), ...copyLayout(c.destination) }, c.size, check);
       case 'dispatch': {
         if (!c.pipeline) throw new GPUValidationError('dispatchWorkgroups: no pipeline is set');
         let { x, y, z } = c;
         if (c.indirect) {
-          const v = new Uint32Array(native.bufferRead(handle(c.indirect.buffer, 'the indirect buffer'), c.indirect.offset, 12));
-          [x, y, z] = v;
+          const ib = c.indirect.buffer;
+          if (check) {
+            if (!(ib.usage & GPUBufferUsage.INDIRECT)) throw new GPUValidationError('dispatchWorkgroupsIndirect: the buffer\'s usage lacks INDIRECT');
+            if (c.indirect.offset % 4 || c.indirect.offset + 12 > ib.size) throw new GPUValidationError('dispatchWorkgroupsIndirect: indirectOffset must be a multiple of 4 with 12 bytes after it in the buffer');
+            x = y = z = 0; // the counts are read when it runs
+          } else {
+            [x, y, z] = new Uint32Array(native.bufferRead(handle(ib, 'the indirect buffer'), c.indirect.offset, 12));
+            const max = d.limits.maxComputeWorkgroupsPerDimension;
+            if (x > max || y > max || z > max) return undefined; // WebGPU: an indirect dispatch over the limit does nothing
+          }
         }
         const groups = c.groups.map((g) => (g ? { group: handle(g.group, 'a bind group'), offsets: g.offsets } : {}));
-        const report = native.dispatch(handle(c.pipeline, 'the pipeline'), groups, x, y, z, cfg.dispatch);
+        const report = native.dispatch(handle(c.pipeline, 'the pipeline'), groups, x, y, z, cfg.dispatch, check);
         if (report) {
           const r = JSON.parse(report);
           d.stex.raceReports.push(r);

@@ -308,29 +308,43 @@ static napi_value buffer_write(napi_env env, napi_callback_info info)
     return st ? addon_throw_status(env, st) : NULL;
 }
 
-/* copyBufferToBuffer(src, srcOffset, dst, dstOffset, size) */
+/* A trailing argument `check` true: the command's rules only, as the
+ * encoder checks them at finish() (stex_check_*); false: run it. */
+static bool check_only(napi_env env, napi_value v)
+{
+    bool b = false;
+    napi_valuetype t;
+    if (napi_typeof(env, v, &t) == napi_ok && t == napi_boolean)
+        napi_get_value_bool(env, v, &b);
+    return b;
+}
+
+/* copyBufferToBuffer(src, srcOffset, dst, dstOffset, size, check) */
 static napi_value buffer_copy(napi_env env, napi_callback_info info)
 {
-    ADDON_ARGS(5);
+    ADDON_ARGS(6);
     addon_handle *s = addon_unwrap(env, argv[0], ADDON_BUFFER, "copyBufferToBuffer source");
     addon_handle *d = s ? addon_unwrap(env, argv[2], ADDON_BUFFER, "copyBufferToBuffer destination") : NULL;
     uint64_t so, dof, size;
     if (!d || !u64_arg(env, argv[1], "sourceOffset", &so) ||
         !u64_arg(env, argv[3], "destinationOffset", &dof) || !u64_arg(env, argv[4], "size", &size))
         return NULL;
-    stex_status st = stex_copy_buffer_to_buffer(s->ptr, so, d->ptr, dof, size);
+    stex_status st = check_only(env, argv[5])
+                         ? stex_check_copy_buffer_to_buffer(s->ptr, so, d->ptr, dof, size)
+                         : stex_copy_buffer_to_buffer(s->ptr, so, d->ptr, dof, size);
     return st ? addon_throw_status(env, st) : NULL;
 }
 
-/* clearBuffer(buffer, offset, size) */
+/* clearBuffer(buffer, offset, size, check) */
 static napi_value buffer_clear(napi_env env, napi_callback_info info)
 {
-    ADDON_ARGS(3);
+    ADDON_ARGS(4);
     addon_handle *h = addon_unwrap(env, argv[0], ADDON_BUFFER, "clearBuffer");
     uint64_t off, size;
     if (!h || !u64_arg(env, argv[1], "offset", &off) || !u64_arg(env, argv[2], "size", &size))
         return NULL;
-    stex_status st = stex_clear_buffer(h->ptr, off, size);
+    stex_status st = check_only(env, argv[3]) ? stex_check_clear_buffer(h->ptr, off, size)
+                                              : stex_clear_buffer(h->ptr, off, size);
     return st ? addon_throw_status(env, st) : NULL;
 }
 
@@ -464,11 +478,11 @@ static napi_value texture_write(napi_env env, napi_callback_info info)
     return st ? addon_throw_status(env, st) : NULL;
 }
 
-/* copyBufferToTexture({buffer, offset, bytesPerRow, rowsPerImage}, destination, size) and
- * copyTextureToBuffer(source, {buffer, ...}, size) */
+/* copyBufferToTexture({buffer, offset, bytesPerRow, rowsPerImage}, destination, size, check)
+ * and copyTextureToBuffer(source, {buffer, ...}, size, check) */
 static napi_value buffer_to_texture(napi_env env, napi_callback_info info)
 {
-    ADDON_ARGS(3);
+    ADDON_ARGS(4);
     addon_handle *b = addon_unwrap(env, addon_get(env, argv[0], "buffer"), ADDON_BUFFER, "buffer");
     stex_copy_texture c = {0};
     stex_copy_layout l = {0};
@@ -476,13 +490,14 @@ static napi_value buffer_to_texture(napi_env env, napi_callback_info info)
     if (!b || !copy_layout(env, argv[0], &l) || !copy_texture(env, argv[1], &c) ||
         !extent(env, argv[2], &e))
         return NULL;
-    stex_status st = stex_copy_buffer_to_texture(b->ptr, &l, &c, e);
+    stex_status st = check_only(env, argv[3]) ? stex_check_copy_buffer_to_texture(b->ptr, &l, &c, e)
+                                              : stex_copy_buffer_to_texture(b->ptr, &l, &c, e);
     return st ? addon_throw_status(env, st) : NULL;
 }
 
 static napi_value texture_to_buffer(napi_env env, napi_callback_info info)
 {
-    ADDON_ARGS(3);
+    ADDON_ARGS(4);
     addon_handle *b = addon_unwrap(env, addon_get(env, argv[1], "buffer"), ADDON_BUFFER, "buffer");
     stex_copy_texture c = {0};
     stex_copy_layout l = {0};
@@ -490,19 +505,21 @@ static napi_value texture_to_buffer(napi_env env, napi_callback_info info)
     if (!b || !copy_texture(env, argv[0], &c) || !copy_layout(env, argv[1], &l) ||
         !extent(env, argv[2], &e))
         return NULL;
-    stex_status st = stex_copy_texture_to_buffer(&c, b->ptr, &l, e);
+    stex_status st = check_only(env, argv[3]) ? stex_check_copy_texture_to_buffer(&c, b->ptr, &l, e)
+                                              : stex_copy_texture_to_buffer(&c, b->ptr, &l, e);
     return st ? addon_throw_status(env, st) : NULL;
 }
 
-/* copyTextureToTexture(source, destination, size) */
+/* copyTextureToTexture(source, destination, size, check) */
 static napi_value texture_to_texture(napi_env env, napi_callback_info info)
 {
-    ADDON_ARGS(3);
+    ADDON_ARGS(4);
     stex_copy_texture s = {0}, d = {0};
     stex_extent3d e;
     if (!copy_texture(env, argv[0], &s) || !copy_texture(env, argv[1], &d) || !extent(env, argv[2], &e))
         return NULL;
-    stex_status st = stex_copy_texture_to_texture(&s, &d, e);
+    stex_status st = check_only(env, argv[3]) ? stex_check_copy_texture_to_texture(&s, &d, e)
+                                              : stex_copy_texture_to_texture(&s, &d, e);
     return st ? addon_throw_status(env, st) : NULL;
 }
 

@@ -327,12 +327,13 @@ static napi_value bind_group_create(napi_env env, napi_callback_info info)
     return r;
 }
 
-/* dispatch(pipeline, [{group, offsets}] (index = @group), x, y, z, options)
+/* dispatch(pipeline, [{group, offsets}] (index = @group), x, y, z, options, check)
  * -> the race report (JSON text) when options.raceCheck, else undefined.
- * options: {schedule, seed, threads, raceCheck} as stex run takes them. */
+ * options: {schedule, seed, threads, raceCheck} as stex run takes them;
+ * check true: only stex_check_dispatch (what the encoder checks). */
 static napi_value dispatch(napi_env env, napi_callback_info info)
 {
-    ADDON_ARGS(6);
+    ADDON_ARGS(7);
     addon_handle *p = addon_unwrap(env, argv[0], ADDON_PIPELINE, "dispatchWorkgroups");
     if (!p)
         return NULL;
@@ -367,6 +368,14 @@ static napi_value dispatch(napi_env env, napi_callback_info info)
             napi_get_value_uint32(env, v, &offs[i][k]);
         }
         bg[i].dynamic_offsets = offs[i], bg[i].dynamic_offset_count = m;
+    }
+    bool check = false;
+    napi_valuetype ct;
+    if (napi_typeof(env, argv[6], &ct) == napi_ok && ct == napi_boolean)
+        napi_get_value_bool(env, argv[6], &check);
+    if (check) {
+        stex_status cst = stex_check_dispatch(p->ptr, bg, n, xyz[0], xyz[1], xyz[2]);
+        return cst ? addon_throw_status(env, cst) : NULL;
     }
     stex_dispatch_options o = {.schedule = STEX_SCHEDULE_IN_ORDER};
     char s[32];

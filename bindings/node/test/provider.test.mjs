@@ -379,3 +379,32 @@ test('-srgb sampled loads: the profile\'s curve (lavapipe: as Dawn on lavapipe r
     for (let k = 0; k < 256; k++) check(k, got[k]);
   }
 });
+
+test('an encoder checks each command at finish(), as WebGPU does: copies and dispatches', async () => {
+  const { device: dev } = await device();
+  const noSrc = dev.createBuffer({ size: 16, usage: BU.COPY_DST });
+  const dst = dev.createBuffer({ size: 16, usage: BU.COPY_DST | BU.MAP_READ });
+  let enc = dev.createCommandEncoder();
+  enc.copyBufferToBuffer(noSrc, 0, dst, 0, 16); // the source lacks COPY_SRC
+  dev.pushErrorScope('validation');
+  const cb = enc.finish();
+  const e = await dev.popErrorScope();
+  assert.ok(e instanceof globals.GPUValidationError);
+  assert.match(e.message, /COPY_SRC/);
+  dev.pushErrorScope('validation');
+  dev.queue.submit([cb]); // an invalid command buffer
+  assert.ok((await dev.popErrorScope()) instanceof globals.GPUValidationError);
+  // a dispatch without the bind group its pipeline's layout needs
+  const p = dev.createComputePipeline({ layout: 'auto', compute: { module: dev.createShaderModule({ code:
+    '@group(0) @binding(0) var<storage, read_write> v : array<u32>;\n@compute @workgroup_size(1) fn main() { v[0] = 1u; }' }) } });
+  enc = dev.createCommandEncoder();
+  const pass = enc.beginComputePass();
+  pass.setPipeline(p);
+  pass.dispatchWorkgroups(1);
+  pass.end();
+  dev.pushErrorScope('validation');
+  enc.finish();
+  const e2 = await dev.popErrorScope();
+  assert.ok(e2 instanceof globals.GPUValidationError);
+  assert.match(e2.message, /@group\(0\)/);
+});
