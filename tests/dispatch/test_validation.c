@@ -260,6 +260,11 @@ static void test_shared_layouts(void **state)
     DT_OK(stex_dispatch_bound(p[1], at2, 3, 1, 1, 1, NULL)); /* the same entries at @group(2) */
     assert_int_equal(stex_dispatch_bound(p[2], at0, 1, 1, 1, 1, NULL), STEX_VALIDATION_ERROR);
     assert_non_null(strstr(stex_last_error(), "another pipeline's layout"));
+    /* the encoder's check: the same verdicts, counts included */
+    DT_OK(stex_check_dispatch(p[1], at2, 3, 1, 1, 1));
+    assert_int_equal(stex_check_dispatch(p[2], at0, 1, 1, 1, 1), STEX_VALIDATION_ERROR);
+    assert_int_equal(stex_check_dispatch(p[0], at0, 1, 70000, 1, 1), STEX_VALIDATION_ERROR);
+    assert_non_null(strstr(stex_last_error(), "maxComputeWorkgroupsPerDimension"));
     assert_int_equal(stex_dispatch_bound(p[3], at0, 1, 1, 1, 1, NULL), STEX_VALIDATION_ERROR);
     assert_int_equal(stex_dispatch(p[3], g, 1, 1, 1, NULL), STEX_VALIDATION_ERROR);
     /* p[4]: group 0 equal, group 1 needs a group of its own */

@@ -222,6 +222,14 @@ static void test_invalid_copies(void **state)
             st = stex_copy_buffer_to_texture(b, &c->layout, &ct, c->size);
         else
             st = stex_queue_write_texture(&ct, stex_buffer_data(b), c->buf_size, &c->layout, c->size);
+        if (c->op < 2) { /* the encoder's check gives the same verdict and message */
+            char msg[512];
+            snprintf(msg, sizeof msg, "%s", stex_last_error());
+            stex_status ck = c->op == 0 ? stex_check_copy_texture_to_buffer(&ct, b, &c->layout, c->size)
+                                        : stex_check_copy_buffer_to_texture(b, &c->layout, &ct, c->size);
+            assert_int_equal(ck, st);
+            assert_string_equal(stex_last_error(), msg);
+        }
         if (st != STEX_VALIDATION_ERROR)
             fail_msg("%s: status %s, expected a validation error", c->why, stex_status_name(st));
         if (!strstr(stex_last_error(), c->message))
@@ -298,6 +306,16 @@ static void test_texture_to_texture(void **state)
     RTEST_CHECK_OK(stex_copy_texture_to_texture(&l0, &l2, (stex_extent3d){32, 16, 1}));
     assert_memory_equal(stex_texture_memory(a) + stex_texture_texel_offset(a, 0, 31, 15, 2),
                         stex_texture_memory(a) + stex_texture_texel_offset(a, 0, 31, 15, 0), 4);
+    /* the encoder's check: the same verdict, nothing moved */
+    stex_copy_texture c0 = {.texture = a, .origin = {0, 0, 0}}, c1 = {.texture = a, .origin = {0, 0, 1}};
+    size_t asize0 = stex_texture_memory_size(a);
+    uint8_t *snap = malloc(asize0);
+    memcpy(snap, stex_texture_memory(a), asize0);
+    RTEST_CHECK_OK(stex_check_copy_texture_to_texture(&c0, &c1, (stex_extent3d){32, 16, 1}));
+    assert_memory_equal(snap, stex_texture_memory(a), asize0);
+    assert_int_equal(stex_check_copy_texture_to_texture(&c0, &c0, (stex_extent3d){32, 16, 1}),
+                     STEX_VALIDATION_ERROR);
+    free(snap);
     /* refused: overlapping subresources, formats, usage */
     stex_texture *r = make_texture(dev, STEX_TEXTURE_DIMENSION_2D, (stex_extent3d){8, 8, 1},
                                    STEX_FORMAT_R32FLOAT, 1, both);
@@ -326,6 +344,52 @@ static void test_texture_to_texture(void **state)
     rtest_release(dev);
 }
 
+/* copyBufferToBuffer and clearBuffer: the bytes moved or cleared, and
+ * each rule refused - by the copy and by the encoder's check alike, the
+ * check never touching a byte. */
+static void test_buffer_copies(void **state)
+{
+    (void)state;
+    stex_device *dev = rtest_device(STEX_PROFILE_SPEC);
+    const uint32_t both = STEX_BUFFER_USAGE_COPY_SRC | STEX_BUFFER_USAGE_COPY_DST;
+    stex_buffer *a = make_buffer(dev, 64, both), *b = make_buffer(dev, 64, both);
+    stex_buffer *ro = make_buffer(dev, 64, STEX_BUFFER_USAGE_COPY_SRC);
+    for (int i = 0; i < 64; i++)
+        stex_buffer_data(a)[i] = (uint8_t)(i * 7 + 1);
+    RTEST_CHECK_OK(stex_check_copy_buffer_to_buffer(a, 8, b, 16, 32));
+    for (int i = 0; i < 64; i++)
+        assert_int_equal(stex_buffer_data(b)[i], SENTINEL); /* the check moved nothing */
+    RTEST_CHECK_OK(stex_copy_buffer_to_buffer(a, 8, b, 16, 32));
+    for (int i = 0; i < 64; i++)
+        assert_int_equal(stex_buffer_data(b)[i], i >= 16 && i < 48 ? (uint8_t)((i - 8) * 7 + 1) : SENTINEL);
+    RTEST_CHECK_OK(stex_check_clear_buffer(b, 16, 8));
+    assert_int_equal(stex_buffer_data(b)[16], (uint8_t)(8 * 7 + 1));
+    RTEST_CHECK_OK(stex_clear_buffer(b, 16, 8));
+    for (int i = 16; i < 24; i++)
+        assert_int_equal(stex_buffer_data(b)[i], 0);
+    struct { stex_buffer *s, *d; uint64_t so, dof, size; const char *msg; } bad[] = {
+        {a, a, 0, 32, 16, "same buffer"},
+        {b, ro, 0, 0, 16, "lacks COPY_DST"},
+        {a, b, 2, 0, 16, "multiples of 4"},
+        {a, b, 48, 0, 32, "exceeds the source size"},
+        {a, b, 0, 40, 32, "exceeds the destination size"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(stex_check_copy_buffer_to_buffer(bad[i].s, bad[i].so, bad[i].d, bad[i].dof, bad[i].size),
+                         STEX_VALIDATION_ERROR);
+        assert_non_null(strstr(stex_last_error(), bad[i].msg));
+        assert_int_equal(stex_copy_buffer_to_buffer(bad[i].s, bad[i].so, bad[i].d, bad[i].dof, bad[i].size),
+                         STEX_VALIDATION_ERROR);
+        assert_non_null(strstr(stex_last_error(), bad[i].msg));
+    }
+    assert_int_equal(stex_check_clear_buffer(ro, 0, 8), STEX_VALIDATION_ERROR);
+    assert_int_equal(stex_clear_buffer(b, 60, 8), STEX_VALIDATION_ERROR);
+    stex_buffer_destroy(ro);
+    stex_buffer_destroy(b);
+    stex_buffer_destroy(a);
+    rtest_release(dev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -334,6 +398,7 @@ int main(void)
         cmocka_unit_test(test_invalid_copies),
         cmocka_unit_test(test_defaults_and_bounds),
         cmocka_unit_test(test_texture_to_texture),
+        cmocka_unit_test(test_buffer_copies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
