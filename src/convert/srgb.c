@@ -77,8 +77,8 @@ static void fill(void)
     }
 }
 
-float stex_srgb_value(stex_srgb_decode d, uint32_t k)
+const float *stex_srgb_table(stex_srgb_decode d)
 {
     pthread_once(&once, fill);
-    return table[d <= STEX_SRGB_DECODE_NVIDIA ? d : STEX_SRGB_DECODE_EXACT][k & 255];
+    return table[d <= STEX_SRGB_DECODE_NVIDIA ? d : STEX_SRGB_DECODE_EXACT];
 }

@@ -7,7 +7,8 @@
 
 #include "convert/profile.h"
 
-/* The linear f32 value of sRGB code k (0..255) under rule d. */
-float stex_srgb_value(stex_srgb_decode d, uint32_t k);
+/* The linear f32 values of the sRGB codes 0..255 under rule d (filled on
+ * first use; one lookup per texel, then three reads). */
+const float *stex_srgb_table(stex_srgb_decode d);
 
 #endif

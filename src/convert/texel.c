@@ -173,11 +173,13 @@ ALWAYS_INLINE void decode_generic(const stex_profile *p, stex_channel_type t, st
         break;
     }
     case STEX_PACKING_SRGB:
-    case STEX_PACKING_SRGB_BGRA: /* r, g, b through the profile's curve, alpha unorm */
+    case STEX_PACKING_SRGB_BGRA: { /* r, g, b through the profile's curve, alpha unorm */
+        const float *srgb = stex_srgb_table(p->load_srgb);
         for (unsigned c = 0; c < 3; c++)
-            out->f[c] = stex_srgb_value(p->load_srgb, in[pk == STEX_PACKING_SRGB ? c : 2 - c]);
+            out->f[c] = srgb[in[pk == STEX_PACKING_SRGB ? c : 2 - c]];
         decode_channel(p, t, 8, in[3], out, 3, filtered);
         break;
+    }
     case STEX_PACKING_RGB9E5: { /* m * 2^(e - 15 - 9): exact in f32, no profile choice */
         uint32_t w = get_le(in, 4);
         float scale = stex_bits_f32(((w >> 27) + 127 - 24) << 23); /* 2^(e - 24), normal */

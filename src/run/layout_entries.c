@@ -8,7 +8,6 @@
 
 #define BAD STEX_FILE_FORMAT_ERROR
 
-static const char *const BUFFER_TYPES[] = {"uniform", "storage", "read-only-storage", NULL};
 static const stex_binding_type BUFFER_BINDINGS[] = {STEX_BINDING_UNIFORM_BUFFER,
                                                     STEX_BINDING_STORAGE_BUFFER,
                                                     STEX_BINDING_READ_ONLY_STORAGE_BUFFER};
@@ -47,7 +46,7 @@ static stex_status one_entry(const stex_run *r, const json_t *d, const char *pat
     if (!strcmp(kind, "buffer")) {
         static const char *const m[] = {"type", "hasDynamicOffset", "minBindingSize", NULL};
         if ((st = run_check_members(r, k, p, m)) ||
-            (st = run_get_enum(r, k, p, "type", "GPUBufferBindingType", BUFFER_TYPES, &v)) ||
+            (st = run_get_enum(r, k, p, "type", "GPUBufferBindingType", RUN_BUFFER_TYPES, &v)) ||
             (st = run_get_bool(r, k, p, "hasDynamicOffset", &e->buffer.has_dynamic_offset)) ||
             (st = run_get_u64(r, k, p, "minBindingSize", false, &e->buffer.min_binding_size)))
             return st;

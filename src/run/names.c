@@ -17,6 +17,7 @@ const char *const RUN_SAMPLE_TYPES[] = {"undefined", "float", "unfilterable-floa
 const char *const RUN_SAMPLER_TYPES[] = {"undefined", "filtering", "non-filtering",
                                          "comparison", NULL};
 const char *const RUN_ASPECTS[] = {"all", "stencil-only", "depth-only", NULL};
+const char *const RUN_BUFFER_TYPES[] = {"uniform", "storage", "read-only-storage", NULL};
 const char *const RUN_TEXTURE_USAGES[] = {"COPY_SRC", "COPY_DST", "TEXTURE_BINDING",
                                                  "STORAGE_BINDING", "RENDER_ATTACHMENT", NULL};
 const uint32_t RUN_TEXTURE_USAGE_BITS[] = {1, 2, 4, 8, 16};

@@ -15,6 +15,7 @@ extern const char *const RUN_COMPARE_FUNCTIONS[];  /* index = stex_compare_funct
 extern const char *const RUN_SAMPLE_TYPES[];       /* index = stex_texture_sample_type */
 extern const char *const RUN_SAMPLER_TYPES[];      /* index = stex_sampler_binding_type */
 extern const char *const RUN_ASPECTS[];            /* index = stex_texture_aspect */
+extern const char *const RUN_BUFFER_TYPES[];       /* uniform, storage, read-only-storage */
 extern const char *const RUN_TEXTURE_USAGES[];
 extern const uint32_t RUN_TEXTURE_USAGE_BITS[];
 extern const char *const RUN_BUFFER_USAGES[];

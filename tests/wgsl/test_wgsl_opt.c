@@ -408,6 +408,32 @@ static void test_once_per_value(void **s)
         }
 }
 
+/* A pipeline of src (spec profile, one 64-lane sub-group) to read the
+ * optimised bytecode of; compiled_free releases it. */
+typedef struct compiled {
+    stex_adapter *a;
+    stex_device *dev;
+    stex_wgsl_module *m;
+    stex_pipeline *p;
+} compiled;
+
+static const wg_program *compile(const char *src, const char *file, compiled *c)
+{
+    c->dev = fixture_device(STEX_PROFILE_SPEC, &c->a);
+    c->m = fixture_module(src, file);
+    stex_wgsl_options o = {.subgroup_width = 64, .max_steps = 100000};
+    assert_int_equal(stex_wgsl_pipeline_create(c->dev, c->m, "main", &o, &c->p), STEX_OK);
+    return &((const wg_exec_program *)c->p->executor.user)->prog;
+}
+
+static void compiled_free(compiled *c)
+{
+    stex_pipeline_destroy(c->p);
+    stex_wgsl_module_destroy(c->m);
+    stex_device_destroy(c->dev);
+    stex_adapter_destroy(c->a);
+}
+
 /* The same results, and the repeated column values computed once: the
  * nine copies' min(x + dx) and min((x >> 3) + dy) are 3 + 3 minimums. */
 static void test_reused_values(void **s)
@@ -415,20 +441,12 @@ static void test_reused_values(void **s)
     (void)s;
     compare(REUSE, reuse_expected, false, 0, false);
     uint32_t mins = 0;
-    stex_adapter *a;
-    stex_device *dev = fixture_device(STEX_PROFILE_SPEC, &a);
-    stex_wgsl_module *m = fixture_module(REUSE, "reuse.wgsl");
-    stex_pipeline *p;
-    stex_wgsl_options o = {.subgroup_width = 64, .max_steps = 100000};
-    assert_int_equal(stex_wgsl_pipeline_create(dev, m, "main", &o, &p), STEX_OK);
-    const wg_program *prog = &((const wg_exec_program *)p->executor.user)->prog;
+    compiled c;
+    const wg_program *prog = compile(REUSE, "reuse.wgsl", &c);
     for (uint32_t pc = 0; pc < prog->ncode; pc++)
         mins += prog->code[pc].op == OP_MATH && prog->code[pc].imm == STEX_MATH_MIN_U32;
     assert_int_equal(mins, 6);
-    stex_pipeline_destroy(p);
-    stex_wgsl_module_destroy(m);
-    stex_device_destroy(dev);
-    stex_adapter_destroy(a);
+    compiled_free(&c);
 }
 
 /* Step 11: the level-0 load names no level register; a load of another
@@ -445,13 +463,8 @@ static void test_level_zero(void **s)
         "  output[g.x] = textureLoad(t, c, 0).x + textureLoad(t, c, 1).y\n"
         "      + textureLoad(t, c, i32(g.y & 1u)).z;\n"
         "}\n";
-    stex_adapter *a;
-    stex_device *dev = fixture_device(STEX_PROFILE_SPEC, &a);
-    stex_wgsl_module *m = fixture_module(SRC, "level.wgsl");
-    stex_pipeline *p;
-    stex_wgsl_options o = {.subgroup_width = 64, .max_steps = 100000};
-    assert_int_equal(stex_wgsl_pipeline_create(dev, m, "main", &o, &p), STEX_OK);
-    const wg_program *prog = &((const wg_exec_program *)p->executor.user)->prog;
+    compiled c;
+    const wg_program *prog = compile(SRC, "level.wgsl", &c);
     uint32_t loads = 0, without = 0;
     for (uint32_t pc = 0; pc < prog->ncode; pc++)
         if (prog->code[pc].op == OP_TEX_LOAD_LEVEL) {
@@ -462,10 +475,7 @@ static void test_level_zero(void **s)
         }
     assert_int_equal(loads, 3);
     assert_int_equal(without, 1);
-    stex_pipeline_destroy(p);
-    stex_wgsl_module_destroy(m);
-    stex_device_destroy(dev);
-    stex_adapter_destroy(a);
+    compiled_free(&c);
 }
 
 int main(void)

@@ -221,6 +221,24 @@ bool addon_get_string(napi_env env, napi_value obj, const char *key, char *buf, 
     return true;
 }
 
+bool addon_get_name(napi_env env, napi_value obj, const char *key, const char *const *names,
+                    int first, int *out)
+{
+    char s[40];
+    bool present;
+    if (!addon_get_string(env, obj, key, s, sizeof s, &present))
+        return false;
+    if (!present)
+        return true;
+    for (int i = first; names[i]; i++)
+        if (!strcmp(s, names[i])) {
+            *out = i;
+            return true;
+        }
+    addon_throw_type(env, "%s: '%s' is not one of WebGPU's values", key, s);
+    return false;
+}
+
 void addon_export(napi_env env, napi_value exports, const char *name, napi_callback fn)
 {
     napi_value f;

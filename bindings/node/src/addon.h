@@ -71,6 +71,12 @@ bool addon_get_bool(napi_env env, napi_value obj, const char *key, bool *out);
 /* A string property into buf (size bytes); *present false when missing. */
 bool addon_get_string(napi_env env, napi_value obj, const char *key, char *buf, size_t size,
                       bool *present);
+/* obj[key] as the index of its string in names (a NULL-ended WebGPU name
+ * table of run/names.h), matched from index `first` on (below it: names
+ * stex uses for "not given"); missing: *out unchanged; another string: a
+ * TypeError. */
+bool addon_get_name(napi_env env, napi_value obj, const char *key, const char *const *names,
+                    int first, int *out);
 /* A property's value (undefined when missing). */
 napi_value addon_get(napi_env env, napi_value obj, const char *key);
 bool addon_is_undefined(napi_env env, napi_value v);

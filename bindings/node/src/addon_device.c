@@ -6,6 +6,7 @@
  * are read here with stex's own name tables (stex/webgpu.h, stex/format.h).
  */
 #include "addon.h"
+#include "run/names.h" /* WebGPU's enum spellings, as run files read them */
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -419,16 +420,10 @@ static napi_value view_create(napi_env env, napi_callback_info info)
         return NULL;
     if (present && !stex_view_dimension_from_name(s, &d.dimension))
         return addon_throw_type(env, "dimension: '%s' is not a GPUTextureViewDimension", s);
-    if (!addon_get_string(env, argv[1], "aspect", s, sizeof s, &present))
+    int aspect = STEX_ASPECT_ALL;
+    if (!addon_get_name(env, argv[1], "aspect", RUN_ASPECTS, 0, &aspect))
         return NULL;
-    if (present) {
-        stex_texture_aspect a = STEX_ASPECT_ALL;
-        for (; a <= STEX_ASPECT_DEPTH_ONLY && strcmp(s, stex_texture_aspect_name(a)); a++)
-            ;
-        if (a > STEX_ASPECT_DEPTH_ONLY)
-            return addon_throw_type(env, "aspect: '%s' is not a GPUTextureAspect", s);
-        d.aspect = a;
-    }
+    d.aspect = (stex_texture_aspect)aspect;
     if (!addon_get_u32(env, argv[1], "baseMipLevel", &d.base_mip_level) ||
         !addon_get_u32(env, argv[1], "mipLevelCount", &d.mip_level_count) ||
         !addon_get_u32(env, argv[1], "baseArrayLayer", &d.base_array_layer) ||
@@ -479,35 +474,35 @@ static napi_value texture_write(napi_env env, napi_callback_info info)
 }
 
 /* copyBufferToTexture({buffer, offset, bytesPerRow, rowsPerImage}, destination, size, check)
- * and copyTextureToBuffer(source, {buffer, ...}, size, check) */
-static napi_value buffer_to_texture(napi_env env, napi_callback_info info)
+ * and copyTextureToBuffer(source, {buffer, ...}, size, check): argument
+ * `linear` of the two is the buffer side. */
+static napi_value buffer_texture_copy(napi_env env, napi_callback_info info, bool to_texture)
 {
     ADDON_ARGS(4);
-    addon_handle *b = addon_unwrap(env, addon_get(env, argv[0], "buffer"), ADDON_BUFFER, "buffer");
+    napi_value linear = argv[to_texture ? 0 : 1], tex = argv[to_texture ? 1 : 0];
+    addon_handle *b = addon_unwrap(env, addon_get(env, linear, "buffer"), ADDON_BUFFER, "buffer");
     stex_copy_texture c = {0};
     stex_copy_layout l = {0};
     stex_extent3d e;
-    if (!b || !copy_layout(env, argv[0], &l) || !copy_texture(env, argv[1], &c) ||
+    if (!b || !copy_layout(env, linear, &l) || !copy_texture(env, tex, &c) ||
         !extent(env, argv[2], &e))
         return NULL;
-    stex_status st = check_only(env, argv[3]) ? stex_check_copy_buffer_to_texture(b->ptr, &l, &c, e)
-                                              : stex_copy_buffer_to_texture(b->ptr, &l, &c, e);
+    bool check = check_only(env, argv[3]);
+    stex_status st = to_texture ? (check ? stex_check_copy_buffer_to_texture(b->ptr, &l, &c, e)
+                                         : stex_copy_buffer_to_texture(b->ptr, &l, &c, e))
+                                : (check ? stex_check_copy_texture_to_buffer(&c, b->ptr, &l, e)
+                                         : stex_copy_texture_to_buffer(&c, b->ptr, &l, e));
     return st ? addon_throw_status(env, st) : NULL;
+}
+
+static napi_value buffer_to_texture(napi_env env, napi_callback_info info)
+{
+    return buffer_texture_copy(env, info, true);
 }
 
 static napi_value texture_to_buffer(napi_env env, napi_callback_info info)
 {
-    ADDON_ARGS(4);
-    addon_handle *b = addon_unwrap(env, addon_get(env, argv[1], "buffer"), ADDON_BUFFER, "buffer");
-    stex_copy_texture c = {0};
-    stex_copy_layout l = {0};
-    stex_extent3d e;
-    if (!b || !copy_texture(env, argv[0], &c) || !copy_layout(env, argv[1], &l) ||
-        !extent(env, argv[2], &e))
-        return NULL;
-    stex_status st = check_only(env, argv[3]) ? stex_check_copy_texture_to_buffer(&c, b->ptr, &l, e)
-                                              : stex_copy_texture_to_buffer(&c, b->ptr, &l, e);
-    return st ? addon_throw_status(env, st) : NULL;
+    return buffer_texture_copy(env, info, false);
 }
 
 /* copyTextureToTexture(source, destination, size, check) */
@@ -525,25 +520,6 @@ static napi_value texture_to_texture(napi_env env, napi_callback_info info)
 
 /* ---- samplers ---- */
 
-/* obj[key], one of names[0..n) (missing: *out unchanged). */
-static bool pick(napi_env env, napi_value obj, const char *key, const char *const *names, int n,
-                 int *out)
-{
-    char s[32];
-    bool present;
-    if (!addon_get_string(env, obj, key, s, sizeof s, &present))
-        return false;
-    if (!present)
-        return true;
-    for (int i = 0; i < n; i++)
-        if (names[i] && !strcmp(s, names[i])) {
-            *out = i;
-            return true;
-        }
-    addon_throw_type(env, "%s: '%s' is not one of WebGPU's values", key, s);
-    return false;
-}
-
 /* samplerCreate(device, GPUSamplerDescriptor) */
 static napi_value sampler_create(napi_env env, napi_callback_info info)
 {
@@ -551,20 +527,18 @@ static napi_value sampler_create(napi_env env, napi_callback_info info)
     addon_handle *h = addon_unwrap(env, argv[0], ADDON_DEVICE, "createSampler");
     if (!h)
         return NULL;
-    static const char *const ADDRESS[] = {"clamp-to-edge", "repeat", "mirror-repeat"};
-    static const char *const FILTER[] = {"nearest", "linear"};
-    const char *compare[STEX_COMPARE_ALWAYS + 1] = {NULL};
-    for (int c = STEX_COMPARE_NEVER; c <= STEX_COMPARE_ALWAYS; c++)
-        compare[c] = stex_compare_function_name((stex_compare_function)c);
     int au = 0, av = 0, aw = 0, mag = 0, min = 0, mip = 0, cmp = 0;
     double lo = 0, hi = 32;
     bool has_lo, has_hi;
     stex_sampler_desc d = {0};
     napi_value o = argv[1];
-    if (!pick(env, o, "addressModeU", ADDRESS, 3, &au) || !pick(env, o, "addressModeV", ADDRESS, 3, &av) ||
-        !pick(env, o, "addressModeW", ADDRESS, 3, &aw) || !pick(env, o, "magFilter", FILTER, 2, &mag) ||
-        !pick(env, o, "minFilter", FILTER, 2, &min) || !pick(env, o, "mipmapFilter", FILTER, 2, &mip) ||
-        !pick(env, o, "compare", compare, STEX_COMPARE_ALWAYS + 1, &cmp) ||
+    if (!addon_get_name(env, o, "addressModeU", RUN_ADDRESS_MODES, 0, &au) ||
+        !addon_get_name(env, o, "addressModeV", RUN_ADDRESS_MODES, 0, &av) ||
+        !addon_get_name(env, o, "addressModeW", RUN_ADDRESS_MODES, 0, &aw) ||
+        !addon_get_name(env, o, "magFilter", RUN_FILTERS, 0, &mag) ||
+        !addon_get_name(env, o, "minFilter", RUN_FILTERS, 0, &min) ||
+        !addon_get_name(env, o, "mipmapFilter", RUN_FILTERS, 0, &mip) ||
+        !addon_get_name(env, o, "compare", RUN_COMPARE_FUNCTIONS, 1, &cmp) ||
         !addon_get_f64(env, o, "lodMinClamp", &lo, &has_lo) ||
         !addon_get_f64(env, o, "lodMaxClamp", &hi, &has_hi) ||
         !addon_get_u32(env, o, "maxAnisotropy", &d.max_anisotropy))

@@ -3,6 +3,7 @@
  * bind groups and dispatches behind N-API.
  */
 #include "addon.h"
+#include "run/names.h" /* WebGPU's enum spellings, as run files read them */
 
 #include <stdlib.h>
 #include <string.h>
@@ -59,38 +60,6 @@ static napi_value module_create(napi_env env, napi_callback_info info)
 
 /* ---- layouts ---- */
 
-/* The enum value whose name (names(v), v in [lo, hi]) is obj[key]. */
-static bool named(napi_env env, napi_value obj, const char *key, const char *(*names)(int),
-                  int lo, int hi, int *out)
-{
-    char s[40];
-    bool present;
-    if (!addon_get_string(env, obj, key, s, sizeof s, &present))
-        return false;
-    if (!present)
-        return true;
-    for (int v = lo; v <= hi; v++)
-        if (!strcmp(s, names(v))) {
-            *out = v;
-            return true;
-        }
-    addon_throw_type(env, "%s: '%s' is not one of WebGPU's values", key, s);
-    return false;
-}
-
-static const char *sample_type_name(int v) { return stex_sample_type_name((stex_texture_sample_type)v); }
-static const char *sampler_type_name(int v)
-{
-    return stex_sampler_binding_type_name((stex_sampler_binding_type)v);
-}
-static const char *view_dim_name(int v) { return stex_view_dimension_name((stex_view_dimension)v); }
-static const char *access_name(int v) { return stex_access_name((stex_access)v); }
-static const char *buffer_type_name(int v)
-{
-    static const char *const N[] = {"uniform", "storage", "read-only-storage"};
-    return N[v];
-}
-
 /* A GPUBindGroupLayoutEntry (its one binding layout member) in @group(group). */
 static bool layout_entry(napi_env env, napi_value o, uint32_t group, stex_layout_entry *e)
 {
@@ -112,23 +81,20 @@ static bool layout_entry(napi_env env, napi_value o, uint32_t group, stex_layout
         v = 0;
         static const stex_binding_type T[] = {STEX_BINDING_UNIFORM_BUFFER, STEX_BINDING_STORAGE_BUFFER,
                                               STEX_BINDING_READ_ONLY_STORAGE_BUFFER};
-        if (!named(env, buf, "type", buffer_type_name, 0, 2, &v) ||
+        if (!addon_get_name(env, buf, "type", RUN_BUFFER_TYPES, 0, &v) ||
             !addon_get_bool(env, buf, "hasDynamicOffset", &e->buffer.has_dynamic_offset) ||
             !addon_get_u64(env, buf, "minBindingSize", &e->buffer.min_binding_size))
             return false;
         e->type = T[v];
     } else if (!addon_is_undefined(env, smp)) {
         v = STEX_SAMPLER_BINDING_FILTERING;
-        if (!named(env, smp, "type", sampler_type_name, STEX_SAMPLER_BINDING_FILTERING,
-                   STEX_SAMPLER_BINDING_COMPARISON, &v))
+        if (!addon_get_name(env, smp, "type", RUN_SAMPLER_TYPES, STEX_SAMPLER_BINDING_FILTERING, &v))
             return false;
         e->type = STEX_BINDING_SAMPLER, e->sampler_type = (stex_sampler_binding_type)v;
     } else if (!addon_is_undefined(env, tex)) {
         int t = STEX_SAMPLE_TYPE_FLOAT, d = STEX_VIEW_DIMENSION_2D;
-        if (!named(env, tex, "sampleType", sample_type_name, STEX_SAMPLE_TYPE_FLOAT,
-                   STEX_SAMPLE_TYPE_UINT, &t) ||
-            !named(env, tex, "viewDimension", view_dim_name, STEX_VIEW_DIMENSION_UNDEFINED + 1,
-                   STEX_VIEW_DIMENSION_COUNT - 1, &d) ||
+        if (!addon_get_name(env, tex, "sampleType", RUN_SAMPLE_TYPES, STEX_SAMPLE_TYPE_FLOAT, &t) ||
+            !addon_get_name(env, tex, "viewDimension", RUN_VIEW_DIMENSIONS, 1, &d) ||
             !addon_get_bool(env, tex, "multisampled", &e->texture_multisampled))
             return false;
         e->type = STEX_BINDING_TEXTURE, e->texture_sample_type = (stex_texture_sample_type)t;
@@ -137,9 +103,8 @@ static bool layout_entry(napi_env env, napi_value o, uint32_t group, stex_layout
         int a = STEX_ACCESS_WRITE_ONLY, d = STEX_VIEW_DIMENSION_2D;
         char f[40];
         bool present;
-        if (!named(env, st, "access", access_name, STEX_ACCESS_WRITE_ONLY, STEX_ACCESS_READ_WRITE, &a) ||
-            !named(env, st, "viewDimension", view_dim_name, STEX_VIEW_DIMENSION_UNDEFINED + 1,
-                   STEX_VIEW_DIMENSION_COUNT - 1, &d) ||
+        if (!addon_get_name(env, st, "access", RUN_ACCESS, STEX_ACCESS_WRITE_ONLY, &a) ||
+            !addon_get_name(env, st, "viewDimension", RUN_VIEW_DIMENSIONS, 1, &d) ||
             !addon_get_string(env, st, "format", f, sizeof f, &present))
             return false;
         stex_format fmt = present ? stex_format_from_name(f) : STEX_FORMAT_UNDEFINED;
