@@ -65,13 +65,31 @@ STEX_API bool stex_math_fn_find(const char *op, const char *sig, stex_math_fn *o
 STEX_API stex_status stex_math_eval(const stex_profile *p, stex_math_fn fn,
                                     const uint32_t *in, uint32_t *out);
 
-/* fn as a WGSL const-expression (shader-creation time): the spec profile's
- * result, or STEX_SHADER_ERROR (message in stex_last_error()) where WGSL
- * makes it an error: an f32 argument or result not finite, integer division
- * by zero, shifts past the width, builtins outside their domain...
+/* How a WGSL front end evaluates const-expressions (shader-creation time).
+ * WGSL's rules: exact arithmetic, builtins correctly rounded, every value
+ * representable.  Dawn's front end (Tint), as measured through Dawn on both
+ * devices, departs from them: its fma() and f32 `%` round each step, pack
+ * builtins round half away from zero, pack2x16float truncates, its builtins
+ * are the C library's float functions, and a module keeps one constant per
+ * value compared with ==, so the first f32 zero a module makes, +0 or -0,
+ * is every later one (the WGSL front end models that part, per module).
+ * The lavapipe and nvidia profiles model Dawn on those devices, so they use
+ * the Tint rule. */
+typedef enum stex_const_rule {
+    STEX_CONST_WGSL,   /* WGSL's rules (the spec profile) */
+    STEX_CONST_TINT,   /* Dawn's front end (the lavapipe and nvidia profiles) */
+} stex_const_rule;
+
+STEX_API stex_const_rule stex_math_const_rule(const stex_profile *p); /* NULL: spec */
+STEX_API const char *stex_const_rule_name(stex_const_rule rule);       /* "wgsl", "tint" */
+
+/* fn as a WGSL const-expression under rule: its value, or STEX_SHADER_ERROR
+ * (message in stex_last_error()) where the rule makes it an error: an f32
+ * argument or result not finite, integer division by zero, shifts past the
+ * width, builtins outside their domain...
  * abstract: AbstractFloat arguments (evaluated in f64, converted to f32). */
-STEX_API stex_status stex_math_eval_const(stex_math_fn fn, bool abstract, const uint32_t *in,
-                                 uint32_t *out);
+STEX_API stex_status stex_math_eval_const(stex_const_rule rule, stex_math_fn fn, bool abstract,
+                                          const uint32_t *in, uint32_t *out);
 
 /* n lanes of one f32 -> f32 (unary), f32,f32 -> f32 (binary) or
  * f32,f32,f32 -> f32 (ternary) operation; out may alias an input.  Returns

@@ -42,9 +42,16 @@ extern "C" {
 typedef struct stex_wgsl_module stex_wgsl_module;
 
 /* Parses and checks `source` (NUL-terminated; copied).  filename names it in
- * diagnostics (NULL = "shader.wgsl"). */
+ * diagnostics (NULL = "shader.wgsl").  Its const-expressions are evaluated
+ * by WGSL's rules (the spec profile's). */
 STEX_API stex_status stex_wgsl_module_create(const char *source, const char *filename,
                                     stex_wgsl_module **out);
+/* The same for a device of profile p (NULL = spec): const-expressions are
+ * evaluated as p's front end does (stex_math_const_rule; the lavapipe and
+ * nvidia profiles' is Dawn's), so a literal -0.0 is +0 there.  The values
+ * are fixed in the module: use it on devices of that profile. */
+STEX_API stex_status stex_wgsl_module_create_for(const stex_profile *p, const char *source,
+                                                 const char *filename, stex_wgsl_module **out);
 STEX_API void stex_wgsl_module_destroy(stex_wgsl_module *m);
 
 /* Every diagnostic, one `file:line:col: error: message [rule]` each with the

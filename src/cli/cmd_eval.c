@@ -22,7 +22,7 @@
 static const char SYNOPSIS[] =
     "usage: stex eval [--profile P|all] [--type SIG] [--json] 'EXPR' VALUES...\n"
     "       stex eval --bits [--profile P] [--type SIG] 'EXPR' < cases\n"
-    "       stex eval --const [--bits] [--type SIG] 'EXPR' VALUES...\n"
+    "       stex eval --const [--profile P] [--bits] [--type SIG] 'EXPR' VALUES...\n"
     "       stex eval --list\n"
     "\n"
     "Evaluates a WGSL expression over arguments a, b, c, d as the profile's\n"
@@ -63,9 +63,10 @@ static const cli_option eval_options[] = {
     {.name = "list", .kind = CLI_FLAG, .at = AT(list),
      .help = "list the expressions and overloads stex evaluates"},
     {.name = "const", .kind = CLI_FLAG, .at = AT(constant),
-     .help = "evaluate as a WGSL const-expression (f32 values as the spec rounds them; "
-             "an unrepresentable value, division by zero, a shift past the width or a "
-             "builtin outside its domain prints 'error: ...'); profiles do not apply"},
+     .help = "evaluate as a WGSL const-expression at shader creation (an unrepresentable "
+             "value, division by zero, a shift past the width or a builtin outside its "
+             "domain prints 'error: ...'): by WGSL's rules, or with --profile lavapipe or "
+             "nvidia as Dawn's front end does (default spec)"},
     {0}};
 #undef AT
 
@@ -171,10 +172,12 @@ static void print_value(FILE *f, char type, uint32_t w)
     }
 }
 
-/* fn as a const-expression: 0 and out[] set, or -1 with the error message */
-static int eval_const(stex_math_fn fn, const uint32_t *in, uint32_t *out)
+/* fn as a const-expression of profile id's front end: 0 and out[] set, or -1
+ * with the error message */
+static int eval_const(stex_profile_id id, stex_math_fn fn, const uint32_t *in, uint32_t *out)
 {
-    return stex_math_eval_const(fn, false, in, out) == STEX_OK ? 0 : -1;
+    stex_const_rule rule = stex_math_const_rule(stex_profile_get(id));
+    return stex_math_eval_const(rule, fn, false, in, out) == STEX_OK ? 0 : -1;
 }
 
 static int run_bits(stex_profile_id id, stex_math_fn fn, bool constant)
@@ -204,7 +207,7 @@ static int run_bits(stex_profile_id id, stex_math_fn fn, bool constant)
             return cli_usage("eval", "line %u: '%s' is not %u argument bit pattern(s) of 8 hex "
                              "digits, comma-separated (%s takes %s)",
                              lineno, line, info->in_words, info->expr, info->sig);
-        if (constant && eval_const(fn, in, out)) {
+        if (constant && eval_const(id, fn, in, out)) {
             printf("error: %s\n", stex_last_error());
             continue;
         }
@@ -362,9 +365,9 @@ int cli_eval(int argc, char **argv)
         list_expressions();
         return CLI_OK;
     }
-    if (o.constant && (o.json || o.profile))
-        return cli_usage("eval", "--const prints one result, the language's: it takes "
-                         "neither --json nor --profile");
+    if (o.constant && (o.json || (o.profile && !strcmp(o.profile, "all"))))
+        return cli_usage("eval", "--const prints one result, that of one front end: it takes "
+                         "neither --json nor --profile all");
     if (args.count < 1)
         return cli_usage("eval", "an expression is needed, e.g. 'a * b'");
     bool known = false;
@@ -399,7 +402,8 @@ int cli_eval(int argc, char **argv)
                              : in_types[i] == 'i' ? "i32" : "u32");
     if (o.constant) {
         uint32_t out[8];
-        if (eval_const(fn, in, out)) {
+        stex_profile_id cid = o.profile ? ids[0] : STEX_PROFILE_SPEC;
+        if (eval_const(cid, fn, in, out)) {
             printf("const    error: %s\n", stex_last_error());
             return CLI_OK;
         }

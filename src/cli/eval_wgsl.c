@@ -163,7 +163,8 @@ stex_status eval_wgsl(const char *expr, const char *sig, stex_profile_id profile
     desc.profile = profile;
     /* the expression's device asks for shader-f16, which every profile's adapter offers */
     stex_device_desc dd = {.required_features = STEX_FEATURE_SHADER_F16};
-    if ((st = stex_wgsl_module_create(src, "expression", &m)) && m &&
+    if ((st = stex_wgsl_module_create_for(stex_profile_get(profile), src, "expression", &m)) &&
+        m &&
         stex_wgsl_module_error_count(m)) {
         const char *text = stex_wgsl_module_diagnostics(m);
         *diagnostics = text ? strdup(text) : NULL;

@@ -26,6 +26,7 @@ static const stex_math_rules rules_spec = {
     .approx = NULL,                  /* everything correctly rounded */
     .f16 = STEX_RULE_F16_IEEE,       /* binary16, transcendentals correctly rounded */
     /* WGSL 14.4: an out-of-bounds load may return 0 and a store be dropped */
+    .const_eval = STEX_CONST_WGSL,
     .oob_fixed = STEX_OOB_ZERO,
     .oob_runtime = STEX_OOB_ZERO,
     .oob_function = STEX_OOB_ZERO,
@@ -55,6 +56,7 @@ static const stex_math_rules rules_lavapipe = {
     .f16_convert_nan_canonical = true, /* measured: f16(0x7fd0e508) = 0x7e00 */
     .f16_nir_lowering = true,        /* measured: see f16_models.h for what is left */
     .f16_nan_to_int_low = true,      /* measured: i32(NaN) = -65504, u32(NaN) = 0 */
+    .const_eval = STEX_CONST_TINT,  /* measured through Dawn: tests/math/test_const.c */
     .oob_fixed = STEX_OOB_CLAMP,     /* measured: index 4, 100, 2^32-1 -> element 3 */
     .oob_runtime = STEX_OOB_ZERO,    /* measured: 0, write dropped */
     .oob_function = STEX_OOB_CLAMP,  /* measured */
@@ -86,6 +88,7 @@ static const stex_math_rules rules_nvidia = {
      * f16, NaN to integers as Dawn on lavapipe */
     .f16 = STEX_RULE_F16_VIA_F32,
     .f16_nan_to_int_low = true,
+    .const_eval = STEX_CONST_TINT,  /* measured through Dawn: tests/math/test_const.c */
     .oob_fixed = STEX_OOB_CLAMP,     /* measured, reads and writes */
     .oob_runtime = STEX_OOB_ZERO,    /* measured */
     .oob_function = STEX_OOB_CLAMP,  /* measured */
@@ -102,6 +105,16 @@ bool stex_math_f32_is_ieee(const stex_profile *p)
 {
     const stex_math_rules *r = stex_math_rules_of(p);
     return r && !r->flush_subnormals && !r->nan_canonical && !r->contract;
+}
+
+stex_const_rule stex_math_const_rule(const stex_profile *p)
+{
+    return stex_math_rules_of(p)->const_eval;
+}
+
+const char *stex_const_rule_name(stex_const_rule rule)
+{
+    return rule == STEX_CONST_TINT ? "tint" : rule == STEX_CONST_WGSL ? "wgsl" : "?";
 }
 
 const stex_math_rules *stex_math_rules_of(const stex_profile *p)

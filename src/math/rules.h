@@ -130,6 +130,8 @@ typedef struct stex_math_rules {
     /* i32(x) and u32(x) of an f16 NaN: -65504 and 0, as a clamp to
      * [-65504, 65504] written with two compares gives (else as from f32) */
     bool f16_nan_to_int_low;
+    /* const-expressions: WGSL's rules or Dawn's front end (math/const.c) */
+    stex_const_rule const_eval;
     /* buffer and array indices past the end */
     stex_oob_action oob_fixed, oob_runtime, oob_function;
     bool oob_byte_wrap;  /* a runtime-array byte offset past 2^32 wraps */

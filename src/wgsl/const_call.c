@@ -53,10 +53,11 @@ bool wg_const_word(wg_ctx *x, const char *name, wg_type_kind k, const wg_cword *
         w[i] = in[i].u;
     stex_math_fn fn;
     if (stex_math_fn_find(name, sig, &fn)) {
-        if (stex_math_eval_const(fn, false, w, r) != STEX_OK) {
+        if (stex_math_eval_const(x->const_rule, fn, false, w, r) != STEX_OK) {
             WG_ERR(x, loc, "const-eval", "%s in a const-expression: %s", name, stex_last_error());
             return false;
         }
+        wg_f32_results(x, fn, r);
         for (uint32_t i = 0; i < nout; i++)
             out[i].u = r[i];
         return true;

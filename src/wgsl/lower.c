@@ -1,6 +1,7 @@
 /* The lowering context: registers, mask slots, instructions, scopes. */
 #include "wgsl/lower.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,4 +131,42 @@ void wg_stage_error(wg_ctx *x, wg_loc loc, const char *rule, const char *what,
         x->stage_use_loc = loc;
     }
     WG_ERR(x, loc, rule, "%s", message);
+}
+
+uint32_t wg_f32_const(wg_ctx *x, uint32_t bits)
+{
+    if (x->const_rule != STEX_CONST_TINT || (bits & 0x7fffffffu) || !x->zeros)
+        return bits;
+    if (!x->zeros->f32_set)
+        x->zeros->f32_set = true, x->zeros->f32 = bits;
+    return x->zeros->f32;
+}
+
+double wg_afloat_const(wg_ctx *x, double v)
+{
+    if (x->const_rule != STEX_CONST_TINT || v != 0.0 || !x->zeros)
+        return v;
+    if (!x->zeros->afloat_set)
+        x->zeros->afloat_set = true, x->zeros->afloat = v;
+    return x->zeros->afloat;
+}
+
+void wg_f32_results(wg_ctx *x, stex_math_fn fn, uint32_t *out)
+{
+    const stex_math_fn_info *info = stex_math_fn_get(fn);
+    const char *r = info ? strstr(info->sig, "->") : NULL;
+    if (!r)
+        return;
+    /* "f32", "f32,i32", "vec2<f32>"...: a vector's words share its type */
+    uint32_t w = 0;
+    for (r += 2; *r && w < info->out_words;) {
+        uint32_t n = !strncmp(r, "vec2<", 5) ? 2 : !strncmp(r, "vec4<", 5) ? 4 : 1;
+        const char *t = n > 1 ? r + 5 : r;
+        for (uint32_t k = 0; k < n && w < info->out_words; k++, w++)
+            if (!strncmp(t, "f32", 3))
+                out[w] = wg_f32_const(x, out[w]);
+        r += strcspn(r, ",");
+        if (*r == ',')
+            r++;
+    }
 }

@@ -9,6 +9,7 @@
 #define STEX_WGSL_LOWER_H
 
 #include "stex/dispatch.h"
+#include "stex/math.h"
 #include "wgsl/ast.h"
 #include "wgsl/ir.h"
 #include "wgsl/types.h"
@@ -80,8 +81,17 @@ typedef struct wg_override_value {
     double value;
 } wg_override_value;
 
+/* The first f32 and AbstractFloat zeros a module made (Dawn's front end). */
+typedef struct wg_zeros {
+    bool f32_set, afloat_set;
+    uint32_t f32;
+    double afloat;
+} wg_zeros;
+
 typedef struct wg_ctx {
     wg_arena *arena;
+    stex_const_rule const_rule; /* the module's: WGSL's or Dawn's front end */
+    wg_zeros *zeros;            /* the module's first zeros (wg_f32_const) */
     wg_diags *d;
     wg_types *types;
     const wg_ast *ast;
@@ -123,6 +133,15 @@ typedef struct wg_ctx {
     wg_loc stage_use_loc;
     uint32_t line;          /* of the statement being lowered */
 } wg_ctx;
+
+/* Constant values as the module's front end keeps them.  Dawn's holds one
+ * constant per value, compared with ==, so -0 and +0 are one constant: the
+ * first f32 zero (and, apart, the first AbstractFloat zero) a module makes
+ * is every later one.  Under WGSL's rule the value is returned as it is. */
+uint32_t wg_f32_const(wg_ctx *x, uint32_t bits);
+double wg_afloat_const(wg_ctx *x, double v);
+/* The same for the f32 words of math function fn's results, in place. */
+void wg_f32_results(wg_ctx *x, stex_math_fn fn, uint32_t *out);
 
 /* ---- lower.c: the context, registers, emission ---- */
 uint32_t wg_reg_alloc(wg_ctx *x, uint32_t words);

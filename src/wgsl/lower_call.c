@@ -116,7 +116,7 @@ static bool const_convert_f16(wg_ctx *x, const wg_expr *e, int from, int to, wg_
                "65504)");
         return false;
     }
-    out->u = out2[0];
+    out->u = tk == TY_F32 ? wg_f32_const(x, out2[0]) : out2[0];
     return true;
 }
 
@@ -262,8 +262,11 @@ static wg_val construct(wg_ctx *x, const wg_expr *e, int type, wg_val *args, uin
                                  : "u32");
                         stex_math_fn fn;
                         if (stex_math_fn_find("convert", sig, &fn) &&
-                            stex_math_eval_const(fn, false, &w.u, &c[k].u) == STEX_OK)
+                            stex_math_eval_const(x->const_rule, fn, false, &w.u,
+                                                 &c[k].u) == STEX_OK) {
+                            wg_f32_results(x, fn, &c[k].u);
                             continue;
+                        }
                         WG_ERR(x, e->loc, "const-eval", "%s(...) in a const-expression: %s",
                                wg_tname(x, s), stex_last_error());
                         return wg_error_val();
@@ -1022,11 +1025,12 @@ static wg_val packing(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a)
         uint32_t out_n = wg_ty(ts, rt)->words;
         if (all_const) {
             uint32_t out[4];
-            if (stex_math_eval_const(fn, false, in, out) != STEX_OK) {
+            if (stex_math_eval_const(x->const_rule, fn, false, in, out) != STEX_OK) {
                 WG_ERR(x, e->loc, "const-eval", "%s in a const-expression: %s", name,
                        stex_last_error());
                 return wg_error_val();
             }
+            wg_f32_results(x, fn, out);
             wg_cword *c = wg_cwords(x, out_n);
             for (uint32_t j = 0; j < out_n; j++)
                 c[j].u = out[j];
@@ -1248,6 +1252,12 @@ static wg_val bitcast(wg_ctx *x, const wg_expr *e, wg_val *a)
                        ", which is not a finite %s", wg_tname(x, t), c[k].u, th ? "f16" : "f32");
                 return wg_error_val();
             }
+        if (wg_type_scalar(ts, t) == T_F32 && x->const_rule == STEX_CONST_TINT) {
+            wg_cword *f = wg_cwords(x, wg_ty(ts, t)->words); /* v.c may be shared */
+            for (uint32_t k = 0; k < wg_ty(ts, t)->words; k++)
+                f[k].u = wg_f32_const(x, c[k].u);
+            c = f;
+        }
         return (wg_val){.kind = V_CONST, .type = t, .c = c};
     }
     if (th != vh)

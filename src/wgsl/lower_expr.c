@@ -49,7 +49,7 @@ bool wg_const_convert(wg_ctx *x, const wg_cword *in, int from, wg_cword *out, in
         if (fk == tk) {
             out[i] = w;
         } else if (fk == TY_AINT && tk == TY_AFLOAT) {
-            out[i].f = (double)w.i;
+            out[i].f = wg_afloat_const(x, (double)w.i);
         } else if (fk == TY_AINT && tk == TY_I32) {
             if (w.i < INT32_MIN || w.i > INT32_MAX)
                 return false;
@@ -67,7 +67,7 @@ bool wg_const_convert(wg_ctx *x, const wg_cword *in, int from, wg_cword *out, in
             float f = (float)d;
             if (isinf(f))
                 return false;
-            out[i].u = f_bits(f);
+            out[i].u = wg_f32_const(x, f_bits(f));
         } else {
             return false;
         }
@@ -362,7 +362,7 @@ static bool fold_word(wg_ctx *x, wg_tok_kind op, int s, wg_cword a, wg_cword b, 
             WG_ERR(x, loc, "arithmetic", "the const-expression's value is not finite");
             return false;
         }
-        out->f = r;
+        out->f = wg_afloat_const(x, r);
         return true;
     }
     if (op == TK_AMP || op == TK_PIPE || op == TK_CARET) {
@@ -410,11 +410,12 @@ static bool fold_word(wg_ctx *x, wg_tok_kind op, int s, wg_cword a, wg_cword b, 
     /* the math layer's const evaluation: the value (and the errors) every
      * const-expression of stex has */
     uint32_t in[2] = {a.u, b.u};
-    if (stex_math_eval_const(fn, false, in, &out->u) != STEX_OK) {
+    if (stex_math_eval_const(x->const_rule, fn, false, in, &out->u) != STEX_OK) {
         WG_ERR(x, loc, "arithmetic", "'%s' in a const-expression: %s", wg_tok_spelling(op),
                stex_last_error());
         return false;
     }
+    wg_f32_results(x, fn, &out->u);
     if (k == TY_F16 && !isfinite(stex_math_f16_to_float(out->u))) {
         WG_ERR(x, loc, "arithmetic", "the const-expression's value is not finite in f16");
         return false;
@@ -924,9 +925,9 @@ static wg_val unary(wg_ctx *x, const wg_expr *e)
             else if (k == TY_AINT)
                 c[i].i = -w.i;
             else if (k == TY_AFLOAT)
-                c[i].f = -w.f;
+                c[i].f = wg_afloat_const(x, -w.f);
             else if (k == TY_F32)
-                c[i].u = w.u ^ 0x80000000u;
+                c[i].u = wg_f32_const(x, w.u ^ 0x80000000u);
             else if (k == TY_F16)
                 c[i].u = w.u ^ 0x8000u;
             else
@@ -1144,7 +1145,7 @@ wg_val wg_expr_lower(wg_ctx *x, const wg_expr *e)
             return wg_const_scalar(x, e->suffix == 'i' ? T_I32 : T_U32, w);
         }
         if (e->suffix == 'f') {
-            w.u = f_bits((float)e->ival);
+            w.u = wg_f32_const(x, f_bits((float)e->ival));
             return wg_const_scalar(x, T_F32, w);
         }
         return wg_const_scalar(x, T_AINT, w);
@@ -1164,10 +1165,10 @@ wg_val wg_expr_lower(wg_ctx *x, const wg_expr *e)
                 WG_ERR(x, e->loc, "literal", "the literal overflows f32");
                 return wg_error_val();
             }
-            w.u = f_bits(f);
+            w.u = wg_f32_const(x, f_bits(f));
             return wg_const_scalar(x, T_F32, w);
         }
-        w.f = e->fval;
+        w.f = wg_afloat_const(x, e->fval);
         return wg_const_scalar(x, T_AFLOAT, w);
     case E_BOOL:
         w.u = (uint32_t)e->ival;

@@ -330,13 +330,15 @@ wg_val wg_vector_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_val *
         wg_val c = comp(x, a[0], k);
         if (c.kind == V_CONST) {
             uint32_t in[2] = {c.c[0].u, 0}, h, out[2];
-            if (stex_math_eval_const(pack, false, in, &h) != STEX_OK ||
-                stex_math_eval_const(unpack, false, &h, out) != STEX_OK) {
+            /* WGSL's rounding to f16 under every rule: Dawn's quantizeToF16
+             * was not measured */
+            if (stex_math_eval_const(STEX_CONST_WGSL, pack, false, in, &h) != STEX_OK ||
+                stex_math_eval_const(STEX_CONST_WGSL, unpack, false, &h, out) != STEX_OK) {
                 WG_ERR(x, loc, "const-eval", "quantizeToF16 in a const-expression: %s",
                        stex_last_error());
                 return wg_error_val();
             }
-            r[k] = wg_const_scalar(x, T_F32, (wg_cword){.u = out[0]});
+            r[k] = wg_const_scalar(x, T_F32, (wg_cword){.u = wg_f32_const(x, out[0])});
             continue;
         }
         uint32_t pair = wg_reg_alloc(x, 2), h = wg_reg_alloc(x, 1), o = wg_reg_alloc(x, 2);

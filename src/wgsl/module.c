@@ -1,6 +1,7 @@
 /* The public API of stex/wgsl.h: modules (parse, check, reflect) and
  * pipelines (lower an entry point, hand the interpreter to the engine). */
 #include "stex/wgsl.h"
+#include "stex/math.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -41,6 +42,8 @@ struct stex_wgsl_module {
     uint32_t neps;
     stex_wgsl_override_info *overrides;
     uint32_t noverrides;
+    stex_const_rule const_rule; /* how its const-expressions are evaluated */
+    wg_zeros zeros;             /* its first zeros, under Dawn's rule */
 };
 
 /* The @workgroup_size of an entry point (constants or overrides). */
@@ -91,6 +94,8 @@ static void ctx_init(wg_ctx *x, stex_wgsl_module *m, wg_diags *d, wg_program *pr
     memset(x, 0, sizeof *x);
     memset(prog, 0, sizeof *prog);
     x->arena = &m->arena;
+    x->const_rule = m->const_rule;
+    x->zeros = &m->zeros;
     x->d = d;
     x->types = &m->types;
     x->ast = &m->ast;
@@ -417,6 +422,12 @@ static void check_names(stex_wgsl_module *m)
 stex_status stex_wgsl_module_create(const char *source, const char *filename,
                                     stex_wgsl_module **out)
 {
+    return stex_wgsl_module_create_for(NULL, source, filename, out);
+}
+
+stex_status stex_wgsl_module_create_for(const stex_profile *p, const char *source,
+                                        const char *filename, stex_wgsl_module **out)
+{
     if (!out)
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_wgsl_module_create: out is NULL");
     *out = NULL;
@@ -425,6 +436,7 @@ stex_status stex_wgsl_module_create(const char *source, const char *filename,
     stex_wgsl_module *m = calloc(1, sizeof *m);
     if (!m)
         return stex_fail(STEX_OUT_OF_MEMORY, "stex_wgsl_module_create: out of memory");
+    m->const_rule = stex_math_const_rule(p);
     m->source = strdup(source);
     m->filename = strdup(filename ? filename : "shader.wgsl");
     if (!m->source || !m->filename || !wg_types_init(&m->types)) {

@@ -53,7 +53,8 @@ static int explains(const exception *e, stex_math_fn fn, const char *op, const c
         uint32_t in0[8], out0[8] = {0};
         for (int i = 0; i < nin; i++)
             in0[i] = strstr(sig, "f32") ? no_negzero(in[i]) : in[i];
-        if (stex_math_eval_const(fn, !strcmp(src, "const-abstract"), in0, out0) != STEX_OK)
+        if (stex_math_eval_const(STEX_CONST_WGSL, fn, !strcmp(src, "const-abstract"), in0, out0) !=
+            STEX_OK)
             return 0;
         for (int i = 0; i < nout; i++)
             if (no_negzero(out0[i]) != want[i])

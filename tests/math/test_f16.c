@@ -319,15 +319,15 @@ static void test_const(void **state)
 {
     (void)state;
     uint32_t in[2] = {0x7b53u /* 60000 */, 0x4000u /* 2 */}, out[2];
-    assert_int_equal(stex_math_eval_const(STEX_MATH_MUL_F16, false, in, out), STEX_SHADER_ERROR);
+    assert_int_equal(stex_math_eval_const(STEX_CONST_WGSL, STEX_MATH_MUL_F16, false, in, out), STEX_SHADER_ERROR);
     in[0] = 0x7c00u; /* inf */
-    assert_int_equal(stex_math_eval_const(STEX_MATH_ADD_F16, false, in, out), STEX_SHADER_ERROR);
+    assert_int_equal(stex_math_eval_const(STEX_CONST_WGSL, STEX_MATH_ADD_F16, false, in, out), STEX_SHADER_ERROR);
     in[0] = 0x4000u;
     /* sqrt(2) = 1.41421...: 1448.15 units of 2^-10, so significand 1448: 0x3da8 */
-    assert_int_equal(stex_math_eval_const(STEX_MATH_SQRT_F16, false, in, out), STEX_OK);
+    assert_int_equal(stex_math_eval_const(STEX_CONST_WGSL, STEX_MATH_SQRT_F16, false, in, out), STEX_OK);
     assert_int_equal(out[0], 0x3da8u);
     in[0] = 0xbc00u; /* sqrt(-1): NaN */
-    assert_int_equal(stex_math_eval_const(STEX_MATH_SQRT_F16, false, in, out), STEX_SHADER_ERROR);
+    assert_int_equal(stex_math_eval_const(STEX_CONST_WGSL, STEX_MATH_SQRT_F16, false, in, out), STEX_SHADER_ERROR);
 }
 
 int main(void)

@@ -16,7 +16,8 @@
  * departs from WGSL the rows are explained by the exceptions the math
  * layer's replay names (tests/math/const_exceptions.h, through
  * const_explain.h), with the same per-file bounds; any other difference
- * fails. */
+ * fails.  Modules compiled for the lavapipe profile (Dawn's front end, the
+ * STEX_CONST_TINT rule) must give every row as Dawn did, no exception. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -33,8 +34,10 @@
 #include "wgsl_fixture.h"
 
 #include "../math/const_explain.h"
+#include "../math/const_zeros.h"
 
 static stex_device *dev;
+static const stex_profile *front; /* the profile modules are compiled for */
 
 static int parse_hex_list(const char *s, uint32_t *out, int max)
 {
@@ -120,16 +123,17 @@ static void substitute(const char *expr, char args[4][256], char *out, size_t si
 /* The module for one row: each ';'-separated result of the expression bound
  * by a const of its result type and stored, word by word, into out[];
  * runtime: by a let, the inputs read from inp[] at run time. */
+/* prefix: statements before the row's (the earlier cases' f32 zero) */
 static void module_source(const stex_math_fn_info *info, bool abstract, bool runtime,
-                          const uint32_t *in, char *src, size_t size)
+                          const uint32_t *in, const char *prefix, char *src, size_t size)
 {
     char args[4][256];
     arguments(info->sig, in, abstract, runtime, args);
     size_t n = (size_t)snprintf(src, size,
                                 "@group(0) @binding(0) var<storage, read_write> out : "
-                                "array<u32>;\n%s@compute @workgroup_size(1)\nfn main() {\n",
+                                "array<u32>;\n%s@compute @workgroup_size(1)\nfn main() {\n%s",
                                 runtime ? "@group(0) @binding(1) var<storage, read> inp : "
-                                          "array<u32>;\n" : "");
+                                          "array<u32>;\n" : "", prefix);
     const char *rt = strstr(info->sig, "->") + 2, *ex = info->expr;
     uint32_t word = 0;
     for (int k = 0; *rt; k++) {
@@ -181,7 +185,7 @@ static stex_status compile_run(const char *src, const uint32_t *in, uint32_t nin
                                uint32_t *out, uint32_t words, char *diag, size_t dsize)
 {
     stex_wgsl_module *m;
-    stex_status st = stex_wgsl_module_create(src, "const.wgsl", &m);
+    stex_status st = stex_wgsl_module_create_for(front, src, "const.wgsl", &m);
     diag[0] = 0;
     if (st) {
         snprintf(diag, dsize, "%s", stex_wgsl_module_diagnostics(m));
@@ -231,7 +235,7 @@ static void oob_row(const char *name, const char *type, const char *input, const
              "@compute @workgroup_size(1) fn main() {\n  io[1] = buf[%d];\n}\n",
              fixed ? "array<u32, 4>" : "array<u32>", idx);
     stex_wgsl_module *m;
-    stex_status st = stex_wgsl_module_create(src, "const.wgsl", &m);
+    stex_status st = stex_wgsl_module_create_for(front, src, "const.wgsl", &m);
     snprintf(diag, sizeof diag, "%s", stex_wgsl_module_diagnostics(m));
     bool dev_err = !strncmp(output, "error:", 6);
     if (dev_err || st) {
@@ -274,8 +278,10 @@ static void oob_row(const char *name, const char *type, const char *input, const
     stex_wgsl_module_destroy(m);
 }
 
-static void replay(const char *name)
+static void replay(const char *name, stex_profile_id profile)
 {
+    front = stex_profile_get(profile);
+    stex_const_rule rule = stex_math_const_rule(front);
     const char *dir = getenv("STEX_TEST_DATA");
     char path[1024];
     snprintf(path, sizeof path, "%s/wgslexpr-const-%s.tsv.gz", dir ? dir : "tests/data", name);
@@ -285,6 +291,7 @@ static void replay(const char *name)
     enum { NEXC = sizeof EXCEPTIONS / sizeof EXCEPTIONS[0] };
     unsigned exc_rows[NEXC + 1] = {0};
     unsigned rows = 0, exact = 0, errors_ok = 0, oob = 0, bad = 0, runtime_equal = 0;
+    zero_table zeros = {.set = false};
     char line[4096], src[8192], diag[4096];
     while (gzgets(f, line, sizeof line)) {
         line[strcspn(line, "\r\n")] = 0;
@@ -307,7 +314,17 @@ static void replay(const char *name)
             fail_msg("bad inputs %s", inputs);
         int dev_err = !strncmp(output, "error:", 6);
         int nout = dev_err ? 0 : parse_hex_list(output, want, 8);
-        module_source(info, abstract, false, in, src, sizeof src);
+        const char *prefix = "";
+        zero_table before = zeros;
+        if (rule == STEX_CONST_TINT) {
+            /* the zero the group's earlier cases made comes first */
+            zt_group(&zeros, op, sig, srck);
+            before = zeros;
+            if (zeros.set)
+                prefix = zeros.zero ? "  const z : f32 = bitcast<f32>(0x80000000u);\n"
+                                    : "  const z : f32 = 0x0p0f;\n";
+        }
+        module_source(info, abstract, false, in, prefix, src, sizeof src);
         stex_status st = compile_run(src, NULL, 0, got, info->out_words, diag, sizeof diag);
         if (st && !well_formed(diag))
             fail_msg("[%s] %s %s (%s): the compile error is not file:line:col: error: ... "
@@ -315,7 +332,15 @@ static void replay(const char *name)
         if (st && st != STEX_VALIDATION_ERROR)
             fail_msg("[%s] %s %s (%s): status %d", name, op, sig, inputs, (int)st);
         /* the front end's answer is the math layer's */
-        stex_status rst = stex_math_eval_const(fn, abstract, in, ref);
+        uint32_t in_z[8];
+        memcpy(in_z, in, sizeof in_z);
+        if (rule == STEX_CONST_TINT)
+            zt_args(&zeros, fn, abstract, in_z);
+        stex_status rst = stex_math_eval_const(rule, fn, abstract, in_z, ref);
+        if (rule == STEX_CONST_TINT && rst == STEX_OK)
+            zt_results(&zeros, fn, ref);
+        if (dev_err)
+            zeros = before;
         if ((st == STEX_OK) != (rst == STEX_OK) ||
             (!st && memcmp(got, ref, info->out_words * 4))) {
             fprintf(stderr, "[%s] %s %s %s (%s): front end %s %08x, stex_math_eval_const "
@@ -323,10 +348,11 @@ static void replay(const char *name)
                     rst ? "error" : "value", ref[0], diag, src);
             bad = 1;
         }
-        /* the same expression at run time, on the spec profile: the same bits */
-        if (!st && !abstract) {
+        /* the same expression at run time, on the spec profile: the same bits
+         * (WGSL's rule; Dawn's front end departs from the run time) */
+        if (!st && !abstract && rule == STEX_CONST_WGSL) {
             uint32_t rt[8] = {0};
-            module_source(info, false, true, in, src, sizeof src);
+            module_source(info, false, true, in, "", src, sizeof src);
             if (compile_run(src, in, info->in_words, rt, info->out_words, diag, sizeof diag))
                 fail_msg("[%s] %s %s at run time does not compile:\n%s\n%s", name, op, sig, diag,
                          src);
@@ -346,7 +372,7 @@ static void replay(const char *name)
         size_t k;
         int nin = (int)info->in_words;
         stex_status est = st ? STEX_SHADER_ERROR : STEX_OK;
-        for (k = 0; k < NEXC; k++)
+        for (k = rule == STEX_CONST_WGSL ? 0 : NEXC; k < NEXC; k++) /* Tint: none */
             if (explains(&EXCEPTIONS[k], fn, op, sig, srck, in, nin, dev_err, want, nout, est,
                          got))
                 break;
@@ -356,10 +382,11 @@ static void replay(const char *name)
                     inputs, output, st ? diag : "", got[0]);
     }
     gzclose(f);
-    printf("[%s] const rows through the front end: %u, values bit-exact %u, errors matched "
-           "%u; %u values also computed at run time, bit-identical; %u oob_read rows on "
-           "literal indices, all as Dawn\n", name, rows, exact, errors_ok, runtime_equal, oob);
-    for (size_t k = 0; k < NEXC; k++) {
+    printf("[%s, %s rule] const rows through the front end: %u, values bit-exact %u, errors "
+           "matched %u; %u values also computed at run time, bit-identical; %u oob_read rows "
+           "on literal indices, all as Dawn\n", name, stex_const_rule_name(rule), rows, exact,
+           errors_ok, runtime_equal, oob);
+    for (size_t k = 0; rule == STEX_CONST_WGSL && k < NEXC; k++) {
         printf("  exception %-12s %-18s %3u rows (at most %u): %s\n", EXCEPTIONS[k].op,
                EXCEPTIONS[k].sig, exc_rows[k], EXCEPTIONS[k].max_rows, EXCEPTIONS[k].why);
         if (exc_rows[k] > EXCEPTIONS[k].max_rows)
@@ -392,13 +419,25 @@ static int teardown(void **state)
 static void test_lavapipe(void **state)
 {
     (void)state;
-    replay("lavapipe");
+    replay("lavapipe", STEX_PROFILE_SPEC);
 }
 
 static void test_nvidia(void **state)
 {
     (void)state;
-    replay("nvidia");
+    replay("nvidia", STEX_PROFILE_SPEC);
+}
+
+static void test_lavapipe_tint(void **state)
+{
+    (void)state;
+    replay("lavapipe", STEX_PROFILE_LAVAPIPE);
+}
+
+static void test_nvidia_tint(void **state)
+{
+    (void)state;
+    replay("nvidia", STEX_PROFILE_NVIDIA);
 }
 
 int main(void)
@@ -406,6 +445,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lavapipe),
         cmocka_unit_test(test_nvidia),
+        cmocka_unit_test(test_lavapipe_tint),
+        cmocka_unit_test(test_nvidia_tint),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
