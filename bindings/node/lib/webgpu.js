@@ -99,6 +99,9 @@ class GPU {
     this._config = config;
     const probe = native.adapterInfo(native.adapterCreate(config.profile));
     this.wgslLanguageFeatures = new WGSLLanguageFeatures(probe.languageFeatures);
+    // stex's own (docs: bindings/node/README.md, "Lifetimes and leaks"):
+    // the native objects alive now, per WebGPU class, over the process.
+    this.stex = { liveObjects: () => native.liveObjects() };
   }
   async requestAdapter(options = {}) {
     if (options.featureLevel !== undefined && !['core', 'compatibility'].includes(options.featureLevel)) return null;
@@ -155,12 +158,15 @@ class GPUDevice extends EventTarget {
     this._destroyed = false;
     this.onuncapturederror = null;
     this.lost = new Promise((resolve) => { this._resolveLost = resolve; });
+    this._maps = new Set(); // WeakRefs to this device's buffers with a map pending or active
+    this._settle = []; // steps that settle promises, run in the order they were queued
     // stex's own: what no GPU reports (docs: bindings/node/README.md)
     this.stex = { profile: info.profile, raceReports: [] };
   }
   // Reports err (a GPUError) as WebGPU does: the innermost scope whose
   // filter it matches, else an uncapturederror event.
   _error(err) {
+    if (this._destroyed) return; // WebGPU: a lost device reports no errors
     const filter = err instanceof GPUOutOfMemoryError ? 'out-of-memory' : err instanceof GPUInternalError ? 'internal' : 'validation';
     for (let i = this._scopes.length - 1; i >= 0; i--) {
       if (this._scopes[i].filter === filter) {
@@ -186,8 +192,24 @@ class GPUDevice extends EventTarget {
     if (!s) return Promise.reject(new DOMException('popErrorScope: the error scope stack is empty', 'OperationError'));
     return Promise.resolve(s.error);
   }
+  // Queues step, which settles a promise, behind the steps queued before
+  // it: the map of a mapAsync settles before an onSubmittedWorkDone asked
+  // after it, as WebGPU requires.
+  _later(step) {
+    this._settle.push(step);
+    if (this._settle.length === 1) {
+      queueMicrotask(() => {
+        const steps = this._settle;
+        this._settle = [];
+        for (const f of steps) f();
+      });
+    }
+  }
   destroy() {
     if (this._destroyed) return;
+    // WebGPU: unmap every buffer of the device (pending maps reject with AbortError)
+    for (const ref of [...this._maps]) ref.deref()?.unmap();
+    this._maps.clear();
     this._destroyed = true;
     this._resolveLost(new GPUDeviceLostInfo('destroyed', 'device.destroy() was called'));
   }
@@ -214,7 +236,7 @@ class GPUDevice extends EventTarget {
   createShaderModule(desc) {
     const code = String(need(desc, 'code', 'createShaderModule'));
     let r = null;
-    try { r = native.moduleCreate(code, desc.label || 'shader.wgsl'); } catch (e) { this._error(gpuError(e)); }
+    try { r = native.moduleCreate(this._h, code, desc.label || 'shader.wgsl'); } catch (e) { this._error(gpuError(e)); }
     const m = new GPUShaderModule(this, r, desc.label);
     if (r && r.errors) this._error(new GPUValidationError(`createShaderModule: the WGSL has ${r.errors} error(s):\n${r.diagnostics}`));
     return m;
@@ -314,28 +336,62 @@ class GPUBuffer extends GPUObjectBase {
     this.usage = desc.usage;
     this.mapState = 'unmapped';
     this._mapping = null;
+    this._pending = null; // WebGPU's [[pending_map]]: {resolve, reject}
+    this._destroyed = false;
     if (desc.mappedAtCreation && h) this._map(GPUMapMode.WRITE, 0, desc.size, true);
+  }
+  // The device tracks buffers with a map pending or active (weakly: a
+  // dropped buffer is still collected) so that device.destroy() unmaps them.
+  _track(on) {
+    const maps = this._device._maps;
+    if (on) {
+      this._ref ??= new WeakRef(this);
+      maps.add(this._ref);
+    } else if (this._ref) maps.delete(this._ref);
   }
   _map(mode, offset, size, atCreation) {
     this.mapState = 'mapped';
     this._mapping = { mode, offset, size, atCreation, ranges: [] };
+    this._track(true);
   }
   mapAsync(mode, offset = 0, size) {
     const d = this._device;
     size = size ?? Math.max(0, this.size - offset);
-    const fail = (msg) => { d._error(new GPUValidationError(`mapAsync: ${msg}`)); return Promise.reject(new DOMException(`mapAsync: ${msg}`, 'OperationError')); };
-    if (this.mapState !== 'unmapped') return Promise.reject(new DOMException('mapAsync: the buffer is already mapped or pending', 'OperationError'));
-    if (!this._h) return fail('the buffer is invalid or destroyed');
-    if (mode !== GPUMapMode.READ && mode !== GPUMapMode.WRITE) return fail('mode must be exactly one of READ and WRITE');
-    if ((mode === GPUMapMode.READ && !(this.usage & GPUBufferUsage.MAP_READ)) || (mode === GPUMapMode.WRITE && !(this.usage & GPUBufferUsage.MAP_WRITE))) {
-      return fail(`the buffer's usage lacks MAP_${mode === GPUMapMode.READ ? 'READ' : 'WRITE'}`);
+    if (this.mapState !== 'unmapped') {
+      d._error(new GPUValidationError('mapAsync: the buffer is already mapped or has a map pending'));
+      return Promise.reject(new DOMException('mapAsync: the buffer is already mapped or has a map pending', 'OperationError'));
     }
-    if (offset % 8 !== 0 || size % 4 !== 0 || offset + size > this.size) return fail('offset must be a multiple of 8, size of 4, and the range inside the buffer');
+    // WebGPU's device-timeline checks: a failure rejects the promise later
+    // (OperationError, with a validation error now; AbortError when the
+    // device is lost), unless unmap() cancelled the map first.
+    let why = null;
+    if (d._destroyed) why = 'lost';
+    else if (this._destroyed) why = 'the buffer is destroyed';
+    else if (!this._h) why = 'the buffer is invalid';
+    else if (mode !== GPUMapMode.READ && mode !== GPUMapMode.WRITE) why = 'mode must be exactly one of READ and WRITE';
+    else if ((mode === GPUMapMode.READ && !(this.usage & GPUBufferUsage.MAP_READ)) || (mode === GPUMapMode.WRITE && !(this.usage & GPUBufferUsage.MAP_WRITE))) {
+      why = `the buffer's usage lacks MAP_${mode === GPUMapMode.READ ? 'READ' : 'WRITE'}`;
+    } else if (offset % 8 !== 0 || size % 4 !== 0 || offset + size > this.size) why = 'offset must be a multiple of 8, size of 4, and the range inside the buffer';
+    if (why && why !== 'lost') d._error(new GPUValidationError(`mapAsync: ${why}`));
+    let entry;
+    const p = new Promise((resolve, reject) => { entry = { resolve, reject }; });
+    this._pending = entry;
     this.mapState = 'pending';
-    return Promise.resolve().then(() => {
-      if (this.mapState !== 'pending') throw new DOMException('mapAsync: unmapped before the mapping resolved', 'AbortError');
+    this._track(true);
+    d._later(() => {
+      if (this._pending !== entry) return; // unmap() rejected it already
+      this._pending = null;
+      if (why || d._destroyed) {
+        this.mapState = 'unmapped';
+        this._track(false);
+        entry.reject(why && why !== 'lost' ? new DOMException(`mapAsync: ${why}`, 'OperationError')
+          : new DOMException('mapAsync: the device is lost', 'AbortError'));
+        return;
+      }
       this._map(mode, offset, size, false);
+      entry.resolve();
     });
+    return p;
   }
   getMappedRange(offset = 0, size) {
     const m = this._mapping;
@@ -353,19 +409,26 @@ class GPUBuffer extends GPUObjectBase {
     return ab;
   }
   unmap() {
+    if (this._pending) { // WebGPU: a pending map is rejected at once
+      const p = this._pending;
+      this._pending = null;
+      p.reject(new DOMException('mapAsync: unmapped before the mapping resolved', 'AbortError'));
+    }
     const m = this._mapping;
-    if (this.mapState === 'pending') { this.mapState = 'unmapped'; return; }
-    if (!m) return;
-    if (m.mode === GPUMapMode.WRITE && this._h) {
+    if (m && m.mode === GPUMapMode.WRITE && this._h && !this._device._destroyed) {
       for (const r of m.ranges) if (r.ab.byteLength) native.bufferWrite(this._h, r.offset, new Uint8Array(r.ab), true);
     }
-    for (const r of m.ranges) { try { structuredClone(r.ab, { transfer: [r.ab] }); } catch { /* already detached */ } }
+    if (m) for (const r of m.ranges) { try { structuredClone(r.ab, { transfer: [r.ab] }); } catch { /* already detached */ } }
     this._mapping = null;
     this.mapState = 'unmapped';
+    this._track(false);
   }
   destroy() {
-    if (this._mapping) this.unmap();
-    this._h = null; // the native buffer goes with its last reference (a bind group may hold one)
+    this.unmap();
+    this._destroyed = true;
+    // The native buffer goes now unless a bind group still holds it.
+    if (this._h) native.drop(this._h);
+    this._h = null;
   }
 }
 
@@ -390,7 +453,10 @@ class GPUTexture extends GPUObjectBase {
     }
     return new GPUTextureView(d, d._try(() => native.viewCreate(this._h, desc)), desc.label);
   }
-  destroy() { this._h = null; }
+  destroy() { // the native texture goes now unless a view still holds it
+    if (this._h) native.drop(this._h);
+    this._h = null;
+  }
 }
 
 class GPUTextureView extends GPUObjectBase { constructor(device, h, label) { super(device, label); this._h = h; } }
@@ -645,7 +711,9 @@ class GPUQueue extends GPUObjectBase {
       native.textureWrite(copyTexture(destination), bytes, copyLayout(layout), extent3D(size, 'writeTexture'));
     } catch (e) { d._error(e instanceof GPUError ? e : gpuError(e)); }
   }
-  onSubmittedWorkDone() { return Promise.resolve(); }
+  // The work is done at submit; the promise still settles after the maps
+  // asked before it (WebGPU), also once the device is lost.
+  onSubmittedWorkDone() { return new Promise((resolve) => this._device._later(resolve)); }
 }
 
 // ---- the provider ----

@@ -5,22 +5,34 @@
 #include "addon.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void destroy(addon_handle *h)
+static const char *const KIND_NAMES[ADDON_KIND_COUNT] = {
+    "GPUAdapter", "GPUDevice", "GPUBuffer", "GPUTexture", "GPUTextureView", "GPUSampler",
+    "GPUShaderModule", "GPUComputePipeline", "GPUBindGroupLayout", "GPUBindGroup"};
+
+/* Handles alive per kind, over the process (every environment that loads
+ * the addon shares them): counted where a handle is made and freed. */
+static atomic_uint_fast64_t live[ADDON_KIND_COUNT];
+/* Bytes of handles freed on this thread and not yet taken off V8's count:
+ * release() runs without an env (down a chain of dependencies). */
+static _Thread_local int64_t freed_bytes;
+
+static void destroy(addon_kind kind, void *ptr)
 {
-    switch (h->kind) {
-    case ADDON_ADAPTER: stex_adapter_destroy(h->ptr); break;
-    case ADDON_DEVICE: stex_device_destroy(h->ptr); break;
-    case ADDON_BUFFER: stex_buffer_destroy(h->ptr); break;
-    case ADDON_TEXTURE: stex_texture_destroy(h->ptr); break;
-    case ADDON_VIEW: stex_texture_view_destroy(h->ptr); break;
-    case ADDON_SAMPLER: stex_sampler_destroy(h->ptr); break;
-    case ADDON_MODULE: stex_wgsl_module_destroy(h->ptr); break;
-    case ADDON_PIPELINE: stex_pipeline_destroy(h->ptr); break;
-    case ADDON_BIND_GROUP: stex_bind_group_destroy(h->ptr); break;
+    switch (kind) {
+    case ADDON_ADAPTER: stex_adapter_destroy(ptr); break;
+    case ADDON_DEVICE: stex_device_destroy(ptr); break;
+    case ADDON_BUFFER: stex_buffer_destroy(ptr); break;
+    case ADDON_TEXTURE: stex_texture_destroy(ptr); break;
+    case ADDON_VIEW: stex_texture_view_destroy(ptr); break;
+    case ADDON_SAMPLER: stex_sampler_destroy(ptr); break;
+    case ADDON_MODULE: stex_wgsl_module_destroy(ptr); break;
+    case ADDON_PIPELINE: case ADDON_LAYOUT: stex_pipeline_destroy(ptr); break;
+    case ADDON_BIND_GROUP: stex_bind_group_destroy(ptr); break;
     case ADDON_KIND_COUNT: break;
     }
 }
@@ -29,11 +41,22 @@ static void release(addon_handle *h)
 {
     if (!h || --h->refs)
         return;
-    destroy(h);
+    destroy(h->kind, h->ptr);
     for (uint32_t i = 0; i < h->ndeps; i++)
         release(h->deps[i]); /* after the object: it may use them to the end */
+    atomic_fetch_sub(&live[h->kind], 1);
+    freed_bytes += h->bytes;
     free(h->deps);
     free(h);
+}
+
+/* Takes the bytes freed since the last call off V8's external memory. */
+static void settle_bytes(napi_env env)
+{
+    int64_t n = freed_bytes, total;
+    freed_bytes = 0;
+    if (n)
+        napi_adjust_external_memory(env, -n, &total);
 }
 
 addon_handle *addon_handle_new(addon_kind kind, void *ptr, addon_handle *const *deps, uint32_t n)
@@ -44,8 +67,7 @@ addon_handle *addon_handle_new(addon_kind kind, void *ptr, addon_handle *const *
         h = NULL;
     }
     if (!h) {
-        addon_handle tmp = {.kind = kind, .ptr = ptr};
-        destroy(&tmp);
+        destroy(kind, ptr);
         return NULL;
     }
     h->kind = kind, h->ptr = ptr, h->refs = 1, h->ndeps = n;
@@ -53,44 +75,116 @@ addon_handle *addon_handle_new(addon_kind kind, void *ptr, addon_handle *const *
         h->deps[i] = deps[i];
         deps[i]->refs++;
     }
+    if (kind == ADDON_BUFFER)
+        h->bytes = (int64_t)stex_buffer_size(ptr);
+    else if (kind == ADDON_TEXTURE)
+        h->bytes = (int64_t)stex_texture_memory_size(ptr);
+    atomic_fetch_add(&live[kind], 1);
     return h;
 }
 
+/* The external's data: the JavaScript value's reference to a handle,
+ * NULL once `drop` gave it up (the box itself goes with the value). */
+typedef struct js_ref {
+    addon_handle *h;
+} js_ref;
+
 static void finalize(napi_env env, void *data, void *hint)
 {
-    (void)env, (void)hint;
-    release(data);
+    (void)hint;
+    js_ref *r = data;
+    release(r->h);
+    free(r);
+    settle_bytes(env);
 }
 
 napi_value addon_wrap(napi_env env, addon_handle *h)
 {
     napi_value v;
-    if (!h) {
+    js_ref *r = h ? malloc(sizeof *r) : NULL;
+    if (!r) {
+        if (h)
+            h->bytes = 0; /* never told to V8 */
+        release(h);
         napi_throw_error(env, "out of memory", "stex: out of memory for a native object");
         return NULL;
     }
-    if (napi_create_external(env, h, finalize, NULL, &v) != napi_ok) {
+    r->h = h;
+    if (napi_create_external(env, r, finalize, NULL, &v) != napi_ok) {
+        free(r);
+        h->bytes = 0;
         release(h);
         return NULL;
     }
+    int64_t total;
+    if (h->bytes)
+        napi_adjust_external_memory(env, h->bytes, &total);
     return v;
 }
 
-static const char *const KIND_NAMES[ADDON_KIND_COUNT] = {
-    "GPUAdapter", "GPUDevice", "GPUBuffer", "GPUTexture", "GPUTextureView", "GPUSampler",
-    "GPUShaderModule", "GPUComputePipeline", "GPUBindGroup"};
-
-addon_handle *addon_unwrap(napi_env env, napi_value v, addon_kind kind, const char *what)
+static js_ref *ref_of(napi_env env, napi_value v)
 {
     napi_valuetype t;
     void *data = NULL;
     if (napi_typeof(env, v, &t) != napi_ok || t != napi_external ||
-        napi_get_value_external(env, v, &data) != napi_ok || !data ||
-        ((addon_handle *)data)->kind != kind) {
-        addon_throw_type(env, "%s: not a %s", what, KIND_NAMES[kind]);
+        napi_get_value_external(env, v, &data) != napi_ok)
+        return NULL;
+    return data;
+}
+
+addon_handle *addon_peek(napi_env env, napi_value v)
+{
+    js_ref *r = ref_of(env, v);
+    return r ? r->h : NULL;
+}
+
+addon_handle *addon_unwrap(napi_env env, napi_value v, addon_kind kind, const char *what)
+{
+    addon_handle *h = addon_peek(env, v);
+    if (!h || h->kind != kind) {
+        addon_throw_type(env, "%s: not a %s%s", what, KIND_NAMES[kind],
+                         ref_of(env, v) && !h ? " (it was destroyed)" : "");
         return NULL;
     }
-    return data;
+    return h;
+}
+
+/* drop(value): gives up the JavaScript value's reference now, as
+ * GPUBuffer.destroy() and GPUTexture.destroy() may: the memory goes at
+ * once unless a view or bind group still holds the object.  Twice is
+ * nothing. */
+static napi_value drop(napi_env env, napi_callback_info info)
+{
+    ADDON_ARGS(1);
+    js_ref *r = ref_of(env, argv[0]);
+    if (!r)
+        return addon_throw_type(env, "drop: not a native object");
+    addon_handle *h = r->h;
+    r->h = NULL;
+    release(h);
+    settle_bytes(env);
+    return NULL;
+}
+
+/* liveObjects() -> {GPUAdapter: n, GPUDevice: n, ...}: the handles alive
+ * now, per kind (an object is alive while JavaScript or another handle
+ * holds it). */
+static napi_value live_objects(napi_env env, napi_callback_info info)
+{
+    (void)info;
+    napi_value o, v;
+    napi_create_object(env, &o);
+    for (int k = 0; k < ADDON_KIND_COUNT; k++) {
+        napi_create_double(env, (double)atomic_load(&live[k]), &v);
+        napi_set_named_property(env, o, KIND_NAMES[k], v);
+    }
+    return o;
+}
+
+void addon_define_lifetime(napi_env env, napi_value exports)
+{
+    addon_export(env, exports, "drop", drop);
+    addon_export(env, exports, "liveObjects", live_objects);
 }
 
 napi_value addon_throw_status(napi_env env, stex_status st)
@@ -248,6 +342,7 @@ void addon_export(napi_env env, napi_value exports, const char *name, napi_callb
 
 NAPI_MODULE_INIT()
 {
+    addon_define_lifetime(env, exports);
     addon_define_device(env, exports);
     addon_define_shader(env, exports);
     return exports;

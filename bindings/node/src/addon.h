@@ -5,11 +5,17 @@
  *
  * Every native object reaches JavaScript as an external value holding an
  * `addon_handle`.  A handle counts its references: the JavaScript value's
- * (dropped by the garbage collector's finaliser) and each handle that
+ * (dropped by the garbage collector's finaliser, or earlier by `drop`:
+ * GPUBuffer.destroy() and GPUTexture.destroy()) and each handle that
  * depends on it (a buffer on its device, a view on its texture, a bind
  * group on its pipeline and resources).  The stex object is destroyed when
  * the count reaches zero, so the collector may finalise JavaScript objects
  * in any order without a view outliving its texture.
+ *
+ * The addon counts the handles alive per kind (`liveObjects()`, the
+ * provider's gpu.stex.liveObjects()) and tells V8 how many bytes of buffer
+ * and texture memory they hold, so that dropped objects are collected as
+ * soon as their memory, not only their JavaScript wrappers, calls for it.
  *
  * Failures throw a JavaScript Error whose `code` is the stex status name
  * ("validation error", "out of memory", ...) and whose message is
@@ -27,7 +33,9 @@
 
 typedef enum addon_kind {
     ADDON_ADAPTER, ADDON_DEVICE, ADDON_BUFFER, ADDON_TEXTURE, ADDON_VIEW, ADDON_SAMPLER,
-    ADDON_MODULE, ADDON_PIPELINE, ADDON_BIND_GROUP, ADDON_KIND_COUNT
+    ADDON_MODULE, ADDON_PIPELINE,
+    ADDON_LAYOUT, /* createBindGroupLayout's: a stex pipeline with no kernel */
+    ADDON_BIND_GROUP, ADDON_KIND_COUNT
 } addon_kind;
 
 typedef struct addon_handle {
@@ -36,6 +44,7 @@ typedef struct addon_handle {
     void *ptr;                    /* the stex object */
     struct addon_handle **deps;   /* handles this one keeps alive */
     uint32_t ndeps;
+    int64_t bytes;                /* memory told to V8 (buffers, textures) */
 } addon_handle;
 
 /* A new handle for ptr (one reference: the JavaScript value's) keeping
@@ -44,8 +53,10 @@ addon_handle *addon_handle_new(addon_kind kind, void *ptr, addon_handle *const *
 /* The JavaScript value for h; on failure h is released and NULL returned. */
 napi_value addon_wrap(napi_env env, addon_handle *h);
 /* The handle in value v, which must be of kind `kind` (else a TypeError
- * is thrown and NULL returned). */
+ * is thrown and NULL returned; also when v was dropped). */
 addon_handle *addon_unwrap(napi_env env, napi_value v, addon_kind kind, const char *what);
+/* The handle in v whatever its kind; NULL (nothing thrown) when v holds none. */
+addon_handle *addon_peek(napi_env env, napi_value v);
 
 /* In a callback: argv[0..n) the call's arguments, undefined past those given. */
 #define ADDON_ARGS(n)                                                       \
@@ -81,7 +92,8 @@ bool addon_get_name(napi_env env, napi_value obj, const char *key, const char *c
 napi_value addon_get(napi_env env, napi_value obj, const char *key);
 bool addon_is_undefined(napi_env env, napi_value v);
 
-/* The exported functions of each part (addon_device.c, addon_shader.c). */
+/* The exported functions of each part (addon.c, addon_device.c, addon_shader.c). */
+void addon_define_lifetime(napi_env env, napi_value exports);
 void addon_define_device(napi_env env, napi_value exports);
 void addon_define_shader(napi_env env, napi_value exports);
 /* Adds function fn to exports under name. */

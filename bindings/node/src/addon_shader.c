@@ -27,22 +27,26 @@ static char *string_arg(napi_env env, napi_value v, const char *what)
     return s;
 }
 
-/* moduleCreate(code, filename) -> {module, diagnostics, errors}: the module
- * is returned even with errors (its compilation info holds them). */
+/* moduleCreate(device, code, filename) -> {module, diagnostics, errors}: the
+ * module is returned even with errors (its compilation info holds them); its
+ * const-expressions are evaluated as the device's profile's front end does. */
 static napi_value module_create(napi_env env, napi_callback_info info)
 {
-    ADDON_ARGS(2);
-    char *code = string_arg(env, argv[0], "code");
+    ADDON_ARGS(3);
+    addon_handle *dev = addon_unwrap(env, argv[0], ADDON_DEVICE, "createShaderModule");
+    if (!dev)
+        return NULL;
+    char *code = string_arg(env, argv[1], "code");
     if (!code)
         return NULL;
     char file[256] = "shader.wgsl";
     size_t len;
     napi_valuetype t;
-    napi_typeof(env, argv[1], &t);
+    napi_typeof(env, argv[2], &t);
     if (t == napi_string)
-        napi_get_value_string_utf8(env, argv[1], file, sizeof file, &len);
+        napi_get_value_string_utf8(env, argv[2], file, sizeof file, &len);
     stex_wgsl_module *m = NULL;
-    stex_status st = stex_wgsl_module_create(code, file, &m);
+    stex_status st = stex_wgsl_module_create_for(stex_device_profile(dev->ptr), code, file, &m);
     free(code);
     if (!m)
         return addon_throw_status(env, st);
@@ -167,7 +171,7 @@ static napi_value layout_create(napi_env env, napi_callback_info info)
     free(e);
     if (st)
         return addon_throw_status(env, st);
-    return addon_wrap(env, addon_handle_new(ADDON_PIPELINE, p, &dev, 1));
+    return addon_wrap(env, addon_handle_new(ADDON_LAYOUT, p, &dev, 1));
 }
 
 /* pipelineCreate(device, module, entryPoint | undefined, constants | undefined,
@@ -231,11 +235,13 @@ static napi_value pipeline_create(napi_env env, napi_callback_info info)
     return addon_wrap(env, addon_handle_new(ADDON_PIPELINE, p, deps, 1));
 }
 
-/* bindGroupCreate(pipeline, group, [{binding, buffer?, offset?, size?, view?, sampler?}]) */
+/* bindGroupCreate(pipeline | layout, group, [{binding, buffer?, offset?, size?, view?, sampler?}]) */
 static napi_value bind_group_create(napi_env env, napi_callback_info info)
 {
     ADDON_ARGS(3);
-    addon_handle *p = addon_unwrap(env, argv[0], ADDON_PIPELINE, "createBindGroup layout");
+    addon_handle *p = addon_peek(env, argv[0]);
+    if (!p || p->kind != ADDON_LAYOUT)
+        p = addon_unwrap(env, argv[0], ADDON_PIPELINE, "createBindGroup layout");
     uint32_t group = 0, n = 0;
     if (!p || napi_get_value_uint32(env, argv[1], &group) != napi_ok)
         return p ? addon_throw_type(env, "createBindGroup: bad group index") : NULL;
