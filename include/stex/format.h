@@ -61,8 +61,18 @@ typedef enum stex_tier {
     STEX_TIER_1,                  /* texture-formats-tier1 */
     STEX_TIER_2,                  /* texture-formats-tier2 (implies tier1) */
     STEX_TIER_BC,                 /* texture-compression-bc */
+    STEX_TIER_DEPTH32FLOAT_STENCIL8, /* depth32float-stencil8 */
     STEX_TIER_NEVER
 } stex_tier;
+
+/* Which texel copies may name a format's depth aspect (the spec's
+ * "Depth-stencil formats" table). */
+typedef enum stex_depth_copy {
+    STEX_DEPTH_COPY_NA,    /* the format has no depth aspect */
+    STEX_DEPTH_COPY_NEVER, /* depth24plus: never copied */
+    STEX_DEPTH_COPY_SRC,   /* copy source only (depth32float) */
+    STEX_DEPTH_COPY_BOTH   /* source and destination (depth16unorm) */
+} stex_depth_copy;
 
 typedef struct stex_format_info {
     stex_format format;
@@ -78,6 +88,10 @@ typedef struct stex_format_info {
     stex_tier storage;         /* needed for STORAGE_BINDING / write-only */
     bool read_only;            /* read-only allowed where storage is */
     stex_tier read_write;      /* needed for read-write */
+    uint8_t block_width;       /* texel block width: 4 for BC, else 1 */
+    uint8_t block_height;      /* texel block height */
+    stex_depth_copy depth_copy;
+    bool stencil;              /* has a stencil aspect */
 } stex_format_info;
 
 STEX_API const stex_format_info *stex_format_get(stex_format f);
@@ -107,6 +121,19 @@ STEX_API stex_tier stex_format_access_tier(stex_format f, stex_access access);
 /* WebGPU name of the feature a tier stands for ("texture-formats-tier2"),
  * "core" for CORE and "never" for NEVER. */
 STEX_API const char *stex_tier_name(stex_tier t);
+/* A depth-or-stencil format: one with a depth and/or a stencil aspect. */
+STEX_API bool stex_format_is_depth_or_stencil(stex_format f);
+/* One aspect of a format, as texel copies move it. */
+typedef enum stex_format_aspect {
+    STEX_FORMAT_ASPECT_WHOLE,   /* a colour or compressed format's whole texel block */
+    STEX_FORMAT_ASPECT_DEPTH,
+    STEX_FORMAT_ASPECT_STENCIL
+} stex_format_aspect;
+/* Copy footprint (bytes) and byte position inside stex's texel of one
+ * aspect: WHOLE for formats that are not depth-or-stencil, DEPTH or
+ * STENCIL for those that are.  False when the format lacks that aspect. */
+STEX_API bool stex_format_aspect_bytes(stex_format f, stex_format_aspect aspect,
+                                       uint32_t *bytes, uint32_t *offset);
 /* The lessons' formatoIntermedio: r16float if it is a storage format under
  * these features (texture-formats-tier1), else r32float. */
 STEX_API stex_format stex_format_intermediate(uint32_t features);

@@ -49,8 +49,13 @@ STEX_API const stex_texture_desc *stex_texture_get_desc(const stex_texture *t);
 STEX_API stex_device *stex_texture_device(const stex_texture *t);
 /* Size of mip level `mip` (1d: height = depth = 1). */
 STEX_API stex_extent3d stex_texture_mip_size(const stex_texture *t, uint32_t mip);
+/* The level's "physical" size: its size rounded up to whole texel blocks
+ * (a compressed format's 4x4), what copies may reach; (0,0,0) past the
+ * last level. */
+STEX_API stex_extent3d stex_texture_physical_size(const stex_texture *t, uint32_t mip);
 /* Byte offset of texel (x, y, z-or-layer) of level `mip` inside the texture's
- * memory (see docs/memory.md for the tiled scheme); SIZE_MAX if out of range. */
+ * memory (see docs/memory.md for the tiled scheme); SIZE_MAX if out of range.
+ * A compressed texture: the offset of the texel block holding the texel. */
 STEX_API size_t stex_texture_texel_offset(const stex_texture *t, uint32_t mip,
                                           uint32_t x, uint32_t y, uint32_t z);
 /* Total bytes of memory the texture holds (all levels, layers, padding). */
@@ -219,7 +224,8 @@ STEX_API stex_status stex_texture_set_texels(stex_texture *t, uint32_t mip, uint
 /* A depth value as a texel of depth format f in stex's representation:
  * depth16unorm and depth24plus(-stencil8) round d * (2^n - 1) to nearest
  * (depth24plus: unorm24 in bits 0..23 of a 32-bit word, stencil in 24..31),
- * depth32float keeps the float.  False (nothing written) for a format
+ * depth32float and depth32float-stencil8 keep the float in bytes 0..3
+ * (the latter's stencil byte is not written).  False (nothing written) for a format
  * without depth, NaN, or a unorm depth outside [0, 1]. */
 STEX_API bool stex_depth_encode(stex_format f, float d, uint8_t *out);
 
@@ -288,10 +294,19 @@ typedef struct stex_copy_layout {
 typedef struct stex_copy_texture {
     stex_texture *texture;
     uint32_t mip_level;
-    uint32_t origin[3];       /* x, y, z-or-layer */
+    uint32_t origin[3];       /* x, y, z-or-layer; x, y multiples of the texel block */
+    stex_texture_aspect aspect; /* ALL (0) by default; buffer copies of depth-stencil
+                                 * formats name one aspect */
 } stex_copy_texture;
 
-/* queue.writeTexture: no 256 rule on bytes_per_row. */
+/* Texel copies move texel blocks as raw bytes (a compressed format's 4x4
+ * blocks, a depth-stencil format's named aspect): origin and copySize in
+ * texels, multiples of the block, inside the level's physical size;
+ * bytes_per_row and rows_per_image count blocks; depth-or-stencil copies
+ * cover the whole level (width and height) and buffer copies of them name
+ * one aspect that the spec's depth-stencil formats table lets be copied
+ * that way (depth24plus never; depth32float's depth only out of a texture).
+ * queue.writeTexture: no 256 rule on bytes_per_row, no offset alignment. */
 STEX_API stex_status stex_queue_write_texture(const stex_copy_texture *dst, const void *data,
                                               size_t data_size, const stex_copy_layout *layout,
                                               stex_extent3d size);
@@ -302,6 +317,7 @@ STEX_API stex_status stex_copy_buffer_to_texture(stex_buffer *src, const stex_co
 STEX_API stex_status stex_copy_texture_to_buffer(const stex_copy_texture *src, stex_buffer *dst,
                                                  const stex_copy_layout *layout, stex_extent3d size);
 /* copyTextureToTexture: COPY_SRC / COPY_DST, formats equal but for -srgb,
+ * depth-or-stencil textures with every aspect named (aspect ALL),
  * sampleCount 1, the box inside both subresources, and no subresource
  * both read and written. */
 STEX_API stex_status stex_copy_texture_to_texture(const stex_copy_texture *src,

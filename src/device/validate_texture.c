@@ -206,10 +206,18 @@ stex_status stex_validate_texture(const stex_device *d, const stex_texture_desc 
                              "compressed format %s", fi->name);
         break;
     }
-    if (fi->kind == STEX_KIND_COMPRESSED && (w % 4 != 0 || h % 4 != 0))
+    if (w % fi->block_width != 0 || h % fi->block_height != 0)
         return stex_fail(STEX_VALIDATION_ERROR,
-                         "createTexture: size %" PRIu32 "x%" PRIu32 " of compressed format %s "
-                         "is not a multiple of its 4x4 block", w, h, fi->name);
+                         "createTexture: size %" PRIu32 "x%" PRIu32 " of format %s is not a "
+                         "multiple of its %ux%u block (width and height must be multiples of "
+                         "the texel block)", w, h,
+                         fi->name, fi->block_width, fi->block_height);
+    /* Compressed formats are not renderable: no format capability gives
+     * them RENDER_ATTACHMENT (storage is refused below, by the table). */
+    if (fi->kind == STEX_KIND_COMPRESSED && (t.usage & STEX_USAGE_RENDER_ATTACHMENT))
+        return stex_fail(STEX_VALIDATION_ERROR,
+                         "createTexture: usage includes RENDER_ATTACHMENT but compressed format "
+                         "%s is not renderable", fi->name);
 
     uint32_t largest = w > h ? w : h;
     if (t.dimension == STEX_TEXTURE_DIMENSION_3D && l > largest)

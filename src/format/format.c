@@ -18,7 +18,10 @@
 #define TIER_TIER1 STEX_TIER_1
 #define TIER_TIER2 STEX_TIER_2
 #define TIER_BC STEX_TIER_BC
+#define TIER_DEPTH32FLOAT_STENCIL8 STEX_TIER_DEPTH32FLOAT_STENCIL8
 #define TIER_NEVER STEX_TIER_NEVER
+#define STENCIL_YES true
+#define STENCIL_NO false
 #define RO_YES true
 #define RO_NO false
 
@@ -26,11 +29,13 @@ static const stex_format_info format_table[STEX_FORMAT_COUNT] = {
     [STEX_FORMAT_UNDEFINED] = {STEX_FORMAT_UNDEFINED, "undefined", STEX_KIND_COLOR,
                                STEX_CHANNEL_UNORM, STEX_SCALAR_F32, 0, {0, 0, 0, 0}, 0,
                                STEX_PACKING_OPAQUE, STEX_TIER_NEVER, STEX_TIER_NEVER,
-                               false, STEX_TIER_NEVER},
-#define X(id, name, kind, type, ch, br, bg, bb, ba, bytes, packing, create, storage, ro, rw)  \
+                               false, STEX_TIER_NEVER, 1, 1, STEX_DEPTH_COPY_NA, false},
+#define X(id, name, kind, type, ch, br, bg, bb, ba, bytes, packing, create, storage, ro, rw,  \
+          bw, bh, depth_copy, stencil)                                                      \
     [STEX_FORMAT_##id] = {STEX_FORMAT_##id, name, STEX_KIND_##kind, STEX_CHANNEL_##type,      \
                           SCALAR_##type, ch, {br, bg, bb, ba}, bytes, STEX_PACKING_##packing, \
-                          TIER_##create, TIER_##storage, RO_##ro, TIER_##rw},
+                          TIER_##create, TIER_##storage, RO_##ro, TIER_##rw, bw, bh,          \
+                          STEX_DEPTH_COPY_##depth_copy, STENCIL_##stencil},
 #include "stex/formats.def"
 #undef X
 };
@@ -65,6 +70,7 @@ uint32_t stex_tier_feature(stex_tier t)
     case STEX_TIER_1: return STEX_FEATURE_TEXTURE_FORMATS_TIER1;
     case STEX_TIER_2: return STEX_FEATURE_TEXTURE_FORMATS_TIER2;
     case STEX_TIER_BC: return STEX_FEATURE_TEXTURE_COMPRESSION_BC;
+    case STEX_TIER_DEPTH32FLOAT_STENCIL8: return STEX_FEATURE_DEPTH32FLOAT_STENCIL8;
     case STEX_TIER_CORE:
     case STEX_TIER_NEVER:
     default: return 0;
@@ -134,6 +140,7 @@ const char *stex_tier_name(stex_tier t)
     case STEX_TIER_1: return "texture-formats-tier1";
     case STEX_TIER_2: return "texture-formats-tier2";
     case STEX_TIER_BC: return "texture-compression-bc";
+    case STEX_TIER_DEPTH32FLOAT_STENCIL8: return "depth32float-stencil8";
     case STEX_TIER_NEVER: return "never";
     default: return "?";
     }
@@ -154,6 +161,42 @@ bool stex_format_supports_access(stex_format f, stex_access access, uint32_t fea
         !(language_features & STEX_LANGUAGE_FEATURE_READONLY_AND_READWRITE_STORAGE_TEXTURES))
         return false;
     return stex_tier_enabled(stex_format_access_tier(f, access), features);
+}
+
+bool stex_format_is_depth_or_stencil(stex_format f)
+{
+    const stex_format_info *fi = stex_format_get(f);
+    return fi && (fi->kind == STEX_KIND_DEPTH || fi->kind == STEX_KIND_STENCIL);
+}
+
+bool stex_format_aspect_bytes(stex_format f, stex_format_aspect aspect, uint32_t *bytes,
+                              uint32_t *offset)
+{
+    const stex_format_info *fi = stex_format_get(f);
+    uint32_t n = 0, at = 0;
+    if (!fi)
+        return false;
+    if (!stex_format_is_depth_or_stencil(f)) {
+        if (aspect != STEX_FORMAT_ASPECT_WHOLE)
+            return false;
+        n = fi->bytes;
+    } else if (aspect == STEX_FORMAT_ASPECT_DEPTH) {
+        if (fi->depth_copy == STEX_DEPTH_COPY_NA)
+            return false;
+        n = fi->bits[0] / 8u;
+    } else if (aspect == STEX_FORMAT_ASPECT_STENCIL) {
+        if (!fi->stencil)
+            return false;
+        n = 1;
+        at = fi->kind == STEX_KIND_STENCIL ? 0 : fi->bits[0] / 8u;
+    } else {
+        return false;
+    }
+    if (bytes)
+        *bytes = n;
+    if (offset)
+        *offset = at;
+    return true;
 }
 
 stex_format stex_format_intermediate(uint32_t features)

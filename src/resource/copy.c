@@ -8,64 +8,147 @@
 #include "device/validate_common.h" /* stex_formats_view_compatible */
 #include "resource/internal.h"
 
-/* "validating GPUTexelCopyTextureInfo" and "validating texture copy range". */
+/* What a copy moves per texel block of one side: the aspect's bytes (the
+ * spec's "texel block copy footprint") found at byte `offset` of stex's
+ * texel, over blocks of bw x bh texels. */
+typedef struct copy_unit {
+    uint32_t bw, bh, bytes, offset;
+} copy_unit;
+
+/* "validating GPUTexelCopyTextureInfo" and "validating texture copy range",
+ * against the level's physical size (whole texel blocks). */
 static stex_status check_texture(const char *op, const stex_copy_texture *c, stex_extent3d size,
                                  uint32_t need_usage, const char *usage_name)
 {
     const stex_texture *t = c->texture;
     if (!t)
         return stex_fail(STEX_INVALID_ARGUMENT, "%s: texture must not be NULL", op);
+    if ((unsigned)c->aspect > STEX_ASPECT_DEPTH_ONLY)
+        return stex_fail(STEX_TYPE_ERROR, "%s: aspect %d is not a GPUTextureAspect", op,
+                         (int)c->aspect);
+    const stex_format_info *fi = t->info;
+    if (c->mip_level >= t->desc.mip_level_count)
+        return stex_fail(STEX_VALIDATION_ERROR, "%s: mipLevel %u is not less than the texture's mipLevelCount %u",
+                         op, c->mip_level, t->desc.mip_level_count);
+    stex_extent3d m = stex_texture_physical_size(t, c->mip_level);
+    const char *axis[3] = {"x", "y", t->desc.dimension == STEX_TEXTURE_DIMENSION_3D ? "z" : "array layer"};
+    const char *ext[3] = {"width", "height", "depthOrArrayLayers"};
+    uint32_t lim[3] = {m.width, m.height, m.depth_or_array_layers};
+    uint32_t len[3] = {size.width, size.height, size.depth_or_array_layers};
+    bool blocks = fi->block_width > 1 || fi->block_height > 1;
+    for (int i = 0; i < 3; i++)
+        if ((uint64_t)c->origin[i] + len[i] > lim[i])
+            return stex_fail(STEX_VALIDATION_ERROR,
+                             "%s: copy box out of the subresource: origin.%s %u + copySize.%s %u > %u at mip level %u%s",
+                             op, axis[i], c->origin[i], ext[i], len[i], lim[i], c->mip_level,
+                             blocks ? " (its physical size, in whole texel blocks)" : "");
+    uint32_t bwh[2] = {fi->block_width, fi->block_height};
+    for (int i = 0; i < 2; i++) {
+        if (c->origin[i] % bwh[i])
+            return stex_fail(STEX_VALIDATION_ERROR,
+                             "%s: origin.%s %u is not a multiple of the texel block %s %u of %s", op,
+                             axis[i], c->origin[i], i ? "height" : "width", bwh[i], fi->name);
+        if (len[i] % bwh[i])
+            return stex_fail(STEX_VALIDATION_ERROR,
+                             "%s: copySize.%s %u is not a multiple of the texel block %s %u of %s",
+                             op, ext[i], len[i], i ? "height" : "width", bwh[i], fi->name);
+    }
+    /* The spec asks the whole subresource of depth-or-stencil formats;
+     * like the implementations (and the CTS) stex checks width and height,
+     * so a copy may still take some of the array layers. */
+    if (stex_format_is_depth_or_stencil(fi->format) &&
+        (size.width != m.width || size.height != m.height))
+        return stex_fail(STEX_VALIDATION_ERROR,
+                         "%s: copies of depth-or-stencil format %s must cover the whole subresource: "
+                         "copySize %ux%u is not the mip level's %ux%u", op, fi->name, size.width,
+                         size.height, m.width, m.height);
     if (!(t->desc.usage & need_usage))
         return stex_fail(STEX_VALIDATION_ERROR, "%s: texture usage 0x%x lacks %s", op, t->desc.usage,
                          usage_name);
     if (t->desc.sample_count != 1)
         return stex_fail(STEX_VALIDATION_ERROR, "%s: texture sampleCount %u; copies need sampleCount 1",
                          op, t->desc.sample_count);
-    if (c->mip_level >= t->desc.mip_level_count)
-        return stex_fail(STEX_VALIDATION_ERROR, "%s: mipLevel %u is not less than the texture's mipLevelCount %u",
-                         op, c->mip_level, t->desc.mip_level_count);
-    if (t->info->kind != STEX_KIND_COLOR)
-        return stex_fail(STEX_INVALID_ARGUMENT, "%s: stex copies color formats only, not %s", op,
-                         t->info->name);
-    stex_extent3d m = stex_texture_mip_size(t, c->mip_level);
-    const char *axis[3] = {"x", "y", t->desc.dimension == STEX_TEXTURE_DIMENSION_3D ? "z" : "array layer"};
-    const char *ext[3] = {"width", "height", "depthOrArrayLayers"};
-    uint32_t lim[3] = {m.width, m.height, m.depth_or_array_layers};
-    uint32_t len[3] = {size.width, size.height, size.depth_or_array_layers};
-    for (int i = 0; i < 3; i++)
-        if ((uint64_t)c->origin[i] + len[i] > lim[i])
-            return stex_fail(STEX_VALIDATION_ERROR,
-                             "%s: copy box out of the subresource: origin.%s %u + copySize.%s %u > %u at mip level %u",
-                             op, axis[i], c->origin[i], ext[i], len[i], lim[i], c->mip_level);
     return STEX_OK;
 }
 
-/* "validating linear texture data": returns the required bytes in *need. */
-static stex_status check_layout(const char *op, const stex_copy_layout *l, uint64_t byte_size,
-                                stex_extent3d size, uint32_t bpp, const char *size_name)
+/* The aspect a buffer copy moves ("validating texture buffer copy"): a
+ * depth-or-stencil format's copy names one aspect that the "Depth-stencil
+ * formats" table lets be copied this way; other formats move whole blocks. */
+static stex_status buffer_unit(const char *op, const stex_copy_texture *c, bool to_texture,
+                               copy_unit *u)
 {
-    uint64_t last_row = (uint64_t)size.width * bpp;
-    if (size.height > 1 && !l->bytes_per_row)
+    const stex_format_info *fi = c->texture->info;
+    u->bw = fi->block_width;
+    u->bh = fi->block_height;
+    bool depth = fi->depth_copy != STEX_DEPTH_COPY_NA, stencil = fi->stencil;
+    if (!depth && !stencil) {
+        if (c->aspect != STEX_ASPECT_ALL)
+            return stex_fail(STEX_VALIDATION_ERROR, "%s: aspect %s does not exist in format %s", op,
+                             stex_texture_aspect_name(c->aspect), fi->name);
+        stex_format_aspect_bytes(fi->format, STEX_FORMAT_ASPECT_WHOLE, &u->bytes, &u->offset);
+        return STEX_OK;
+    }
+    stex_texture_aspect a = c->aspect;
+    if (a == STEX_ASPECT_ALL) {
+        if (depth && stencil)
+            return stex_fail(STEX_VALIDATION_ERROR,
+                             "%s: aspect \"all\" of depth-stencil format %s names two aspects; a copy "
+                             "between a buffer and a texture names one (\"depth-only\" or "
+                             "\"stencil-only\")", op, fi->name);
+        a = depth ? STEX_ASPECT_DEPTH_ONLY : STEX_ASPECT_STENCIL_ONLY;
+    }
+    if ((a == STEX_ASPECT_DEPTH_ONLY && !depth) || (a == STEX_ASPECT_STENCIL_ONLY && !stencil))
+        return stex_fail(STEX_VALIDATION_ERROR, "%s: aspect %s does not exist in format %s", op,
+                         stex_texture_aspect_name(a), fi->name);
+    if (a == STEX_ASPECT_DEPTH_ONLY &&
+        (fi->depth_copy == STEX_DEPTH_COPY_NEVER ||
+         (to_texture && fi->depth_copy != STEX_DEPTH_COPY_BOTH)))
         return stex_fail(STEX_VALIDATION_ERROR,
-                         "%s: bytesPerRow must be specified when copySize.height (%u) > 1", op, size.height);
+                         "%s: the depth aspect of %s cannot be a texel copy %s (the spec's "
+                         "depth-stencil formats table)", op, fi->name,
+                         to_texture ? "destination" : "source");
+    stex_format_aspect_bytes(fi->format,
+                             a == STEX_ASPECT_DEPTH_ONLY ? STEX_FORMAT_ASPECT_DEPTH
+                                                         : STEX_FORMAT_ASPECT_STENCIL,
+                             &u->bytes, &u->offset);
+    return STEX_OK;
+}
+
+/* "validating linear texture data", in texel blocks. */
+static stex_status check_layout(const char *op, const stex_copy_layout *l, uint64_t byte_size,
+                                stex_extent3d size, const copy_unit *u, const char *size_name)
+{
+    uint32_t wb = size.width / u->bw, hb = size.height / u->bh;
+    uint64_t last_row = (uint64_t)wb * u->bytes;
+    if (hb > 1 && !l->bytes_per_row)
+        return stex_fail(STEX_VALIDATION_ERROR,
+                         "%s: bytesPerRow must be specified when the copy has more than one row of "
+                         "texel blocks (%u)", op, hb);
     if (size.depth_or_array_layers > 1 && (!l->bytes_per_row || !l->rows_per_image))
         return stex_fail(STEX_VALIDATION_ERROR,
                          "%s: bytesPerRow and rowsPerImage must be specified when copySize.depthOrArrayLayers (%u) > 1",
                          op, size.depth_or_array_layers);
     if (l->bytes_per_row && l->bytes_per_row < last_row)
         return stex_fail(STEX_VALIDATION_ERROR,
-                         "%s: bytesPerRow %u is less than the bytes in one row of the copy (%u texels x %u bytes = %" PRIu64 ")",
-                         op, l->bytes_per_row, size.width, bpp, last_row);
-    if (l->rows_per_image && l->rows_per_image < size.height)
-        return stex_fail(STEX_VALIDATION_ERROR, "%s: rowsPerImage %u is less than copySize.height %u", op,
-                         l->rows_per_image, size.height);
+                         "%s: bytesPerRow %u is less than the bytes in one row of the copy (%u %s x %u bytes = %" PRIu64 ")",
+                         op, l->bytes_per_row, wb, u->bw > 1 ? "texel blocks" : "texels", u->bytes,
+                         last_row);
+    if (l->rows_per_image && l->rows_per_image < hb) {
+        if (u->bh == 1)
+            return stex_fail(STEX_VALIDATION_ERROR, "%s: rowsPerImage %u is less than copySize.height %u",
+                             op, l->rows_per_image, size.height);
+        return stex_fail(STEX_VALIDATION_ERROR,
+                         "%s: rowsPerImage %u is less than the copy's %u rows of texel blocks "
+                         "(copySize.height %u / block height %u)", op, l->rows_per_image, hb,
+                         size.height, u->bh);
+    }
     /* WebGPU's "required bytes in copy" */
     uint64_t need = 0;
-    if (size.height && size.depth_or_array_layers) {
+    if (size.depth_or_array_layers) {
         uint64_t bpr = l->bytes_per_row, per_image = bpr * l->rows_per_image;
-        if (size.depth_or_array_layers > 1)
-            need = per_image * (size.depth_or_array_layers - 1);
-        need += bpr * (size.height - 1) + last_row;
+        need = per_image * (size.depth_or_array_layers - 1);
+        if (hb)
+            need += bpr * (hb - 1) + last_row;
     }
     if (l->offset > byte_size || need > byte_size - l->offset)
         return stex_fail(STEX_VALIDATION_ERROR,
@@ -74,38 +157,46 @@ static stex_status check_layout(const char *op, const stex_copy_layout *l, uint6
     return STEX_OK;
 }
 
-/* The extra rules of buffer copies ("validating GPUTexelCopyBufferInfo"). */
-static stex_status check_buffer_layout(const char *op, const stex_copy_layout *l, uint32_t bpp)
+/* The extra rules of buffer copies ("validating GPUTexelCopyBufferInfo" and
+ * the aligned case of "validating texture buffer copy"). */
+static stex_status check_buffer_layout(const char *op, const stex_copy_layout *l,
+                                       const stex_format_info *fi, const copy_unit *u)
 {
     if (l->bytes_per_row % 256)
         return stex_fail(STEX_VALIDATION_ERROR, "%s: bytesPerRow %u is not a multiple of 256", op,
                          l->bytes_per_row);
-    if (l->offset % bpp)
+    bool ds = stex_format_is_depth_or_stencil(fi->format);
+    uint32_t align = ds ? 4 : u->bytes;
+    if (l->offset % align)
         return stex_fail(STEX_VALIDATION_ERROR,
-                         "%s: offset %" PRIu64 " is not a multiple of the texel block copy footprint (%u bytes)",
-                         op, l->offset, bpp);
+                         ds ? "%s: offset %" PRIu64 " is not a multiple of 4 (copies of depth-or-stencil "
+                              "formats)"
+                            : "%s: offset %" PRIu64 " is not a multiple of the texel block copy footprint (%u bytes)",
+                         op, l->offset, align);
     return STEX_OK;
 }
 
-/* Moves the copy box between the texture and linear bytes, row by row;
- * bytes between rows and images in the linear side are never touched. */
+/* Moves the copy box between the texture and linear bytes, block row by
+ * block row; bytes between rows and images in the linear side, and the
+ * other aspect's bytes in the texture, are never touched. */
 static void move(const stex_copy_texture *c, uint8_t *linear, const stex_copy_layout *l,
-                 stex_extent3d size, bool to_texture)
+                 stex_extent3d size, const copy_unit *u, bool to_texture)
 {
     stex_texture *t = c->texture;
     const stex_level_layout *lv = &t->layout.level[c->mip_level];
-    uint32_t bpp = t->info->bytes;
-    uint64_t rows = l->rows_per_image ? l->rows_per_image : size.height;
+    uint32_t wb = size.width / u->bw, hb = size.height / u->bh;
+    uint32_t x0 = c->origin[0] / u->bw, y0 = c->origin[1] / u->bh;
+    uint64_t rows = l->rows_per_image ? l->rows_per_image : hb;
     for (uint32_t z = 0; z < size.depth_or_array_layers; z++)
-        for (uint32_t y = 0; y < size.height; y++) {
+        for (uint32_t y = 0; y < hb; y++) {
             uint8_t *row = linear + l->offset + ((uint64_t)z * rows + y) * l->bytes_per_row;
-            for (uint32_t x = 0; x < size.width; x++) {
-                uint8_t *texel = t->memory + stex_level_offset(lv, c->origin[0] + x, c->origin[1] + y,
-                                                                c->origin[2] + z);
+            for (uint32_t x = 0; x < wb; x++) {
+                uint8_t *texel = t->memory + u->offset +
+                                 stex_level_offset(lv, x0 + x, y0 + y, c->origin[2] + z);
                 if (to_texture)
-                    memcpy(texel, row + (uint64_t)x * bpp, bpp);
+                    memcpy(texel, row + (uint64_t)x * u->bytes, u->bytes);
                 else
-                    memcpy(row + (uint64_t)x * bpp, texel, bpp);
+                    memcpy(row + (uint64_t)x * u->bytes, texel, u->bytes);
             }
         }
 }
@@ -128,13 +219,16 @@ stex_status stex_queue_write_texture(const stex_copy_texture *dst, const void *d
     if (!dst || !layout || (!data && data_size))
         return stex_fail(STEX_INVALID_ARGUMENT, "%s: destination, layout and data must not be NULL", op);
     size = norm_size(size);
+    copy_unit u;
     stex_status st = check_texture(op, dst, size, STEX_USAGE_COPY_DST, "COPY_DST");
     if (!st)
-        st = check_layout(op, layout, data_size, size, dst->texture->info->bytes, "data size");
+        st = buffer_unit(op, dst, true, &u);
+    if (!st)
+        st = check_layout(op, layout, data_size, size, &u, "data size");
     if (st)
         return st;
     if (size.width)
-        move(dst, (uint8_t *)(uintptr_t)data, layout, size, true);
+        move(dst, (uint8_t *)(uintptr_t)data, layout, size, &u, true);
     return STEX_OK;
 }
 
@@ -147,15 +241,18 @@ static stex_status b2t(stex_buffer *src, const stex_copy_layout *layout,
     size = norm_size(size);
     if (!(src->usage & STEX_BUFFER_USAGE_COPY_SRC))
         return stex_fail(STEX_VALIDATION_ERROR, "%s: source buffer usage 0x%x lacks COPY_SRC", op, src->usage);
+    copy_unit u;
     stex_status st = check_texture(op, dst, size, STEX_USAGE_COPY_DST, "COPY_DST");
     if (!st)
-        st = check_buffer_layout(op, layout, dst->texture->info->bytes);
+        st = buffer_unit(op, dst, true, &u);
     if (!st)
-        st = check_layout(op, layout, src->size, size, dst->texture->info->bytes, "source buffer size");
+        st = check_buffer_layout(op, layout, dst->texture->info, &u);
+    if (!st)
+        st = check_layout(op, layout, src->size, size, &u, "source buffer size");
     if (st)
         return st;
     if (run && size.width)
-        move(dst, src->data, layout, size, true);
+        move(dst, src->data, layout, size, &u, true);
     return STEX_OK;
 }
 
@@ -181,15 +278,18 @@ static stex_status t2b(const stex_copy_texture *src, stex_buffer *dst,
     if (!(dst->usage & STEX_BUFFER_USAGE_COPY_DST))
         return stex_fail(STEX_VALIDATION_ERROR, "%s: destination buffer usage 0x%x lacks COPY_DST", op,
                          dst->usage);
+    copy_unit u;
     stex_status st = check_texture(op, src, size, STEX_USAGE_COPY_SRC, "COPY_SRC");
     if (!st)
-        st = check_buffer_layout(op, layout, src->texture->info->bytes);
+        st = buffer_unit(op, src, false, &u);
     if (!st)
-        st = check_layout(op, layout, dst->size, size, src->texture->info->bytes, "destination buffer size");
+        st = check_buffer_layout(op, layout, src->texture->info, &u);
+    if (!st)
+        st = check_layout(op, layout, dst->size, size, &u, "destination buffer size");
     if (st)
         return st;
     if (run && size.width)
-        move(src, dst->data, layout, size, false);
+        move(src, dst->data, layout, size, &u, false);
     return STEX_OK;
 }
 
@@ -213,6 +313,20 @@ static void layer_range(const stex_copy_texture *c, stex_extent3d size, uint32_t
     *hi = layers ? c->origin[2] + size.depth_or_array_layers : UINT32_MAX;
 }
 
+/* Does the copy name every aspect of its depth-or-stencil format? "all"
+ * does, and so does the one aspect of a format that has only that one. */
+static bool all_aspects(const stex_copy_texture *c)
+{
+    const stex_format_info *fi = c->texture->info;
+    bool depth = fi->depth_copy != STEX_DEPTH_COPY_NA;
+    switch (c->aspect) {
+    case STEX_ASPECT_ALL: return true;
+    case STEX_ASPECT_DEPTH_ONLY: return depth && !fi->stencil;
+    case STEX_ASPECT_STENCIL_ONLY: return fi->stencil && !depth;
+    default: return false;
+    }
+}
+
 static stex_status t2t(const stex_copy_texture *src, const stex_copy_texture *dst,
                        stex_extent3d size, bool run)
 {
@@ -229,6 +343,18 @@ static stex_status t2t(const stex_copy_texture *src, const stex_copy_texture *ds
     if (!stex_formats_view_compatible(s->desc.format, d->desc.format))
         return stex_fail(STEX_VALIDATION_ERROR, "%s: formats %s and %s are not copy-compatible (they "
                          "may differ only in -srgb)", op, s->info->name, d->info->name);
+    if (stex_format_is_depth_or_stencil(s->desc.format)) {
+        if (!all_aspects(src) || !all_aspects(dst))
+            return stex_fail(STEX_VALIDATION_ERROR, "%s: copies between depth-or-stencil textures "
+                             "(%s) must name all of their aspects; source aspect %s, destination "
+                             "aspect %s", op, s->info->name, stex_texture_aspect_name(src->aspect),
+                             stex_texture_aspect_name(dst->aspect));
+    } else if (src->aspect != STEX_ASPECT_ALL || dst->aspect != STEX_ASPECT_ALL) {
+        return stex_fail(STEX_VALIDATION_ERROR, "%s: aspect %s does not exist in format %s", op,
+                         stex_texture_aspect_name(src->aspect != STEX_ASPECT_ALL ? src->aspect
+                                                                                : dst->aspect),
+                         s->info->name);
+    }
     if (s == d && src->mip_level == dst->mip_level) {
         uint32_t a0, a1, b0, b1;
         layer_range(src, size, &a0, &a1);
@@ -239,16 +365,18 @@ static stex_status t2t(const stex_copy_texture *src, const stex_copy_texture *ds
     }
     if (!run)
         return STEX_OK;
+    /* Whole texel blocks (every aspect) as raw bytes; copy-compatible
+     * formats share their block size. */
     const stex_level_layout *ls = &s->layout.level[src->mip_level];
     const stex_level_layout *ld = &d->layout.level[dst->mip_level];
-    uint32_t bpp = s->info->bytes;
+    uint32_t bw = s->info->block_width, bh = s->info->block_height, bpp = s->info->bytes;
+    uint32_t sx = src->origin[0] / bw, sy = src->origin[1] / bh;
+    uint32_t dx = dst->origin[0] / bw, dy = dst->origin[1] / bh;
     for (uint32_t z = 0; z < size.depth_or_array_layers; z++)
-        for (uint32_t y = 0; y < size.height; y++)
-            for (uint32_t x = 0; x < size.width; x++)
-                memcpy(d->memory + stex_level_offset(ld, dst->origin[0] + x, dst->origin[1] + y,
-                                                     dst->origin[2] + z),
-                       s->memory + stex_level_offset(ls, src->origin[0] + x, src->origin[1] + y,
-                                                     src->origin[2] + z),
+        for (uint32_t y = 0; y < size.height / bh; y++)
+            for (uint32_t x = 0; x < size.width / bw; x++)
+                memcpy(d->memory + stex_level_offset(ld, dx + x, dy + y, dst->origin[2] + z),
+                       s->memory + stex_level_offset(ls, sx + x, sy + y, src->origin[2] + z),
                        bpp);
     return STEX_OK;
 }

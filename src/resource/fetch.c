@@ -50,7 +50,8 @@ stex_decode_fn stex_depth_decoder(stex_format f)
     case STEX_FORMAT_DEPTH16UNORM: return dec_depth16;
     case STEX_FORMAT_DEPTH24PLUS:
     case STEX_FORMAT_DEPTH24PLUS_STENCIL8: return dec_depth24;
-    case STEX_FORMAT_DEPTH32FLOAT: return dec_depth32;
+    case STEX_FORMAT_DEPTH32FLOAT:
+    case STEX_FORMAT_DEPTH32FLOAT_STENCIL8: return dec_depth32; /* f32 in bytes 0-3 */
     default: return NULL;
     }
 }
@@ -76,10 +77,21 @@ static void dec_stencil_of_d24s8(const stex_profile *p, const uint8_t *in, stex_
     stencil_out(in[3], out);
 }
 
+/* depth32float-stencil8: the stencil in byte 4, after the f32 depth */
+static void dec_stencil_of_d32s8(const stex_profile *p, const uint8_t *in, stex_vec4 *out)
+{
+    (void)p;
+    stencil_out(in[4], out);
+}
+
 stex_decode_fn stex_stencil_decoder(stex_format f)
 {
-    return f == STEX_FORMAT_STENCIL8 ? dec_stencil8
-         : f == STEX_FORMAT_DEPTH24PLUS_STENCIL8 ? dec_stencil_of_d24s8 : NULL;
+    switch (f) {
+    case STEX_FORMAT_STENCIL8: return dec_stencil8;
+    case STEX_FORMAT_DEPTH24PLUS_STENCIL8: return dec_stencil_of_d24s8;
+    case STEX_FORMAT_DEPTH32FLOAT_STENCIL8: return dec_stencil_of_d32s8;
+    default: return NULL;
+    }
 }
 
 bool stex_depth_encode(stex_format f, float d, uint8_t *out)
@@ -102,6 +114,7 @@ bool stex_depth_encode(stex_format f, float d, uint8_t *out)
         u = (uint32_t)lrint((double)d * 16777215.0);
         break;
     case STEX_FORMAT_DEPTH32FLOAT:
+    case STEX_FORMAT_DEPTH32FLOAT_STENCIL8: /* bytes 0-3; the stencil byte is left alone */
         memcpy(&u, &d, 4);
         break;
     default:
@@ -162,6 +175,9 @@ stex_status stex_texture_set_texels(stex_texture *t, uint32_t mip, uint32_t samp
     if (sample >= t->desc.sample_count)
         return stex_fail(STEX_VALIDATION_ERROR, "setTexels: sample %u is not below the "
                          "texture's sampleCount %u", sample, t->desc.sample_count);
+    if (t->info->kind == STEX_KIND_COMPRESSED)
+        return stex_fail(STEX_VALIDATION_ERROR, "setTexels: %s is a compressed format; give its "
+                         "texel blocks with writeTexture or a buffer copy", t->info->name);
     const stex_level_layout *l = &t->layout.level[mip];
     stex_extent3d e = stex_texture_mip_size(t, mip);
     uint32_t bpp = t->info->bytes;

@@ -30,6 +30,46 @@ static void texture_free(uint8_t *p, size_t bytes)
         free(p);
 }
 
+/* Texel blocks a level of `texels` texels holds: the level's size
+ * (texels >> mip, at least 1) rounded up to whole blocks, as the spec's
+ * "physical miplevel-specific texture extent" is. */
+static uint32_t level_blocks(uint32_t texels, uint32_t mip, uint32_t block)
+{
+    uint32_t n = texels >> mip ? texels >> mip : 1;
+    return (n + block - 1) / block;
+}
+
+/* The layout of a 2d compressed texture: level m holds level_blocks()
+ * blocks a side, every array layer; levels 256-byte aligned as
+ * stex_texture_layout_init places them. */
+static stex_status block_layout_init(stex_texture_layout *out, const stex_texture_desc *d,
+                                     const stex_format_info *fi)
+{
+    if (d->mip_level_count == 0 || d->mip_level_count > STEX_MAX_MIP_LEVELS)
+        return stex_fail(STEX_INVALID_ARGUMENT, "createTexture: %u mip levels; 1..%d supported",
+                         d->mip_level_count, STEX_MAX_MIP_LEVELS);
+    memset(out, 0, sizeof *out);
+    out->dimension = d->dimension;
+    out->mip_level_count = d->mip_level_count;
+    uint64_t at = 0;
+    for (uint32_t m = 0; m < d->mip_level_count; m++) {
+        stex_level_layout *l = &out->level[m];
+        stex_status st = stex_level_layout_tiled(l, level_blocks(d->size.width, m, fi->block_width),
+                                                 level_blocks(d->size.height, m, fi->block_height),
+                                                 d->size.depth_or_array_layers, fi->bytes);
+        if (st)
+            return st;
+        l->base = at;
+        uint64_t bytes = stex_level_layout_bytes(l);
+        if (bytes > SIZE_MAX - at - STEX_LEVEL_ALIGN)
+            return stex_fail(STEX_OUT_OF_MEMORY, "createTexture: %u levels exceed the address "
+                             "space", d->mip_level_count);
+        at = (at + bytes + STEX_LEVEL_ALIGN - 1) / STEX_LEVEL_ALIGN * STEX_LEVEL_ALIGN;
+    }
+    out->size = at;
+    return STEX_OK;
+}
+
 stex_status stex_texture_create(stex_device *d, const stex_texture_desc *desc, stex_texture **out)
 {
     if (out)
@@ -51,17 +91,19 @@ stex_status stex_texture_create(stex_device *d, const stex_texture_desc *desc, s
     const stex_format_info *info = stex_format_get(full.format);
     if (!info)
         return stex_fail(STEX_INVALID_ARGUMENT, "createTexture: unknown format %d", (int)full.format);
-    if (info->kind == STEX_KIND_COMPRESSED)
-        return stex_fail(STEX_INVALID_ARGUMENT,
-                         "createTexture: stex does not emulate compressed format %s", info->name);
     stex_texture *t = calloc(1, sizeof *t);
     if (!t)
         return stex_fail(STEX_OUT_OF_MEMORY, "createTexture: out of memory");
     /* A multisampled texture (2d, one layer) keeps its samples as layers:
-     * sample s of texel (x, y) is texel (x, y, s) of the layout. */
-    st = stex_texture_layout_init(&t->layout, full.dimension, full.size.width, full.size.height,
-                                  full.size.depth_or_array_layers * full.sample_count,
-                                  full.mip_level_count, info->bytes);
+     * sample s of texel (x, y) is texel (x, y, s) of the layout.  A
+     * compressed texture's layout counts texel blocks, not texels. */
+    if (info->block_width > 1 || info->block_height > 1)
+        st = block_layout_init(&t->layout, &full, info);
+    else
+        st = stex_texture_layout_init(&t->layout, full.dimension, full.size.width,
+                                      full.size.height,
+                                      full.size.depth_or_array_layers * full.sample_count,
+                                      full.mip_level_count, info->bytes);
     if (st) {
         free(t);
         return st;
@@ -115,7 +157,24 @@ const stex_texture_layout *stex_texture_get_layout(const stex_texture *t) { retu
 stex_extent3d stex_texture_level_extent(const stex_texture *t, uint32_t mip)
 {
     const stex_level_layout *l = &t->layout.level[mip];
-    return (stex_extent3d){l->width, l->height, l->depth};
+    if (t->info->block_width == 1 && t->info->block_height == 1)
+        return (stex_extent3d){l->width, l->height, l->depth};
+    /* compressed: the layout counts blocks; the level's size is in texels */
+    uint32_t w = t->desc.size.width >> mip, h = t->desc.size.height >> mip;
+    return (stex_extent3d){w ? w : 1, h ? h : 1, l->depth};
+}
+
+stex_extent3d stex_texture_physical_size(const stex_texture *t, uint32_t mip)
+{
+    if (mip >= t->layout.mip_level_count)
+        return (stex_extent3d){0, 0, 0};
+    stex_extent3d e = stex_texture_mip_size(t, mip);
+    const stex_level_layout *l = &t->layout.level[mip];
+    if (t->info->block_width > 1 || t->info->block_height > 1) {
+        e.width = l->width * t->info->block_width;
+        e.height = l->height * t->info->block_height;
+    }
+    return e;
 }
 
 stex_extent3d stex_texture_mip_size(const stex_texture *t, uint32_t mip)
@@ -135,6 +194,8 @@ size_t stex_texture_texel_offset(const stex_texture *t, uint32_t mip, uint32_t x
     if (mip >= t->layout.mip_level_count)
         return SIZE_MAX;
     const stex_level_layout *l = &t->layout.level[mip];
+    x /= t->info->block_width; /* compressed: the block holding the texel */
+    y /= t->info->block_height;
     if (x >= l->width || y >= l->height || z >= l->depth)
         return SIZE_MAX;
     return (size_t)stex_level_offset(l, x, y, z);

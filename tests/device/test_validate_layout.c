@@ -37,8 +37,9 @@ static stex_device *device_with(uint32_t features, uint32_t language_features)
 static stex_status spec_layout(const char *fmt, stex_access access, stex_view_dimension dim,
                                uint32_t vis, uint32_t feat, uint32_t lf)
 {
-    bool t1 = feat & (T1 | T2);
-    if ((spec_in(tier1_exist, fmt) && !t1) || (!strncmp(fmt, "bc", 2) && !(feat & BCF)))
+    uint32_t need = spec_create_feature(fmt);
+    uint32_t have = feat & T2 ? feat | T1 : feat; /* tier2 enables tier1 */
+    if (need && !(have & need))
         return STEX_TYPE_ERROR;
     stex_access a = access ? access : STEX_ACCESS_WRITE_ONLY;
     if (!spec_access(fmt, a, feat, lf))

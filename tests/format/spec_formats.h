@@ -34,7 +34,9 @@ static const char *const rw_tier2[] = {
 /* The lessons' counter-examples: never storage formats. */
 static const char *const never_storage[] = {"rgba8unorm-srgb", "bgra8unorm-srgb", "depth16unorm",
                                             "depth24plus", "depth32float", "stencil8",
-                                            "bc1-rgba-unorm", "bc7-rgba-unorm", NULL};
+                                            "depth32float-stencil8", "bc1-rgba-unorm",
+                                            "bc4-r-snorm", "bc6h-rgb-float", "bc7-rgba-unorm", NULL};
+
 
 static inline bool spec_in(const char *const *list, const char *name)
 {
@@ -50,6 +52,21 @@ static inline size_t spec_count(const char *const *list)
     while (list[n])
         n++;
     return n;
+}
+
+/* The feature a format needs to exist (spec "Texture Format Capabilities"
+ * and the feature definitions): tier1 for the 16-bit normalised formats,
+ * texture-compression-bc for every bc* format, depth32float-stencil8 for
+ * itself.  0: none. */
+static inline uint32_t spec_create_feature(const char *name)
+{
+    if (spec_in(tier1_exist, name))
+        return STEX_FEATURE_TEXTURE_FORMATS_TIER1;
+    if (!strncmp(name, "bc", 2))
+        return STEX_FEATURE_TEXTURE_COMPRESSION_BC;
+    if (!strcmp(name, "depth32float-stencil8"))
+        return STEX_FEATURE_DEPTH32FLOAT_STENCIL8;
+    return 0;
 }
 
 #define LF STEX_LANGUAGE_FEATURE_READONLY_AND_READWRITE_STORAGE_TEXTURES
