@@ -451,9 +451,12 @@ class GPUTexture extends GPUObjectBase {
       d._error(new GPUValidationError('createView: the texture is invalid or destroyed'));
       return new GPUTextureView(d, null, desc.label);
     }
-    return new GPUTextureView(d, d._try(() => native.viewCreate(this._h, desc)), desc.label);
+    const v = new GPUTextureView(d, d._try(() => native.viewCreate(this._h, desc)), desc.label);
+    v._texture = this; // submit() checks that it is not destroyed
+    return v;
   }
   destroy() { // the native texture goes now unless a view still holds it
+    this._destroyed = true;
     if (this._h) native.drop(this._h);
     this._h = null;
   }
@@ -629,6 +632,20 @@ class GPUCommandEncoder extends GPUObjectBase {
   }
 }
 
+// The buffers and textures command c uses, whose state submit() checks.
+function usedBy(c) {
+  const res = (r) => (r instanceof GPUTextureView ? r._texture : r && r.buffer instanceof GPUBuffer ? r.buffer : r);
+  switch (c.op) {
+    case 'b2b': return [c.src, c.dst];
+    case 'clear': return [c.buffer];
+    case 'b2t': return [c.source.buffer, c.destination.texture];
+    case 't2b': return [c.source.texture, c.destination.buffer];
+    case 't2t': return [c.source.texture, c.destination.texture];
+    case 'dispatch': return [c.indirect?.buffer, ...c.groups.flatMap((g) => (g ? g.group._resources.map(res) : []))];
+    default: return [];
+  }
+}
+
 function copyLayout(x) {
   return { offset: x.offset ?? 0, bytesPerRow: x.bytesPerRow ?? 0, rowsPerImage: x.rowsPerImage ?? 0 };
 }
@@ -682,13 +699,31 @@ class GPUQueue extends GPUObjectBase {
       default: throw new GPUInternalError(`unknown command ${c.op}`);
     }
   }
+  // WebGPU's submit rules, or null: a failure runs none of the buffers.
+  _submitError(cbs) {
+    if (new Set(cbs).size !== cbs.length) return 'a command buffer is given twice';
+    for (const cb of cbs) {
+      if (!cb._commands) return 'a command buffer is invalid';
+      if (cb._submitted) return 'a command buffer was already submitted';
+      for (const c of cb._commands) {
+        for (const r of usedBy(c)) {
+          if (r instanceof GPUBuffer && r._destroyed) return 'a buffer it uses is destroyed';
+          if (r instanceof GPUBuffer && r.mapState !== 'unmapped') return 'a buffer it uses is mapped or has a map pending';
+          if (r instanceof GPUTexture && r._destroyed) return 'a texture it uses is destroyed';
+        }
+      }
+    }
+    return null;
+  }
   submit(buffers) {
     const d = this._device;
-    for (const cb of buffers) {
-      if (!(cb instanceof GPUCommandBuffer)) throw new TypeError('submit: not a GPUCommandBuffer');
-      if (!cb._commands) { d._error(new GPUValidationError('submit: the command buffer is invalid')); continue; }
-      if (cb._submitted) { d._error(new GPUValidationError('submit: the command buffer was already submitted')); continue; }
-      cb._submitted = true;
+    const cbs = [...buffers];
+    for (const cb of cbs) if (!(cb instanceof GPUCommandBuffer)) throw new TypeError('submit: not a GPUCommandBuffer');
+    const why = this._submitError(cbs);
+    for (const cb of cbs) cb._submitted = true; // submitted or invalidated: not again
+    if (why) { d._error(new GPUValidationError(`submit: ${why}`)); return; }
+    if (d._destroyed) return; // a lost device runs nothing
+    for (const cb of cbs) {
       for (const c of cb._commands) {
         try { this._run(c); } catch (e) { d._error(e instanceof GPUError ? e : gpuError(e)); break; }
       }

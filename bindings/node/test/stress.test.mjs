@@ -187,6 +187,65 @@ test('destroy(): a buffer or texture goes at once unless a view or bind group ho
   }
 });
 
+test('submit: a destroyed or mapped resource in any command buffer fails the whole submit', async () => {
+  const dev = await newDevice();
+  const x = dev.createBuffer({ size: 16, usage: BU.STORAGE | BU.COPY_SRC | BU.COPY_DST, mappedAtCreation: true });
+  new Uint32Array(x.getMappedRange()).fill(7);
+  x.unmap();
+  const clearX = () => { const e = dev.createCommandEncoder(); e.clearBuffer(x); return e.finish(); };
+  const module = dev.createShaderModule({ code: WGSL });
+  const pipeline = dev.createComputePipeline({ layout: 'auto', compute: { module } });
+  const withGroup = (buf, tex) => {
+    const bg = dev.createBindGroup({
+      layout: pipeline.getBindGroupLayout(0),
+      entries: [
+        { binding: 0, resource: { buffer: buf } },
+        { binding: 1, resource: tex.createView() },
+        { binding: 2, resource: dev.createTexture({ size: [1, 1], format: 'rgba8unorm', usage: TU.TEXTURE_BINDING }).createView() },
+        { binding: 3, resource: dev.createSampler() },
+      ],
+    });
+    const e = dev.createCommandEncoder();
+    const pass = e.beginComputePass();
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, bg);
+    pass.dispatchWorkgroups(1);
+    pass.end();
+    return e.finish();
+  };
+  const storage = () => dev.createBuffer({ size: 16, usage: BU.STORAGE });
+  const image = () => dev.createTexture({ size: [1, 1], format: 'rgba8unorm', usage: TU.STORAGE_BINDING });
+  const mapped = dev.createBuffer({ size: 16, usage: BU.MAP_READ | BU.COPY_DST });
+  const cases = {
+    'bind group buffer destroyed': () => { const b = storage(); const cb = withGroup(b, image()); b.destroy(); return cb; },
+    'bind group texture destroyed': () => { const t = image(); const cb = withGroup(storage(), t); t.destroy(); return cb; },
+    'copy into a buffer with a map pending': () => {
+      const e = dev.createCommandEncoder();
+      e.copyBufferToBuffer(x, 0, mapped, 0, 16);
+      const cb = e.finish();
+      mapped.mapAsync(GPUMapMode.READ).catch(() => {});
+      return cb;
+    },
+  };
+  for (const [what, make] of Object.entries(cases)) {
+    const bad = make();
+    dev.pushErrorScope('validation');
+    dev.queue.submit([clearX(), bad]); // WebGPU: nothing of this submit runs
+    assert.ok((await dev.popErrorScope()) instanceof globals.GPUValidationError, what);
+    mapped.unmap();
+    const rb = dev.createBuffer({ size: 16, usage: BU.MAP_READ | BU.COPY_DST });
+    const e = dev.createCommandEncoder();
+    e.copyBufferToBuffer(x, 0, rb, 0, 16);
+    dev.queue.submit([e.finish()]);
+    await rb.mapAsync(GPUMapMode.READ);
+    assert.deepEqual([...new Uint32Array(rb.getMappedRange())], [7, 7, 7, 7], `${what}: the clear ran`);
+  }
+  // the same dispatch with live resources is valid
+  dev.pushErrorScope('validation');
+  dev.queue.submit([withGroup(storage(), image())]);
+  assert.equal(await dev.popErrorScope(), null);
+});
+
 test('mapAsync racing unmap() and destroy(): AbortError at once, then OperationError from getMappedRange', async () => {
   const dev = await newDevice();
   const pending = Symbol('pending');
