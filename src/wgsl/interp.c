@@ -216,13 +216,67 @@ static inline uint32_t clamp_sse2(bool sign, uint32_t n, uint32_t *d, const uint
     return l;
 }
 
+/* f32 + - * / and a * b + c (unfused) of an IEEE profile on the host's
+ * operators, every lane at once.  A NaN result is computed again by the
+ * math layer: the host's choice among NaN operands, and the NaN it
+ * invents (x86: 0xffc00000), are not the profile's, and the compiler may
+ * swap a commutative operation's operands.  NaNs are rare, so the lanes
+ * only note whether one appeared. */
+STEX__ALWAYS_INLINE bool f32_lanes(const stex_profile *prof, stex_math_fn fn, uint32_t n,
+                                   uint32_t *d, const uint32_t *a, const uint32_t *b,
+                                   const uint32_t *c)
+{
+    uint32_t tmp[64], l;
+    bool three = fn == STEX_MATH_MUL_ADD_F32 || fn == STEX_MATH_ADD_MUL_F32 ||
+                 fn == STEX_MATH_MUL_ADD_LET_F32;
+    /* where d is an operand too, the operands must outlive the lanes */
+    uint32_t *o = d == a || d == b || (three && d == c) ? tmp : d;
+    uint32_t nan = 0;
+#define F32_LANES(expr)                                                                          \
+    for (l = 0; l < n; l++) {                                                                    \
+        float r_ = (expr);                                                                       \
+        o[l] = f_bits(r_);                                                                       \
+        nan |= r_ != r_;                                                                         \
+    }                                                                                            \
+    break
+    switch (fn) {
+    case STEX_MATH_ADD_F32: F32_LANES(as_f(a[l]) + as_f(b[l]));
+    case STEX_MATH_SUB_F32: F32_LANES(as_f(a[l]) - as_f(b[l]));
+    case STEX_MATH_MUL_F32: F32_LANES(as_f(a[l]) * as_f(b[l]));
+    case STEX_MATH_DIV_F32: F32_LANES(as_f(a[l]) / as_f(b[l]));
+    default:
+        /* a * b + c, a candidate for contraction: an IEEE profile does not
+         * contract (stex_m_mul_add: the product rounded to f32, then the
+         * sum); two statements, and the build's -ffp-contract=off keeps the
+         * compiler from fusing them */
+        for (l = 0; l < n; l++) {
+            float prod = as_f(a[l]) * as_f(b[l]);
+            float r_ = prod + as_f(c[l]);
+            o[l] = f_bits(r_);
+            nan |= r_ != r_;
+        }
+        break;
+    }
+#undef F32_LANES
+    if (nan)
+        for (l = 0; l < n; l++)
+            if ((o[l] & 0x7fffffffu) > 0x7f800000u) {
+                uint32_t in[3] = {a[l], b[l], three ? c[l] : 0};
+                stex_math_eval(prof, fn, in, &o[l]);
+            }
+    if (o != d)
+        memcpy(d, o, n * sizeof *d);
+    return true;
+}
+
 /* The math layer's operations that have no profile choice (integer
  * arithmetic wraps; integer conversions to f32 round to nearest even), and
  * f32 + - * / (and a * b + c, unfused) when the profile's are the host's IEEE operators
  * (stex_math_f32_is_ieee): computed here for every lane, without a call per
  * lane.  The same bits as stex_math_eval; false for anything else. */
-STEX__ALWAYS_INLINE bool fast_math(stex_math_fn fn, bool ieee, uint32_t n, uint32_t *d,
-                              const uint32_t *a, const uint32_t *b, const uint32_t *c)
+STEX__ALWAYS_INLINE bool fast_math(const stex_profile *prof, stex_math_fn fn, bool ieee,
+                                   uint32_t n, uint32_t *d, const uint32_t *a, const uint32_t *b,
+                                   const uint32_t *c)
 {
     uint32_t l;
     switch (fn) {
@@ -268,34 +322,10 @@ STEX__ALWAYS_INLINE bool fast_math(stex_math_fn fn, bool ieee, uint32_t n, uint3
     case STEX_MATH_BITCAST_U32_F32: case STEX_MATH_BITCAST_F32_I32: LANES(a[l]);
     case STEX_MATH_I32_TO_F32: LANES(f_bits((float)s32(a[l])));
     case STEX_MATH_U32_TO_F32: LANES(f_bits((float)a[l]));
-    case STEX_MATH_ADD_F32:
-        if (!ieee)
-            return false;
-        LANES(f_bits(as_f(a[l]) + as_f(b[l])));
-    case STEX_MATH_SUB_F32:
-        if (!ieee)
-            return false;
-        LANES(f_bits(as_f(a[l]) - as_f(b[l])));
-    case STEX_MATH_MUL_F32:
-        if (!ieee)
-            return false;
-        LANES(f_bits(as_f(a[l]) * as_f(b[l])));
-    case STEX_MATH_DIV_F32:
-        if (!ieee)
-            return false;
-        LANES(f_bits(as_f(a[l]) / as_f(b[l])));
-    case STEX_MATH_MUL_ADD_F32: case STEX_MATH_ADD_MUL_F32: case STEX_MATH_MUL_ADD_LET_F32:
-        /* a * b + c, a candidate for contraction: an IEEE profile does not
-         * contract (stex_m_mul_add: the product rounded to f32, then the
-         * sum); two statements, and the build's -ffp-contract=off keeps the
-         * compiler from fusing them */
-        if (!ieee)
-            return false;
-        for (l = 0; l < n; l++) {
-            float prod = as_f(a[l]) * as_f(b[l]);
-            d[l] = f_bits(prod + as_f(c[l]));
-        }
-        return true;
+    case STEX_MATH_ADD_F32: case STEX_MATH_SUB_F32: case STEX_MATH_MUL_F32:
+    case STEX_MATH_DIV_F32: case STEX_MATH_MUL_ADD_F32: case STEX_MATH_ADD_MUL_F32:
+    case STEX_MATH_MUL_ADD_LET_F32:
+        return ieee && f32_lanes(prof, fn, n, d, a, b, c);
 #undef LANES
     default:
         return false;
@@ -536,7 +566,7 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
             uint32_t *d = RR(i->d);
             const uint32_t *a = RR(i->a), *b = RR(i->b), *c = RR(i->c);
             stex_math_fn fn = (stex_math_fn)i->imm;
-            if (fast_math(fn, ieee, n, d, a, b, c))
+            if (fast_math(prof, fn, ieee, n, d, a, b, c))
                 break;
             if (i->sub && n == 64 && i->n <= 2 && costly(fn) &&
                 math_once_per_value(prof, fn, i->n, a, i->n == 2 ? b : a, d))
