@@ -10,6 +10,10 @@ Runs, in turns and for several rounds in one go:
   - the peer's perf test (tests/perf.mjs of the peer harness, ../shared/peer by
     default): wgpu through deno and Dawn through node, both on lavapipe, one
     process per round each.
+  - with --node, stex through its own Node.js WebGPU provider (bindings/node,
+    profile lavapipe): the same perf.mjs of the harness, run by node with
+    --gpu-provider, so JavaScript, the WebGPU layer and the WGSL interpreter
+    are timed as Dawn's are.
 Then prints one Markdown table (medians over the rounds with their ranges, and
 the ratios stex/peer and stex/plain C) headed by the date, the command and the
 machine.  Figures are only ever those measured in this run: when the peer cannot
@@ -63,6 +67,10 @@ PEERS = [
     ("wgpu", "wgpu on lavapipe (deno)", "wgpu-lavapipe", ("deno", "npm:deno")),
     ("dawn", "Dawn on lavapipe (node)", "dawn-lavapipe", ("node", "npm:webgpu")),
 ]
+
+
+# stex through its Node provider (--node): run like a peer, never a ratio's denominator.
+NODE = ("stexnode", "stex Node provider (node)", "stex-lavapipe", ("node",))
 
 
 def say(*words):
@@ -238,6 +246,14 @@ def setup_peer(args, notes):
         peers["dawn"] = ["node", "harness.mjs"]
     else:
         notes.append("the npm package webgpu is missing: no Dawn run")
+    if args.node:
+        if os.path.exists(args.node_addon):
+            peers[NODE[0]] = ["node", "harness.mjs", "--gpu-provider",
+                              os.path.join(REPO, "bindings", "node", "index.mjs"),
+                              "--gpu-provider-flag", "profile=lavapipe",
+                              "--gpu-provider-flag", f"threads={args.threads}"]
+        else:
+            notes.append(f"--node: {args.node_addon} is missing (meson setup -Dnode=enabled)")
     return peers
 
 
@@ -247,7 +263,7 @@ def peer_env(args):
     env.update(VK_DRIVER_FILES=icd, VK_ICD_FILENAMES=icd,  # lavapipe only (new and old loaders)
                LP_NUM_THREADS=str(args.threads),
                DENO_DIR=os.path.join(os.path.abspath(args.cache), "deno-dir"),
-               DENO_NO_UPDATE_CHECK="1")
+               DENO_NO_UPDATE_CHECK="1", STEX_NODE_ADDON=args.node_addon)
     env.setdefault("XDG_RUNTIME_DIR", "/tmp")
     return env
 
@@ -305,7 +321,7 @@ def measure_plain(args, kernel):
 
 def measure_peer(args, key, argv_prefix, run_dir, rnd):
     """One perf.mjs run: {stex kernel: median ms} and the perf.json document."""
-    impl = dict((k, i) for k, _, i, _ in PEERS)[key]
+    impl = dict((k, i) for k, _, i, _ in PEERS + [NODE])[key]
     out_dir = os.path.join(run_dir, f"{impl}-round{rnd}")
     argv = argv_prefix + ["--impl", impl, "--out", out_dir, "--only", "perf",
                           "--perf-size", str(args.size)]
@@ -405,7 +421,11 @@ def report(args, started, load_start, data, peers_ran, peer_docs, notes):
             adapter = doc.get("adapter", {}).get("description") or doc.get("adapter", {}).get("device", "?")
             lines.append(f"- {title}: peer tests/perf.mjs, median of 7 after 2 warm-ups, one process "
                          f"per round; {runtime}; adapter \"{adapter}\"")
-    if peers_ran:
+    if NODE[0] in peers_ran:
+        lines.append(f"- {NODE[1]}: the same perf.mjs through `--gpu-provider bindings/node/index.mjs "
+                     f"--gpu-provider-flag profile=lavapipe --gpu-provider-flag threads={args.threads}`, "
+                     "one process per round")
+    if peers_ran - {NODE[0]}:
         mesa = package_version("mesa-vulkan-drivers")
         lines.append(f"- lavapipe: mesa-vulkan-drivers {mesa or '?'}, LP_NUM_THREADS={args.threads}")
     lines.append(f"- {args.rounds} round{'s' if args.rounds > 1 else ''}, the parts taking turns "
@@ -414,19 +434,22 @@ def report(args, started, load_start, data, peers_ran, peer_docs, notes):
                  "of the per-round ratios, \"off / on\" for stex with race detection off / on")
     for n in notes:
         lines.append(f"- **{n}**")
-    if not peers_ran:
+    if not peers_ran - {NODE[0]}:
         lines.append("- **the peer did not run: stex and plain C only (no stored peer figures are shown)**")
     lines.append("")
 
     head = ["kernel", "stex", "stex, race detection on", "plain C"]
     if args.wgsl:
         head += ["stex WGSL (interpreter)", "stex WGSL, race detection on"]
-    for key, title, _, _ in PEERS:
+    for key, title, _, _ in PEERS + [NODE]:
         if key in peers_ran:
             head.append(title)
     for key, title, _, _ in PEERS:
         if key in peers_ran:
             head.append(f"stex/{title.split()[0]}: off / on")
+    node_vs = [k for k in ("dawn", "wgpu") if k in peers_ran] if NODE[0] in peers_ran else []
+    for key in node_vs:
+        head.append(f"stex Node/{dict((k, t) for k, t, _, _ in PEERS)[key].split()[0]}")
     head.append("stex/plain C: off / on")
     lines.append("| " + " | ".join(head) + " |")
     lines.append("|" + " --- |" * len(head))
@@ -436,12 +459,14 @@ def report(args, started, load_start, data, peers_ran, peer_docs, notes):
         row = [kernel, cell(off), cell(on), cell(plain)]
         if args.wgsl:
             row += [cell(d["wgsl"]), cell(d["wgsl-on"])]
-        for key, _, _, _ in PEERS:
+        for key, _, _, _ in PEERS + [NODE]:
             if key in peers_ran:
                 row.append(cell([v for v in d[key] if v is not None]))
         for key, _, _, _ in PEERS:
             if key in peers_ran:
                 row.append(ratio_cell(off, d[key]) + " / " + ratio_cell(on, d[key]))
+        for key in node_vs:
+            row.append(ratio_cell(d[NODE[0]], d[key]))
         row.append(ratio_cell(off, plain) + " / " + ratio_cell(on, plain))
         lines.append("| " + " | ".join(row) + " |")
     if args.wgsl:
@@ -449,7 +474,7 @@ def report(args, started, load_start, data, peers_ran, peer_docs, notes):
         lines.append("| kernel | " + "".join(f"stex WGSL/{title.split()[0]}: off / on | "
                                             for key, title, _, _ in PEERS if key in peers_ran)
                      + "stex WGSL race on/off |")
-        lines.append("|" + " --- |" * (2 + len(peers_ran)))
+        lines.append("|" + " --- |" * (2 + len(peers_ran - {NODE[0]})))
         for kernel, _ in KERNELS:
             d = data[kernel]
             cells = [ratio_cell(d["wgsl"], d[key]) + " / " + ratio_cell(d["wgsl-on"], d[key])
@@ -489,6 +514,9 @@ def main():
                     help="as root: add bookworm-backports, install lavapipe (and node if missing)")
     ap.add_argument("--no-peer", action="store_true", help="stex and plain C only")
     ap.add_argument("--out", help="also write the Markdown report to this file")
+    ap.add_argument("--node", action="store_true",
+                    help="also run the peer's perf.mjs on stex through its Node provider "
+                         "(bindings/node, built with -Dnode=enabled), profile lavapipe")
     ap.add_argument("--wgsl", action="store_true",
                     help="also time each kernel's WGSL on stex's interpreter (stex run "
                          "--executor wgsl --iterations 1+reps, race detection off and on)")
@@ -499,6 +527,7 @@ def main():
     args.bench_kernels = os.path.join(args.build, "bench", "bench_kernels")
     args.bench_plain = os.path.join(args.build, "bench", "bench_plain")
     args.stex = os.path.join(args.build, "stex")
+    args.node_addon = os.path.abspath(os.path.join(args.build, "bindings", "node", "stex.node"))
     for exe in (args.bench_kernels, args.bench_plain, args.stex):
         if not os.access(exe, os.X_OK):
             sys.exit(f"{exe} is missing: build first (meson setup build && meson compile -C build)")
@@ -522,7 +551,7 @@ def main():
     os.makedirs(run_dir, exist_ok=True)
     # data[kernel][column] = one figure per round (None where that part failed)
     data = {k: {c: [] for c in ["stex-off", "stex-on", "plain", "wgsl", "wgsl-on"]
-                + [p for p, _, _, _ in PEERS]}
+                + [p for p, _, _, _ in PEERS + [NODE]]}
             for k, _ in KERNELS}
     peer_docs, peers_ran = {}, set()
 
@@ -571,14 +600,14 @@ def main():
         parts = [("stex", part_stex), ("plain C", part_plain)]
         if args.wgsl:
             parts.append(("stex WGSL", part_wgsl))
-        parts += [(key, part_peer(key)) for key, _, _, _ in PEERS if key in peers]  # those still running
+        parts += [(key, part_peer(key)) for key, _, _, _ in PEERS + [NODE] if key in peers]  # those still running
         order = parts[(rnd - 1) % len(parts):] + parts[:(rnd - 1) % len(parts)]
         say(f"[round {rnd}/{args.rounds}] " + ", ".join(name for name, _ in order))
         for _, part in order:
             part(rnd)
         # a peer that failed in round 1 leaves None where the others have figures; keep columns aligned
         for kernel, _ in KERNELS:
-            for key, _, _, _ in PEERS:
+            for key, _, _, _ in PEERS + [NODE]:
                 while 0 < len(data[kernel][key]) < rnd:
                     data[kernel][key].append(None)
     say(f"[done] {args.rounds} rounds in {time.monotonic() - t0:.0f} s; raw figures in {run_dir}")
