@@ -18,7 +18,7 @@ typedef struct copy_unit {
 /* "validating GPUTexelCopyTextureInfo" and "validating texture copy range",
  * against the level's physical size (whole texel blocks). */
 static stex_status check_texture(const char *op, const stex_copy_texture *c, stex_extent3d size,
-                                 uint32_t need_usage, const char *usage_name)
+                                 uint32_t need_usage, const char *usage_name, bool buffer_copy)
 {
     const stex_texture *t = c->texture;
     if (!t)
@@ -56,18 +56,19 @@ static stex_status check_texture(const char *op, const stex_copy_texture *c, ste
     /* The spec asks the whole subresource of depth-or-stencil formats;
      * like the implementations (and the CTS) stex checks width and height,
      * so a copy may still take some of the array layers. */
-    if (stex_format_is_depth_or_stencil(fi->format) &&
-        (size.width != m.width || size.height != m.height))
+    bool ds = stex_format_is_depth_or_stencil(fi->format);
+    if ((ds || t->desc.sample_count > 1) && (size.width != m.width || size.height != m.height))
         return stex_fail(STEX_VALIDATION_ERROR,
-                         "%s: copies of depth-or-stencil format %s must cover the whole subresource: "
-                         "copySize %ux%u is not the mip level's %ux%u", op, fi->name, size.width,
-                         size.height, m.width, m.height);
+                         "%s: copies of %s %s must cover the whole subresource: copySize %ux%u is "
+                         "not the mip level's %ux%u", op,
+                         ds ? "depth-or-stencil format" : "multisampled textures of", fi->name,
+                         size.width, size.height, m.width, m.height);
     if (!(t->desc.usage & need_usage))
         return stex_fail(STEX_VALIDATION_ERROR, "%s: texture usage 0x%x lacks %s", op, t->desc.usage,
                          usage_name);
-    if (t->desc.sample_count != 1)
-        return stex_fail(STEX_VALIDATION_ERROR, "%s: texture sampleCount %u; copies need sampleCount 1",
-                         op, t->desc.sample_count);
+    if (buffer_copy && t->desc.sample_count != 1)
+        return stex_fail(STEX_VALIDATION_ERROR, "%s: texture sampleCount %u; copies between a "
+                         "texture and a buffer need sampleCount 1", op, t->desc.sample_count);
     return STEX_OK;
 }
 
@@ -220,7 +221,7 @@ stex_status stex_queue_write_texture(const stex_copy_texture *dst, const void *d
         return stex_fail(STEX_INVALID_ARGUMENT, "%s: destination, layout and data must not be NULL", op);
     size = norm_size(size);
     copy_unit u;
-    stex_status st = check_texture(op, dst, size, STEX_USAGE_COPY_DST, "COPY_DST");
+    stex_status st = check_texture(op, dst, size, STEX_USAGE_COPY_DST, "COPY_DST", true);
     if (!st)
         st = buffer_unit(op, dst, true, &u);
     if (!st)
@@ -242,7 +243,10 @@ static stex_status b2t(stex_buffer *src, const stex_copy_layout *layout,
     if (!(src->usage & STEX_BUFFER_USAGE_COPY_SRC))
         return stex_fail(STEX_VALIDATION_ERROR, "%s: source buffer usage 0x%x lacks COPY_SRC", op, src->usage);
     copy_unit u;
-    stex_status st = check_texture(op, dst, size, STEX_USAGE_COPY_DST, "COPY_DST");
+    stex_status st = check_texture(op, dst, size, STEX_USAGE_COPY_DST, "COPY_DST", true);
+    if (!st && src->device != dst->texture->device)
+        st = stex_fail(STEX_VALIDATION_ERROR, "%s: the buffer and the texture belong to "
+                       "different devices", op);
     if (!st)
         st = buffer_unit(op, dst, true, &u);
     if (!st)
@@ -279,7 +283,10 @@ static stex_status t2b(const stex_copy_texture *src, stex_buffer *dst,
         return stex_fail(STEX_VALIDATION_ERROR, "%s: destination buffer usage 0x%x lacks COPY_DST", op,
                          dst->usage);
     copy_unit u;
-    stex_status st = check_texture(op, src, size, STEX_USAGE_COPY_SRC, "COPY_SRC");
+    stex_status st = check_texture(op, src, size, STEX_USAGE_COPY_SRC, "COPY_SRC", true);
+    if (!st && dst->device != src->texture->device)
+        st = stex_fail(STEX_VALIDATION_ERROR, "%s: the buffer and the texture belong to "
+                       "different devices", op);
     if (!st)
         st = buffer_unit(op, src, false, &u);
     if (!st)
@@ -334,12 +341,18 @@ static stex_status t2t(const stex_copy_texture *src, const stex_copy_texture *ds
     if (!src || !dst)
         return stex_fail(STEX_INVALID_ARGUMENT, "%s: source and destination must not be NULL", op);
     size = norm_size(size);
-    stex_status st = check_texture(op, src, size, STEX_USAGE_COPY_SRC, "COPY_SRC");
+    stex_status st = check_texture(op, src, size, STEX_USAGE_COPY_SRC, "COPY_SRC", false);
     if (!st)
-        st = check_texture(op, dst, size, STEX_USAGE_COPY_DST, "COPY_DST");
+        st = check_texture(op, dst, size, STEX_USAGE_COPY_DST, "COPY_DST", false);
     if (st)
         return st;
     const stex_texture *s = src->texture, *d = dst->texture;
+    if (s->device != d->device)
+        return stex_fail(STEX_VALIDATION_ERROR, "%s: the source and destination textures belong "
+                         "to different devices", op);
+    if (s->desc.sample_count != d->desc.sample_count)
+        return stex_fail(STEX_VALIDATION_ERROR, "%s: source sampleCount %u and destination "
+                         "sampleCount %u differ", op, s->desc.sample_count, d->desc.sample_count);
     if (!stex_formats_view_compatible(s->desc.format, d->desc.format))
         return stex_fail(STEX_VALIDATION_ERROR, "%s: formats %s and %s are not copy-compatible (they "
                          "may differ only in -srgb)", op, s->info->name, d->info->name);
@@ -372,11 +385,13 @@ static stex_status t2t(const stex_copy_texture *src, const stex_copy_texture *ds
     uint32_t bw = s->info->block_width, bh = s->info->block_height, bpp = s->info->bytes;
     uint32_t sx = src->origin[0] / bw, sy = src->origin[1] / bh;
     uint32_t dx = dst->origin[0] / bw, dy = dst->origin[1] / bh;
-    for (uint32_t z = 0; z < size.depth_or_array_layers; z++)
+    /* a multisampled texture keeps sample k of layer z as slice z * count + k */
+    uint32_t sc = s->desc.sample_count;
+    for (uint32_t z = 0; z < size.depth_or_array_layers * sc; z++)
         for (uint32_t y = 0; y < size.height / bh; y++)
             for (uint32_t x = 0; x < size.width / bw; x++)
-                memcpy(d->memory + stex_level_offset(ld, dx + x, dy + y, dst->origin[2] + z),
-                       s->memory + stex_level_offset(ls, sx + x, sy + y, src->origin[2] + z),
+                memcpy(d->memory + stex_level_offset(ld, dx + x, dy + y, dst->origin[2] * sc + z),
+                       s->memory + stex_level_offset(ls, sx + x, sy + y, src->origin[2] * sc + z),
                        bpp);
     return STEX_OK;
 }

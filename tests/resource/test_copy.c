@@ -390,6 +390,85 @@ static void test_buffer_copies(void **state)
     rtest_release(dev);
 }
 
+/* Multisampled textures: copyTextureToTexture between equal sample counts
+ * over the whole level moves every sample; a part of the level, unequal
+ * sample counts and buffer copies are refused (WebGPU's copy rules). */
+static void test_multisampled_copies(void **state)
+{
+    (void)state;
+    stex_device *dev = rtest_device(STEX_PROFILE_SPEC);
+    stex_texture_desc td = {.dimension = STEX_TEXTURE_DIMENSION_2D, .size = {4, 2, 1},
+                            .format = STEX_FORMAT_R32UINT, .sample_count = 4,
+                            .usage = TU | STEX_USAGE_RENDER_ATTACHMENT};
+    stex_texture *a, *b, *one;
+    RTEST_CHECK_OK(stex_texture_create(dev, &td, &a));
+    RTEST_CHECK_OK(stex_texture_create(dev, &td, &b));
+    td.sample_count = 1;
+    RTEST_CHECK_OK(stex_texture_create(dev, &td, &one));
+    uint32_t v[4][8];
+    for (uint32_t s = 0; s < 4; s++) {
+        for (uint32_t i = 0; i < 8; i++)
+            v[s][i] = 1000 * s + i + 1;
+        RTEST_CHECK_OK(stex_texture_set_texels(a, 0, s, v[s], sizeof v[s]));
+    }
+    stex_copy_texture from = {.texture = a}, to = {.texture = b};
+    RTEST_CHECK_OK(stex_copy_texture_to_texture(&from, &to, (stex_extent3d){4, 2, 1}));
+    const stex_level_layout *l = &stex_texture_get_layout(b)->level[0];
+    for (uint32_t s = 0; s < 4; s++)
+        for (uint32_t i = 0; i < 8; i++) {
+            uint32_t got;
+            memcpy(&got, stex_texture_memory(b) + stex_level_offset(l, i % 4, i / 4, s), 4);
+            assert_int_equal(got, v[s][i]);
+        }
+    assert_int_equal(stex_check_copy_texture_to_texture(&from, &to, (stex_extent3d){2, 2, 1}),
+                     STEX_VALIDATION_ERROR);
+    assert_non_null(strstr(stex_last_error(), "must cover the whole subresource"));
+    stex_copy_texture single = {.texture = one};
+    assert_int_equal(stex_check_copy_texture_to_texture(&from, &single, (stex_extent3d){4, 2, 1}),
+                     STEX_VALIDATION_ERROR);
+    assert_non_null(strstr(stex_last_error(), "source sampleCount 4 and destination sampleCount 1"));
+    stex_buffer *buf = make_buffer(dev, 1024, BU);
+    assert_int_equal(stex_copy_texture_to_buffer(&from, buf, &(stex_copy_layout){0, 256, 0},
+                                                 (stex_extent3d){4, 2, 1}),
+                     STEX_VALIDATION_ERROR);
+    assert_non_null(strstr(stex_last_error(), "need sampleCount 1"));
+    stex_buffer_destroy(buf);
+    stex_texture_destroy(one);
+    stex_texture_destroy(b);
+    stex_texture_destroy(a);
+    rtest_release(dev);
+}
+
+/* Objects of two devices never meet in one copy (WebGPU: "valid to use
+ * with" the encoder's device). */
+static void test_device_mismatch(void **state)
+{
+    (void)state;
+    stex_device *dev = rtest_device(STEX_PROFILE_SPEC), *other;
+    RTEST_CHECK_OK(stex_device_create(rtest_adapter_, &(stex_device_desc){0}, &other));
+    stex_texture *a = make_texture(dev, STEX_TEXTURE_DIMENSION_2D, (stex_extent3d){4, 4, 1},
+                                   STEX_FORMAT_RGBA8UNORM, 1, TU);
+    stex_texture *b = make_texture(other, STEX_TEXTURE_DIMENSION_2D, (stex_extent3d){4, 4, 1},
+                                   STEX_FORMAT_RGBA8UNORM, 1, TU);
+    stex_buffer *buf = make_buffer(other, 1024, BU);
+    stex_copy_texture ca = {.texture = a}, cb = {.texture = b};
+    assert_int_equal(stex_check_copy_texture_to_texture(&ca, &cb, (stex_extent3d){4, 4, 1}),
+                     STEX_VALIDATION_ERROR);
+    assert_non_null(strstr(stex_last_error(), "belong to different devices"));
+    stex_copy_layout l = {0, 256, 0};
+    assert_int_equal(stex_check_copy_texture_to_buffer(&ca, buf, &l, (stex_extent3d){4, 4, 1}),
+                     STEX_VALIDATION_ERROR);
+    assert_non_null(strstr(stex_last_error(), "belong to different devices"));
+    assert_int_equal(stex_check_copy_buffer_to_texture(buf, &l, &ca, (stex_extent3d){4, 4, 1}),
+                     STEX_VALIDATION_ERROR);
+    RTEST_CHECK_OK(stex_check_copy_buffer_to_texture(buf, &l, &cb, (stex_extent3d){4, 4, 1}));
+    stex_buffer_destroy(buf);
+    stex_texture_destroy(a);
+    stex_texture_destroy(b);
+    stex_device_destroy(other);
+    rtest_release(dev);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -399,6 +478,8 @@ int main(void)
         cmocka_unit_test(test_defaults_and_bounds),
         cmocka_unit_test(test_texture_to_texture),
         cmocka_unit_test(test_buffer_copies),
+        cmocka_unit_test(test_multisampled_copies),
+        cmocka_unit_test(test_device_mismatch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
