@@ -737,6 +737,7 @@ class GPUQueue extends GPUObjectBase {
     if (start > bytes.byteLength || len < 0 || start + len > bytes.byteLength) throw new DOMException('writeBuffer: the data range is outside data', 'OperationError');
     bytes = bytes.subarray(start, start + len);
     if (!buffer || !buffer._h) { d._error(new GPUValidationError('writeBuffer: the buffer is invalid or destroyed')); return; }
+    if (buffer.mapState !== 'unmapped') { d._error(new GPUValidationError('writeBuffer: the buffer is mapped or has a map pending')); return; }
     d._try(() => native.bufferWrite(buffer._h, bufferOffset, bytes, false));
   }
   writeTexture(destination, data, layout, size) {

@@ -240,6 +240,16 @@ test('submit: a destroyed or mapped resource in any command buffer fails the who
     await rb.mapAsync(GPUMapMode.READ);
     assert.deepEqual([...new Uint32Array(rb.getMappedRange())], [7, 7, 7, 7], `${what}: the clear ran`);
   }
+  // writeBuffer into a buffer with a map pending or mapped: a validation error, nothing written
+  const m = dev.createBuffer({ size: 16, usage: BU.MAP_READ | BU.COPY_DST });
+  const mp = m.mapAsync(GPUMapMode.READ);
+  for (const when of ['pending', 'mapped']) {
+    dev.pushErrorScope('validation');
+    dev.queue.writeBuffer(m, 0, new Uint32Array([1, 2, 3, 4]));
+    assert.ok((await dev.popErrorScope()) instanceof globals.GPUValidationError, when);
+    await mp;
+  }
+  assert.deepEqual([...new Uint32Array(m.getMappedRange())], [0, 0, 0, 0]);
   // the same dispatch with live resources is valid
   dev.pushErrorScope('validation');
   dev.queue.submit([withGroup(storage(), image())]);
