@@ -12,7 +12,7 @@ import vm from 'node:vm';
 import { create, globals } from '../index.mjs';
 
 const { GPUBufferUsage: BU, GPUTextureUsage: TU, GPUMapMode, GPUShaderStage: SS } = globals;
-const N = Number(process.env.STEX_STRESS_N ?? 1000);
+const N = Number(process.env.STEX_STRESS_N ?? 4000);
 
 // A full collection: --expose-gc's gc(), else V8's flag set at run time.
 const gc = globalThis.gc ?? (v8.setFlagsFromString('--expose-gc'), vm.runInNewContext('gc'));
@@ -356,7 +356,7 @@ test('promise order: maps asked before onSubmittedWorkDone settle before it', as
 test('resident memory stays bounded over repeated rounds', async () => {
   const dev = await newDevice();
   const big = 64 * 1024;
-  const rounds = 8, n = Math.max(16, N / 4); // n x 64 KiB per round
+  const rounds = 8, n = Math.max(16, Math.min(256, N / 4)); // n x 3 x 64 KiB per round
   const rss = [];
   const c0 = await quiesce();
   // in a function of its own: no frame of this test holds its last objects
