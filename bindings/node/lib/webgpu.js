@@ -215,11 +215,9 @@ class GPUDevice extends EventTarget {
   }
   createBuffer(desc) {
     const size = need(desc, 'size', 'createBuffer'), usage = need(desc, 'usage', 'createBuffer');
-    let h = this._try(() => native.bufferCreate(this._h, { size, usage }));
-    if (h && desc.mappedAtCreation && size % 4 !== 0) {
-      this._error(new GPUValidationError('createBuffer: mappedAtCreation needs a size that is a multiple of 4'));
-      h = null;
-    }
+    // WebGPU checks this on the content timeline: a RangeError, no buffer
+    if (desc.mappedAtCreation && size % 4 !== 0) throw new RangeError('createBuffer: mappedAtCreation needs a size that is a multiple of 4');
+    const h = this._try(() => native.bufferCreate(this._h, { size, usage }));
     return new GPUBuffer(this, h, desc);
   }
   createTexture(desc) {
@@ -338,7 +336,8 @@ class GPUBuffer extends GPUObjectBase {
     this._mapping = null;
     this._pending = null; // WebGPU's [[pending_map]]: {resolve, reject}
     this._destroyed = false;
-    if (desc.mappedAtCreation && h) this._map(GPUMapMode.WRITE, 0, desc.size, true);
+    // mapped even when invalid (WebGPU: the content timeline cannot know)
+    if (desc.mappedAtCreation) this._map(GPUMapMode.WRITE, 0, desc.size, true);
   }
   // The device tracks buffers with a map pending or active (weakly: a
   // dropped buffer is still collected) so that device.destroy() unmaps them.

@@ -250,6 +250,18 @@ test('submit: a destroyed or mapped resource in any command buffer fails the who
     await mp;
   }
   assert.deepEqual([...new Uint32Array(m.getMappedRange())], [0, 0, 0, 0]);
+  // mappedAtCreation: a size not a multiple of 4 is a RangeError (no
+  // validation error); an invalid buffer is mapped all the same
+  dev.pushErrorScope('validation');
+  assert.throws(() => dev.createBuffer({ size: 6, usage: BU.COPY_DST, mappedAtCreation: true }), RangeError);
+  assert.equal(await dev.popErrorScope(), null);
+  dev.pushErrorScope('validation');
+  const inv = dev.createBuffer({ size: 16, usage: BU.MAP_READ | BU.STORAGE, mappedAtCreation: true }); // MAP_READ only with COPY_DST
+  assert.ok((await dev.popErrorScope()) instanceof globals.GPUValidationError);
+  assert.equal(inv.mapState, 'mapped');
+  assert.equal(inv.getMappedRange().byteLength, 16);
+  inv.unmap();
+  assert.equal(inv.mapState, 'unmapped');
   // the same dispatch with live resources is valid
   dev.pushErrorScope('validation');
   dev.queue.submit([withGroup(storage(), image())]);
