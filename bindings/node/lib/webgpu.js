@@ -4,9 +4,9 @@
 // package exports them: create(flags) and globals.
 //
 // Work runs when it is submitted, on the calling thread: queue.submit
-// returns after the dispatches and copies ran, and the promises WebGPU
-// gives (mapAsync, onSubmittedWorkDone, popErrorScope) settle in the order
-// they were made.  Errors follow WebGPU: a TypeError for a malformed
+// returns after the dispatches and copies ran; mapAsync's and
+// onSubmittedWorkDone's promises settle in the order they were made
+// (popErrorScope's at once).  Errors follow WebGPU: a TypeError for a malformed
 // descriptor is thrown; anything the device rejects (a validation or
 // out-of-memory error) goes to the innermost matching error scope, or to
 // the device's uncapturederror event, and the object made is invalid
