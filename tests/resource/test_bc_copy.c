@@ -365,6 +365,27 @@ static void test_texture_to_texture(void **state)
     release(d);
 }
 
+/* stex does not decode BC blocks: a view a shader could sample is refused
+ * with that reason, never read as zeros; a view without TEXTURE_BINDING
+ * is made. */
+static void test_no_decoding(void **state)
+{
+    (void)state;
+    stex_device *d = device_with(STEX_FEATURE_TEXTURE_COMPRESSION_BC);
+    stex_texture *t;
+    RTEST_CHECK_OK(create(d, STEX_TEXTURE_DIMENSION_2D, (stex_extent3d){8, 8, 1},
+                          "bc7-rgba-unorm", 1, TU, &t));
+    stex_texture_view *v = NULL;
+    expect_refusal(stex_texture_create_view(t, NULL, &v), STEX_INVALID_ARGUMENT, "default view",
+                   "stex does not decode compressed format bc7-rgba-unorm");
+    assert_null(v);
+    stex_view_desc vd = {.usage = STEX_USAGE_COPY_SRC};
+    RTEST_CHECK_OK(stex_texture_create_view(t, &vd, &v));
+    stex_texture_view_destroy(v);
+    stex_texture_destroy(t);
+    release(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -373,6 +394,7 @@ int main(void)
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_copy_rules),
         cmocka_unit_test(test_texture_to_texture),
+        cmocka_unit_test(test_no_decoding),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
