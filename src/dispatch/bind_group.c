@@ -46,6 +46,12 @@ static stex_status validate_texture_entry(const stex_pipeline *p, const stex_lay
     if (!(td->usage & STEX_USAGE_TEXTURE_BINDING))
         return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u is a texture "
                          "binding, but the texture lacks the TEXTURE_BINDING usage", le->binding);
+    /* stex keeps BC blocks as raw bytes: a shader would read zeros */
+    if (stex_format_get(vd->format)->kind == STEX_KIND_COMPRESSED)
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: stex does not "
+                         "decode compressed format %s, so it cannot be sampled or loaded (copies "
+                         "move its blocks as raw bytes)", le->binding,
+                         stex_format_name(vd->format));
     stex_view_dimension want = le->texture_view_dimension ? le->texture_view_dimension
                                                           : STEX_VIEW_DIMENSION_2D;
     if (vd->dimension != want)
@@ -70,8 +76,7 @@ static stex_status check_sample_type(const stex_layout_entry *le, const stex_vie
                                                             : STEX_SAMPLE_TYPE_FLOAT;
     uint32_t ok = 0; /* bit per stex_texture_sample_type */
     bool stencil = vd->aspect == STEX_ASPECT_STENCIL_ONLY || fi->kind == STEX_KIND_STENCIL;
-    if (fi->kind == STEX_KIND_DEPTH && vd->format == STEX_FORMAT_DEPTH24PLUS_STENCIL8 &&
-        vd->aspect == STEX_ASPECT_ALL)
+    if (fi->kind == STEX_KIND_DEPTH && fi->stencil && vd->aspect == STEX_ASPECT_ALL)
         return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: a view of "
                          "depth-stencil format %s bound as a texture must select one aspect "
                          "(\"depth-only\" or \"stencil-only\")", le->binding, fi->name);

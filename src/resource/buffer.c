@@ -32,10 +32,11 @@ stex_status stex_buffer_create(stex_device *d, const stex_buffer_desc *desc, ste
     if (desc->size > max)
         return stex_fail(STEX_VALIDATION_ERROR, "createBuffer: size %" PRIu64 " exceeds maxBufferSize %" PRIu64,
                          desc->size, max);
-    if (desc->size % 4)
-        return stex_fail(STEX_INVALID_ARGUMENT,
-                         "createBuffer: size %" PRIu64 " is not a multiple of 4 (stex buffers hold 32-bit words)",
-                         desc->size);
+    /* Any size is valid (WebGPU asks for a multiple of 4 only with
+     * mappedAtCreation, which the Node provider checks); the memory is
+     * rounded up to whole 16-byte units, zeroed, so word reads of the last
+     * bytes stay inside it.  Bindings and copies keep their own multiple-of-4
+     * rules. */
     stex_buffer *b = calloc(1, sizeof *b);
     if (!b)
         return stex_fail(STEX_OUT_OF_MEMORY, "createBuffer: out of memory");

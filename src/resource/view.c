@@ -65,16 +65,6 @@ stex_status stex_texture_create_view(stex_texture *t, const stex_view_desc *desc
     stex_status st = stex_validate_view(t->device, &t->desc, desc);
     if (st)
         return st;
-    /* stex keeps BC blocks as raw bytes and has no decoder: a view a shader
-     * could load or sample would read zeros, so it is refused here, the
-     * first point stex's own layers can see it (WebGPU allows the view;
-     * the right place is bind group creation, docs/memory.md). */
-    stex_view_desc r = stex_view_desc_resolve(&t->desc, desc);
-    if (t->info->kind == STEX_KIND_COMPRESSED && (r.usage & STEX_USAGE_TEXTURE_BINDING))
-        return stex_fail(STEX_INVALID_ARGUMENT,
-                         "createView: stex does not decode compressed format %s, so a view with "
-                         "TEXTURE_BINDING usage (one a shader could load or sample) is refused; "
-                         "copies move its blocks as raw bytes", t->info->name);
     stex_texture_view *v = calloc(1, sizeof *v);
     if (!v)
         return stex_fail(STEX_OUT_OF_MEMORY, "createView: out of memory");

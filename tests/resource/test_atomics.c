@@ -53,6 +53,15 @@ static void test_buffer_basics(void **state)
                      STEX_VALIDATION_ERROR);
     assert_true(strstr(stex_last_error(), "exceeds maxBufferSize"));
     assert_null(bad);
+    /* WebGPU's createBuffer takes any size (a multiple of 4 only with
+     * mappedAtCreation); the bytes past it are not the buffer's */
+    stex_buffer *odd = NULL;
+    assert_int_equal(stex_buffer_create(dev, &(stex_buffer_desc){.size = 6, .usage = STEX_BUFFER_USAGE_COPY_DST}, &odd),
+                     STEX_OK);
+    assert_int_equal(stex_buffer_size(odd), 6);
+    assert_true(stex_buffer_read_u32(odd, 0, &u) && u == 0);
+    assert_false(stex_buffer_read_u32(odd, 4, &u));
+    stex_buffer_destroy(odd);
     rtest_release(dev);
 }
 

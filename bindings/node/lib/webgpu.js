@@ -650,7 +650,7 @@ function copyLayout(x) {
 }
 function copyTexture(x) {
   if (!x.texture || !x.texture._h) throw new GPUValidationError('the texture is invalid or destroyed');
-  return { texture: x.texture._h, mipLevel: x.mipLevel ?? 0, origin: origin3D(x.origin) };
+  return { texture: x.texture._h, mipLevel: x.mipLevel ?? 0, origin: origin3D(x.origin), aspect: x.aspect ?? 'all' };
 }
 function handle(obj, what) {
   if (!obj || !obj._h) throw new GPUValidationError(`${what} is invalid or destroyed`);

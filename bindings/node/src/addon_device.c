@@ -445,9 +445,14 @@ static bool copy_texture(napi_env env, napi_value obj, stex_copy_texture *c)
         return false;
     napi_value o = addon_get(env, obj, "origin");
     c->texture = h->ptr;
-    return addon_get_u32(env, obj, "mipLevel", &c->mip_level) &&
-           addon_get_u32(env, o, "x", &c->origin[0]) && addon_get_u32(env, o, "y", &c->origin[1]) &&
-           addon_get_u32(env, o, "z", &c->origin[2]);
+    int aspect = STEX_ASPECT_ALL;
+    bool ok = addon_get_u32(env, obj, "mipLevel", &c->mip_level) &&
+              addon_get_u32(env, o, "x", &c->origin[0]) &&
+              addon_get_u32(env, o, "y", &c->origin[1]) &&
+              addon_get_u32(env, o, "z", &c->origin[2]) &&
+              addon_get_name(env, obj, "aspect", RUN_ASPECTS, 0, &aspect);
+    c->aspect = (stex_texture_aspect)aspect;
+    return ok;
 }
 
 static bool copy_layout(napi_env env, napi_value obj, stex_copy_layout *l)
