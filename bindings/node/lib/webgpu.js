@@ -252,7 +252,7 @@ class GPUDevice extends EventTarget {
       entries = layout._bgls.flatMap((bgl, group) => (bgl ? bgl._entries.map((e) => ({ ...e, group })) : []));
     }
     try {
-      return { h: native.pipelineCreate(this._h, module._h, compute.entryPoint, compute.constants, entries), layout };
+      return { h: native.pipelineCreate(this._h, module._h, compute.entryPoint, compute.constants, entries, this._config.subgroupWidth), layout };
     } catch (e) {
       return { h: null, error: gpuError(e) };
     }
@@ -755,9 +755,12 @@ class GPUQueue extends GPUObjectBase {
 
 // flags: strings "key=value" as the CTS's and the peer harness's
 // --gpu-provider-flag give them: profile (spec, lavapipe, nvidia),
-// schedule (in-order, reversed, shuffled), seed, threads, races (0/1).
+// schedule (in-order, reversed, shuffled), seed, threads, subgroup (the
+// interpreter's lock-step lanes, 1..64), visibility (when a store becomes
+// visible to other invocations, as stex run --visibility), races (0/1).
+const FLAGS = ['profile', 'schedule', 'seed', 'threads', 'subgroup', 'visibility', 'races'];
 function parseFlags(flags) {
-  const config = { profile: 'spec', dispatch: { schedule: 'in-order', seed: 0, threads: 0, raceCheck: false } };
+  const config = { profile: 'spec', subgroupWidth: undefined, dispatch: { schedule: 'in-order', seed: 0, threads: 0, raceCheck: false } };
   for (const f of [...(flags ?? [])]) {
     const m = /^([a-z-]+)=(.*)$/.exec(String(f));
     if (!m) throw new TypeError(`stex flag '${f}': not key=value`);
@@ -766,8 +769,16 @@ function parseFlags(flags) {
     else if (k === 'schedule') config.dispatch.schedule = v;
     else if (k === 'seed') config.dispatch.seed = Number(v);
     else if (k === 'threads') config.dispatch.threads = Number(v);
+    else if (k === 'subgroup') {
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < 1 || n > 64) throw new TypeError(`stex flag 'subgroup=${v}': not a width 1..64`);
+      config.subgroupWidth = n;
+    } else if (k === 'visibility') {
+      if (v !== 'immediate' && v !== 'snapshot') throw new TypeError(`stex flag 'visibility=${v}': not immediate or snapshot`);
+      config.dispatch.visibility = v;
+    }
     else if (k === 'races') config.dispatch.raceCheck = v === '1' || v === 'true' || v === 'on';
-    else throw new TypeError(`stex flag '${k}': not one of profile, schedule, seed, threads, races`);
+    else throw new TypeError(`stex flag '${k}': not one of ${FLAGS.join(', ')}`);
   }
   return config;
 }

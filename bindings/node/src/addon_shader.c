@@ -175,10 +175,11 @@ static napi_value layout_create(napi_env env, napi_callback_info info)
 }
 
 /* pipelineCreate(device, module, entryPoint | undefined, constants | undefined,
- *                layout entries with .group | undefined for 'auto') */
+ *                layout entries with .group | undefined for 'auto',
+ *                subgroup width | undefined (the interpreter's lanes: 1..64)) */
 static napi_value pipeline_create(napi_env env, napi_callback_info info)
 {
-    ADDON_ARGS(5);
+    ADDON_ARGS(6);
     addon_handle *dev = addon_unwrap(env, argv[0], ADDON_DEVICE, "createComputePipeline");
     addon_handle *mod = dev ? addon_unwrap(env, argv[1], ADDON_MODULE, "compute.module") : NULL;
     if (!mod)
@@ -218,9 +219,12 @@ static napi_value pipeline_create(napi_env env, napi_callback_info info)
     uint32_t nlayout = 0;
     if (ok && !addon_is_undefined(env, argv[4]))
         ok = (layout = layout_entries(env, argv[4], -1, &nlayout)) != NULL;
+    uint32_t width = 0;
+    if (ok && !addon_is_undefined(env, argv[5]))
+        ok = napi_get_value_uint32(env, argv[5], &width) == napi_ok;
     if (ok) {
         stex_wgsl_options o = {.overrides = ov, .override_count = n, .layout = layout,
-                               .layout_count = nlayout};
+                               .layout_count = nlayout, .subgroup_width = width};
         st = stex_wgsl_pipeline_create(dev->ptr, mod->ptr, entry, &o, &p);
     }
     free(layout);
@@ -300,7 +304,7 @@ static napi_value bind_group_create(napi_env env, napi_callback_info info)
 
 /* dispatch(pipeline, [{group, offsets}] (index = @group), x, y, z, options, check)
  * -> the race report (JSON text) when options.raceCheck, else undefined.
- * options: {schedule, seed, threads, raceCheck} as stex run takes them;
+ * options: {schedule, seed, threads, visibility, raceCheck} as stex run takes them;
  * check true: only stex_check_dispatch (what the encoder checks). */
 static napi_value dispatch(napi_env env, napi_callback_info info)
 {
@@ -361,6 +365,10 @@ static napi_value dispatch(napi_env env, napi_callback_info info)
         !addon_get_u32(env, argv[5], "threads", &threads) ||
         !addon_get_bool(env, argv[5], "raceCheck", &race))
         return NULL;
+    if (!addon_get_string(env, argv[5], "visibility", s, sizeof s, &present))
+        return NULL;
+    if (present && !stex_visibility_from_name(s, &o.visibility))
+        return addon_throw_type(env, "visibility: '%s' is not immediate or snapshot", s);
     o.seed = (uint64_t)seed, o.threads = (int)threads;
     stex_race_detector *rd = NULL;
     if (race) {

@@ -228,6 +228,33 @@ test('races: the report of each dispatch reaches JavaScript (races=1)', async ()
   assert.deepEqual(clean.counts, { 'write-write': 0, 'read-write': 0 });
 });
 
+test('flags: subgroup (lanes in lock step) and visibility decide what a racy read sees', async () => {
+  // each invocation reads word 0, then writes its index + 1 there: a race,
+  // whose outcome the schedule, the sub-group width and visibility fix
+  const racy = (size, id) => `@group(0) @binding(0) var<storage, read_write> v : array<u32, 4>;
+@compute @workgroup_size(${size}) fn main(@builtin(${id}) w : vec3<u32>) {
+  let seen = v[0]; v[w.x + 1u] = seen; v[0] = w.x + 1u;
+}`;
+  const run = async (flags, code, groups) => {
+    const { device: dev } = await device(['schedule=in-order', 'threads=1', ...flags]);
+    const buf = dev.createBuffer({ size: 16, usage: BU.STORAGE | BU.COPY_SRC });
+    await compute(dev, code, [{ buffer: buf }], [groups, 1, 1]);
+    return [...new Uint32Array((await readBack(dev, buf, 16)).buffer)].slice(1, 3);
+  };
+  const lanes = racy(2, 'local_invocation_id'), groups = racy(1, 'workgroup_id');
+  // one lane at a time, in order: invocation 1 sees invocation 0's store
+  assert.deepEqual(await run(['subgroup=1'], lanes, 1), [0, 1]);
+  // both lanes in lock step: both read before either writes
+  assert.deepEqual(await run(['subgroup=2'], lanes, 1), [0, 0]);
+  // two workgroups in order: the second sees the first's store, unless
+  // visibility is snapshot (another workgroup's stores are not seen)
+  assert.deepEqual(await run([], groups, 2), [0, 1]);
+  assert.deepEqual(await run(['visibility=snapshot'], groups, 2), [0, 0]);
+  assert.throws(() => create(['subgroup=65']), TypeError);
+  assert.throws(() => create(['visibility=sometimes']), /immediate or snapshot/);
+  assert.throws(() => create(['colour=red']), /subgroup, visibility/);
+});
+
 test('lifetimes: a view and a bind group keep what they use after JavaScript drops it', async () => {
   const { device: dev } = await device();
   let tex = dev.createTexture({ size: [8, 8], format: 'r32float', usage: TU.STORAGE_BINDING | TU.COPY_SRC });
