@@ -265,7 +265,8 @@ STEX__ALWAYS_INLINE bool f32_lanes(const stex_profile *prof, stex_math_fn fn, ui
                 stex_math_eval(prof, fn, in, &o[l]);
             }
     if (o != d)
-        memcpy(d, o, n * sizeof *d);
+        for (l = 0; l < n; l++) /* inline: a call costs more than 64 words */
+            d[l] = o[l];
     return true;
 }
 
