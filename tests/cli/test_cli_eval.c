@@ -11,7 +11,7 @@
 #include "cli_run.h"
 
 typedef struct eval_case {
-    const char *args[8];
+    const char *args[10];
     int status;
     const char *in_out, *in_err;
 } eval_case;
@@ -46,6 +46,14 @@ static const eval_case CASES[] = {
     {{"eval", "--const", "--type", "u32,u32->u32", "a << b", "1", "32"}, 0,
      "error: shift left value must be less than the bit width", NULL},
     {{"eval", "--const", "--json", "a + b", "1", "2"}, 2, NULL, "neither --json nor --profile"},
+    /* a const-expression's value is its front end's: WGSL's exact fma, and
+     * Dawn's (the lavapipe profile) rounding the product first, as measured
+     * through Dawn (tests/data/wgslexpr-const-lavapipe.tsv.gz) */
+    {{"eval", "--const", "fma(a, b, c)", "0x3f800800", "0x3f800800", "0xbf800000"}, 0,
+     "const    0x3a000400", NULL},
+    {{"eval", "--const", "--profile", "lavapipe", "fma(a, b, c)", "0x3f800800", "0x3f800800",
+      "0xbf800000"}, 0, "const    0x3a000000", NULL},
+    {{"eval", "--const", "--profile", "all", "a + b", "1", "2"}, 2, NULL, "--profile all"},
 };
 
 static void test_cases(void **state)
