@@ -299,6 +299,13 @@ typedef struct stex_copy_texture {
                                  * formats name one aspect */
 } stex_copy_texture;
 
+/* A copy's size: width is taken as it is (0: an empty copy); a height or
+ * depthOrArrayLayers of 0 means "not given", 1, as WebGPU's GPUExtent3D
+ * defaults them.  STEX_EXTENT_ZERO asks for an explicit 0 there: an empty
+ * copy, which WebGPU still validates (the origin inside the subresource,
+ * the block rules...) and then moves nothing. */
+#define STEX_EXTENT_ZERO 0xffffffffu
+
 /* Texel copies move texel blocks as raw bytes (a compressed format's 4x4
  * blocks, a depth-stencil format's named aspect): origin and copySize in
  * texels, multiples of the block, inside the level's physical size;

@@ -203,13 +203,18 @@ static void move(const stex_copy_texture *c, uint8_t *linear, const stex_copy_la
 }
 
 /* GPUExtent3D: height and depthOrArrayLayers default to 1 (0 = not given,
- * as in stex_extent3d); a width of 0 is a legal empty copy. */
+ * as in stex_extent3d), STEX_EXTENT_ZERO is an explicit 0; a width of 0 is a
+ * legal empty copy. */
+static uint32_t extent_or(uint32_t v, uint32_t unset)
+{
+    return v == STEX_EXTENT_ZERO ? 0 : v ? v : unset;
+}
+
 static stex_extent3d norm_size(stex_extent3d s)
 {
-    if (!s.height)
-        s.height = 1;
-    if (!s.depth_or_array_layers)
-        s.depth_or_array_layers = 1;
+    s.width = extent_or(s.width, 0);
+    s.height = extent_or(s.height, 1);
+    s.depth_or_array_layers = extent_or(s.depth_or_array_layers, 1);
     return s;
 }
 

@@ -265,6 +265,27 @@ static void test_defaults_and_bounds(void **state)
     /* an empty copy is valid and does nothing */
     RTEST_CHECK_OK(stex_copy_texture_to_buffer(&ct, b, &(stex_copy_layout){.bytes_per_row = 256},
                                                (stex_extent3d){0, 1, 1}));
+    /* An explicit 0 height or depth (STEX_EXTENT_ZERO) is an empty copy too,
+     * still validated: at the subresource's edge it is valid where the
+     * default of 1 would leave the subresource (WebGPU's texture copy
+     * range: origin + size <= the level's size). */
+    uint8_t before[296];
+    memcpy(before, stex_buffer_data(b), sizeof before);
+    stex_copy_texture edge = {.texture = t, .origin = {0, 16, 0}};
+    RTEST_CHECK_OK(stex_copy_texture_to_buffer(&edge, b, &(stex_copy_layout){0},
+                                               (stex_extent3d){10, STEX_EXTENT_ZERO, 1}));
+    assert_int_equal(stex_copy_texture_to_buffer(&edge, b, &(stex_copy_layout){0},
+                                                 (stex_extent3d){10, 0, 1}),
+                     STEX_VALIDATION_ERROR);
+    assert_non_null(strstr(stex_last_error(), "origin.y 16 + copySize.height 1 > 16"));
+    stex_copy_texture layer1 = {.texture = t, .origin = {0, 0, 1}};
+    RTEST_CHECK_OK(stex_copy_texture_to_buffer(&layer1, b, &(stex_copy_layout){0},
+                                               (stex_extent3d){10, 1, STEX_EXTENT_ZERO}));
+    assert_int_equal(stex_copy_texture_to_buffer(&layer1, b, &(stex_copy_layout){0},
+                                                 (stex_extent3d){10, 1, 0}),
+                     STEX_VALIDATION_ERROR);
+    assert_non_null(strstr(stex_last_error(), "copy box out of the subresource"));
+    assert_memory_equal(stex_buffer_data(b), before, sizeof before);
     stex_buffer_destroy(b);
     stex_texture_destroy(t);
     rtest_release(dev);

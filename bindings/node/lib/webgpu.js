@@ -618,6 +618,11 @@ class GPUCommandEncoder extends GPUObjectBase {
     this._finished = true;
     for (const c of this._commands) { // each command's rules, as WebGPU checks them at encoding
       if (this._error) break;
+      // a destroyed buffer or texture is valid to encode and submit() refuses
+      // it (its native object is gone: nothing left to check); an invalid one
+      // (its creation failed) is an error here
+      const used = usedBy(c).filter((r) => r instanceof GPUBuffer || r instanceof GPUTexture);
+      if (used.some((r) => r._destroyed) && !used.some((r) => !r._destroyed && !r._h)) continue;
       try { this._device.queue._run(c, true); } catch (e) {
         if (e instanceof TypeError) throw e;
         this._error = e instanceof GPUError ? e : gpuError(e);

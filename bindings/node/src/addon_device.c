@@ -359,6 +359,20 @@ static bool extent(napi_env env, napi_value obj, stex_extent3d *e)
            addon_get_u32(env, obj, "depthOrArrayLayers", &e->depth_or_array_layers);
 }
 
+/* A copy's GPUExtent3D (webgpu.js gives every member, defaults applied):
+ * an explicit 0 height or depth is STEX_EXTENT_ZERO, C's 0 meaning "not
+ * given". */
+static bool copy_extent(napi_env env, napi_value obj, stex_extent3d *e)
+{
+    if (!extent(env, obj, e))
+        return false;
+    if (!e->height)
+        e->height = STEX_EXTENT_ZERO;
+    if (!e->depth_or_array_layers)
+        e->depth_or_array_layers = STEX_EXTENT_ZERO;
+    return true;
+}
+
 static bool format_of(napi_env env, napi_value obj, const char *key, stex_format *f)
 {
     char name[64];
@@ -472,7 +486,7 @@ static napi_value texture_write(napi_env env, napi_callback_info info)
     uint8_t *data;
     size_t size;
     if (!copy_texture(env, argv[0], &c) || !bytes_of(env, argv[1], &data, &size) ||
-        !copy_layout(env, argv[2], &l) || !extent(env, argv[3], &e))
+        !copy_layout(env, argv[2], &l) || !copy_extent(env, argv[3], &e))
         return NULL;
     stex_status st = stex_queue_write_texture(&c, data, size, &l, e);
     return st ? addon_throw_status(env, st) : NULL;
@@ -490,7 +504,7 @@ static napi_value buffer_texture_copy(napi_env env, napi_callback_info info, boo
     stex_copy_layout l = {0};
     stex_extent3d e;
     if (!b || !copy_layout(env, linear, &l) || !copy_texture(env, tex, &c) ||
-        !extent(env, argv[2], &e))
+        !copy_extent(env, argv[2], &e))
         return NULL;
     bool check = check_only(env, argv[3]);
     stex_status st = to_texture ? (check ? stex_check_copy_buffer_to_texture(b->ptr, &l, &c, e)
@@ -516,7 +530,8 @@ static napi_value texture_to_texture(napi_env env, napi_callback_info info)
     ADDON_ARGS(4);
     stex_copy_texture s = {0}, d = {0};
     stex_extent3d e;
-    if (!copy_texture(env, argv[0], &s) || !copy_texture(env, argv[1], &d) || !extent(env, argv[2], &e))
+    if (!copy_texture(env, argv[0], &s) || !copy_texture(env, argv[1], &d) ||
+        !copy_extent(env, argv[2], &e))
         return NULL;
     stex_status st = check_only(env, argv[3]) ? stex_check_copy_texture_to_texture(&s, &d, e)
                                               : stex_copy_texture_to_texture(&s, &d, e);

@@ -255,6 +255,42 @@ test('flags: subgroup (lanes in lock step) and visibility decide what a racy rea
   assert.throws(() => create(['colour=red']), /subgroup, visibility/);
 });
 
+test('copies: an explicit 0 in copySize is an empty copy, validated, not the default 1', async () => {
+  const { device: dev } = await device();
+  const src = dev.createTexture({ size: [4, 4, 2], format: 'rgba8unorm', usage: TU.COPY_SRC });
+  const dst = dev.createTexture({ size: [4, 4, 2], format: 'rgba8unorm', usage: TU.COPY_DST });
+  const copy = (size, z) => {
+    const enc = dev.createCommandEncoder();
+    enc.copyTextureToTexture({ texture: src, origin: [0, 0, z] }, { texture: dst, origin: [0, 0, z] }, size);
+    dev.pushErrorScope('validation');
+    dev.queue.submit([enc.finish()]);
+    return dev.popErrorScope();
+  };
+  // at layer 2 of 2: zero layers fit, the default of one does not
+  assert.equal(await copy({ width: 4, height: 4, depthOrArrayLayers: 0 }, 2), null);
+  assert.ok((await copy({ width: 4, height: 4 }, 2)) instanceof globals.GPUValidationError);
+  assert.equal(await copy([4, 0, 1], 0), null);
+  // a destroyed texture: encoding and finish() are fine, submit() refuses it
+  src.destroy();
+  const enc = dev.createCommandEncoder();
+  enc.copyTextureToTexture({ texture: src }, { texture: dst }, [4, 4, 1]);
+  dev.pushErrorScope('validation');
+  const cb = enc.finish();
+  assert.equal(await dev.popErrorScope(), null);
+  dev.pushErrorScope('validation');
+  dev.queue.submit([cb]);
+  assert.match((await dev.popErrorScope()).message, /destroyed/);
+  // an invalid texture (its creation failed) beside a destroyed one: finish() reports it
+  dev.pushErrorScope('validation');
+  const bad = dev.createTexture({ size: [0, 4], format: 'rgba8unorm', usage: TU.COPY_DST });
+  await dev.popErrorScope();
+  const enc2 = dev.createCommandEncoder();
+  enc2.copyTextureToTexture({ texture: src }, { texture: bad }, [4, 4, 1]);
+  dev.pushErrorScope('validation');
+  enc2.finish();
+  assert.ok((await dev.popErrorScope()) instanceof globals.GPUValidationError);
+});
+
 test('lifetimes: a view and a bind group keep what they use after JavaScript drops it', async () => {
   const { device: dev } = await device();
   let tex = dev.createTexture({ size: [8, 8], format: 'r32float', usage: TU.STORAGE_BINDING | TU.COPY_SRC });
