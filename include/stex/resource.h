@@ -291,6 +291,10 @@ typedef struct stex_copy_layout {
     uint32_t rows_per_image;  /* 0 = not given (allowed only for a single image) */
 } stex_copy_layout;
 
+/* bytes_per_row or rows_per_image given as 0 (WebGPU tells "0" from "not
+ * given": a given value must cover the copy's row or image). */
+#define STEX_LAYOUT_ZERO 0xffffffffu
+
 typedef struct stex_copy_texture {
     stex_texture *texture;
     uint32_t mip_level;

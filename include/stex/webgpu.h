@@ -123,8 +123,12 @@ typedef enum stex_buffer_usage_flags {
     STEX_BUFFER_USAGE_MAP_WRITE = 0x0002,
     STEX_BUFFER_USAGE_COPY_SRC = 0x0004,
     STEX_BUFFER_USAGE_COPY_DST = 0x0008,
+    STEX_BUFFER_USAGE_INDEX = 0x0010,          /* accepted; stex does not draw */
+    STEX_BUFFER_USAGE_VERTEX = 0x0020,         /* accepted; stex does not draw */
     STEX_BUFFER_USAGE_UNIFORM = 0x0040,
-    STEX_BUFFER_USAGE_STORAGE = 0x0080
+    STEX_BUFFER_USAGE_STORAGE = 0x0080,
+    STEX_BUFFER_USAGE_INDIRECT = 0x0100,       /* dispatchWorkgroupsIndirect's arguments */
+    STEX_BUFFER_USAGE_QUERY_RESOLVE = 0x0200   /* accepted; stex has no queries */
 } stex_buffer_usage_flags;
 
 /* Names, WebGPU spelling.  *_name returns "?" for an out-of-range value;

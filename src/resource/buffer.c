@@ -12,9 +12,12 @@ stex_status stex_buffer_create(stex_device *d, const stex_buffer_desc *desc, ste
         *out = NULL;
     if (!d || !desc || !out)
         return stex_fail(STEX_INVALID_ARGUMENT, "createBuffer: device, descriptor and out must not be NULL");
+    /* every GPUBufferUsage bit; those of drawing and queries are only kept */
     const uint32_t known = STEX_BUFFER_USAGE_MAP_READ | STEX_BUFFER_USAGE_MAP_WRITE |
                            STEX_BUFFER_USAGE_COPY_SRC | STEX_BUFFER_USAGE_COPY_DST |
-                           STEX_BUFFER_USAGE_UNIFORM | STEX_BUFFER_USAGE_STORAGE;
+                           STEX_BUFFER_USAGE_INDEX | STEX_BUFFER_USAGE_VERTEX |
+                           STEX_BUFFER_USAGE_UNIFORM | STEX_BUFFER_USAGE_STORAGE |
+                           STEX_BUFFER_USAGE_INDIRECT | STEX_BUFFER_USAGE_QUERY_RESOLVE;
     if (desc->usage & ~known)
         return stex_fail(STEX_VALIDATION_ERROR, "createBuffer: usage 0x%x has unknown bits 0x%x",
                          desc->usage, desc->usage & ~known);

@@ -116,25 +116,44 @@ static stex_status buffer_unit(const char *op, const stex_copy_texture *c, bool 
 }
 
 /* "validating linear texture data", in texel blocks. */
-static stex_status check_layout(const char *op, const stex_copy_layout *l, uint64_t byte_size,
+/* A layout as the rules read it: whether bytesPerRow and rowsPerImage were
+ * given (0: not given; STEX_LAYOUT_ZERO: given as 0), and their values. */
+typedef struct copy_layout_n {
+    stex_copy_layout v;
+    bool bpr_given, rpi_given;
+} copy_layout_n;
+
+static copy_layout_n norm_layout(const stex_copy_layout *l)
+{
+    copy_layout_n n = {.v = *l, .bpr_given = l->bytes_per_row != 0,
+                       .rpi_given = l->rows_per_image != 0};
+    if (l->bytes_per_row == STEX_LAYOUT_ZERO)
+        n.v.bytes_per_row = 0;
+    if (l->rows_per_image == STEX_LAYOUT_ZERO)
+        n.v.rows_per_image = 0;
+    return n;
+}
+
+static stex_status check_layout(const char *op, const copy_layout_n *n, uint64_t byte_size,
                                 stex_extent3d size, const copy_unit *u, const char *size_name)
 {
+    const stex_copy_layout *l = &n->v;
     uint32_t wb = size.width / u->bw, hb = size.height / u->bh;
     uint64_t last_row = (uint64_t)wb * u->bytes;
-    if (hb > 1 && !l->bytes_per_row)
+    if (hb > 1 && !n->bpr_given)
         return stex_fail(STEX_VALIDATION_ERROR,
                          "%s: bytesPerRow must be specified when the copy has more than one row of "
                          "texel blocks (%u)", op, hb);
-    if (size.depth_or_array_layers > 1 && (!l->bytes_per_row || !l->rows_per_image))
+    if (size.depth_or_array_layers > 1 && (!n->bpr_given || !n->rpi_given))
         return stex_fail(STEX_VALIDATION_ERROR,
                          "%s: bytesPerRow and rowsPerImage must be specified when copySize.depthOrArrayLayers (%u) > 1",
                          op, size.depth_or_array_layers);
-    if (l->bytes_per_row && l->bytes_per_row < last_row)
+    if (n->bpr_given && l->bytes_per_row < last_row)
         return stex_fail(STEX_VALIDATION_ERROR,
                          "%s: bytesPerRow %u is less than the bytes in one row of the copy (%u %s x %u bytes = %" PRIu64 ")",
                          op, l->bytes_per_row, wb, u->bw > 1 ? "texel blocks" : "texels", u->bytes,
                          last_row);
-    if (l->rows_per_image && l->rows_per_image < hb) {
+    if (n->rpi_given && l->rows_per_image < hb) {
         if (u->bh == 1)
             return stex_fail(STEX_VALIDATION_ERROR, "%s: rowsPerImage %u is less than copySize.height %u",
                              op, l->rows_per_image, size.height);
@@ -225,16 +244,17 @@ stex_status stex_queue_write_texture(const stex_copy_texture *dst, const void *d
     if (!dst || !layout || (!data && data_size))
         return stex_fail(STEX_INVALID_ARGUMENT, "%s: destination, layout and data must not be NULL", op);
     size = norm_size(size);
+    copy_layout_n n = norm_layout(layout);
     copy_unit u;
     stex_status st = check_texture(op, dst, size, STEX_USAGE_COPY_DST, "COPY_DST", true);
     if (!st)
         st = buffer_unit(op, dst, true, &u);
     if (!st)
-        st = check_layout(op, layout, data_size, size, &u, "data size");
+        st = check_layout(op, &n, data_size, size, &u, "data size");
     if (st)
         return st;
     if (size.width)
-        move(dst, (uint8_t *)(uintptr_t)data, layout, size, &u, true);
+        move(dst, (uint8_t *)(uintptr_t)data, &n.v, size, &u, true);
     return STEX_OK;
 }
 
@@ -254,14 +274,15 @@ static stex_status b2t(stex_buffer *src, const stex_copy_layout *layout,
                        "different devices", op);
     if (!st)
         st = buffer_unit(op, dst, true, &u);
+    copy_layout_n n = norm_layout(layout);
     if (!st)
-        st = check_buffer_layout(op, layout, dst->texture->info, &u);
+        st = check_buffer_layout(op, &n.v, dst->texture->info, &u);
     if (!st)
-        st = check_layout(op, layout, src->size, size, &u, "source buffer size");
+        st = check_layout(op, &n, src->size, size, &u, "source buffer size");
     if (st)
         return st;
     if (run && size.width)
-        move(dst, src->data, layout, size, &u, true);
+        move(dst, src->data, &n.v, size, &u, true);
     return STEX_OK;
 }
 
@@ -294,14 +315,15 @@ static stex_status t2b(const stex_copy_texture *src, stex_buffer *dst,
                        "different devices", op);
     if (!st)
         st = buffer_unit(op, src, false, &u);
+    copy_layout_n n = norm_layout(layout);
     if (!st)
-        st = check_buffer_layout(op, layout, src->texture->info, &u);
+        st = check_buffer_layout(op, &n.v, src->texture->info, &u);
     if (!st)
-        st = check_layout(op, layout, dst->size, size, &u, "destination buffer size");
+        st = check_layout(op, &n, dst->size, size, &u, "destination buffer size");
     if (st)
         return st;
     if (run && size.width)
-        move(src, dst->data, layout, size, &u, false);
+        move(src, dst->data, &n.v, size, &u, false);
     return STEX_OK;
 }
 

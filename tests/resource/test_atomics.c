@@ -62,6 +62,15 @@ static void test_buffer_basics(void **state)
     assert_true(stex_buffer_read_u32(odd, 0, &u) && u == 0);
     assert_false(stex_buffer_read_u32(odd, 4, &u));
     stex_buffer_destroy(odd);
+    /* every GPUBufferUsage bit is a usage (WebGPU's values), and no other */
+    for (uint32_t bit = 0x10; bit <= 0x200; bit <<= 1) {
+        assert_int_equal(stex_buffer_create(dev, &(stex_buffer_desc){.size = 16, .usage = bit}, &odd),
+                         STEX_OK);
+        stex_buffer_destroy(odd);
+    }
+    assert_int_equal(stex_buffer_create(dev, &(stex_buffer_desc){.size = 16, .usage = 0x400}, &odd),
+                     STEX_VALIDATION_ERROR);
+    assert_true(strstr(stex_last_error(), "unknown bits 0x400"));
     rtest_release(dev);
 }
 

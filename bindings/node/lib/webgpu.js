@@ -650,8 +650,8 @@ function usedBy(c) {
   }
 }
 
-function copyLayout(x) {
-  return { offset: x.offset ?? 0, bytesPerRow: x.bytesPerRow ?? 0, rowsPerImage: x.rowsPerImage ?? 0 };
+function copyLayout(x) { // bytesPerRow and rowsPerImage stay undefined when not given
+  return { offset: x.offset ?? 0, bytesPerRow: x.bytesPerRow, rowsPerImage: x.rowsPerImage };
 }
 function copyTexture(x) {
   if (!x.texture || !x.texture._h) throw new GPUValidationError('the texture is invalid or destroyed');
@@ -741,12 +741,17 @@ class GPUQueue extends GPUObjectBase {
     if (start > bytes.byteLength || len < 0 || start + len > bytes.byteLength) throw new DOMException('writeBuffer: the data range is outside data', 'OperationError');
     bytes = bytes.subarray(start, start + len);
     if (!buffer || !buffer._h) { d._error(new GPUValidationError('writeBuffer: the buffer is invalid or destroyed')); return; }
+    if (buffer._device !== d) { d._error(new GPUValidationError('writeBuffer: the buffer belongs to another device')); return; }
     if (buffer.mapState !== 'unmapped') { d._error(new GPUValidationError('writeBuffer: the buffer is mapped or has a map pending')); return; }
     d._try(() => native.bufferWrite(buffer._h, bufferOffset, bytes, false));
   }
   writeTexture(destination, data, layout, size) {
     const d = this._device;
     const bytes = bytesOf(data, 'writeTexture');
+    if (destination.texture && destination.texture._device !== d) {
+      d._error(new GPUValidationError('writeTexture: the texture belongs to another device'));
+      return;
+    }
     try {
       native.textureWrite(copyTexture(destination), bytes, copyLayout(layout), extent3D(size, 'writeTexture'));
     } catch (e) { d._error(e instanceof GPUError ? e : gpuError(e)); }

@@ -469,11 +469,25 @@ static bool copy_texture(napi_env env, napi_value obj, stex_copy_texture *c)
     return ok;
 }
 
+/* bytesPerRow or rowsPerImage: 0 when not given, STEX_LAYOUT_ZERO when
+ * given as 0 (WebGPU tells them apart) */
+static bool layout_stride(napi_env env, napi_value obj, const char *key, uint32_t *out)
+{
+    *out = 0;
+    if (addon_is_undefined(env, addon_get(env, obj, key)))
+        return true;
+    if (!addon_get_u32(env, obj, key, out))
+        return false;
+    if (!*out)
+        *out = STEX_LAYOUT_ZERO;
+    return true;
+}
+
 static bool copy_layout(napi_env env, napi_value obj, stex_copy_layout *l)
 {
     return addon_get_u64(env, obj, "offset", &l->offset) &&
-           addon_get_u32(env, obj, "bytesPerRow", &l->bytes_per_row) &&
-           addon_get_u32(env, obj, "rowsPerImage", &l->rows_per_image);
+           layout_stride(env, obj, "bytesPerRow", &l->bytes_per_row) &&
+           layout_stride(env, obj, "rowsPerImage", &l->rows_per_image);
 }
 
 /* writeTexture(destination, data, dataLayout, size) */

@@ -291,6 +291,48 @@ test('copies: an explicit 0 in copySize is an empty copy, validated, not the def
   assert.ok((await dev.popErrorScope()) instanceof globals.GPUValidationError);
 });
 
+test('dispatchWorkgroupsIndirect reads its counts from an INDIRECT buffer at submit', async () => {
+  const { device: dev } = await device();
+  const out = dev.createBuffer({ size: 64, usage: BU.STORAGE | BU.COPY_SRC });
+  const pipeline = dev.createComputePipeline({ layout: 'auto', compute: { module: dev.createShaderModule({ code:
+    '@group(0) @binding(0) var<storage, read_write> v : array<u32, 16>;\n@compute @workgroup_size(2) fn main(@builtin(global_invocation_id) g : vec3<u32>) { v[g.x] = g.x + 1u; }' }) } });
+  const bg = dev.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: out } }] });
+  const run = (args) => {
+    const enc = dev.createCommandEncoder();
+    const pass = enc.beginComputePass();
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, bg);
+    pass.dispatchWorkgroupsIndirect(args, 0);
+    pass.end();
+    dev.pushErrorScope('validation');
+    dev.queue.submit([enc.finish()]);
+    return dev.popErrorScope();
+  };
+  const args = dev.createBuffer({ size: 12, usage: GPUBufferUsage.INDIRECT | BU.COPY_DST });
+  dev.queue.writeBuffer(args, 0, new Uint32Array([3, 1, 1]));
+  assert.equal(await run(args), null);
+  // 3 workgroups of 2: words 0..5 written, the rest untouched
+  assert.deepEqual([...new Uint32Array((await readBack(dev, out, 64)).buffer)].slice(0, 8), [1, 2, 3, 4, 5, 6, 0, 0]);
+  const notIndirect = dev.createBuffer({ size: 12, usage: BU.STORAGE | BU.COPY_DST });
+  assert.match((await run(notIndirect)).message, /INDIRECT/);
+});
+
+test('queue writes refuse another device\'s buffer or texture', async () => {
+  const { device: a } = await device();
+  const { device: b } = await device();
+  const buf = b.createBuffer({ size: 16, usage: BU.COPY_DST });
+  const tex = b.createTexture({ size: [4, 4], format: 'rgba8unorm', usage: TU.COPY_DST });
+  a.pushErrorScope('validation');
+  a.queue.writeBuffer(buf, 0, new Uint32Array(4));
+  assert.match((await a.popErrorScope()).message, /another device/);
+  a.pushErrorScope('validation');
+  a.queue.writeTexture({ texture: tex }, new Uint8Array(64), { bytesPerRow: 16 }, [4, 4]);
+  assert.match((await a.popErrorScope()).message, /another device/);
+  b.pushErrorScope('validation');
+  b.queue.writeTexture({ texture: tex }, new Uint8Array(64), { bytesPerRow: 16 }, [4, 4]);
+  assert.equal(await b.popErrorScope(), null);
+});
+
 test('lifetimes: a view and a bind group keep what they use after JavaScript drops it', async () => {
   const { device: dev } = await device();
   let tex = dev.createTexture({ size: [8, 8], format: 'r32float', usage: TU.STORAGE_BINDING | TU.COPY_SRC });
