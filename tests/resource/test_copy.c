@@ -285,6 +285,21 @@ static void test_defaults_and_bounds(void **state)
                                                  (stex_extent3d){10, 1, 0}),
                      STEX_VALIDATION_ERROR);
     assert_non_null(strstr(stex_last_error(), "copy box out of the subresource"));
+    /* A given bytesPerRow of 0 (STEX_LAYOUT_ZERO) is checked against the
+     * row, where a missing one would be asked for: one row of 10 texels
+     * needs 40 bytes; an empty row needs none, even over two rows. */
+    assert_int_equal(stex_copy_texture_to_buffer(&ct, b, &(stex_copy_layout){.bytes_per_row =
+                                                     STEX_LAYOUT_ZERO},
+                                                 (stex_extent3d){10, 1, 1}),
+                     STEX_VALIDATION_ERROR);
+    assert_non_null(strstr(stex_last_error(), "bytesPerRow 0 is less than"));
+    RTEST_CHECK_OK(stex_copy_texture_to_buffer(&ct, b, &(stex_copy_layout){.bytes_per_row =
+                                                   STEX_LAYOUT_ZERO},
+                                               (stex_extent3d){0, 2, 1}));
+    assert_int_equal(stex_copy_texture_to_buffer(&ct, b, &(stex_copy_layout){0},
+                                                 (stex_extent3d){0, 2, 1}),
+                     STEX_VALIDATION_ERROR);
+    assert_non_null(strstr(stex_last_error(), "bytesPerRow must be specified"));
     assert_memory_equal(stex_buffer_data(b), before, sizeof before);
     stex_buffer_destroy(b);
     stex_texture_destroy(t);
