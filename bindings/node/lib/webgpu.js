@@ -356,9 +356,21 @@ class GPUBuffer extends GPUObjectBase {
   mapAsync(mode, offset = 0, size) {
     const d = this._device;
     size = size ?? Math.max(0, this.size - offset);
-    if (this.mapState !== 'unmapped') {
-      d._error(new GPUValidationError('mapAsync: the buffer is already mapped or has a map pending'));
-      return Promise.reject(new DOMException('mapAsync: the buffer is already mapped or has a map pending', 'OperationError'));
+    // WebGPU: a map already pending rejects at once, and nothing else
+    if (this.mapState === 'pending') return Promise.reject(new DOMException('mapAsync: the buffer has a map pending', 'OperationError'));
+    if (this.mapState === 'mapped') {
+      // a device-timeline check: an error now, the rejection later, unless
+      // unmap() first rejects the pending map with AbortError
+      d._error(new GPUValidationError('mapAsync: the buffer is already mapped'));
+      let entry;
+      const p = new Promise((resolve, reject) => { entry = { resolve, reject }; });
+      this._pending = entry;
+      d._later(() => {
+        if (this._pending !== entry) return;
+        this._pending = null;
+        entry.reject(new DOMException('mapAsync: the buffer is already mapped', 'OperationError'));
+      });
+      return p;
     }
     // WebGPU's device-timeline checks: a failure rejects the promise later
     // (OperationError, with a validation error now; AbortError when the
@@ -395,7 +407,7 @@ class GPUBuffer extends GPUObjectBase {
   getMappedRange(offset = 0, size) {
     const m = this._mapping;
     if (this.mapState !== 'mapped' || !m) throw new DOMException('getMappedRange: the buffer is not mapped', 'OperationError');
-    size = size ?? Math.max(0, m.offset + m.size - offset);
+    size = size ?? Math.max(0, this.size - offset); // WebGPU: to the buffer's end, not the mapping's
     if (offset % 8 !== 0 || size % 4 !== 0 || offset < m.offset || offset + size > m.offset + m.size) {
       throw new DOMException('getMappedRange: the range must lie in the mapped range, offset a multiple of 8, size of 4', 'OperationError');
     }
@@ -739,6 +751,7 @@ class GPUQueue extends GPUObjectBase {
     const unit = ArrayBuffer.isView(data) && data.BYTES_PER_ELEMENT ? data.BYTES_PER_ELEMENT : 1;
     const start = dataOffset * unit, len = size === undefined ? bytes.byteLength - start : size * unit;
     if (start > bytes.byteLength || len < 0 || start + len > bytes.byteLength) throw new DOMException('writeBuffer: the data range is outside data', 'OperationError');
+    if (len % 4) throw new DOMException(`writeBuffer: the size in bytes, ${len}, is not a multiple of 4`, 'OperationError');
     bytes = bytes.subarray(start, start + len);
     if (!buffer || !buffer._h) { d._error(new GPUValidationError('writeBuffer: the buffer is invalid or destroyed')); return; }
     if (buffer._device !== d) { d._error(new GPUValidationError('writeBuffer: the buffer belongs to another device')); return; }

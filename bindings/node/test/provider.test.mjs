@@ -333,6 +333,37 @@ test('queue writes refuse another device\'s buffer or texture', async () => {
   assert.equal(await b.popErrorScope(), null);
 });
 
+test('mapAsync and getMappedRange follow WebGPU\'s timelines and defaults', async () => {
+  const { device: dev } = await device();
+  const buf = dev.createBuffer({ size: 80, usage: BU.MAP_READ | BU.COPY_DST });
+  // a map pending: a second mapAsync rejects at once, with no validation error
+  dev.pushErrorScope('validation');
+  const first = buf.mapAsync(GPUMapMode.READ, 0, 64);
+  let early = false;
+  const second = buf.mapAsync(GPUMapMode.READ).catch((e) => { early = true; return e; });
+  await Promise.resolve();
+  await Promise.resolve();
+  assert.ok(early, 'the second mapAsync rejected before the first settled');
+  assert.equal((await second).name, 'OperationError');
+  assert.equal(await dev.popErrorScope(), null);
+  await first;
+  // getMappedRange() reaches to the buffer's end (80), past the mapped 64 bytes
+  assert.throws(() => buf.getMappedRange(), { name: 'OperationError' });
+  assert.equal(buf.getMappedRange(0, 64).byteLength, 64);
+  // mapped: a validation error now and a later OperationError, or AbortError after unmap()
+  dev.pushErrorScope('validation');
+  const again = buf.mapAsync(GPUMapMode.READ);
+  assert.ok((await dev.popErrorScope()) instanceof globals.GPUValidationError);
+  assert.equal(await again.catch((e) => e.name), 'OperationError');
+  const aborted = buf.mapAsync(GPUMapMode.READ).catch((e) => e.name);
+  buf.unmap();
+  assert.equal(await aborted, 'AbortError');
+  // writeBuffer of a byte count that is not a multiple of 4 throws
+  const dst = dev.createBuffer({ size: 16, usage: BU.COPY_DST });
+  assert.throws(() => dev.queue.writeBuffer(dst, 0, new Uint8Array(15)), { name: 'OperationError' });
+  dev.queue.writeBuffer(dst, 0, new Uint8Array(15), 3); // 12 bytes from element 3
+});
+
 test('lifetimes: a view and a bind group keep what they use after JavaScript drops it', async () => {
   const { device: dev } = await device();
   let tex = dev.createTexture({ size: [8, 8], format: 'r32float', usage: TU.STORAGE_BINDING | TU.COPY_SRC });
