@@ -791,7 +791,8 @@ stex_status stex_wgsl_layout_check(const stex_wgsl_module *m, const char *entry_
         stex_access sa = b->access ? b->access : STEX_ACCESS_WRITE_ONLY;
         stex_view_dimension ld = a->view_dimension ? a->view_dimension : STEX_VIEW_DIMENSION_2D;
         stex_view_dimension sd = b->view_dimension ? b->view_dimension : STEX_VIEW_DIMENSION_2D;
-        if (la != sa)
+        /* WebGPU: a read-write entry also takes a write-only variable */
+        if (la != sa && !(la == STEX_ACCESS_READ_WRITE && sa == STEX_ACCESS_WRITE_ONLY))
             return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: the layout's access "
                              "%s for @group(%u) @binding(%u) is not the shader's %s "
                              "[layout-storage-texture-access]", stex_access_name(la), s->group,

@@ -371,11 +371,54 @@ static void test_layout_visibility(void **s)
     stex_adapter_destroy(a);
 }
 
+/* WebGPU's "validating shader binding": a storage texture entry's access
+ * "read-write" takes a variable declared read_write or write; "write-only"
+ * only write. */
+static void test_layout_storage_access(void **s)
+{
+    (void)s;
+    static const char *const SRC[] = {
+        "@group(0) @binding(0) var t : texture_storage_2d<r32float, write>;\n"
+        "@compute @workgroup_size(1) fn main() { textureStore(t, vec2i(0), vec4f(1.0)); }\n",
+        "@group(0) @binding(0) var t : texture_storage_2d<r32float, read_write>;\n"
+        "@compute @workgroup_size(1) fn main() { textureStore(t, vec2i(0), vec4f(1.0)); }\n"};
+    /* [shader][layout access]: write-only, read-write */
+    static const bool valid[2][2] = {{true, true}, {false, true}};
+    static const stex_access access[2] = {STEX_ACCESS_WRITE_ONLY, STEX_ACCESS_READ_WRITE};
+    stex_adapter *a;
+    stex_device *dev;
+    assert_int_equal(stex_adapter_create(NULL, &a), STEX_OK);
+    assert_int_equal(stex_device_create(a, NULL, &dev), STEX_OK);
+    for (int k = 0; k < 2; k++) {
+        stex_wgsl_module *m;
+        assert_int_equal(stex_wgsl_module_create(SRC[k], "t.wgsl", &m), STEX_OK);
+        for (int j = 0; j < 2; j++) {
+            stex_layout_entry e = {.binding = 0, .visibility = STEX_STAGE_COMPUTE,
+                                   .type = STEX_BINDING_STORAGE_TEXTURE,
+                                   .storage_texture = {.access = access[j],
+                                                       .format = STEX_FORMAT_R32FLOAT}};
+            stex_wgsl_options o = {.layout = &e, .layout_count = 1};
+            stex_pipeline *p = NULL;
+            stex_status st = stex_wgsl_pipeline_create(dev, m, "main", &o, &p);
+            if ((st == STEX_OK) != valid[k][j])
+                fail_msg("shader %s, layout %s: %s", k ? "read_write" : "write",
+                         stex_access_name(access[j]), st ? stex_last_error() : "accepted");
+            if (st)
+                assert_non_null(strstr(stex_last_error(), "[layout-storage-texture-access]"));
+            stex_pipeline_destroy(p);
+        }
+        stex_wgsl_module_destroy(m);
+    }
+    stex_device_destroy(dev);
+    stex_adapter_destroy(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_access_shaders_and_layouts),
         cmocka_unit_test(test_layout_visibility),
+        cmocka_unit_test(test_layout_storage_access),
         cmocka_unit_test(test_wgslexpr_validate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
