@@ -245,7 +245,13 @@ class GPUDevice extends EventTarget {
     if (!(module instanceof GPUShaderModule)) throw new TypeError(`${where}: compute.module is not a GPUShaderModule`);
     const layout = need(desc, 'layout', where);
     if (layout !== 'auto' && !(layout instanceof GPUPipelineLayout)) throw new TypeError(`${where}: layout is neither 'auto' nor a GPUPipelineLayout`);
+    // constants: record<USVString, GPUPipelineConstantValue>, a WebIDL double: NaN and infinities are TypeErrors
+    for (const [k, v] of Object.entries(compute.constants ?? {})) {
+      if (!Number.isFinite(Number(v))) throw new TypeError(`${where}: constants["${k}"] is ${v}, not a finite number`);
+    }
     if (!module._h) return { h: null, error: new GPUValidationError(`${where}: the shader module is invalid`) };
+    if (module._device !== this) return { h: null, error: new GPUValidationError(`${where}: the shader module belongs to another device`) };
+    if (layout !== 'auto' && layout._device !== this) return { h: null, error: new GPUValidationError(`${where}: the pipeline layout belongs to another device`) };
     let entries;
     if (layout !== 'auto') {
       if (!layout._valid) return { h: null, error: new GPUValidationError(`${where}: the pipeline layout is invalid`) };

@@ -317,6 +317,22 @@ test('dispatchWorkgroupsIndirect reads its counts from an INDIRECT buffer at sub
   assert.match((await run(notIndirect)).message, /INDIRECT/);
 });
 
+test('createComputePipeline: constants must be finite numbers; a module or layout of another device is refused', async () => {
+  const { device: a } = await device();
+  const { device: b } = await device();
+  const code = 'override cf : f32 = 0.0;\n@group(0) @binding(0) var<storage, read_write> v : array<f32>;\n@compute @workgroup_size(1) fn main() { v[0] = cf; }';
+  const module = a.createShaderModule({ code });
+  assert.throws(() => a.createComputePipeline({ layout: 'auto', compute: { module, constants: { cf: NaN } } }), TypeError);
+  await assert.rejects(a.createComputePipelineAsync({ layout: 'auto', compute: { module, constants: { cf: Infinity } } }), TypeError);
+  b.pushErrorScope('validation');
+  b.createComputePipeline({ layout: 'auto', compute: { module } });
+  assert.match((await b.popErrorScope()).message, /another device/);
+  const layout = b.createPipelineLayout({ bindGroupLayouts: [] });
+  a.pushErrorScope('validation');
+  a.createComputePipeline({ layout, compute: { module } });
+  assert.match((await a.popErrorScope()).message, /another device/);
+});
+
 test('queue writes refuse another device\'s buffer or texture', async () => {
   const { device: a } = await device();
   const { device: b } = await device();
