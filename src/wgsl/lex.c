@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wgsl/xid_table.h"
+
 static const struct { const char *s; wg_tok_kind k; } PUNCT[] = {
     {"<<=", TK_SHL_ASSIGN}, {">>=", TK_SHR_ASSIGN},
     {"->", TK_ARROW}, {"&&", TK_AND_AND}, {"||", TK_OR_OR}, {"==", TK_EQ}, {"!=", TK_NE},
@@ -220,6 +222,60 @@ static void discover_templates(wg_token *t, uint32_t n)
     }
 }
 
+/* Identifiers (WGSL: XID_Start or '_', then XID_Continue; UAX #31) */
+
+/* The code point of the UTF-8 sequence at p, its length in *len; 0 for a
+ * malformed or overlong sequence or a surrogate. */
+static uint32_t utf8(const char *p, int *len)
+{
+    const unsigned char *u = (const unsigned char *)p;
+    int n = u[0] >= 0xF0 && u[0] < 0xF5 ? 4 : u[0] >= 0xE0 ? 3 : u[0] >= 0xC2 ? 2 : 0;
+    if (u[0] >= 0xF5)
+        n = 0;
+    uint32_t c = n ? u[0] & (0x7Fu >> n) : 0;
+    for (int i = 1; i < n; i++) {
+        if ((u[i] & 0xC0) != 0x80)
+            return 0;
+        c = c << 6 | (u[i] & 0x3Fu);
+    }
+    static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (!n || c < least[n] || (c >= 0xD800 && c <= 0xDFFF) || c > 0x10FFFF)
+        return 0;
+    *len = n;
+    return c;
+}
+
+static bool in_ranges(const uint32_t (*r)[2], size_t n, uint32_t c)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (c < r[mid][0])
+            hi = mid;
+        else if (c > r[mid][1])
+            lo = mid + 1;
+        else
+            return true;
+    }
+    return false;
+}
+
+/* The bytes of the identifier character at p (0: none); first: the
+ * identifier's first character. */
+static int ident_char(const char *p, bool first)
+{
+    unsigned char c = (unsigned char)*p;
+    if (c < 0x80)
+        return (first ? isalpha(c) : isalnum(c)) || c == '_';
+    int len = 0;
+    uint32_t cp = utf8(p, &len);
+    if (!cp)
+        return 0;
+    bool ok = first ? in_ranges(XID_START, sizeof XID_START / sizeof *XID_START, cp)
+                    : in_ranges(XID_CONTINUE, sizeof XID_CONTINUE / sizeof *XID_CONTINUE, cp);
+    return ok ? len : 0;
+}
+
 void wg_lex(const char *src, wg_diags *d, wg_token **out, uint32_t *count)
 {
     lexer x = {src, src, 1, src, d, NULL, 0, 0};
@@ -228,10 +284,11 @@ void wg_lex(const char *src, wg_diags *d, wg_token **out, uint32_t *count)
         const char *p = x.p;
         if (!*p)
             break;
-        if (isalpha((unsigned char)*p) || *p == '_') {
+        int n = ident_char(p, true);
+        if (n) {
             const char *s = p;
-            while (isalnum((unsigned char)*p) || *p == '_')
-                p++;
+            for (p += n; (n = ident_char(p, false)) != 0; p += n)
+                ;
             wg_token *t = push(&x, p - s == 1 && *s == '_' ? TK_UNDERSCORE : TK_IDENT, s,
                                (size_t)(p - s));
             if (t && t->kind == TK_IDENT && t->len >= 2 && s[0] == '_' && s[1] == '_')
@@ -261,8 +318,17 @@ void wg_lex(const char *src, wg_diags *d, wg_token **out, uint32_t *count)
             }
         }
         if (i == sizeof PUNCT / sizeof PUNCT[0]) {
-            wg_error(d, here(&x, p), "tokens", "unexpected character '%c'", *p);
-            x.p++;
+            int len = 0;
+            uint32_t cp = (unsigned char)*p >= 0x80 ? utf8(p, &len) : 0;
+            if ((unsigned char)*p < 0x80)
+                wg_error(d, here(&x, p), "tokens", "unexpected character '%c'", *p);
+            else if (cp)
+                wg_error(d, here(&x, p), "tokens", "unexpected character U+%04X (not a token, "
+                         "nor a character an identifier may hold: XID_Start or XID_Continue)",
+                         (unsigned)cp);
+            else
+                wg_error(d, here(&x, p), "tokens", "the source is not valid UTF-8 here");
+            x.p += len ? len : 1;
         }
     }
     push(&x, TK_EOF, x.p, 0);

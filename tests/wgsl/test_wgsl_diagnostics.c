@@ -50,6 +50,31 @@ static void test_recursion_and_caret(void **s)
     expect(src, want, 1);
 }
 
+/* WGSL identifiers are Unicode's (UAX #31): XID_Start or '_', then
+ * XID_Continue.  Valid: Spanish ñ, Greek, CJK, a combining acute accent
+ * after a letter (XID_Continue).  Invalid: the euro sign (no identifier
+ * character), a combining accent first (XID_Continue, not XID_Start), a
+ * byte that is not UTF-8. */
+static void test_unicode_identifiers(void **s)
+{
+    (void)s;
+    stex_wgsl_module *m;
+    const char *ok = "override tama\u00f1o : u32 = 3u;\nconst \u03bb = 2u;\n"
+                     "const \u6570 = 5u;\nconst cafe\u0301 = 7u;\n"
+                     "@group(0) @binding(0) var<storage, read_write> v : array<u32>;\n"
+                     "@compute @workgroup_size(1) fn main() { v[0] = tama\u00f1o * \u03bb + \u6570 + cafe\u0301; }\n";
+    assert_int_equal(stex_wgsl_module_create(ok, "t.wgsl", &m), STEX_OK);
+    assert_int_equal(stex_wgsl_override_count(m), 1);
+    assert_string_equal(stex_wgsl_override_at(m, 0)->name, "tama\u00f1o");
+    stex_wgsl_module_destroy(m);
+    const char *euro[] = {"t.wgsl:1:8: error: unexpected character U+20AC"};
+    expect("const a\u20ac = 1;\n", euro, 1);
+    const char *mark[] = {"t.wgsl:1:7: error: unexpected character U+0301"};
+    expect("const \u0301a = 1;\n", mark, 1);
+    const char *bad[] = {"t.wgsl:1:8: error: the source is not valid UTF-8 here [tokens]"};
+    expect("const a\xff = 1;\n", bad, 1);
+}
+
 static void test_valid_module(void **s)
 {
     (void)s;
@@ -230,6 +255,7 @@ int main(void)
         cmocka_unit_test(test_syntax_errors_recover), cmocka_unit_test(test_type_errors),
         cmocka_unit_test(test_recursion_and_caret), cmocka_unit_test(test_valid_module),
         cmocka_unit_test(test_uniformity), cmocka_unit_test(test_graphics_entry_points),
+        cmocka_unit_test(test_unicode_identifiers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

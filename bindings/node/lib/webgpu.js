@@ -250,6 +250,10 @@ class GPUDevice extends EventTarget {
       if (!Number.isFinite(Number(v))) throw new TypeError(`${where}: constants["${k}"] is ${v}, not a finite number`);
     }
     if (!module._h) return { h: null, error: new GPUValidationError(`${where}: the shader module is invalid`) };
+    // a key holding U+0000 names no override (the native layer reads C strings)
+    for (const k of Object.keys(compute.constants ?? {})) {
+      if (k.includes('\u0000')) return { h: null, error: new GPUValidationError(`${where}: constants key ${JSON.stringify(k)} is not the name or id of an override [pipeline-constants]`) };
+    }
     if (module._device !== this) return { h: null, error: new GPUValidationError(`${where}: the shader module belongs to another device`) };
     if (layout !== 'auto' && layout._device !== this) return { h: null, error: new GPUValidationError(`${where}: the pipeline layout belongs to another device`) };
     let entries;

@@ -324,6 +324,9 @@ test('createComputePipeline: constants must be finite numbers; a module or layou
   const module = a.createShaderModule({ code });
   assert.throws(() => a.createComputePipeline({ layout: 'auto', compute: { module, constants: { cf: NaN } } }), TypeError);
   await assert.rejects(a.createComputePipelineAsync({ layout: 'auto', compute: { module, constants: { cf: Infinity } } }), TypeError);
+  a.pushErrorScope('validation');
+  a.createComputePipeline({ layout: 'auto', compute: { module, constants: { 'cf\u0000': 1 } } });
+  assert.match((await a.popErrorScope()).message, /not the name or id of an override/);
   b.pushErrorScope('validation');
   b.createComputePipeline({ layout: 'auto', compute: { module } });
   assert.match((await b.popErrorScope()).message, /another device/);
