@@ -3,6 +3,7 @@
 #include "wgsl/lex.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -222,6 +223,49 @@ static void discover_templates(wg_token *t, uint32_t n)
     }
 }
 
+/* WGSL's reserved words (spec "Reserved Words", wgsl.reserved.bs.include),
+ * in strcmp order: a module must not contain one. */
+static const char *const RESERVED[] = {
+    "NULL", "Self", "abstract", "active", "alignas", "alignof", "as", "asm",
+    "asm_fragment", "async", "attribute", "auto", "await", "become", "cast",
+    "catch", "class", "co_await", "co_return", "co_yield", "coherent",
+    "column_major", "common", "compile", "compile_fragment", "concept",
+    "const_cast", "consteval", "constexpr", "constinit", "crate", "debugger",
+    "decltype", "delete", "demote", "demote_to_helper", "do", "dynamic_cast",
+    "enum", "explicit", "export", "extends", "extern", "external", "fallthrough",
+    "filter", "final", "finally", "friend", "from", "fxgroup", "get", "goto",
+    "groupshared", "highp", "impl", "implements", "import", "inline", "instanceof",
+    "interface", "layout", "lowp", "macro", "macro_rules", "match", "mediump",
+    "meta", "mod", "module", "move", "mut", "mutable", "namespace", "new", "nil",
+    "noexcept", "noinline", "nointerpolation", "non_coherent", "noncoherent",
+    "noperspective", "null", "nullptr", "of", "operator", "package", "packoffset",
+    "partition", "pass", "patch", "pixelfragment", "precise", "precision",
+    "premerge", "priv", "protected", "pub", "public", "readonly", "ref",
+    "regardless", "register", "reinterpret_cast", "require", "resource", "restrict",
+    "self", "set", "shared", "sizeof", "smooth", "snorm", "static", "static_assert",
+    "static_cast", "std", "subroutine", "super", "target", "template", "this",
+    "thread_local", "throw", "trait", "try", "type", "typedef", "typeid",
+    "typename", "typeof", "union", "unless", "unorm", "unsafe", "unsized", "use",
+    "using", "varying", "virtual", "volatile", "wgsl", "where", "with", "writeonly",
+    "yield",
+};
+
+static int cmp_word(const void *key, const void *elem)
+{
+    return strcmp(key, *(const char *const *)elem);
+}
+
+static bool reserved(const char *s, size_t len)
+{
+    char w[32];
+    if (len >= sizeof w)
+        return false;
+    memcpy(w, s, len);
+    w[len] = '\0';
+    return bsearch(w, RESERVED, sizeof RESERVED / sizeof *RESERVED, sizeof *RESERVED,
+                   cmp_word) != NULL;
+}
+
 /* Identifiers (WGSL: XID_Start or '_', then XID_Continue; UAX #31) */
 
 /* The code point of the UTF-8 sequence at p, its length in *len; 0 for a
@@ -293,6 +337,9 @@ void wg_lex(const char *src, wg_diags *d, wg_token **out, uint32_t *count)
                                (size_t)(p - s));
             if (t && t->kind == TK_IDENT && t->len >= 2 && s[0] == '_' && s[1] == '_')
                 wg_error(d, t->loc, "identifiers", "identifiers may not start with '__'");
+            else if (t && t->kind == TK_IDENT && reserved(s, t->len))
+                wg_error(d, t->loc, "reserved-words", "'%.*s' is a reserved word (WGSL keeps it "
+                         "for future use)", (int)t->len, s);
             x.p = p;
             continue;
         }

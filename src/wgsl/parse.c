@@ -161,6 +161,26 @@ static const char *ident(parser *p, const char *what)
     return wg_strndup(p->a, t->text, t->len);
 }
 
+/* WGSL's keywords ("Keyword Summary"): tokens of their own, never names */
+static const char *const KEYWORDS[] = {
+    "alias", "break", "case", "const", "const_assert", "continue", "continuing", "default",
+    "diagnostic", "discard", "else", "enable", "false", "fn", "for", "if", "let", "loop",
+    "override", "requires", "return", "struct", "switch", "true", "var", "while"};
+
+/* The name a declaration introduces: an identifier that is not a keyword. */
+static const char *decl_name(parser *p, const char *what)
+{
+    const wg_token *t = peek(p);
+    const char *name = ident(p, what);
+    for (size_t i = 0; i < sizeof KEYWORDS / sizeof *KEYWORDS; i++)
+        if (!strcmp(name, KEYWORDS[i])) {
+            wg_error(p->d, t->loc, "identifiers", "'%s' is a keyword and cannot be %s", name,
+                     what);
+            break;
+        }
+    return name;
+}
+
 static wg_expr *node(parser *p, wg_expr_kind k, wg_loc loc)
 {
     wg_expr *e = wg_alloc(p->a, sizeof *e);
@@ -388,7 +408,7 @@ static wg_decl *var_decl(parser *p, wg_decl_kind kind, wg_loc loc)
         expect(p, TK_TEMPLATE_CLOSE);
     }
     d->loc = peek(p)->loc;
-    d->name = ident(p, "a name");
+    d->name = decl_name(p, "a name");
     if (accept(p, TK_COLON))
         d->type = template_ident(p);
     if (accept(p, TK_ASSIGN))
@@ -407,7 +427,7 @@ static wg_param *params(parser *p, wg_tok_kind close, uint32_t *n, bool members)
         }
         m->attrs = attributes(p, &m->nattrs);
         m->loc = peek(p)->loc;
-        m->name = ident(p, members ? "a member name" : "a parameter name");
+        m->name = decl_name(p, members ? "a member name" : "a parameter name");
         expect(p, TK_COLON);
         m->type = template_ident(p);
         list_push(p, &l, m);
@@ -746,7 +766,7 @@ static wg_decl *global_decl(parser *p)
             return NULL;
         d->kind = D_FN;
         d->loc = peek(p)->loc;
-        d->name = ident(p, "a function name");
+        d->name = decl_name(p, "a function name");
         expect(p, TK_LPAREN);
         d->params = params(p, TK_RPAREN, &d->nparams, false);
         expect(p, TK_RPAREN);
@@ -764,7 +784,7 @@ static wg_decl *global_decl(parser *p)
             return NULL;
         d->kind = D_STRUCT;
         d->loc = peek(p)->loc;
-        d->name = ident(p, "a struct name");
+        d->name = decl_name(p, "a struct name");
         expect(p, TK_LBRACE);
         d->params = params(p, TK_RBRACE, &d->nparams, true);
         expect(p, TK_RBRACE);
@@ -776,7 +796,7 @@ static wg_decl *global_decl(parser *p)
             return NULL;
         d->kind = D_ALIAS;
         d->loc = peek(p)->loc;
-        d->name = ident(p, "an alias name");
+        d->name = decl_name(p, "an alias name");
         expect(p, TK_ASSIGN);
         d->type = template_ident(p);
         expect(p, TK_SEMI);

@@ -75,6 +75,28 @@ static void test_unicode_identifiers(void **s)
     expect("const a\xff = 1;\n", bad, 1);
 }
 
+/* WGSL: a module must not contain a reserved word anywhere, and a keyword
+ * is never a name (spec "Reserved Words", "Keyword Summary"). */
+static void test_reserved_words_and_keywords(void **s)
+{
+    (void)s;
+    const char *reserved[] = {"t.wgsl:1:14: error: 'target' is a reserved word (WGSL keeps it "
+                              "for future use) [reserved-words]",
+                              "t.wgsl:2:28: error: 'Self' is a reserved word"};
+    expect("var<private> target : i32;\nfn f() -> i32 { return 1 + Self; }\n", reserved, 2);
+    const char *keyword[] = {"t.wgsl:1:14: error: 'alias' is a keyword and cannot be a name "
+                             "[identifiers]",
+                             "t.wgsl:2:6: error: 'loop' is a keyword and cannot be a parameter "
+                             "name [identifiers]"};
+    expect("var<private> alias : i32;\nfn g(loop : i32) {}\n", keyword, 2);
+    /* near misses are names: a keyword's prefix, another case */
+    stex_wgsl_module *m;
+    assert_int_equal(stex_wgsl_module_create("var<private> aliased : i32;\nvar<private> Loop : i32;\n"
+                                             "var<private> self_test : i32;\n", "t.wgsl", &m),
+                     STEX_OK);
+    stex_wgsl_module_destroy(m);
+}
+
 static void test_valid_module(void **s)
 {
     (void)s;
@@ -256,6 +278,7 @@ int main(void)
         cmocka_unit_test(test_recursion_and_caret), cmocka_unit_test(test_valid_module),
         cmocka_unit_test(test_uniformity), cmocka_unit_test(test_graphics_entry_points),
         cmocka_unit_test(test_unicode_identifiers),
+        cmocka_unit_test(test_reserved_words_and_keywords),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
