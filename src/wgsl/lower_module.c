@@ -219,6 +219,24 @@ bool wg_need_f16(wg_ctx *x, wg_loc loc, const char *what)
     return false;
 }
 
+/* The type a module-scope struct or alias g declares. */
+static int declared_type(wg_ctx *x, const wg_expr *e, wg_global *g)
+{
+    const char *n = e->name;
+    if (e->ntargs)
+        WG_ERR(x, e->loc, "type", "'%s' takes no template arguments", n);
+    if (g->state == 2)
+        return g->type;
+    if (g->state == 1) {
+        WG_ERR(x, e->loc, "module-scope-cycle", "type '%s' refers to itself", n);
+        return -1;
+    }
+    g->state = 1;
+    g->type = g->decl->kind == D_STRUCT ? struct_type(x, g) : wg_resolve_type(x, g->decl->type);
+    g->state = 2;
+    return g->type;
+}
+
 int wg_resolve_type(wg_ctx *x, const wg_expr *e)
 {
     if (!e)
@@ -229,6 +247,11 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
     }
     const char *n = e->name;
     wg_types *ts = x->types;
+    /* a module-scope declaration shadows the predeclared names (WGSL 5.x:
+     * `struct vec2 { ... }`, `alias array = i32;` are valid) */
+    wg_global *g = global_named(x, n);
+    if (g && (g->decl->kind == D_STRUCT || g->decl->kind == D_ALIAS))
+        return declared_type(x, e, g);
     if (!strcmp(n, "bool")) return T_BOOL;
     if (!strcmp(n, "i32")) return T_I32;
     if (!strcmp(n, "u32")) return T_U32;
@@ -369,22 +392,6 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
     int tex = sampled_texture_type(x, e, n);
     if (tex != -2)
         return tex;
-    wg_global *g = global_named(x, n);
-    if (g && (g->decl->kind == D_STRUCT || g->decl->kind == D_ALIAS)) {
-        if (e->ntargs)
-            WG_ERR(x, e->loc, "type", "'%s' takes no template arguments", n);
-        if (g->state == 2)
-            return g->type;
-        if (g->state == 1) {
-            WG_ERR(x, e->loc, "module-scope-cycle", "type '%s' refers to itself", n);
-            return -1;
-        }
-        g->state = 1;
-        g->type = g->decl->kind == D_STRUCT ? struct_type(x, g)
-                                            : wg_resolve_type(x, g->decl->type);
-        g->state = 2;
-        return g->type;
-    }
     WG_ERR(x, e->loc, "type", "unknown type '%s'", n);
     return -1;
 }

@@ -97,6 +97,22 @@ static void test_reserved_words_and_keywords(void **s)
     stex_wgsl_module_destroy(m);
 }
 
+/* A module-scope struct or alias shadows a predeclared type name (WGSL's
+ * predeclared names are not keywords): then the name means the declaration,
+ * and the generator's template form is gone. */
+static void test_shadowing_predeclared_types(void **s)
+{
+    (void)s;
+    stex_wgsl_module *m;
+    const char *ok = "struct vec2 { a : i32 }\nalias array = u32;\n"
+                     "@group(0) @binding(0) var<storage, read_write> o : array;\n"
+                     "@compute @workgroup_size(1) fn main() { var v : vec2; v.a = 3; o = u32(v.a); }\n";
+    assert_int_equal(stex_wgsl_module_create(ok, "t.wgsl", &m), STEX_OK);
+    stex_wgsl_module_destroy(m);
+    const char *gone[] = {"t.wgsl:2:18: error: 'vec2' takes no template arguments [type]"};
+    expect("struct vec2 { a : i32 }\nfn f() { var v : vec2<f32>; }\n", gone, 1);
+}
+
 static void test_valid_module(void **s)
 {
     (void)s;
@@ -279,6 +295,7 @@ int main(void)
         cmocka_unit_test(test_uniformity), cmocka_unit_test(test_graphics_entry_points),
         cmocka_unit_test(test_unicode_identifiers),
         cmocka_unit_test(test_reserved_words_and_keywords),
+        cmocka_unit_test(test_shadowing_predeclared_types),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
