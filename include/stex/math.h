@@ -59,6 +59,10 @@ typedef struct stex_math_fn_info {
 STEX_API const stex_math_fn_info *stex_math_fn_get(stex_math_fn fn);  /* NULL if out of range */
 /* The overload named by op and signature; false if there is none. */
 STEX_API bool stex_math_fn_find(const char *op, const char *sig, stex_math_fn *out);
+/* The scalar type of each 32-bit word of a type list ("vec2<f32>,i32", or
+ * a signature, read up to its "->"): 'f' f32, 'h' f16, 'i' i32, 'u' u32,
+ * 'b' bool, one letter per word (vectors flattened); returns the count. */
+STEX_API int stex_math_word_types(const char *types, char *out, int max);
 
 /* Evaluates fn on bit patterns: in[] holds info->in_words words (f32 as
  * bits, i32 as two's complement, bool 0/1), out[] receives out_words. */

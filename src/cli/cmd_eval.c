@@ -72,28 +72,6 @@ static const cli_option eval_options[] = {
 
 const cli_spec cli_eval_spec = {"eval", SYNOPSIS, EPILOGUE, eval_options};
 
-/* the scalar type of each word of a type list such as "vec2<f32>,i32" */
-static int word_types(const char *list, char *out, int max)
-{
-    int n = 0;
-    while (*list && n < max) {
-        int count = 1;
-        if (!strncmp(list, "vec", 3)) {
-            count = list[3] - '0';
-            list += 5; /* "vecN<" */
-        }
-        /* f, h (f16), i, u, b */
-        char t = !strncmp(list, "bool", 4) ? 'b' : !strncmp(list, "f16", 3) ? 'h' : list[0];
-        for (int k = 0; k < count && n < max; k++)
-            out[n++] = t;
-        while (*list && *list != ',')
-            list++;
-        if (*list == ',')
-            list++;
-    }
-    return n;
-}
-
 static void strip_spaces(const char *in, char *out, size_t size)
 {
     size_t n = 0;
@@ -327,8 +305,8 @@ static int eval_by_wgsl(const eval_opts *o, const cli_args *args, const stex_pro
     const char *arrow = strstr(o->type, "->");
     char arg_list[64], in_types[16], out_types[8];
     snprintf(arg_list, sizeof arg_list, "%.*s", (int)(arrow - o->type), o->type);
-    word_types(arg_list, in_types, 16);
-    word_types(arrow + 2, out_types, 8);
+    stex_math_word_types(arg_list, in_types, 16);
+    stex_math_word_types(arrow + 2, out_types, 8);
     if ((unsigned)(args->count - 1) != nin || nin > 16)
         return cli_usage("eval", "%s (%s) takes %u argument value(s), got %d", expr, o->type,
                          nin, args->count - 1);
@@ -388,8 +366,8 @@ int cli_eval(int argc, char **argv)
     const char *arrow = strstr(info->sig, "->");
     char arg_list[64], in_types[8], out_types[8];
     snprintf(arg_list, sizeof arg_list, "%.*s", (int)(arrow - info->sig), info->sig);
-    word_types(arg_list, in_types, 8);
-    word_types(arrow + 2, out_types, 8);
+    stex_math_word_types(arg_list, in_types, 8);
+    stex_math_word_types(arrow + 2, out_types, 8);
     if (nvalues != info->in_words)
         return cli_usage("eval", "%s (%s) takes %u argument value(s), got %u", info->expr,
                          info->sig, info->in_words, nvalues);

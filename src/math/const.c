@@ -35,27 +35,6 @@ static stex_status shader_error(const char *fmt, ...)
     return stex_fail(STEX_SHADER_ERROR, "%s", msg);
 }
 
-/* The argument types of a signature "f32,u32->..." as one letter per word
- * ('f' f32, 'h' f16, 'i' i32, 'u' u32); returns the number of words. */
-static int arg_words(const char *sig, char *out, int max)
-{
-    int n = 0;
-    while (*sig && *sig != '-' && n < max) {
-        int words = 1;
-        if (!strncmp(sig, "vec2<", 5))
-            words = 2, sig += 5;
-        else if (!strncmp(sig, "vec4<", 5))
-            words = 4, sig += 5;
-        for (int k = 0; k < words && n < max; k++)
-            out[n++] = !strncmp(sig, "f16", 3) ? 'h' : *sig;
-        while (*sig && *sig != ',' && *sig != '-')
-            sig++;
-        if (*sig == ',')
-            sig++;
-    }
-    return n;
-}
-
 static const char *result_type(const char *sig)
 {
     const char *r = strstr(sig, "->");
@@ -204,7 +183,7 @@ stex_status stex_math_eval_const(stex_const_rule rule, stex_math_fn fn, bool abs
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_math_eval_const: rule %d is neither "
                          "STEX_CONST_WGSL nor STEX_CONST_TINT", (int)rule);
     char types[16];
-    int n = arg_words(info->sig, types, 16);
+    int n = stex_math_word_types(info->sig, types, 16);
     uint32_t in[16] = {0};
     memcpy(in, in_, (size_t)info->in_words * sizeof *in);
     for (int i = 0; i < n; i++) {
@@ -215,7 +194,7 @@ stex_status stex_math_eval_const(stex_const_rule rule, stex_math_fn fn, bool abs
     }
     const char *rt = result_type(info->sig);
     char rtypes[16];
-    int nr = arg_words(rt, rtypes, 16);
+    int nr = stex_math_word_types(rt, rtypes, 16);
     stex_status st;
     if (abstract) {
         st = eval_abstract(rule, fn, in, out);

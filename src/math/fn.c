@@ -28,3 +28,23 @@ bool stex_math_fn_find(const char *op, const char *sig, stex_math_fn *out)
     return false;
 }
 
+
+int stex_math_word_types(const char *types, char *out, int max)
+{
+    int n = 0;
+    while (*types && *types != '-' && n < max) {
+        int count = 1;
+        if (!strncmp(types, "vec", 3) && types[3] >= '2' && types[3] <= '4' && types[4] == '<') {
+            count = types[3] - '0';
+            types += 5;
+        }
+        char t = !strncmp(types, "bool", 4) ? 'b' : !strncmp(types, "f16", 3) ? 'h' : types[0];
+        for (int k = 0; k < count && n < max; k++)
+            out[n++] = t;
+        while (*types && *types != ',' && *types != '-')
+            types++;
+        if (*types == ',')
+            types++;
+    }
+    return n;
+}

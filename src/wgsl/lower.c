@@ -155,18 +155,9 @@ void wg_f32_results(wg_ctx *x, stex_math_fn fn, uint32_t *out)
 {
     const stex_math_fn_info *info = stex_math_fn_get(fn);
     const char *r = info ? strstr(info->sig, "->") : NULL;
-    if (!r)
-        return;
-    /* "f32", "f32,i32", "vec2<f32>"...: a vector's words share its type */
-    uint32_t w = 0;
-    for (r += 2; *r && w < info->out_words;) {
-        uint32_t n = !strncmp(r, "vec2<", 5) ? 2 : !strncmp(r, "vec4<", 5) ? 4 : 1;
-        const char *t = n > 1 ? r + 5 : r;
-        for (uint32_t k = 0; k < n && w < info->out_words; k++, w++)
-            if (!strncmp(t, "f32", 3))
-                out[w] = wg_f32_const(x, out[w]);
-        r += strcspn(r, ",");
-        if (*r == ',')
-            r++;
-    }
+    char t[16];
+    int n = r ? stex_math_word_types(r + 2, t, 16) : 0;
+    for (int w = 0; w < n && w < (int)info->out_words; w++)
+        if (t[w] == 'f')
+            out[w] = wg_f32_const(x, out[w]);
 }

@@ -34,32 +34,15 @@ static uint32_t zt_intern(zero_table *z, uint32_t w)
     return z->zero;
 }
 
-/* Marks the f32 words of a type list ("f32,i32", "vec4<f32>"...); returns
- * the number of words. */
-static int zt_f32_words(const char *list, bool *isf, int max)
-{
-    int n = 0;
-    while (*list && *list != '-' && n < max) {
-        int words = !strncmp(list, "vec2<", 5) ? 2 : !strncmp(list, "vec4<", 5) ? 4 : 1;
-        const char *t = words > 1 ? list + 5 : list;
-        for (int k = 0; k < words && n < max; k++)
-            isf[n++] = !strncmp(t, "f32", 3);
-        list += strcspn(list, ",-");
-        if (*list == ',')
-            list++;
-    }
-    return n;
-}
-
 /* The row's f32 arguments as the module held them: a zero literal makes +0
  * (a -0 input is written `(-0x0p0f)`, the negation of +0).  AbstractFloat
  * literals are another type, with their own constants. */
 static void zt_args(zero_table *z, stex_math_fn fn, bool abstract, uint32_t *in)
 {
-    bool isf[16];
-    int n = zt_f32_words(stex_math_fn_get(fn)->sig, isf, 16);
+    char t[16];
+    int n = stex_math_word_types(stex_math_fn_get(fn)->sig, t, 16);
     for (int i = 0; i < n && !abstract; i++)
-        if (isf[i] && !(in[i] & 0x7fffffffu)) {
+        if (t[i] == 'f' && !(in[i] & 0x7fffffffu)) {
             zt_intern(z, 0);
             in[i] = zt_intern(z, in[i]);
         }
@@ -67,11 +50,11 @@ static void zt_args(zero_table *z, stex_math_fn fn, bool abstract, uint32_t *in)
 
 static void zt_results(zero_table *z, stex_math_fn fn, uint32_t *out)
 {
-    bool isf[16];
+    char t[16];
     const stex_math_fn_info *info = stex_math_fn_get(fn);
-    int n = zt_f32_words(strstr(info->sig, "->") + 2, isf, 16);
+    int n = stex_math_word_types(strstr(info->sig, "->") + 2, t, 16);
     for (int i = 0; i < n && i < (int)info->out_words; i++)
-        if (isf[i])
+        if (t[i] == 'f')
             out[i] = zt_intern(z, out[i]);
 }
 

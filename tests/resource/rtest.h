@@ -16,9 +16,9 @@
 
 static stex_adapter *rtest_adapter_;
 
-/* A device with every feature (all storage formats) and the given profile;
- * rtest_release() destroys it and its adapter. */
-static inline stex_device *rtest_device(stex_profile_id profile)
+/* A device of the given profile with the required features; rtest_release()
+ * destroys it and its adapter. */
+static inline stex_device *rtest_device_with(stex_profile_id profile, uint32_t features)
 {
     stex_adapter_desc ad = stex_adapter_desc_default();
     ad.profile = profile;
@@ -26,13 +26,20 @@ static inline stex_device *rtest_device(stex_profile_id profile)
     stex_device *d = NULL;
     if (stex_adapter_create(&ad, &a) != STEX_OK)
         fail_msg("adapter: %s", stex_last_error());
-    stex_device_desc dd = {.required_features = STEX_FEATURE_TEXTURE_FORMATS_TIER2 |
-                                                STEX_FEATURE_BGRA8UNORM_STORAGE |
-                                                STEX_FEATURE_FLOAT32_FILTERABLE};
+    stex_device_desc dd = {.required_features = features};
     if (stex_device_create(a, &dd, &d) != STEX_OK)
         fail_msg("device: %s", stex_last_error());
     rtest_adapter_ = a;
     return d;
+}
+
+/* A device with every storage format (tier2, bgra8unorm-storage) and
+ * filterable float32. */
+static inline stex_device *rtest_device(stex_profile_id profile)
+{
+    return rtest_device_with(profile, STEX_FEATURE_TEXTURE_FORMATS_TIER2 |
+                                          STEX_FEATURE_BGRA8UNORM_STORAGE |
+                                          STEX_FEATURE_FLOAT32_FILTERABLE);
 }
 
 static inline void rtest_release(stex_device *d)

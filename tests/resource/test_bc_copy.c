@@ -23,25 +23,10 @@ static const struct {
 };
 #define N_BC (sizeof bc_formats / sizeof *bc_formats)
 
-static stex_adapter *adapter_;
-
+/* a spec-profile device with the features a case needs */
 static stex_device *device_with(uint32_t features)
 {
-    stex_adapter_desc ad = stex_adapter_desc_default();
-    stex_device *d = NULL;
-    if (stex_adapter_create(&ad, &adapter_) != STEX_OK)
-        fail_msg("adapter: %s", stex_last_error());
-    stex_device_desc dd = {.required_features = features};
-    if (stex_device_create(adapter_, &dd, &d) != STEX_OK)
-        fail_msg("device: %s", stex_last_error());
-    return d;
-}
-
-static void release(stex_device *d)
-{
-    stex_device_destroy(d);
-    stex_adapter_destroy(adapter_);
-    adapter_ = NULL;
+    return rtest_device_with(STEX_PROFILE_SPEC, features);
 }
 
 static stex_format fmt(const char *name)
@@ -80,7 +65,7 @@ static void test_create_rules(void **state)
         expect_refusal(create(plain, STEX_TEXTURE_DIMENSION_2D, (stex_extent3d){4, 4, 1},
                               bc_formats[i].name, 1, TU, &t),
                        STEX_TYPE_ERROR, bc_formats[i].name, "requires feature texture-compression-bc");
-    release(plain);
+    rtest_release(plain);
 
     stex_device *d = device_with(STEX_FEATURE_TEXTURE_COMPRESSION_BC);
     static const struct {
@@ -114,7 +99,7 @@ static void test_create_rules(void **state)
             assert_null(t);
         }
     }
-    release(d);
+    rtest_release(d);
 }
 
 /* Texel blocks a side of level m: the level's size (at least 1) rounded up
@@ -155,7 +140,7 @@ static void test_memory_in_blocks(void **state)
         assert_true(stex_texture_memory_size(t) >= sum);
         stex_texture_destroy(t);
     }
-    release(d);
+    rtest_release(d);
 }
 
 /* Fills n bytes with a pattern that differs from block to block. */
@@ -237,7 +222,7 @@ static void test_round_trip(void **state)
             stex_texture_destroy(t);
             free(data);
         }
-    release(d);
+    rtest_release(d);
 }
 
 /* The block rules of the copies, each refused with its rule named and
@@ -304,7 +289,7 @@ static void test_copy_rules(void **state)
         stex_buffer_destroy(b);
         stex_texture_destroy(t);
     }
-    release(d);
+    rtest_release(d);
 }
 
 /* copyTextureToTexture moves the exact blocks of the box and nothing else;
@@ -362,7 +347,7 @@ static void test_texture_to_texture(void **state)
     stex_buffer_destroy(buf);
     stex_texture_destroy(a);
     stex_texture_destroy(b);
-    release(d);
+    rtest_release(d);
 }
 
 /* stex does not decode BC blocks: a view a shader could sample is refused
@@ -401,7 +386,7 @@ static void test_no_decoding(void **state)
     stex_wgsl_module_destroy(m);
     stex_texture_view_destroy(v);
     stex_texture_destroy(t);
-    release(d);
+    rtest_release(d);
 }
 
 int main(void)

@@ -12,25 +12,10 @@
 #define DEPTH STEX_ASPECT_DEPTH_ONLY
 #define STENCIL STEX_ASPECT_STENCIL_ONLY
 
-static stex_adapter *adapter_;
-
+/* a spec-profile device with the features a case needs */
 static stex_device *device_with(uint32_t features)
 {
-    stex_adapter_desc ad = stex_adapter_desc_default();
-    stex_device *d = NULL;
-    if (stex_adapter_create(&ad, &adapter_) != STEX_OK)
-        fail_msg("adapter: %s", stex_last_error());
-    stex_device_desc dd = {.required_features = features};
-    if (stex_device_create(adapter_, &dd, &d) != STEX_OK)
-        fail_msg("device: %s", stex_last_error());
-    return d;
-}
-
-static void release(stex_device *d)
-{
-    stex_device_destroy(d);
-    stex_adapter_destroy(adapter_);
-    adapter_ = NULL;
+    return rtest_device_with(STEX_PROFILE_SPEC, features);
 }
 
 static stex_texture *make(stex_device *d, const char *format, stex_extent3d size, uint32_t mips)
@@ -52,13 +37,13 @@ static void test_d32s8_needs_feature(void **state)
     stex_device *d = device_with(0);
     assert_int_equal(stex_texture_create(d, &td, &t), STEX_TYPE_ERROR);
     assert_non_null(strstr(stex_last_error(), "requires feature depth32float-stencil8"));
-    release(d);
+    rtest_release(d);
     d = device_with(STEX_FEATURE_DEPTH32FLOAT_STENCIL8);
     RTEST_CHECK_OK(stex_texture_create(d, &td, &t));
     stex_texture_destroy(t);
     td.dimension = STEX_TEXTURE_DIMENSION_3D;
     assert_int_equal(stex_texture_create(d, &td, &t), STEX_VALIDATION_ERROR);
-    release(d);
+    rtest_release(d);
 }
 
 /* The spec's table: may (format, aspect) be copied to / from a buffer, and
@@ -129,7 +114,7 @@ static void test_buffer_copy_table(void **state)
         stex_texture_destroy(t);
     }
     stex_buffer_destroy(b);
-    release(d);
+    rtest_release(d);
 }
 
 /* depth32float-stencil8: the stencil aspect moves alone, the depth aspect
@@ -172,7 +157,7 @@ static void test_d32s8_aspects_move_their_bytes(void **state)
         assert_memory_equal(stex_buffer_data(b) + 256 * y, &depth[4 * y], 16);
     stex_buffer_destroy(b);
     stex_texture_destroy(t);
-    release(d);
+    rtest_release(d);
 }
 
 /* The whole-level rule, the offset rule of 4, copyTextureToTexture's
@@ -235,7 +220,7 @@ static void test_rules(void **state)
     stex_texture_destroy(a2);
     stex_texture_destroy(s8);
     stex_buffer_destroy(b);
-    release(d);
+    rtest_release(d);
 }
 
 int main(void)
