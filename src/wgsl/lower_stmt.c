@@ -388,8 +388,10 @@ static void return_stmt(wg_ctx *x, const wg_stmt *s)
         } else if (v.kind != V_ERROR) {
             v = wg_convert(x, v, f->ret_type, s->cond->loc, "the returned value");
             if (v.kind != V_ERROR) {
+                /* the value's own code (a constant's) comes before the move */
+                uint32_t r = wg_to_reg(x, v, s->loc);
                 wg_ins *i = wg_emit(x, OP_MOVM);
-                i->d = f->ret_reg, i->a = wg_to_reg(x, v, s->loc);
+                i->d = f->ret_reg, i->a = r;
                 i->n = (uint16_t)wg_ty(x->types, f->ret_type)->words;
             }
         }
