@@ -640,6 +640,12 @@ static void analyse(wg_ctx *x, wg_global *g)
                 }
                 if (d->init)
                     WG_ERR(x, d->init->loc, "var-decls", "var<workgroup> takes no initializer");
+                if (!wg_type_plain(x->types, type)) { /* WGSL 7.3: its store type is plain */
+                    WG_ERR(x, d->loc, "var-decls", "var<workgroup> cannot hold %s",
+                           wg_tname(x, type));
+                    g->val = wg_error_val();
+                    break;
+                }
                 const wg_type *t = wg_ty(x->types, type);
                 uint32_t off = (x->wg_memory + t->align - 1) / t->align * t->align;
                 x->wg_memory = off + t->size;
@@ -657,6 +663,12 @@ static void analyse(wg_ctx *x, wg_global *g)
                 if (type < 0 && init.kind == V_CONST)
                     type = wg_type_concrete(x->types, init.type);
                 if (type < 0) {
+                    g->val = wg_error_val();
+                    break;
+                }
+                if (!wg_type_constructible(x->types, type)) { /* WGSL 7.3 */
+                    WG_ERR(x, d->loc, "var-decls", "var<private> cannot hold %s",
+                           wg_tname(x, type));
                     g->val = wg_error_val();
                     break;
                 }

@@ -225,6 +225,25 @@ bool wg_type_constructible(const wg_types *ts, int id)
     }
 }
 
+bool wg_type_plain(const wg_types *ts, int id)
+{
+    const wg_type *t = &ts->t[id];
+    switch (t->kind) {
+    case TY_BOOL: case TY_I32: case TY_U32: case TY_F32: case TY_F16:
+    case TY_VEC: case TY_MAT: case TY_ATOMIC:
+        return true;
+    case TY_ARRAY:
+        return wg_type_plain(ts, t->elem);
+    case TY_STRUCT:
+        for (uint32_t i = 0; i < t->nmembers; i++)
+            if (!wg_type_plain(ts, t->members[i].type))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
 int wg_type_with_scalar(wg_types *ts, int id, int s)
 {
     const wg_type *t = &ts->t[id];

@@ -85,6 +85,9 @@ bool wg_type_is_float(const wg_types *ts, int id);    /* scalar kind f32/f16/AFl
 bool wg_type_has_f16(const wg_types *ts, int id);     /* f16 anywhere inside */
 bool wg_type_is_numeric(const wg_types *ts, int id);
 bool wg_type_constructible(const wg_types *ts, int id);
+/* WGSL's plain types: scalars, atomics, vectors, matrices, and arrays and
+ * structures of them (not pointers, textures or samplers). */
+bool wg_type_plain(const wg_types *ts, int id);
 /* The type with every abstract scalar made concrete (AInt -> i32, AFloat -> f32). */
 int wg_type_concrete(wg_types *ts, int id);
 /* Whether a value of type `from` converts automatically to `to` (WGSL 6.1.3;
