@@ -103,8 +103,8 @@ typedef struct wg_ctx {
     uint32_t reg_next;
     wg_sym *syms;
     uint32_t nsyms, syms_cap;
-    wg_fn_frame frames[16];
-    uint32_t nframes;
+    wg_fn_frame *frames;    /* the calls being inlined, outermost first */
+    uint32_t nframes, frames_cap;
     uint32_t break_slot[64], continue_slot[64]; /* innermost construct last */
     bool break_is_loop[64];
     uint32_t nbreak;

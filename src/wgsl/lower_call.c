@@ -11,17 +11,13 @@
 #include "shader/exec.h"
 #include "shader/lanes.h"
 
-enum { MAX_ARGS = 16 };
+enum { MAX_ARGS = 16 }; /* more than any builtin takes */
 
 static wg_types *TS(wg_ctx *x) { return x->types; }
 static wg_type_kind kind_of(wg_ctx *x, int t) { return x->types->t[t].kind; }
 
 static bool lower_args(wg_ctx *x, const wg_expr *e, wg_val *v)
 {
-    if (e->nargs > MAX_ARGS) {
-        WG_ERR(x, e->loc, "call", "too many arguments (%u)", e->nargs);
-        return false;
-    }
     bool ok = true;
     for (uint32_t i = 0; i < e->nargs; i++) {
         v[i] = wg_expr_lower(x, e->args[i]);
@@ -1269,7 +1265,13 @@ wg_val wg_call_lower(wg_ctx *x, const wg_expr *e)
 {
     const wg_expr *callee = e->a;
     const char *name = callee->name;
-    wg_val a[MAX_ARGS];
+    /* arguments: on the stack for every builtin; a constructor may take
+     * any number (an array<T, N>(...) takes N) */
+    wg_val few[MAX_ARGS], *a = few;
+    if (e->nargs > MAX_ARGS && !(a = wg_alloc(x->arena, e->nargs * sizeof *a))) {
+        x->oom = true;
+        return wg_error_val();
+    }
     /* a user function (shadowing no builtin: WGSL forbids redeclaring them at module scope) */
     if (!wg_lookup_local(x, name)) {
         wg_global *g = wg_global_find(x, name, callee->loc);

@@ -2,6 +2,7 @@
  * function calls, inlined. */
 #include "wgsl/lower.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static wg_ins *at(wg_ctx *x, uint32_t pc)
@@ -382,6 +383,7 @@ static void return_stmt(wg_ctx *x, const wg_stmt *s)
     wg_fn_frame *f = &x->frames[x->nframes - 1];
     if (s->cond) {
         wg_val v = wg_load(x, wg_expr_lower(x, s->cond), s->cond->loc);
+        f = &x->frames[x->nframes - 1]; /* the value's calls may have moved the frames */
         if (f->ret_type == T_VOID) {
             WG_ERR(x, s->loc, "return-statement", "function '%s' returns no value",
                    f->fn->name);
@@ -470,6 +472,18 @@ static void stmt(wg_ctx *x, const wg_stmt *s)
 static void function_body(wg_ctx *x, const wg_decl *fn, const wg_val *params, wg_val *result)
 {
     int rt = fn->ret ? wg_resolve_type(x, fn->ret) : T_VOID;
+    if (x->nframes == x->frames_cap) { /* as deep as the module's functions go */
+        uint32_t cap = x->frames_cap ? 2 * x->frames_cap : 8;
+        wg_fn_frame *fr = realloc(x->frames, cap * sizeof *fr);
+        if (!fr) {
+            x->oom = true;
+            *result = wg_error_val();
+            return;
+        }
+        x->frames = fr;
+        x->frames_cap = cap;
+    }
+    uint32_t depth = x->nframes;
     wg_fn_frame *f = &x->frames[x->nframes++];
     f->fn = fn;
     f->ret_type = rt < 0 ? T_VOID : rt;
@@ -485,6 +499,7 @@ static void function_body(wg_ctx *x, const wg_decl *fn, const wg_val *params, wg
         wg_scope_push(x, fn->params[i].name, params[i]);
     if (fn->body)
         wg_block_lower(x, fn->body);
+    f = &x->frames[depth]; /* the body's calls may have moved the frames */
     emit_slot(x, OP_MERGE, f->ret_slot);
     x->nsyms = mark;
     x->nbreak = nbreak;
@@ -502,10 +517,6 @@ wg_val wg_user_call(wg_ctx *x, const wg_decl *fn, const wg_expr *call)
                    "allowed in WGSL)", fn->name);
             return wg_error_val();
         }
-    if (x->nframes == 16) {
-        WG_ERR(x, call->loc, "resources", "calls nest too deep for stex");
-        return wg_error_val();
-    }
     if (wg_find_attr(fn->attrs, fn->nattrs, "compute")) {
         WG_ERR(x, call->loc, "call", "entry point '%s' cannot be called", fn->name);
         return wg_error_val();
@@ -515,9 +526,9 @@ wg_val wg_user_call(wg_ctx *x, const wg_decl *fn, const wg_expr *call)
                fn->nparams == 1 ? "" : "s", call->nargs);
         return wg_error_val();
     }
-    wg_val params[16];
-    if (fn->nparams > 16) {
-        WG_ERR(x, call->loc, "resources", "stex takes at most 16 parameters");
+    wg_val *params = wg_alloc(x->arena, (fn->nparams ? fn->nparams : 1) * sizeof *params);
+    if (!params) {
+        x->oom = true;
         return wg_error_val();
     }
     bool ok = true;
@@ -608,8 +619,12 @@ void wg_lower_function(wg_ctx *x, const wg_decl *fn, bool entry)
         if (d->kind == D_VAR && d->space && !strcmp(d->space, "private"))
             wg_global_find(x, d->name, d->loc);
     }
-    wg_val params[16];
-    for (uint32_t i = 0; i < fn->nparams && i < 16; i++) {
+    wg_val *params = wg_alloc(x->arena, (fn->nparams ? fn->nparams : 1) * sizeof *params);
+    if (!params) {
+        x->oom = true;
+        return;
+    }
+    for (uint32_t i = 0; i < fn->nparams; i++) {
         if (entry) {
             params[i] = builtin_param(x, &fn->params[i]);
             continue;
@@ -636,8 +651,6 @@ void wg_lower_function(wg_ctx *x, const wg_decl *fn, bool entry)
                                  .reg = wg_reg_alloc(x, wg_ty(x->types, t)->words)};
         }
     }
-    if (fn->nparams > 16)
-        WG_ERR(x, fn->loc, "resources", "stex takes at most 16 parameters");
     if (entry && fn->ret)
         WG_ERR(x, fn->ret->loc, "entry-point-io", "a compute entry point returns nothing");
     wg_val r;

@@ -118,6 +118,7 @@ static void ctx_free(wg_ctx *x)
 {
     free(x->globals);
     free(x->syms);
+    free(x->frames);
 }
 
 static void program_free(wg_program *p)

@@ -32,8 +32,8 @@ typedef struct un_ctx {
                             * of the innermost loop or switch */
     un_taint cont;         /* a 'continue' of some invocations: the rest of the loop */
     un_taint ret;          /* the function's return value */
-    const wg_decl *stack[16];
-    wg_loc calls[16];      /* the call sites of the functions being analysed */
+    const wg_decl **stack; /* the functions being analysed, one per declaration at most */
+    wg_loc *calls;         /* their call sites */
     int depth;
 } un_ctx;
 
@@ -155,9 +155,15 @@ static void check_sync(un_ctx *u, const wg_expr *e, const char *name)
 static un_taint user_call(un_ctx *u, const wg_decl *fn, const wg_expr *e)
 {
     un_taint args = UNIFORM;
-    int alias[32];
-    un_taint t[32];
-    uint32_t n = e->nargs < 32 ? e->nargs : 32;
+    uint32_t n = e->nargs;
+    int *alias = malloc((n ? n : 1) * sizeof *alias);
+    un_taint *t = malloc((n ? n : 1) * sizeof *t);
+    if (!alias || !t || !u->stack) {
+        free(alias);
+        free(t);
+        u->oom = true;
+        return at(e->loc, "a call stex had no memory to analyse");
+    }
     for (uint32_t i = 0; i < n; i++) {
         const wg_expr *a = e->args[i];
         t[i] = join(expr(u, a), u->cf);
@@ -168,17 +174,20 @@ static un_taint user_call(un_ctx *u, const wg_decl *fn, const wg_expr *e)
             alias[i] = root_sym(u, a);
         args = join(args, t[i]);
     }
-    if (u->depth >= 16) /* deeper than lowering inlines: assume the worst */
-        return join(args, at(e->loc, "a call too deep to analyse"));
     for (int k = 0; k < u->depth; k++)
-        if (u->stack[k] == fn)
+        if (u->stack[k] == fn) {
+            free(alias);
+            free(t);
             return args; /* recursion: reported by lowering */
+        }
     int base = u->nsyms;
     for (uint32_t i = 0; i < n && i < fn->nparams; i++) {
         int s = sym_push(u, fn->params[i].name, t[i]);
         if (s >= 0)
             u->syms[s].alias = alias[i];
     }
+    free(alias);
+    free(t);
     un_taint saved_poison = u->poison, saved_ret = u->ret, saved_brk = u->brk,
              saved_cont = u->cont;
     u->poison = u->brk = u->cont = UNIFORM;
@@ -467,6 +476,9 @@ static void stmt(un_ctx *u, const wg_stmt *s)
 void wg_uniformity(const wg_ast *ast, const wg_decl *entry, wg_diags *d)
 {
     un_ctx u = {.ast = ast, .d = d, .report = true};
+    /* without recursion a call chain holds each function once */
+    u.stack = malloc((ast->n + 1) * sizeof *u.stack);
+    u.calls = malloc((ast->n + 1) * sizeof *u.calls);
     for (uint32_t i = 0; i < entry->nparams; i++) {
         const wg_param *p = &entry->params[i];
         const char *b = builtin_of(p->attrs, p->nattrs);
@@ -477,4 +489,6 @@ void wg_uniformity(const wg_ast *ast, const wg_decl *entry, wg_diags *d)
     if (entry->body)
         stmt(&u, entry->body);
     free(u.syms);
+    free(u.stack);
+    free(u.calls);
 }
