@@ -548,6 +548,10 @@ static wg_stmt *switch_statement(parser *p, wg_loc loc)
             list_push(p, &sel, NULL);
         } else if (at_word(p, "case")) {
             next(p);
+            if (at(p, TK_COLON) || at(p, TK_LBRACE)) { /* case_selectors: one at least */
+                syntax_error(p, peek(p), "a case selector or 'default'");
+                break;
+            }
             while (!at(p, TK_COLON) && !at(p, TK_LBRACE) && !p->panic) {
                 if (at_word(p, "default")) {
                     next(p);

@@ -189,7 +189,7 @@ static un_taint user_call(un_ctx *u, const wg_decl *fn, const wg_expr *e)
     free(alias);
     free(t);
     un_taint saved_poison = u->poison, saved_ret = u->ret, saved_brk = u->brk,
-             saved_cont = u->cont;
+             saved_cont = u->cont, saved_cf = u->cf;
     u->poison = u->brk = u->cont = UNIFORM;
     u->ret = UNIFORM;
     u->calls[u->depth] = e->loc;
@@ -203,6 +203,9 @@ static un_taint user_call(un_ctx *u, const wg_decl *fn, const wg_expr *e)
     u->cont = saved_cont;
     u->ret = saved_ret;
     u->nsyms = base;
+    /* every invocation that made the call returns from it: the callee's
+     * early returns end its own uniform control flow, not the caller's */
+    u->cf = saved_cf;
     return join(r, u->cf);
 }
 
