@@ -57,3 +57,17 @@ export class Runner {
   }
   close() { if (this.child) { this.child.stdin.end(); const c = this.child; setTimeout(() => { try { c.kill('SIGKILL'); } catch { /* gone */ } }, 2000).unref(); } }
 }
+
+// A program every implementation must run: a stex build caught mid-edit
+// (the tree is shared) fails it, and then nothing it says counts.
+export const SANITY = `//! dispatch 1 1 1
+//! out 2
+@group(0) @binding(0) var<storage, read_write> out: array<u32, 2>;
+@compute @workgroup_size(1) fn main() { out[0] = 7u; out[1] = 0x12345678u; }
+`;
+export async function sane(runner) {
+  const r = await runner.run(SANITY);
+  if (r.expect === '00000007 12345678') return true;
+  console.error(`${runner.impl} fails the sanity program (${r.expect}: ${r.error ?? ''}); is its build broken?`);
+  return false;
+}

@@ -16,7 +16,7 @@
 // index guards, "(abs(x) + 1.0f)" divisors and the masks of bitcast floats.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { featureOpts, generate, usesInput } from './gen.mjs';
-import { Runner } from './pool.mjs';
+import { Runner, sane } from './pool.mjs';
 
 const args = process.argv.slice(2);
 const opt = (k, d) => { const i = args.indexOf(k); return i >= 0 ? args[i + 1] : d; };
@@ -53,6 +53,7 @@ async function check(s) {
   return res;
 }
 
+if (!(await sane(stex)) || !(await sane(dawn))) process.exit(3);
 const goal = { stex: null };
 {
   const st = await stex.run(normalize(src));

@@ -10,7 +10,7 @@
 //        [--timeout SECONDS] [--races] [--off FEATURES] [--on FEATURES]
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { featureOpts, generate } from './gen.mjs';
-import { Runner } from './pool.mjs';
+import { Runner, sane } from './pool.mjs';
 
 const args = process.argv.slice(2);
 const opt = (k, d) => { const i = args.indexOf(k); return i >= 0 ? args[i + 1] : d; };
@@ -25,6 +25,7 @@ if (existsSync(outFile))
   for (const l of readFileSync(outFile, 'utf8').split('\n')) if (l.trim()) { try { done.add(JSON.parse(l).seed); } catch { /* torn line */ } }
 
 const runner = new Runner(impl, { timeoutMs, races: args.includes('--races') });
+if (!(await sane(runner))) { runner.close(); process.exit(3); }
 const counts = {};
 const t0 = Date.now();
 let n = 0;

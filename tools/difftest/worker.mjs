@@ -15,7 +15,15 @@ const races = args.includes('--races');
 const flags = impl === 'stex'
   ? ['profile=lavapipe', 'subgroup=8', 'threads=1', 'schedule=shuffled', 'seed=1', ...(races ? ['races=1'] : [])]
   : [];
-const device = await openDevice(impl, flags);
+// $STEX_PROVIDER: another copy of bindings/node/index.mjs (a snapshot built
+// apart from the shared tree, which may be mid-edit), else this checkout's
+async function stexDevice() {
+  const { create, globals } = await import(process.env.STEX_PROVIDER);
+  Object.assign(globalThis, globals);
+  const adapter = await create(flags).requestAdapter();
+  return adapter.requestDevice();
+}
+const device = impl === 'stex' && process.env.STEX_PROVIDER ? await stexDevice() : await openDevice(impl, flags);
 let lost = null;
 device.lost?.then(i => { lost = i?.message || 'device lost'; });
 device.addEventListener?.('uncapturederror', () => {});
