@@ -89,12 +89,8 @@ static bool aint_word(wg_ctx *x, const char *name, const wg_cword *a, wg_cword *
     } else if (!strcmp(name, "mul")) {
         bad = __builtin_mul_overflow(a[0].i, a[1].i, &out->i);
     } else if (!strcmp(name, "abs")) {
-        if (a[0].i == INT64_MIN) {
-            WG_ERR(x, loc, "const-eval", "abs(%lld) cannot be represented as an abstract-int",
-                   (long long)a[0].i);
-            return false;
-        }
-        out->i = a[0].i < 0 ? -a[0].i : a[0].i;
+        /* WGSL: abs of the most negative value is that value */
+        out->i = a[0].i < 0 && a[0].i != INT64_MIN ? -a[0].i : a[0].i;
     } else if (!strcmp(name, "sign")) {
         out->i = (a[0].i > 0) - (a[0].i < 0);
     } else if (!strcmp(name, "min")) {

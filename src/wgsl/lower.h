@@ -69,6 +69,12 @@ typedef struct wg_sym {
     wg_val val;
 } wg_sym;
 
+/* A loop or switch a 'break' (and, for a loop, a 'continue') leaves. */
+typedef struct wg_construct {
+    uint32_t break_slot, continue_slot; /* switch: its loop's continue slot, or UINT32_MAX */
+    bool is_loop;
+} wg_construct;
+
 typedef struct wg_fn_frame {
     const wg_decl *fn;
     int ret_type;
@@ -105,9 +111,9 @@ typedef struct wg_ctx {
     uint32_t nsyms, syms_cap;
     wg_fn_frame *frames;    /* the calls being inlined, outermost first */
     uint32_t nframes, frames_cap;
-    uint32_t break_slot[64], continue_slot[64]; /* innermost construct last */
-    bool break_is_loop[64];
-    uint32_t nbreak;
+    wg_construct *cons;     /* the loops and switches around, innermost last */
+    uint32_t nbreak, cons_cap;
+    uint32_t break_base;    /* the first of them in the function being lowered */
     uint32_t in_continuing;
     uint32_t wg_memory;     /* bytes of var<workgroup> laid out so far */
     bool uses_barriers;

@@ -129,6 +129,23 @@ static wg_val construct(wg_ctx *x, const wg_expr *e, int type, wg_val *args, uin
         wg_val v = wg_load(x, args[0], e->args[0]->loc);
         if (v.kind == V_CONST && wg_type_converts(ts, v.type, type)) /* abstract -> f32 */
             v = wg_convert(x, v, type, e->args[0]->loc, "the matrix");
+        const wg_type *vt = v.kind != V_ERROR ? wg_ty(ts, v.type) : NULL;
+        if (vt && v.type != type && vt->kind == TY_MAT && vt->n == t->n &&
+            wg_ty(ts, vt->elem)->n == wg_ty(ts, t->elem)->n) {
+            /* f16 <-> f32: element by element, as the vector conversion */
+            int from = wg_type_scalar(ts, vt->elem), to = wg_type_scalar(ts, t->elem);
+            if (v.kind == V_CONST) {
+                wg_cword *c = wg_cwords(x, t->words);
+                for (uint32_t k = 0; k < t->words; k++)
+                    if (!const_convert_f16(x, e, from, to, v.c[k], &c[k]))
+                        return wg_error_val();
+                return (wg_val){.kind = V_CONST, .type = type, .c = c};
+            }
+            uint32_t r = wg_to_reg(x, v, e->args[0]->loc), d = wg_reg_alloc(x, t->words);
+            for (uint32_t k = 0; k < t->words; k++)
+                convert_word(x, from, to, r + k, d + k, e->loc);
+            return reg_val(type, d);
+        }
         if (v.kind != V_ERROR && v.type != type) {
             WG_ERR(x, e->loc, "value-constructor", "%s cannot be made from %s",
                    wg_tname(x, type), wg_tname(x, v.type));
@@ -334,6 +351,8 @@ static int constructor_type(wg_ctx *x, const wg_expr *callee, wg_val *args, uint
     const char *n = callee->name;
     bool vec = !strcmp(n, "vec2") || !strcmp(n, "vec3") || !strcmp(n, "vec4");
     if ((vec || !strcmp(n, "array")) && callee->ntargs == 0) {
+        if (nargs == 0 && vec) /* vecN(): the zero vector of AbstractInt */
+            return wg_type_vec(ts, T_AINT, (uint32_t)(n[3] - '0'));
         if (nargs == 0) {
             WG_ERR(x, callee->loc, "value-constructor", "%s() needs its element type: %s<T>()",
                    n, n);
@@ -1214,9 +1233,20 @@ static wg_val bitcast(wg_ctx *x, const wg_expr *e, wg_val *a)
     wg_val v = wg_load(x, a[0], e->args[0]->loc);
     if (t < 0 || v.kind == V_ERROR)
         return wg_error_val();
-    if (v.kind == V_CONST)
-        v = wg_convert(x, v, wg_type_concrete(TS(x), v.type), e->loc, "the value");
     wg_types *ts = TS(x);
+    if (v.kind == V_CONST) {
+        /* an AbstractInt is an i32; bitcast<u32> also takes one that fits
+         * only a u32 (the identity overload; Dawn does the same) */
+        int to = wg_type_concrete(ts, v.type);
+        if (wg_type_scalar(ts, v.type) == T_AINT && wg_type_scalar(ts, t) == T_U32) {
+            bool fits = true;
+            for (uint32_t k = 0; k < wg_ty(ts, v.type)->words; k++)
+                fits &= v.c[k].i >= INT32_MIN && v.c[k].i <= INT32_MAX;
+            if (!fits)
+                to = wg_type_with_scalar(ts, v.type, T_U32);
+        }
+        v = wg_convert(x, v, to, e->loc, "the value");
+    }
     /* the same number of bytes (f16 vectors: 2 per component) */
     bool th = kind_of(x, wg_type_scalar(ts, t)) == TY_F16;
     bool vh = v.kind != V_ERROR && kind_of(x, wg_type_scalar(ts, v.type)) == TY_F16;
@@ -1323,8 +1353,11 @@ wg_val wg_call_lower(wg_ctx *x, const wg_expr *e)
         /* a barrier, the load, a barrier: every invocation sees the same value */
         wg_ins *i = wg_emit(x, OP_BARRIER);
         i->sub = EXEC_BARRIER_WORKGROUP;
-        wg_val v = wg_load(x, (wg_val){.kind = V_REF, .type = wg_ty(x->types, a[0].type)->elem,
-                                       .ref = a[0].ref}, e->loc);
+        int elem = wg_ty(x->types, a[0].type)->elem;
+        wg_val v = kind_of(x, elem) == TY_ATOMIC /* of an atomic<T>: its T, as atomicLoad */
+                       ? atomic_builtin(x, e, "atomicLoad", a)
+                       : wg_load(x, (wg_val){.kind = V_REF, .type = elem, .ref = a[0].ref},
+                                 e->loc);
         i = wg_emit(x, OP_BARRIER);
         i->sub = EXEC_BARRIER_WORKGROUP;
         x->uses_barriers = true;

@@ -969,10 +969,8 @@ static wg_val index_expr(wg_ctx *x, const wg_expr *e)
                wg_tname(x, idx.type));
         return wg_error_val();
     }
-    if (base.kind == V_PTR) {
-        WG_ERR(x, e->loc, "array-access-expr", "index the pointer's target: (*p)[i]");
-        return wg_error_val();
-    }
+    if (base.kind == V_PTR) /* p[i]: a pointer indexes its target (pointer_composite_access) */
+        base = (wg_val){.kind = V_REF, .type = wg_ty(ts, base.type)->elem, .ref = base.ref};
     const wg_type *t = wg_ty(ts, base.type);
     if (t->kind != TY_ARRAY && t->kind != TY_VEC && t->kind != TY_MAT) {
         WG_ERR(x, e->loc, "array-access-expr", "%s cannot be indexed", wg_tname(x, base.type));

@@ -55,22 +55,35 @@ static void if_stmt(wg_ctx *x, const wg_stmt *s)
     at(x, pc_else)->b = pc_end;
 }
 
+/* Enters a loop or switch; false when out of memory. */
+static bool construct_push(wg_ctx *x, uint32_t bslot, uint32_t cslot, bool loop)
+{
+    if (x->nbreak == x->cons_cap) {
+        uint32_t cap = x->cons_cap ? 2 * x->cons_cap : 16;
+        wg_construct *c = realloc(x->cons, cap * sizeof *c);
+        if (!c) {
+            x->oom = true;
+            return false;
+        }
+        x->cons = c;
+        x->cons_cap = cap;
+    }
+    x->cons[x->nbreak++] = (wg_construct){bslot, cslot, loop};
+    return true;
+}
+
 /* loop { body continuing { cont } }: for and while come here too, with a
  * leading `if (!cond) { break; }`. */
 static void loop_stmt(wg_ctx *x, const wg_expr *cond, const wg_stmt *body,
                       const wg_stmt *update, const wg_stmt *continuing, wg_loc loc)
 {
-    if (x->nbreak == 64) {
-        WG_ERR(x, loc, "resources", "loops and switches nest too deep for stex");
-        return;
-    }
+    (void)loc;
     uint32_t bslot = wg_slot_alloc(x), cslot = wg_slot_alloc(x);
     emit_slot(x, OP_MASK_CLEAR, bslot);
     uint32_t head = x->prog->ncode;
     emit_slot(x, OP_MASK_CLEAR, cslot);
-    x->break_slot[x->nbreak] = bslot;
-    x->continue_slot[x->nbreak] = cslot;
-    x->break_is_loop[x->nbreak++] = true;
+    if (!construct_push(x, bslot, cslot, true))
+        return;
     uint32_t mark = x->nsyms;
     if (cond) {
         uint32_t c = bool_cond(x, cond, "a loop condition");
@@ -127,12 +140,15 @@ static void switch_stmt(wg_ctx *x, const wg_stmt *s)
     uint32_t rsel = wg_to_reg(x, wg_convert(x, sel, st, s->cond->loc, "the selector"), s->loc);
     uint32_t bslot = wg_slot_alloc(x);
     emit_slot(x, OP_MASK_CLEAR, bslot);
-    x->break_slot[x->nbreak] = bslot;
-    x->continue_slot[x->nbreak] = x->nbreak ? x->continue_slot[x->nbreak - 1] : UINT32_MAX;
-    x->break_is_loop[x->nbreak++] = false;
+    uint32_t *slots = malloc((s->ncases + 1) * 2 * sizeof *slots), *pcs = slots + s->ncases + 1;
+    if (!slots || !construct_push(x, bslot, UINT32_MAX, false)) {
+        free(slots);
+        x->oom = true;
+        return;
+    }
     const wg_case *deflt = NULL;
-    uint32_t opened = 0, slots[256], pcs[256];
-    for (uint32_t k = 0; k < s->ncases && opened < 256; k++) {
+    uint32_t opened = 0;
+    for (uint32_t k = 0; k < s->ncases; k++) {
         const wg_case *c = &s->cases[k];
         uint32_t cond = UINT32_MAX;
         bool has_default = false;
@@ -190,6 +206,7 @@ static void switch_stmt(wg_ctx *x, const wg_stmt *s)
         at(x, pcs[opened])->b = x->prog->ncode;
         emit_slot(x, OP_ENDIF, slots[opened]);
     }
+    free(slots);
     x->nbreak--;
     emit_slot(x, OP_MERGE, bslot);
 }
@@ -433,12 +450,12 @@ static void stmt(wg_ctx *x, const wg_stmt *s)
         break;
     }
     case S_BREAK:
-        if (!x->nbreak)
+        if (x->nbreak == x->break_base)
             WG_ERR(x, s->loc, "break-statement", "'break' outside a loop or switch");
         else if (x->in_continuing)
             WG_ERR(x, s->loc, "break-statement", "use 'break if' in a continuing block");
         else
-            emit_slot(x, OP_EXIT, x->break_slot[x->nbreak - 1]);
+            emit_slot(x, OP_EXIT, x->cons[x->nbreak - 1].break_slot);
         break;
     case S_BREAK_IF:
         WG_ERR(x, s->loc, "break-if", "'break if' is only allowed at the end of a continuing "
@@ -446,14 +463,14 @@ static void stmt(wg_ctx *x, const wg_stmt *s)
         break;
     case S_CONTINUE: {
         uint32_t k = x->nbreak;
-        while (k > 0 && !x->break_is_loop[k - 1])
+        while (k > x->break_base && !x->cons[k - 1].is_loop)
             k--;
-        if (!k)
+        if (k == x->break_base)
             WG_ERR(x, s->loc, "continue-statement", "'continue' outside a loop");
         else if (x->in_continuing)
             WG_ERR(x, s->loc, "continue-statement", "'continue' in a continuing block");
         else
-            emit_slot(x, OP_EXIT, x->continue_slot[k - 1]);
+            emit_slot(x, OP_EXIT, x->cons[k - 1].continue_slot);
         break;
     }
     case S_RETURN: return_stmt(x, s); break;
@@ -492,8 +509,9 @@ static void function_body(wg_ctx *x, const wg_decl *fn, const wg_val *params, wg
     if (x->nframes == 1)
         x->prog->ret_slot = f->ret_slot;
     emit_slot(x, OP_MASK_CLEAR, f->ret_slot);
-    uint32_t mark = x->nsyms, nbreak = x->nbreak, cont = x->in_continuing;
-    x->nbreak = 0;
+    /* a callee's break and continue see only its own loops and switches */
+    uint32_t mark = x->nsyms, base = x->break_base, cont = x->in_continuing;
+    x->break_base = x->nbreak;
     x->in_continuing = 0;
     for (uint32_t i = 0; i < fn->nparams; i++)
         wg_scope_push(x, fn->params[i].name, params[i]);
@@ -502,7 +520,7 @@ static void function_body(wg_ctx *x, const wg_decl *fn, const wg_val *params, wg
     f = &x->frames[depth]; /* the body's calls may have moved the frames */
     emit_slot(x, OP_MERGE, f->ret_slot);
     x->nsyms = mark;
-    x->nbreak = nbreak;
+    x->break_base = base;
     x->in_continuing = cont;
     x->nframes--;
     *result = rt > 0 ? (wg_val){.kind = V_REG, .type = rt, .reg = f->ret_reg}

@@ -119,6 +119,7 @@ static void ctx_free(wg_ctx *x)
     free(x->globals);
     free(x->syms);
     free(x->frames);
+    free(x->cons);
 }
 
 static void program_free(wg_program *p)

@@ -67,6 +67,7 @@ typedef struct parser {
     wg_arena *a;
     wg_diags *d;
     bool panic;     /* an error was reported: skip until recovery */
+    bool split;     /* the '--' at i lost its first '-' to a subtraction: 3--7 */
     bool oom;
     wg_ast *ast;    /* where directives are recorded */
 } parser;
@@ -295,6 +296,22 @@ static wg_expr *postfix(parser *p, wg_expr *e)
 static wg_expr *unary(parser *p)
 {
     const wg_token *t = peek(p);
+    /* '--' inside an expression is two minus signs (no WGSL expression
+     * decrements): the rest of a split one, or both of a whole one */
+    if (t->kind == TK_MINUS_MINUS) {
+        bool whole = !p->split;
+        p->split = false;
+        next(p);
+        wg_expr *e = node(p, E_UNARY, t->loc);
+        e->op = TK_MINUS;
+        e->a = unary(p);
+        if (!whole)
+            return e;
+        wg_expr *outer = node(p, E_UNARY, t->loc);
+        outer->op = TK_MINUS;
+        outer->a = e;
+        return outer;
+    }
     if (t->kind == TK_MINUS || t->kind == TK_BANG || t->kind == TK_TILDE || t->kind == TK_AMP ||
         t->kind == TK_STAR) {
         next(p);
@@ -327,6 +344,9 @@ static int precedence(const parser *p, wg_tok_kind *op)
         return 6;
     case TK_SHL: return 7;
     case TK_PLUS: case TK_MINUS: return 8;
+    case TK_MINUS_MINUS: /* a - -b */
+        *op = TK_MINUS;
+        return 8;
     case TK_STAR: case TK_SLASH: case TK_PERCENT: return 9;
     default: return 0;
     }
@@ -340,7 +360,11 @@ static wg_expr *binary(parser *p, int min)
         int prec = precedence(p, &op);
         if (prec == 0 || prec < min || p->panic)
             return lhs;
-        const wg_token *t = next(p);
+        const wg_token *t = peek(p);
+        if (t->kind == TK_MINUS_MINUS)
+            p->split = true; /* its second '-' starts the right operand */
+        else
+            next(p);
         if (op == TK_SHR)
             next(p); /* the joined second '>' */
         wg_expr *e = node(p, E_BINARY, t->loc);
@@ -849,7 +873,7 @@ static bool at_global_start(const parser *p)
 
 void wg_parse(const wg_token *t, uint32_t count, wg_arena *arena, wg_diags *d, wg_ast *ast)
 {
-    parser p = {t, 0, count, arena, d, false, false, ast};
+    parser p = {.t = t, .n = count, .a = arena, .d = d, .ast = ast};
     ast->enable_f16 = false;
     list l = {0};
     while (!at(&p, TK_EOF)) {

@@ -11,6 +11,7 @@
  *   //! out N               @binding(0): var<storage, read_write> array<u32, N>, zeros
  *   //! in M                @binding(1): var<storage, read> array<u32, M>,
  *                           word i = i * 2654435761 mod 2^32
+ *   //! features A,B        GPUFeatureNames the device is created with
  *   //! expect W0 W1 ...    binding 0 afterwards on Dawn, hex words; "error":
  *                           Dawn refused the module or pipeline
  * Every mismatch is printed before the test fails, so one run lists them all. */
@@ -32,6 +33,7 @@ typedef struct dt_case {
     char name[128];
     uint32_t groups[3];
     uint32_t nout, nin;
+    uint32_t features;
     bool expect_error;
     uint32_t *expect; /* nout words */
     uint32_t nexpect;
@@ -41,7 +43,7 @@ typedef struct dt_case {
 static bool parse_header(const char *src, dt_case *c, const char **why)
 {
     memset(c->groups, 0, sizeof c->groups);
-    c->nout = c->nin = c->nexpect = 0;
+    c->nout = c->nin = c->nexpect = c->features = 0;
     c->expect_error = false;
     c->expect = NULL;
     for (const char *l = src; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
@@ -53,6 +55,11 @@ static bool parse_header(const char *src, dt_case *c, const char **why)
                 return *why = "dispatch needs three counts", false;
         } else if (!strncmp(v, "out ", 4)) {
             c->nout = (uint32_t)strtoul(v + 4, NULL, 10);
+        } else if (!strncmp(v, "features ", 9)) {
+            char list[256];
+            const char *bad;
+            if (sscanf(v + 9, "%255s", list) != 1 || !stex_features_parse(list, &c->features, &bad))
+                return *why = "unknown feature", false;
         } else if (!strncmp(v, "in ", 3)) {
             c->nin = (uint32_t)strtoul(v + 3, NULL, 10);
         } else if (!strncmp(v, "expect ", 7)) {
@@ -97,7 +104,8 @@ static stex_buffer *make_buffer(stex_device *dev, uint32_t words)
 static bool run_case(const char *src, const dt_case *c)
 {
     stex_adapter *a;
-    stex_device *dev = fixture_device(STEX_PROFILE_LAVAPIPE, &a);
+    stex_device *dev = fixture_device_desc(STEX_PROFILE_LAVAPIPE,
+                                           &(stex_device_desc){.required_features = c->features}, &a);
     stex_wgsl_module *m = NULL;
     stex_pipeline *p = NULL;
     bool ok = true;

@@ -3,7 +3,7 @@
 export const INPUT_MUL = 2654435761;
 
 export function parseHeader(src) {
-  const c = { groups: null, nout: 0, nin: 0, expect: null };
+  const c = { groups: null, nout: 0, nin: 0, expect: null, features: [] };
   for (const line of src.split('\n')) {
     const m = /^\/\/! (\w+)(?: (.*))?$/.exec(line);
     if (!m) continue;
@@ -12,6 +12,7 @@ export function parseHeader(src) {
     else if (key === 'out') c.nout = Number(val);
     else if (key === 'in') c.nin = Number(val);
     else if (key === 'expect') c.expect = val.trim();
+    else if (key === 'features') c.features = val.trim().split(',');
   }
   if (!c.nout) throw new Error('no "//! out N" line');
   if (!c.groups || c.groups.length !== 3) throw new Error('no "//! dispatch X Y Z" line');
@@ -82,9 +83,9 @@ export async function openGpu(impl, flags = []) {
 }
 
 const keep = []; // Dawn's instance must outlive its devices
-export async function openDevice(impl, flags) {
+export async function openDevice(impl, flags, requiredFeatures = []) {
   const gpu = await openGpu(impl, flags);
   keep.push(gpu);
   const adapter = await gpu.requestAdapter();
-  return adapter.requestDevice();
+  return adapter.requestDevice({ requiredFeatures });
 }

@@ -5,7 +5,7 @@
 //
 //   node tools/difftest/measure.mjs [--impl dawn|stex] [--write] FILE.wgsl...
 import { readFileSync, writeFileSync } from 'node:fs';
-import { hexWords, openDevice, runCase } from './case.mjs';
+import { hexWords, openDevice, parseHeader, runCase } from './case.mjs';
 
 const args = process.argv.slice(2);
 let impl = 'dawn', write = false;
@@ -16,9 +16,13 @@ for (let i = 0; i < args.length; i++) {
   else files.push(args[i]);
 }
 if (write && impl !== 'dawn') throw new Error('--write keeps Dawn\'s results only');
-const device = await openDevice(impl);
+const devices = new Map(); // one per feature set
 for (const f of files) {
   const src = readFileSync(f, 'utf8');
+  const features = parseHeader(src).features.join(',');
+  if (!devices.has(features))
+    devices.set(features, await openDevice(impl, [], features ? features.split(',') : []));
+  const device = devices.get(features);
   const r = await runCase(device, src);
   const expect = r.error ? 'error' : hexWords(r.words);
   console.log(`${f}: ${r.error ? 'error: ' + r.error : expect}`);
