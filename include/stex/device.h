@@ -33,17 +33,25 @@
 extern "C" {
 #endif
 
-/* GPUSupportedLimits that matter to storage textures and compute, with
- * WebGPU's default values (stex_limits_default). */
+/* Every limit of WebGPU's GPUSupportedLimits, with its default value (the
+ * spec's limits table; stex_limits_default).  The render-only ones (vertex
+ * buffers, colour attachments, ...) are reported and requestable, never
+ * used: stex runs compute only. */
 #define STEX_LIMITS(X)                                      \
     X(max_texture_dimension_1d, 8192)                       \
     X(max_texture_dimension_2d, 8192)                       \
     X(max_texture_dimension_3d, 2048)                       \
     X(max_texture_array_layers, 256)                        \
     X(max_bind_groups, 4)                                   \
+    X(max_bind_groups_plus_vertex_buffers, 24)              \
+    X(max_immediate_size, 64)                               \
     X(max_bindings_per_bind_group, 1000)                    \
     X(max_storage_buffers_per_shader_stage, 8)              \
+    X(max_storage_buffers_in_vertex_stage, 8)               \
+    X(max_storage_buffers_in_fragment_stage, 8)             \
     X(max_storage_textures_per_shader_stage, 4)             \
+    X(max_storage_textures_in_vertex_stage, 4)              \
+    X(max_storage_textures_in_fragment_stage, 4)            \
     X(max_sampled_textures_per_shader_stage, 16)            \
     X(max_samplers_per_shader_stage, 16)                    \
     X(max_uniform_buffers_per_shader_stage, 12)             \
@@ -52,6 +60,12 @@ extern "C" {
     X(max_uniform_buffer_binding_size, 65536)               \
     X(max_storage_buffer_binding_size, 134217728)           \
     X(max_buffer_size, 268435456)                           \
+    X(max_vertex_buffers, 8)                                \
+    X(max_vertex_attributes, 16)                            \
+    X(max_vertex_buffer_array_stride, 2048)                 \
+    X(max_inter_stage_shader_variables, 16)                 \
+    X(max_color_attachments, 8)                             \
+    X(max_color_attachment_bytes_per_sample, 32)            \
     X(max_compute_workgroup_storage_size, 16384)            \
     X(max_compute_invocations_per_workgroup, 256)           \
     X(max_compute_workgroup_size_x, 256)                    \

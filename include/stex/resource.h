@@ -44,6 +44,12 @@ typedef struct stex_sampler stex_sampler;
 
 STEX_API stex_status stex_texture_create(stex_device *d, const stex_texture_desc *desc, stex_texture **out);
 STEX_API void stex_texture_destroy(stex_texture *t);
+/* GPUTexture.destroy(): frees the texel memory now and keeps the object,
+ * whose descriptor views and bind groups may still be made and validated
+ * with (WebGPU allows both; its queue refuses the destroyed texture at
+ * submit, and a dispatch using it here fails).  Twice is nothing. */
+STEX_API void stex_texture_discard(stex_texture *t);
+STEX_API bool stex_texture_discarded(const stex_texture *t);
 /* The descriptor with defaults filled in. */
 STEX_API const stex_texture_desc *stex_texture_get_desc(const stex_texture *t);
 STEX_API stex_device *stex_texture_device(const stex_texture *t);
@@ -239,6 +245,10 @@ typedef struct stex_buffer_desc {
 
 STEX_API stex_status stex_buffer_create(stex_device *d, const stex_buffer_desc *desc, stex_buffer **out);
 STEX_API void stex_buffer_destroy(stex_buffer *b);
+/* GPUBuffer.destroy(): frees the bytes now and keeps the object, as
+ * stex_texture_discard does; stex_buffer_data is then NULL. */
+STEX_API void stex_buffer_discard(stex_buffer *b);
+STEX_API bool stex_buffer_discarded(const stex_buffer *b);
 STEX_API uint64_t stex_buffer_size(const stex_buffer *b);
 STEX_API uint32_t stex_buffer_usage(const stex_buffer *b);
 STEX_API uint8_t *stex_buffer_data(stex_buffer *b); /* zero-initialised, 16-byte aligned */

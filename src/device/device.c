@@ -46,6 +46,31 @@ static const char *feature_list(uint32_t mask, char *buf, size_t size)
     return buf;
 }
 
+static uint64_t max3(uint64_t a, uint64_t b, uint64_t c)
+{
+    uint64_t m = a > b ? a : b;
+    return m > c ? m : c;
+}
+
+/* WebGPU's "a new device" steps: the all-stages storage limits are at least
+ * the vertex and fragment ones, and a core device (core-features-and-limits)
+ * has vertex and fragment limits equal to the all-stages ones. */
+static void normalize_stage_limits(stex_limits *l, bool core)
+{
+    l->max_storage_buffers_per_shader_stage = max3(l->max_storage_buffers_per_shader_stage,
+                                                   l->max_storage_buffers_in_vertex_stage,
+                                                   l->max_storage_buffers_in_fragment_stage);
+    l->max_storage_textures_per_shader_stage = max3(l->max_storage_textures_per_shader_stage,
+                                                    l->max_storage_textures_in_vertex_stage,
+                                                    l->max_storage_textures_in_fragment_stage);
+    if (!core)
+        return;
+    l->max_storage_buffers_in_vertex_stage = l->max_storage_buffers_per_shader_stage;
+    l->max_storage_buffers_in_fragment_stage = l->max_storage_buffers_per_shader_stage;
+    l->max_storage_textures_in_vertex_stage = l->max_storage_textures_per_shader_stage;
+    l->max_storage_textures_in_fragment_stage = l->max_storage_textures_per_shader_stage;
+}
+
 stex_adapter_desc stex_adapter_desc_default(void)
 {
     stex_adapter_desc d = {
@@ -118,6 +143,8 @@ stex_status stex_adapter_create(const stex_adapter_desc *desc, stex_adapter **ou
                          d.limits.name, dl.name);
     STEX_ALIGNMENT_LIMITS(ALIGN_)
 #undef ALIGN_
+    /* the adapter's limits as a device asking for all of them gets them */
+    normalize_stage_limits(&d.limits, d.features & STEX_FEATURE_CORE_FEATURES_AND_LIMITS);
     stex_adapter *a = malloc(sizeof *a);
     if (!a)
         return stex_fail(STEX_OUT_OF_MEMORY, "stex_adapter_create: out of memory");
@@ -187,12 +214,13 @@ stex_status stex_device_create(stex_adapter *a, const stex_device_desc *desc, st
                    ? d.required_limits.name : dl.name;
     STEX_ALIGNMENT_LIMITS(ALIGN_)
 #undef ALIGN_
-    stex_device *dev = malloc(sizeof *dev);
-    if (!dev)
-        return stex_fail(STEX_OUT_OF_MEMORY, "stex_device_create: out of memory");
     uint32_t f = stex_features_close(d.required_features);
     /* Every core (non-compatibility) device has core-features-and-limits. */
     f |= a->features & STEX_FEATURE_CORE_FEATURES_AND_LIMITS;
+    normalize_stage_limits(&lim, f & STEX_FEATURE_CORE_FEATURES_AND_LIMITS);
+    stex_device *dev = malloc(sizeof *dev);
+    if (!dev)
+        return stex_fail(STEX_OUT_OF_MEMORY, "stex_device_create: out of memory");
     dev->features = f;
     dev->language_features = a->language_features;
     dev->limits = lim;

@@ -195,13 +195,14 @@ stex_status stex_bind_group_create_in_group(const stex_pipeline *p, uint32_t gro
     *out = NULL;
     if (!p || (count && !entries))
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_bind_group_create: pipeline or entries is NULL");
-    if (group >= STEX__MAX_GROUPS || !(p->groups >> group & 1u)) {
-        if (group == 0 && !p->groups && !count) /* an empty layout takes an empty group */
-            ;
-        else
-            return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: the pipeline's layout has "
-                             "no @group(%u) (getBindGroupLayout(%u) would fail)", group, group);
-    }
+    /* A group the layout has no entries in has an empty bind group layout:
+     * an 'auto' layout's getBindGroupLayout(i) gives one for every i below
+     * maxBindGroups (Dawn's does; the spec's default pipeline layout makes
+     * the groups below the highest one used empty). */
+    uint64_t max_groups = stex_device_limits(p->dev)->max_bind_groups;
+    if (group >= STEX__MAX_GROUPS || group >= max_groups)
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: @group(%u) is not below "
+                         "maxBindGroups (%llu)", group, (unsigned long long)max_groups);
     uint32_t first = 0, n = 0;
     while (first < p->n && p->entries[first].group < group)
         first++;
@@ -318,46 +319,117 @@ void stex_bind_group_destroy(stex_bind_group *g)
     free(g);
 }
 
-/* ---- per-dispatch table ---- */
+/* ---- the dispatch's usage scope ---- */
 
-static bool writable(const exec_binding *b)
+/* One binding of a dispatch as its usage scope sees it: a buffer range or
+ * a view's texture subresources, and whether it is writable storage. */
+typedef struct scope_use {
+    const stex_buffer *buffer;
+    const stex_texture *texture;
+    uint64_t lo, hi;              /* buffer: [lo, hi) bytes, dynamic offset applied */
+    uint32_t mip0, mip1, layer0, layer1;
+    stex_texture_aspect aspect;
+    uint32_t visibility, group, binding;
+    bool writable;
+} scope_use;
+
+static bool scope_use_of(const stex_layout_entry *le, const stex_bind_group_entry *be,
+                         uint64_t dynamic_offset, scope_use *u)
 {
-    return b->type == STEX_BINDING_STORAGE_BUFFER
-           || (b->type == STEX_BINDING_STORAGE_TEXTURE && b->access != STEX_ACCESS_READ_ONLY);
+    memset(u, 0, sizeof *u);
+    u->visibility = le->visibility, u->group = le->group, u->binding = le->binding;
+    if (be->buffer) {
+        u->buffer = be->buffer;
+        u->lo = be->offset + dynamic_offset;
+        u->hi = u->lo + be->size;
+        u->writable = le->type == STEX_BINDING_STORAGE_BUFFER;
+        return true;
+    }
+    if (!be->view)
+        return false; /* a sampler */
+    const stex_view_desc *vd = stex_view_get_desc(be->view);
+    u->texture = stex_view_texture(be->view);
+    u->mip0 = vd->base_mip_level, u->mip1 = u->mip0 + vd->mip_level_count;
+    u->layer0 = vd->base_array_layer, u->layer1 = u->layer0 + vd->array_layer_count;
+    u->aspect = vd->aspect;
+    u->writable = le->type == STEX_BINDING_STORAGE_TEXTURE &&
+                  le->storage_texture.access != STEX_ACCESS_READ_ONLY;
+    return true;
 }
 
-static bool same_subresource(const exec_binding *a, const exec_binding *b)
+/* Same buffer (any ranges) or intersecting texture subresources. */
+static bool same_resource(const scope_use *a, const scope_use *b)
 {
     if (a->buffer || b->buffer)
-        return a->buffer && a->buffer == b->buffer; /* WebGPU tracks whole buffers */
-    if (!a->texture || a->texture != b->texture || a->mip >= b->mip + b->mip_count
-        || b->mip >= a->mip + a->mip_count)
-        return false; /* different textures, or mip ranges apart */
-    if (a->dim == STEX_VIEW_DIMENSION_3D || b->dim == STEX_VIEW_DIMENSION_3D)
-        return true;
-    uint64_t a0 = a->base_layer, a1 = a0 + (a->dim == STEX_VIEW_DIMENSION_2D_ARRAY ? a->f.d : 1);
-    uint64_t b0 = b->base_layer, b1 = b0 + (b->dim == STEX_VIEW_DIMENSION_2D_ARRAY ? b->f.d : 1);
-    return a0 < b1 && b0 < a1;
+        return a->buffer == b->buffer;
+    return a->texture == b->texture && a->mip0 < b->mip1 && b->mip0 < a->mip1 &&
+           a->layer0 < b->layer1 && b->layer0 < a->layer1 &&
+           (a->aspect == STEX_ASPECT_ALL || b->aspect == STEX_ASPECT_ALL || a->aspect == b->aspect);
 }
 
-/* dispatchWorkgroups' usage scope: a writable storage binding may share its
- * subresource only with other writable storage bindings. */
-static stex_status check_usage_scope(const exec_dispatch *ctx)
+/* Two bindings' conflict, if any:
+ * - a writable storage binding and a read-only one of one buffer or texture
+ *   subresource: WebGPU's compatible usage list lets "storage" meet only
+ *   "storage" in a usage scope (a buffer is one subresource, whatever the
+ *   ranges);
+ * - two writable ones of overlapping buffer ranges or texture subresources
+ *   seen by one shader stage: "Encoder bind groups alias a writable
+ *   resource", which limits the usage scope storage exception. */
+static stex_status scope_conflict(const scope_use *a, const scope_use *b)
 {
-    for (uint32_t i = 0; i < ctx->nb; i++)
-        for (uint32_t j = 0; j < ctx->nb; j++) {
-            const exec_binding *a = &ctx->b[i], *b = &ctx->b[j];
-            if (i == j || !a->type || !b->type || !writable(a) || writable(b))
-                continue;
-            if (same_subresource(a, b))
-                return stex_fail(STEX_VALIDATION_ERROR,
-                                 "dispatchWorkgroups: %s of %s is used as writable "
-                                 "storage and, through %s, read-only in the same usage "
-                                 "scope", a->buffer ? "the buffer" : "a texture subresource",
-                                 EXEC_REF(a->ref), EXEC_REF(b->ref));
-        }
-    return STEX_OK;
+    if (!(a->writable || b->writable) || !same_resource(a, b))
+        return STEX_OK;
+    if (a->writable != b->writable) {
+        const scope_use *w = a->writable ? a : b, *r = a->writable ? b : a;
+        return stex_fail(STEX_VALIDATION_ERROR,
+                         "dispatchWorkgroups: %s of @group(%u) @binding(%u) is used as writable "
+                         "storage and, through @group(%u) @binding(%u), read-only in the same "
+                         "usage scope", w->buffer ? "the buffer" : "a texture subresource",
+                         w->group, w->binding, r->group, r->binding);
+    }
+    if (!(a->visibility & b->visibility))
+        return STEX_OK;
+    if (a->buffer && (a->hi <= b->lo || b->hi <= a->lo))
+        return STEX_OK; /* disjoint ranges: the storage exception allows them */
+    if (a->buffer)
+        return stex_fail(STEX_VALIDATION_ERROR,
+                         "dispatchWorkgroups: @group(%u) @binding(%u) and @group(%u) @binding(%u) "
+                         "bind overlapping ranges [%llu, %llu) and [%llu, %llu) of one buffer as "
+                         "writable storage (the bind groups alias a writable resource)",
+                         a->group, a->binding, b->group, b->binding, (unsigned long long)a->lo,
+                         (unsigned long long)a->hi, (unsigned long long)b->lo,
+                         (unsigned long long)b->hi);
+    return stex_fail(STEX_VALIDATION_ERROR,
+                     "dispatchWorkgroups: @group(%u) @binding(%u) and @group(%u) @binding(%u) "
+                     "bind the same texture subresource as writable storage (the bind groups "
+                     "alias a writable resource)", a->group, a->binding, b->group, b->binding);
 }
+
+stex_status bind_group_check_scope(const stex_pipeline *p, const stex_bound_group *groups)
+{
+    scope_use *u = malloc((p->n ? p->n : 1) * sizeof *u);
+    if (!u)
+        return stex_fail(STEX_OUT_OF_MEMORY, "dispatchWorkgroups: out of memory");
+    uint32_t n = 0;
+    for (uint32_t gi = 0; gi < STEX__MAX_GROUPS; gi++) {
+        const stex_bind_group *g = p->groups >> gi & 1u ? groups[gi].group : NULL;
+        uint32_t dyn = 0;
+        for (uint32_t k = 0; g && k < g->n && n < p->n; k++) {
+            stex_layout_entry le = g->p->entries[g->first + k];
+            uint64_t off = le.buffer.has_dynamic_offset ? groups[gi].dynamic_offsets[dyn++] : 0;
+            le.group = gi; /* the index it is set at */
+            n += scope_use_of(&le, &g->e[k], off, &u[n]);
+        }
+    }
+    stex_status st = STEX_OK;
+    for (uint32_t i = 0; i < n && !st; i++)
+        for (uint32_t j = i + 1; j < n && !st; j++)
+            st = scope_conflict(&u[i], &u[j]);
+    free(u);
+    return st;
+}
+
+/* ---- per-dispatch table ---- */
 
 /* The layout layer's tiled address, stex_level_offset(l, x, y, z), is
  * base + z * slice + (a term in x) + (a term in y): the macro-tile index is
@@ -476,6 +548,12 @@ stex_status bind_group_prepare(const stex_bound_group *groups, exec_dispatch *ct
             exec_binding *b = &ctx->b[p->slots.first[gi] + le->binding];
             b->type = le->type;
             b->ref = STEX_BINDING(gi, le->binding);
+            if ((be->buffer && stex_buffer_discarded(be->buffer)) ||
+                (be->view && stex_texture_discarded(stex_view_texture(be->view))))
+                return stex_fail(STEX_VALIDATION_ERROR, "dispatchWorkgroups: @group(%u) "
+                                 "@binding(%u) is a destroyed %s (the queue refuses destroyed "
+                                 "resources at submit)", gi, le->binding,
+                                 be->buffer ? "buffer" : "texture");
             switch (le->type) {
             case STEX_BINDING_STORAGE_TEXTURE:
             case STEX_BINDING_TEXTURE:
@@ -529,9 +607,6 @@ stex_status bind_group_prepare(const stex_bound_group *groups, exec_dispatch *ct
         f->buf_words = f->buf_load ? b->words : 0;
         ctx->fb[i] = *f; /* the copy the threads start from */
     }
-    stex_status st = check_usage_scope(ctx);
-    if (st)
-        return st;
     if (ctx->opt.visibility == STEX_VISIBILITY_SNAPSHOT)
         for (uint32_t i = 0; i < ctx->nb; i++) {
             exec_binding *b = &ctx->b[i];

@@ -254,6 +254,15 @@ static stex_status validate_groups(const stex_pipeline *p, const stex_bound_grou
     return STEX_OK;
 }
 
+/* The usage scope of the groups set (fewer than four: the rest unset). */
+static stex_status scope_of(const stex_pipeline *p, const stex_bound_group *groups,
+                            uint32_t count)
+{
+    stex_bound_group set[STEX__MAX_GROUPS] = {{0}};
+    memcpy(set, groups, count * sizeof *groups);
+    return bind_group_check_scope(p, set);
+}
+
 stex_status stex_dispatch(const stex_pipeline *p, const stex_bind_group *g, uint32_t x,
                           uint32_t y, uint32_t z, const stex_dispatch_options *opt)
 {
@@ -272,6 +281,8 @@ stex_status stex_check_dispatch(const stex_pipeline *p, const stex_bound_group *
     if (!p || (count && !groups))
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_dispatch: pipeline or groups is NULL");
     stex_status st = validate_groups(p, groups, count);
+    if (!st)
+        st = scope_of(p, groups, count);
     const uint32_t count3[3] = {x, y, z};
     return st ? st : validate_counts(p, count3);
 }
@@ -283,6 +294,8 @@ stex_status stex_dispatch_bound(const stex_pipeline *p, const stex_bound_group *
     if (!p || (count && !groups))
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_dispatch: pipeline or groups is NULL");
     stex_status st = validate_groups(p, groups, count);
+    if (!st)
+        st = scope_of(p, groups, count);
     if (st)
         return st;
     stex_bound_group set[STEX__MAX_GROUPS] = {{0}};

@@ -79,8 +79,12 @@ void dispatch_race_free(exec_dispatch *ctx, struct race_dispatch *d);
 
 /* ---- bind group preparation (bind_group.c) ---- */
 
+/* The usage scope of a dispatch with the groups set at each index
+ * (validated by validate_groups): writable storage meets no read-only use
+ * of the same subresource, nor another writable use of it. */
+stex_status bind_group_check_scope(const stex_pipeline *p, const stex_bound_group *groups);
 /* Fills ctx->b / ctx->fb for a dispatch from the groups set at each index
- * (validated by the caller); validates the usage scope. */
+ * (validated by the caller). */
 stex_status bind_group_prepare(const stex_bound_group *groups, exec_dispatch *ctx);
 void bind_group_release(exec_dispatch *ctx);
 

@@ -63,6 +63,72 @@ static stex_status validate_workgroup_size(const stex_limits *l, const uint32_t 
     return STEX_OK;
 }
 
+/* The per-stage limit on bindings of type t in shader stage `stage`
+ * (0 vertex, 1 fragment, 2 compute), as WebGPU's "exceeds the binding slot
+ * limits" counts them: storage buffers and textures have their own
+ * vertex and fragment limits. */
+static uint64_t stage_limit(const stex_limits *l, int stage, stex_binding_type t, const char **name)
+{
+    static const char *const sb[3] = {"maxStorageBuffersInVertexStage",
+                                      "maxStorageBuffersInFragmentStage",
+                                      "maxStorageBuffersPerShaderStage"};
+    static const char *const st[3] = {"maxStorageTexturesInVertexStage",
+                                      "maxStorageTexturesInFragmentStage",
+                                      "maxStorageTexturesPerShaderStage"};
+    switch (t) {
+    case STEX_BINDING_UNIFORM_BUFFER:
+        *name = "maxUniformBuffersPerShaderStage";
+        return l->max_uniform_buffers_per_shader_stage;
+    case STEX_BINDING_STORAGE_BUFFER:
+    case STEX_BINDING_READ_ONLY_STORAGE_BUFFER:
+        *name = sb[stage];
+        return stage == 0 ? l->max_storage_buffers_in_vertex_stage
+             : stage == 1 ? l->max_storage_buffers_in_fragment_stage
+                          : l->max_storage_buffers_per_shader_stage;
+    case STEX_BINDING_SAMPLER:
+        *name = "maxSamplersPerShaderStage";
+        return l->max_samplers_per_shader_stage;
+    case STEX_BINDING_TEXTURE:
+        *name = "maxSampledTexturesPerShaderStage";
+        return l->max_sampled_textures_per_shader_stage;
+    case STEX_BINDING_STORAGE_TEXTURE:
+        *name = st[stage];
+        return stage == 0 ? l->max_storage_textures_in_vertex_stage
+             : stage == 1 ? l->max_storage_textures_in_fragment_stage
+                          : l->max_storage_textures_per_shader_stage;
+    }
+    *name = "?";
+    return 0;
+}
+
+/* WebGPU's "exceeds the binding slot limits": for each shader stage, the
+ * entries visible to it (an entry visible to several stages counts in
+ * each), per kind of binding. */
+static stex_status check_stage_slots(const stex_limits *l, const stex_layout_entry *e, uint32_t n)
+{
+    static const uint32_t bit[3] = {STEX_STAGE_VERTEX, STEX_STAGE_FRAGMENT, STEX_STAGE_COMPUTE};
+    static const char *const stage_name[3] = {"VERTEX", "FRAGMENT", "COMPUTE"};
+    for (int s = 0; s < 3; s++) {
+        uint32_t count[STEX_BINDING_UNIFORM_BUFFER + 1] = {0};
+        for (uint32_t i = 0; i < n; i++)
+            if (e[i].visibility & bit[s])
+                count[e[i].type == STEX_BINDING_READ_ONLY_STORAGE_BUFFER
+                          ? STEX_BINDING_STORAGE_BUFFER : e[i].type]++;
+        for (int t = STEX_BINDING_STORAGE_TEXTURE; t <= STEX_BINDING_UNIFORM_BUFFER; t++) {
+            const char *name;
+            uint64_t max = stage_limit(l, s, (stex_binding_type)t, &name);
+            if (count[t] > max)
+                return stex_fail(STEX_VALIDATION_ERROR,
+                                 "createBindGroupLayout: %u %s bindings visible to the %s stage "
+                                 "exceed %s (%llu)", count[t],
+                                 t == STEX_BINDING_STORAGE_BUFFER ? "storage buffer"
+                                     : binding_type_name((stex_binding_type)t),
+                                 stage_name[s], name, (unsigned long long)max);
+        }
+    }
+    return STEX_OK;
+}
+
 /* shared: an explicit layout, whose entries the shader need not all use
  * (the WGSL layout check requires COMPUTE of those it uses); otherwise the
  * entries are the kernel's own bindings, all used. */
@@ -70,7 +136,7 @@ static stex_status validate_entries(const stex_device *d, const stex_layout_entr
                                     bool shared)
 {
     const stex_limits *l = stex_device_limits(d);
-    uint32_t count[7] = {0}, dynamic_uniform = 0, dynamic_storage = 0;
+    uint32_t dynamic_uniform = 0, dynamic_storage = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (e[i].group >= l->max_bind_groups || e[i].group >= STEX__MAX_GROUPS)
             return stex_fail(STEX_VALIDATION_ERROR,
@@ -103,7 +169,6 @@ static stex_status validate_entries(const stex_device *d, const stex_layout_entr
                              "createComputePipeline: binding %u (%s) is not visible to the "
                              "COMPUTE stage, but the compute shader uses it",
                              e[i].binding, binding_type_name(e[i].type));
-        count[e[i].type]++;
         if (e[i].type == STEX_BINDING_STORAGE_TEXTURE) {
             stex_status st = stex_validate_storage_texture_layout(d, e[i].visibility,
                                                                   &e[i].storage_texture);
@@ -138,24 +203,9 @@ static stex_status validate_entries(const stex_device *d, const stex_layout_entr
             return stex_fail(STEX_TYPE_ERROR, "createBindGroupLayout: binding %u: sampler type "
                              "is not a GPUSamplerBindingType", e[i].binding);
     }
-    struct { stex_binding_type t; uint64_t max; const char *limit; } caps[] = {
-        {STEX_BINDING_STORAGE_TEXTURE, l->max_storage_textures_per_shader_stage,
-         "maxStorageTexturesPerShaderStage"},
-        {STEX_BINDING_TEXTURE, l->max_sampled_textures_per_shader_stage,
-         "maxSampledTexturesPerShaderStage"},
-        {STEX_BINDING_SAMPLER, l->max_samplers_per_shader_stage, "maxSamplersPerShaderStage"},
-    };
-    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++)
-        if (count[caps[i].t] > caps[i].max)
-            return stex_fail(STEX_VALIDATION_ERROR,
-                             "createBindGroupLayout: %u %s bindings exceed %s (%llu)",
-                             count[caps[i].t], binding_type_name(caps[i].t), caps[i].limit,
-                             (unsigned long long)caps[i].max);
-    if (count[STEX_BINDING_UNIFORM_BUFFER] > l->max_uniform_buffers_per_shader_stage)
-        return stex_fail(STEX_VALIDATION_ERROR,
-                         "createBindGroupLayout: %u uniform buffer bindings exceed "
-                         "maxUniformBuffersPerShaderStage (%llu)", count[STEX_BINDING_UNIFORM_BUFFER],
-                         (unsigned long long)l->max_uniform_buffers_per_shader_stage);
+    stex_status st = check_stage_slots(l, e, n);
+    if (st)
+        return st;
     if (dynamic_uniform > l->max_dynamic_uniform_buffers_per_pipeline_layout)
         return stex_fail(STEX_VALIDATION_ERROR,
                          "createPipelineLayout: %u uniform buffers with dynamic offsets exceed "
@@ -166,12 +216,6 @@ static stex_status validate_entries(const stex_device *d, const stex_layout_entr
                          "createPipelineLayout: %u storage buffers with dynamic offsets exceed "
                          "maxDynamicStorageBuffersPerPipelineLayout (%llu)", dynamic_storage,
                          (unsigned long long)l->max_dynamic_storage_buffers_per_pipeline_layout);
-    uint32_t sb = count[STEX_BINDING_STORAGE_BUFFER] + count[STEX_BINDING_READ_ONLY_STORAGE_BUFFER];
-    if (sb > l->max_storage_buffers_per_shader_stage)
-        return stex_fail(STEX_VALIDATION_ERROR,
-                         "createBindGroupLayout: %u storage buffer bindings exceed "
-                         "maxStorageBuffersPerShaderStage (%llu)", sb,
-                         (unsigned long long)l->max_storage_buffers_per_shader_stage);
     return STEX_OK;
 }
 

@@ -65,6 +65,16 @@ void stex_buffer_destroy(stex_buffer *b)
     free(b);
 }
 
+void stex_buffer_discard(stex_buffer *b)
+{
+    if (!b)
+        return;
+    free(b->data);
+    b->data = NULL;
+}
+
+bool stex_buffer_discarded(const stex_buffer *b) { return b && !b->data; }
+
 uint64_t stex_buffer_size(const stex_buffer *b) { return b->size; }
 uint32_t stex_buffer_usage(const stex_buffer *b) { return b->usage; }
 uint8_t *stex_buffer_data(stex_buffer *b) { return b->data; }
@@ -84,6 +94,8 @@ stex_status stex_queue_write_buffer(stex_buffer *b, uint64_t offset, const void 
         return stex_fail(STEX_VALIDATION_ERROR,
                          "writeBuffer: bufferOffset %" PRIu64 " + size %zu exceeds the buffer size %" PRIu64,
                          offset, size, b->size);
+    if (!b->data)
+        return RESOURCE_DESTROYED("writeBuffer");
     if (size)
         memcpy(b->data + offset, data, size);
     return STEX_OK;
@@ -92,7 +104,7 @@ stex_status stex_queue_write_buffer(stex_buffer *b, uint64_t offset, const void 
 /* Typed words: memcpy keeps the access free of aliasing and alignment traps. */
 static bool word_ok(const stex_buffer *b, uint64_t offset)
 {
-    return b && offset % 4 == 0 && offset <= b->size && b->size - offset >= 4;
+    return b && b->data && offset % 4 == 0 && offset <= b->size && b->size - offset >= 4;
 }
 
 #define TYPED(name, type)                                                        \

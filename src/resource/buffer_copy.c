@@ -38,6 +38,8 @@ static stex_status b2b(const stex_buffer *src, uint64_t src_offset, stex_buffer 
     if (!in_range(dst_offset, size, dst->size))
         return stex_fail(STEX_VALIDATION_ERROR, "%s: destinationOffset %" PRIu64 " + size %" PRIu64
                          " exceeds the destination size %" PRIu64, op, dst_offset, size, dst->size);
+    if (run && (!src->data || !dst->data))
+        return RESOURCE_DESTROYED(op);
     if (run && size)
         memcpy(dst->data + dst_offset, src->data + src_offset, (size_t)size);
     return STEX_OK;
@@ -71,6 +73,8 @@ static stex_status clear(stex_buffer *b, uint64_t offset, uint64_t size, bool ru
     if (!in_range(offset, size, b->size))
         return stex_fail(STEX_VALIDATION_ERROR, "%s: offset %" PRIu64 " + size %" PRIu64
                          " exceeds the buffer size %" PRIu64, op, offset, size, b->size);
+    if (run && !b->data)
+        return RESOURCE_DESTROYED(op);
     if (run && size)
         memset(b->data + offset, 0, (size_t)size);
     return STEX_OK;

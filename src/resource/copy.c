@@ -253,6 +253,8 @@ stex_status stex_queue_write_texture(const stex_copy_texture *dst, const void *d
         st = check_layout(op, &n, data_size, size, &u, "data size");
     if (st)
         return st;
+    if (!dst->texture->memory)
+        return RESOURCE_DESTROYED(op);
     if (size.width)
         move(dst, (uint8_t *)(uintptr_t)data, &n.v, size, &u, true);
     return STEX_OK;
@@ -281,6 +283,8 @@ static stex_status b2t(stex_buffer *src, const stex_copy_layout *layout,
         st = check_layout(op, &n, src->size, size, &u, "source buffer size");
     if (st)
         return st;
+    if (run && (!src->data || !dst->texture->memory))
+        return RESOURCE_DESTROYED(op);
     if (run && size.width)
         move(dst, src->data, &n.v, size, &u, true);
     return STEX_OK;
@@ -322,6 +326,8 @@ static stex_status t2b(const stex_copy_texture *src, stex_buffer *dst,
         st = check_layout(op, &n, dst->size, size, &u, "destination buffer size");
     if (st)
         return st;
+    if (run && (!dst->data || !src->texture->memory))
+        return RESOURCE_DESTROYED(op);
     if (run && size.width)
         move(src, dst->data, &n.v, size, &u, false);
     return STEX_OK;
@@ -405,6 +411,8 @@ static stex_status t2t(const stex_copy_texture *src, const stex_copy_texture *ds
     }
     if (!run)
         return STEX_OK;
+    if (!s->memory || !d->memory)
+        return RESOURCE_DESTROYED(op);
     /* Whole texel blocks (every aspect) as raw bytes; copy-compatible
      * formats share their block size. */
     const stex_level_layout *ls = &s->layout.level[src->mip_level];

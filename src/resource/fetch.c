@@ -186,6 +186,8 @@ stex_status stex_texture_set_texels(stex_texture *t, uint32_t mip, uint32_t samp
         return stex_fail(STEX_VALIDATION_ERROR, "setTexels: %zu bytes given, mip level %u of "
                          "%ux%ux%u %s texels needs %zu", size, mip, e.width, e.height,
                          e.depth_or_array_layers, t->info->name, need);
+    if (!t->memory)
+        return RESOURCE_DESTROYED("setTexels");
     const uint8_t *src = data;
     for (uint32_t z = 0; z < e.depth_or_array_layers; z++)
         for (uint32_t y = 0; y < e.height; y++)

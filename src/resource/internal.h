@@ -34,6 +34,12 @@ struct stex_sampler {
     stex_sampler_desc desc;       /* defaults filled in */
 };
 
+/* What an operation that moves bytes says of a discarded (destroyed) buffer
+ * or texture: WebGPU's queue refuses a submit that uses one. */
+#define RESOURCE_DESTROYED(op)                                                      \
+    stex_fail(STEX_VALIDATION_ERROR, "%s: a buffer or texture it uses is destroyed " \
+              "(the queue refuses destroyed resources at submit)", (op))
+
 /* The texture's size at level `mip`: width, height, depth-or-layers. */
 stex_extent3d stex_texture_level_extent(const stex_texture *t, uint32_t mip);
 

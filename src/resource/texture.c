@@ -142,11 +142,22 @@ void stex_texture_destroy(stex_texture *t)
 {
     if (!t)
         return;
-    texture_free(t->memory, (size_t)(t->layout.size ? t->layout.size : STEX_LEVEL_ALIGN));
+    if (t->memory)
+        texture_free(t->memory, (size_t)(t->layout.size ? t->layout.size : STEX_LEVEL_ALIGN));
     free(t->view_formats);
     free(t->label);
     free(t);
 }
+
+void stex_texture_discard(stex_texture *t)
+{
+    if (!t || !t->memory)
+        return;
+    texture_free(t->memory, (size_t)(t->layout.size ? t->layout.size : STEX_LEVEL_ALIGN));
+    t->memory = NULL;
+}
+
+bool stex_texture_discarded(const stex_texture *t) { return t && !t->memory; }
 
 const stex_texture_desc *stex_texture_get_desc(const stex_texture *t) { return &t->desc; }
 stex_device *stex_texture_device(const stex_texture *t) { return t->device; }

@@ -34,7 +34,8 @@ void stex_view_access_at_level(const stex_texture_view *v, uint32_t mip, stex_vi
     const stex_level_layout *l = &t->layout.level[mip];
     memset(a, 0, sizeof *a);
     uint32_t base_layer = v->desc.dimension == STEX_VIEW_DIMENSION_3D ? 0 : v->desc.base_array_layer;
-    a->memory = t->memory + l->base + (uint64_t)base_layer * l->slice_bytes;
+    /* a discarded (destroyed) texture has no memory to point into */
+    a->memory = t->memory ? t->memory + l->base + (uint64_t)base_layer * l->slice_bytes : NULL;
     a->layout = *l;
     a->layout.base = 0;
     view_bounds(v, mip, &a->width, &a->height, &a->depth);

@@ -43,6 +43,19 @@ static void test_default_limits(void **state)
     assert_int_equal(l.max_compute_workgroup_storage_size, 16384);
     assert_int_equal(l.max_storage_buffer_binding_size, 134217728);
     assert_int_equal(l.max_buffer_size, 268435456);
+    /* the limits every GPUSupportedLimits has, render-only ones included */
+    assert_int_equal(l.max_bind_groups_plus_vertex_buffers, 24);
+    assert_int_equal(l.max_immediate_size, 64);
+    assert_int_equal(l.max_storage_buffers_in_vertex_stage, 8);
+    assert_int_equal(l.max_storage_buffers_in_fragment_stage, 8);
+    assert_int_equal(l.max_storage_textures_in_vertex_stage, 4);
+    assert_int_equal(l.max_storage_textures_in_fragment_stage, 4);
+    assert_int_equal(l.max_vertex_buffers, 8);
+    assert_int_equal(l.max_vertex_attributes, 16);
+    assert_int_equal(l.max_vertex_buffer_array_stride, 2048);
+    assert_int_equal(l.max_inter_stage_shader_variables, 16);
+    assert_int_equal(l.max_color_attachments, 8);
+    assert_int_equal(l.max_color_attachment_bytes_per_sample, 32);
 }
 
 static void test_default_adapter(void **state)

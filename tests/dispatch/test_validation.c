@@ -267,9 +267,12 @@ static void test_shared_layouts(void **state)
     assert_non_null(strstr(stex_last_error(), "maxComputeWorkgroupsPerDimension"));
     assert_int_equal(stex_dispatch_bound(p[3], at0, 1, 1, 1, 1, NULL), STEX_VALIDATION_ERROR);
     assert_int_equal(stex_dispatch(p[3], g, 1, 1, 1, NULL), STEX_VALIDATION_ERROR);
-    /* p[4]: group 0 equal, group 1 needs a group of its own */
+    /* p[4]: group 0 equal, group 1 needs a group of its own (of another
+     * buffer: two writable bindings of one range alias) */
     stex_bind_group *g1;
-    DT_OK(stex_bind_group_create_in_group(p[4], 1, (stex_bind_group_entry[]){{.binding = 3, .buffer = buf}}, 1, &g1));
+    stex_buffer *buf2;
+    DT_OK(stex_buffer_create(dev, &(stex_buffer_desc){.size = 256, .usage = STEX_BUFFER_USAGE_STORAGE}, &buf2));
+    DT_OK(stex_bind_group_create_in_group(p[4], 1, (stex_bind_group_entry[]){{.binding = 3, .buffer = buf2}}, 1, &g1));
     stex_bound_group two[2] = {{g, NULL, 0}, {g1, NULL, 0}}, swapped[2] = {{g1, NULL, 0}, {g, NULL, 0}};
     DT_OK(stex_dispatch_bound(p[4], two, 2, 1, 1, 1, NULL));
     assert_int_equal(stex_dispatch_bound(p[4], swapped, 2, 1, 1, 1, NULL), STEX_VALIDATION_ERROR);
@@ -277,7 +280,264 @@ static void test_shared_layouts(void **state)
     stex_bind_group_destroy(g);
     for (int i = 0; i < 5; i++)
         stex_pipeline_destroy(p[i]);
+    stex_buffer_destroy(buf2);
     stex_buffer_destroy(buf);
+    dt_release(dev);
+}
+
+/* n entries of one kind from binding `first` on, visible to `vis`. */
+static uint32_t add_entries(stex_layout_entry *e, uint32_t at, uint32_t n, stex_binding_type t,
+                            uint32_t vis)
+{
+    for (uint32_t i = 0; i < n; i++, at++) {
+        if (t == STEX_BINDING_STORAGE_TEXTURE)
+            e[at] = dt_storage_entry(at, STEX_ACCESS_READ_ONLY, STEX_FORMAT_R32FLOAT, 0);
+        else if (t == STEX_BINDING_TEXTURE || t == STEX_BINDING_SAMPLER)
+            e[at] = (stex_layout_entry){.binding = at, .type = t};
+        else
+            e[at] = dt_buffer_entry(at, t);
+        e[at].visibility = vis;
+    }
+    return at;
+}
+
+typedef struct slot_case {
+    stex_binding_type t;
+    uint32_t compute, fragment, both, vertex; /* entries visible to C, F, C|F, V */
+    const char *limit;                        /* NULL: valid */
+} slot_case;
+
+/* WebGPU's "exceeds the binding slot limits" counts per shader stage: an
+ * entry visible to COMPUTE|FRAGMENT uses a slot in each, one visible to
+ * FRAGMENT alone none of COMPUTE's (default limits: 4 storage textures,
+ * 8 storage buffers, 16 sampled textures, 16 samplers, 12 uniform buffers
+ * per stage; 8 / 4 storage buffers / textures in the vertex and fragment
+ * stages). */
+static const slot_case slot_cases[] = {
+    {STEX_BINDING_STORAGE_TEXTURE, 4, 4, 0, 0, NULL},
+    {STEX_BINDING_STORAGE_TEXTURE, 2, 2, 2, 0, NULL},
+    {STEX_BINDING_STORAGE_TEXTURE, 3, 0, 2, 0, "maxStorageTexturesPerShaderStage"},
+    {STEX_BINDING_STORAGE_TEXTURE, 0, 3, 2, 0, "maxStorageTexturesInFragmentStage"},
+    {STEX_BINDING_STORAGE_TEXTURE, 4, 0, 0, 5, "maxStorageTexturesInVertexStage"},
+    {STEX_BINDING_READ_ONLY_STORAGE_BUFFER, 8, 8, 0, 0, NULL},
+    {STEX_BINDING_STORAGE_BUFFER, 5, 0, 4, 0, "maxStorageBuffersPerShaderStage"},
+    {STEX_BINDING_STORAGE_BUFFER, 0, 5, 4, 0, "maxStorageBuffersInFragmentStage"},
+    {STEX_BINDING_READ_ONLY_STORAGE_BUFFER, 8, 0, 0, 9, "maxStorageBuffersInVertexStage"},
+    {STEX_BINDING_TEXTURE, 16, 16, 0, 16, NULL},
+    {STEX_BINDING_TEXTURE, 10, 0, 7, 0, "maxSampledTexturesPerShaderStage"},
+    {STEX_BINDING_SAMPLER, 8, 8, 8, 0, NULL},
+    {STEX_BINDING_SAMPLER, 0, 9, 8, 0, "maxSamplersPerShaderStage"},
+    {STEX_BINDING_UNIFORM_BUFFER, 12, 12, 0, 12, NULL},
+    {STEX_BINDING_UNIFORM_BUFFER, 0, 0, 6, 7, NULL},
+    {STEX_BINDING_UNIFORM_BUFFER, 6, 0, 7, 0, "maxUniformBuffersPerShaderStage"},
+};
+
+static void test_binding_slot_limits_per_stage(void **state)
+{
+    (void)state;
+    stex_device *dev = dt_device();
+    const stex_limits *l = stex_device_limits(dev);
+    assert_int_equal(l->max_storage_buffers_in_vertex_stage, 8);
+    assert_int_equal(l->max_storage_buffers_in_fragment_stage, 8);
+    assert_int_equal(l->max_storage_textures_in_vertex_stage, 4);
+    assert_int_equal(l->max_storage_textures_in_fragment_stage, 4);
+    for (size_t i = 0; i < sizeof slot_cases / sizeof *slot_cases; i++) {
+        const slot_case *c = &slot_cases[i];
+        stex_layout_entry e[64];
+        uint32_t n = add_entries(e, 0, c->compute, c->t, STEX_STAGE_COMPUTE);
+        n = add_entries(e, n, c->fragment, c->t, STEX_STAGE_FRAGMENT);
+        n = add_entries(e, n, c->both, c->t, STEX_STAGE_COMPUTE | STEX_STAGE_FRAGMENT);
+        n = add_entries(e, n, c->vertex, c->t, STEX_STAGE_VERTEX);
+        /* an explicit layout may have entries the compute stage never sees */
+        stex_pipeline_desc pd = {.kernel = nop, .entries = e, .entry_count = n,
+                                 .shared_layout = true};
+        stex_pipeline *p = NULL;
+        stex_clear_error();
+        stex_status st = stex_pipeline_create(dev, &pd, &p);
+        if (!c->limit) {
+            if (st)
+                fail_msg("case %zu: %s", i, stex_last_error());
+            stex_pipeline_destroy(p);
+            continue;
+        }
+        if (st != STEX_VALIDATION_ERROR || !strstr(stex_last_error(), c->limit))
+            fail_msg("case %zu: want %s, got %s: %s", i, c->limit, stex_status_name(st),
+                     stex_last_error());
+    }
+    dt_release(dev);
+}
+
+/* The vertex and fragment storage limits are requestable; a core device
+ * has them equal to the all-stages ones (WebGPU's "a new device" steps). */
+static void test_stage_storage_limits(void **state)
+{
+    (void)state;
+    stex_adapter_desc ad = stex_adapter_desc_default();
+    ad.limits = (stex_limits){0};
+    ad.limits.max_storage_buffers_per_shader_stage = 10;
+    ad.limits.max_storage_textures_in_fragment_stage = 6;
+    stex_adapter *a;
+    stex_device *d;
+    DT_OK(stex_adapter_create(&ad, &a));
+    const stex_limits *al = stex_adapter_limits(a);
+    assert_int_equal(al->max_storage_buffers_in_fragment_stage, 10);
+    assert_int_equal(al->max_storage_buffers_in_vertex_stage, 10);
+    assert_int_equal(al->max_storage_textures_per_shader_stage, 6);
+    assert_int_equal(al->max_storage_textures_in_vertex_stage, 6);
+    stex_device_desc dd = {0};
+    dd.required_limits.max_storage_buffers_in_fragment_stage = 11; /* better than the adapter's */
+    assert_int_equal(stex_device_create(a, &dd, &d), STEX_TYPE_ERROR);
+    assert_non_null(strstr(stex_last_error(), "max_storage_buffers_in_fragment_stage"));
+    dd.required_limits.max_storage_buffers_in_fragment_stage = 9;
+    dd.required_limits.max_storage_textures_in_vertex_stage = 5;
+    DT_OK(stex_device_create(a, &dd, &d));
+    const stex_limits *l = stex_device_limits(d);
+    assert_int_equal(l->max_storage_buffers_per_shader_stage, 9);
+    assert_int_equal(l->max_storage_buffers_in_vertex_stage, 9);
+    assert_int_equal(l->max_storage_buffers_in_fragment_stage, 9);
+    assert_int_equal(l->max_storage_textures_per_shader_stage, 5);
+    assert_int_equal(l->max_storage_textures_in_fragment_stage, 5);
+    stex_device_destroy(d);
+    stex_adapter_destroy(a);
+}
+
+/* Expects stex_check_dispatch (what finish() checks) and stex_dispatch_bound
+ * to agree: OK, or a validation error whose message has `rule`. */
+static void expect_scope(const stex_pipeline *p, const stex_bound_group *set, uint32_t n,
+                         const char *rule)
+{
+    for (int run = 0; run < 2; run++) {
+        stex_clear_error();
+        stex_status st = run ? stex_dispatch_bound(p, set, n, 1, 1, 1, NULL)
+                             : stex_check_dispatch(p, set, n, 1, 1, 1);
+        if (!rule && st)
+            fail_msg("%s: %s", run ? "dispatch" : "check", stex_last_error());
+        if (rule && (st != STEX_VALIDATION_ERROR || !strstr(stex_last_error(), rule)))
+            fail_msg("%s: want \"%s\", got %s: %s", run ? "dispatch" : "check", rule,
+                     stex_status_name(st), stex_last_error());
+    }
+}
+
+/* WebGPU's "Encoder bind groups alias a writable resource" (checked by
+ * dispatchWorkgroups' validation, so reported at finish()): two writable
+ * storage bindings of overlapping ranges of one buffer, or of one texture
+ * subresource, are refused; disjoint ranges are the usage scope storage
+ * exception.  Dawn refuses the same ("Writable storage buffer binding
+ * aliasing found"). */
+static void test_writable_aliasing(void **state)
+{
+    (void)state;
+    stex_device *dev = dt_device();
+    stex_buffer *b = dt_buffer(dev, 1024, STEX_BUFFER_USAGE_STORAGE);
+    stex_layout_entry e[2] = {dt_buffer_entry(0, STEX_BINDING_STORAGE_BUFFER),
+                              dt_buffer_entry(1, STEX_BINDING_STORAGE_BUFFER)};
+    e[1].buffer.has_dynamic_offset = true;
+    stex_pipeline_desc pd = {.kernel = nop, .entries = e, .entry_count = 2};
+    stex_pipeline *p;
+    DT_OK(stex_pipeline_create(dev, &pd, &p));
+    stex_bind_group *g;
+    DT_OK(stex_bind_group_create(p, (stex_bind_group_entry[]){
+        {.binding = 0, .buffer = b, .offset = 0, .size = 512},
+        {.binding = 1, .buffer = b, .offset = 0, .size = 256}}, 2, &g));
+    const char *alias = "alias a writable resource";
+    const uint32_t offsets[] = {0, 256, 512, 768};
+    const char *want[] = {alias, alias, NULL, NULL}; /* [0, 512) against [off, off + 256) */
+    for (int i = 0; i < 4; i++) {
+        stex_bound_group set = {g, &offsets[i], 1};
+        expect_scope(p, &set, 1, want[i]);
+    }
+    stex_bind_group_destroy(g);
+    stex_pipeline_destroy(p);
+
+    /* writable and read-only storage of one buffer: the usage scope, any ranges */
+    e[1] = dt_buffer_entry(1, STEX_BINDING_READ_ONLY_STORAGE_BUFFER);
+    DT_OK(stex_pipeline_create(dev, &pd, &p));
+    DT_OK(stex_bind_group_create(p, (stex_bind_group_entry[]){
+        {.binding = 0, .buffer = b, .offset = 0, .size = 256},
+        {.binding = 1, .buffer = b, .offset = 512, .size = 256}}, 2, &g));
+    expect_scope(p, &(stex_bound_group){g, NULL, 0}, 1, "usage scope");
+    stex_bind_group_destroy(g);
+    stex_pipeline_destroy(p);
+
+    /* two write-only storage textures: one subresource refused, two mips fine */
+    stex_texture *t = dt_texture(dev, 0, 8, 8, 1, STEX_FORMAT_R32FLOAT, 2);
+    stex_view_desc m0 = {.mip_level_count = 1}, m1 = {.base_mip_level = 1, .mip_level_count = 1};
+    stex_texture_view *v0 = dt_view(t, &m0), *v0b = dt_view(t, &m0), *v1 = dt_view(t, &m1);
+    stex_layout_entry te[2] = {dt_storage_entry(0, STEX_ACCESS_WRITE_ONLY, STEX_FORMAT_R32FLOAT, 0),
+                               dt_storage_entry(0, STEX_ACCESS_READ_WRITE, STEX_FORMAT_R32FLOAT, 0)};
+    te[1].group = 1;
+    stex_pipeline_desc tpd = {.kernel = nop, .entries = te, .entry_count = 2};
+    DT_OK(stex_pipeline_create(dev, &tpd, &p));
+    stex_texture_view *second[2] = {v0b, v1};
+    for (int i = 0; i < 2; i++) {
+        stex_bind_group *g0, *g1;
+        DT_OK(stex_bind_group_create_in_group(p, 0, &(stex_bind_group_entry){.binding = 0, .view = v0},
+                                              1, &g0));
+        DT_OK(stex_bind_group_create_in_group(p, 1, &(stex_bind_group_entry){.binding = 0,
+                                              .view = second[i]}, 1, &g1));
+        stex_bound_group set[2] = {{g0, NULL, 0}, {g1, NULL, 0}};
+        expect_scope(p, set, 2, i ? NULL : alias);
+        stex_bind_group_destroy(g0);
+        stex_bind_group_destroy(g1);
+    }
+    stex_pipeline_destroy(p);
+    stex_texture_view_destroy(v0);
+    stex_texture_view_destroy(v0b);
+    stex_texture_view_destroy(v1);
+    stex_texture_destroy(t);
+    stex_buffer_destroy(b);
+    dt_release(dev);
+}
+
+/* GPUBuffer.destroy() and GPUTexture.destroy() as stex_*_discard: the memory
+ * goes, the object stays for validation.  WebGPU lets createView and
+ * createBindGroup take a destroyed resource (the CTS's createBindGroup
+ * buffer,resource_state and texture,resource_state; Dawn agrees) and
+ * encoding check it; the queue refuses it, so every operation that moves
+ * bytes fails here. */
+static void test_destroyed_resources(void **state)
+{
+    (void)state;
+    stex_device *dev = dt_device();
+    stex_buffer *b = dt_buffer(dev, 256, STEX_BUFFER_USAGE_STORAGE | STEX_BUFFER_USAGE_COPY_DST |
+                                         STEX_BUFFER_USAGE_COPY_SRC);
+    stex_buffer *other = dt_buffer(dev, 256, STEX_BUFFER_USAGE_COPY_DST);
+    stex_texture *t = dt_texture(dev, 0, 8, 8, 1, STEX_FORMAT_R32FLOAT, 1);
+    assert_false(stex_buffer_discarded(b));
+    stex_buffer_discard(b);
+    stex_buffer_discard(b); /* twice is nothing */
+    stex_texture_discard(t);
+    assert_true(stex_buffer_discarded(b) && stex_texture_discarded(t));
+    assert_null(stex_buffer_data(b));
+    stex_texture_view *v = dt_view(t, NULL);
+    stex_layout_entry e[2] = {dt_buffer_entry(0, STEX_BINDING_STORAGE_BUFFER),
+                              dt_storage_entry(1, STEX_ACCESS_WRITE_ONLY, STEX_FORMAT_R32FLOAT, 0)};
+    stex_pipeline_desc pd = {.kernel = nop, .entries = e, .entry_count = 2};
+    stex_pipeline *p;
+    stex_bind_group *g;
+    DT_OK(stex_pipeline_create(dev, &pd, &p));
+    DT_OK(stex_bind_group_create(p, (stex_bind_group_entry[]){{.binding = 0, .buffer = b},
+                                                              {.binding = 1, .view = v}}, 2, &g));
+    stex_bound_group set = {g, NULL, 0};
+    DT_OK(stex_check_dispatch(p, &set, 1, 1, 1, 1));
+    assert_int_equal(stex_dispatch(p, g, 1, 1, 1, NULL), STEX_VALIDATION_ERROR);
+    assert_non_null(strstr(stex_last_error(), "destroyed"));
+    uint32_t word = 7;
+    assert_int_equal(stex_queue_write_buffer(b, 0, &word, 4), STEX_VALIDATION_ERROR);
+    assert_false(stex_buffer_write_u32(b, 0, 7));
+    DT_OK(stex_check_copy_buffer_to_buffer(b, 0, other, 0, 16));
+    assert_int_equal(stex_copy_buffer_to_buffer(b, 0, other, 0, 16), STEX_VALIDATION_ERROR);
+    assert_int_equal(stex_clear_buffer(b, 0, 16), STEX_VALIDATION_ERROR);
+    stex_copy_texture ct = {.texture = t};
+    stex_copy_layout cl = {.bytes_per_row = 256};
+    assert_int_equal(stex_queue_write_texture(&ct, (uint8_t[256]){0}, 256, &cl, (stex_extent3d){8, 1, 1}),
+                     STEX_VALIDATION_ERROR);
+    stex_bind_group_destroy(g);
+    stex_pipeline_destroy(p);
+    stex_texture_view_destroy(v);
+    stex_texture_destroy(t);
+    stex_buffer_destroy(other);
+    stex_buffer_destroy(b);
     dt_release(dev);
 }
 
@@ -289,6 +549,10 @@ int main(void)
         cmocka_unit_test(test_bind_groups),
         cmocka_unit_test(test_dispatch_counts_and_scope),
         cmocka_unit_test(test_shared_layouts),
+        cmocka_unit_test(test_binding_slot_limits_per_stage),
+        cmocka_unit_test(test_stage_storage_limits),
+        cmocka_unit_test(test_writable_aliasing),
+        cmocka_unit_test(test_destroyed_resources),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -292,11 +292,12 @@ class GPUDevice extends EventTarget {
       keep.push(r);
       if (r instanceof GPUTextureView) entries.push({ binding, view: r._h });
       else if (r instanceof GPUSampler) entries.push({ binding, sampler: r._h });
-      else if (r && r.buffer instanceof GPUBuffer) entries.push({ binding, buffer: r.buffer._h, offset: r.offset ?? 0, size: r.size ?? 0 });
+      // a destroyed buffer is valid here (WebGPU): submit() refuses it
+      else if (r && r.buffer instanceof GPUBuffer) entries.push({ binding, buffer: r.buffer._h ?? r.buffer._kept, offset: r.offset ?? 0, size: r.size ?? 0 });
       else throw new TypeError(`createBindGroup: entries[${i}].resource is not a GPUBindingResource`);
       const last = entries[entries.length - 1];
       if (!(last.view ?? last.sampler ?? last.buffer)) {
-        this._error(new GPUValidationError(`createBindGroup: entries[${i}] names an invalid or destroyed resource`));
+        this._error(new GPUValidationError(`createBindGroup: entries[${i}] names an invalid resource`));
         return new GPUBindGroup(this, null, desc.label, keep);
       }
     }
@@ -328,6 +329,12 @@ class GPUDevice extends EventTarget {
     } else if (bgls.some((b) => b && !b._h)) {
       this._error(new GPUValidationError('createPipelineLayout: a bind group layout is invalid, or was made by a pipeline with layout \'auto\''));
       valid = false;
+    } else {
+      // WebGPU: all the groups' entries together within the binding slot limits
+      const all = bgls.flatMap((bgl, group) => (bgl ? bgl._entries.map((e) => ({ ...e, group })) : []));
+      const h = this._try(() => native.layoutCreate(this._h, all, true));
+      if (h) native.drop(h);
+      else valid = false;
     }
     return new GPUPipelineLayout(this, bgls.map((b) => b ?? null), valid, desc.label);
   }
@@ -447,8 +454,10 @@ class GPUBuffer extends GPUObjectBase {
   destroy() {
     this.unmap();
     this._destroyed = true;
-    // The native buffer goes now unless a bind group still holds it.
-    if (this._h) native.drop(this._h);
+    // The memory goes now; the native object stays in _kept, as WebGPU
+    // lets createBindGroup take a destroyed buffer (submit refuses it).
+    if (this._h) native.discard(this._h);
+    this._kept = this._kept ?? this._h;
     this._h = null;
   }
 }
@@ -468,17 +477,19 @@ class GPUTexture extends GPUObjectBase {
   }
   createView(desc = {}) {
     const d = this._device;
-    if (!this._h) {
-      d._error(new GPUValidationError('createView: the texture is invalid or destroyed'));
+    const h = this._h ?? this._kept; // a destroyed texture may still be viewed (WebGPU)
+    if (!h) {
+      d._error(new GPUValidationError('createView: the texture is invalid'));
       return new GPUTextureView(d, null, desc.label);
     }
-    const v = new GPUTextureView(d, d._try(() => native.viewCreate(this._h, desc)), desc.label);
+    const v = new GPUTextureView(d, d._try(() => native.viewCreate(h, desc)), desc.label);
     v._texture = this; // submit() checks that it is not destroyed
     return v;
   }
-  destroy() { // the native texture goes now unless a view still holds it
+  destroy() { // the memory goes now; the object stays in _kept, as for buffers
     this._destroyed = true;
-    if (this._h) native.drop(this._h);
+    if (this._h) native.discard(this._h);
+    this._kept = this._kept ?? this._h;
     this._h = null;
   }
 }

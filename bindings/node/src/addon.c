@@ -166,6 +166,26 @@ static napi_value drop(napi_env env, napi_callback_info info)
     return NULL;
 }
 
+/* discard(value): GPUBuffer.destroy() and GPUTexture.destroy(): the
+ * object's memory goes now, even while a view or bind group holds it; the
+ * object stays, so that views and bind groups may still be made of it (as
+ * WebGPU allows: its queue refuses them at submit).  Twice is nothing. */
+static napi_value discard(napi_env env, napi_callback_info info)
+{
+    ADDON_ARGS(1);
+    addon_handle *h = addon_peek(env, argv[0]);
+    if (!h || (h->kind != ADDON_BUFFER && h->kind != ADDON_TEXTURE))
+        return addon_throw_type(env, "discard: not a GPUBuffer or GPUTexture");
+    if (h->kind == ADDON_BUFFER)
+        stex_buffer_discard(h->ptr);
+    else
+        stex_texture_discard(h->ptr);
+    freed_bytes += h->bytes;
+    h->bytes = 0;
+    settle_bytes(env);
+    return NULL;
+}
+
 /* liveObjects() -> {GPUAdapter: n, GPUDevice: n, ...}: the handles alive
  * now, per kind (an object is alive while JavaScript or another handle
  * holds it). */
@@ -184,6 +204,7 @@ static napi_value live_objects(napi_env env, napi_callback_info info)
 void addon_define_lifetime(napi_env env, napi_value exports)
 {
     addon_export(env, exports, "drop", drop);
+    addon_export(env, exports, "discard", discard);
     addon_export(env, exports, "liveObjects", live_objects);
 }
 

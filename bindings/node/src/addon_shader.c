@@ -153,15 +153,21 @@ static stex_layout_entry *layout_entries(napi_env env, napi_value arr, int group
 
 static void no_kernel(const stex_invocation *inv) { (void)inv; }
 
-/* layoutCreate(device, entries): createBindGroupLayout, as a pipeline with
- * only that layout at @group(0), shared (its bind groups serve every
- * explicit layout with an equal group). */
+/* layoutCreate(device, entries, grouped): createBindGroupLayout, as a
+ * pipeline with only that layout at @group(0), shared (its bind groups
+ * serve every explicit layout with an equal group); grouped true: entries
+ * carry their .group, createPipelineLayout's whole layout (checked against
+ * the binding slot limits of all its groups together). */
 static napi_value layout_create(napi_env env, napi_callback_info info)
 {
-    ADDON_ARGS(2);
+    ADDON_ARGS(3);
     addon_handle *dev = addon_unwrap(env, argv[0], ADDON_DEVICE, "createBindGroupLayout");
     uint32_t n;
-    stex_layout_entry *e = dev ? layout_entries(env, argv[1], 0, &n) : NULL;
+    bool grouped = false;
+    napi_valuetype gt;
+    if (napi_typeof(env, argv[2], &gt) == napi_ok && gt == napi_boolean)
+        napi_get_value_bool(env, argv[2], &grouped);
+    stex_layout_entry *e = dev ? layout_entries(env, argv[1], grouped ? -1 : 0, &n) : NULL;
     if (!e)
         return NULL;
     stex_pipeline_desc pd = {.kernel = no_kernel, .entries = e, .entry_count = n,

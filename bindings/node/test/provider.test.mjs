@@ -561,3 +561,133 @@ test('an encoder checks each command at finish(), as WebGPU does: copies and dis
   assert.ok(e2 instanceof globals.GPUValidationError);
   assert.match(e2.message, /@group\(0\)/);
 });
+
+// Issue 23's API rules, each as the spec states it and as Dawn (npm webgpu,
+// on lavapipe) answered the same calls.
+test('binding slot limits count per shader stage; the vertex and fragment storage limits exist', async () => {
+  const { adapter, device: dev } = await device();
+  // GPUSupportedLimits' defaults (spec limits table), adapter and device alike
+  const want = {
+    maxStorageBuffersInVertexStage: 8, maxStorageBuffersInFragmentStage: 8,
+    maxStorageTexturesInVertexStage: 4, maxStorageTexturesInFragmentStage: 4,
+    maxBindGroupsPlusVertexBuffers: 24, maxImmediateSize: 64, maxVertexBuffers: 8,
+    maxVertexAttributes: 16, maxVertexBufferArrayStride: 2048, maxInterStageShaderVariables: 16,
+    maxColorAttachments: 8, maxColorAttachmentBytesPerSample: 32,
+  };
+  for (const [k, v] of Object.entries(want)) {
+    assert.equal(adapter.limits[k], v, k);
+    assert.equal(dev.limits[k], v, k);
+  }
+  // requestable: a core device's vertex and fragment limits equal the all-stages one
+  const d2 = await (await create().requestAdapter()).requestDevice({ requiredLimits: { maxStorageTexturesInFragmentStage: 4 } });
+  assert.equal(d2.limits.maxStorageTexturesInFragmentStage, d2.limits.maxStorageTexturesPerShaderStage);
+  const C = globals.GPUShaderStage.COMPUTE, F = globals.GPUShaderStage.FRAGMENT;
+  const st = (binding, visibility) => ({ binding, visibility, storageTexture: { access: 'read-only', format: 'r32float' } });
+  const expect = async (what, f, error) => {
+    dev.pushErrorScope('validation');
+    f();
+    const e = await dev.popErrorScope();
+    if (error) assert.match(e?.message ?? 'no error', error, what);
+    else assert.equal(e, null, what);
+  };
+  // "exceeds the binding slot limits": 4 compute + 4 fragment storage textures fit
+  await expect('4C+4F', () => dev.createBindGroupLayout({ entries: [0, 1, 2, 3].map((i) => st(i, C)).concat([4, 5, 6, 7].map((i) => st(i, F))) }));
+  // COMPUTE|FRAGMENT counts in both stages: 3 + 2 = 5 compute ones
+  await expect('3C+2CF', () => dev.createBindGroupLayout({ entries: [0, 1, 2].map((i) => st(i, C)).concat([3, 4].map((i) => st(i, C | F))) }), /maxStorageTexturesPerShaderStage/);
+  // createPipelineLayout counts all its groups together
+  const b3 = dev.createBindGroupLayout({ entries: [0, 1, 2].map((i) => st(i, C)) });
+  const b3f = dev.createBindGroupLayout({ entries: [0, 1, 2].map((i) => st(i, F)) });
+  await expect('3C+3F layout', () => dev.createPipelineLayout({ bindGroupLayouts: [b3, b3f] }));
+  await expect('3C+3C layout', () => dev.createPipelineLayout({ bindGroupLayouts: [b3, b3] }), /maxStorageTexturesPerShaderStage/);
+});
+
+test('two writable bindings of one buffer range or texture subresource: finish() fails (aliasing a writable resource)', async () => {
+  const { device: dev } = await device();
+  const buf = dev.createBuffer({ size: 1024, usage: BU.STORAGE });
+  const p = dev.createComputePipeline({ layout: 'auto', compute: { module: dev.createShaderModule({ code:
+    '@group(0) @binding(0) var<storage, read_write> a: array<u32>;\n@group(0) @binding(1) var<storage, read_write> b: array<u32>;\n' +
+    '@compute @workgroup_size(1) fn main() { a[0] = 1u; b[0] = 2u; }' }) } });
+  const finish = async (entries, pipeline = p) => {
+    const g = dev.createBindGroup({ layout: pipeline.getBindGroupLayout(0), entries });
+    const enc = dev.createCommandEncoder();
+    const pass = enc.beginComputePass();
+    pass.setPipeline(pipeline);
+    pass.setBindGroup(0, g);
+    pass.dispatchWorkgroups(1);
+    pass.end();
+    dev.pushErrorScope('validation');
+    enc.finish();
+    return dev.popErrorScope();
+  };
+  // [0, 512) against [256, 512): overlap, an error (Dawn: "Writable storage
+  // buffer binding aliasing found"); against [512, 768): the usage scope
+  // storage exception allows disjoint ranges
+  const e1 = await finish([{ binding: 0, resource: { buffer: buf, offset: 0, size: 512 } }, { binding: 1, resource: { buffer: buf, offset: 256, size: 256 } }]);
+  assert.match(e1?.message ?? 'no error', /alias a writable resource/);
+  assert.equal(await finish([{ binding: 0, resource: { buffer: buf, offset: 0, size: 512 } }, { binding: 1, resource: { buffer: buf, offset: 512, size: 256 } }]), null);
+  const tex = dev.createTexture({ size: [4, 4], format: 'r32float', usage: TU.STORAGE_BINDING });
+  const pt = dev.createComputePipeline({ layout: 'auto', compute: { module: dev.createShaderModule({ code:
+    '@group(0) @binding(0) var a: texture_storage_2d<r32float, write>;\n@group(0) @binding(1) var b: texture_storage_2d<r32float, write>;\n' +
+    '@compute @workgroup_size(1) fn main() { textureStore(a, vec2u(0), vec4f(1)); textureStore(b, vec2u(0), vec4f(2)); }' }) } });
+  const e2 = await finish([{ binding: 0, resource: tex.createView() }, { binding: 1, resource: tex.createView() }], pt);
+  assert.match(e2?.message ?? 'no error', /alias a writable resource/);
+});
+
+test('layout \'auto\' of a shader using only @group(1): group 0 is an empty bind group layout', async () => {
+  const { device: dev } = await device();
+  const p = dev.createComputePipeline({ layout: 'auto', compute: { module: dev.createShaderModule({ code:
+    '@group(1) @binding(0) var<storage, read_write> b: array<u32>;\n@compute @workgroup_size(1) fn main() { b[0] = 7u; }' }) } });
+  const buf = dev.createBuffer({ size: 16, usage: BU.STORAGE | BU.COPY_SRC });
+  dev.pushErrorScope('validation');
+  const g0 = dev.createBindGroup({ layout: p.getBindGroupLayout(0), entries: [] });
+  const g1 = dev.createBindGroup({ layout: p.getBindGroupLayout(1), entries: [{ binding: 0, resource: { buffer: buf } }] });
+  for (const set0 of [true, false]) { // Dawn accepts both
+    const enc = dev.createCommandEncoder();
+    const pass = enc.beginComputePass();
+    pass.setPipeline(p);
+    if (set0) pass.setBindGroup(0, g0);
+    pass.setBindGroup(1, g1);
+    pass.dispatchWorkgroups(1);
+    pass.end();
+    dev.queue.submit([enc.finish()]);
+  }
+  assert.equal(await dev.popErrorScope(), null);
+  assert.equal(new Uint32Array((await readBack(dev, buf, 16)).buffer)[0], 7);
+  // an empty layout has no binding 0
+  dev.pushErrorScope('validation');
+  dev.createBindGroup({ layout: p.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: buf } }] });
+  assert.ok((await dev.popErrorScope()) instanceof globals.GPUValidationError);
+});
+
+test('a destroyed buffer or texture: createView and createBindGroup are valid, submit() refuses it', async () => {
+  // the CTS's createBindGroup buffer,resource_state and texture,resource_state:
+  // only an invalid resource is an error there
+  const { device: dev } = await device();
+  const C = globals.GPUShaderStage.COMPUTE;
+  const buf = dev.createBuffer({ size: 16, usage: BU.STORAGE });
+  const tex = dev.createTexture({ size: [4, 4], format: 'r32float', usage: TU.TEXTURE_BINDING });
+  buf.destroy();
+  tex.destroy();
+  const bl = dev.createBindGroupLayout({ entries: [{ binding: 0, visibility: C, buffer: { type: 'storage' } }] });
+  const tl = dev.createBindGroupLayout({ entries: [{ binding: 0, visibility: C, texture: { sampleType: 'unfilterable-float' } }] });
+  dev.pushErrorScope('validation');
+  const g = dev.createBindGroup({ layout: bl, entries: [{ binding: 0, resource: { buffer: buf } }] });
+  dev.createBindGroup({ layout: bl, entries: [{ binding: 0, resource: buf }] });
+  dev.createBindGroup({ layout: tl, entries: [{ binding: 0, resource: tex.createView() }] });
+  dev.createBindGroup({ layout: tl, entries: [{ binding: 0, resource: tex }] });
+  assert.equal(await dev.popErrorScope(), null);
+  const p = dev.createComputePipeline({ layout: dev.createPipelineLayout({ bindGroupLayouts: [bl] }), compute: { module: dev.createShaderModule({ code:
+    '@group(0) @binding(0) var<storage, read_write> a: array<u32>;\n@compute @workgroup_size(1) fn main() { a[0] = 1u; }' }) } });
+  const enc = dev.createCommandEncoder();
+  const pass = enc.beginComputePass();
+  pass.setPipeline(p);
+  pass.setBindGroup(0, g);
+  pass.dispatchWorkgroups(1);
+  pass.end();
+  dev.pushErrorScope('validation');
+  const cb = enc.finish();
+  assert.equal(await dev.popErrorScope(), null);
+  dev.pushErrorScope('validation');
+  dev.queue.submit([cb]);
+  assert.match((await dev.popErrorScope())?.message ?? 'no error', /destroyed/);
+});
