@@ -317,6 +317,12 @@ class Gen {
         add(0.2, [t, { t: U32, rt: true }, { t: U32, rt: true }], (a, b, c2) => `extractBits(${a}, ${b}, ${c2})`, { rtOnly: true });
         add(0.2, [t, t, { t: U32, rt: true }, { t: U32, rt: true }], (a, b, c2, d2) => `insertBits(${a}, ${b}, ${c2}, ${d2})`, { rtOnly: true });
         if (e.signed) add(0.3, [t], call('sign'));
+        // run-time values of the edge cases: 0, all ones (-1), INT_MIN
+        const z = t.k === 'v' ? `${t.s}(0${sfx})` : `0${sfx}`;
+        const ones = t.k === 'v' ? `${t.s}(${e.signed ? '-1i' : '0xffffffffu'})` : e.signed ? '-1i' : '0xffffffffu';
+        add(0.5, [t], a => `(${a} & ${z})`, { rtArg: 0 });
+        add(0.5, [t], a => `(${a} | ${ones})`, { rtArg: 0 });
+        if (e.signed) add(0.3, [t], a => `((${a} & ${z}) | ${t.k === 'v' ? `${t.s}(i32(-2147483648))` : 'i32(-2147483648)'})`, { rtArg: 0 });
         // conversions
         const other = e.signed ? U32 : I32;
         add(1, [V(other)], a => `${t.s}(${a})`);

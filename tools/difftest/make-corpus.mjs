@@ -6,8 +6,10 @@
 // still differs there and the bug is not fixed yet) are left out.
 //
 //   node tools/difftest/make-corpus.mjs [--from 100000] [--count 300] [--out FILE] [--check-stex]
-// --check-stex also runs each program on stex and lists the seeds that differ.
-import { writeFileSync } from 'node:fs';
+// --check-stex also runs each program on stex and lists the seeds that differ;
+// --dawn FILE.jsonl takes Dawn's words from a run.mjs output of the same
+// seeds (and the same gen.mjs) instead of running Dawn again.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { generate } from './gen.mjs';
 import { Runner, sane } from './pool.mjs';
@@ -22,6 +24,8 @@ const opt = (k, d) => { const i = args.indexOf(k); return i >= 0 ? args[i + 1] :
 const from = Number(opt('--from', FROM)), count = Number(opt('--count', COUNT));
 const out = opt('--out', new URL('../../tests/data/difftest/corpus.wgsl.gz', import.meta.url).pathname);
 const dawn = new Runner('dawn', { timeoutMs: 60000 });
+const known = new Map();
+if (opt('--dawn')) for (const l of readFileSync(opt('--dawn'), 'utf8').split('\n')) if (l.trim()) { const r = JSON.parse(l); known.set(r.seed, r); }
 const stex = args.includes('--check-stex') ? new Runner('stex', { timeoutMs: 30000 }) : null;
 if (!(await sane(dawn)) || (stex && !(await sane(stex)))) process.exit(3);
 const cases = [], differ = [];
@@ -29,7 +33,7 @@ let refused = 0;
 for (let seed = from; seed < from + count; seed++) {
   if (EXCLUDED.has(seed)) continue;
   const src = generate(seed);
-  const d = await dawn.run(src);
+  const d = known.get(seed) ?? await dawn.run(src);
   if (!/^[0-9a-f]{8}( |$)/.test(d.expect)) { // a generator bug: leave it out, say so
     refused++;
     console.error(`seed ${seed}: Dawn: ${d.expect} ${d.error ?? ''}`);

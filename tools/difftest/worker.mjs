@@ -47,7 +47,7 @@ for await (const line of rl) {
       if (msgs.length) res.error = msgs.map(x => `${x.lineNum}:${x.linePos} ${x.message.split('\n')[0]}`).join(' | ');
     }
     if (races) {
-      const bad = device.stex.raceReports.filter(rep => JSON.stringify(rep).match(/"races?":\s*[1-9]/));
+      const bad = device.stex.raceReports.filter(rep => Object.values(rep.counts ?? {}).some(n => n > 0));
       if (bad.length) res.races = JSON.stringify(bad[0]).slice(0, 400);
     }
   } catch (e) {
