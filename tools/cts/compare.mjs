@@ -9,12 +9,18 @@
 //
 //   node tools/cts/compare.mjs tests/data/cts/dawn-lavapipe.tsv.xz tests/data/cts/stex-spec.tsv.xz
 //   node tools/cts/compare.mjs --table A.tsv B.tsv ...   (pass / fail / skip per
-//   slice, one column per file, as a Markdown table)
+//   slice, one column per file (FILE=LABEL heads it LABEL), as a Markdown table; with a fourth figure,
+//   out of scope, where a file has cases of status oos; then warn, crash and
+//   notrun where there are any)
+//   node tools/cts/compare.mjs --causes REFERENCE.tsv OTHER.tsv
+//   (the other's failures, crashes and unrun cases where the reference
+//   passes, grouped by the first log line with numbers and quoted text
+//   blanked, largest group first, with up to 3 example cases each)
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-const STATUSES = ['pass', 'fail', 'skip', 'warn', 'notrun'];
+const STATUSES = ['pass', 'fail', 'skip', 'oos', 'warn', 'crash', 'notrun'];
 
 function load(file) {
   const text = file.endsWith('.xz')
@@ -41,28 +47,64 @@ function counts(rows, slice) {
   return c;
 }
 
-const fmt = c => STATUSES.filter(s => c[s] || s !== 'warn' && s !== 'notrun')
+const fmt = c => STATUSES.filter(s => c[s] || ['pass', 'fail', 'skip'].includes(s))
   .map(s => `${s} ${c[s]}`).join(', ');
 
 // A skip's reason without the subcase and its parameters, so equal reasons group.
 const reason = m => m.replace(/^SKIP: /, '').replace(/subcase: \S*/g, '').trim();
 
 function table(files) {
-  const ts = files.map(load);
+  // FILE=LABEL names a column LABEL.
+  const ts = files.map(f => {
+    const [file, label] = f.split('=');
+    const t = load(file);
+    if (label) t.file = label;
+    return t;
+  });
   const slices = [...new Set(ts.flatMap(t => [...t.rows.values()].map(r => r.slice)))];
+  // pass / fail / skip, then out of scope where any file has some, then
+  // whatever else happened (warn, crash, notrun) by name.
+  const anyOos = ts.some(t => counts(t.rows, null).oos);
   const cell = (t, s) => {
     const c = counts(t.rows, s);
-    const extra = c.warn || c.notrun ? ` (warn ${c.warn}, notrun ${c.notrun})` : '';
-    return `${c.pass} / ${c.fail} / ${c.skip}${extra}`;
+    const extra = ['warn', 'crash', 'notrun'].filter(k => c[k]).map(k => `${k} ${c[k]}`);
+    return `${c.pass} / ${c.fail} / ${c.skip}${anyOos ? ` / ${c.oos}` : ''}` +
+      (extra.length ? ` (${extra.join(', ')})` : '');
   };
+  if (anyOos) console.log('pass / fail / skip / out of scope' + '\n');
   console.log(`| slice | ${ts.map(t => t.file).join(' | ')} |`);
   console.log(`| --- |${ts.map(() => ' --- |').join('')}`);
   for (const s of slices) console.log(`| ${s} | ${ts.map(t => cell(t, s)).join(' | ')} |`);
   console.log(`| total | ${ts.map(t => cell(t, null)).join(' | ')} |`);
 }
 
+// A first log line with the subcase, numbers and quoted text blanked, so
+// that failures of one cause group together.
+const causeOf = m => m.replace(/^\(in subcase: [^)]*\) /, '')
+  .replace(/"[^"]*"|'[^']*'|`[^`]*`/g, '"…"')
+  .replace(/\b0x[0-9a-f]+\b|-?\b\d+(\.\d+)?(e[-+]?\d+)?\b/gi, 'N')
+  .slice(0, 160);
+
+function causes(fa, fb) {
+  const a = load(fa);
+  const b = load(fb);
+  const groups = new Map();
+  for (const [k, ra] of a.rows) {
+    const rb = b.rows.get(k);
+    if (ra.status !== 'pass' || !rb || ['pass', 'skip', 'oos'].includes(rb.status)) continue;
+    const g = `${rb.status}\t${causeOf(rb.message)}`;
+    if (!groups.has(g)) groups.set(g, []);
+    groups.get(g).push([k, rb.message]);
+  }
+  for (const [g, list] of [...groups].sort((x, y) => y[1].length - x[1].length)) {
+    console.log(`${list.length}\t${g}`);
+    for (const [k, m] of list.slice(0, 3)) console.log(`\t${k}\n\t\t${m.slice(0, 300)}`);
+  }
+}
+
 function main() {
   if (process.argv[2] === '--table') return table(process.argv.slice(3));
+  if (process.argv[2] === '--causes') return causes(process.argv[3], process.argv[4]);
   const [fa, fb] = process.argv.slice(2);
   if (!fa || !fb) {
     console.error('usage: compare.mjs REFERENCE.tsv OTHER.tsv');

@@ -15,19 +15,38 @@
 // --gpu-provider-flag); --expectations FILE; --out FILE (FILE.tsv.xz is
 // written xz-compressed); --gc N (subcases between forced collections,
 // under node --expose-gc; default 100, as issue 15 ran Dawn, whose native
-// objects otherwise pile up); --only a,b (slice names).
+// objects otherwise pile up); --only a,b (slice names); --list NAME (run a
+// named query list of tools/cts/lists.mjs instead of slices.mjs: compute-core,
+// shader-execution, shader-validation, api-validation, api-operation);
+// --timeout S (seconds a runner process may go without finishing a case
+// before it is killed, default 600: the case is a crash, and the rest of
+// its query is not run unless --after-timeout); --resume N (runner
+// processes at most, default 60).
 // dawn runs on lavapipe: VK_DRIVER_FILES and VK_ICD_FILENAMES name its driver.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+//
+// The queries run in one process (tools/cts/multi_run.ts, copied into the
+// CTS checkout: the CTS's run_node takes one query per process and
+// transpiles its framework each time), which appends each case's result to
+// a file as it ends.  Statuses beyond the CTS's: `oos` (out of scope: a
+// skip that the expectations file asked for, whole case, with the entry's
+// reason as the message; never a pass), `crash` (the case the runner was in
+// when its process died or was killed) and `notrun`.  After a crash the
+// rest runs on in a new process: the crashed query from the case after the
+// crash, then the queries not reached.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { CTS_COMMIT, slices } from './slices.mjs';
+import { listQueries } from './lists.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 
 function parseArgs(argv) {
-  const o = { cts: '/tmp/cts-3314', flags: [], gc: 100, only: null };
+  const o = { cts: '/tmp/cts-3314', flags: [], gc: 100, only: null, timeout: 600, resume: 60 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const v = () => {
@@ -42,6 +61,10 @@ function parseArgs(argv) {
     else if (a === '--gc') o.gc = Number(v());
     else if (a === '--only') o.only = v().split(',');
     else if (a === '--out') o.out = v();
+    else if (a === '--list') o.list = v();
+    else if (a === '--timeout') o.timeout = Number(v());
+    else if (a === '--resume') o.resume = Number(v());
+    else if (a === '--after-timeout') o.afterTimeout = true;
     else throw new Error(`unknown option ${a}`);
   }
   if (o.impl !== 'dawn' && o.impl !== 'stex') throw new Error('--impl must be dawn or stex');
@@ -81,28 +104,175 @@ function firstLine(status, logs) {
   return pick.split('\n')[0].replace(/\s+/g, ' ').trim().slice(0, 400);
 }
 
-// run_node --verbose prints "[status] NAME (Nms). Log:" per case, then its
-// logs, each "  - " first and "    " on its continuation lines.
-function parseVerbose(text) {
-  const results = new Map();
-  let cur = null;
-  for (const line of text.split('\n')) {
-    const m = /^\[(pass|fail|skip|warn)\] (\S+) \([0-9.]+ms\)\. Log:$/.exec(line);
-    if (m) {
-      cur = { status: m[1], logs: [] };
-      results.set(m[2], cur);
-    } else if (cur && line.startsWith('  - ')) {
-      cur.logs.push(line.slice(4));
-    } else if (cur && line.startsWith('    ') && cur.logs.length) {
-      cur.logs[cur.logs.length - 1] += '\n' + line.slice(4);
-    } else {
-      cur = null;
-    }
-  }
-  return results;
+// A case name is SUITE:FILE:TEST:PARAMS.  An expectation covers a whole
+// case when its query names the case's file (or a prefix of it with ",*"),
+// its test (or every test: ":*") and only parameters the case has, with the
+// same values; an expectation parameter the case lacks is a subcase one, so
+// the case also holds subcases outside it.
+function splitName(name) {
+  const p = name.split(':');
+  return [p[0], p[1] ?? '', p[2] ?? '', p.slice(3).join(':')];
+}
+function coversCase(query, name) {
+  const [qs, qf, qt, qp] = splitName(query);
+  const [cs, cf, ct, cp] = splitName(name);
+  if (qs !== cs) return false;
+  if (qf.endsWith('*')) return cf.startsWith(qf.slice(0, -1));
+  if (qf !== cf) return false;
+  if (qt === '*' || qt === '') return true;
+  if (qt.endsWith('*')) return ct.startsWith(qt.slice(0, -1));
+  if (qt !== ct) return false;
+  const have = new Set(cp.split(';'));
+  const want = qp.split(';').filter(x => x && x !== '*');
+  if (!qp.endsWith('*') && want.length !== have.size) return false;
+  return want.every(kv => have.has(kv));
 }
 
-function main() {
+function loadExpectations(file) {
+  if (!file) return [];
+  return createRequire(import.meta.url)(file).expectations
+    .filter(e => e.expectation === 'skip');
+}
+
+// tools/cts/multi_run.ts runs many queries in one process; it lives in
+// the CTS checkout, beside cmdline.ts, with a launcher beside run_node.
+const MULTI = 'src/common/runtime/stex_multi_run.ts';
+const LAUNCHER = 'tools/stex_multi_run';
+function installRunner(cts) {
+  const want = readFileSync(path.join(here, 'multi_run.ts'), 'utf8');
+  const at = path.join(cts, MULTI);
+  if (!existsSync(at) || readFileSync(at, 'utf8') !== want) writeFileSync(at, want);
+  const launcher = "require('../src/common/tools/setup-ts-in-node.js');\n" +
+    "require('../src/common/runtime/stex_multi_run.ts');\n";
+  const lat = path.join(cts, LAUNCHER);
+  if (!existsSync(lat) || readFileSync(lat, 'utf8') !== launcher) writeFileSync(lat, launcher);
+}
+
+// One runner process over QUERIES; resolves to its events and how it ended.
+// It is killed when its output has not grown for o.timeout seconds.
+function runBatch(o, env, common, queries, list) {
+  const tag = `${process.pid}-${Date.now()}`;
+  // Each process's events stay in $TMPDIR/stex-cts-runs (for reading while
+  // a run goes on, and after a crash).
+  const dir = path.join(tmpdir(), 'stex-cts-runs');
+  mkdirSync(dir, { recursive: true });
+  const qfile = path.join(dir, `${tag}-queries.txt`);
+  const ofile = path.join(dir, `${tag}-events.jsonl`);
+  writeFileSync(qfile, queries.join('\n') + '\n');
+  writeFileSync(ofile, '');
+  const args = ['--expose-gc', LAUNCHER, '--queries', qfile, '--out', ofile,
+    '--subcases-between-attempting-gc', String(o.gc)];
+  if (list) args.push('--list');
+  else args.push(...common);
+  return new Promise(resolve => {
+    const child = spawn('node', args, { cwd: o.cts, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', d => { stderr = (stderr + d).slice(-4000); });
+    let size = 0;
+    let still = Date.now();
+    let timedOut = false;
+    const timer = setInterval(() => {
+      const now = statSync(ofile).size;
+      if (now !== size) { size = now; still = Date.now(); }
+      else if (Date.now() - still > o.timeout * 1000) { timedOut = true; child.kill('SIGKILL'); }
+    }, 2000);
+    child.on('exit', (code, signal) => {
+      clearInterval(timer);
+      const events = [];
+      for (const l of readFileSync(ofile, 'utf8').split('\n')) {
+        if (!l) continue;
+        try { events.push(JSON.parse(l)); } catch { /* a line cut by the crash */ }
+      }
+      const how = timedOut ? `made no progress for ${o.timeout}s and was killed`
+        : `exited ${code ?? signal}`;
+      const tail = stderr.trim().split('\n').filter(Boolean).slice(-3).join(' | ').slice(0, 300);
+      resolve({ events, how, tail, timedOut, clean: !timedOut && code === 0 });
+    });
+  });
+}
+
+// The cases of every query, in one listing process.
+async function listAll(o, env, queries) {
+  const { events, how } = await runBatch(o, env, [], queries, true);
+  const cases = new Map(queries.map(q => [q, []]));
+  let cur = null;
+  for (const e of events) {
+    if (e.query !== undefined) cur = e.query;
+    else if (e.listed !== undefined) cases.get(cur).push(e.listed);
+  }
+  const ended = new Set(events.filter(e => e.done !== undefined).map(e => e.done));
+  const missing = queries.filter(q => !ended.has(q));
+  if (missing.length) throw new Error(`listing ${how} before ${missing[0]}`);
+  return cases;
+}
+
+// Runs every query; after a crash the rest of its query runs on in a new
+// process (a test whose cases are all left as one query, the others case by
+// case), with the queries not reached yet.
+async function runAll(o, env, common, items) {
+  const done = new Map();
+  const notes = [];
+  let queue = items.map(it => ({ q: it.query, cs: it.cases }));
+  let spawns = 0;
+  while (queue.length) {
+    if (spawns >= o.resume) {
+      for (const { cs } of queue)
+        for (const c of cs) done.set(c, { status: 'notrun', msg: `not run: ${o.resume} runner processes spent` });
+      break;
+    }
+    spawns++;
+    const t0 = Date.now();
+    const { events, how, tail, clean, timedOut } = await runBatch(o, env, common, queue.map(x => x.after ? `${x.q}\t${x.after}` : x.q), false);
+    let begun = null;
+    let current = null;
+    for (const e of events) {
+      if (e.query !== undefined) current = e.query;
+      else if (e.begin !== undefined) begun = e.begin;
+      else if (e.case !== undefined) {
+        done.set(e.case, { status: e.status, msg: firstLine(e.status, e.logs), ms: e.ms });
+        begun = null;
+      }
+    }
+    const ended = new Set(events.filter(e => e.done !== undefined).map(e => e.done));
+    const next = [];
+    for (const item of queue) {
+      if (ended.has(item.q)) {
+        for (const c of item.cs)
+          if (!done.has(c)) done.set(c, { status: 'notrun', msg: 'not run: the query ended without it' });
+        continue;
+      }
+      const left = item.cs.filter(c => !done.has(c));
+      if (!clean && !begun && item.q === current) {
+        // It died between cases, or loading the query's files.
+        const err = events.find(e => e.error !== undefined)?.error?.split('\n')[0] ?? tail;
+        for (const c of left)
+          done.set(c, { status: 'notrun', msg: `not run: runner ${how} in this query, between cases: ${err}`.slice(0, 400) });
+        notes.push(`runner ${how} in ${item.q} between cases: ${err}`);
+        continue;
+      }
+      if (left.length === item.cs.length && !item.cs.includes(begun)) { next.push(item); continue; }
+      if (begun && item.cs.includes(begun)) {
+        done.set(begun, { status: 'crash', msg: `runner ${how} in this case; stderr: ${tail}` });
+        notes.push(`crash in ${begun} (${how}); stderr ends: ${tail}`);
+        if (timedOut && !o.afterTimeout) {
+          // One case this slow: its query's others are likely as slow.
+          for (const c of left)
+            if (!done.has(c)) done.set(c, { status: 'notrun', msg: `not run: ${begun} timed out before it` });
+          continue;
+        }
+      }
+      // The rest of the query, in the next process: from after the crash.
+      const rest = left.filter(c => !done.has(c));
+      if (rest.length) next.push({ q: item.q, cs: rest, after: begun ?? item.after });
+    }
+    process.stderr.write(`runner process ${spawns}: ${((Date.now() - t0) / 1000).toFixed(0)}s, ${how}` +
+      `${clean ? '' : `, ${next.length} queries left`}\n`);
+    queue = next;
+  }
+  return { done, notes, spawns };
+}
+
+async function main() {
   const o = parseArgs(process.argv.slice(2));
   const env = { ...process.env };
   let provider = o.provider;
@@ -118,57 +288,57 @@ function main() {
   const common = ['--gpu-provider', provider];
   for (const f of o.flags) common.push('--gpu-provider-flag', f);
   if (o.expectations) common.push('--expectations', o.expectations);
+  const skips = loadExpectations(o.expectations);
 
   const head = spawnSync('git', ['rev-parse', 'HEAD'], { cwd: o.cts, encoding: 'utf8' });
   const ctsCommit = (head.stdout ?? '').trim() || 'unknown';
   if (ctsCommit !== CTS_COMMIT)
     process.stderr.write(`warning: the CTS in ${o.cts} is at ${ctsCommit}, slices.mjs is for ${CTS_COMMIT}\n`);
 
-  const rows = [];
-  const counts = {};
-  for (const [name, query, expected] of slices) {
-    if (o.only && !o.only.includes(name)) continue;
-    const list = spawnSync('node', ['tools/run_node', '--list', query], {
-      cwd: o.cts,
-      encoding: 'utf8',
-    });
-    const cases = list.stdout.split('\n').filter(l => l.startsWith('webgpu:'));
-    if (cases.length !== expected)
-      process.stderr.write(`${name}: ${cases.length} cases listed, slices.mjs says ${expected}\n`);
-    const args = ['--expose-gc', 'tools/run_node', '--verbose', '--quiet',
-      '--subcases-between-attempting-gc', String(o.gc), ...common, query];
-    const t0 = Date.now();
-    const r = spawnSync('node', args, {
-      cwd: o.cts, env, encoding: 'utf8', maxBuffer: 1 << 30,
-    });
-    const secs = ((Date.now() - t0) / 1000).toFixed(1);
-    const results = parseVerbose(r.stdout ?? '');
-    const c = { pass: 0, fail: 0, skip: 0, warn: 0, notrun: 0 };
-    for (const name_ of cases) {
-      const res = results.get(name_);
-      const status = res ? res.status : 'notrun';
-      c[status]++;
-      const msg = res ? firstLine(status, res.logs)
-        : `runner exited ${r.status ?? r.signal} before this case`;
-      rows.push([name, name_, status, msg]);
-    }
-    counts[name] = c;
-    process.stderr.write(`${name}: ${JSON.stringify(c)} exit ${r.status ?? r.signal} ${secs}s\n`);
-    if (c.notrun) {
-      const tail = (r.stderr ?? '').trim().split('\n').slice(-5).join(' | ');
-      process.stderr.write(`  runner's stderr ends: ${tail}\n`);
-    }
-  }
+  const entries = (o.list ? listQueries(o.list, o.cts) : slices)
+    .filter(([name]) => !o.only || o.only.includes(name));
+  installRunner(o.cts);
+  const listed = await listAll(o, env, entries.map(e => e[1]));
+  const items = entries.map(([name, query, expected]) => {
+    const cases = listed.get(query);
+    if (expected !== undefined && expected !== null && cases.length !== expected)
+      process.stderr.write(`${name}: ${cases.length} cases listed, the list says ${expected}\n`);
+    return { name, query, cases };
+  });
+  process.stderr.write(`${items.length} queries, ${items.reduce((n, it) => n + it.cases.length, 0)} cases\n`);
   const header = [
     `# cts=${ctsCommit} impl=${o.impl} provider=${path.relative(root, provider) || provider}` +
       ` flags=${o.flags.join(',') || '-'} expectations=${o.expectations ? path.relative(root, o.expectations) : '-'}` +
-      ` gc=${o.gc} node=${process.version}`,
+      ` gc=${o.gc} node=${process.version}${o.list ? ` list=${o.list}` : ''}`,
     'slice\tcase\tstatus\tmessage',
   ];
+  const t0 = Date.now();
+  const { done, notes, spawns } = await runAll(o, env, common, items);
+  const rows = [];
+  for (const { name, cases } of items) {
+    const c = { pass: 0, fail: 0, skip: 0, warn: 0, oos: 0, crash: 0, notrun: 0 };
+    let ms = 0;
+    for (const name_ of cases) {
+      let { status, msg, ms: t = 0 } = done.get(name_) ?? { status: 'notrun', msg: 'not run' };
+      ms += t;
+      if (status === 'skip') {
+        const e = skips.find(x => coversCase(x.query, name_));
+        if (e) {
+          status = 'oos';
+          msg = `out of scope: ${e.reason ?? e.query}`;
+        }
+      }
+      c[status]++;
+      rows.push([name, name_, status, msg]);
+    }
+    process.stderr.write(`${name}: ${JSON.stringify(c)} ${(ms / 1000).toFixed(1)}s in cases\n`);
+  }
+  for (const n of notes) process.stderr.write(`${n}\n`);
+  process.stderr.write(`${spawns} runner process(es), ${((Date.now() - t0) / 1000).toFixed(0)}s\n`);
   const text = header.concat(rows.map(r => r.join('\t'))).join('\n') + '\n';
   // NAME.tsv.xz: written through xz -9, as tests/data keeps large tables.
-  if (o.out.endsWith('.xz')) writeFileSync(o.out, execFileSync('xz', ['-9', '-c'], { input: text }));
+  if (o.out.endsWith('.xz')) writeFileSync(o.out, execFileSync('xz', ['-9', '-c'], { input: text, maxBuffer: 1 << 30 }));
   else writeFileSync(o.out, text);
 }
 
-main();
+await main();
