@@ -85,6 +85,19 @@ typedef enum stex_const_rule {
 } stex_const_rule;
 
 STEX_API stex_const_rule stex_math_const_rule(const stex_profile *p); /* NULL: spec */
+
+/* How a matrix product (m * v, v * m, m * m) sums each component's products
+ * at run time; WGSL leaves the order and fusing open. */
+typedef enum stex_matmul_rule {
+    STEX_MATMUL_SUM,           /* each product rounded, added first to last
+                                * (spec, nvidia) */
+    STEX_MATMUL_FMA_FROM_LAST, /* the last product, then fma(a[k], b[k], sum) for
+                                * k from the last but one down to the first, as
+                                * the profile's fma() (Mesa's SPIR-V translation
+                                * emits ffma; lavapipe rounds it twice) */
+} stex_matmul_rule;
+
+STEX_API stex_matmul_rule stex_math_matmul_rule(const stex_profile *p); /* NULL: spec */
 STEX_API const char *stex_const_rule_name(stex_const_rule rule);       /* "wgsl", "tint" */
 
 /* fn as a WGSL const-expression under rule: its value, or STEX_SHADER_ERROR

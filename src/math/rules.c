@@ -57,6 +57,7 @@ static const stex_math_rules rules_lavapipe = {
     .f16_nir_lowering = true,        /* measured: see f16_models.h for what is left */
     .f16_nan_to_int_low = true,      /* measured: i32(NaN) = -65504, u32(NaN) = 0 */
     .const_eval = STEX_CONST_TINT,  /* measured through Dawn: tests/math/test_const.c */
+    .matmul = STEX_MATMUL_FMA_FROM_LAST, /* measured: tests/data/difftest/regress/mat4x2-times-vec4-rounding.wgsl */
     .oob_fixed = STEX_OOB_CLAMP,     /* measured: index 4, 100, 2^32-1 -> element 3 */
     .oob_runtime = STEX_OOB_ZERO,    /* measured: 0, write dropped */
     .oob_function = STEX_OOB_CLAMP,  /* measured */
@@ -89,6 +90,7 @@ static const stex_math_rules rules_nvidia = {
     .f16 = STEX_RULE_F16_VIA_F32,
     .f16_nan_to_int_low = true,
     .const_eval = STEX_CONST_TINT,  /* measured through Dawn: tests/math/test_const.c */
+    .matmul = STEX_MATMUL_SUM,
     .oob_fixed = STEX_OOB_CLAMP,     /* measured, reads and writes */
     .oob_runtime = STEX_OOB_ZERO,    /* measured */
     .oob_function = STEX_OOB_CLAMP,  /* measured */
@@ -110,6 +112,11 @@ bool stex_math_f32_is_ieee(const stex_profile *p)
 stex_const_rule stex_math_const_rule(const stex_profile *p)
 {
     return stex_math_rules_of(p)->const_eval;
+}
+
+stex_matmul_rule stex_math_matmul_rule(const stex_profile *p)
+{
+    return stex_math_rules_of(p)->matmul;
 }
 
 const char *stex_const_rule_name(stex_const_rule rule)

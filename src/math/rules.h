@@ -132,6 +132,7 @@ typedef struct stex_math_rules {
     bool f16_nan_to_int_low;
     /* const-expressions: WGSL's rules or Dawn's front end (math/const.c) */
     stex_const_rule const_eval;
+    stex_matmul_rule matmul;        /* matrix products at run time */
     /* buffer and array indices past the end */
     stex_oob_action oob_fixed, oob_runtime, oob_function;
     bool oob_byte_wrap;  /* a runtime-array byte offset past 2^32 wraps */

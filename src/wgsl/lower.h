@@ -97,6 +97,7 @@ typedef struct wg_zeros {
 typedef struct wg_ctx {
     wg_arena *arena;
     stex_const_rule const_rule; /* the module's: WGSL's or Dawn's front end */
+    stex_matmul_rule matmul;    /* the module's profile's matrix products */
     wg_zeros *zeros;            /* the module's first zeros (wg_f32_const) */
     wg_diags *d;
     wg_types *types;

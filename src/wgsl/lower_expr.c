@@ -766,13 +766,24 @@ static void f32_op(wg_ctx *x, const char *op, uint32_t d, uint32_t a, uint32_t b
     i->sub = !h; /* sub = 1: the interpreter's f32 path (wg_emit_math) */
 }
 
-/* d = sum over k < n of a[k * as] * b[k * bs]: each product and each sum
- * rounded as the profile's f32 mul and add (no contraction).  WGSL leaves the
- * order of a dot product's additions undefined; stex adds left to right:
- * ((a0 b0 + a1 b1) + a2 b2) + a3 b3. */
+/* d = sum over k < n of a[k * as] * b[k * bs], one component of a matrix
+ * product.  WGSL leaves the order and the fusing open; the profile's rule
+ * picks: each product and sum rounded, added left to right
+ * ((a0 b0 + a1 b1) + a2 b2) + a3 b3, or fma(a0, b0, fma(a1, b1, ... a3 b3))
+ * with the profile's fma(). */
 static void f32_dot(wg_ctx *x, uint32_t d, uint32_t a, uint32_t as, uint32_t b, uint32_t bs,
                     uint32_t n, bool h, wg_loc loc)
 {
+    if (x->matmul == STEX_MATMUL_FMA_FROM_LAST) {
+        f32_op(x, "mul", d, a + (n - 1) * as, b + (n - 1) * bs, h, loc);
+        for (uint32_t k = n - 1; k-- > 0;) {
+            uint32_t args[3] = {a + k * as, b + k * bs, d};
+            uint32_t r = wg_emit_math(x, "fma", h ? T_F16 : T_F32, args, 3, h ? T_F16 : T_F32, loc);
+            wg_ins *i = wg_emit(x, OP_MOV);
+            i->d = d, i->a = r, i->n = 1;
+        }
+        return;
+    }
     f32_op(x, "mul", d, a, b, h, loc);
     for (uint32_t k = 1; k < n; k++) {
         uint32_t p = wg_reg_alloc(x, 1);

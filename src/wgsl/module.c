@@ -43,6 +43,7 @@ struct stex_wgsl_module {
     stex_wgsl_override_info *overrides;
     uint32_t noverrides;
     stex_const_rule const_rule; /* how its const-expressions are evaluated */
+    stex_matmul_rule matmul;    /* how its matrix products sum at run time */
     wg_zeros zeros;             /* its first zeros, under Dawn's rule */
 };
 
@@ -95,6 +96,7 @@ static void ctx_init(wg_ctx *x, stex_wgsl_module *m, wg_diags *d, wg_program *pr
     memset(prog, 0, sizeof *prog);
     x->arena = &m->arena;
     x->const_rule = m->const_rule;
+    x->matmul = m->matmul;
     x->zeros = &m->zeros;
     x->d = d;
     x->types = &m->types;
@@ -439,6 +441,7 @@ stex_status stex_wgsl_module_create_for(const stex_profile *p, const char *sourc
     if (!m)
         return stex_fail(STEX_OUT_OF_MEMORY, "stex_wgsl_module_create: out of memory");
     m->const_rule = stex_math_const_rule(p);
+    m->matmul = stex_math_matmul_rule(p);
     m->source = strdup(source);
     m->filename = strdup(filename ? filename : "shader.wgsl");
     if (!m->source || !m->filename || !wg_types_init(&m->types)) {
