@@ -26,6 +26,7 @@ static const char *scalar_name(wg_type_kind k)
     case TY_I32: return "i32";
     case TY_U32: return "u32";
     case TY_F32: return "f32";
+    case TY_F16: return "f16";
     default: return "bool";
     }
 }

@@ -438,7 +438,7 @@ static wg_val numeric_const(wg_ctx *x, const wg_expr *e, const char *name, wg_va
     if (ldexp && es == T_AFLOAT && wg_type_scalar(ts, args[1].type) == T_I32)
         es = T_F32; /* ldexp(AbstractFloat, i32) is the f32 overload */
     wg_type_kind ek = kind_of(x, es);
-    bool is_float = ek == TY_F32 || ek == TY_AFLOAT;
+    bool is_float = ek == TY_F32 || ek == TY_F16 || ek == TY_AFLOAT;
     if ((cls == B_BITS && is_float) || (cls == B_FLOAT && !is_float)) {
         WG_ERR(x, e->loc, "builtin-functions", "%s has no overload for %s", name,
                wg_tname(x, t));

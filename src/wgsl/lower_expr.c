@@ -338,7 +338,9 @@ static bool fold_word(wg_ctx *x, wg_tok_kind op, int s, wg_cword a, wg_cword b, 
         case TK_PIPE: r = a.i | b.i; break;
         case TK_CARET: r = a.i ^ b.i; break;
         case TK_SHL: r = b.i >= 0 && b.i < 63 ? (int64_t)((uint64_t)a.i << b.i) : 0; break;
-        case TK_SHR: r = b.i >= 0 && b.i < 63 ? a.i >> b.i : 0; break;
+        case TK_SHR: /* no width limit: past the 63rd bit only the sign is left */
+            r = b.i >= 0 && b.i < 63 ? a.i >> b.i : a.i < 0 ? -1 : 0;
+            break;
         default: return false;
         }
         if (bad) {

@@ -599,32 +599,71 @@ wg_val wg_user_call(wg_ctx *x, const wg_decl *fn, const wg_expr *call)
 
 /* ---- entry points and whole functions ---- */
 
-static wg_val builtin_param(wg_ctx *x, const wg_param *p)
+/* The register of compute input `name` of type t (its words), or
+ * UINT32_MAX with the error reported at loc. */
+static uint32_t builtin_reg(wg_ctx *x, const wg_expr *name, int t, wg_loc loc)
 {
-    const wg_attr *b = wg_find_attr(p->attrs, p->nattrs, "builtin");
-    if (!b || !b->nargs || b->args[0]->kind != E_IDENT) {
-        WG_ERR(x, p->loc, "entry-point-io", "an entry point parameter needs @builtin(...)");
-        return wg_error_val();
-    }
     static const struct { const char *n; uint32_t reg, words; } B[] = {
         {"global_invocation_id", REG_GLOBAL_ID, 3}, {"local_invocation_id", REG_LOCAL_ID, 3},
         {"local_invocation_index", REG_LOCAL_INDEX, 1}, {"workgroup_id", REG_WORKGROUP_ID, 3},
         {"num_workgroups", REG_NUM_WORKGROUPS, 3}};
-    int t = wg_resolve_type(x, p->type);
     for (size_t i = 0; i < sizeof B / sizeof B[0]; i++) {
-        if (strcmp(b->args[0]->name, B[i].n))
+        if (strcmp(name->name, B[i].n))
             continue;
         int want = B[i].words == 1 ? T_U32 : wg_type_vec(x->types, T_U32, 3);
         if (t != want) {
-            WG_ERR(x, p->loc, "builtin-values", "@builtin(%s) has type %s, not %s", B[i].n,
+            WG_ERR(x, loc, "builtin-values", "@builtin(%s) has type %s, not %s", B[i].n,
                    wg_tname(x, want), wg_tname(x, t));
+            return UINT32_MAX;
+        }
+        return B[i].reg;
+    }
+    WG_ERR(x, name->loc, "builtin-values", "@builtin(%s) is not a compute shader input",
+           name->name);
+    return UINT32_MAX;
+}
+
+static const wg_expr *builtin_name(const wg_attr *attrs, uint32_t nattrs)
+{
+    const wg_attr *b = wg_find_attr(attrs, nattrs, "builtin");
+    return b && b->nargs && b->args[0]->kind == E_IDENT ? b->args[0] : NULL;
+}
+
+/* An entry point parameter: a built-in input, or a structure whose members
+ * all are (WGSL 13.3.1), copied member by member into its registers. */
+static wg_val builtin_param(wg_ctx *x, const wg_param *p)
+{
+    int t = wg_resolve_type(x, p->type);
+    const wg_expr *b = builtin_name(p->attrs, p->nattrs);
+    if (b) {
+        uint32_t r = t < 0 ? UINT32_MAX : builtin_reg(x, b, t, p->loc);
+        return r == UINT32_MAX ? wg_error_val() : (wg_val){.kind = V_REG, .type = t, .reg = r};
+    }
+    wg_global *g = t >= 0 && x->types->t[t].kind == TY_STRUCT && p->type->kind == E_IDENT
+                       ? wg_global_find(x, p->type->name, p->loc) : NULL;
+    if (!g || g->decl->kind != D_STRUCT) {
+        WG_ERR(x, p->loc, "entry-point-io", "an entry point parameter needs @builtin(...) or "
+               "a structure of them");
+        return wg_error_val();
+    }
+    const wg_type *st = wg_ty(x->types, t);
+    uint32_t d = wg_reg_alloc(x, st->words);
+    for (uint32_t i = 0; i < g->decl->nparams && i < st->nmembers; i++) {
+        const wg_param *m = &g->decl->params[i];
+        const wg_expr *mb = builtin_name(m->attrs, m->nattrs);
+        if (!mb) {
+            WG_ERR(x, m->loc, "entry-point-io", "member '%s' of an entry point parameter needs "
+                   "@builtin(...)", m->name);
             return wg_error_val();
         }
-        return (wg_val){.kind = V_REG, .type = t, .reg = B[i].reg};
+        uint32_t r = builtin_reg(x, mb, st->members[i].type, m->loc);
+        if (r == UINT32_MAX)
+            return wg_error_val();
+        wg_ins *in = wg_emit(x, OP_MOV);
+        in->d = d + st->members[i].word, in->a = r;
+        in->n = (uint16_t)wg_ty(x->types, st->members[i].type)->words;
     }
-    WG_ERR(x, b->args[0]->loc, "builtin-values", "@builtin(%s) is not a compute shader input",
-           b->args[0]->name);
-    return wg_error_val();
+    return (wg_val){.kind = V_REG, .type = t, .reg = d};
 }
 
 void wg_lower_function(wg_ctx *x, const wg_decl *fn, bool entry);
