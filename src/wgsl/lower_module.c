@@ -403,51 +403,6 @@ static bool f16_halves(wg_ctx *x, int type)
     return type >= 0 && wg_type_has_f16(x->types, type);
 }
 
-/* WGSL's layout rules for var<uniform> on top of the general ones (WGSL
- * 14.4.5): an array's element stride is a multiple of 16, a member of array
- * or struct type starts at a multiple of 16, and the member after a struct
- * member starts at least roundUp(16, that struct's size) after it.  Small
- * types such as f16 break them most easily (array<f16, 8> has stride 2).
- * False (reported) when broken. */
-static bool uniform_layout_ok(wg_ctx *x, wg_loc loc, int type)
-{
-    const wg_type *t = wg_ty(x->types, type);
-    if (t->kind == TY_ARRAY) {
-        if (t->stride % 16) {
-            WG_ERR(x, loc, "address-space-layout-constraints", "in var<uniform>, the elements "
-                   "of %s are %u bytes apart: the stride must be a multiple of 16 (wrap the "
-                   "element in a struct with @size(16))",
-                   wg_tname(x, type), t->stride);
-            return false;
-        }
-        return uniform_layout_ok(x, loc, t->elem);
-    }
-    for (uint32_t i = 0; t->kind == TY_STRUCT && i < t->nmembers; i++) {
-        const wg_member *m = &t->members[i];
-        const wg_type *mt = wg_ty(x->types, m->type);
-        bool agg = mt->kind == TY_STRUCT || mt->kind == TY_ARRAY;
-        if (agg && m->offset % 16) {
-            WG_ERR(x, loc, "address-space-layout-constraints", "in var<uniform>, member '%s' "
-                   "of %s (a struct or array) is at offset %u, not a multiple of 16 (give it "
-                   "@align(16))", m->name, t->name, m->offset);
-            return false;
-        }
-        uint32_t need = (mt->size + 15) / 16 * 16;
-        if (mt->kind == TY_STRUCT && i + 1 < t->nmembers &&
-            t->members[i + 1].offset - m->offset < need) {
-            WG_ERR(x, loc, "address-space-layout-constraints", "in var<uniform>, member '%s' "
-                   "of %s starts %u bytes after struct member '%s': it must start at least "
-                   "roundUp(16, %u) = %u bytes after it (give it @align(16))",
-                   t->members[i + 1].name, t->name, t->members[i + 1].offset - m->offset,
-                   m->name, mt->size, need);
-            return false;
-        }
-        if (!uniform_layout_ok(x, loc, m->type))
-            return false;
-    }
-    return true;
-}
-
 static void resource_var(wg_ctx *x, wg_global *g)
 {
     const wg_decl *d = g->decl;
@@ -487,10 +442,8 @@ static void resource_var(wg_ctx *x, wg_global *g)
         g->val = wg_error_val();
         return;
     }
-    if (sp == SP_UNIFORM && !uniform_layout_ok(x, d->loc, type)) {
-        g->val = wg_error_val();
-        return;
-    }
+    /* var<uniform> has storage's layout rules: the language feature
+     * uniform_buffer_standard_layout, which every stex adapter offers */
     stex_access a = STEX_ACCESS_READ_ONLY;
     if (d->access) {
         a = access_of(d->access);

@@ -11,6 +11,7 @@
  *   //! out N               @binding(0): var<storage, read_write> array<u32, N>, zeros
  *   //! in M                @binding(1): var<storage, read> array<u32, M>,
  *                           word i = i * 2654435761 mod 2^32
+ *   //! uniform U           @binding(2): var<uniform>, U words filled as `in`
  *   //! features A,B        GPUFeatureNames the device is created with
  *   //! expect W0 W1 ...    binding 0 afterwards on Dawn, hex words; "error":
  *                           Dawn refused the module or pipeline
@@ -32,7 +33,7 @@
 typedef struct dt_case {
     char name[128];
     uint32_t groups[3];
-    uint32_t nout, nin;
+    uint32_t nout, nin, nuniform;
     uint32_t features;
     bool expect_error;
     uint32_t *expect; /* nout words */
@@ -43,7 +44,7 @@ typedef struct dt_case {
 static bool parse_header(const char *src, dt_case *c, const char **why)
 {
     memset(c->groups, 0, sizeof c->groups);
-    c->nout = c->nin = c->nexpect = c->features = 0;
+    c->nout = c->nin = c->nuniform = c->nexpect = c->features = 0;
     c->expect_error = false;
     c->expect = NULL;
     for (const char *l = src; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
@@ -60,6 +61,8 @@ static bool parse_header(const char *src, dt_case *c, const char **why)
             const char *bad;
             if (sscanf(v + 9, "%255s", list) != 1 || !stex_features_parse(list, &c->features, &bad))
                 return *why = "unknown feature", false;
+        } else if (!strncmp(v, "uniform ", 8)) {
+            c->nuniform = (uint32_t)strtoul(v + 8, NULL, 10);
         } else if (!strncmp(v, "in ", 3)) {
             c->nin = (uint32_t)strtoul(v + 3, NULL, 10);
         } else if (!strncmp(v, "expect ", 7)) {
@@ -90,12 +93,21 @@ static bool parse_header(const char *src, dt_case *c, const char **why)
     return true;
 }
 
-static stex_buffer *make_buffer(stex_device *dev, uint32_t words)
+static stex_buffer *make_buffer(stex_device *dev, uint32_t words, uint32_t usage)
 {
     stex_buffer *b;
-    stex_buffer_desc bd = {.size = (uint64_t)words * 4,
-                           .usage = STEX_BUFFER_USAGE_STORAGE | STEX_BUFFER_USAGE_COPY_SRC};
+    stex_buffer_desc bd = {.size = (uint64_t)words * 4, .usage = usage};
     assert_int_equal(stex_buffer_create(dev, &bd, &b), STEX_OK);
+    return b;
+}
+
+/* An input buffer: word i = i * 2654435761 mod 2^32. */
+static stex_buffer *make_input(stex_device *dev, uint32_t words, uint32_t usage)
+{
+    stex_buffer *b = make_buffer(dev, words, usage);
+    uint32_t *w = (uint32_t *)(void *)stex_buffer_data(b);
+    for (uint32_t i = 0; i < words; i++)
+        w[i] = i * 2654435761u;
     return b;
 }
 
@@ -126,15 +138,18 @@ static bool run_case(const char *src, const dt_case *c)
         printf("%s: accepted, Dawn refused it\n", c->name);
         ok = false;
     } else {
-        stex_buffer *out = make_buffer(dev, c->nout), *in = NULL;
-        stex_bind_group_entry be[2] = {{.binding = 0, .buffer = out}};
+        stex_buffer *out = make_buffer(dev, c->nout,
+                                       STEX_BUFFER_USAGE_STORAGE | STEX_BUFFER_USAGE_COPY_SRC);
+        stex_buffer *in = NULL, *uni = NULL;
+        stex_bind_group_entry be[3] = {{.binding = 0, .buffer = out}};
         uint32_t nb = 1;
         if (c->nin) {
-            in = make_buffer(dev, c->nin);
-            uint32_t *w = (uint32_t *)(void *)stex_buffer_data(in);
-            for (uint32_t i = 0; i < c->nin; i++)
-                w[i] = i * 2654435761u;
+            in = make_input(dev, c->nin, STEX_BUFFER_USAGE_STORAGE);
             be[nb++] = (stex_bind_group_entry){.binding = 1, .buffer = in};
+        }
+        if (c->nuniform) {
+            uni = make_input(dev, c->nuniform, STEX_BUFFER_USAGE_UNIFORM);
+            be[nb++] = (stex_bind_group_entry){.binding = 2, .buffer = uni};
         }
         stex_bind_group *g;
         if (stex_bind_group_create(p, be, nb, &g)) {
@@ -159,6 +174,7 @@ static bool run_case(const char *src, const dt_case *c)
         }
         stex_buffer_destroy(out);
         stex_buffer_destroy(in);
+        stex_buffer_destroy(uni);
     }
     stex_pipeline_destroy(p);
     stex_wgsl_module_destroy(m);

@@ -401,21 +401,6 @@ static void test_errors(void **state)
                  "mat2x2<f16> is expected [type-mismatch]");
     expect_error("@compute @workgroup_size(1) fn main() {\n  var m : mat2x2h;\n}\n",
                  "mat2x2h needs the f16 extension");
-    /* WGSL's uniform rules, which f16's small sizes break easily */
-    expect_error("enable f16;\n@group(0) @binding(0) var<uniform> u : array<vec4<f16>, 2>;\n"
-                 "@compute @workgroup_size(1) fn main() {\n  let x = u[0];\n}\n",
-                 "f16mem.wgsl:2:36: error: in var<uniform>, the elements of array<vec4<f16>, 2> "
-                 "are 8 bytes apart: the stride must be a multiple of 16");
-    expect_error("enable f16;\nstruct A { x : f32 }\nstruct B { h : f16, a : A }\n"
-                 "@group(0) @binding(0) var<uniform> u : B;\n"
-                 "@compute @workgroup_size(1) fn main() {\n  let x = u.h;\n}\n",
-                 "member 'a' of B (a struct or array) is at offset 4, not a multiple of 16 "
-                 "(give it @align(16)) [address-space-layout-constraints]");
-    expect_error("enable f16;\nstruct A { x : vec3<f16> }\nstruct B { a : A, h : f16 }\n"
-                 "@group(0) @binding(0) var<uniform> u : B;\n"
-                 "@compute @workgroup_size(1) fn main() {\n  let x = u.h;\n}\n",
-                 "member 'h' of B starts 8 bytes after struct member 'a': it must start at "
-                 "least roundUp(16, 8) = 16 bytes after it");
     /* the same layouts are fine in var<storage> */
     stex_wgsl_module *m = NULL;
     assert_int_equal(stex_wgsl_module_create(

@@ -11,6 +11,7 @@ export function parseHeader(src) {
     if (key === 'dispatch') c.groups = val.trim().split(/\s+/).map(Number);
     else if (key === 'out') c.nout = Number(val);
     else if (key === 'in') c.nin = Number(val);
+    else if (key === 'uniform') c.nuniform = Number(val);
     else if (key === 'expect') c.expect = val.trim();
     else if (key === 'features') c.features = val.trim().split(',');
   }
@@ -34,13 +35,21 @@ export async function runCase(device, src) {
   const usage = GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST;
   const out = device.createBuffer({ size: c.nout * 4, usage });
   const entries = [{ binding: 0, resource: { buffer: out } }];
-  let inb = null;
+  const input = (words, use) => {
+    const b = device.createBuffer({ size: words * 4, usage: use, mappedAtCreation: true });
+    const w = new Uint32Array(b.getMappedRange());
+    for (let i = 0; i < words; i++) w[i] = Math.imul(i, INPUT_MUL) >>> 0;
+    b.unmap();
+    return b;
+  };
+  let inb = null, uni = null;
   if (c.nin) {
-    inb = device.createBuffer({ size: c.nin * 4, usage, mappedAtCreation: true });
-    const w = new Uint32Array(inb.getMappedRange());
-    for (let i = 0; i < c.nin; i++) w[i] = Math.imul(i, INPUT_MUL) >>> 0;
-    inb.unmap();
+    inb = input(c.nin, usage);
     entries.push({ binding: 1, resource: { buffer: inb } });
+  }
+  if (c.nuniform) {
+    uni = input(c.nuniform, GPUBufferUsage.UNIFORM);
+    entries.push({ binding: 2, resource: { buffer: uni } });
   }
   const read = device.createBuffer({ size: c.nout * 4,
     usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
@@ -59,7 +68,7 @@ export async function runCase(device, src) {
   await read.mapAsync(GPUMapMode.READ);
   const words = new Uint32Array(read.getMappedRange().slice(0));
   read.unmap();
-  out.destroy(); read.destroy(); inb?.destroy();
+  out.destroy(); read.destroy(); inb?.destroy(); uni?.destroy();
   return { words };
 }
 
