@@ -10,7 +10,8 @@
 // give NaN and infinities, whose bits lavapipe and stex do not agree on
 // yet), transc (sin, exp, pow... which may differ by ulps),
 // wildfloat (bitcast<f32> of any bits: NaN, infinities, denormals),
-// ptrsugar (p.x for (*p).x).
+// ptrsugar (p.x for (*p).x), shadow (locals named as module-scope or
+// outer declarations they hide).
 //
 // How validity holds:
 //  - every operation that a const-expression could make an error (integer
@@ -32,8 +33,8 @@ import { pathToFileURL } from 'node:url';
 
 export const FEATURES = ['matrix', 'pack', 'atomic', 'workgroup', 'struct', 'array', 'ptr',
   'switch', 'loop', 'divmod', 'float', 'fdiv', 'bitcastf', 'call', 'constexpr',
-  'fdivraw', 'transc', 'wildfloat', 'ptrsugar'];
-export const DEFAULT_OFF = ['fdivraw', 'transc', 'wildfloat', 'ptrsugar'];
+  'fdivraw', 'transc', 'wildfloat', 'ptrsugar', 'shadow'];
+export const DEFAULT_OFF = ['fdivraw', 'transc', 'wildfloat', 'ptrsugar', 'shadow'];
 
 export function makeRng(seed) {
   let a = (Math.imul(seed >>> 0, 0x9e3779b1) ^ 0x5bd1e995) >>> 0;
@@ -119,10 +120,22 @@ class Gen {
   // ---- scope ----
   // entry: { name, t, mut (assignable), rt (not a const-expression), ptr: 'function'|'private'|null, root, fnOk }
   visible(ctx) {
-    const out = [];
-    for (const v of this.globals) if (!ctx.fn || v.fnOk) out.push(v);
-    for (const sc of ctx.scopes) out.push(...sc);
-    return out;
+    // innermost declaration of each name (a shadowed one is out of sight)
+    const byName = new Map();
+    for (const v of this.globals) if (!ctx.fn || v.fnOk) byName.set(v.name, v);
+    for (const sc of ctx.scopes) for (const v of sc) { byName.delete(v.name); byName.set(v.name, v); }
+    return [...byName.values()];
+  }
+  // a name for a new local: fresh, or (feature shadow) one that hides a
+  // module-scope or outer declaration
+  localName(ctx) {
+    if (this.on('shadow') && !ctx.scopes[ctx.scopes.length - 1].loopBody && this.r.chance(0.2)) {
+      const inner = new Set(ctx.scopes[ctx.scopes.length - 1].map(v => v.name));
+      const c = this.visible(ctx).filter(v => !inner.has(v.name) && !/^(base|inv|lc\d+|h\d)$/.test(v.name) &&
+        (ctx.scopes.length > 1 || this.globals.includes(v)));
+      if (c.length) return this.r.pick(c).name;
+    }
+    return this.id('v');
   }
   base(v) { return v.ptr ? `(*${v.name})` : v.name; }
 
@@ -503,7 +516,10 @@ Object.assign(Gen.prototype, {
   bool(ctx) { return this.expr(BOOL, ctx, this.r.range(1, 3), 0).s; },
 
   block(ctx, ind, n, kind = {}) {
-    ctx.scopes.push([]);
+    const sc = [];
+    // a loop body's declarations are in scope in its continuing block too
+    if (kind.loopDepth !== undefined) sc.loopBody = true;
+    ctx.scopes.push(sc);
     const saved = { ...ctx };
     Object.assign(ctx, kind);
     const lines = [];
@@ -532,14 +548,14 @@ Object.assign(Gen.prototype, {
     switch (r.wpick(choices)) {
       case 'let': {
         const t = this.randType(ctx);
-        const name = this.id('v');
+        const name = this.localName(ctx);
         const e = this.expr(t, ctx, r.range(1, 4));
         this.declare(ctx, { name, t, mut: false, rt: true, root: name });
         return [`${I}let ${name}${r.chance(0.3) ? `: ${t.s}` : ''} = ${e.s};`];
       }
       case 'var': {
         const t = this.randType(ctx);
-        const name = this.id('v');
+        const name = this.localName(ctx);
         const line = r.chance(0.15) ? `${I}var ${name}: ${t.s};` : `${I}var ${name}: ${t.s} = ${this.expr(t, ctx, r.range(1, 4)).s};`;
         this.declare(ctx, { name, t, mut: true, rt: true, root: name, local: true });
         return [line];
