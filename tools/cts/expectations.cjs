@@ -126,6 +126,7 @@ for (const f of [
 ])
   skip(`webgpu:${f}`, R);
 for (const f of [
+  'api,validation,createBindGroup:external_texture,*',
   'api,validation,gpu_external_texture_expiration:*',
   'api,validation,queue,copyToTexture,CopyExternalImageToTexture:*',
 ])

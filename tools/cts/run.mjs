@@ -15,13 +15,17 @@
 // --gpu-provider-flag); --expectations FILE; --out FILE (FILE.tsv.xz is
 // written xz-compressed); --gc N (subcases between forced collections,
 // under node --expose-gc; default 100, as issue 15 ran Dawn, whose native
-// objects otherwise pile up); --only a,b (slice names); --list NAME (run a
+// objects otherwise pile up); --only a,b (slice names, run in that order); --list NAME (run a
 // named query list of tools/cts/lists.mjs instead of slices.mjs: compute-core,
 // shader-execution, shader-validation, api-validation, api-operation);
 // --timeout S (seconds a runner process may go without finishing a case
 // before it is killed, default 600: the case is a crash, and the rest of
 // its query is not run unless --after-timeout); --resume N (runner
-// processes at most, default 60).
+// processes at most, default 60); --merge OLD (with --only: write OLD's
+// rows with the slices run now replaced, in the list's order); --replay
+// PID (run nothing: rebuild the table from the events a stopped run.mjs of
+// that process id left in $TMPDIR/stex-cts-runs; the case it was in, and
+// those after, are notrun).
 // dawn runs on lavapipe: VK_DRIVER_FILES and VK_ICD_FILENAMES name its driver.
 //
 // The queries run in one process (tools/cts/multi_run.ts, copied into the
@@ -65,6 +69,8 @@ function parseArgs(argv) {
     else if (a === '--timeout') o.timeout = Number(v());
     else if (a === '--resume') o.resume = Number(v());
     else if (a === '--after-timeout') o.afterTimeout = true;
+    else if (a === '--merge') o.merge = v();
+    else if (a === '--replay') o.replay = v();
     else throw new Error(`unknown option ${a}`);
   }
   if (o.impl !== 'dawn' && o.impl !== 'stex') throw new Error('--impl must be dawn or stex');
@@ -206,6 +212,46 @@ async function listAll(o, env, queries) {
   return cases;
 }
 
+// The events files a run.mjs process left, oldest first.
+function replayFiles(pid) {
+  const dir = path.join(tmpdir(), 'stex-cts-runs');
+  return readdirSync(dir).filter(n => n.startsWith(`${pid}-`) && n.endsWith('-events.jsonl'))
+    .sort().map(n => readFileSync(path.join(dir, n), 'utf8').split('\n').filter(Boolean)
+      .flatMap(l => { try { return [JSON.parse(l)]; } catch { return []; } }));
+}
+function replayListing(pid, queries) {
+  const ev = replayFiles(pid).find(evs => evs.some(e => e.listed !== undefined));
+  const cases = new Map(queries.map(q => [q, []]));
+  let cur = null;
+  for (const e of ev ?? []) {
+    if (e.query !== undefined) cur = e.query;
+    else if (e.listed !== undefined) cases.get(cur)?.push(e.listed);
+  }
+  return cases;
+}
+function replayRun(pid) {
+  const done = new Map();
+  const notes = [];
+  const runs = replayFiles(pid).filter(evs => !evs.some(e => e.listed !== undefined));
+  runs.forEach((events, i) => {
+    let begun = null;
+    for (const e of events) {
+      if (e.begin !== undefined) begun = e.begin;
+      else if (e.case !== undefined) {
+        done.set(e.case, { status: e.status, msg: firstLine(e.status, e.logs), ms: e.ms });
+        begun = null;
+      }
+    }
+    if (begun && i < runs.length - 1) {
+      done.set(begun, { status: 'crash', msg: 'runner died in this case (replayed)' });
+      notes.push(`crash in ${begun}`);
+    } else if (begun) {
+      done.set(begun, { status: 'notrun', msg: 'not run: the run was stopped in this case' });
+    }
+  });
+  return { done, notes, spawns: runs.length };
+}
+
 // Runs every query; after a crash the rest of its query runs on in a new
 // process (a test whose cases are all left as one query, the others case by
 // case), with the queries not reached yet.
@@ -295,10 +341,13 @@ async function main() {
   if (ctsCommit !== CTS_COMMIT)
     process.stderr.write(`warning: the CTS in ${o.cts} is at ${ctsCommit}, slices.mjs is for ${CTS_COMMIT}\n`);
 
+  // --only also orders: its slices run in the order it names them.
   const entries = (o.list ? listQueries(o.list, o.cts) : slices)
     .filter(([name]) => !o.only || o.only.includes(name));
+  if (o.only) entries.sort((a, b) => o.only.indexOf(a[0]) - o.only.indexOf(b[0]));
   installRunner(o.cts);
-  const listed = await listAll(o, env, entries.map(e => e[1]));
+  const listed = o.replay ? replayListing(o.replay, entries.map(e => e[1]))
+    : await listAll(o, env, entries.map(e => e[1]));
   const items = entries.map(([name, query, expected]) => {
     const cases = listed.get(query);
     if (expected !== undefined && expected !== null && cases.length !== expected)
@@ -309,11 +358,12 @@ async function main() {
   const header = [
     `# cts=${ctsCommit} impl=${o.impl} provider=${path.relative(root, provider) || provider}` +
       ` flags=${o.flags.join(',') || '-'} expectations=${o.expectations ? path.relative(root, o.expectations) : '-'}` +
-      ` gc=${o.gc} node=${process.version}${o.list ? ` list=${o.list}` : ''}`,
+      ` gc=${o.gc} node=${process.version}${o.list ? ` list=${o.list}` : ''}` +
+      (o.replay ? ` replayed=${o.replay}` : ''),
     'slice\tcase\tstatus\tmessage',
   ];
   const t0 = Date.now();
-  const { done, notes, spawns } = await runAll(o, env, common, items);
+  const { done, notes, spawns } = o.replay ? replayRun(o.replay) : await runAll(o, env, common, items);
   const rows = [];
   for (const { name, cases } of items) {
     const c = { pass: 0, fail: 0, skip: 0, warn: 0, oos: 0, crash: 0, notrun: 0 };
@@ -335,6 +385,23 @@ async function main() {
   }
   for (const n of notes) process.stderr.write(`${n}\n`);
   process.stderr.write(`${spawns} runner process(es), ${((Date.now() - t0) / 1000).toFixed(0)}s\n`);
+  if (o.merge) {
+    const oldText = o.merge.endsWith('.xz')
+      ? execFileSync('xz', ['-dc', o.merge], { encoding: 'utf8', maxBuffer: 1 << 30 })
+      : readFileSync(o.merge, 'utf8');
+    const lines = oldText.split('\n').filter(l => l && !l.startsWith('#') && !l.startsWith('slice\t'));
+    const ran = new Set(items.map(it => it.name));
+    const all = (o.list ? listQueries(o.list, o.cts) : slices).map(e => e[0]);
+    const byName = new Map(all.map(n => [n, []]));
+    for (const l of lines) {
+      const n = l.split('\t')[0];
+      if (!ran.has(n)) byName.get(n)?.push(l.split('\t'));
+    }
+    for (const r of rows) byName.get(r[0]).push(r);
+    rows.length = 0;
+    for (const n of all) rows.push(...byName.get(n));
+    header[0] += ` merged=${[...ran].join(',')} into ${path.basename(o.merge)}`;
+  }
   const text = header.concat(rows.map(r => r.join('\t'))).join('\n') + '\n';
   // NAME.tsv.xz: written through xz -9, as tests/data keeps large tables.
   if (o.out.endsWith('.xz')) writeFileSync(o.out, execFileSync('xz', ['-9', '-c'], { input: text, maxBuffer: 1 << 30 }));
