@@ -110,6 +110,10 @@ typedef struct stex_bind_group_entry {
     uint64_t offset, size;     /* buffer range; size 0 = to the end */
 } stex_bind_group_entry;
 
+/* stex_bind_group_entry.size for a size given as 0 (GPUBufferBinding.size
+ * 0, which WebGPU refuses: the bound part must not be empty). */
+#define STEX_BINDING_SIZE_ZERO UINT64_MAX
+
 /* createBindGroup for the pipeline's @group(0) layout, or for @group(group). */
 STEX_API stex_status stex_bind_group_create(const stex_pipeline *p, const stex_bind_group_entry *entries,
                                             uint32_t count, stex_bind_group **out);

@@ -168,6 +168,7 @@ typedef struct stex_sampler_desc {
 STEX_API stex_status stex_sampler_create(stex_device *d, const stex_sampler_desc *desc, stex_sampler **out);
 STEX_API void stex_sampler_destroy(stex_sampler *s);
 STEX_API const stex_sampler_desc *stex_sampler_get_desc(const stex_sampler *s);
+STEX_API stex_device *stex_sampler_device(const stex_sampler *s);
 
 /* textureLoad(texture_2d<f32>, coords, level) on a sampled view: false (and
  * a zero vector) out of bounds. */
@@ -250,6 +251,7 @@ STEX_API void stex_buffer_destroy(stex_buffer *b);
 STEX_API void stex_buffer_discard(stex_buffer *b);
 STEX_API bool stex_buffer_discarded(const stex_buffer *b);
 STEX_API uint64_t stex_buffer_size(const stex_buffer *b);
+STEX_API stex_device *stex_buffer_device(const stex_buffer *b);
 STEX_API uint32_t stex_buffer_usage(const stex_buffer *b);
 STEX_API uint8_t *stex_buffer_data(stex_buffer *b); /* zero-initialised, 16-byte aligned */
 

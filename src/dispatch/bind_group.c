@@ -104,11 +104,15 @@ static stex_status check_sample_type(const stex_layout_entry *le, const stex_vie
 
 /* GPUSamplerBindingType against the sampler: "comparison" takes exactly the
  * samplers with compare, "non-filtering" no sampler with a linear filter. */
-static stex_status validate_sampler_entry(const stex_layout_entry *le, const stex_sampler *s)
+static stex_status validate_sampler_entry(const stex_pipeline *p, const stex_layout_entry *le,
+                                          const stex_sampler *s)
 {
     if (!s)
         return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u expects a "
                          "GPUSampler", le->binding);
+    if (stex_sampler_device(s) != p->dev)
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: the sampler "
+                         "belongs to another device", le->binding);
     const stex_sampler_desc *sd = stex_sampler_get_desc(s);
     bool comparison = sd->compare != STEX_COMPARE_UNDEFINED;
     bool filtering = sd->mag_filter == STEX_FILTER_LINEAR || sd->min_filter == STEX_FILTER_LINEAR ||
@@ -135,6 +139,9 @@ static stex_status validate_buffer_entry(const stex_pipeline *p, const stex_layo
     if (!be->buffer)
         return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u expects a "
                          "GPUBuffer", le->binding);
+    if (stex_buffer_device(be->buffer) != p->dev) /* "valid to use with" the device */
+        return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: the buffer "
+                         "belongs to another device", le->binding);
     uint32_t need = uniform ? STEX_BUFFER_USAGE_UNIFORM : STEX_BUFFER_USAGE_STORAGE;
     if (!(stex_buffer_usage(be->buffer) & need))
         return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: the buffer lacks "
@@ -152,7 +159,9 @@ static stex_status validate_buffer_entry(const stex_pipeline *p, const stex_layo
         return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: offset %llu is "
                          "beyond the buffer's %llu bytes", le->binding,
                          (unsigned long long)be->offset, (unsigned long long)bsize);
-    uint64_t size = be->size ? be->size : bsize - be->offset;
+    uint64_t size = be->size == STEX_BINDING_SIZE_ZERO ? 0
+                  : be->size                         ? be->size
+                                                     : bsize - be->offset;
     if (size > bsize - be->offset)
         return stex_fail(STEX_VALIDATION_ERROR, "createBindGroup: binding %u: range [%llu, "
                          "%llu) is outside the buffer's %llu bytes", le->binding,
@@ -245,7 +254,7 @@ stex_status stex_bind_group_create_in_group(const stex_pipeline *p, uint32_t gro
                 st = validate_texture_entry(p, le, be);
                 break;
             case STEX_BINDING_SAMPLER:
-                st = validate_sampler_entry(le, be->sampler);
+                st = validate_sampler_entry(p, le, be->sampler);
                 break;
             default:
                 st = validate_buffer_entry(p, le, &g->e[k]);

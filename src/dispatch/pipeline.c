@@ -164,6 +164,18 @@ static stex_status validate_entries(const stex_device *d, const stex_layout_entr
         if (e[i].type < STEX_BINDING_STORAGE_TEXTURE || e[i].type > STEX_BINDING_UNIFORM_BUFFER)
             return stex_fail(STEX_TYPE_ERROR, "createBindGroupLayout: binding %u has no valid "
                              "type (storageTexture, texture, sampler or buffer)", e[i].binding);
+        /* (storage textures: in Dawn's order, by validate_binding.c) */
+        if (e[i].type != STEX_BINDING_STORAGE_TEXTURE &&
+            (e[i].visibility & ~(uint32_t)(STEX_STAGE_VERTEX | STEX_STAGE_FRAGMENT |
+                                           STEX_STAGE_COMPUTE)))
+            return stex_fail(STEX_VALIDATION_ERROR, "createBindGroupLayout: binding %u: "
+                             "visibility 0x%x has bits that are no GPUShaderStage",
+                             e[i].binding, e[i].visibility);
+        /* vertex shaders write no storage buffers (nor textures: validate_binding.c) */
+        if ((e[i].visibility & STEX_STAGE_VERTEX) && e[i].type == STEX_BINDING_STORAGE_BUFFER)
+            return stex_fail(STEX_VALIDATION_ERROR, "createBindGroupLayout: binding %u: a "
+                             "buffer entry visible to VERTEX must be \"uniform\" or "
+                             "\"read-only-storage\", not \"storage\"", e[i].binding);
         if (!shared && !(e[i].visibility & STEX_STAGE_COMPUTE))
             return stex_fail(STEX_VALIDATION_ERROR,
                              "createComputePipeline: binding %u (%s) is not visible to the "

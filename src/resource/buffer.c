@@ -76,6 +76,7 @@ void stex_buffer_discard(stex_buffer *b)
 bool stex_buffer_discarded(const stex_buffer *b) { return b && !b->data; }
 
 uint64_t stex_buffer_size(const stex_buffer *b) { return b->size; }
+stex_device *stex_buffer_device(const stex_buffer *b) { return b->device; }
 uint32_t stex_buffer_usage(const stex_buffer *b) { return b->usage; }
 uint8_t *stex_buffer_data(stex_buffer *b) { return b->data; }
 

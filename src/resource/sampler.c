@@ -75,6 +75,7 @@ const char *stex_compare_function_name(stex_compare_function f)
     return (unsigned)f <= STEX_COMPARE_ALWAYS ? names[f] : "?";
 }
 const stex_sampler_desc *stex_sampler_get_desc(const stex_sampler *s) { return &s->desc; }
+stex_device *stex_sampler_device(const stex_sampler *s) { return s->device; }
 
 /* ---- textureLoad(texture_2d<f32>, coords, level) ---- */
 

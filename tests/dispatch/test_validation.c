@@ -489,6 +489,80 @@ static void test_writable_aliasing(void **state)
     dt_release(dev);
 }
 
+/* createBindGroupLayout: visibility has only GPUShaderStage bits, and an
+ * entry VERTEX sees is no writable storage buffer (the spec's
+ * createBindGroupLayout rules; the CTS's createBindGroupLayout visibility
+ * and visibility,VERTEX_shader_stage_buffer_type). */
+static void test_vertex_visibility(void **state)
+{
+    (void)state;
+    stex_device *dev = dt_device();
+    static const struct { stex_binding_type t; uint32_t vis; bool ok; } cases[] = {
+        {STEX_BINDING_STORAGE_BUFFER, STEX_STAGE_VERTEX, false},
+        {STEX_BINDING_STORAGE_BUFFER, STEX_STAGE_VERTEX | STEX_STAGE_COMPUTE, false},
+        {STEX_BINDING_STORAGE_BUFFER, STEX_STAGE_FRAGMENT | STEX_STAGE_COMPUTE, true},
+        {STEX_BINDING_READ_ONLY_STORAGE_BUFFER, STEX_STAGE_VERTEX, true},
+        {STEX_BINDING_UNIFORM_BUFFER, STEX_STAGE_VERTEX, true},
+        {STEX_BINDING_UNIFORM_BUFFER, 8, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        stex_layout_entry e = dt_buffer_entry(0, cases[i].t);
+        e.visibility = cases[i].vis;
+        stex_pipeline_desc pd = {.kernel = nop, .entries = &e, .entry_count = 1,
+                                 .shared_layout = true};
+        stex_pipeline *p = NULL;
+        stex_status st = stex_pipeline_create(dev, &pd, &p);
+        if (cases[i].ok != (st == STEX_OK))
+            fail_msg("case %zu: %s", i, st ? stex_last_error() : "accepted");
+        if (!cases[i].ok)
+            assert_int_equal(st, STEX_VALIDATION_ERROR);
+        stex_pipeline_destroy(p);
+    }
+    dt_release(dev);
+}
+
+/* createBindGroup: each resource must be "valid to use with" the device
+ * (the CTS's binding_resources,device_mismatch and sampler,device_mismatch),
+ * and a buffer range given as size 0 is empty (buffer_offset_and_size_for_
+ * bind_groups_match: "resides inside the buffer and has non-zero size"). */
+static void test_bind_group_resources(void **state)
+{
+    (void)state;
+    stex_device *dev = dt_device(), *other = dt_device();
+    stex_buffer *mine = dt_buffer(dev, 256, STEX_BUFFER_USAGE_STORAGE);
+    stex_buffer *theirs = dt_buffer(other, 256, STEX_BUFFER_USAGE_STORAGE);
+    stex_sampler *s = NULL;
+    DT_OK(stex_sampler_create(other, &(stex_sampler_desc){0}, &s));
+    stex_layout_entry e[2] = {dt_buffer_entry(0, STEX_BINDING_STORAGE_BUFFER),
+                              {.binding = 1, .visibility = STEX_STAGE_COMPUTE,
+                               .type = STEX_BINDING_SAMPLER}};
+    stex_pipeline_desc pd = {.kernel = nop, .entries = e, .entry_count = 1};
+    stex_pipeline *p, *ps;
+    stex_bind_group *g = NULL;
+    DT_OK(stex_pipeline_create(dev, &pd, &p));
+    assert_int_equal(stex_bind_group_create(p, &(stex_bind_group_entry){.binding = 0, .buffer = theirs},
+                                            1, &g), STEX_VALIDATION_ERROR);
+    assert_non_null(strstr(stex_last_error(), "another device"));
+    assert_int_equal(stex_bind_group_create(p, &(stex_bind_group_entry){.binding = 0, .buffer = mine,
+                                            .size = STEX_BINDING_SIZE_ZERO}, 1, &g),
+                     STEX_VALIDATION_ERROR);
+    assert_non_null(strstr(stex_last_error(), "empty"));
+    DT_OK(stex_bind_group_create(p, &(stex_bind_group_entry){.binding = 0, .buffer = mine}, 1, &g));
+    stex_bind_group_destroy(g);
+    pd.entries = &e[1];
+    DT_OK(stex_pipeline_create(dev, &pd, &ps));
+    assert_int_equal(stex_bind_group_create(ps, &(stex_bind_group_entry){.binding = 1, .sampler = s},
+                                            1, &g), STEX_VALIDATION_ERROR);
+    assert_non_null(strstr(stex_last_error(), "another device"));
+    stex_pipeline_destroy(ps);
+    stex_pipeline_destroy(p);
+    stex_sampler_destroy(s);
+    stex_buffer_destroy(theirs);
+    stex_buffer_destroy(mine);
+    dt_release(other);
+    dt_release(dev);
+}
+
 /* GPUBuffer.destroy() and GPUTexture.destroy() as stex_*_discard: the memory
  * goes, the object stays for validation.  WebGPU lets createView and
  * createBindGroup take a destroyed resource (the CTS's createBindGroup
@@ -553,6 +627,8 @@ int main(void)
         cmocka_unit_test(test_stage_storage_limits),
         cmocka_unit_test(test_writable_aliasing),
         cmocka_unit_test(test_destroyed_resources),
+        cmocka_unit_test(test_vertex_visibility),
+        cmocka_unit_test(test_bind_group_resources),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -293,13 +293,17 @@ class GPUDevice extends EventTarget {
       if (r instanceof GPUTextureView) entries.push({ binding, view: r._h });
       else if (r instanceof GPUSampler) entries.push({ binding, sampler: r._h });
       // a destroyed buffer is valid here (WebGPU): submit() refuses it
-      else if (r && r.buffer instanceof GPUBuffer) entries.push({ binding, buffer: r.buffer._h ?? r.buffer._kept, offset: r.offset ?? 0, size: r.size ?? 0 });
+      else if (r && r.buffer instanceof GPUBuffer) entries.push({ binding, buffer: r.buffer._h ?? r.buffer._kept, offset: r.offset ?? 0, size: r.size });
       else throw new TypeError(`createBindGroup: entries[${i}].resource is not a GPUBindingResource`);
       const last = entries[entries.length - 1];
       if (!(last.view ?? last.sampler ?? last.buffer)) {
         this._error(new GPUValidationError(`createBindGroup: entries[${i}] names an invalid resource`));
         return new GPUBindGroup(this, null, desc.label, keep);
       }
+    }
+    if (layout._device !== this) {
+      this._error(new GPUValidationError('createBindGroup: the layout belongs to another device'));
+      return new GPUBindGroup(this, null, desc.label, keep);
     }
     const target = layout._pipeline ? layout._pipeline._h : layout._h; // auto: (pipeline, group); explicit: its own
     if (!target) {

@@ -277,9 +277,11 @@ static napi_value bind_group_create(napi_env env, napi_callback_info info)
         napi_value smp = addon_get(env, it, "sampler");
         addon_handle *h = NULL;
         if (ok && !addon_is_undefined(env, buf)) {
+            uint64_t size = UINT64_MAX; /* not given: to the end (0) */
             ok = (h = addon_unwrap(env, buf, ADDON_BUFFER, "resource.buffer")) &&
                  addon_get_u64(env, it, "offset", &e[i].offset) &&
-                 addon_get_u64(env, it, "size", &e[i].size);
+                 addon_get_u64(env, it, "size", &size);
+            e[i].size = size == UINT64_MAX ? 0 : size ? size : STEX_BINDING_SIZE_ZERO;
             if (ok)
                 e[i].buffer = h->ptr;
         } else if (ok && !addon_is_undefined(env, view)) {

@@ -691,3 +691,29 @@ test('a destroyed buffer or texture: createView and createBindGroup are valid, s
   dev.queue.submit([cb]);
   assert.match((await dev.popErrorScope())?.message ?? 'no error', /destroyed/);
 });
+
+test('createBindGroup: a buffer range of size 0 is empty; a layout or resource of another device is refused', async () => {
+  // spec createBindGroup: the bound part "has non-zero size"; every resource
+  // and the layout "valid to use with" the device (the CTS's
+  // buffer_offset_and_size_for_bind_groups_match and *,device_mismatch)
+  const { device: dev } = await device();
+  const { device: other } = await device();
+  const C = globals.GPUShaderStage.COMPUTE;
+  const bl = dev.createBindGroupLayout({ entries: [{ binding: 0, visibility: C, buffer: { type: 'storage' } }] });
+  const buf = dev.createBuffer({ size: 256, usage: BU.STORAGE });
+  const theirs = other.createBuffer({ size: 256, usage: BU.STORAGE });
+  const theirLayout = other.createBindGroupLayout({ entries: [{ binding: 0, visibility: C, buffer: { type: 'storage' } }] });
+  for (const [what, desc] of [
+    ['size 0', { layout: bl, entries: [{ binding: 0, resource: { buffer: buf, size: 0 } }] }],
+    ['another device\'s buffer', { layout: bl, entries: [{ binding: 0, resource: { buffer: theirs } }] }],
+    ['another device\'s layout', { layout: theirLayout, entries: [{ binding: 0, resource: { buffer: buf } }] }],
+  ]) {
+    dev.pushErrorScope('validation');
+    dev.createBindGroup(desc);
+    assert.ok((await dev.popErrorScope()) instanceof globals.GPUValidationError, what);
+  }
+  dev.pushErrorScope('validation');
+  dev.createBindGroup({ layout: bl, entries: [{ binding: 0, resource: { buffer: buf, size: 256 } }] });
+  dev.createBindGroup({ layout: bl, entries: [{ binding: 0, resource: { buffer: buf } }] });
+  assert.equal(await dev.popErrorScope(), null);
+});
