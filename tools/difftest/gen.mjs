@@ -524,6 +524,7 @@ Object.assign(Gen.prototype, {
     Object.assign(ctx, kind);
     const lines = [];
     for (let i = 0; i < n && ctx.budget > 0; i++) lines.push(...this.stmt(ctx, ind));
+    if (kind.tail) lines.push(...kind.tail());
     Object.assign(ctx, { inLoop: saved.inLoop, inSwitch: saved.inSwitch, loopDepth: saved.loopDepth, depth: saved.depth });
     ctx.scopes.pop();
     return lines;
@@ -651,8 +652,9 @@ Object.assign(Gen.prototype, {
             head = `case ${sels.join(', ')}`;
           }
           lines.push(`${I}  ${head}: {`);
-          lines.push(...this.block(ctx, ind + 2, r.range(0, 2), { inSwitch: true }));
-          if (r.chance(0.2)) lines.push(`${I}    if (${this.bool(ctx)}) { break; }`);
+          // the closing break sees the clause's declarations (they may hide outer names)
+          const tail = () => (r.chance(0.2) ? [`${I}    if (${this.bool(ctx)}) { break; }`] : []);
+          lines.push(...this.block(ctx, ind + 2, r.range(0, 2), { inSwitch: true, tail }));
           lines.push(`${I}  }`);
         }
         ctx.depth--;
