@@ -173,6 +173,12 @@ STEX_API stex_status stex_dispatch_bound(const stex_pipeline *p, const stex_boun
  * encoded (GPUCommandEncoder.finish() reports them). */
 STEX_API stex_status stex_check_dispatch(const stex_pipeline *p, const stex_bound_group *groups,
                                          uint32_t count, uint32_t x, uint32_t y, uint32_t z);
+/* The same for dispatchWorkgroupsIndirect(indirect, ...), whose counts are
+ * read when it runs: the indirect buffer is in the dispatch's usage scope
+ * ("input"), so no writable storage binding may use it. */
+STEX_API stex_status stex_check_dispatch_indirect(const stex_pipeline *p,
+                                                  const stex_bound_group *groups, uint32_t count,
+                                                  const stex_buffer *indirect);
 
 #ifdef __cplusplus
 }

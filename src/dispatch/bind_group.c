@@ -438,6 +438,23 @@ stex_status bind_group_check_scope(const stex_pipeline *p, const stex_bound_grou
     return st;
 }
 
+stex_status bind_group_check_indirect(const stex_pipeline *p, const stex_bound_group *groups,
+                                      const stex_buffer *indirect)
+{
+    for (uint32_t gi = 0; gi < STEX__MAX_GROUPS; gi++) {
+        const stex_bind_group *g = p->groups >> gi & 1u ? groups[gi].group : NULL;
+        for (uint32_t k = 0; g && k < g->n; k++) {
+            const stex_layout_entry *le = &g->p->entries[g->first + k];
+            if (le->type == STEX_BINDING_STORAGE_BUFFER && g->e[k].buffer == indirect)
+                return stex_fail(STEX_VALIDATION_ERROR,
+                                 "dispatchWorkgroupsIndirect: the indirect buffer is also bound "
+                                 "as writable storage at @group(%u) @binding(%u) in the same "
+                                 "usage scope", gi, le->binding);
+        }
+    }
+    return STEX_OK;
+}
+
 /* ---- per-dispatch table ---- */
 
 /* The layout layer's tiled address, stex_level_offset(l, x, y, z), is

@@ -287,6 +287,19 @@ stex_status stex_check_dispatch(const stex_pipeline *p, const stex_bound_group *
     return st ? st : validate_counts(p, count3);
 }
 
+stex_status stex_check_dispatch_indirect(const stex_pipeline *p, const stex_bound_group *groups,
+                                         uint32_t count, const stex_buffer *indirect)
+{
+    if (!indirect)
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_check_dispatch_indirect: no indirect buffer");
+    stex_status st = stex_check_dispatch(p, groups, count, 0, 0, 0);
+    if (st)
+        return st;
+    stex_bound_group set[STEX__MAX_GROUPS] = {{0}};
+    memcpy(set, groups, count * sizeof *groups);
+    return bind_group_check_indirect(p, set, indirect);
+}
+
 stex_status stex_dispatch_bound(const stex_pipeline *p, const stex_bound_group *groups,
                                 uint32_t count, uint32_t x, uint32_t y, uint32_t z,
                                 const stex_dispatch_options *opt)

@@ -83,6 +83,10 @@ void dispatch_race_free(exec_dispatch *ctx, struct race_dispatch *d);
  * (validated by validate_groups): writable storage meets no read-only use
  * of the same subresource, nor another writable use of it. */
 stex_status bind_group_check_scope(const stex_pipeline *p, const stex_bound_group *groups);
+/* The indirect buffer of dispatchWorkgroupsIndirect against the writable
+ * bindings of the same usage scope. */
+stex_status bind_group_check_indirect(const stex_pipeline *p, const stex_bound_group *groups,
+                                      const stex_buffer *indirect);
 /* Fills ctx->b / ctx->fb for a dispatch from the groups set at each index
  * (validated by the caller). */
 stex_status bind_group_prepare(const stex_bound_group *groups, exec_dispatch *ctx);

@@ -449,6 +449,22 @@ static void test_writable_aliasing(void **state)
     stex_bind_group_destroy(g);
     stex_pipeline_destroy(p);
 
+    /* dispatchWorkgroupsIndirect's buffer is "input" in the same usage scope:
+     * no writable binding of it, whatever the ranges (the CTS's
+     * buffer_usage_in_one_compute_pass_with_one_dispatch, usage1 indirect) */
+    DT_OK(stex_pipeline_create(dev, &pd, &p));
+    DT_OK(stex_bind_group_create(p, (stex_bind_group_entry[]){
+        {.binding = 0, .buffer = b, .offset = 0, .size = 256},
+        {.binding = 1, .buffer = b, .offset = 256, .size = 256}}, 2, &g));
+    stex_buffer *ind = dt_buffer(dev, 16, STEX_BUFFER_USAGE_STORAGE | STEX_BUFFER_USAGE_INDIRECT);
+    stex_bound_group one = {g, &offsets[0], 1};
+    assert_int_equal(stex_check_dispatch_indirect(p, &one, 1, b), STEX_VALIDATION_ERROR);
+    assert_non_null(strstr(stex_last_error(), "indirect buffer"));
+    DT_OK(stex_check_dispatch_indirect(p, &one, 1, ind));
+    stex_buffer_destroy(ind);
+    stex_bind_group_destroy(g);
+    stex_pipeline_destroy(p);
+
     /* writable and read-only storage of one buffer: the usage scope, any ranges */
     e[1] = dt_buffer_entry(1, STEX_BINDING_READ_ONLY_STORAGE_BUFFER);
     DT_OK(stex_pipeline_create(dev, &pd, &p));

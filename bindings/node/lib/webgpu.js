@@ -330,6 +330,9 @@ class GPUDevice extends EventTarget {
     if (bgls.length > this.limits.maxBindGroups) {
       this._error(new GPUValidationError(`createPipelineLayout: ${bgls.length} bind group layouts, over maxBindGroups (${this.limits.maxBindGroups})`));
       valid = false;
+    } else if (bgls.some((b) => b && b._device !== this)) {
+      this._error(new GPUValidationError('createPipelineLayout: a bind group layout belongs to another device'));
+      valid = false;
     } else if (bgls.some((b) => b && !b._h)) {
       this._error(new GPUValidationError('createPipelineLayout: a bind group layout is invalid, or was made by a pipeline with layout \'auto\''));
       valid = false;
@@ -727,7 +730,8 @@ class GPUQueue extends GPUObjectBase {
           }
         }
         const groups = c.groups.map((g) => (g ? { group: handle(g.group, 'a bind group'), offsets: g.offsets } : {}));
-        const report = native.dispatch(handle(c.pipeline, 'the pipeline'), groups, x, y, z, cfg.dispatch, check);
+        const ind = check && c.indirect ? handle(c.indirect.buffer, 'the indirect buffer') : undefined; // in the usage scope
+        const report = native.dispatch(handle(c.pipeline, 'the pipeline'), groups, x, y, z, cfg.dispatch, check, ind);
         if (report) {
           const r = JSON.parse(report);
           d.stex.raceReports.push(r);

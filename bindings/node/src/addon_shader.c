@@ -310,13 +310,14 @@ static napi_value bind_group_create(napi_env env, napi_callback_info info)
     return r;
 }
 
-/* dispatch(pipeline, [{group, offsets}] (index = @group), x, y, z, options, check)
+/* dispatch(pipeline, [{group, offsets}] (index = @group), x, y, z, options, check,
+ *          indirect buffer | undefined)
  * -> the race report (JSON text) when options.raceCheck, else undefined.
  * options: {schedule, seed, threads, visibility, raceCheck} as stex run takes them;
  * check true: only stex_check_dispatch (what the encoder checks). */
 static napi_value dispatch(napi_env env, napi_callback_info info)
 {
-    ADDON_ARGS(7);
+    ADDON_ARGS(8);
     addon_handle *p = addon_unwrap(env, argv[0], ADDON_PIPELINE, "dispatchWorkgroups");
     if (!p)
         return NULL;
@@ -356,6 +357,13 @@ static napi_value dispatch(napi_env env, napi_callback_info info)
     napi_valuetype ct;
     if (napi_typeof(env, argv[6], &ct) == napi_ok && ct == napi_boolean)
         napi_get_value_bool(env, argv[6], &check);
+    if (check && !addon_is_undefined(env, argv[7])) {
+        addon_handle *ib = addon_unwrap(env, argv[7], ADDON_BUFFER, "dispatchWorkgroupsIndirect");
+        if (!ib)
+            return NULL;
+        stex_status cst = stex_check_dispatch_indirect(p->ptr, bg, n, ib->ptr);
+        return cst ? addon_throw_status(env, cst) : NULL;
+    }
     if (check) {
         stex_status cst = stex_check_dispatch(p->ptr, bg, n, xyz[0], xyz[1], xyz[2]);
         return cst ? addon_throw_status(env, cst) : NULL;

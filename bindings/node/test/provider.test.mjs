@@ -631,6 +631,24 @@ test('two writable bindings of one buffer range or texture subresource: finish()
     '@compute @workgroup_size(1) fn main() { textureStore(a, vec2u(0), vec4f(1)); textureStore(b, vec2u(0), vec4f(2)); }' }) } });
   const e2 = await finish([{ binding: 0, resource: tex.createView() }, { binding: 1, resource: tex.createView() }], pt);
   assert.match(e2?.message ?? 'no error', /alias a writable resource/);
+  // dispatchWorkgroupsIndirect's buffer is in the usage scope ("input"): bound
+  // as writable storage too, whatever the ranges, finish() fails (Dawn and the
+  // CTS's buffer_usage_in_one_compute_pass_with_one_dispatch agree)
+  const ind = dev.createBuffer({ size: 1024, usage: BU.STORAGE | BU.INDIRECT });
+  for (const [args, bad] of [[ind, true], [dev.createBuffer({ size: 16, usage: BU.INDIRECT }), false]]) {
+    const g = dev.createBindGroup({ layout: p.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: ind, offset: 256, size: 256 } }, { binding: 1, resource: { buffer: ind, offset: 512, size: 256 } }] });
+    const enc = dev.createCommandEncoder();
+    const pass = enc.beginComputePass();
+    pass.setPipeline(p);
+    pass.setBindGroup(0, g);
+    pass.dispatchWorkgroupsIndirect(args, 0);
+    pass.end();
+    dev.pushErrorScope('validation');
+    enc.finish();
+    const e = await dev.popErrorScope();
+    if (bad) assert.match(e?.message ?? 'no error', /indirect buffer/);
+    else assert.equal(e, null);
+  }
 });
 
 test('layout \'auto\' of a shader using only @group(1): group 0 is an empty bind group layout', async () => {
@@ -692,7 +710,7 @@ test('a destroyed buffer or texture: createView and createBindGroup are valid, s
   assert.match((await dev.popErrorScope())?.message ?? 'no error', /destroyed/);
 });
 
-test('createBindGroup: a buffer range of size 0 is empty; a layout or resource of another device is refused', async () => {
+test('createBindGroup and createPipelineLayout: a buffer range of size 0 is empty; a layout or resource of another device is refused', async () => {
   // spec createBindGroup: the bound part "has non-zero size"; every resource
   // and the layout "valid to use with" the device (the CTS's
   // buffer_offset_and_size_for_bind_groups_match and *,device_mismatch)
@@ -712,6 +730,10 @@ test('createBindGroup: a buffer range of size 0 is empty; a layout or resource o
     dev.createBindGroup(desc);
     assert.ok((await dev.popErrorScope()) instanceof globals.GPUValidationError, what);
   }
+  // createPipelineLayout: each layout "valid to use with" the device too
+  dev.pushErrorScope('validation');
+  dev.createPipelineLayout({ bindGroupLayouts: [bl, theirLayout] });
+  assert.ok((await dev.popErrorScope()) instanceof globals.GPUValidationError, 'pipeline layout');
   dev.pushErrorScope('validation');
   dev.createBindGroup({ layout: bl, entries: [{ binding: 0, resource: { buffer: buf, size: 256 } }] });
   dev.createBindGroup({ layout: bl, entries: [{ binding: 0, resource: { buffer: buf } }] });
