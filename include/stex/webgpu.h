@@ -34,7 +34,8 @@ extern "C" {
     X(SHADER_F16, "shader-f16")                                       \
     X(TEXTURE_COMPRESSION_BC, "texture-compression-bc")               \
     X(DEPTH32FLOAT_STENCIL8, "depth32float-stencil8")                 \
-    X(CORE_FEATURES_AND_LIMITS, "core-features-and-limits")
+    X(CORE_FEATURES_AND_LIMITS, "core-features-and-limits")           \
+    X(SUBGROUPS, "subgroups")
 
 enum {
 #define STEX_FEATURE_BIT_(id, name) STEX_FEATURE_BIT_INDEX_##id,

@@ -108,6 +108,8 @@ typedef struct wg_ast {
     uint32_t n;
     bool enable_f16;        /* `enable f16;` seen */
     wg_loc enable_f16_loc;
+    bool enable_subgroups;  /* `enable subgroups;` seen */
+    wg_loc enable_subgroups_loc;
 } wg_ast;
 
 /* Parses the tokens into ast (nodes in arena); syntax errors go to d, with

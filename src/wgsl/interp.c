@@ -514,6 +514,125 @@ static bool math_once_per_value(const stex_profile *prof, stex_math_fn fn, uint3
     return true;
 }
 
+/* One word of an and/or/xor reduction, or of the math fn the lowering chose
+ * (add, mul, min, max under the profile). */
+static uint32_t sg_combine(const wg_ins *i, const stex_profile *prof, uint32_t x, uint32_t y)
+{
+    switch (i->sub == WG_SG_REDUCE || i->sub == WG_SG_INCLUSIVE || i->sub == WG_SG_EXCLUSIVE
+                ? -1 : (int)i->sub) {
+    case WG_SG_AND: return x & y;
+    case WG_SG_OR: return x | y;
+    case WG_SG_XOR: return x ^ y;
+    default: {
+        if (i->imm == UINT32_MAX) { /* integer min (e = 0) or max (e = 1) */
+            bool lt = i->c == TY_I32 ? (int32_t)x < (int32_t)y : x < y;
+            return lt != (i->e == 1) ? x : y;
+        }
+        uint32_t in[2] = {x, y}, out = 0;
+        stex_math_eval(prof, (stex_math_fn)i->imm, in, &out);
+        return out;
+    }
+    }
+}
+
+/* The identity of an exclusive scan's first lane: 0 for add, 1 for mul. */
+static uint32_t sg_identity(const wg_ins *i)
+{
+    const stex_math_fn_info *info = stex_math_fn_get((stex_math_fn)i->imm);
+    bool mul = info && !strcmp(info->op, "mul");
+    switch ((wg_type_kind)i->c) {
+    case TY_F32: return mul ? 0x3f800000u : 0;
+    case TY_F16: return mul ? 0x3c00u : 0;
+    default: return mul ? 1 : 0;
+    }
+}
+
+/* OP_SUBGROUP: the lanes in exec are the active invocations of the
+ * sub-group, in lane order; a reduction combines them first to last. */
+static void subgroup_op(const wg_ins *i, const subgroup *sg, const stex_profile *prof,
+                        uint32_t *const regs, size_t stride, uint32_t n)
+{
+#define SR(reg) (regs + (size_t)(reg) * stride)
+    const uint64_t m = sg->exec;
+    const uint32_t first = m ? (uint32_t)__builtin_ctzll(m) : 0;
+    uint32_t *d = SR(i->d);
+    switch (i->sub) {
+    case WG_SG_LANE:
+        for (uint32_t l = 0; l < n; l++)
+            d[l] = l;
+        return;
+    case WG_SG_SIZE:
+        for (uint32_t l = 0; l < n; l++)
+            d[l] = (uint32_t)sg->stride;
+        return;
+    case WG_SG_ELECT:
+        for (uint32_t l = 0; l < n; l++)
+            d[l] = l == first;
+        return;
+    case WG_SG_BALLOT: case WG_SG_ALL: case WG_SG_ANY: {
+        const uint32_t *a = SR(i->a);
+        uint64_t bits = 0;
+        for (uint32_t l = 0; l < n; l++)
+            if ((m >> l & 1) && a[l])
+                bits |= 1ull << l;
+        if (i->sub == WG_SG_BALLOT) {
+            for (uint32_t l = 0; l < n; l++) {
+                SR(i->d)[l] = (uint32_t)bits, SR(i->d + 1)[l] = (uint32_t)(bits >> 32);
+                SR(i->d + 2)[l] = SR(i->d + 3)[l] = 0;
+            }
+        } else {
+            uint32_t v = i->sub == WG_SG_ALL ? bits == m : bits != 0;
+            for (uint32_t l = 0; l < n; l++)
+                d[l] = v;
+        }
+        return;
+    }
+    default:
+        break;
+    }
+    for (uint32_t k = 0; k < i->n; k++) {
+        const uint32_t *a = SR(i->a + k), *b = i->b == WG_NONE_REG ? NULL : SR(i->b);
+        uint32_t *o = SR(i->d + k), tmp[64];
+        if (i->sub >= WG_SG_REDUCE && i->sub <= WG_SG_XOR) {
+            bool scan = i->sub == WG_SG_INCLUSIVE || i->sub == WG_SG_EXCLUSIVE;
+            uint32_t acc = 0;
+            bool have = false;
+            for (uint32_t l = 0; l < n; l++) {
+                if (!(m >> l & 1))
+                    continue;
+                if (i->sub == WG_SG_EXCLUSIVE)
+                    tmp[l] = have ? acc : sg_identity(i);
+                acc = have ? sg_combine(i, prof, acc, a[l]) : a[l];
+                have = true;
+                if (i->sub == WG_SG_INCLUSIVE)
+                    tmp[l] = acc;
+            }
+            for (uint32_t l = 0; l < n; l++)
+                o[l] = scan ? ((m >> l & 1) ? tmp[l] : 0) : acc;
+            continue;
+        }
+        /* the lane each lane reads; one outside the sub-group reads 0 (WGSL:
+         * indeterminate; lavapipe measured: tests/data/difftest/regress/subgroups.wgsl) */
+        for (uint32_t l = 0; l < n; l++) {
+            uint32_t src = l;
+            switch (i->sub) {
+            case WG_SG_BROADCAST: case WG_SG_SHUFFLE: src = b[l]; break;
+            case WG_SG_BROADCAST_FIRST: src = first; break;
+            case WG_SG_SHUFFLE_XOR: src = l ^ b[l]; break;
+            case WG_SG_SHUFFLE_UP: src = l - b[l]; break;
+            case WG_SG_SHUFFLE_DOWN: src = l + b[l]; break;
+            case WG_SG_QUAD_BROADCAST: src = (l & ~3u) + (b[l] & 3u); break;
+            case WG_SG_QUAD_SWAP_X: src = l ^ 1u; break;
+            case WG_SG_QUAD_SWAP_Y: src = l ^ 2u; break;
+            case WG_SG_QUAD_SWAP_DIAGONAL: src = l ^ 3u; break;
+            }
+            tmp[l] = src < n ? a[src] : 0;
+        }
+        memcpy(o, tmp, n * sizeof *o);
+    }
+#undef SR
+}
+
 typedef enum stop { STOP_BARRIER, STOP_END, STOP_ERROR } stop;
 
 /* Runs sub-group sg from its pc until a barrier, the end, or an error; n
@@ -954,6 +1073,9 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
                     RR(i->d + k)[l] = q[k];
             }
             break;
+        case OP_SUBGROUP:
+            subgroup_op(i, sg, prof, regs, stride, n);
+            break;
         case OP_ARRAY_LEN: {
             stex_lanes_enter(&L, 0);
             uint32_t bytes = stex_arrayLength(inv, i->imm, 1);
@@ -1167,6 +1289,13 @@ bool wg_prepare(wg_exec_program *xp)
                 break;
             }
             case OP_ARRAY_LEN: WR(i->d, 1); break;
+            case OP_SUBGROUP: {
+                uint32_t out = i->sub == WG_SG_BALLOT ? 4 : i->sub <= WG_SG_ANY ? 1 : i->n;
+                if (i->sub > WG_SG_SIZE)
+                    RD(i->a, i->sub <= WG_SG_ANY ? 1 : i->n);
+                RD(i->b, 1); RD(i->d, out); WR(i->d, out);
+                break;
+            }
             case OP_IF: case OP_BREAK_IF: case OP_BREAK_JUMP: RD(i->a, 1); break;
             case OP_BARRIER: case OP_ELSE: case OP_ENDIF: case OP_MASK_CLEAR: case OP_EXIT:
             case OP_MERGE: case OP_LOOP_END: case OP_END:

@@ -69,11 +69,28 @@ typedef enum wg_opcode {
     OP_BREAK_IF,   /* slot imm |= exec & a; exec &= ~a */
     OP_LOOP_END,   /* if exec: jump to b, else exec = slot imm */
     OP_END,        /* the entry point returns */
+    OP_SUBGROUP,   /* d[0..) = subgroup operation sub (WG_SG_*) over the sub-group's
+                    * lanes in exec: value a (n words), lane or delta b (1 word; or
+                    * WG_NONE_REG); imm = the stex_math_fn combining two words
+                    * (add, mul, min, max; UINT32_MAX: integer min, or max when
+                    * e = 1), c = the scalar kind (wg_type_kind) */
 
     /* ---- made by the optimisation pass (opt.c), never by the lowering ---- */
     OP_BREAK_JUMP  /* OP_BREAK_IF, then jump to b (its loop's LOOP_END) if no lane
                     * runs on: the code between does nothing without lanes */
 } wg_opcode;
+
+/* OP_SUBGROUP operations (the `subgroups` feature): the sub-group is the
+ * interpreter's lanes run in lock step, its size their width */
+enum {
+    WG_SG_LANE, WG_SG_SIZE,                 /* @builtin(subgroup_invocation_id / _size) */
+    WG_SG_ELECT, WG_SG_BALLOT, WG_SG_ALL, WG_SG_ANY,
+    WG_SG_BROADCAST, WG_SG_BROADCAST_FIRST,
+    WG_SG_SHUFFLE, WG_SG_SHUFFLE_XOR, WG_SG_SHUFFLE_UP, WG_SG_SHUFFLE_DOWN,
+    WG_SG_REDUCE, WG_SG_INCLUSIVE, WG_SG_EXCLUSIVE, /* with imm's fn (or c: and/or/xor) */
+    WG_SG_AND, WG_SG_OR, WG_SG_XOR,
+    WG_SG_QUAD_BROADCAST, WG_SG_QUAD_SWAP_X, WG_SG_QUAD_SWAP_Y, WG_SG_QUAD_SWAP_DIAGONAL
+};
 
 /* OP_TEX_QUERY queries */
 enum { WG_QUERY_DIMS, WG_QUERY_LAYERS, WG_QUERY_LEVELS, WG_QUERY_SAMPLES };

@@ -1291,6 +1291,124 @@ static wg_val bitcast(wg_ctx *x, const wg_expr *e, wg_val *a)
     return reg_val(t, v.reg); /* the same bits */
 }
 
+/* ---- the subgroups extension: the interpreter's lock-step lanes ---- */
+
+static const struct sg_builtin {
+    const char *name;
+    uint8_t sub, nargs;
+    const char *math; /* the combining operation of a reduction or scan */
+} SG_BUILTINS[] = {
+    {"subgroupElect", WG_SG_ELECT, 0, NULL}, {"subgroupBallot", WG_SG_BALLOT, 1, NULL},
+    {"subgroupAll", WG_SG_ALL, 1, NULL}, {"subgroupAny", WG_SG_ANY, 1, NULL},
+    {"subgroupBroadcast", WG_SG_BROADCAST, 2, NULL},
+    {"subgroupBroadcastFirst", WG_SG_BROADCAST_FIRST, 1, NULL},
+    {"subgroupShuffle", WG_SG_SHUFFLE, 2, NULL}, {"subgroupShuffleXor", WG_SG_SHUFFLE_XOR, 2, NULL},
+    {"subgroupShuffleUp", WG_SG_SHUFFLE_UP, 2, NULL},
+    {"subgroupShuffleDown", WG_SG_SHUFFLE_DOWN, 2, NULL},
+    {"subgroupAdd", WG_SG_REDUCE, 1, "add"}, {"subgroupMul", WG_SG_REDUCE, 1, "mul"},
+    {"subgroupMin", WG_SG_REDUCE, 1, "min"}, {"subgroupMax", WG_SG_REDUCE, 1, "max"},
+    {"subgroupInclusiveAdd", WG_SG_INCLUSIVE, 1, "add"},
+    {"subgroupInclusiveMul", WG_SG_INCLUSIVE, 1, "mul"},
+    {"subgroupExclusiveAdd", WG_SG_EXCLUSIVE, 1, "add"},
+    {"subgroupExclusiveMul", WG_SG_EXCLUSIVE, 1, "mul"},
+    {"subgroupAnd", WG_SG_AND, 1, NULL}, {"subgroupOr", WG_SG_OR, 1, NULL},
+    {"subgroupXor", WG_SG_XOR, 1, NULL},
+    {"quadBroadcast", WG_SG_QUAD_BROADCAST, 2, NULL}, {"quadSwapX", WG_SG_QUAD_SWAP_X, 1, NULL},
+    {"quadSwapY", WG_SG_QUAD_SWAP_Y, 1, NULL},
+    {"quadSwapDiagonal", WG_SG_QUAD_SWAP_DIAGONAL, 1, NULL},
+};
+
+static const struct sg_builtin *sg_find(const char *name)
+{
+    for (size_t k = 0; k < sizeof SG_BUILTINS / sizeof SG_BUILTINS[0]; k++)
+        if (!strcmp(SG_BUILTINS[k].name, name))
+            return &SG_BUILTINS[k];
+    return NULL;
+}
+
+static wg_val subgroup_builtin(wg_ctx *x, const wg_expr *e, const struct sg_builtin *b, wg_val *a)
+{
+    wg_types *ts = TS(x);
+    if (!x->ast->enable_subgroups) {
+        WG_ERR(x, e->loc, "subgroup-builtin-functions", "%s needs 'enable subgroups;'",
+               b->name);
+        return wg_error_val();
+    }
+    if (!want_args(x, e, b->name, b->nargs, b->nargs) || !lower_args(x, e, a))
+        return wg_error_val();
+    uint32_t ra = WG_NONE_REG, rb = WG_NONE_REG, lanes = 1;
+    int vt = T_BOOL;
+    wg_type_kind k = TY_BOOL;
+    bool boolean = b->sub == WG_SG_BALLOT || b->sub == WG_SG_ALL || b->sub == WG_SG_ANY;
+    if (b->nargs) {
+        wg_val v = wg_load(x, a[0], e->args[0]->loc);
+        if (v.kind == V_CONST)
+            v = wg_convert(x, v, wg_type_concrete(ts, v.type), e->args[0]->loc, "the value");
+        if (v.kind == V_ERROR)
+            return v;
+        vt = v.type;
+        k = kind_of(x, wg_type_scalar(ts, vt));
+        lanes = wg_type_lanes(ts, vt);
+        bool ints = b->sub == WG_SG_AND || b->sub == WG_SG_OR || b->sub == WG_SG_XOR;
+        bool ok = boolean ? vt == T_BOOL
+                : ints ? lanes && (k == TY_I32 || k == TY_U32)
+                : lanes && (k == TY_I32 || k == TY_U32 || k == TY_F32 || k == TY_F16);
+        if (!ok) {
+            WG_ERR(x, e->args[0]->loc, "subgroup-builtin-functions", "%s has no overload for %s",
+                   b->name, wg_tname(x, vt));
+            return wg_error_val();
+        }
+        ra = wg_to_reg(x, v, e->args[0]->loc);
+    }
+    if (b->nargs == 2) { /* a lane, a mask or a delta: i32 or u32 */
+        wg_val id = wg_load(x, a[1], e->args[1]->loc);
+        bool constant = b->sub == WG_SG_BROADCAST || b->sub == WG_SG_QUAD_BROADCAST;
+        if (id.kind != V_ERROR && constant && id.kind != V_CONST) {
+            WG_ERR(x, e->args[1]->loc, "subgroup-builtin-functions", "the lane of %s must be a "
+                   "const-expression", b->name);
+            return wg_error_val();
+        }
+        if (id.kind == V_CONST)
+            id = wg_convert(x, id, wg_type_concrete(ts, id.type), e->args[1]->loc, "the lane");
+        if (id.kind == V_ERROR)
+            return id;
+        wg_type_kind ik = kind_of(x, id.type);
+        if (ik != TY_I32 && ik != TY_U32) {
+            WG_ERR(x, e->args[1]->loc, "subgroup-builtin-functions", "the second argument of %s "
+                   "must be i32 or u32, not %s", b->name, wg_tname(x, id.type));
+            return wg_error_val();
+        }
+        if (id.kind == V_CONST && (id.c[0].u >= (b->sub == WG_SG_QUAD_BROADCAST ? 4u : 128u))) {
+            WG_ERR(x, e->args[1]->loc, "subgroup-builtin-functions", "the lane of %s must be in "
+                   "[0, %u)", b->name, b->sub == WG_SG_QUAD_BROADCAST ? 4u : 128u);
+            return wg_error_val();
+        }
+        rb = wg_to_reg(x, id, e->args[1]->loc);
+    }
+    stex_math_fn fn = 0;
+    bool int_minmax = b->math && (k == TY_I32 || k == TY_U32) &&
+                      (!strcmp(b->math, "min") || !strcmp(b->math, "max"));
+    if (b->math && !int_minmax) {
+        static const char *const names[] = {[TY_I32] = "i32", [TY_U32] = "u32",
+                                            [TY_F32] = "f32", [TY_F16] = "f16"};
+        char sig[32];
+        snprintf(sig, sizeof sig, "%s,%s->%s", names[k], names[k], names[k]);
+        if (!stex_math_fn_find(b->math, sig, &fn)) {
+            WG_ERR(x, e->loc, "builtin", "no overload %s(%s) in the math layer", b->math, sig);
+            return wg_error_val();
+        }
+    }
+    int rt = b->sub == WG_SG_BALLOT ? wg_type_vec(ts, T_U32, 4)
+           : b->sub == WG_SG_ELECT || boolean ? T_BOOL : vt;
+    uint32_t d = wg_reg_alloc(x, wg_ty(ts, rt)->words);
+    wg_ins *i = wg_emit(x, OP_SUBGROUP);
+    i->sub = b->sub, i->d = d, i->a = ra, i->b = rb, i->n = (uint16_t)lanes;
+    i->c = k, i->imm = (uint32_t)fn;
+    if (int_minmax) /* exact: no math-layer function; e = 1 for max */
+        i->imm = UINT32_MAX, i->e = !strcmp(b->math, "max");
+    return reg_val(rt, d);
+}
+
 wg_val wg_call_lower(wg_ctx *x, const wg_expr *e)
 {
     const wg_expr *callee = e->a;
@@ -1374,6 +1492,9 @@ wg_val wg_call_lower(wg_ctx *x, const wg_expr *e)
         return numeric(x, e, name, a, e->nargs);
     if (is_derivative(name))
         return derivative(x, e, name, a);
+    const struct sg_builtin *sgb = sg_find(name);
+    if (sgb)
+        return subgroup_builtin(x, e, sgb, a);
     WG_ERR(x, callee->loc, "call", "unknown function '%s'", name);
     return wg_error_val();
 }

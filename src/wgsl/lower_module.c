@@ -403,6 +403,36 @@ static bool f16_halves(wg_ctx *x, int type)
     return type >= 0 && wg_type_has_f16(x->types, type);
 }
 
+/* What a buffer may hold (WGSL 6.4.x): host-shareable types - numbers,
+ * atomics, vectors, matrices, arrays and structures of them (no bool, no
+ * pointer); var<uniform> also a fixed footprint and no atomic, and atomics
+ * only in read_write storage.  NULL when fine, else what breaks the rule. */
+static const char *buffer_type_problem(const wg_types *ts, int id, wg_space sp, stex_access a)
+{
+    const wg_type *t = &ts->t[id];
+    switch (t->kind) {
+    case TY_I32: case TY_U32: case TY_F32: case TY_F16: case TY_VEC: case TY_MAT:
+        return t->kind == TY_VEC && ts->t[t->elem].kind == TY_BOOL ? "a bool vector" : NULL;
+    case TY_ATOMIC:
+        return sp == SP_STORAGE && a == STEX_ACCESS_READ_WRITE ? NULL
+               : sp == SP_UNIFORM ? "an atomic (var<uniform> holds none)"
+                                  : "an atomic (only read_write storage holds them)";
+    case TY_ARRAY:
+        if (!t->n && sp == SP_UNIFORM)
+            return "a runtime-sized array (var<uniform> needs a fixed size)";
+        return buffer_type_problem(ts, t->elem, sp, a);
+    case TY_STRUCT:
+        for (uint32_t i = 0; i < t->nmembers; i++) {
+            const char *p = buffer_type_problem(ts, t->members[i].type, sp, a);
+            if (p)
+                return p;
+        }
+        return NULL;
+    case TY_BOOL: return "a bool (not host-shareable)";
+    default: return "a type that is not host-shareable";
+    }
+}
+
 static void resource_var(wg_ctx *x, wg_global *g)
 {
     const wg_decl *d = g->decl;
@@ -428,6 +458,12 @@ static void resource_var(wg_ctx *x, wg_global *g)
     }
     uint32_t ref = STEX_BINDING(group, binding);
     const wg_type *t = wg_ty(x->types, type);
+    if (d->init) { /* WGSL 7.3: only private and function variables have one */
+        WG_ERR(x, d->init->loc, "var-decls", "'%s' is a resource: it takes no initializer",
+               d->name);
+        g->val = wg_error_val();
+        return;
+    }
     if (t->kind == TY_SAMPLER || t->kind == TY_TEXTURE || t->kind == TY_STORAGE_TEXTURE) {
         if (d->space)
             WG_ERR(x, d->loc, "var-decls", "a texture or sampler takes no address space");
@@ -450,6 +486,13 @@ static void resource_var(wg_ctx *x, wg_global *g)
         if (sp == SP_UNIFORM || a == STEX_ACCESS_WRITE_ONLY || a == STEX_ACCESS_UNDEFINED)
             WG_ERR(x, d->loc, "access-mode", "'%s' is not an access mode of var<%s>", d->access,
                    d->space);
+    }
+    const char *bad = buffer_type_problem(x->types, type, sp, a);
+    if (bad) {
+        WG_ERR(x, d->loc, "var-decls", "var<%s> '%s' cannot hold %s: %s holds %s", d->space,
+               d->name, wg_tname(x, type), wg_tname(x, type), bad);
+        g->val = wg_error_val();
+        return;
     }
     g->val = (wg_val){.kind = V_REF, .type = type, .ref = {.space = sp, .binding = ref,
                                                            .dyn = WG_NONE_REG, .access = a,
@@ -578,6 +621,8 @@ static void analyse(wg_ctx *x, wg_global *g)
             resource_var(x, g);
         } else {
             wg_space sp = space_of(d->space);
+            if (d->access) /* WGSL 7.3: only var<storage> names an access mode */
+                WG_ERR(x, d->loc, "var-decls", "var<%s> takes no access mode", d->space);
             uint32_t pending = x->pending_uses;
             x->workgroup_type = sp == SP_WORKGROUP;
             int type = d->type ? wg_resolve_type(x, d->type) : -1;

@@ -283,6 +283,8 @@ static void decl_stmt(wg_ctx *x, const wg_decl *d)
         if (d->space && strcmp(d->space, "function"))
             WG_ERR(x, d->loc, "var-decls", "a var in a function is in the function address "
                    "space, not %s", d->space);
+        if (d->access)
+            WG_ERR(x, d->loc, "var-decls", "a function-scope var takes no access mode");
         if (type < 0) {
             if (!d->init)
                 WG_ERR(x, d->loc, "var-decls", "var '%s' needs a type or an initializer",
@@ -617,6 +619,24 @@ static uint32_t builtin_reg(wg_ctx *x, const wg_expr *name, int t, wg_loc loc)
             return UINT32_MAX;
         }
         return B[i].reg;
+    }
+    bool lane = !strcmp(name->name, "subgroup_invocation_id");
+    if (lane || !strcmp(name->name, "subgroup_size")) { /* the subgroups extension */
+        if (!x->ast->enable_subgroups) {
+            WG_ERR(x, name->loc, "builtin-values", "@builtin(%s) needs 'enable subgroups;'",
+                   name->name);
+            return UINT32_MAX;
+        }
+        if (t != T_U32) {
+            WG_ERR(x, loc, "builtin-values", "@builtin(%s) has type u32, not %s", name->name,
+                   wg_tname(x, t));
+            return UINT32_MAX;
+        }
+        uint32_t r = wg_reg_alloc(x, 1); /* at the entry point's start: every lane runs */
+        wg_ins *i = wg_emit(x, OP_SUBGROUP);
+        i->sub = lane ? WG_SG_LANE : WG_SG_SIZE, i->d = r, i->n = 1;
+        i->a = i->b = WG_NONE_REG;
+        return r;
     }
     WG_ERR(x, name->loc, "builtin-values", "@builtin(%s) is not a compute shader input",
            name->name);

@@ -599,6 +599,11 @@ stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *mo
                          "'enable f16;' needs the device feature 'shader-f16', which this "
                          "device was not created with [enable-extension]", m->filename,
                          m->ast.enable_f16_loc.line, m->ast.enable_f16_loc.col);
+    if (m->ast.enable_subgroups && !(stex_device_features(d) & STEX_FEATURE_SUBGROUPS))
+        return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: %s:%u:%u: error: "
+                         "'enable subgroups;' needs the device feature 'subgroups', which this "
+                         "device was not created with [enable-extension]", m->filename,
+                         m->ast.enable_subgroups_loc.line, m->ast.enable_subgroups_loc.col);
     uint32_t width = opt && opt->subgroup_width ? opt->subgroup_width : 64;
     if (width > 64)
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_wgsl_pipeline_create: subgroup_width %u "

@@ -845,6 +845,10 @@ static wg_decl *global_decl(parser *p)
                 p->ast->enable_f16 = true; /* the shader-f16 extension (WGSL 4.1.1) */
                 p->ast->enable_f16_loc = t->loc;
             }
+            if (enable && wg_tok_is(peek(p), "subgroups") && p->ast) {
+                p->ast->enable_subgroups = true; /* the subgroups extension */
+                p->ast->enable_subgroups_loc = t->loc;
+            }
             next(p); /* other directives: accepted, nothing to do */
         }
         expect(p, TK_SEMI);
@@ -875,6 +879,7 @@ void wg_parse(const wg_token *t, uint32_t count, wg_arena *arena, wg_diags *d, w
 {
     parser p = {.t = t, .n = count, .a = arena, .d = d, .ast = ast};
     ast->enable_f16 = false;
+    ast->enable_subgroups = false;
     list l = {0};
     while (!at(&p, TK_EOF)) {
         uint32_t before = p.i;

@@ -40,6 +40,7 @@ typedef struct un_ctx {
 static const un_taint UNIFORM = {{0, 0}, NULL};
 
 static bool nonuni(un_taint t) { return t.at.line != 0; }
+
 static un_taint join(un_taint a, un_taint b) { return nonuni(a) ? a : b; }
 static un_taint at(wg_loc loc, const char *why) { return (un_taint){loc, why}; }
 
@@ -242,6 +243,12 @@ static un_taint call(un_ctx *u, const wg_expr *e)
     }
     if (is_atomic(name))
         return join(t, at(e->loc, "an atomic's result"));
+    if (!strncmp(name, "subgroup", 8) || !strncmp(name, "quad", 4)) {
+        /* uniform control flow only, as Dawn checks them (its subgroup
+         * uniformity: an error); their results vary per invocation */
+        check_sync(u, e, name);
+        return join(t, at(e->loc, "a subgroup builtin's result"));
+    }
     if (!strcmp(name, "textureLoad") && e->nargs && e->args[0]->kind == E_IDENT &&
         sym_find(u, e->args[0]->name) < 0) {
         const wg_decl *g = global(u, e->args[0]->name, D_VAR);

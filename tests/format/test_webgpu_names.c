@@ -16,7 +16,7 @@ static void test_features(void **state)
                                       "texture-formats-tier2", "rg11b10ufloat-renderable",
                                       "float32-filterable", "float32-blendable", "shader-f16",
                                       "texture-compression-bc", "depth32float-stencil8",
-                                      "core-features-and-limits"};
+                                      "core-features-and-limits", "subgroups"};
     uint32_t all = 0;
     for (size_t i = 0; i < sizeof idl / sizeof *idl; i++) {
         stex_feature f = 0;
