@@ -17,6 +17,11 @@ import { Runner, sane } from './pool.mjs';
 export const FROM = 100000, COUNT = 300;
 // seed -> why it is left out (a stex bug not fixed yet; README.md lists the reduced programs)
 export const EXCLUDED = new Map([
+  [100021, 'sign of a zero after NIR folding: regress/float-sub-zero-sign-folded.wgsl'],
+  [100024, 'NIR reassociates constants in f32 adds: regress/float-add-constant-reassociation.wgsl'],
+  [100117, 'static use under false &&: regress/static-use-under-false-and.wgsl'],
+  [100208, 'x * 0.0 is +0.0 on lavapipe: regress/float-mul-zero-sign.wgsl'],
+  [100217, 'const determinant of a mat4x4: regress/const-determinant-4x4.wgsl'],
 ]);
 
 const args = process.argv.slice(2);
