@@ -105,8 +105,7 @@ stex_status stex_validate_view(const stex_device *d, const stex_texture_desc *te
     {
         const stex_format_info *fi = stex_format_get(t.format);
         bool has_depth = fi->kind == STEX_KIND_DEPTH;
-        bool has_stencil = fi->kind == STEX_KIND_STENCIL ||
-                           t.format == STEX_FORMAT_DEPTH24PLUS_STENCIL8;
+        bool has_stencil = fi->kind == STEX_KIND_STENCIL || fi->stencil; /* either -stencil8 */
         if ((v.aspect == STEX_ASPECT_DEPTH_ONLY && !has_depth) ||
             (v.aspect == STEX_ASPECT_STENCIL_ONLY && !has_stencil))
             return stex_fail(STEX_VALIDATION_ERROR,

@@ -140,6 +140,34 @@ static void test_views(void **state)
     assert_int_equal(stex_validate_view(dev, NULL, NULL), STEX_INVALID_ARGUMENT);
 }
 
+/* The aspects of the depth-stencil formats (spec "aspect" of a format:
+ * depth24plus-stencil8 and depth32float-stencil8 have both; the CTS's
+ * texture,in_pass_encoder subresources_and_binding_types_combination_for_aspect
+ * views each aspect of depth32float-stencil8). */
+static void test_aspects(void **state)
+{
+    (void)state;
+    stex_adapter *a;
+    stex_device *d;
+    stex_device_desc dd = {.required_features = STEX_FEATURE_DEPTH32FLOAT_STENCIL8};
+    assert_int_equal(stex_adapter_create(NULL, &a), STEX_OK);
+    assert_int_equal(stex_device_create(a, &dd, &d), STEX_OK);
+    static const struct { stex_format f; bool depth, stencil; } fmts[] = {
+        {F(DEPTH32FLOAT_STENCIL8), true, true}, {F(DEPTH24PLUS_STENCIL8), true, true},
+        {F(DEPTH32FLOAT), true, false}, {F(STENCIL8), false, true}};
+    for (size_t i = 0; i < sizeof fmts / sizeof *fmts; i++) {
+        stex_texture_desc t = {.size = {4, 4, 1}, .format = fmts[i].f, .usage = TB};
+        assert_int_equal(stex_validate_texture(d, &t), STEX_OK);
+        stex_view_desc depth = {.aspect = STEX_ASPECT_DEPTH_ONLY};
+        stex_view_desc stencil = {.aspect = STEX_ASPECT_STENCIL_ONLY};
+        if ((stex_validate_view(d, &t, &depth) == STEX_OK) != fmts[i].depth ||
+            (stex_validate_view(d, &t, &stencil) == STEX_OK) != fmts[i].stencil)
+            fail_msg("%s: %s", stex_format_name(fmts[i].f), stex_last_error());
+    }
+    stex_device_destroy(d);
+    stex_adapter_destroy(a);
+}
+
 static const struct bind_case {
     const char *why;
     stex_storage_texture_layout entry;
@@ -191,6 +219,7 @@ int main(void)
         cmocka_unit_test(test_resolve),
         cmocka_unit_test(test_views),
         cmocka_unit_test(test_bindings),
+        cmocka_unit_test(test_aspects),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
