@@ -505,6 +505,38 @@ static void test_writable_aliasing(void **state)
     dt_release(dev);
 }
 
+/* An 'auto' layout whose @group(2) and @group(3) have equal entries: a bind
+ * group made for either serves at both indices of that pipeline (Dawn
+ * makes one layout of them; the CTS's default_bind_group_layouts_never_match,
+ * compute_pass, swap=true), never another 'auto' pipeline's. */
+static void test_auto_equal_groups(void **state)
+{
+    (void)state;
+    stex_device *dev = dt_device();
+    stex_layout_entry e[2] = {dt_buffer_entry(0, STEX_BINDING_UNIFORM_BUFFER),
+                              dt_buffer_entry(0, STEX_BINDING_UNIFORM_BUFFER)};
+    e[0].group = 2, e[1].group = 3;
+    stex_pipeline_desc pd = {.kernel = nop, .entries = e, .entry_count = 2};
+    stex_pipeline *p, *q;
+    DT_OK(stex_pipeline_create(dev, &pd, &p));
+    DT_OK(stex_pipeline_create(dev, &pd, &q));
+    stex_buffer *u = dt_buffer(dev, 16, STEX_BUFFER_USAGE_UNIFORM);
+    stex_bind_group *g2, *g3;
+    stex_bind_group_entry be = {.binding = 0, .buffer = u};
+    DT_OK(stex_bind_group_create_in_group(p, 2, &be, 1, &g2));
+    DT_OK(stex_bind_group_create_in_group(p, 3, &be, 1, &g3));
+    stex_bound_group swapped[4] = {{NULL, NULL, 0}, {NULL, NULL, 0}, {g3, NULL, 0}, {g2, NULL, 0}};
+    DT_OK(stex_check_dispatch(p, swapped, 4, 1, 1, 1));
+    DT_OK(stex_dispatch_bound(p, swapped, 4, 1, 1, 1, NULL));
+    assert_int_equal(stex_check_dispatch(q, swapped, 4, 1, 1, 1), STEX_VALIDATION_ERROR);
+    stex_bind_group_destroy(g2);
+    stex_bind_group_destroy(g3);
+    stex_buffer_destroy(u);
+    stex_pipeline_destroy(q);
+    stex_pipeline_destroy(p);
+    dt_release(dev);
+}
+
 /* createBindGroupLayout: visibility has only GPUShaderStage bits, and an
  * entry VERTEX sees is no writable storage buffer (the spec's
  * createBindGroupLayout rules; the CTS's createBindGroupLayout visibility
@@ -645,6 +677,7 @@ int main(void)
         cmocka_unit_test(test_destroyed_resources),
         cmocka_unit_test(test_vertex_visibility),
         cmocka_unit_test(test_bind_group_resources),
+        cmocka_unit_test(test_auto_equal_groups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
