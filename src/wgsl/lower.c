@@ -95,7 +95,7 @@ void wg_scope_push(wg_ctx *x, const char *name, wg_val v)
 
 const wg_val *wg_lookup_local(const wg_ctx *x, const char *name)
 {
-    for (uint32_t i = x->nsyms; i-- > 0;)
+    for (uint32_t i = x->nsyms; i-- > x->sym_base;) /* a callee never sees its caller's */
         if (x->syms[i].name && !strcmp(x->syms[i].name, name))
             return &x->syms[i].val;
     return NULL;

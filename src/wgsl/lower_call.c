@@ -21,6 +21,10 @@ static bool lower_args(wg_ctx *x, const wg_expr *e, wg_val *v)
     bool ok = true;
     for (uint32_t i = 0; i < e->nargs; i++) {
         v[i] = wg_expr_lower(x, e->args[i]);
+        /* read now: the arguments are evaluated left to right, and a later
+         * one may call a function that writes this variable */
+        if (v[i].kind == V_REF)
+            v[i] = wg_load(x, v[i], e->args[i]->loc);
         ok &= v[i].kind != V_ERROR;
     }
     return ok;

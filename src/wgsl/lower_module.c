@@ -716,10 +716,13 @@ wg_global *wg_global_find(wg_ctx *x, const char *name, wg_loc loc)
     }
     if (g->state == 0 && g->decl->kind != D_FN && g->decl->kind != D_STRUCT &&
         g->decl->kind != D_ALIAS) {
-        /* module-scope declarations are analysed outside any function's control flow */
-        uint32_t line = x->line;
+        /* module-scope declarations are analysed outside any function's
+         * control flow and scope: no local name hides a global there */
+        uint32_t line = x->line, sym_base = x->sym_base;
         x->line = g->decl->loc.line;
+        x->sym_base = x->nsyms;
         analyse(x, g);
+        x->sym_base = sym_base;
         x->line = line;
     }
     g->used = true;

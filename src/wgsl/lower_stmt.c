@@ -513,7 +513,9 @@ static void function_body(wg_ctx *x, const wg_decl *fn, const wg_val *params, wg
     emit_slot(x, OP_MASK_CLEAR, f->ret_slot);
     /* a callee's break and continue see only its own loops and switches */
     uint32_t mark = x->nsyms, base = x->break_base, cont = x->in_continuing;
+    uint32_t sym_base = x->sym_base;
     x->break_base = x->nbreak;
+    x->sym_base = mark;
     x->in_continuing = 0;
     for (uint32_t i = 0; i < fn->nparams; i++)
         wg_scope_push(x, fn->params[i].name, params[i]);
@@ -523,6 +525,7 @@ static void function_body(wg_ctx *x, const wg_decl *fn, const wg_val *params, wg
     emit_slot(x, OP_MERGE, f->ret_slot);
     x->nsyms = mark;
     x->break_base = base;
+    x->sym_base = sym_base;
     x->in_continuing = cont;
     x->nframes--;
     *result = rt > 0 ? (wg_val){.kind = V_REG, .type = rt, .reg = f->ret_reg}

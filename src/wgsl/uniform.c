@@ -25,6 +25,7 @@ typedef struct un_ctx {
     bool report;           /* false while a loop's taints settle */
     un_sym *syms;
     int nsyms, cap;
+    int sym_base;          /* the first symbol of the function being analysed */
     bool oom;
     un_taint cf;           /* the control flow of the statement being walked */
     un_taint poison;       /* a 'return' of some invocations: the rest of the function */
@@ -61,7 +62,7 @@ static int sym_push(un_ctx *u, const char *name, un_taint t)
 
 static int sym_find(const un_ctx *u, const char *name)
 {
-    for (int i = u->nsyms - 1; i >= 0; i--)
+    for (int i = u->nsyms - 1; i >= u->sym_base; i--)
         if (u->syms[i].name && !strcmp(u->syms[i].name, name))
             return i;
     return -1;
@@ -181,7 +182,8 @@ static un_taint user_call(un_ctx *u, const wg_decl *fn, const wg_expr *e)
             free(t);
             return args; /* recursion: reported by lowering */
         }
-    int base = u->nsyms;
+    int base = u->nsyms, sym_base = u->sym_base;
+    u->sym_base = base; /* the callee sees its parameters, not the caller's names */
     for (uint32_t i = 0; i < n && i < fn->nparams; i++) {
         int s = sym_push(u, fn->params[i].name, t[i]);
         if (s >= 0)
@@ -204,6 +206,7 @@ static un_taint user_call(un_ctx *u, const wg_decl *fn, const wg_expr *e)
     u->cont = saved_cont;
     u->ret = saved_ret;
     u->nsyms = base;
+    u->sym_base = sym_base;
     /* every invocation that made the call returns from it: the callee's
      * early returns end its own uniform control flow, not the caller's */
     u->cf = saved_cf;
