@@ -1218,7 +1218,7 @@ static bool reuse_values(wg_program *p, uint32_t nregs, uint32_t *fresh)
             if (is_jump(j))
                 break;
             bool clobbers = false;
-            for (uint32_t r = 0; r < fx.nrd; r++)
+            for (uint32_t r = 0; r < fx.nrd && !dead[q]; r++)
                 clobbers |= writes_reg(j, *fx.rd[r].reg, nregs + extra);
             if (clobbers)
                 break;
@@ -1230,8 +1230,8 @@ static bool reuse_values(wg_program *p, uint32_t nregs, uint32_t *fresh)
         if (e == UINT32_MAX)
             continue;
         uint32_t v = p->code[e].d, w = pc;
-        for (uint32_t q = e + 1; q < pc; q++)
-            if (writes_reg(&p->code[q], v, nregs + extra)) {
+        for (uint32_t q = e + 1; q < pc; q++) /* a dropped repeat (v <- v) writes nothing */
+            if (!dead[q] && writes_reg(&p->code[q], v, nregs + extra)) {
                 w = q;
                 break;
             }
