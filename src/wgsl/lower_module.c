@@ -555,8 +555,8 @@ static void override(wg_ctx *x, wg_global *g)
         return;
     }
     wg_type_kind k = x->types->t[type].kind;
-    if (k != TY_BOOL && k != TY_I32 && k != TY_U32 && k != TY_F32) {
-        WG_ERR(x, d->loc, "override-decls", "an override is a bool, i32, u32 or f32, not %s",
+    if (k != TY_BOOL && k != TY_I32 && k != TY_U32 && k != TY_F32 && k != TY_F16) {
+        WG_ERR(x, d->loc, "override-decls", "an override is a bool, i32, u32, f32 or f16, not %s",
                wg_tname(x, type));
         g->val = wg_error_val();
         return;
@@ -569,6 +569,8 @@ static void override(wg_ctx *x, wg_global *g)
         if (k == TY_F32) {
             float f = (float)value;
             memcpy(&w.u, &f, 4);
+        } else if (k == TY_F16) { /* WebGPU: the nearest f16 (range checked with the key) */
+            stex_math_f16_from_double(value, &w.u);
         } else if (k == TY_BOOL) {
             w.u = value != 0;
         } else {

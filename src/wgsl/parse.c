@@ -427,8 +427,10 @@ static wg_decl *var_decl(parser *p, wg_decl_kind kind, wg_loc loc)
     d->loc = loc;
     if (kind == D_VAR && accept(p, TK_TEMPLATE_OPEN)) {
         d->space = ident(p, "an address space");
-        if (accept(p, TK_COMMA))
+        if (accept(p, TK_COMMA) && !at(p, TK_TEMPLATE_CLOSE)) /* a trailing comma may end it */
             d->access = ident(p, "an access mode");
+        if (d->access)
+            accept(p, TK_COMMA);
         expect(p, TK_TEMPLATE_CLOSE);
     }
     d->loc = peek(p)->loc;
