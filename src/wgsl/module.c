@@ -502,7 +502,18 @@ stex_status stex_wgsl_module_create_for(const stex_profile *p, const char *sourc
     }
     /* uniformity: only of entry points that otherwise check (WGSL 14.2) */
     for (uint32_t i = 0; !m->diags.count && i < m->neps; i++)
-        wg_uniformity(&m->ast, m->eps[i].decl, &m->diags);
+        wg_uniformity(&m->ast, m->eps[i].decl, false, &m->diags);
+    /* a fragment entry point's derivatives (never run here, but WGSL checks
+     * them at module creation); left out where a diagnostic filter names
+     * derivative_uniformity, which stex does not model */
+    bool filtered = false;
+    for (uint32_t i = 0; i < m->ntokens; i++)
+        filtered |= wg_tok_is(&m->tokens[i], "derivative_uniformity");
+    for (uint32_t i = 0; !m->diags.count && !filtered && i < m->ast.n; i++) {
+        const wg_decl *d = m->ast.decls[i];
+        if (d->kind == D_FN && wg_find_attr(d->attrs, d->nattrs, "fragment"))
+            wg_uniformity(&m->ast, d, true, &m->diags);
+    }
     m->text = wg_diags_text(&m->diags);
     *out = m;
     if (m->diags.count)

@@ -26,6 +26,7 @@ typedef struct un_ctx {
     un_sym *syms;
     int nsyms, cap;
     int sym_base;          /* the first symbol of the function being analysed */
+    bool fragment;         /* a fragment entry point: derivatives need uniform control flow */
     bool oom;
     un_taint cf;           /* the control flow of the statement being walked */
     un_taint poison;       /* a 'return' of some invocations: the rest of the function */
@@ -218,6 +219,18 @@ static bool is_atomic(const char *n)
     return !strncmp(n, "atomic", 6) && strcmp(n, "atomic");
 }
 
+/* The builtins that take implicit derivatives (a fragment shader's). */
+static bool needs_derivatives(const char *n)
+{
+    static const char *const names[] = {"textureSample", "textureSampleBias",
+        "textureSampleCompare", "dpdx", "dpdxCoarse", "dpdxFine", "dpdy", "dpdyCoarse",
+        "dpdyFine", "fwidth", "fwidthCoarse", "fwidthFine"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (!strcmp(n, names[k]))
+            return true;
+    return false;
+}
+
 static un_taint call(un_ctx *u, const wg_expr *e)
 {
     const char *name = e->a && e->a->kind == E_IDENT ? e->a->name : "";
@@ -226,6 +239,8 @@ static un_taint call(un_ctx *u, const wg_expr *e)
         check_sync(u, e, name);
         return UNIFORM;
     }
+    if (u->fragment && needs_derivatives(name)) /* WGSL's derivative_uniformity: an error */
+        check_sync(u, e, name);
     if (!strcmp(name, "workgroupUniformLoad")) {
         check_sync(u, e, name);
         for (uint32_t i = 0; i < e->nargs; i++)
@@ -486,16 +501,18 @@ static void stmt(un_ctx *u, const wg_stmt *s)
     }
 }
 
-void wg_uniformity(const wg_ast *ast, const wg_decl *entry, wg_diags *d)
+void wg_uniformity(const wg_ast *ast, const wg_decl *entry, bool fragment, wg_diags *d)
 {
-    un_ctx u = {.ast = ast, .d = d, .report = true};
+    un_ctx u = {.ast = ast, .d = d, .report = true, .fragment = fragment};
     /* without recursion a call chain holds each function once */
     u.stack = malloc((ast->n + 1) * sizeof *u.stack);
     u.calls = malloc((ast->n + 1) * sizeof *u.calls);
     for (uint32_t i = 0; i < entry->nparams; i++) {
         const wg_param *p = &entry->params[i];
         const char *b = builtin_of(p->attrs, p->nattrs);
-        int s = sym_push(&u, p->name, builtin_taint(b, p->loc));
+        /* a fragment's inputs (position, locations, ...) differ per fragment */
+        int s = sym_push(&u, p->name, fragment ? at(p->loc, "a fragment shader input")
+                                               : builtin_taint(b, p->loc));
         if (s >= 0 && !b && p->type && p->type->kind == E_IDENT)
             u.syms[s].sdecl = global(&u, p->type->name, D_STRUCT);
     }

@@ -21,6 +21,6 @@
 #include "wgsl/ast.h"
 
 /* Checks entry point `entry` of ast; errors go to d. */
-void wg_uniformity(const wg_ast *ast, const wg_decl *entry, wg_diags *d);
+void wg_uniformity(const wg_ast *ast, const wg_decl *entry, bool fragment, wg_diags *d);
 
 #endif
