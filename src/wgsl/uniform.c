@@ -245,6 +245,14 @@ static un_taint call(un_ctx *u, const wg_expr *e)
         check_sync(u, e, name);
         for (uint32_t i = 0; i < e->nargs; i++)
             expr(u, e->args[i]);
+        /* its pointer is the same in every invocation: &a[i] with i uniform */
+        const wg_expr *a = e->nargs ? e->args[0] : NULL;
+        un_taint p = a && a->kind == E_UNARY && a->op == TK_AMP ? lvalue_indices(u, a->a)
+                                                                 : UNIFORM;
+        if (u->report && nonuni(p))
+            wg_error(u->d, a->loc, "uniformity", "the pointer of workgroupUniformLoad must be "
+                     "uniform: it depends on %s (line %u:%u)", p.why ? p.why : "a non-uniform "
+                     "value", p.at.line, p.at.col);
         return UNIFORM;
     }
     const wg_decl *fn = global(u, name, D_FN);
