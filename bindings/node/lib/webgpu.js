@@ -83,13 +83,14 @@ class GPUSupportedFeatures extends Set {}
 class WGSLLanguageFeatures extends Set {}
 
 class GPUAdapterInfo {
-  constructor(profile) {
+  // the sub-group is the interpreter's lanes run in lock step (flag subgroup)
+  constructor(profile, width = 64) {
     this.vendor = 'stex';
     this.architecture = 'cpu-reference';
     this.device = `stex ${profile} profile`;
     this.description = `stex: WebGPU storage-texture semantics on the CPU, profile ${profile}`;
-    this.subgroupMinSize = 1;
-    this.subgroupMaxSize = 64;
+    this.subgroupMinSize = width;
+    this.subgroupMaxSize = width;
     this.isFallbackAdapter = false;
   }
 }
@@ -117,7 +118,7 @@ class GPUAdapter {
     const info = native.adapterInfo(this._h);
     this.features = new GPUSupportedFeatures(info.features);
     this.limits = Object.freeze({ __proto__: GPUSupportedLimits.prototype, ...info.limits });
-    this.info = new GPUAdapterInfo(config.profile);
+    this.info = new GPUAdapterInfo(config.profile, config.subgroupWidth ?? 64);
     this.isFallbackAdapter = false;
     this._consumed = false;
   }
@@ -152,7 +153,7 @@ class GPUDevice extends EventTarget {
     const info = native.deviceInfo(h);
     this.features = new GPUSupportedFeatures(info.features);
     this.limits = Object.freeze({ __proto__: GPUSupportedLimits.prototype, ...info.limits });
-    this.adapterInfo = new GPUAdapterInfo(config.profile);
+    this.adapterInfo = new GPUAdapterInfo(config.profile, config.subgroupWidth ?? 64);
     this.queue = new GPUQueue(this, desc.defaultQueue?.label);
     this._scopes = [];
     this._destroyed = false;

@@ -739,3 +739,31 @@ test('createBindGroup and createPipelineLayout: a buffer range of size 0 is empt
   dev.createBindGroup({ layout: bl, entries: [{ binding: 0, resource: { buffer: buf } }] });
   assert.equal(await dev.popErrorScope(), null);
 });
+
+test('subgroups: the feature, the adapter\'s sub-group size, subgroupAdd over the lock-step lanes', async () => {
+  const { adapter, device: dev } = await device(['profile=lavapipe', 'subgroup=8'],
+                                                { requiredFeatures: ['subgroups'] });
+  assert.ok(adapter.features.has('subgroups'));
+  assert.equal(adapter.info.subgroupMinSize, 8);
+  assert.equal(adapter.info.subgroupMaxSize, 8);
+  const out = dev.createBuffer({ size: 4 * 32, usage: BU.STORAGE | BU.COPY_SRC });
+  await compute(dev, `enable subgroups;
+    @group(0) @binding(0) var<storage, read_write> out : array<u32, 32>;
+    @compute @workgroup_size(32) fn main(@builtin(local_invocation_index) l : u32,
+                                         @builtin(subgroup_invocation_id) s : u32) {
+      out[l] = subgroupAdd(l) * 100u + s;
+    }`, [{ buffer: out }], [1]);
+  const w = new Uint32Array((await readBack(dev, out, 4 * 32)).buffer);
+  for (let l = 0; l < 32; l++) {
+    const first = l - (l % 8); // the sum of the 8 lanes of l's sub-group, as WGSL defines it
+    let sum = 0;
+    for (let k = first; k < first + 8; k++) sum += k;
+    assert.equal(w[l], sum * 100 + (l % 8));
+  }
+  // without the feature, 'enable subgroups;' is refused at pipeline creation
+  const { device: plain } = await device(['profile=lavapipe']);
+  plain.pushErrorScope('validation');
+  plain.createComputePipeline({ layout: 'auto', compute: { module: plain.createShaderModule({
+    code: 'enable subgroups;\n@compute @workgroup_size(1) fn main() {}' }) } });
+  assert.ok(await plain.popErrorScope());
+});
