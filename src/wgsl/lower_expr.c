@@ -572,9 +572,20 @@ static wg_val logical(wg_ctx *x, const wg_expr *e)
     }
     bool is_and = e->op == TK_AND_AND;
     if (a.kind == V_CONST) {
-        if ((a.c[0].u != 0) != is_and) /* false && ..., true || ...: short-circuit */
-            return a;
+        bool skip = (a.c[0].u != 0) != is_and; /* false && ..., true || ...: short-circuit */
+        /* b is still checked, and what it names is statically used (a
+         * binding it reads stays in the 'auto' layout); its code is dropped */
+        uint32_t ncode = x->prog->ncode, regs = x->reg_next;
         wg_val b = wg_load(x, wg_expr_lower(x, e->b), e->b->loc);
+        if (skip) {
+            if (b.kind != V_ERROR && b.type != T_BOOL)
+                WG_ERR(x, e->b->loc, "logical-expr", "'%s' takes bool operands, not %s",
+                       wg_tok_spelling(e->op), wg_tname(x, b.type));
+            if (!x->oom)
+                x->prog->ncode = ncode;
+            x->reg_next = regs;
+            return a;
+        }
         if (b.kind != V_ERROR && b.type != T_BOOL)
             WG_ERR(x, e->b->loc, "logical-expr", "'%s' takes bool operands, not %s",
                    wg_tok_spelling(e->op), wg_tname(x, b.type));
