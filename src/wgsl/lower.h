@@ -116,6 +116,7 @@ typedef struct wg_ctx {
     uint32_t nbreak, cons_cap;
     uint32_t break_base;    /* the first of them in the function being lowered */
     uint32_t sym_base;      /* the first local name of the function being lowered */
+    uint32_t block_base;    /* the first local name of the innermost block */
     uint32_t in_continuing;
     uint32_t wg_memory;     /* bytes of var<workgroup> laid out so far */
     bool uses_barriers;

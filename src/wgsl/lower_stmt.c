@@ -29,13 +29,15 @@ static uint32_t bool_cond(wg_ctx *x, const wg_expr *e, const char *what)
 
 void wg_block_lower(wg_ctx *x, const wg_stmt *s)
 {
-    uint32_t mark = x->nsyms;
+    uint32_t mark = x->nsyms, block = x->block_base;
+    x->block_base = mark; /* the names declared from here are this block's */
     if (s->kind == S_BLOCK)
         for (uint32_t i = 0; i < s->n; i++)
             stmt(x, s->stmts[i]);
     else
         stmt(x, s);
     x->nsyms = mark;
+    x->block_base = block;
 }
 
 static void if_stmt(wg_ctx *x, const wg_stmt *s)
@@ -93,14 +95,19 @@ static void loop_stmt(wg_ctx *x, const wg_expr *cond, const wg_stmt *body,
         i = wg_emit(x, OP_BREAK_IF);
         i->imm = bslot, i->a = nc;
     }
+    uint32_t block = x->block_base;
+    x->block_base = mark; /* the body is a block of its own (a for's variable may be hidden) */
     if (body->kind == S_BLOCK)
         for (uint32_t k = 0; k < body->n; k++)
             stmt(x, body->stmts[k]);
     else
         stmt(x, body);
+    x->block_base = block;
     emit_slot(x, OP_MERGE, cslot);
-    if (update)
+    if (update) { /* a for's update sees its own variables, not the body's */
+        x->nsyms = mark;
         stmt(x, update);
+    }
     if (continuing) {
         x->in_continuing++;
         for (uint32_t k = 0; k < continuing->n; k++) {
@@ -233,9 +240,13 @@ static void decl_stmt(wg_ctx *x, const wg_decl *d)
             WG_ERR(x, d->loc, "const-assert", "const_assert needs a bool const-expression");
         return;
     }
-    if (wg_lookup_local(x, d->name)) {
-        /* shadowing an outer scope is fine; the same block is not: checked loosely */
-    }
+    /* shadowing an outer scope is fine; a name twice in one block is not */
+    for (uint32_t i = x->nsyms; i-- > x->block_base && i >= x->sym_base;)
+        if (x->syms[i].name && !strcmp(x->syms[i].name, d->name)) {
+            WG_ERR(x, d->loc, "redeclaration", "'%s' is already declared in this block",
+                   d->name);
+            break;
+        }
     int type = d->type ? wg_resolve_type(x, d->type) : -1;
     if (d->type && type < 0) {
         wg_scope_push(x, d->name, wg_error_val());
@@ -245,6 +256,11 @@ static void decl_stmt(wg_ctx *x, const wg_decl *d)
     wg_val v = d->init ? wg_expr_lower(x, d->init) : wg_error_val();
     if (d->init && v.kind != V_ERROR) {
         if (v.kind == V_PTR && d->kind == D_LET) {
+            if (type >= 0 && type != v.type) {
+                WG_ERR(x, d->init->loc, "type-mismatch", "'%s' is declared %s but initialised "
+                       "with %s", d->name, wg_tname(x, type), wg_tname(x, v.type));
+                v = wg_error_val();
+            }
             wg_scope_push(x, d->name, v); /* let p = &x; */
             return;
         }
@@ -519,8 +535,12 @@ static void function_body(wg_ctx *x, const wg_decl *fn, const wg_val *params, wg
     x->in_continuing = 0;
     for (uint32_t i = 0; i < fn->nparams; i++)
         wg_scope_push(x, fn->params[i].name, params[i]);
-    if (fn->body)
-        wg_block_lower(x, fn->body);
+    /* the parameters and the body's top level are one scope */
+    uint32_t block = x->block_base;
+    x->block_base = mark;
+    for (uint32_t i = 0; fn->body && i < (fn->body->kind == S_BLOCK ? fn->body->n : 1); i++)
+        stmt(x, fn->body->kind == S_BLOCK ? fn->body->stmts[i] : fn->body);
+    x->block_base = block;
     f = &x->frames[depth]; /* the body's calls may have moved the frames */
     emit_slot(x, OP_MERGE, f->ret_slot);
     x->nsyms = mark;
