@@ -243,6 +243,17 @@ static bool reflect(wg_ctx *x, entry_info *ep)
             e->buffer.min_binding_size = size;
         }
     }
+    /* WGSL: an entry point's resources have distinct binding points */
+    for (uint32_t a = 0; a < n; a++)
+        for (uint32_t b = a + 1; b < n; b++)
+            if (ep->entries[a].group == ep->entries[b].group &&
+                ep->entries[a].binding == ep->entries[b].binding) {
+                const wg_global *g = wg_global_find(x, ep->names[b], (wg_loc){0});
+                wg_error(x->d, g ? g->decl->loc : (wg_loc){0}, "resource-interface",
+                         "'%s' and '%s' both use @group(%u) @binding(%u) in the entry point",
+                         ep->names[a], ep->names[b], ep->entries[a].group,
+                         ep->entries[a].binding);
+            }
     ep->pub.entries = ep->entries;
     ep->pub.entry_count = n;
     ep->pub.binding_names = ep->names;
