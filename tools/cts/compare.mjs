@@ -66,6 +66,7 @@ function table(files) {
   // whatever else happened (warn, crash, notrun) by name.
   const anyOos = ts.some(t => counts(t.rows, null).oos);
   const cell = (t, s) => {
+    if (s !== null && ![...t.rows.values()].some(r => r.slice === s)) return '-';
     const c = counts(t.rows, s);
     const extra = ['warn', 'crash', 'notrun'].filter(k => c[k]).map(k => `${k} ${c[k]}`);
     return `${c.pass} / ${c.fail} / ${c.skip}${anyOos ? ` / ${c.oos}` : ''}` +
