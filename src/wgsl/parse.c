@@ -389,7 +389,17 @@ static wg_attr *attributes(parser *p, uint32_t *n)
             break;
         }
         a->loc = peek(p)->loc;
+        const wg_token *at_name = peek(p);
         a->name = ident(p, "an attribute name");
+        /* WGSL's attributes; @const only marks builtins in the spec's text */
+        static const char *const known[] = {"align", "binding", "blend_src", "builtin",
+            "compute", "diagnostic", "fragment", "group", "id", "interpolate", "invariant",
+            "location", "must_use", "size", "vertex", "workgroup_size"};
+        bool ok = false;
+        for (size_t k = 0; a->name && k < sizeof known / sizeof known[0]; k++)
+            ok |= !strcmp(a->name, known[k]);
+        if (a->name && !ok && !p->panic)
+            syntax_error(p, at_name, "a WGSL attribute (@const and other names are not)");
         if (accept(p, TK_LPAREN)) {
             while (!at(p, TK_RPAREN) && !p->panic) {
                 wg_expr *x = expression(p);
