@@ -56,7 +56,8 @@ typedef enum stex_feature {
     X(PACKED_4X8_INTEGER_DOT_PRODUCT, "packed_4x8_integer_dot_product")                  \
     X(UNRESTRICTED_POINTER_PARAMETERS, "unrestricted_pointer_parameters")                \
     X(POINTER_COMPOSITE_ACCESS, "pointer_composite_access")                              \
-    X(UNIFORM_BUFFER_STANDARD_LAYOUT, "uniform_buffer_standard_layout")
+    X(UNIFORM_BUFFER_STANDARD_LAYOUT, "uniform_buffer_standard_layout")                  \
+    X(SUBGROUP_ID, "subgroup_id")
 
 enum {
 #define STEX_LF_BIT_(id, name) STEX_LANGUAGE_FEATURE_BIT_INDEX_##id,

@@ -34,6 +34,7 @@ typedef struct subgroup {
     uint64_t all;        /* the lanes this sub-group has */
     uint32_t n;          /* lanes */
     uint32_t stride;     /* words between two registers: the sub-group width */
+    uint32_t count;      /* the workgroup's sub-groups */
     uint32_t lid[64];
     uint32_t *r;         /* registers: r[reg * 64 + lane] */
     uint64_t *slot;
@@ -564,6 +565,10 @@ static void subgroup_op(const wg_ins *i, const subgroup *sg, const stex_profile 
     case WG_SG_SIZE:
         for (uint32_t l = 0; l < n; l++)
             d[l] = (uint32_t)sg->stride;
+        return;
+    case WG_SG_ID: case WG_SG_COUNT:
+        for (uint32_t l = 0; l < n; l++)
+            d[l] = i->sub == WG_SG_ID ? sg->lid[0] / sg->stride : sg->count;
         return;
     case WG_SG_ELECT:
         for (uint32_t l = 0; l < n; l++)
@@ -1291,7 +1296,7 @@ bool wg_prepare(wg_exec_program *xp)
             case OP_ARRAY_LEN: WR(i->d, 1); break;
             case OP_SUBGROUP: {
                 uint32_t out = i->sub == WG_SG_BALLOT ? 4 : i->sub <= WG_SG_ANY ? 1 : i->n;
-                if (i->sub > WG_SG_SIZE)
+                if (i->sub > WG_SG_COUNT)
                     RD(i->a, i->sub <= WG_SG_ANY ? 1 : i->n);
                 RD(i->b, 1); RD(i->d, out); WR(i->d, out);
                 break;
@@ -1492,6 +1497,7 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
         sg->all = sg->n == 64 ? ~0ull : (1ull << sg->n) - 1;
         sg->exec = sg->all;
         sg->stride = width;
+        sg->count = ngroups;
         sg->r = regs + g * regs_per;
         sg->slot = slots + (size_t)g * (p->nslots + 1);
         zero_regs(xp, sg);

@@ -84,6 +84,7 @@ typedef enum wg_opcode {
  * interpreter's lanes run in lock step, its size their width */
 enum {
     WG_SG_LANE, WG_SG_SIZE,                 /* @builtin(subgroup_invocation_id / _size) */
+    WG_SG_ID, WG_SG_COUNT,                  /* @builtin(subgroup_id / num_subgroups) */
     WG_SG_ELECT, WG_SG_BALLOT, WG_SG_ALL, WG_SG_ANY,
     WG_SG_BROADCAST, WG_SG_BROADCAST_FIRST,
     WG_SG_SHUFFLE, WG_SG_SHUFFLE_XOR, WG_SG_SHUFFLE_UP, WG_SG_SHUFFLE_DOWN,

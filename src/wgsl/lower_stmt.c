@@ -643,8 +643,14 @@ static uint32_t builtin_reg(wg_ctx *x, const wg_expr *name, int t, wg_loc loc)
         }
         return B[i].reg;
     }
-    bool lane = !strcmp(name->name, "subgroup_invocation_id");
-    if (lane || !strcmp(name->name, "subgroup_size")) { /* the subgroups extension */
+    static const struct { const char *n; int sub; } SG[] = {
+        {"subgroup_invocation_id", WG_SG_LANE}, {"subgroup_size", WG_SG_SIZE},
+        {"subgroup_id", WG_SG_ID}, {"num_subgroups", WG_SG_COUNT}};
+    int sgsub = -1;
+    for (size_t k = 0; k < sizeof SG / sizeof SG[0]; k++)
+        if (!strcmp(name->name, SG[k].n))
+            sgsub = SG[k].sub;
+    if (sgsub >= 0) { /* the subgroups extension */
         if (!x->ast->enable_subgroups) {
             WG_ERR(x, name->loc, "builtin-values", "@builtin(%s) needs 'enable subgroups;'",
                    name->name);
@@ -657,7 +663,7 @@ static uint32_t builtin_reg(wg_ctx *x, const wg_expr *name, int t, wg_loc loc)
         }
         uint32_t r = wg_reg_alloc(x, 1); /* at the entry point's start: every lane runs */
         wg_ins *i = wg_emit(x, OP_SUBGROUP);
-        i->sub = lane ? WG_SG_LANE : WG_SG_SIZE, i->d = r, i->n = 1;
+        i->sub = (uint8_t)sgsub, i->d = r, i->n = 1;
         i->a = i->b = WG_NONE_REG;
         return r;
     }

@@ -174,7 +174,7 @@ static bool describe(wg_ins *i, ins_info *f)
     }
     case OP_SUBGROUP: { /* reads other lanes under the mask: never moved or merged */
         uint32_t out = i->sub == WG_SG_BALLOT ? 4 : i->sub <= WG_SG_ANY ? 1 : i->n;
-        rd(f, &i->a, i->sub <= WG_SG_SIZE ? 0 : i->sub <= WG_SG_ANY ? 1 : i->n);
+        rd(f, &i->a, i->sub <= WG_SG_COUNT ? 0 : i->sub <= WG_SG_ANY ? 1 : i->n);
         rd(f, &i->b, 1);
         rd(f, &i->d, out);
         f->wr = (opnd){&i->d, out};

@@ -97,7 +97,7 @@ static un_taint builtin_taint(const char *name, wg_loc loc)
 {
     if (name && (!strcmp(name, "local_invocation_id") || !strcmp(name, "local_invocation_index") ||
                  !strcmp(name, "global_invocation_id") ||
-                 !strcmp(name, "subgroup_invocation_id")))
+                 !strcmp(name, "subgroup_invocation_id") || !strcmp(name, "subgroup_id")))
         return at(loc, name);
     return UNIFORM;
 }
