@@ -17,6 +17,7 @@ typedef struct un_sym {
     un_taint t;
     int alias;             /* a pointer: the symbol it points to, -1 none */
     const wg_decl *sdecl;  /* an entry point's struct parameter: its members' builtins */
+    int level;             /* the control-flow nesting it was declared at */
 } un_sym;
 
 typedef struct un_ctx {
@@ -27,6 +28,7 @@ typedef struct un_ctx {
     int nsyms, cap;
     int sym_base;          /* the first symbol of the function being analysed */
     bool fragment;         /* a fragment entry point: derivatives need uniform control flow */
+    int level;             /* branches, cases, loop bodies and calls entered */
     bool oom;
     un_taint cf;           /* the control flow of the statement being walked */
     un_taint poison;       /* a 'return' of some invocations: the rest of the function */
@@ -57,7 +59,7 @@ static int sym_push(un_ctx *u, const char *name, un_taint t)
         }
         u->syms = s, u->cap = cap;
     }
-    u->syms[u->nsyms] = (un_sym){name, t, -1, NULL};
+    u->syms[u->nsyms] = (un_sym){name, t, -1, NULL, u->level};
     return u->nsyms++;
 }
 
@@ -185,6 +187,7 @@ static un_taint user_call(un_ctx *u, const wg_decl *fn, const wg_expr *e)
         }
     int base = u->nsyms, sym_base = u->sym_base;
     u->sym_base = base; /* the callee sees its parameters, not the caller's names */
+    u->level++;
     for (uint32_t i = 0; i < n && i < fn->nparams; i++) {
         int s = sym_push(u, fn->params[i].name, t[i]);
         if (s >= 0)
@@ -208,6 +211,7 @@ static un_taint user_call(un_ctx *u, const wg_decl *fn, const wg_expr *e)
     u->ret = saved_ret;
     u->nsyms = base;
     u->sym_base = sym_base;
+    u->level--;
     /* every invocation that made the call returns from it: the callee's
      * early returns end its own uniform control flow, not the caller's */
     u->cf = saved_cf;
@@ -341,7 +345,14 @@ static void assign(un_ctx *u, const wg_expr *lhs, un_taint t)
 {
     t = join(join(t, u->cf), lvalue_indices(u, lhs));
     int s = root_sym(u, lhs);
-    if (s >= 0)
+    if (s < 0)
+        return;
+    /* the whole variable, on every path from its declaration on (no branch,
+     * loop or call between): its old value is gone (WGSL's analysis); else
+     * either value may be there */
+    if (lhs->kind == E_IDENT && u->syms[s].level == u->level)
+        u->syms[s].t = t;
+    else
         u->syms[s].t = join(u->syms[s].t, t);
 }
 
@@ -446,10 +457,12 @@ static void stmt(un_ctx *u, const wg_stmt *s)
             expr(u, s->rhs);
             break;
         }
-        assign(u, s->lhs, expr(u, s->rhs));
+        /* x op= y reads x too */
+        assign(u, s->lhs, s->op == TK_ASSIGN ? expr(u, s->rhs)
+                                             : join(expr(u, s->rhs), expr(u, s->lhs)));
         break;
-    case S_INCDEC:
-        assign(u, s->lhs, UNIFORM);
+    case S_INCDEC: /* x++ keeps x's own uniformity */
+        assign(u, s->lhs, expr(u, s->lhs));
         break;
     case S_CALL:
         expr(u, s->rhs);
@@ -460,9 +473,11 @@ static void stmt(un_ctx *u, const wg_stmt *s)
         if (nonuni(c))
             u->cf = join(u->cf, at(s->loc, c.why));
         un_taint inner = u->cf;
+        u->level++;
         stmt(u, s->body);
         u->cf = inner;
         stmt(u, s->els);
+        u->level--;
         u->cf = join(saved, exits(u));
         break;
     }
@@ -473,10 +488,12 @@ static void stmt(un_ctx *u, const wg_stmt *s)
         if (nonuni(c))
             u->cf = join(u->cf, at(s->loc, c.why));
         un_taint inner = u->cf;
+        u->level++;
         for (uint32_t i = 0; i < s->ncases; i++) {
             u->cf = inner;
             stmt(u, s->cases[i].body);
         }
+        u->level--;
         u->brk = brk0;
         u->cf = join(saved, exits(u));
         break;
@@ -484,7 +501,9 @@ static void stmt(un_ctx *u, const wg_stmt *s)
     case S_LOOP:
     case S_FOR:
     case S_WHILE:
+        u->level++;
         loop(u, s);
+        u->level--;
         break;
     case S_BREAK:
         early_exit(u, &u->brk, s->loc, "a 'break' taken by only some invocations");
