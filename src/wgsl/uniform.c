@@ -273,6 +273,8 @@ static un_taint call(un_ctx *u, const wg_expr *e)
     }
     if (is_atomic(name))
         return join(t, at(e->loc, "an atomic's result"));
+    if (needs_derivatives(name)) /* a neighbour's value enters it */
+        return join(t, at(e->loc, "a derivative's result"));
     if (!strncmp(name, "subgroup", 8) || !strncmp(name, "quad", 4)) {
         /* uniform control flow only, as Dawn checks them (its subgroup
          * uniformity: an error); their results vary per invocation */
