@@ -652,7 +652,13 @@ static void sync_statement(parser *p)
 static wg_stmt *statement(parser *p)
 {
     uint32_t na;
-    attributes(p, &na); /* statement attributes (@diagnostic ...) are accepted and ignored */
+    const wg_token *at_attr = peek(p);
+    wg_attr *attrs = attributes(p, &na); /* @diagnostic: accepted and ignored */
+    for (uint32_t k = 0; k < na; k++)
+        if (strcmp(attrs[k].name, "diagnostic")) { /* WGSL: a statement takes no other */
+            syntax_error(p, at_attr, "a statement (only @diagnostic may come before one)");
+            break;
+        }
     const wg_token *t = peek(p);
     wg_loc loc = t->loc;
     wg_stmt *s;
