@@ -515,37 +515,23 @@ static bool math_once_per_value(const stex_profile *prof, stex_math_fn fn, uint3
     return true;
 }
 
-/* One word of an and/or/xor reduction, or of the math fn the lowering chose
- * (add, mul, min, max under the profile). */
+/* Two words combined by a reduction or scan: and/or/xor, integer min/max
+ * (imm UINT32_MAX), else the math fn the lowering chose under the profile. */
 static uint32_t sg_combine(const wg_ins *i, const stex_profile *prof, uint32_t x, uint32_t y)
 {
-    switch (i->sub == WG_SG_REDUCE || i->sub == WG_SG_INCLUSIVE || i->sub == WG_SG_EXCLUSIVE
-                ? -1 : (int)i->sub) {
-    case WG_SG_AND: return x & y;
-    case WG_SG_OR: return x | y;
-    case WG_SG_XOR: return x ^ y;
-    default: {
-        if (i->imm == UINT32_MAX) { /* integer min (e = 0) or max (e = 1) */
-            bool lt = i->c == TY_I32 ? (int32_t)x < (int32_t)y : x < y;
-            return lt != (i->e == 1) ? x : y;
-        }
-        uint32_t in[2] = {x, y}, out = 0;
-        stex_math_eval(prof, (stex_math_fn)i->imm, in, &out);
-        return out;
+    if (i->sub == WG_SG_AND)
+        return x & y;
+    if (i->sub == WG_SG_OR)
+        return x | y;
+    if (i->sub == WG_SG_XOR)
+        return x ^ y;
+    if (i->imm == UINT32_MAX) { /* e = 1: max */
+        bool lt = i->c == TY_I32 ? (int32_t)x < (int32_t)y : x < y;
+        return lt != (i->e == 1) ? x : y;
     }
-    }
-}
-
-/* The identity of an exclusive scan's first lane: 0 for add, 1 for mul. */
-static uint32_t sg_identity(const wg_ins *i)
-{
-    const stex_math_fn_info *info = stex_math_fn_get((stex_math_fn)i->imm);
-    bool mul = info && !strcmp(info->op, "mul");
-    switch ((wg_type_kind)i->c) {
-    case TY_F32: return mul ? 0x3f800000u : 0;
-    case TY_F16: return mul ? 0x3c00u : 0;
-    default: return mul ? 1 : 0;
-    }
+    uint32_t in[2] = {x, y}, out = 0;
+    stex_math_eval(prof, (stex_math_fn)i->imm, in, &out);
+    return out;
 }
 
 /* OP_SUBGROUP: the lanes in exec are the active invocations of the
@@ -606,7 +592,7 @@ static void subgroup_op(const wg_ins *i, const subgroup *sg, const stex_profile 
                 if (!(m >> l & 1))
                     continue;
                 if (i->sub == WG_SG_EXCLUSIVE)
-                    tmp[l] = have ? acc : sg_identity(i);
+                    tmp[l] = have ? acc : i->e; /* the identity, from the lowering */
                 acc = have ? sg_combine(i, prof, acc, a[l]) : a[l];
                 have = true;
                 if (i->sub == WG_SG_INCLUSIVE)

@@ -73,7 +73,8 @@ typedef enum wg_opcode {
                     * lanes in exec: value a (n words), lane or delta b (1 word; or
                     * WG_NONE_REG); imm = the stex_math_fn combining two words
                     * (add, mul, min, max; UINT32_MAX: integer min, or max when
-                    * e = 1), c = the scalar kind (wg_type_kind) */
+                    * e = 1), c = the scalar kind (wg_type_kind); an exclusive
+                    * scan's identity in e */
 
     /* ---- made by the optimisation pass (opt.c), never by the lowering ---- */
     OP_BREAK_JUMP  /* OP_BREAK_IF, then jump to b (its loop's LOOP_END) if no lane

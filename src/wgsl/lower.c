@@ -78,19 +78,25 @@ wg_cword *wg_cwords(wg_ctx *x, uint32_t n)
     return c;
 }
 
+bool wg_grow(wg_ctx *x, void **arr, uint32_t *cap, uint32_t n, size_t elem)
+{
+    if (n < *cap)
+        return true;
+    uint32_t c = *cap ? 2 * *cap : 16;
+    void *p = realloc(*arr, c * elem);
+    if (!p) {
+        x->oom = true;
+        return false;
+    }
+    *arr = p;
+    *cap = c;
+    return true;
+}
+
 void wg_scope_push(wg_ctx *x, const char *name, wg_val v)
 {
-    if (x->nsyms == x->syms_cap) {
-        uint32_t cap = x->syms_cap ? 2 * x->syms_cap : 64;
-        wg_sym *s = realloc(x->syms, cap * sizeof *s);
-        if (!s) {
-            x->oom = true;
-            return;
-        }
-        x->syms = s;
-        x->syms_cap = cap;
-    }
-    x->syms[x->nsyms++] = (wg_sym){name, v};
+    if (wg_grow(x, (void **)&x->syms, &x->syms_cap, x->nsyms, sizeof *x->syms))
+        x->syms[x->nsyms++] = (wg_sym){name, v};
 }
 
 const wg_val *wg_lookup_local(const wg_ctx *x, const char *name)

@@ -154,6 +154,9 @@ void wg_f32_results(wg_ctx *x, stex_math_fn fn, uint32_t *out);
 
 /* ---- lower.c: the context, registers, emission ---- */
 uint32_t wg_reg_alloc(wg_ctx *x, uint32_t words);
+/* Room for element n of a growing array (*arr, *cap elements of elem
+ * bytes), doubling it; false (x->oom set) when out of memory. */
+bool wg_grow(wg_ctx *x, void **arr, uint32_t *cap, uint32_t n, size_t elem);
 uint32_t wg_slot_alloc(wg_ctx *x);
 wg_ins *wg_emit(wg_ctx *x, wg_opcode op);
 uint32_t wg_pool_add(wg_ctx *x, const uint32_t *offs, uint32_t n);

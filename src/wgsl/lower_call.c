@@ -1410,6 +1410,10 @@ static wg_val subgroup_builtin(wg_ctx *x, const wg_expr *e, const struct sg_buil
     i->c = k, i->imm = (uint32_t)fn;
     if (int_minmax) /* exact: no math-layer function; e = 1 for max */
         i->imm = UINT32_MAX, i->e = !strcmp(b->math, "max");
+    if (b->sub == WG_SG_EXCLUSIVE) { /* the first lane's value: 0, or 1 for a product */
+        bool mul = !strcmp(b->math, "mul");
+        i->e = k == TY_F32 ? (mul ? 0x3f800000u : 0) : k == TY_F16 ? (mul ? 0x3c00u : 0) : mul;
+    }
     return reg_val(rt, d);
 }
 

@@ -60,16 +60,8 @@ static void if_stmt(wg_ctx *x, const wg_stmt *s)
 /* Enters a loop or switch; false when out of memory. */
 static bool construct_push(wg_ctx *x, uint32_t bslot, uint32_t cslot, bool loop)
 {
-    if (x->nbreak == x->cons_cap) {
-        uint32_t cap = x->cons_cap ? 2 * x->cons_cap : 16;
-        wg_construct *c = realloc(x->cons, cap * sizeof *c);
-        if (!c) {
-            x->oom = true;
-            return false;
-        }
-        x->cons = c;
-        x->cons_cap = cap;
-    }
+    if (!wg_grow(x, (void **)&x->cons, &x->cons_cap, x->nbreak, sizeof *x->cons))
+        return false;
     x->cons[x->nbreak++] = (wg_construct){bslot, cslot, loop};
     return true;
 }
@@ -79,7 +71,6 @@ static bool construct_push(wg_ctx *x, uint32_t bslot, uint32_t cslot, bool loop)
 static void loop_stmt(wg_ctx *x, const wg_expr *cond, const wg_stmt *body,
                       const wg_stmt *update, const wg_stmt *continuing, wg_loc loc)
 {
-    (void)loc;
     uint32_t bslot = wg_slot_alloc(x), cslot = wg_slot_alloc(x);
     emit_slot(x, OP_MASK_CLEAR, bslot);
     uint32_t head = x->prog->ncode;
@@ -507,16 +498,10 @@ static void stmt(wg_ctx *x, const wg_stmt *s)
 static void function_body(wg_ctx *x, const wg_decl *fn, const wg_val *params, wg_val *result)
 {
     int rt = fn->ret ? wg_resolve_type(x, fn->ret) : T_VOID;
-    if (x->nframes == x->frames_cap) { /* as deep as the module's functions go */
-        uint32_t cap = x->frames_cap ? 2 * x->frames_cap : 8;
-        wg_fn_frame *fr = realloc(x->frames, cap * sizeof *fr);
-        if (!fr) {
-            x->oom = true;
-            *result = wg_error_val();
-            return;
-        }
-        x->frames = fr;
-        x->frames_cap = cap;
+    /* as deep as the module's functions go */
+    if (!wg_grow(x, (void **)&x->frames, &x->frames_cap, x->nframes, sizeof *x->frames)) {
+        *result = wg_error_val();
+        return;
     }
     uint32_t depth = x->nframes;
     wg_fn_frame *f = &x->frames[x->nframes++];
