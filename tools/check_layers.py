@@ -26,7 +26,7 @@ LAYERS = ["common", "format", "convert", "math", "layout", "device", "resource",
           "race", "shader", "dispatch", "kernels", "io", "wgsl", "run", "cli"]
 
 OWNER = {  # public header -> the layer that implements it
-    "status.h": "common", "api.h": "common", "math.def": "math", "webgpu.h": "format", "formats.def": "format",
+    "status.h": "common", "api.h": "common", "cancel.h": "common", "math.def": "math", "webgpu.h": "format", "formats.def": "format",
     "format.h": "format", "convert.h": "convert", "math.h": "math", "wgsl_math.h": "math",
     "layout.h": "layout", "device.h": "device", "resource.h": "resource",
     "race.h": "race", "shader.h": "shader", "dispatch.h": "dispatch",

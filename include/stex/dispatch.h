@@ -21,7 +21,7 @@
  * size limits, layout/bind group mismatch); stex_dispatch returns
  * STEX_VALIDATION_ERROR for a count over maxComputeWorkgroupsPerDimension and
  * STEX_SHADER_ERROR when the kernel did something WGSL forbids (see shader.h)
- * or broke barrier uniformity.
+ * or broke barrier uniformity; STEX_CANCELLED when options.cancel stopped it.
  */
 #ifndef STEX_DISPATCH_H
 #define STEX_DISPATCH_H
@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "stex/api.h"
+#include "stex/cancel.h"
 #include "stex/resource.h"
 #include "stex/shader.h"
 
@@ -140,6 +141,10 @@ typedef struct stex_dispatch_options {
     const void *params;            /* uniform block seen as inv->params */
     stex_store_observer_fn store_observer; /* NULL = none (free) */
     void *store_observer_user;     /* its first argument */
+    /* NULL = never stopped; else checked between workgroups (and by the
+     * WGSL interpreter inside loops): once it says stop, the dispatch
+     * returns STEX_CANCELLED, some workgroups not run (stex/cancel.h) */
+    stex_cancel *cancel;
 } stex_dispatch_options;
 
 STEX_API const char *stex_schedule_name(stex_schedule s);

@@ -39,7 +39,9 @@ extern "C" {
     X(INVALID_ARGUMENT, "invalid argument", "a stex function was called with a bad argument") \
     X(IO_ERROR, "I/O error", "a file could not be read or written")                       \
     X(FILE_FORMAT_ERROR, "malformed file", "a file's contents do not follow its format")  \
-    X(MISMATCH, "mismatch", "a comparison found differences")
+    X(MISMATCH, "mismatch", "a comparison found differences")                            \
+    X(CANCELLED, "cancelled",                                                             \
+      "the work was stopped before its end (a time limit or an interrupt: stex/cancel.h)")
 
 typedef enum stex_status {
 #define STEX_STATUS_ENUM_(id, name, meaning) STEX_##id,

@@ -21,6 +21,7 @@
 #define STEX_STEX_H
 
 #include "stex/status.h"
+#include "stex/cancel.h"
 #include "stex/webgpu.h"
 #include "stex/format.h"
 #include "stex/convert.h"

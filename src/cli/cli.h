@@ -12,6 +12,9 @@
 #include "cli/options.h"
 
 enum { CLI_OK = 0, CLI_REFUSED = 1, CLI_USAGE = 2 };
+/* A command whose work was stopped (interrupt.c): 124 after --timeout (as
+ * timeout(1)), 128 + the signal's number after SIGINT or SIGTERM. */
+enum { CLI_TIMEOUT = 124, CLI_INTERRUPTED = 130, CLI_TERMINATED = 143 };
 
 typedef struct cli_command {
     const cli_spec *spec; /* its name, options and --help text */
@@ -41,6 +44,26 @@ bool cli_parse_u32_range(const char *cmd, const char *what, const char *s, uint3
                          uint32_t hi, uint32_t *out);
 /* "W", "WxH" or "WxHxL" (missing parts = 1); every part >= 1, decimal. */
 bool cli_parse_size(const char *cmd, const char *what, const char *s, uint32_t out[3]);
+
+/* The process's cancel flag (stex/cancel.h), which every dispatch of a
+ * command that runs work checks (interrupt.c). */
+struct stex_cancel *cli_cancel(void);
+/* Such a command's first call: SIGINT and SIGTERM raise the flag. */
+void cli_cancel_install(void);
+/* --timeout SECONDS (CLI_TIMEOUT_OPTION): the flag's deadline, from now. */
+bool cli_parse_timeout(const char *cmd, const char *value, void *field);
+/* main's last word: rc, or the timeout's or the signal's status with a
+ * line on stderr ("stex: interrupted (SIGINT)") when the flag was raised. */
+int cli_cancel_exit(int rc);
+/* The --timeout entry of an option table; the deadline is the process's,
+ * so the option has no field (at = 0 is never written). */
+#define CLI_TIMEOUT_OPTION                                                                    \
+    {.name = "timeout", .kind = CLI_CUSTOM, .parse = cli_parse_timeout, .at = 0,               \
+     .metavar = "SECONDS",                                                                    \
+     .help = "stop the work after SECONDS (a decimal number) with\n"                           \
+             "exit status 124 and no output written (default: no\n"                          \
+             "limit); Ctrl-C (SIGINT) or SIGTERM stop it at once\n"                           \
+             "(exit status 130, 143), outputs untouched"}
 
 /* Writes `s` as a JSON string literal (quotes and escapes). */
 void cli_json_string(FILE *f, const char *s);

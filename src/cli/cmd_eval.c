@@ -67,6 +67,7 @@ static const cli_option eval_options[] = {
              "value, division by zero, a shift past the width or a builtin outside its "
              "domain prints 'error: ...'): by WGSL's rules, or with --profile lavapipe or "
              "nvidia as Dawn's front end does (default spec)"},
+    CLI_TIMEOUT_OPTION,
     {0}};
 #undef AT
 
@@ -339,6 +340,7 @@ int cli_eval(int argc, char **argv)
     int rc = cli_parse(&cli_eval_spec, argc, argv, &o, &args);
     if (rc != CLI_OK || args.help)
         return rc;
+    cli_cancel_install();
     if (o.list) {
         list_expressions();
         return CLI_OK;

@@ -100,6 +100,7 @@ static const cli_option race_options[] = {
      .help = "WGSL: instructions a sub-group may run in one\n"
              "workgroup before a shader error (default 2^32)"},
     {.name = "json", .kind = CLI_FLAG, .at = AT(json), .help = "print one JSON object"},
+    CLI_TIMEOUT_OPTION,
     {0}};
 #undef AT
 
@@ -298,7 +299,8 @@ static stex_status draw_frames(cli_program *prog, uint64_t seed, uint32_t thread
     frame_list f = {.frames = calloc(64, sizeof(stex_image)), .max = 64};
     const stex_image **list = calloc(64, sizeof *list);
     stex_dispatch_options o = {.schedule = STEX_SCHEDULE_SHUFFLED, .seed = seed,
-                               .threads = (int)threads, .visibility = vis};
+                               .threads = (int)threads, .visibility = vis,
+                               .cancel = cli_cancel()};
     stex_status st = f.frames && list ? cli_program_run_frames(prog, &o, keep_frame, &f)
                                       : stex_fail(STEX_OUT_OF_MEMORY, "race: out of memory");
     if (!st && f.count == 0)
@@ -365,7 +367,7 @@ stex_status cli_race_study(const cli_program_desc *pd, uint32_t runs, uint64_t s
          * under every schedule. */
         stex_dispatch_options o = {.schedule = STEX_SCHEDULE_SHUFFLED, .seed = seed0 + r,
                                    .threads = (int)threads, .visibility = vis,
-                                   .races = r == 0 ? rd : NULL};
+                                   .races = r == 0 ? rd : NULL, .cancel = cli_cancel()};
         if ((st = cli_program_run(prog, &o)))
             goto done;
         if ((st = cli_program_image(prog, &cur)))
@@ -619,6 +621,7 @@ int cli_race(int argc, char **argv)
     int rc = cli_parse(&cli_race_spec, argc, argv, &o, &a);
     if (rc || a.help)
         return rc;
+    cli_cancel_install();
     if (a.count == 0)
         return cli_usage(cmd, "missing KERNEL (`stex run --list` lists them), FILE.json or "
                               "FILE.wgsl");

@@ -217,6 +217,7 @@ static const cli_option run_options[] = {
              "compare it with X.bin byte for byte (exit 1 if it\n"
              "differs); several threads on a racy kernel may differ,\n"
              "and the replay says so"},
+    CLI_TIMEOUT_OPTION,
     {0}};
 #undef AT
 
@@ -569,10 +570,12 @@ static int execute(const run_opts *o, const stex_kernel *k, const stex_kernel_se
     stex_dispatch_options d = {.schedule = o->schedule, .seed = o->seed,
                                .threads = (int)o->threads, .visibility = o->vis,
                                .oob_load = o->oob, .profile = stex_profile_get(o->profile),
-                               .races = rd};
+                               .races = rd, .cancel = cli_cancel()};
     if (o->record && (st = start_recording(k, prog, &rec, &d)))
         goto done;
     st = cli_program_run(prog, &d);
+    if (!st && stex_cancel_check(d.cancel)) /* a signal after the work: write nothing */
+        st = stex_cancel_fail(d.cancel, "the run");
     double ms = cli_program_steps_ms(prog); /* the dispatches, not the setup */
     if (!st && (o->outs.n || rp))
         st = cli_program_image(prog, &out);
@@ -634,6 +637,7 @@ int cli_run(int argc, char **argv)
     int rc = cli_parse(&cli_run_spec, argc, argv, &o, &a);
     if (rc || a.help)
         return rc;
+    cli_cancel_install();
     if (o.list)
         return list_kernels(o.json);
     if (a.count >= 1 && (cli_is_run_file(a.value[0]) || cli_is_wgsl_file(a.value[0])))

@@ -101,12 +101,16 @@ int cli_run_loaded(const char *path, stex_run *r, const cli_run_file_opts *o)
     stex_dispatch_options d = {.schedule = o->schedule, .seed = o->seed,
                                .threads = (int)o->threads, .visibility = o->vis,
                                .oob_load = o->oob, .profile = stex_profile_get(o->profile),
-                               .races = rd};
+                               .races = rd, .cancel = cli_cancel()};
     double t0 = cli_now_ms();
     if ((st = stex_run_execute(r, dev, &d)))
         goto done;
     double ms = cli_now_ms() - t0;
-    if ((st = stex_run_write_outputs(r)))
+    if (stex_cancel_check(d.cancel)) /* a signal after the work: write nothing */
+        st = stex_cancel_fail(d.cancel, "the run");
+    else
+        st = stex_run_write_outputs(r);
+    if (st)
         goto done;
     print_summary(o, path, r, rd, ms);
 done:

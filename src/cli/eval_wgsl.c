@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "common/error.h"
 #include "stex/stex.h"
 
@@ -179,7 +180,8 @@ stex_status eval_wgsl(const char *expr, const char *sig, stex_profile_id profile
         (st = stex_queue_write_buffer(b, 0, in, (size_t)nin * 4)))
         goto done;
     stex_bind_group_entry e = {.binding = 0, .buffer = b};
-    stex_dispatch_options o = {.threads = 1, .profile = stex_profile_get(profile)};
+    stex_dispatch_options o = {.threads = 1, .profile = stex_profile_get(profile),
+                               .cancel = cli_cancel()};
     if ((st = stex_bind_group_create(p, &e, 1, &g)) || (st = stex_dispatch(p, g, 1, 1, 1, &o)))
         goto done;
     memcpy(out, stex_buffer_data(b) + RESULT_AT * 4, (size_t)nout * 4);

@@ -65,7 +65,7 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    int rc = dispatch(argc, argv);
+    int rc = cli_cancel_exit(dispatch(argc, argv));
     /* Output lost to a full disk or a closed pipe must not look like
      * success: the buffered rest is written here, and any failed write of
      * the run left stdout's error flag set. */

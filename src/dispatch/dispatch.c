@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cancel_internal.h"
 #include "common/error.h"
 #include "convert/fast.h"
 #include "dispatch/dispatch_internal.h"
@@ -349,6 +350,9 @@ stex_status stex_dispatch_bound(const stex_pipeline *p, const stex_bound_group *
     if ((uint64_t)threads > ctx.total_wg)
         threads = (int)ctx.total_wg;
     ctx.threads = threads;
+    ctx.cancel = o.cancel;
+    if (stex_cancel_check(o.cancel))
+        return stex_cancel_fail(o.cancel, "dispatchWorkgroups");
     st = bind_group_prepare(set, &ctx);
     if (!st && o.races)
         st = dispatch_race_begin(o.races, &ctx, &ctx.race);
@@ -368,6 +372,13 @@ stex_status stex_dispatch_bound(const stex_pipeline *p, const stex_bound_group *
     uint64_t chunk = ctx.total_wg / ((uint64_t)threads * 16);
     chunk = chunk < 1 ? 1 : chunk > 256 ? 256 : chunk;
 
+    /* Chunks of workgroups taken from one counter (OpenMP's dynamic
+     * schedule written out, so that a cancelled dispatch stops taking
+     * chunks instead of skipping up to 2^48 workgroups one by one): the
+     * cancel flag is read before each workgroup, its deadline's clock
+     * before each chunk and every 16 workgroups. */
+    _Atomic uint64_t next_chunk = 0;
+    const uint64_t chunks = (ctx.total_wg + chunk - 1) / chunk;
 #pragma omp parallel num_threads(threads) if (threads > 1)
     {
         thread_state *t = &ts[omp_get_thread_num()];
@@ -375,17 +386,24 @@ stex_status stex_dispatch_bound(const stex_pipeline *p, const stex_bound_group *
         if (!ok)
             t->oom = true;
         uint64_t next_i = UINT64_MAX, next_wg = 0; /* the workgroup prefetched last */
-#pragma omp for schedule(dynamic, chunk)
-        for (uint64_t i = 0; i < ctx.total_wg; i++)
-            if (ok) {
+        for (;;) {
+            uint64_t c0 = atomic_fetch_add_explicit(&next_chunk, 1, memory_order_relaxed);
+            if (c0 >= chunks || !ok || stex_cancel_check(ctx.cancel))
+                break;
+            uint64_t end = (c0 + 1) * chunk < ctx.total_wg ? (c0 + 1) * chunk : ctx.total_wg;
+            for (uint64_t i = c0 * chunk; i < end; i++) {
+                if (ctx.cancel && (cancel_raised(ctx.cancel)
+                                   || (!(i & 15) && stex_cancel_check(ctx.cancel))))
+                    break;
                 uint64_t wg = i == next_i ? next_wg : perm_at(&order, i);
-                if (i + 1 < ctx.total_wg) { /* a chunk's iterations are consecutive */
+                if (i + 1 < end) { /* a chunk's iterations are consecutive */
                     next_i = i + 1;
                     next_wg = perm_at(&order, next_i);
                     prefetch_workgroup(&ctx, next_wg);
                 }
                 run_workgroup(t, wg);
             }
+        }
         thread_fini(t);
     }
 
@@ -400,11 +418,14 @@ stex_status stex_dispatch_bound(const stex_pipeline *p, const stex_bound_group *
                              || (e->err_wg == err->err_wg && e->err_lid < err->err_lid)))
             err = e;
     }
-    if (!st && ctx.race)
+    bool cancelled = ctx.cancel && stex_cancel_check(ctx.cancel);
+    if (!st && ctx.race && !cancelled)
         st = race_dispatch_end(ctx.race);
     dispatch_race_free(&ctx, ctx.race);
     if (err)
         st = stex_fail(STEX_SHADER_ERROR, "%s", err->err_msg);
+    if (cancelled) /* stopped part way: no verdict, whatever else happened */
+        st = stex_cancel_fail(ctx.cancel, "dispatchWorkgroups");
     free(ts);
     bind_group_release(&ctx);
     return st;

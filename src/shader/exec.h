@@ -91,6 +91,7 @@ typedef struct exec_dispatch {
     atomic_bool failed;          /* some thread hit a shader error */
     int threads;                 /* OpenMP threads running the dispatch */
     struct race_dispatch *race;
+    struct stex_cancel *cancel;  /* stex_dispatch_options.cancel (NULL: none) */
 } exec_dispatch;
 
 /* Per-thread engine state; inv->exec points here. */

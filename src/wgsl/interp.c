@@ -643,6 +643,10 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
     /* pc and the step count in locals, stored back at every stop */
     uint32_t pc = sg->pc;
     uint64_t steps = sg->steps;
+    /* a loop's end compares the steps with one bound: the step limit, or
+     * sooner the next look at the dispatch's cancel flag (stex/cancel.h) */
+    const uint64_t every = 1u << 16;
+    uint64_t check_at = steps + every < xp->max_steps ? steps + every : xp->max_steps;
 #define STOP(s) do { sg->pc = pc; sg->steps = steps; return (s); } while (0)
     for (;;) {
         const wg_ins *i = &p->code[pc++];
@@ -1116,7 +1120,7 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
         }
         case OP_LOOP_END:
             if (sg->exec) {
-                if (steps > xp->max_steps) {
+                if (steps > check_at && steps > xp->max_steps) {
                     uint32_t first = (uint32_t)__builtin_ctzll(sg->exec);
                     stex_lanes_enter(&L, first);
                     exec_shader_error(inv, "%s:%u: the loop ran past --max-steps (%llu "
@@ -1124,6 +1128,14 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
                                       "[max-steps]", xp->filename, i->line,
                                       (unsigned long long)xp->max_steps);
                     STOP(STOP_ERROR);
+                }
+                if (steps > check_at) {
+                    if (stex_cancel_check(inv->exec->ctx->cancel)) {
+                        exec_shader_error(inv, "%s:%u: stopped (the dispatch was cancelled)",
+                                          xp->filename, i->line);
+                        STOP(STOP_ERROR); /* the dispatch returns STEX_CANCELLED */
+                    }
+                    check_at = steps + every < xp->max_steps ? steps + every : xp->max_steps;
                 }
                 pc = i->b;
             } else {

@@ -12,7 +12,7 @@
 // done; default /tmp/cts-3314); --provider MODULE (default: for dawn,
 // dawn-provider.cjs here, npm webgpu with its globals installed; for stex,
 // this checkout's bindings/node); --flag k=v (repeatable, passed as
-// --gpu-provider-flag); --expectations FILE; --out FILE (FILE.tsv.xz is
+// --gpu-provider-flag; stex gets timeout=60 unless given one); --expectations FILE; --out FILE (FILE.tsv.xz is
 // written xz-compressed); --gc N (subcases between forced collections,
 // under node --expose-gc; default 100, as issue 15 ran Dawn, whose native
 // objects otherwise pile up); --only a,b (slice names, run in that order); --list NAME (run a
@@ -330,6 +330,9 @@ async function main() {
     env.VK_ICD_FILENAMES = icd;
   } else {
     provider ??= path.join(root, 'bindings/node/index.js');
+    // the provider's watchdog (default 10 s a dispatch) generous here: a
+    // CTS case is judged by its result, not by how long a CPU takes
+    if (!o.flags.some((f) => f.startsWith('timeout='))) o.flags.push('timeout=60');
   }
   const common = ['--gpu-provider', provider];
   for (const f of o.flags) common.push('--gpu-provider-flag', f);

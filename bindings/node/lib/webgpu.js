@@ -3,10 +3,11 @@
 // test uses, on the native addon (../src), exported as the `webgpu` npm
 // package exports them: create(flags) and globals.
 //
-// Work runs when it is submitted, on the calling thread: queue.submit
-// returns after the dispatches and copies ran; mapAsync's and
-// onSubmittedWorkDone's promises settle in the order they were made
-// (popErrorScope's at once).  Errors follow WebGPU: a TypeError for a malformed
+// Submitted work runs on the queue's timeline (class Timeline), each
+// dispatch off the JavaScript thread (src/addon_queue.c); later queue
+// operations, mapAsync, onSubmittedWorkDone and popErrorScope settle after
+// the work queued before them, in the order they were made.  Errors follow
+// WebGPU: a TypeError for a malformed
 // descriptor is thrown; anything the device rejects (a validation or
 // out-of-memory error) goes to the innermost matching error scope, or to
 // the device's uncapturederror event, and the object made is invalid
@@ -160,18 +161,21 @@ class GPUDevice extends EventTarget {
     this.onuncapturederror = null;
     this.lost = new Promise((resolve) => { this._resolveLost = resolve; });
     this._maps = new Set(); // WeakRefs to this device's buffers with a map pending or active
-    this._settle = []; // steps that settle promises, run in the order they were queued
+    // stops the dispatch running off the thread: destroy() raises it, and
+    // the watchdog (flag timeout) is its deadline (src/addon_queue.c)
+    this._cancel = native.cancelCreate();
     // stex's own: what no GPU reports (docs: bindings/node/README.md)
     this.stex = { profile: info.profile, raceReports: [] };
   }
   // Reports err (a GPUError) as WebGPU does: the innermost scope whose
-  // filter it matches, else an uncapturederror event.
-  _error(err) {
+  // filter it matches, else an uncapturederror event.  scopes: the stack
+  // as it was when the failing work was queued (submit, writeBuffer).
+  _error(err, scopes = this._scopes) {
     if (this._destroyed) return; // WebGPU: a lost device reports no errors
     const filter = err instanceof GPUOutOfMemoryError ? 'out-of-memory' : err instanceof GPUInternalError ? 'internal' : 'validation';
-    for (let i = this._scopes.length - 1; i >= 0; i--) {
-      if (this._scopes[i].filter === filter) {
-        if (!this._scopes[i].error) this._scopes[i].error = err;
+    for (let i = scopes.length - 1; i >= 0; i--) {
+      if (scopes[i].filter === filter) {
+        if (!scopes[i].error) scopes[i].error = err;
         return;
       }
     }
@@ -191,28 +195,27 @@ class GPUDevice extends EventTarget {
   popErrorScope() {
     const s = this._scopes.pop();
     if (!s) return Promise.reject(new DOMException('popErrorScope: the error scope stack is empty', 'OperationError'));
-    return Promise.resolve(s.error);
+    // settles once the work queued in the scope has run (its errors are in)
+    return new Promise((resolve) => this._later(() => resolve(s.error)));
   }
-  // Queues step, which settles a promise, behind the steps queued before
-  // it: the map of a mapAsync settles before an onSubmittedWorkDone asked
-  // after it, as WebGPU requires.
-  _later(step) {
-    this._settle.push(step);
-    if (this._settle.length === 1) {
-      queueMicrotask(() => {
-        const steps = this._settle;
-        this._settle = [];
-        for (const f of steps) f();
-      });
-    }
-  }
+  // Queues step, which settles a promise, on the queue's timeline: behind
+  // the work submitted before it and the steps queued before it (the map
+  // of a mapAsync settles before an onSubmittedWorkDone asked after it, as
+  // WebGPU requires).
+  _later(step) { this.queue._timeline.push(step); }
   destroy() {
     if (this._destroyed) return;
-    // WebGPU: unmap every buffer of the device (pending maps reject with AbortError)
+    native.cancelRequest(this._cancel); // a dispatch running stops at its next check
+    this._lose('destroyed', 'device.destroy() was called');
+  }
+  // The device is lost: its buffers unmapped (pending maps reject with
+  // AbortError), its queue runs nothing more, it reports no errors.
+  _lose(reason, message) {
+    if (this._destroyed) return;
     for (const ref of [...this._maps]) ref.deref()?.unmap();
     this._maps.clear();
     this._destroyed = true;
-    this._resolveLost(new GPUDeviceLostInfo('destroyed', 'device.destroy() was called'));
+    this._resolveLost(new GPUDeviceLostInfo(reason, message));
   }
   createBuffer(desc) {
     const size = need(desc, 'size', 'createBuffer'), usage = need(desc, 'usage', 'createBuffer');
@@ -263,7 +266,7 @@ class GPUDevice extends EventTarget {
       entries = layout._bgls.flatMap((bgl, group) => (bgl ? bgl._entries.map((e) => ({ ...e, group })) : []));
     }
     try {
-      return { h: native.pipelineCreate(this._h, module._h, compute.entryPoint, compute.constants, entries, this._config.subgroupWidth), layout };
+      return { h: native.pipelineCreate(this._h, module._h, compute.entryPoint, compute.constants, entries, this._config.subgroupWidth, this._config.maxSteps), layout };
     } catch (e) {
       return { h: null, error: gpuError(e) };
     }
@@ -462,9 +465,10 @@ class GPUBuffer extends GPUObjectBase {
   destroy() {
     this.unmap();
     this._destroyed = true;
-    // The memory goes now; the native object stays in _kept, as WebGPU
-    // lets createBindGroup take a destroyed buffer (submit refuses it).
-    if (this._h) native.discard(this._h);
+    // The memory goes now, or once the work submitted before has run; the
+    // native object stays in _kept, as WebGPU lets createBindGroup take a
+    // destroyed buffer (submit refuses it).
+    if (this._h) this._device.queue._afterWork(native.discard, this._h);
     this._kept = this._kept ?? this._h;
     this._h = null;
   }
@@ -494,9 +498,9 @@ class GPUTexture extends GPUObjectBase {
     v._texture = this; // submit() checks that it is not destroyed
     return v;
   }
-  destroy() { // the memory goes now; the object stays in _kept, as for buffers
+  destroy() { // the memory goes (after the work submitted); the object stays in _kept, as for buffers
     this._destroyed = true;
-    if (this._h) native.discard(this._h);
+    if (this._h) this._device.queue._afterWork(native.discard, this._h);
     this._kept = this._kept ?? this._h;
     this._h = null;
   }
@@ -703,8 +707,37 @@ function handle(obj, what) {
   return obj._h;
 }
 
+// The queue timeline: steps run one after another in the order queued; a
+// step that returns a promise (a dispatch running off the JavaScript
+// thread, src/addon_queue.c) holds back the steps after it until it
+// settles.  Queued steps run in a microtask; run(step) runs it at once
+// when nothing is waiting (a submit's errors then come before it returns).
+class Timeline {
+  constructor() { this._steps = []; this._busy = false; this._kicked = false; }
+  get idle() { return !this._busy && this._steps.length === 0; }
+  push(step) {
+    this._steps.push(step);
+    if (this._busy || this._kicked) return;
+    this._kicked = true;
+    queueMicrotask(() => { this._kicked = false; this._pump(); });
+  }
+  run(step) { if (this.idle) this._start(step); else this.push(step); }
+  _start(step) {
+    const r = step();
+    if (r && typeof r.then === 'function') {
+      this._busy = true;
+      const next = () => { this._busy = false; this._pump(); };
+      r.then(next, next);
+    }
+  }
+  _pump() { while (!this._busy && this._steps.length) this._start(this._steps.shift()); }
+}
+
 class GPUQueue extends GPUObjectBase {
-  constructor(device, label) { super(device, label); }
+  constructor(device, label) { super(device, label); this._timeline = new Timeline(); }
+  // fn(arg) now when no work is queued, else once the work queued before
+  // has run: what frees or writes memory that work may be using.
+  _afterWork(fn, arg) { this._timeline.run(() => { fn(arg); }); }
   // Runs command c; check: only its rules, as the encoder checks them at
   // finish() (the run checks them again: a resource may be destroyed since).
   _run(c, check = false) {
@@ -732,15 +765,17 @@ class GPUQueue extends GPUObjectBase {
         }
         const groups = c.groups.map((g) => (g ? { group: handle(g.group, 'a bind group'), offsets: g.offsets } : {}));
         const ind = check && c.indirect ? handle(c.indirect.buffer, 'the indirect buffer') : undefined; // in the usage scope
-        const report = native.dispatch(handle(c.pipeline, 'the pipeline'), groups, x, y, z, cfg.dispatch, check, ind);
-        if (report) {
+        if (check) return native.dispatch(handle(c.pipeline, 'the pipeline'), groups, x, y, z, cfg.dispatch, check, ind);
+        // off this thread: a promise of the race report (flag races=1)
+        const run = { cancel: d._cancel, timeout: cfg.timeout };
+        return native.dispatch(handle(c.pipeline, 'the pipeline'), groups, x, y, z, cfg.dispatch, false, undefined, run).then((report) => {
+          if (!report || d._destroyed) return;
           const r = JSON.parse(report);
           d.stex.raceReports.push(r);
           const ev = new Event('stexrace');
           ev.report = r;
           d.dispatchEvent(ev);
-        }
-        return undefined;
+        });
       }
       default: throw new GPUInternalError(`unknown command ${c.op}`);
     }
@@ -769,11 +804,41 @@ class GPUQueue extends GPUObjectBase {
     for (const cb of cbs) cb._submitted = true; // submitted or invalidated: not again
     if (why) { d._error(new GPUValidationError(`submit: ${why}`)); return; }
     if (d._destroyed) return; // a lost device runs nothing
-    for (const cb of cbs) {
-      for (const c of cb._commands) {
-        try { this._run(c); } catch (e) { d._error(e instanceof GPUError ? e : gpuError(e)); break; }
+    // The commands run on the queue timeline, after the work submitted
+    // before; their errors go to the scopes open now.
+    const lists = cbs.map((cb) => cb._commands), scopes = d._scopes.slice();
+    this._timeline.run(() => this._runLists(lists, scopes, 0, 0));
+  }
+  // Runs lists[i] from command k on, then the lists after it; a command
+  // that fails ends its command buffer.  A promise while a dispatch runs.
+  _runLists(lists, scopes, i, k) {
+    const d = this._device;
+    for (; i < lists.length; i++, k = 0) {
+      for (; k < lists[i].length; k++) {
+        if (d._destroyed) return undefined; // a lost device runs nothing more
+        let r;
+        try { r = this._run(lists[i][k]); } catch (e) { d._error(e instanceof GPUError ? e : gpuError(e), scopes); break; }
+        if (r && typeof r.then === 'function') {
+          const [ni, nk] = [i, k + 1];
+          return r.then(() => this._runLists(lists, scopes, ni, nk),
+            (e) => { this._failed(e, scopes); return this._runLists(lists, scopes, ni + 1, 0); });
+        }
       }
     }
+    return undefined;
+  }
+  // A dispatch that failed off the thread: stopped by the watchdog (the
+  // device is lost, as a browser's GPU watchdog loses it), by destroy()
+  // (nothing to report), or a shader error (a validation error).
+  _failed(e, scopes) {
+    const d = this._device;
+    if (e && e.code === 'cancelled') {
+      d._lose('unknown', `stex watchdog: a dispatch ran longer than the provider flag timeout=${d._config.timeout} s and was stopped; the device is lost (${e.message})`);
+      return;
+    }
+    let err;
+    try { err = gpuError(e); } catch (t) { err = new GPUValidationError(t.message); }
+    d._error(err, scopes);
   }
   writeBuffer(buffer, bufferOffset, data, dataOffset = 0, size) {
     const d = this._device;
@@ -786,7 +851,13 @@ class GPUQueue extends GPUObjectBase {
     if (!buffer || !buffer._h) { d._error(new GPUValidationError('writeBuffer: the buffer is invalid or destroyed')); return; }
     if (buffer._device !== d) { d._error(new GPUValidationError('writeBuffer: the buffer belongs to another device')); return; }
     if (buffer.mapState !== 'unmapped') { d._error(new GPUValidationError('writeBuffer: the buffer is mapped or has a map pending')); return; }
-    d._try(() => native.bufferWrite(buffer._h, bufferOffset, bytes, false));
+    if (this._timeline.idle) { d._try(() => native.bufferWrite(buffer._h, bufferOffset, bytes, false)); return; }
+    // behind the work submitted before it, with the bytes as they are now
+    const h = buffer._h, copy = bytes.slice(), scopes = d._scopes.slice();
+    this._timeline.push(() => {
+      if (d._destroyed) return;
+      try { native.bufferWrite(h, bufferOffset, copy, false); } catch (e) { this._failed(e, scopes); }
+    });
   }
   writeTexture(destination, data, layout, size) {
     const d = this._device;
@@ -795,11 +866,18 @@ class GPUQueue extends GPUObjectBase {
       d._error(new GPUValidationError('writeTexture: the texture belongs to another device'));
       return;
     }
-    try {
-      native.textureWrite(copyTexture(destination), bytes, copyLayout(layout), extent3D(size, 'writeTexture'));
-    } catch (e) { d._error(e instanceof GPUError ? e : gpuError(e)); }
+    size = extent3D(size, 'writeTexture');
+    const scopes = d._scopes.slice(), idle = this._timeline.idle;
+    const write = (dst, b) => {
+      if (d._destroyed) return;
+      try { native.textureWrite(dst, b, copyLayout(layout), size); } catch (e) { d._error(e instanceof GPUError ? e : gpuError(e), scopes); }
+    };
+    let dst;
+    try { dst = copyTexture(destination); } catch (e) { d._error(e instanceof GPUError ? e : gpuError(e)); return; }
+    if (idle) write(dst, bytes);
+    else { const copy = bytes.slice(); this._timeline.push(() => write(dst, copy)); } // behind the work submitted before
   }
-  // The work is done at submit; the promise still settles after the maps
+  // Settles after the work submitted before has run and after the maps
   // asked before it (WebGPU), also once the device is lost.
   onSubmittedWorkDone() { return new Promise((resolve) => this._device._later(resolve)); }
 }
@@ -807,31 +885,45 @@ class GPUQueue extends GPUObjectBase {
 // ---- the provider ----
 
 // flags: strings "key=value" as the CTS's and the peer harness's
-// --gpu-provider-flag give them: profile (spec, lavapipe, nvidia),
-// schedule (in-order, reversed, shuffled), seed, threads, subgroup (the
-// interpreter's lock-step lanes, 1..64), visibility (when a store becomes
-// visible to other invocations, as stex run --visibility), races (0/1).
-const FLAGS = ['profile', 'schedule', 'seed', 'threads', 'subgroup', 'visibility', 'races'];
+// --gpu-provider-flag give them (bindings/node/README.md, "Flags"): each
+// value is checked, and a bad one is a TypeError naming the flag.
+const DEFAULT_TIMEOUT_S = 10; // a browser's GPU watchdog allows a few seconds
+const FLAG_VALUES = {
+  profile: (v, c) => { c.profile = oneOf(v, ['spec', 'lavapipe', 'nvidia']); },
+  schedule: (v, c) => { c.dispatch.schedule = oneOf(v, ['in-order', 'reversed', 'shuffled']); },
+  seed: (v, c) => { c.dispatch.seed = whole(v, 0, Number.MAX_SAFE_INTEGER, 'a seed'); },
+  threads: (v, c) => { c.dispatch.threads = whole(v, 0, 4096, 'a thread count (0: all cores)'); },
+  subgroup: (v, c) => { c.subgroupWidth = whole(v, 1, 64, 'a width'); },
+  visibility: (v, c) => { c.dispatch.visibility = oneOf(v, ['immediate', 'snapshot']); },
+  races: (v, c) => { c.dispatch.raceCheck = ['1', 'on', 'true'].includes(oneOf(v, ['0', '1', 'off', 'on', 'false', 'true'])); },
+  timeout: (v, c) => {
+    const s = /^(\d+(\.\d*)?|\.\d+)$/.test(v) ? Number(v) : NaN;
+    if (!(s >= 0 && s <= 1e9)) throw new RangeError('not a number of seconds in [0, 1e9] (0: no watchdog)');
+    c.timeout = s;
+  },
+  'max-steps': (v, c) => { c.maxSteps = whole(v, 1, Number.MAX_SAFE_INTEGER, 'a step count'); },
+};
+const FLAGS = Object.keys(FLAG_VALUES);
+function oneOf(v, values) {
+  if (!values.includes(v)) throw new RangeError(`not one of ${values.slice(0, -1).join(', ')} or ${values.at(-1)}`);
+  return v;
+}
+function whole(v, lo, hi, what) { // decimal digits only: no sign, exponent, hex or blanks
+  const n = /^\d+$/.test(v) ? Number(v) : NaN;
+  if (!(n >= lo && n <= hi)) throw new RangeError(`not ${what}: a whole number in [${lo}, ${hi}]`);
+  return n;
+}
 function parseFlags(flags) {
-  const config = { profile: 'spec', subgroupWidth: undefined, dispatch: { schedule: 'in-order', seed: 0, threads: 0, raceCheck: false } };
+  const config = {
+    profile: 'spec', subgroupWidth: undefined, timeout: DEFAULT_TIMEOUT_S, maxSteps: undefined,
+    dispatch: { schedule: 'in-order', seed: 0, threads: 0, raceCheck: false },
+  };
   for (const f of [...(flags ?? [])]) {
-    const m = /^([a-z-]+)=(.*)$/.exec(String(f));
+    const m = /^([a-z-]+)=(.*)$/s.exec(String(f));
     if (!m) throw new TypeError(`stex flag '${f}': not key=value`);
     const [, k, v] = m;
-    if (k === 'profile') config.profile = v;
-    else if (k === 'schedule') config.dispatch.schedule = v;
-    else if (k === 'seed') config.dispatch.seed = Number(v);
-    else if (k === 'threads') config.dispatch.threads = Number(v);
-    else if (k === 'subgroup') {
-      const n = Number(v);
-      if (!Number.isInteger(n) || n < 1 || n > 64) throw new TypeError(`stex flag 'subgroup=${v}': not a width 1..64`);
-      config.subgroupWidth = n;
-    } else if (k === 'visibility') {
-      if (v !== 'immediate' && v !== 'snapshot') throw new TypeError(`stex flag 'visibility=${v}': not immediate or snapshot`);
-      config.dispatch.visibility = v;
-    }
-    else if (k === 'races') config.dispatch.raceCheck = v === '1' || v === 'true' || v === 'on';
-    else throw new TypeError(`stex flag '${k}': not one of ${FLAGS.join(', ')}`);
+    if (!Object.hasOwn(FLAG_VALUES, k)) throw new TypeError(`stex flag '${k}': not one of ${FLAGS.join(', ')}`);
+    try { FLAG_VALUES[k](v, config); } catch (e) { throw new TypeError(`stex flag '${k}=${v}': ${e.message}`); }
   }
   return config;
 }

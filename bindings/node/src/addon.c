@@ -83,6 +83,14 @@ addon_handle *addon_handle_new(addon_kind kind, void *ptr, addon_handle *const *
     return h;
 }
 
+void addon_handle_retain(addon_handle *h) { h->refs++; }
+
+void addon_handle_release(napi_env env, addon_handle *h)
+{
+    release(h);
+    settle_bytes(env);
+}
+
 /* The external's data: the JavaScript value's reference to a handle,
  * NULL once `drop` gave it up (the box itself goes with the value). */
 typedef struct js_ref {
@@ -366,5 +374,6 @@ NAPI_MODULE_INIT()
     addon_define_lifetime(env, exports);
     addon_define_device(env, exports);
     addon_define_shader(env, exports);
+    addon_define_queue(env, exports);
     return exports;
 }

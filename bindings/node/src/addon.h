@@ -50,6 +50,10 @@ typedef struct addon_handle {
 /* A new handle for ptr (one reference: the JavaScript value's) keeping
  * deps[0..n) alive; NULL when out of memory (ptr is then destroyed). */
 addon_handle *addon_handle_new(addon_kind kind, void *ptr, addon_handle *const *deps, uint32_t n);
+/* One more reference to h (work in flight that uses it), and giving it
+ * back (on the JavaScript thread: the bytes freed are told to V8). */
+void addon_handle_retain(addon_handle *h);
+void addon_handle_release(napi_env env, addon_handle *h);
 /* The JavaScript value for h; on failure h is released and NULL returned. */
 napi_value addon_wrap(napi_env env, addon_handle *h);
 /* The handle in value v, which must be of kind `kind` (else a TypeError
@@ -96,6 +100,13 @@ bool addon_is_undefined(napi_env env, napi_value v);
 void addon_define_lifetime(napi_env env, napi_value exports);
 void addon_define_device(napi_env env, napi_value exports);
 void addon_define_shader(napi_env env, napi_value exports);
+void addon_define_queue(napi_env env, napi_value exports);
+/* dispatch(..., run) of addon_shader.c with run = {cancel, timeout}: the
+ * dispatch as async work (addon_queue.c), a promise of the race report;
+ * takes o->races. */
+napi_value addon_dispatch_async(napi_env env, napi_value pipeline, napi_value groups,
+                                const stex_bound_group *bg, uint32_t n, const uint32_t xyz[3],
+                                const stex_dispatch_options *o, napi_value run);
 /* Adds function fn to exports under name. */
 void addon_export(napi_env env, napi_value exports, const char *name, napi_callback fn);
 

@@ -182,10 +182,11 @@ static napi_value layout_create(napi_env env, napi_callback_info info)
 
 /* pipelineCreate(device, module, entryPoint | undefined, constants | undefined,
  *                layout entries with .group | undefined for 'auto',
- *                subgroup width | undefined (the interpreter's lanes: 1..64)) */
+ *                subgroup width | undefined (the interpreter's lanes: 1..64),
+ *                max steps | undefined (a sub-group's instructions per workgroup)) */
 static napi_value pipeline_create(napi_env env, napi_callback_info info)
 {
-    ADDON_ARGS(6);
+    ADDON_ARGS(7);
     addon_handle *dev = addon_unwrap(env, argv[0], ADDON_DEVICE, "createComputePipeline");
     addon_handle *mod = dev ? addon_unwrap(env, argv[1], ADDON_MODULE, "compute.module") : NULL;
     if (!mod)
@@ -228,9 +229,14 @@ static napi_value pipeline_create(napi_env env, napi_callback_info info)
     uint32_t width = 0;
     if (ok && !addon_is_undefined(env, argv[5]))
         ok = napi_get_value_uint32(env, argv[5], &width) == napi_ok;
+    double steps = 0; /* the provider checked it: a whole number in [1, 2^53) */
+    if (ok && !addon_is_undefined(env, argv[6]))
+        ok = napi_get_value_double(env, argv[6], &steps) == napi_ok;
     if (ok) {
         stex_wgsl_options o = {.overrides = ov, .override_count = n, .layout = layout,
-                               .layout_count = nlayout, .subgroup_width = width};
+                               .layout_count = nlayout, .subgroup_width = width,
+                               .max_steps = steps >= 1 && steps < 9007199254740992.0
+                                                ? (uint64_t)steps : 0};
         st = stex_wgsl_pipeline_create(dev->ptr, mod->ptr, entry, &o, &p);
     }
     free(layout);
@@ -311,13 +317,15 @@ static napi_value bind_group_create(napi_env env, napi_callback_info info)
 }
 
 /* dispatch(pipeline, [{group, offsets}] (index = @group), x, y, z, options, check,
- *          indirect buffer | undefined)
- * -> the race report (JSON text) when options.raceCheck, else undefined.
+ *          indirect buffer | undefined, run | undefined)
+ * -> the race report (JSON text) when options.raceCheck, else undefined;
+ * with run = {cancel (cancelCreate), timeout (seconds, 0: none)}: a promise
+ * of it, the dispatch running off this thread (addon_queue.c).
  * options: {schedule, seed, threads, visibility, raceCheck} as stex run takes them;
  * check true: only stex_check_dispatch (what the encoder checks). */
 static napi_value dispatch(napi_env env, napi_callback_info info)
 {
-    ADDON_ARGS(8);
+    ADDON_ARGS(9);
     addon_handle *p = addon_unwrap(env, argv[0], ADDON_PIPELINE, "dispatchWorkgroups");
     if (!p)
         return NULL;
@@ -393,6 +401,8 @@ static napi_value dispatch(napi_env env, napi_callback_info info)
             return addon_throw_status(env, st);
         o.races = rd;
     }
+    if (!addon_is_undefined(env, argv[8]))
+        return addon_dispatch_async(env, argv[0], argv[1], bg, n, xyz, &o, argv[8]);
     stex_status st = stex_dispatch_bound(p->ptr, bg, n, xyz[0], xyz[1], xyz[2], &o);
     napi_value r = NULL;
     if (st)
