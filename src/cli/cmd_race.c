@@ -41,7 +41,7 @@ static const char EPILOGUE[] =
     "  stex race examples/run/race.json --runs 10    # a run file\n"
     "\n"
     "exit status: 0 done (races or not), 1 the device refused, 2 usage error or\n"
-    "unwritable output.\n";
+    "unwritable output, 124 --timeout ran out, 130 / 143 SIGINT / SIGTERM.\n";
 
 typedef struct race_opts {
     uint32_t runs, threads, size[3], iterations; /* size[0] == 0: the kernel's own */

@@ -49,7 +49,8 @@ static const char EPILOGUE[] =
     "\n"
     "exit status: 0 done (a replay: byte-identical), 1 the device refused\n"
     "(validation or shader error) or a replay differs from its golden,\n"
-    "2 usage error, unreadable input or unwritable output.\n";
+    "2 usage error, unreadable input or unwritable output, 124 --timeout ran\n"
+    "out, 130 / 143 stopped by SIGINT / SIGTERM (no output written).\n";
 
 static int list_kernels(bool json)
 {
