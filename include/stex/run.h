@@ -19,6 +19,10 @@
  * (the WGSL front end); a module {"kernel": "decaer", "pass": 0} takes the
  * C pipeline of a built-in lesson kernel (stex/kernels.h) instead.
  *
+ * The files a run file names (modules, contents, data, outputs) must lie
+ * inside its own folder unless stex_run_options.allow_paths allows another
+ * folder (docs/run-files.md, "Files and security").
+ *
  * Failure: every message starts with the run file's name and the JSON path
  * of the offending entry ("run.json: $.steps[2].dispatchWorkgroups.pipeline:
  * pipeline 'p' is not declared").  A file that cannot be read is
@@ -98,6 +102,18 @@ typedef struct stex_run_options {
      * workgroup (0 = 2^32), as in stex_wgsl_options. */
     uint32_t subgroup_width;
     uint64_t max_steps;
+    /* Folders besides the run file's own whose files it may name (copied;
+     * "/" allows every file).  A run file names only files inside its own
+     * folder: an absolute path, a '..' or a symbolic link leading out of it
+     * is refused (STEX_IO_ERROR naming the member) - for the files it reads
+     * and the files it writes.  With read_file, the names it reads are
+     * checked as text (the hook decides what they mean). */
+    const char *const *allow_paths;
+    size_t allow_path_count;
+    /* The bytes its textures and buffers may take together (0 = 4 GiB): a
+     * resource past it is refused as out of memory (GPUOutOfMemoryError)
+     * before anything is allocated. */
+    uint64_t max_memory;
 } stex_run_options;
 
 /* Reads and parses the run file at path; relative file names inside it are

@@ -52,6 +52,7 @@ typedef struct race_opts {
     bool json, c; /* c: --executor c */
     uint32_t subgroup;  /* --subgroup-size (WGSL) */
     uint64_t max_steps; /* --max-steps (WGSL) */
+    cli_allow_paths allow; /* --allow-paths DIR (a run file) */
 } race_opts;
 
 /* --executor: wgsl (default) or c */
@@ -100,6 +101,10 @@ static const cli_option race_options[] = {
      .help = "WGSL: instructions a sub-group may run in one\n"
              "workgroup before a shader error (default 2^32)"},
     {.name = "json", .kind = CLI_FLAG, .at = AT(json), .help = "print one JSON object"},
+    {.name = "allow-paths", .kind = CLI_CUSTOM, .parse = cli_parse_allow_path, .at = AT(allow),
+     .metavar = "DIR", .help = "FILE.json: let the run file name files in DIR too\n"
+                               "(repeatable); by default it may name only files in\n"
+                               "its own folder (docs/run-files.md)"},
     CLI_TIMEOUT_OPTION,
     {0}};
 #undef AT
@@ -592,7 +597,7 @@ static int race_file(const cli_args *a, const race_opts *o)
 {
     const char *cmd = "race", *path = a->value[0];
     bool wgsl = cli_is_wgsl_file(path);
-    const char *kernel_only[] = {"variant", "executor", wgsl ? NULL : "size",
+    const char *kernel_only[] = {"variant", "executor", wgsl ? "allow-paths" : "size",
                                  wgsl ? NULL : "iterations", NULL};
     for (const char *const *k = kernel_only; *k; k++)
         if (cli_given(&cli_race_spec, a, *k))
@@ -604,9 +609,12 @@ static int race_file(const cli_args *a, const race_opts *o)
                   : cli_read_run_file(cmd, path, &json, &dir);
     if (rc)
         return rc;
+    /* a WGSL file's run file names what the command line names: any file */
+    const cli_allow_paths *allow = wgsl ? &cli_allow_any_path : &o->allow;
     cli_program_desc pd = {.path = path, .json = json, .base_dir = wgsl ? "." : dir,
                            .profile = STEX_PROFILE_SPEC, .subgroup_width = o->subgroup,
-                           .max_steps = o->max_steps};
+                           .max_steps = o->max_steps, .allow_paths = allow->dir,
+                           .allow_path_count = allow->n};
     rc = study(o, path, &pd);
     free(json);
     free(dir);
@@ -635,6 +643,8 @@ int cli_race(int argc, char **argv)
                               "--iterations 64 or fewer");
     if (cli_is_run_file(a.value[0]) || cli_is_wgsl_file(a.value[0]))
         return race_file(&a, &o);
+    if (o.allow.n)
+        return cli_usage(cmd, "--allow-paths: only for a run file (FILE.json)");
     const stex_kernel *k = cli_find_kernel(cmd, a.value[0]);
     if (!k)
         return CLI_USAGE;

@@ -218,6 +218,10 @@ static const cli_option run_options[] = {
              "compare it with X.bin byte for byte (exit 1 if it\n"
              "differs); several threads on a racy kernel may differ,\n"
              "and the replay says so"},
+    {.name = "allow-paths", .kind = CLI_CUSTOM, .parse = cli_parse_allow_path, .at = AT(allow),
+     .metavar = "DIR", .help = "FILE.json: let the run file name files in DIR too\n"
+                               "(repeatable); by default it may name only files in\n"
+                               "its own folder (docs/run-files.md)"},
     CLI_TIMEOUT_OPTION,
     {0}};
 #undef AT
@@ -608,6 +612,7 @@ static int run_file(const cli_args *a, run_opts *o)
         o->schedule = STEX_SCHEDULE_SHUFFLED;
     cli_run_file_opts f = {o->json, o->race_check, o->threads, o->seed, o->profile, o->schedule,
                            o->vis, o->oob, o->subgroup, o->max_steps};
+    f.allow = &o->allow;
     if (!cli_is_wgsl_file(a->value[0])) {
         if (o->constants.n)
             return cli_usage("run", "--constant: only for a WGSL file; a run file gives its "
@@ -615,8 +620,8 @@ static int run_file(const cli_args *a, run_opts *o)
         return cli_run_file(&cli_run_spec, a, &f);
     }
     static const char *const kernel_only[] = {"variant", "in", "record-allowed", "print-wgsl",
-                                              "print-run",
-                                              "executor", "replay", "dump-input", NULL};
+                                              "print-run", "executor", "replay", "dump-input",
+                                              "allow-paths", NULL};
     for (const char *const *k = kernel_only; *k; k++)
         if (cli_given(&cli_run_spec, a, *k))
             return cli_usage("run", "--%s: not for a WGSL file (it runs the shader itself on "
@@ -646,6 +651,9 @@ int cli_run(int argc, char **argv)
     if (o.constants.n)
         return cli_usage("run", "--constant: only for a WGSL file (the lessons' kernels have "
                                 "no overridable constants)");
+    if (o.allow.n)
+        return cli_usage("run", "--allow-paths: only for a run file (FILE.json); a kernel's "
+                                "files are the ones its options name");
     if (o.replay) {
         rp = &replay;
         rc = run_replay_load(&a, &o, &k, rp);

@@ -5,6 +5,7 @@
 #define STEX_CLI_CMD_RUN_H
 
 #include "cli/cli_kernel.h"
+#include "cli/cmd_run_file.h"
 
 #define RUN_MAX_OUTS 8
 /* the sub-group width --executor wgsl runs at (the interpreter's default) */
@@ -39,6 +40,7 @@ typedef struct run_opts {
     const char *replay;         /* --replay X.bin.json */
     run_outs outs;
     run_constants constants;
+    cli_allow_paths allow;      /* --allow-paths DIR (a run file) */
 } run_opts;
 
 /* The WGSL of every pass, as `stex run K --print-wgsl` prints it. */

@@ -7,9 +7,36 @@
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli_kernel.h"
 #include "io/io_internal.h"
+
+const cli_allow_paths cli_allow_any_path = {1, {"/"}};
+
+bool cli_parse_allow_path(const char *cmd, const char *value, void *field)
+{
+    cli_allow_paths *a = field;
+    struct stat sb;
+    if (a->n == CLI_MAX_ALLOW_PATHS) {
+        cli_usage(cmd, "--allow-paths: at most %d folders", CLI_MAX_ALLOW_PATHS);
+        return false;
+    }
+    if (!*value || stat(value, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+        cli_usage(cmd, "--allow-paths: '%s' is not a folder", value);
+        return false;
+    }
+    a->dir[a->n++] = value;
+    return true;
+}
+
+/* The run options for o: its WGSL settings and allowed folders. */
+static stex_run_options run_options(const cli_run_file_opts *o)
+{
+    return (stex_run_options){.subgroup_width = o->subgroup, .max_steps = o->max_steps,
+                              .allow_paths = o->allow ? o->allow->dir : NULL,
+                              .allow_path_count = o->allow ? o->allow->n : 0};
+}
 
 bool cli_is_run_file(const char *arg)
 {
@@ -80,7 +107,7 @@ int cli_run_file(const cli_spec *spec, const cli_args *a, const cli_run_file_opt
     if (rc)
         return rc;
     stex_run *r = NULL;
-    stex_run_options ro = {.subgroup_width = o->subgroup, .max_steps = o->max_steps};
+    stex_run_options ro = run_options(o);
     stex_status st = stex_run_load(a->value[0], &ro, &r);
     return st ? cli_fail("run", st) : cli_run_loaded(a->value[0], r, o);
 }

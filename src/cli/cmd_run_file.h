@@ -8,6 +8,19 @@
 #include "cli/cli.h"
 #include "stex/stex.h"
 
+/* --allow-paths DIR (repeatable): folders besides its own whose files a
+ * run file may name (stex_run_options.allow_paths). */
+enum { CLI_MAX_ALLOW_PATHS = 16 };
+typedef struct cli_allow_paths {
+    size_t n;
+    const char *dir[CLI_MAX_ALLOW_PATHS];
+} cli_allow_paths;
+/* Its parser (CLI_CUSTOM): an existing folder, added to the list. */
+bool cli_parse_allow_path(const char *cmd, const char *value, void *field);
+/* Every file ("/"): what a run file the CLI makes from its own command line
+ * (`stex run FILE.wgsl --out ...`) may name. */
+extern const cli_allow_paths cli_allow_any_path;
+
 /* The options of `stex run` a run file takes. */
 typedef struct cli_run_file_opts {
     bool json, race_check;
@@ -19,6 +32,7 @@ typedef struct cli_run_file_opts {
     stex_oob_load oob;
     uint32_t subgroup;     /* WGSL: lanes in lock step (0 = 32) */
     uint64_t max_steps;    /* WGSL: 0 = the interpreter's default */
+    const cli_allow_paths *allow; /* --allow-paths (NULL: none) */
 } cli_run_file_opts;
 
 /* Whether `arg` names a run file (ends in .json). */

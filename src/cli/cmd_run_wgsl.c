@@ -158,7 +158,9 @@ int cli_run_wgsl(const char *path, const uint32_t size[3], uint32_t iterations,
     if (rc)
         return rc;
     stex_run *r = NULL;
-    stex_run_options ro = {.subgroup_width = o->subgroup, .max_steps = o->max_steps};
+    /* its files are the command line's (the .wgsl, the --out files): any */
+    stex_run_options ro = {.subgroup_width = o->subgroup, .max_steps = o->max_steps,
+                           .allow_paths = cli_allow_any_path.dir, .allow_path_count = 1};
     stex_status st = stex_run_parse(json, path, ".", &ro, &r);
     free(json);
     return st ? cli_fail("run", st) : cli_run_loaded(path, r, o);

@@ -112,7 +112,9 @@ static stex_status create_device(cli_program *p)
     if (st || p->d.kernel)
         return st ? st : stex_device_create(p->adapter, NULL, &p->device);
     stex_run *r;
-    if ((st = stex_run_parse(p->d.json, p->d.path, p->d.base_dir, NULL, &r)))
+    stex_run_options ro = {.allow_paths = p->d.allow_paths,
+                           .allow_path_count = p->d.allow_path_count};
+    if ((st = stex_run_parse(p->d.json, p->d.path, p->d.base_dir, &ro, &r)))
         return st;
     st = stex_run_request_device(r, p->adapter, &p->device);
     stex_run_destroy(r);
@@ -203,7 +205,9 @@ static stex_status execute(cli_program *p, const char *json, const stex_dispatch
     }
     stex_run_options ro = {.before_step = before_step, .after_step = after_step,
                            .step_user = &(step_watch){p, after, user},
-                           .subgroup_width = p->d.subgroup_width, .max_steps = p->d.max_steps};
+                           .subgroup_width = p->d.subgroup_width, .max_steps = p->d.max_steps,
+                           .allow_paths = p->d.allow_paths,
+                           .allow_path_count = p->d.allow_path_count};
     p->steps_ms = 0;
     p->nstep_ms = 0;
     if (p->d.kernel) {

@@ -210,24 +210,74 @@ static void roll_back(io_batch *b, size_t n)
     }
 }
 
-/* Serialises commits in one directory, so that two runs writing the same
- * files leave one run's set, not a mix.  -1 if the lock is unavailable (the
- * commit then goes on unlocked). */
-static int lock_dir(const char *path)
+/* The folders a batch writes, each open and locked (flock, exclusive). */
+typedef struct dir_locks {
+    size_t n;
+    int fd[IO_BATCH_MAX];
+    dev_t dev[IO_BATCH_MAX];
+    ino_t ino[IO_BATCH_MAX];
+} dir_locks;
+
+/* Opens the folder of `path` and adds it unless it is one already there
+ * (the same folder under another name: flock on a second descriptor of it
+ * would wait for ourselves). */
+static void add_dir(dir_locks *l, const char *path)
 {
     const char *slash = strrchr(path, '/');
     char *dir = slash ? malloc((size_t)(slash - path) + 2) : dup_str(".");
     if (!dir)
-        return -1;
+        return;
     if (slash)
         snprintf(dir, (size_t)(slash - path) + 2, "%.*s", (int)(slash - path + 1), path);
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     free(dir);
-    if (fd >= 0 && flock(fd, LOCK_EX) != 0) {
-        close(fd);
-        fd = -1;
+    struct stat sb;
+    if (fd < 0 || fstat(fd, &sb) != 0) {
+        if (fd >= 0)
+            close(fd);
+        return;
     }
-    return fd;
+    for (size_t i = 0; i < l->n; i++)
+        if (l->dev[i] == sb.st_dev && l->ino[i] == sb.st_ino) {
+            close(fd);
+            return;
+        }
+    l->fd[l->n] = fd;
+    l->dev[l->n] = sb.st_dev;
+    l->ino[l->n++] = sb.st_ino;
+}
+
+/* Serialises commits: every folder the batch writes is locked, so that two
+ * runs writing the same files - in any order, through any names of their
+ * folders - leave one run's whole set, never a mix.  The folders are locked
+ * in one order for everyone (device, inode), so two batches cannot each
+ * hold a lock the other waits for.  A folder that cannot be opened or
+ * locked is left unlocked (the commit goes on). */
+static void lock_dirs(const io_batch *b, dir_locks *l)
+{
+    l->n = 0;
+    for (size_t i = 0; i < b->n; i++)
+        add_dir(l, b->item[i].t.final_path);
+    for (size_t i = 1; i < l->n; i++) /* insertion sort: at most IO_BATCH_MAX */
+        for (size_t k = i; k > 0 && (l->dev[k - 1] > l->dev[k] ||
+                                     (l->dev[k - 1] == l->dev[k] && l->ino[k - 1] > l->ino[k]));
+             k--) {
+            int fd = l->fd[k];
+            dev_t dev = l->dev[k];
+            ino_t ino = l->ino[k];
+            l->fd[k] = l->fd[k - 1], l->dev[k] = l->dev[k - 1], l->ino[k] = l->ino[k - 1];
+            l->fd[k - 1] = fd, l->dev[k - 1] = dev, l->ino[k - 1] = ino;
+        }
+    for (size_t i = 0; i < l->n; i++)
+        while (flock(l->fd[i], LOCK_EX) != 0 && errno == EINTR)
+            ;
+}
+
+static void unlock_dirs(dir_locks *l)
+{
+    for (size_t i = l->n; i-- > 0;)
+        close(l->fd[i]);
+    l->n = 0;
 }
 
 stex_status io_batch_commit(io_batch *b)
@@ -240,7 +290,8 @@ stex_status io_batch_commit(io_batch *b)
         io_batch_abort(b);
         return st;
     }
-    int lock = b->n ? lock_dir(b->item[0].t.final_path) : -1;
+    dir_locks locks;
+    lock_dirs(b, &locks);
     size_t i = 0;
     for (; i < b->n && !st; i++) {
         io_batch_item *it = &b->item[i];
@@ -265,8 +316,7 @@ stex_status io_batch_commit(io_batch *b)
             it->t.tmp_path = NULL;
         }
     }
-    if (lock >= 0)
-        close(lock);
+    unlock_dirs(&locks);
     io_batch_abort(b);
     return st;
 }

@@ -46,6 +46,14 @@ static stex_status create_one(stex_run *r, const char *name, const json_t *d, co
     if (!json_object_get(d, "usage"))
         return run_fail(r, BAD, path, "missing member 'usage'");
     stex_buffer *b;
+    /* maxBufferSize first (a validation error), then the run's memory */
+    if ((st = stex_buffer_create(r->device, &(stex_buffer_desc){.size = 0, .usage = bd.usage}, &b)))
+        return run_wrap(r, st, path);
+    stex_buffer_destroy(b);
+    if (bd.size > stex_device_limits(r->device)->max_buffer_size)
+        return run_wrap(r, stex_buffer_create(r->device, &bd, &b), path);
+    if ((st = run_reserve_memory(r, bd.size, path, "createBuffer")))
+        return st;
     if ((st = stex_buffer_create(r->device, &bd, &b)))
         return run_wrap(r, st, path);
     if ((st = run_table_add(&r->buffers, name, b))) {

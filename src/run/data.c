@@ -26,10 +26,11 @@ static stex_status from_file(const stex_run *r, const json_t *v, const char *pat
 {
     if (!json_is_string(v))
         return run_fail(r, BAD, path, "expected a file name (a string)");
-    char *full = run_file_path(r, json_string_value(v));
-    if (!full)
-        return run_fail(r, STEX_OUT_OF_MEMORY, path, "out of memory");
-    stex_status st = run_read_file(r, full, bytes, size, STEX_IO_MAX_BYTES);
+    char *full;
+    stex_status st = run_named_file(r, json_string_value(v), path, false, &full);
+    if (st)
+        return st;
+    st = run_read_file(r, full, bytes, size, STEX_IO_MAX_BYTES);
     free(full);
     return st ? run_wrap(r, st, path) : STEX_OK;
 }

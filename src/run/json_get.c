@@ -10,6 +10,8 @@
 
 static const char *type_name(const json_t *v)
 {
+    if (!v)
+        return "nothing";
     switch (json_typeof(v)) {
     case JSON_OBJECT: return "an object";
     case JSON_ARRAY: return "a list";
@@ -44,14 +46,39 @@ stex_status run_check_members(const stex_run *r, const json_t *obj, const char *
     return STEX_OK;
 }
 
+/* A required member that is absent (v NULL at "<parent>.key"): the error
+ * names the object that lacks it, "<parent>: missing member 'key'". */
+static stex_status missing(const stex_run *r, const char *path)
+{
+    size_t n = strlen(path);
+    const char *cut = NULL;
+    if (n > 2 && !strcmp(path + n - 2, "\"]")) /* <parent>["key"] */
+        for (const char *q = path + n - 2; q > path && !cut; q--)
+            cut = !strncmp(q - 1, "[\"", 2) ? q - 1 : NULL;
+    if (!cut)
+        cut = strrchr(path, '.');
+    if (!cut || cut == path)
+        return run_fail(r, BAD, path, "missing");
+    char parent[RUN_PATH_MAX], key[RUN_PATH_MAX];
+    snprintf(parent, sizeof parent, "%.*s", (int)(cut - path), path);
+    snprintf(key, sizeof key, "%.*s", *cut == '.' ? (int)(n - (size_t)(cut - path) - 1)
+                                                  : (int)(n - (size_t)(cut - path) - 4),
+             *cut == '.' ? cut + 1 : cut + 2);
+    return run_fail(r, BAD, parent, "missing member '%s'", key);
+}
+
 stex_status run_want_object(const stex_run *r, const json_t *v, const char *path)
 {
+    if (!v)
+        return missing(r, path);
     return json_is_object(v) ? STEX_OK
                              : run_fail(r, BAD, path, "expected an object, found %s", type_name(v));
 }
 
 stex_status run_want_array(const stex_run *r, const json_t *v, const char *path)
 {
+    if (!v)
+        return missing(r, path);
     return json_is_array(v) ? STEX_OK
                             : run_fail(r, BAD, path, "expected a list, found %s", type_name(v));
 }

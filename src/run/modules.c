@@ -46,8 +46,8 @@ static stex_status wgsl_module(stex_run *r, const json_t *d, const char *path, r
     }
     char p[RUN_PATH_MAX];
     run_path_key(p, path, "file");
-    if (!(m->filename = run_file_path(r, file)))
-        return run_fail(r, STEX_OUT_OF_MEMORY, p, "out of memory");
+    if ((st = run_named_file(r, file, p, false, &m->filename)))
+        return st;
     uint8_t *bytes;
     size_t n;
     if ((st = run_read_file(r, m->filename, &bytes, &n, 16u << 20)))

@@ -20,13 +20,16 @@ static stex_status add_file(stex_run *r, run_output *o, const json_t *v, const c
         return run_fail(r, BAD, path, "cannot tell the file type of '%s' (accepted extensions: "
                                       ".bin, .npy, .png)", name);
     char **files = realloc(o->files, (o->file_count + 1) * sizeof *files);
-    if (!files || !(files[o->file_count] = run_file_path(r, name))) {
-        if (files)
-            o->files = files;
+    if (files)
+        o->files = files;
+    const char **names = files ? realloc(o->names, (o->file_count + 1) * sizeof *names) : NULL;
+    if (!names)
         return run_fail(r, STEX_OUT_OF_MEMORY, path, "out of memory");
-    }
-    o->files = files;
-    o->file_count++;
+    o->names = names;
+    stex_status st = run_named_file(r, name, path, true, &files[o->file_count]);
+    if (st)
+        return st;
+    names[o->file_count++] = name;
     return STEX_OK;
 }
 
@@ -105,6 +108,7 @@ void run_free_outputs(stex_run *r)
         for (size_t k = 0; k < r->outputs[i].file_count; k++)
             free(r->outputs[i].files[k]);
         free(r->outputs[i].files);
+        free(r->outputs[i].names);
     }
     free(r->outputs);
     free(r->output_paths);
@@ -171,9 +175,14 @@ stex_status stex_run_write_outputs(stex_run *r)
         run_path_index(p, "$.outputs", i);
         stex_image img = {0};
         st = output_image(r, &r->outputs[i], p, &img);
-        for (size_t k = 0; !st && k < r->outputs[i].file_count; k++)
-            if ((st = add_image(&batch, r->outputs[i].files[k], &img, &meta)))
+        for (size_t k = 0; !st && k < r->outputs[i].file_count; k++) {
+            /* checked again: the folders may have changed since the parse */
+            const run_output *o = &r->outputs[i];
+            if ((st = run_check_path(r, o->names[k], o->files[k], p, true)))
+                break;
+            if ((st = add_image(&batch, o->files[k], &img, &meta)))
                 st = run_wrap(r, st, p);
+        }
         stex_image_free(&img);
     }
     if (st) {

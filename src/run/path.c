@@ -49,16 +49,6 @@ stex_status run_wrap(const stex_run *r, stex_status st, const char *path)
     return stex_fail(st, "%s: %s: %s", r->name, path, msg);
 }
 
-char *run_file_path(const stex_run *r, const char *name)
-{
-    const char *dir = name[0] == '/' ? "" : r->base_dir;
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = malloc(n);
-    if (p)
-        snprintf(p, n, "%s%s%s", dir, *dir ? "/" : "", name);
-    return p;
-}
-
 stex_status run_read_file(const stex_run *r, const char *path, uint8_t **bytes, size_t *size,
                           size_t max)
 {

@@ -78,6 +78,21 @@ stex_status stex_run_parse(const char *json_text, const char *name, const char *
     }
     if (opt)
         r->opt = *opt;
+    /* the allowed folders are the run's own copy (the caller's may go) */
+    r->opt.allow_paths = NULL;
+    size_t nallow = opt && opt->allow_paths ? opt->allow_path_count : 0;
+    if (nallow && !(r->allow = calloc(nallow, sizeof *r->allow))) {
+        stex_run_destroy(r);
+        return stex_fail(STEX_OUT_OF_MEMORY, "stex_run_parse: out of memory");
+    }
+    for (size_t i = 0; i < nallow; i++, r->allow_count++)
+        if (!opt->allow_paths[i] || !(r->allow[i] = strdup(opt->allow_paths[i]))) {
+            stex_run_destroy(r);
+            return opt->allow_paths[i]
+                       ? stex_fail(STEX_OUT_OF_MEMORY, "stex_run_parse: out of memory")
+                       : stex_fail(STEX_INVALID_ARGUMENT, "stex_run_parse: allow_paths[%zu] "
+                                   "is NULL", i);
+        }
     json_error_t e;
     stex_status st = STEX_OK;
     if (!(r->root = json_loads(json_text, JSON_REJECT_DUPLICATES, &e)))
@@ -182,6 +197,9 @@ void stex_run_destroy(stex_run *r)
     json_decref(r->root);
     free(r->name);
     free(r->base_dir);
+    for (size_t i = 0; i < r->allow_count; i++)
+        free(r->allow[i]);
+    free(r->allow);
     free(r);
 }
 

@@ -43,6 +43,7 @@ typedef struct run_output {
     uint32_t size[3];           /* buffer: the image's extent */
     uint64_t offset;            /* buffer: first byte */
     char **files;               /* full paths (owned) */
+    const char **names;         /* as the run file gives them */
     size_t file_count;
 } run_output;
 
@@ -51,11 +52,14 @@ struct stex_run {
     char *name;                 /* the file name in messages */
     char *base_dir;
     stex_run_options opt;
+    char **allow;               /* opt.allow_paths, copied */
+    size_t allow_count;
     uint32_t features;          /* "requiredFeatures" (STEX_FEATURE_*) */
     bool executed;
     stex_device *device;
     stex_dispatch_options dispatch; /* what stex_run_execute was given */
     uint64_t dispatches;
+    uint64_t memory;            /* bytes its textures and buffers take */
     run_table modules, textures, buffers, samplers, views, pipelines, groups;
     run_output *outputs;
     size_t output_count;
@@ -76,8 +80,20 @@ stex_status run_fail(const stex_run *r, stex_status st, const char *path, const 
     ;
 /* Puts "<run name>: <path>: " before the current stex_last_error(); returns st. */
 stex_status run_wrap(const stex_run *r, stex_status st, const char *path);
+/* ---- the files it names (sandbox.c) ---- */
+
 /* A file name of the run file made relative to its folder (malloc'ed). */
 char *run_file_path(const stex_run *r, const char *name);
+/* Refuses (STEX_IO_ERROR at `path`) a file `name`, joined to the folder as
+ * `full`, that resolves outside the run file's folder and every allowed
+ * one.  on_disk: the file is on disk whatever stex_run_options.read_file
+ * says (an output, an image); otherwise a read_file hook reads it, and the
+ * names are resolved without looking at the disk. */
+stex_status run_check_path(const stex_run *r, const char *name, const char *full,
+                           const char *path, bool on_disk);
+/* run_file_path, then run_check_path: the checked name (malloc'ed). */
+stex_status run_named_file(const stex_run *r, const char *name, const char *path, bool on_disk,
+                           char **out);
 /* Its bytes (malloc'ed): through stex_run_options.read_file when given,
  * else from disk (at most max bytes). */
 stex_status run_read_file(const stex_run *r, const char *path, uint8_t **bytes, size_t *size,
@@ -115,6 +131,10 @@ stex_status run_get_extent(const stex_run *r, const json_t *obj, const char *pat
 stex_status run_get_flags(const stex_run *r, const json_t *obj, const char *path, const char *key,
                           const char *what, const char *const *names, const uint32_t *values,
                           uint32_t *out);
+
+/* Counts `bytes` more of resource memory against stex_run_options.max_memory;
+ * past it, STEX_OUT_OF_MEMORY at path (nothing counted). */
+stex_status run_reserve_memory(stex_run *r, uint64_t bytes, const char *path, const char *what);
 
 /* ---- tables (table.c) ---- */
 stex_status run_table_add(run_table *t, const char *name, void *item);

@@ -40,10 +40,15 @@ stex_status run_texel_of(stex_run *r, const stex_format_info *fi, const json_t *
         return run_fail(r, BAD, path, "expected a number or a list of 1 to 4 numbers");
     for (size_t i = 0; i < n; i++) {
         const json_t *e = json_is_array(v) ? json_array_get(v, i) : v;
-        bool ok = fi->scalar == STEX_SCALAR_F32 ? json_is_number(e) : json_is_integer(e);
-        if (!ok)
+        json_int_t k = json_integer_value(e);
+        bool ok = fi->scalar == STEX_SCALAR_F32 ? json_is_number(e)
+                  : fi->scalar == STEX_SCALAR_U32 ? json_is_integer(e) && k >= 0 && k <= UINT32_MAX
+                  : json_is_integer(e) && k >= INT32_MIN && k <= INT32_MAX;
+        if (!ok) /* a channel is 32 bits: a wider value is refused, not wrapped */
             return run_fail(r, BAD, path, "expected %s for %s", fi->scalar == STEX_SCALAR_F32
-                            ? "numbers" : "whole numbers", fi->name);
+                            ? "numbers" : fi->scalar == STEX_SCALAR_U32
+                            ? "whole numbers in [0, 2^32)" : "whole numbers in [-2^31, 2^31)",
+                            fi->name);
         if (fi->scalar == STEX_SCALAR_F32)
             value.f[i] = (float)json_number_value(e);
         else if (fi->scalar == STEX_SCALAR_U32)

@@ -41,11 +41,12 @@ static stex_status from_image(stex_run *r, stex_texture *t, uint32_t mip, const 
                               const char *path)
 {
     const stex_texture_desc *td = stex_texture_get_desc(t);
-    char *full = run_file_path(r, file);
-    if (!full)
-        return run_fail(r, STEX_OUT_OF_MEMORY, path, "out of memory");
+    char *full;
+    stex_status st = run_named_file(r, file, path, true, &full);
+    if (st)
+        return st;
     stex_image img = {0};
-    stex_status st = stex_file_kind_of(full) == STEX_FILE_PNG ? stex_read_png(full, &img)
+    st = stex_file_kind_of(full) == STEX_FILE_PNG ? stex_read_png(full, &img)
                                                               : stex_read_npy(full, STEX_FORMAT_UNDEFINED, &img);
     free(full);
     if (st)
@@ -128,6 +129,26 @@ static stex_status contents(stex_run *r, stex_texture *t, const json_t *c, const
     return STEX_OK;
 }
 
+/* About the bytes a valid texture takes: every level's texel blocks, every
+ * layer and sample (the limits keep it below 2^40). */
+static uint64_t texture_bytes(const stex_texture_desc *td)
+{
+    const stex_format_info *fi = stex_format_get(td->format);
+    uint32_t levels = td->mip_level_count ? td->mip_level_count : 1;
+    uint64_t samples = td->sample_count ? td->sample_count : 1, total = 0;
+    for (uint32_t m = 0; m < levels && m < 32; m++) {
+        uint64_t w = td->size.width >> m ? td->size.width >> m : 1;
+        uint64_t h = td->size.height >> m ? td->size.height >> m : 1;
+        uint64_t d = td->size.depth_or_array_layers ? td->size.depth_or_array_layers : 1;
+        if (td->dimension == STEX_TEXTURE_DIMENSION_3D)
+            d = d >> m ? d >> m : 1;
+        w = (w + fi->block_width - 1) / fi->block_width;
+        h = (h + fi->block_height - 1) / fi->block_height;
+        total += w * h * d * samples * fi->bytes;
+    }
+    return total;
+}
+
 static stex_status create_one(stex_run *r, const char *name, const json_t *d, const char *path)
 {
     static const char *const members[] = {"size", "format", "dimension", "mipLevelCount",
@@ -154,6 +175,11 @@ static stex_status create_one(stex_run *r, const char *name, const json_t *d, co
     td.dimension = (stex_texture_dimension)dim;
     td.size = (stex_extent3d){size[0], size[1], size[2]};
     stex_texture *t;
+    /* WebGPU's rules first (a validation error), then the run's memory */
+    if ((st = stex_validate_texture(r->device, &td)))
+        return run_wrap(r, st, path);
+    if ((st = run_reserve_memory(r, texture_bytes(&td), path, "createTexture")))
+        return st;
     if ((st = stex_texture_create(r->device, &td, &t)))
         return run_wrap(r, st, path);
     if ((st = run_table_add(&r->textures, name, t))) {
