@@ -301,6 +301,10 @@ typedef struct stex_copy_layout {
     uint64_t offset;
     uint32_t bytes_per_row;   /* 0 = not given (allowed only for a single row) */
     uint32_t rows_per_image;  /* 0 = not given (allowed only for a single image) */
+    /* true: the member above is given, whatever its value (0 and 0xffffffff
+     * included: WebIDL's GPUSize32 takes every uint32); false: the 0 /
+     * STEX_LAYOUT_ZERO convention */
+    bool has_bytes_per_row, has_rows_per_image;
 } stex_copy_layout;
 
 /* bytes_per_row or rows_per_image given as 0 (WebGPU tells "0" from "not
@@ -321,6 +325,8 @@ typedef struct stex_copy_texture {
  * copy, which WebGPU still validates (the origin inside the subresource,
  * the block rules...) and then moves nothing. */
 #define STEX_EXTENT_ZERO 0xffffffffu
+/* (stex_extent3d.exact true: width, height and depth_or_array_layers are taken as
+ * they are, 0 and 0xffffffff included, with no default and no sentinel.) */
 
 /* Texel copies move texel blocks as raw bytes (a compressed format's 4x4
  * blocks, a depth-stencil format's named aspect): origin and copySize in

@@ -125,11 +125,11 @@ typedef struct copy_layout_n {
 
 static copy_layout_n norm_layout(const stex_copy_layout *l)
 {
-    copy_layout_n n = {.v = *l, .bpr_given = l->bytes_per_row != 0,
-                       .rpi_given = l->rows_per_image != 0};
-    if (l->bytes_per_row == STEX_LAYOUT_ZERO)
+    copy_layout_n n = {.v = *l, .bpr_given = l->has_bytes_per_row || l->bytes_per_row != 0,
+                       .rpi_given = l->has_rows_per_image || l->rows_per_image != 0};
+    if (!l->has_bytes_per_row && l->bytes_per_row == STEX_LAYOUT_ZERO)
         n.v.bytes_per_row = 0;
-    if (l->rows_per_image == STEX_LAYOUT_ZERO)
+    if (!l->has_rows_per_image && l->rows_per_image == STEX_LAYOUT_ZERO)
         n.v.rows_per_image = 0;
     return n;
 }
@@ -231,6 +231,8 @@ static uint32_t extent_or(uint32_t v, uint32_t unset)
 
 static stex_extent3d norm_size(stex_extent3d s)
 {
+    if (s.exact)
+        return s;
     s.width = extent_or(s.width, 0);
     s.height = extent_or(s.height, 1);
     s.depth_or_array_layers = extent_or(s.depth_or_array_layers, 1);

@@ -52,20 +52,121 @@ function need(dict, key, where) {
   return dict[key];
 }
 
-function extent3D(size, where) { // GPUExtent3D: a sequence or a dictionary
-  if (Array.isArray(size) || (size && typeof size[Symbol.iterator] === 'function' && typeof size !== 'string')) {
-    const a = [...size];
+// ---- WebIDL's conversions: what every entry point does to its arguments
+// before WebGPU's own rules run.  A failure is a TypeError, thrown at once
+// (a rejected promise for a promise-returning method); getters that throw
+// (a Proxy's traps, valueOf) propagate their exception as it is.
+
+// A number for an integer type: ToNumber (BigInts and Symbols are TypeErrors).
+function idlNumber(v, where) {
+  if (typeof v === 'bigint' || typeof v === 'symbol') throw new TypeError(`${where}: a ${typeof v} is not a number (WebIDL)`);
+  return Number(v);
+}
+// [EnforceRange] integer types: finite, truncated, inside [min, max].
+function enforce(v, where, min, max) {
+  const x = idlNumber(v, where);
+  if (!Number.isFinite(x)) throw new TypeError(`${where}: ${x} is not finite ([EnforceRange])`);
+  const t = Math.trunc(x);
+  if (t < min || t > max) throw new TypeError(`${where}: ${t} is outside [${min}, ${max}] ([EnforceRange])`);
+  return t + 0; // -0 is 0
+}
+const u32 = (v, where) => enforce(v, where, 0, 0xffffffff); // GPUSize32, GPUIndex32, GPUIntegerCoordinate, flags
+const u64 = (v, where) => enforce(v, where, 0, Number.MAX_SAFE_INTEGER); // GPUSize64
+// A member or optional argument: undefined keeps the default.
+const optU32 = (v, where, dflt) => (v === undefined ? dflt : u32(v, where));
+const optU64 = (v, where, dflt) => (v === undefined ? dflt : u64(v, where));
+// unsigned long without [EnforceRange]: ToNumber, then modulo 2^32.
+function ulong(v, where) {
+  const x = idlNumber(v, where);
+  return Number.isFinite(x) ? ((Math.trunc(x) % 2 ** 32) + 2 ** 32) % 2 ** 32 : 0;
+}
+// float / double (restricted): finite.
+function finite(v, where) {
+  const x = idlNumber(v, where);
+  if (!Number.isFinite(x)) throw new TypeError(`${where}: ${x} is not a finite number (WebIDL)`);
+  return x;
+}
+// DOMString / USVString: ToString (a Symbol is a TypeError).
+function idlString(v, where) {
+  if (typeof v === 'symbol') throw new TypeError(`${where}: a symbol is not a string (WebIDL)`);
+  return String(v);
+}
+// An enum: a string among its values, else a TypeError.
+function idlEnum(v, values, where) {
+  const s = idlString(v, where);
+  if (!values.includes(s)) throw new TypeError(`${where}: '${s}' is not a valid value`);
+  return s;
+}
+// A dictionary: undefined and null are the empty one; another non-object a TypeError.
+function dict(v, where) {
+  if (v === undefined || v === null) return {};
+  if (typeof v !== 'object' && typeof v !== 'function') throw new TypeError(`${where}: not a dictionary`);
+  return v;
+}
+// A sequence: an object with Symbol.iterator, read to the end.
+function sequence(v, where) {
+  if (v === null || (typeof v !== 'object' && typeof v !== 'function') || typeof v[Symbol.iterator] !== 'function') {
+    throw new TypeError(`${where}: not a sequence (an iterable object)`);
+  }
+  return [...v];
+}
+// An interface type: an instance of cls (nullable: null, undefined as null).
+function iface(v, cls, where, nullable = false) {
+  if (nullable && (v === null || v === undefined)) return null;
+  if (!(v instanceof cls)) throw new TypeError(`${where}: not a ${cls.name}`);
+  return v;
+}
+
+// (sequence<T> or dictionary): an iterable object is the sequence.
+const isIterable = (v) => v !== null && typeof v === 'object' && typeof v[Symbol.iterator] === 'function';
+
+function extent3D(size, where) { // GPUExtent3D: a sequence or a dictionary, GPUIntegerCoordinates
+  if (isIterable(size)) {
+    const a = sequence(size, where).map((x, i) => u32(x, `${where}[${i}]`));
     if (a.length < 1 || a.length > 3) throw new TypeError(`${where}: a GPUExtent3D sequence has 1 to 3 members`);
     return { width: a[0], height: a[1] ?? 1, depthOrArrayLayers: a[2] ?? 1 };
   }
-  return { width: need(size, 'width', where), height: size.height ?? 1, depthOrArrayLayers: size.depthOrArrayLayers ?? 1 };
+  size = dict(size, where);
+  return {
+    width: u32(need(size, 'width', where), `${where}.width`), height: optU32(size.height, `${where}.height`, 1),
+    depthOrArrayLayers: optU32(size.depthOrArrayLayers, `${where}.depthOrArrayLayers`, 1),
+  };
 }
 
-function origin3D(o) { // GPUOrigin3D
-  if (o === undefined) return { x: 0, y: 0, z: 0 };
-  if (Array.isArray(o)) return { x: o[0] ?? 0, y: o[1] ?? 0, z: o[2] ?? 0 };
-  return { x: o.x ?? 0, y: o.y ?? 0, z: o.z ?? 0 };
+function origin3D(o, where = 'origin') { // GPUOrigin3D
+  if (isIterable(o)) {
+    const a = sequence(o, where).map((x, i) => u32(x, `${where}[${i}]`));
+    if (a.length > 3) throw new TypeError(`${where}: a GPUOrigin3D sequence has at most 3 members`);
+    return { x: a[0] ?? 0, y: a[1] ?? 0, z: a[2] ?? 0 };
+  }
+  o = dict(o, where);
+  return { x: optU32(o.x, `${where}.x`, 0), y: optU32(o.y, `${where}.y`, 0), z: optU32(o.z, `${where}.z`, 0) };
 }
+
+const ENUMS = {
+  textureDimension: ['1d', '2d', '3d'],
+  viewDimension: ['1d', '2d', '2d-array', 'cube', 'cube-array', '3d'],
+  aspect: ['all', 'stencil-only', 'depth-only'],
+  addressMode: ['clamp-to-edge', 'repeat', 'mirror-repeat'],
+  filter: ['nearest', 'linear'],
+  compare: ['never', 'less', 'equal', 'less-equal', 'greater', 'not-equal', 'greater-equal', 'always'],
+  bufferType: ['uniform', 'storage', 'read-only-storage'],
+  samplerType: ['filtering', 'non-filtering', 'comparison'],
+  sampleType: ['float', 'unfilterable-float', 'depth', 'sint', 'uint'],
+  storageAccess: ['write-only', 'read-only', 'read-write'],
+  errorFilter: ['validation', 'out-of-memory', 'internal'],
+  powerPreference: ['low-power', 'high-performance'],
+};
+// A GPUTextureFormat: the enum's values are the formats stex knows.
+function textureFormat(v, where) {
+  const s = idlString(v, where);
+  if (!native.isTextureFormat(s)) throw new TypeError(`${where}: '${s}' is not a GPUTextureFormat`);
+  return s;
+}
+// An optional enum member: undefined keeps it undefined.
+const optEnum = (v, values, where) => (v === undefined ? undefined : idlEnum(v, values, where));
+// A label (USVString), '' when not given.
+const idlLabel = (v, where) => (v === undefined ? '' : idlString(v, `${where} label`));
 
 // A BufferSource's bytes as a Uint8Array (no copy).
 function bytesOf(data, where) {
@@ -75,7 +176,7 @@ function bytesOf(data, where) {
 }
 
 class GPUObjectBase {
-  constructor(device, label) { this._device = device; this.label = label ?? ''; }
+  constructor(device, label) { this._device = device; this.label = label === undefined || label === null ? '' : idlString(label, 'label'); }
 }
 
 // ---- GPU, adapter ----
@@ -105,7 +206,10 @@ class GPU {
     // the native objects alive now, per WebGPU class, over the process.
     this.stex = { liveObjects: () => native.liveObjects() };
   }
-  async requestAdapter(options = {}) {
+  async requestAdapter(options) {
+    options = dict(options, 'requestAdapter');
+    optEnum(options.powerPreference, ENUMS.powerPreference, 'requestAdapter powerPreference');
+    if (options.featureLevel !== undefined) options = { featureLevel: idlString(options.featureLevel, 'requestAdapter featureLevel') };
     if (options.featureLevel !== undefined && !['core', 'compatibility'].includes(options.featureLevel)) return null;
     return new GPUAdapter(this._config);
   }
@@ -123,15 +227,25 @@ class GPUAdapter {
     this.isFallbackAdapter = false;
     this._consumed = false;
   }
-  async requestDevice(desc = {}) {
+  async requestDevice(desc) {
+    desc = dict(desc, 'requestDevice');
+    const features = desc.requiredFeatures === undefined ? [] : sequence(desc.requiredFeatures, 'requestDevice requiredFeatures').map((f) => idlString(f, 'requestDevice requiredFeatures'));
+    // record<DOMString, GPUSize64>: each value a GPUSize64 (undefined: not asked)
+    const limits = {};
+    const rl = desc.requiredLimits === undefined ? {} : dict(desc.requiredLimits, 'requestDevice requiredLimits');
+    for (const k of Object.keys(rl)) {
+      const v = rl[k];
+      if (v !== undefined) limits[k] = u64(v, `requestDevice requiredLimits.${k}`);
+    }
+    const queueLabel = desc.defaultQueue === undefined ? '' : idlLabel(dict(desc.defaultQueue, 'requestDevice defaultQueue').label, 'defaultQueue');
+    desc = { label: idlLabel(desc.label, 'requestDevice'), defaultQueue: { label: queueLabel } };
     if (this._consumed) throw new DOMException('requestDevice: this adapter already gave a device', 'OperationError');
-    const features = [...(desc.requiredFeatures ?? [])];
     for (const f of features) {
       if (!this.features.has(f)) throw new TypeError(`requestDevice: feature '${f}' is not offered by the adapter`);
     }
     let h;
     try {
-      h = native.deviceCreate(this._h, features, desc.requiredLimits ?? {});
+      h = native.deviceCreate(this._h, features, limits);
     } catch (e) {
       if (e instanceof TypeError) throw e;
       throw new DOMException(e.message, 'OperationError');
@@ -189,7 +303,7 @@ class GPUDevice extends EventTarget {
     try { return fn(); } catch (e) { this._error(gpuError(e)); return null; }
   }
   pushErrorScope(filter) {
-    if (!['validation', 'out-of-memory', 'internal'].includes(filter)) throw new TypeError(`pushErrorScope: '${filter}' is not a GPUErrorFilter`);
+    filter = idlEnum(filter, ENUMS.errorFilter, 'pushErrorScope: GPUErrorFilter');
     this._scopes.push({ filter, error: null });
   }
   popErrorScope() {
@@ -218,44 +332,72 @@ class GPUDevice extends EventTarget {
     this._resolveLost(new GPUDeviceLostInfo(reason, message));
   }
   createBuffer(desc) {
-    const size = need(desc, 'size', 'createBuffer'), usage = need(desc, 'usage', 'createBuffer');
+    desc = dict(desc, 'createBuffer');
+    const size = u64(need(desc, 'size', 'createBuffer'), 'createBuffer size');
+    const usage = u32(need(desc, 'usage', 'createBuffer'), 'createBuffer usage');
+    desc = { label: idlLabel(desc.label, 'createBuffer'), size, usage, mappedAtCreation: Boolean(desc.mappedAtCreation) };
     // WebGPU checks this on the content timeline: a RangeError, no buffer
     if (desc.mappedAtCreation && size % 4 !== 0) throw new RangeError('createBuffer: mappedAtCreation needs a size that is a multiple of 4');
     const h = this._try(() => native.bufferCreate(this._h, { size, usage }));
     return new GPUBuffer(this, h, desc);
   }
   createTexture(desc) {
+    desc = dict(desc, 'createTexture');
     const size = extent3D(need(desc, 'size', 'createTexture'), 'createTexture size');
     const d = {
-      dimension: desc.dimension ?? '2d', size, format: need(desc, 'format', 'createTexture'),
-      mipLevelCount: desc.mipLevelCount ?? 1, sampleCount: desc.sampleCount ?? 1, usage: need(desc, 'usage', 'createTexture'),
+      dimension: optEnum(desc.dimension, ENUMS.textureDimension, 'createTexture dimension') ?? '2d', size,
+      format: textureFormat(need(desc, 'format', 'createTexture'), 'createTexture format'),
+      mipLevelCount: optU32(desc.mipLevelCount, 'createTexture mipLevelCount', 1),
+      sampleCount: optU32(desc.sampleCount, 'createTexture sampleCount', 1), usage: u32(need(desc, 'usage', 'createTexture'), 'createTexture usage'),
     };
-    return new GPUTexture(this, this._try(() => native.textureCreate(this._h, d)), d, desc.label);
+    if (desc.viewFormats !== undefined) sequence(desc.viewFormats, 'createTexture viewFormats').forEach((f) => textureFormat(f, 'createTexture viewFormats'));
+    return new GPUTexture(this, this._try(() => native.textureCreate(this._h, d)), d, idlLabel(desc.label, 'createTexture'));
   }
-  createSampler(desc = {}) {
-    return new GPUSampler(this, this._try(() => native.samplerCreate(this._h, desc)), desc.label);
+  createSampler(desc) {
+    desc = dict(desc, 'createSampler');
+    const d = {};
+    for (const k of ['addressModeU', 'addressModeV', 'addressModeW']) d[k] = optEnum(desc[k], ENUMS.addressMode, `createSampler ${k}`);
+    for (const k of ['magFilter', 'minFilter', 'mipmapFilter']) d[k] = optEnum(desc[k], ENUMS.filter, `createSampler ${k}`);
+    d.compare = optEnum(desc.compare, ENUMS.compare, 'createSampler compare');
+    if (desc.lodMinClamp !== undefined) d.lodMinClamp = finite(desc.lodMinClamp, 'createSampler lodMinClamp');
+    if (desc.lodMaxClamp !== undefined) d.lodMaxClamp = finite(desc.lodMaxClamp, 'createSampler lodMaxClamp');
+    // [Clamp] unsigned short: NaN is 0, the rest rounded into [0, 65535]
+    if (desc.maxAnisotropy !== undefined) {
+      const x = idlNumber(desc.maxAnisotropy, 'createSampler maxAnisotropy');
+      d.maxAnisotropy = Number.isNaN(x) ? 0 : Math.min(65535, Math.max(0, Math.round(x)));
+      // WebGPU: at least 1 (the C API reads 0 as "not given")
+      if (d.maxAnisotropy === 0) {
+        this._error(new GPUValidationError('createSampler: maxAnisotropy 0 is below 1'));
+        return new GPUSampler(this, null, idlLabel(desc.label, 'createSampler'));
+      }
+    }
+    return new GPUSampler(this, this._try(() => native.samplerCreate(this._h, d)), idlLabel(desc.label, 'createSampler'));
   }
   createShaderModule(desc) {
-    const code = String(need(desc, 'code', 'createShaderModule'));
+    desc = dict(desc, 'createShaderModule');
+    const code = idlString(need(desc, 'code', 'createShaderModule'), 'createShaderModule code');
+    const lbl = idlLabel(desc.label, 'createShaderModule');
     let r = null;
-    try { r = native.moduleCreate(this._h, code, desc.label || 'shader.wgsl'); } catch (e) { this._error(gpuError(e)); }
-    const m = new GPUShaderModule(this, r, desc.label);
+    try { r = native.moduleCreate(this._h, code, lbl || 'shader.wgsl'); } catch (e) { this._error(gpuError(e)); }
+    const m = new GPUShaderModule(this, r, lbl);
     if (r && r.errors) this._error(new GPUValidationError(`createShaderModule: the WGSL has ${r.errors} error(s):\n${r.diagnostics}`));
     return m;
   }
   _pipeline(desc, where) {
-    const compute = need(desc, 'compute', where);
-    const module = need(compute, 'module', `${where} compute`);
-    if (!(module instanceof GPUShaderModule)) throw new TypeError(`${where}: compute.module is not a GPUShaderModule`);
-    const layout = need(desc, 'layout', where);
-    if (layout !== 'auto' && !(layout instanceof GPUPipelineLayout)) throw new TypeError(`${where}: layout is neither 'auto' nor a GPUPipelineLayout`);
+    desc = dict(desc, where);
+    const compute = dict(need(desc, 'compute', where), `${where} compute`);
+    const module = iface(need(compute, 'module', `${where} compute`), GPUShaderModule, `${where} compute.module`);
+    let layout = need(desc, 'layout', where);
+    if (!(layout instanceof GPUPipelineLayout) && idlString(layout, `${where} layout`) !== 'auto') throw new TypeError(`${where}: layout is neither 'auto' nor a GPUPipelineLayout`);
+    if (!(layout instanceof GPUPipelineLayout)) layout = 'auto';
+    const entryPoint = compute.entryPoint === undefined ? undefined : idlString(compute.entryPoint, `${where} compute.entryPoint`);
     // constants: record<USVString, GPUPipelineConstantValue>, a WebIDL double: NaN and infinities are TypeErrors
-    for (const [k, v] of Object.entries(compute.constants ?? {})) {
-      if (!Number.isFinite(Number(v))) throw new TypeError(`${where}: constants["${k}"] is ${v}, not a finite number`);
-    }
+    const constants = Object.create(null); // a key "__proto__" is a key like any other
+    const given = compute.constants === undefined ? {} : dict(compute.constants, `${where} compute.constants`);
+    for (const k of Object.keys(given)) constants[k] = finite(given[k], `${where}: constants["${k}"]`);
     if (!module._h) return { h: null, error: new GPUValidationError(`${where}: the shader module is invalid`) };
     // a key holding U+0000 names no override (the native layer reads C strings)
-    for (const k of Object.keys(compute.constants ?? {})) {
+    for (const k of Object.keys(constants)) {
       if (k.includes('\u0000')) return { h: null, error: new GPUValidationError(`${where}: constants key ${JSON.stringify(k)} is not the name or id of an override [pipeline-constants]`) };
     }
     if (module._device !== this) return { h: null, error: new GPUValidationError(`${where}: the shader module belongs to another device`) };
@@ -266,7 +408,7 @@ class GPUDevice extends EventTarget {
       entries = layout._bgls.flatMap((bgl, group) => (bgl ? bgl._entries.map((e) => ({ ...e, group })) : []));
     }
     try {
-      return { h: native.pipelineCreate(this._h, module._h, compute.entryPoint, compute.constants, entries, this._config.subgroupWidth, this._config.maxSteps), layout };
+      return { h: native.pipelineCreate(this._h, module._h, entryPoint, constants, entries, this._config.subgroupWidth, this._config.maxSteps), layout };
     } catch (e) {
       return { h: null, error: gpuError(e) };
     }
@@ -274,25 +416,40 @@ class GPUDevice extends EventTarget {
   createComputePipeline(desc) {
     const r = this._pipeline(desc, 'createComputePipeline');
     if (r.error) this._error(r.error);
-    return new GPUComputePipeline(this, r.h, desc.label, r.layout);
+    return new GPUComputePipeline(this, r.h, idlLabel(desc.label, 'createComputePipeline'), r.layout);
   }
   async createComputePipelineAsync(desc) {
     const r = this._pipeline(desc, 'createComputePipelineAsync');
     if (r.error) throw new GPUPipelineError(r.error.message, { reason: 'validation' });
-    return new GPUComputePipeline(this, r.h, desc.label, r.layout);
+    return new GPUComputePipeline(this, r.h, idlLabel(desc.label, 'createComputePipelineAsync'), r.layout);
   }
   createRenderPipeline() { throw new TypeError('createRenderPipeline: stex runs compute only'); }
   createRenderPipelineAsync() { return Promise.reject(new TypeError('createRenderPipelineAsync: stex runs compute only')); }
   createBindGroup(desc) {
-    const layout = need(desc, 'layout', 'createBindGroup');
-    if (!(layout instanceof GPUBindGroupLayout)) throw new TypeError('createBindGroup: layout is not a GPUBindGroupLayout');
+    desc = dict(desc, 'createBindGroup');
+    const layout = iface(need(desc, 'layout', 'createBindGroup'), GPUBindGroupLayout, 'createBindGroup layout');
+    // WebIDL first, for every entry (a TypeError before any validation)
+    const given = sequence(need(desc, 'entries', 'createBindGroup'), 'createBindGroup entries').map((e, i) => {
+      const where = `createBindGroup entries[${i}]`;
+      e = dict(e, where);
+      const binding = u32(need(e, 'binding', where), `${where}.binding`);
+      let r = need(e, 'resource', where);
+      if (r instanceof GPUBuffer) r = { buffer: r };
+      else if (!(r instanceof GPUTexture || r instanceof GPUTextureView || r instanceof GPUSampler || r instanceof GPUExternalTexture)) {
+        // GPUBufferBinding, the union's dictionary
+        r = dict(r, `${where}.resource`);
+        r = {
+          buffer: iface(need(r, 'buffer', `${where}.resource`), GPUBuffer, `${where}.resource.buffer`),
+          offset: optU64(r.offset, `${where}.resource.offset`, 0), size: optU64(r.size, `${where}.resource.size`, undefined),
+        };
+      }
+      return { binding, r };
+    });
     const entries = [];
     const keep = [];
-    for (const [i, e] of [...need(desc, 'entries', 'createBindGroup')].entries()) {
-      const binding = need(e, 'binding', `createBindGroup entries[${i}]`);
-      let r = need(e, 'resource', `createBindGroup entries[${i}]`);
+    for (const [i, { binding, r: res }] of given.entries()) {
+      let r = res;
       if (r instanceof GPUTexture) r = r.createView();
-      if (r instanceof GPUBuffer) r = { buffer: r };
       keep.push(r);
       if (r instanceof GPUTextureView) entries.push({ binding, view: r._h });
       else if (r instanceof GPUSampler) entries.push({ binding, sampler: r._h });
@@ -318,17 +475,43 @@ class GPUDevice extends EventTarget {
     return new GPUBindGroup(this, h, desc.label, keep);
   }
   createBindGroupLayout(desc) {
-    const entries = [...need(desc, 'entries', 'createBindGroupLayout')].map((e, i) => {
-      need(e, 'binding', `createBindGroupLayout entries[${i}]`);
-      need(e, 'visibility', `createBindGroupLayout entries[${i}]`);
-      if (e.storageTexture) need(e.storageTexture, 'format', `createBindGroupLayout entries[${i}].storageTexture`);
-      if (e.externalTexture) throw new TypeError('createBindGroupLayout: external textures are not available in compute on stex');
-      return { ...e };
+    desc = dict(desc, 'createBindGroupLayout');
+    const entries = sequence(need(desc, 'entries', 'createBindGroupLayout'), 'createBindGroupLayout entries').map((e, i) => {
+      const where = `createBindGroupLayout entries[${i}]`;
+      e = dict(e, where);
+      const o = { binding: u32(need(e, 'binding', where), `${where}.binding`), visibility: u32(need(e, 'visibility', where), `${where}.visibility`) };
+      // each binding member is a dictionary: present unless undefined (null is {})
+      if (e.buffer !== undefined) {
+        const b = dict(e.buffer, `${where}.buffer`);
+        o.buffer = {
+          type: optEnum(b.type, ENUMS.bufferType, `${where}.buffer.type`) ?? 'uniform', hasDynamicOffset: Boolean(b.hasDynamicOffset),
+          minBindingSize: optU64(b.minBindingSize, `${where}.buffer.minBindingSize`, 0),
+        };
+      }
+      if (e.sampler !== undefined) o.sampler = { type: optEnum(dict(e.sampler, `${where}.sampler`).type, ENUMS.samplerType, `${where}.sampler.type`) ?? 'filtering' };
+      if (e.texture !== undefined) {
+        const t = dict(e.texture, `${where}.texture`);
+        o.texture = {
+          sampleType: optEnum(t.sampleType, ENUMS.sampleType, `${where}.texture.sampleType`) ?? 'float',
+          viewDimension: optEnum(t.viewDimension, ENUMS.viewDimension, `${where}.texture.viewDimension`) ?? '2d', multisampled: Boolean(t.multisampled),
+        };
+      }
+      if (e.storageTexture !== undefined) {
+        const t = dict(e.storageTexture, `${where}.storageTexture`);
+        o.storageTexture = {
+          access: optEnum(t.access, ENUMS.storageAccess, `${where}.storageTexture.access`) ?? 'write-only',
+          format: textureFormat(need(t, 'format', `${where}.storageTexture`), `${where}.storageTexture.format`),
+          viewDimension: optEnum(t.viewDimension, ENUMS.viewDimension, `${where}.storageTexture.viewDimension`) ?? '2d',
+        };
+      }
+      if (e.externalTexture !== undefined) throw new TypeError('createBindGroupLayout: external textures are not available in compute on stex');
+      return o;
     });
-    return new GPUBindGroupLayout(this, null, 0, this._try(() => native.layoutCreate(this._h, entries)), entries, desc.label);
+    return new GPUBindGroupLayout(this, null, 0, this._try(() => native.layoutCreate(this._h, entries)), entries, idlLabel(desc.label, 'createBindGroupLayout'));
   }
   createPipelineLayout(desc) {
-    const bgls = [...need(desc, 'bindGroupLayouts', 'createPipelineLayout')];
+    desc = dict(desc, 'createPipelineLayout');
+    const bgls = sequence(need(desc, 'bindGroupLayouts', 'createPipelineLayout'), 'createPipelineLayout bindGroupLayouts');
     for (const b of bgls) if (b !== null && b !== undefined && !(b instanceof GPUBindGroupLayout)) throw new TypeError('createPipelineLayout: not a GPUBindGroupLayout');
     let valid = true;
     if (bgls.length > this.limits.maxBindGroups) {
@@ -349,7 +532,7 @@ class GPUDevice extends EventTarget {
     }
     return new GPUPipelineLayout(this, bgls.map((b) => b ?? null), valid, desc.label);
   }
-  createCommandEncoder(desc = {}) { return new GPUCommandEncoder(this, desc.label); }
+  createCommandEncoder(desc) { return new GPUCommandEncoder(this, dict(desc, 'createCommandEncoder').label); }
 }
 
 // ---- resources ----
@@ -382,6 +565,9 @@ class GPUBuffer extends GPUObjectBase {
     this._track(true);
   }
   mapAsync(mode, offset = 0, size) {
+    try { // WebIDL's conversions: a rejected promise
+      [mode, offset, size] = [u32(mode, 'mapAsync mode'), u64(offset, 'mapAsync offset'), optU64(size, 'mapAsync size', undefined)];
+    } catch (e) { return Promise.reject(e); }
     const d = this._device;
     size = size ?? Math.max(0, this.size - offset);
     // WebGPU: a map already pending rejects at once, and nothing else
@@ -433,6 +619,7 @@ class GPUBuffer extends GPUObjectBase {
     return p;
   }
   getMappedRange(offset = 0, size) {
+    [offset, size] = [u64(offset, 'getMappedRange offset'), optU64(size, 'getMappedRange size', undefined)];
     const m = this._mapping;
     if (this.mapState !== 'mapped' || !m) throw new DOMException('getMappedRange: the buffer is not mapped', 'OperationError');
     size = size ?? Math.max(0, this.size - offset); // WebGPU: to the buffer's end, not the mapping's
@@ -487,7 +674,15 @@ class GPUTexture extends GPUObjectBase {
     this.format = d.format;
     this.usage = d.usage;
   }
-  createView(desc = {}) {
+  createView(desc) {
+    desc = dict(desc, 'createView');
+    desc = {
+      label: desc.label, format: desc.format === undefined ? undefined : textureFormat(desc.format, 'createView format'),
+      dimension: optEnum(desc.dimension, ENUMS.viewDimension, 'createView dimension'), aspect: optEnum(desc.aspect, ENUMS.aspect, 'createView aspect'),
+      baseMipLevel: optU32(desc.baseMipLevel, 'createView baseMipLevel', undefined), mipLevelCount: optU32(desc.mipLevelCount, 'createView mipLevelCount', undefined),
+      baseArrayLayer: optU32(desc.baseArrayLayer, 'createView baseArrayLayer', undefined),
+      arrayLayerCount: optU32(desc.arrayLayerCount, 'createView arrayLayerCount', undefined), usage: optU32(desc.usage, 'createView usage', undefined),
+    };
     const d = this._device;
     const h = this._h ?? this._kept; // a destroyed texture may still be viewed (WebGPU)
     if (!h) {
@@ -553,6 +748,7 @@ class GPUPipelineLayout extends GPUObjectBase {
 class GPUComputePipeline extends GPUObjectBase {
   constructor(device, h, label, layout = 'auto') { super(device, label); this._h = h; this._layout = layout; }
   getBindGroupLayout(index) {
+    index = ulong(index, 'getBindGroupLayout index'); // unsigned long (no [EnforceRange]): modulo 2^32
     if (!Number.isInteger(index) || index < 0 || index >= this._device.limits.maxBindGroups) {
       this._device._error(new GPUValidationError(`getBindGroupLayout(${index}): not below maxBindGroups`));
     }
@@ -591,25 +787,51 @@ class GPUComputePassEncoder extends GPUObjectBase {
     this._encoder._commands.push(cmd);
   }
   setPipeline(pipeline) {
-    if (!(pipeline instanceof GPUComputePipeline)) throw new TypeError('setPipeline: not a GPUComputePipeline');
+    iface(pipeline, GPUComputePipeline, 'setPipeline');
+    if (this._ended) { this._encoder._fail('setPipeline: the pass has ended'); return; }
+    if (pipeline._device !== this._device) { this._encoder._fail('setPipeline: the pipeline belongs to another device'); return; }
     this._pipeline = pipeline;
   }
-  setBindGroup(index, group, offsets = [], start = 0, length) {
-    if (group !== null && !(group instanceof GPUBindGroup)) throw new TypeError('setBindGroup: not a GPUBindGroup');
-    const all = [...offsets];
-    const dyn = all.slice(start, length === undefined ? undefined : start + length);
+  // setBindGroup(index, bindGroup, dynamicOffsets = []) or
+  // setBindGroup(index, bindGroup, Uint32Array data, dataStart, dataLength):
+  // WebIDL picks the overload by the number of arguments.
+  setBindGroup(index, group, ...rest) {
+    if (arguments.length < 2 || arguments.length === 4) throw new TypeError(`setBindGroup: no overload takes ${arguments.length} arguments`);
+    index = u32(index, 'setBindGroup index'); // GPUIndex32
+    group = iface(group, GPUBindGroup, 'setBindGroup bindGroup', true);
+    let dyn;
+    if (arguments.length === 5) {
+      const [data, start, length] = rest;
+      if (!(data instanceof Uint32Array)) throw new TypeError('setBindGroup: dynamicOffsetsData is not a Uint32Array');
+      const s = u64(start, 'setBindGroup dynamicOffsetsDataStart'), n = u32(length, 'setBindGroup dynamicOffsetsDataLength');
+      // WebGPU's content timeline: the slice must lie inside the array
+      if (s > data.length) throw new RangeError(`setBindGroup: dynamicOffsetsDataStart ${s} is past the array's ${data.length} elements`);
+      if (n > data.length - s) throw new RangeError(`setBindGroup: dynamicOffsetsDataStart ${s} + dynamicOffsetsDataLength ${n} is past the array's ${data.length} elements`);
+      dyn = Array.from(data.subarray(s, s + n));
+    } else {
+      dyn = rest[0] === undefined ? [] : sequence(rest[0], 'setBindGroup dynamicOffsets').map((o, i) => u32(o, `setBindGroup dynamicOffsets[${i}]`));
+    }
+    if (this._ended) { this._encoder._fail('setBindGroup: the pass has ended'); return; }
+    // WebGPU: index < maxBindGroups, checked before anything is kept there
+    if (index >= this._device.limits.maxBindGroups) { this._encoder._fail(`setBindGroup: index ${index} is not below maxBindGroups (${this._device.limits.maxBindGroups})`); return; }
+    if (group && group._device !== this._device) { this._encoder._fail('setBindGroup: the bind group belongs to another device'); return; }
+    // WebGPU: a null bind group has no dynamic offsets (its count is 0)
+    if (!group && dyn.length) { this._encoder._fail(`setBindGroup: ${dyn.length} dynamic offsets for a null bind group`); return; }
     this._groups[index] = group ? { group, offsets: dyn } : undefined;
   }
   dispatchWorkgroups(x, y = 1, z = 1) {
+    [x, y, z] = [u32(x, 'dispatchWorkgroups workgroupCountX'), u32(y, 'dispatchWorkgroups workgroupCountY'), u32(z, 'dispatchWorkgroups workgroupCountZ')];
     this._record('dispatchWorkgroups', { op: 'dispatch', pipeline: this._pipeline, groups: [...this._groups], x, y, z });
   }
   dispatchWorkgroupsIndirect(buffer, offset) {
-    if (!(buffer instanceof GPUBuffer)) throw new TypeError('dispatchWorkgroupsIndirect: not a GPUBuffer');
+    iface(buffer, GPUBuffer, 'dispatchWorkgroupsIndirect indirectBuffer');
+    offset = u64(offset, 'dispatchWorkgroupsIndirect indirectOffset');
+    if (buffer._device !== this._device) { this._encoder._fail('dispatchWorkgroupsIndirect: the buffer belongs to another device'); return; }
     this._record('dispatchWorkgroupsIndirect', { op: 'dispatch', pipeline: this._pipeline, groups: [...this._groups], indirect: { buffer, offset } });
   }
-  pushDebugGroup() {}
+  pushDebugGroup(groupLabel) { debugString(arguments.length, groupLabel, 'pushDebugGroup'); }
   popDebugGroup() {}
-  insertDebugMarker() {}
+  insertDebugMarker(markerLabel) { debugString(arguments.length, markerLabel, 'insertDebugMarker'); }
   end() {
     if (this._ended) { this._encoder._fail('end: the pass has already ended'); return; }
     this._ended = true;
@@ -630,34 +852,69 @@ class GPUCommandEncoder extends GPUObjectBase {
     if (this._pass) this._fail(`${what}: a pass is open`);
     this._commands.push(cmd);
   }
-  beginComputePass(desc = {}) {
+  beginComputePass(desc) {
+    desc = dict(desc, 'beginComputePass');
+    if (desc.timestampWrites !== undefined) { // stex has no GPUQuerySet: no value is one
+      need(dict(desc.timestampWrites, 'beginComputePass timestampWrites'), 'querySet', 'beginComputePass timestampWrites');
+      throw new TypeError('beginComputePass: timestampWrites.querySet is not a GPUQuerySet');
+    }
     if (this._pass) this._fail('beginComputePass: a pass is already open');
     this._pass = new GPUComputePassEncoder(this, desc.label);
     return this._pass;
   }
   beginRenderPass() { throw new TypeError('beginRenderPass: stex runs compute only'); }
+  // (source, sourceOffset, destination, destinationOffset[, size]) or
+  // (source, destination[, size]): WebIDL picks by the number of arguments.
   copyBufferToBuffer(src, a, b, c, d) {
-    // (source, sourceOffset, destination, destinationOffset, size) or (source, destination[, size])
-    const full = b instanceof GPUBuffer;
-    const [so, dst, doff, size] = full ? [a, b, c, d] : [0, a, 0, b];
-    this._recordCopy('copyBufferToBuffer', { op: 'b2b', src, so, dst, doff, size: size ?? src.size - so });
+    const n = arguments.length, where = 'copyBufferToBuffer';
+    if (n < 2) throw new TypeError(`${where}: at least 2 arguments, ${n} given`);
+    iface(src, GPUBuffer, `${where} source`);
+    let so = 0, dst, doff = 0, size;
+    if (n >= 4) {
+      so = u64(a, `${where} sourceOffset`);
+      dst = iface(b, GPUBuffer, `${where} destination`);
+      doff = u64(c, `${where} destinationOffset`);
+      size = optU64(d, `${where} size`, undefined);
+    } else {
+      dst = iface(a, GPUBuffer, `${where} destination`);
+      size = optU64(b, `${where} size`, undefined);
+    }
+    if (src._device !== this._device || dst._device !== this._device) this._fail(`${where}: a buffer belongs to another device`);
+    // not given: the rest of the source (WebGPU; below 0 is the copy's own error)
+    this._recordCopy(where, { op: 'b2b', src, so, dst, doff, size: size ?? Math.max(0, src.size - so) });
   }
   copyBufferToTexture(source, destination, size) {
-    this._recordCopy('copyBufferToTexture', { op: 'b2t', source, destination, size: extent3D(size, 'copyBufferToTexture') });
+    const where = 'copyBufferToTexture';
+    const s = texelCopyBuffer(source, `${where} source`), t = texelCopyTexture(destination, `${where} destination`);
+    this._recordCopy(where, { op: 'b2t', source: s, destination: t, size: extent3D(size, `${where} copySize`) });
+    this._sameDevice(where, s.buffer, t.texture);
   }
   copyTextureToBuffer(source, destination, size) {
-    this._recordCopy('copyTextureToBuffer', { op: 't2b', source, destination, size: extent3D(size, 'copyTextureToBuffer') });
+    const where = 'copyTextureToBuffer';
+    const t = texelCopyTexture(source, `${where} source`), b = texelCopyBuffer(destination, `${where} destination`);
+    this._recordCopy(where, { op: 't2b', source: t, destination: b, size: extent3D(size, `${where} copySize`) });
+    this._sameDevice(where, t.texture, b.buffer);
   }
   copyTextureToTexture(source, destination, size) {
-    this._recordCopy('copyTextureToTexture', { op: 't2t', source, destination, size: extent3D(size, 'copyTextureToTexture') });
+    const where = 'copyTextureToTexture';
+    const s = texelCopyTexture(source, `${where} source`), t = texelCopyTexture(destination, `${where} destination`);
+    this._recordCopy(where, { op: 't2t', source: s, destination: t, size: extent3D(size, `${where} copySize`) });
+    this._sameDevice(where, s.texture, t.texture);
   }
   clearBuffer(buffer, offset = 0, size) {
-    this._recordCopy('clearBuffer', { op: 'clear', buffer, offset, size: size ?? buffer.size - offset });
+    iface(buffer, GPUBuffer, 'clearBuffer buffer');
+    [offset, size] = [u64(offset, 'clearBuffer offset'), optU64(size, 'clearBuffer size', undefined)];
+    this._sameDevice('clearBuffer', buffer);
+    this._recordCopy('clearBuffer', { op: 'clear', buffer, offset, size: size ?? Math.max(0, buffer.size - offset) });
   }
-  pushDebugGroup() {}
+  _sameDevice(where, ...objects) {
+    if (objects.some((o) => o._device !== this._device)) this._fail(`${where}: an object belongs to another device`);
+  }
+  pushDebugGroup(groupLabel) { debugString(arguments.length, groupLabel, 'pushDebugGroup'); }
   popDebugGroup() {}
-  insertDebugMarker() {}
-  finish(desc = {}) {
+  insertDebugMarker(markerLabel) { debugString(arguments.length, markerLabel, 'insertDebugMarker'); }
+  finish(desc) {
+    desc = dict(desc, 'finish');
     if (this._finished) this._fail('finish: the encoder has already finished');
     if (this._pass) this._fail('finish: a pass is still open');
     this._finished = true;
@@ -693,6 +950,35 @@ function usedBy(c) {
     case 'dispatch': return [c.indirect?.buffer, ...c.groups.flatMap((g) => (g ? g.group._resources.map(res) : []))];
     default: return [];
   }
+}
+
+// A debug group's or marker's label: a required USVString.
+function debugString(argc, v, where) {
+  if (argc < 1) throw new TypeError(`${where}: 1 argument required, 0 given`);
+  idlString(v, where);
+}
+
+// GPUTexelCopyBufferLayout / GPUTexelCopyBufferInfo / GPUTexelCopyTextureInfo,
+// converted: plain objects of checked members (bytesPerRow and rowsPerImage
+// undefined when not given; every GPUSize32 value, 4294967295 included,
+// reaches the copy's rules as itself).
+function texelLayout(x, where) {
+  x = dict(x, where);
+  return {
+    offset: optU64(x.offset, `${where}.offset`, 0), bytesPerRow: optU32(x.bytesPerRow, `${where}.bytesPerRow`, undefined),
+    rowsPerImage: optU32(x.rowsPerImage, `${where}.rowsPerImage`, undefined),
+  };
+}
+function texelCopyBuffer(x, where) {
+  const l = texelLayout(x, where);
+  return { buffer: iface(need(x, 'buffer', where), GPUBuffer, `${where}.buffer`), ...l };
+}
+function texelCopyTexture(x, where) {
+  x = dict(x, where);
+  return {
+    texture: iface(need(x, 'texture', where), GPUTexture, `${where}.texture`), mipLevel: optU32(x.mipLevel, `${where}.mipLevel`, 0),
+    origin: origin3D(x.origin, `${where}.origin`), aspect: optEnum(x.aspect, ENUMS.aspect, `${where}.aspect`) ?? 'all',
+  };
 }
 
 function copyLayout(x) { // bytesPerRow and rowsPerImage stay undefined when not given
@@ -842,7 +1128,10 @@ class GPUQueue extends GPUObjectBase {
   }
   writeBuffer(buffer, bufferOffset, data, dataOffset = 0, size) {
     const d = this._device;
+    iface(buffer, GPUBuffer, 'writeBuffer buffer'); // WebIDL: a texture here is a TypeError
+    bufferOffset = u64(bufferOffset, 'writeBuffer bufferOffset');
     let bytes = bytesOf(data, 'writeBuffer');
+    [dataOffset, size] = [u64(dataOffset, 'writeBuffer dataOffset'), optU64(size, 'writeBuffer size', undefined)];
     const unit = ArrayBuffer.isView(data) && data.BYTES_PER_ELEMENT ? data.BYTES_PER_ELEMENT : 1;
     const start = dataOffset * unit, len = size === undefined ? bytes.byteLength - start : size * unit;
     if (start > bytes.byteLength || len < 0 || start + len > bytes.byteLength) throw new DOMException('writeBuffer: the data range is outside data', 'OperationError');
@@ -861,12 +1150,14 @@ class GPUQueue extends GPUObjectBase {
   }
   writeTexture(destination, data, layout, size) {
     const d = this._device;
+    destination = texelCopyTexture(destination, 'writeTexture destination');
     const bytes = bytesOf(data, 'writeTexture');
-    if (destination.texture && destination.texture._device !== d) {
+    layout = texelLayout(layout, 'writeTexture dataLayout');
+    size = extent3D(size, 'writeTexture size');
+    if (destination.texture._device !== d) {
       d._error(new GPUValidationError('writeTexture: the texture belongs to another device'));
       return;
     }
-    size = extent3D(size, 'writeTexture');
     const scopes = d._scopes.slice(), idle = this._timeline.idle;
     const write = (dst, b) => {
       if (d._destroyed) return;

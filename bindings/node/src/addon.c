@@ -340,6 +340,10 @@ bool addon_get_string(napi_env env, napi_value obj, const char *key, char *buf, 
         addon_throw_type(env, "%s: longer than %zu bytes", key, size - 1);
         return false;
     }
+    if (strlen(buf) != n) { /* no name holds U+0000: C would read its prefix */
+        addon_throw_type(env, "%s: holds U+0000", key);
+        return false;
+    }
     *present = true;
     return true;
 }

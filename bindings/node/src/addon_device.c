@@ -360,17 +360,11 @@ static bool extent(napi_env env, napi_value obj, stex_extent3d *e)
 }
 
 /* A copy's GPUExtent3D (webgpu.js gives every member, defaults applied):
- * an explicit 0 height or depth is STEX_EXTENT_ZERO, C's 0 meaning "not
- * given". */
+ * exact, every value as itself (0 and 4294967295 included). */
 static bool copy_extent(napi_env env, napi_value obj, stex_extent3d *e)
 {
-    if (!extent(env, obj, e))
-        return false;
-    if (!e->height)
-        e->height = STEX_EXTENT_ZERO;
-    if (!e->depth_or_array_layers)
-        e->depth_or_array_layers = STEX_EXTENT_ZERO;
-    return true;
+    e->exact = true;
+    return extent(env, obj, e);
 }
 
 static bool format_of(napi_env env, napi_value obj, const char *key, stex_format *f)
@@ -387,6 +381,23 @@ static bool format_of(napi_env env, napi_value obj, const char *key, stex_format
         return false;
     }
     return true;
+}
+
+/* isTextureFormat(value) -> whether value is a string naming a
+ * GPUTextureFormat (one holding U+0000 names none). */
+static napi_value is_texture_format(napi_env env, napi_callback_info info)
+{
+    ADDON_ARGS(1);
+    char name[64];
+    size_t n = 0;
+    napi_valuetype t;
+    bool yes = napi_typeof(env, argv[0], &t) == napi_ok && t == napi_string &&
+               napi_get_value_string_utf8(env, argv[0], name, sizeof name, &n) == napi_ok &&
+               n + 1 < sizeof name && strlen(name) == n &&
+               stex_format_from_name(name) != STEX_FORMAT_UNDEFINED;
+    napi_value r;
+    napi_get_boolean(env, yes, &r);
+    return r;
 }
 
 /* textureCreate(device, {dimension, size, format, mipLevelCount, sampleCount, usage}) */
@@ -469,25 +480,20 @@ static bool copy_texture(napi_env env, napi_value obj, stex_copy_texture *c)
     return ok;
 }
 
-/* bytesPerRow or rowsPerImage: 0 when not given, STEX_LAYOUT_ZERO when
- * given as 0 (WebGPU tells them apart) */
-static bool layout_stride(napi_env env, napi_value obj, const char *key, uint32_t *out)
+/* bytesPerRow or rowsPerImage: *given tells "not given" from every
+ * GPUSize32 value (WebGPU checks a given 0, and 4294967295 is a value). */
+static bool layout_stride(napi_env env, napi_value obj, const char *key, uint32_t *out, bool *given)
 {
     *out = 0;
-    if (addon_is_undefined(env, addon_get(env, obj, key)))
-        return true;
-    if (!addon_get_u32(env, obj, key, out))
-        return false;
-    if (!*out)
-        *out = STEX_LAYOUT_ZERO;
-    return true;
+    *given = !addon_is_undefined(env, addon_get(env, obj, key));
+    return !*given || addon_get_u32(env, obj, key, out);
 }
 
 static bool copy_layout(napi_env env, napi_value obj, stex_copy_layout *l)
 {
     return addon_get_u64(env, obj, "offset", &l->offset) &&
-           layout_stride(env, obj, "bytesPerRow", &l->bytes_per_row) &&
-           layout_stride(env, obj, "rowsPerImage", &l->rows_per_image);
+           layout_stride(env, obj, "bytesPerRow", &l->bytes_per_row, &l->has_bytes_per_row) &&
+           layout_stride(env, obj, "rowsPerImage", &l->rows_per_image, &l->has_rows_per_image);
 }
 
 /* writeTexture(destination, data, dataLayout, size) */
@@ -602,6 +608,7 @@ void addon_define_device(napi_env env, napi_value exports)
     addon_export(env, exports, "bufferCopy", buffer_copy);
     addon_export(env, exports, "bufferClear", buffer_clear);
     addon_export(env, exports, "textureCreate", texture_create);
+    addon_export(env, exports, "isTextureFormat", is_texture_format);
     addon_export(env, exports, "viewCreate", view_create);
     addon_export(env, exports, "samplerCreate", sampler_create);
     addon_export(env, exports, "textureWrite", texture_write);

@@ -27,6 +27,29 @@ static char *string_arg(napi_env env, napi_value v, const char *what)
     return s;
 }
 
+/* The diagnostics of code (n bytes) that holds a U+0000 (at its first one),
+ * in the front end's form, or NULL when it holds none: WGSL text is made of
+ * tokens and blankspace, and U+0000 is neither (the C front end would end
+ * the text there, quietly dropping the rest). */
+static char *nul_diagnostics(const char *code, size_t n, const char *file)
+{
+    const char *z = memchr(code, 0, n);
+    if (!z)
+        return NULL;
+    size_t line = 1, col = 1;
+    for (const char *p = code; p < z; p++) {
+        if (*p == '\n')
+            line++, col = 1;
+        else if ((*p & 0xc0) != 0x80) /* code points, not UTF-8 bytes */
+            col++;
+    }
+    char *d = malloc(strlen(file) + 160);
+    if (d)
+        sprintf(d, "%s:%zu:%zu: error: invalid character U+0000 (NUL): WGSL text is tokens and "
+                   "blankspace only [wgsl: parsing]\n", file, line, col);
+    return d;
+}
+
 /* moduleCreate(device, code, filename) -> {module, diagnostics, errors}: the
  * module is returned even with errors (its compilation info holds them); its
  * const-expressions are evaluated as the device's profile's front end does. */
@@ -45,6 +68,19 @@ static napi_value module_create(napi_env env, napi_callback_info info)
     napi_typeof(env, argv[2], &t);
     if (t == napi_string)
         napi_get_value_string_utf8(env, argv[2], file, sizeof file, &len);
+    napi_get_value_string_utf8(env, argv[1], NULL, 0, &len);
+    char *nul = nul_diagnostics(code, len, file);
+    if (nul) { /* an invalid module: its compilation info says why */
+        free(code);
+        napi_value o, v;
+        napi_create_object(env, &o);
+        napi_create_string_utf8(env, nul, NAPI_AUTO_LENGTH, &v);
+        free(nul);
+        napi_set_named_property(env, o, "diagnostics", v);
+        napi_create_uint32(env, 1, &v);
+        napi_set_named_property(env, o, "errors", v);
+        return o;
+    }
     stex_wgsl_module *m = NULL;
     stex_status st = stex_wgsl_module_create_for(stex_device_profile(dev->ptr), code, file, &m);
     free(code);
