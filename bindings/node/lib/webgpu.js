@@ -984,13 +984,18 @@ function texelCopyTexture(x, where) {
 function copyLayout(x) { // bytesPerRow and rowsPerImage stay undefined when not given
   return { offset: x.offset ?? 0, bytesPerRow: x.bytesPerRow, rowsPerImage: x.rowsPerImage };
 }
-function copyTexture(x) {
-  if (!x.texture || !x.texture._h) throw new GPUValidationError('the texture is invalid or destroyed');
-  return { texture: x.texture._h, mipLevel: x.mipLevel ?? 0, origin: origin3D(x.origin), aspect: x.aspect ?? 'all' };
+// queued: for a command submitted before its buffer or texture was
+// destroyed, which still runs on it (WebGPU destroys it after the work
+// queued before destroy(); the memory goes then: GPUQueue._afterWork).
+function copyTexture(x, queued = false) {
+  const h = x.texture && (x.texture._h ?? (queued ? x.texture._kept : null));
+  if (!h) throw new GPUValidationError('the texture is invalid or destroyed');
+  return { texture: h, mipLevel: x.mipLevel ?? 0, origin: origin3D(x.origin), aspect: x.aspect ?? 'all' };
 }
-function handle(obj, what) {
-  if (!obj || !obj._h) throw new GPUValidationError(`${what} is invalid or destroyed`);
-  return obj._h;
+function handle(obj, what, queued = false) {
+  const h = obj && (obj._h ?? (queued ? obj._kept : null));
+  if (!h) throw new GPUValidationError(`${what} is invalid or destroyed`);
+  return h;
 }
 
 // The queue timeline: steps run one after another in the order queued; a
@@ -1029,11 +1034,11 @@ class GPUQueue extends GPUObjectBase {
   _run(c, check = false) {
     const d = this._device, cfg = d._config;
     switch (c.op) {
-      case 'b2b': return native.bufferCopy(handle(c.src, 'the source buffer'), c.so, handle(c.dst, 'the destination buffer'), c.doff, c.size, check);
-      case 'clear': return native.bufferClear(handle(c.buffer, 'the buffer'), c.offset, c.size, check);
-      case 'b2t': return native.bufferToTexture({ buffer: handle(c.source.buffer, 'the buffer'), ...copyLayout(c.source) }, copyTexture(c.destination), c.size, check);
-      case 't2t': return native.textureToTexture(copyTexture(c.source), copyTexture(c.destination), c.size, check);
-      case 't2b': return native.textureToBuffer(copyTexture(c.source), { buffer: handle(c.destination.buffer, 'the buffer'), ...copyLayout(c.destination) }, c.size, check);
+      case 'b2b': return native.bufferCopy(handle(c.src, 'the source buffer', !check), c.so, handle(c.dst, 'the destination buffer', !check), c.doff, c.size, check);
+      case 'clear': return native.bufferClear(handle(c.buffer, 'the buffer', !check), c.offset, c.size, check);
+      case 'b2t': return native.bufferToTexture({ buffer: handle(c.source.buffer, 'the buffer', !check), ...copyLayout(c.source) }, copyTexture(c.destination, !check), c.size, check);
+      case 't2t': return native.textureToTexture(copyTexture(c.source, !check), copyTexture(c.destination, !check), c.size, check);
+      case 't2b': return native.textureToBuffer(copyTexture(c.source, !check), { buffer: handle(c.destination.buffer, 'the buffer', !check), ...copyLayout(c.destination) }, c.size, check);
       case 'dispatch': {
         if (!c.pipeline) throw new GPUValidationError('dispatchWorkgroups: no pipeline is set');
         let { x, y, z } = c;
@@ -1044,17 +1049,17 @@ class GPUQueue extends GPUObjectBase {
             if (c.indirect.offset % 4 || c.indirect.offset + 12 > ib.size) throw new GPUValidationError('dispatchWorkgroupsIndirect: indirectOffset must be a multiple of 4 with 12 bytes after it in the buffer');
             x = y = z = 0; // the counts are read when it runs
           } else {
-            [x, y, z] = new Uint32Array(native.bufferRead(handle(ib, 'the indirect buffer'), c.indirect.offset, 12));
+            [x, y, z] = new Uint32Array(native.bufferRead(handle(ib, 'the indirect buffer', !check), c.indirect.offset, 12));
             const max = d.limits.maxComputeWorkgroupsPerDimension;
             if (x > max || y > max || z > max) return undefined; // WebGPU: an indirect dispatch over the limit does nothing
           }
         }
-        const groups = c.groups.map((g) => (g ? { group: handle(g.group, 'a bind group'), offsets: g.offsets } : {}));
-        const ind = check && c.indirect ? handle(c.indirect.buffer, 'the indirect buffer') : undefined; // in the usage scope
-        if (check) return native.dispatch(handle(c.pipeline, 'the pipeline'), groups, x, y, z, cfg.dispatch, check, ind);
+        const groups = c.groups.map((g) => (g ? { group: handle(g.group, 'a bind group', !check), offsets: g.offsets } : {}));
+        const ind = check && c.indirect ? handle(c.indirect.buffer, 'the indirect buffer', !check) : undefined; // in the usage scope
+        if (check) return native.dispatch(handle(c.pipeline, 'the pipeline', !check), groups, x, y, z, cfg.dispatch, check, ind);
         // off this thread: a promise of the race report (flag races=1)
         const run = { cancel: d._cancel, timeout: cfg.timeout };
-        return native.dispatch(handle(c.pipeline, 'the pipeline'), groups, x, y, z, cfg.dispatch, false, undefined, run).then((report) => {
+        return native.dispatch(handle(c.pipeline, 'the pipeline', !check), groups, x, y, z, cfg.dispatch, false, undefined, run).then((report) => {
           if (!report || d._destroyed) return;
           const r = JSON.parse(report);
           d.stex.raceReports.push(r);

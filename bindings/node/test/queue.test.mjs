@@ -161,7 +161,9 @@ test('destroy() and the collector while work is in flight', async () => {
   const dev = await device(['threads=1']);
   const s = setup(dev, LOOP, { N: n });
   dev.queue.submit([s.encode().finish()]);
+  const read = words(dev, s.out); // a copy submitted before destroy() still reads it (WebGPU)
   s.out.destroy();
+  assert.deepEqual((await read).slice(0, 2), [n, n + 1]);
   await dev.queue.onSubmittedWorkDone();
   dev.pushErrorScope('validation');
   dev.queue.submit([s.encode().finish()]); // WebGPU: a destroyed buffer is refused at submit
