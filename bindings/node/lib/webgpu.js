@@ -1108,7 +1108,7 @@ class GPUQueue extends GPUObjectBase {
       for (; k < lists[i].length; k++) {
         if (d._destroyed) return undefined; // a lost device runs nothing more
         let r;
-        try { r = this._run(lists[i][k]); } catch (e) { d._error(e instanceof GPUError ? e : gpuError(e), scopes); break; }
+        try { r = this._run(lists[i][k]); } catch (e) { this._failed(e, scopes); break; }
         if (r && typeof r.then === 'function') {
           const [ni, nk] = [i, k + 1];
           return r.then(() => this._runLists(lists, scopes, ni, nk),
@@ -1127,8 +1127,10 @@ class GPUQueue extends GPUObjectBase {
       d._lose('unknown', `stex watchdog: a dispatch ran longer than the provider flag timeout=${d._config.timeout} s and was stopped; the device is lost (${e.message})`);
       return;
     }
-    let err;
-    try { err = gpuError(e); } catch (t) { err = new GPUValidationError(t.message); }
+    let err = e;
+    // finish() threw the TypeErrors already: one now (a queued command
+    // whose arguments changed meaning) is the command's failure, not the caller's
+    if (!(e instanceof GPUError)) try { err = gpuError(e); } catch (t) { err = new GPUValidationError(t.message); }
     d._error(err, scopes);
   }
   writeBuffer(buffer, bufferOffset, data, dataOffset = 0, size) {
