@@ -164,6 +164,12 @@ static void keep(world *w, kind k, void *ptr, const int *deps, int ndeps)
     free_object(&(object){.kind = k, .ptr = ptr}); /* table full: dropped at once */
 }
 
+static void fail(const char *why)
+{
+    fprintf(stderr, "fuzz_calls: %s\n", why);
+    abort();
+}
+
 /* A failed call returns a refusal and no object. */
 static void check(stex_status st, const void *out)
 {
@@ -442,8 +448,12 @@ static void buffer_write(world *w, input *in)
     stex_buffer *b = pick(w, in, K_BUFFER, &bi);
     uint64_t off = num(in);
     size_t n = num(in) % (sizeof scratch + 1);
-    if (b)
-        check(stex_queue_write_buffer(b, off, scratch, n), NULL);
+    if (!b)
+        return;
+    stex_status st = stex_queue_write_buffer(b, off, scratch, n);
+    check(st, NULL);
+    if (!st && n && memcmp(stex_buffer_data(b) + off, scratch, n) != 0)
+        fail("writeBuffer succeeded, but the bytes are not in the buffer");
 }
 
 static stex_copy_texture copy_texture(world *w, input *in)
@@ -491,32 +501,61 @@ static void copies(world *w, input *in, uint32_t which)
     stex_copy_texture s = copy_texture(w, in), d = copy_texture(w, in);
     stex_copy_layout l = copy_layout(in);
     stex_extent3d e = extent(in);
+    /* The encoder's check (at finish()) and the command's own run agree,
+     * except that the run may also refuse what was destroyed since. */
+    stex_status checked = STEX_OK, ran = STEX_OK;
     switch (which) {
     case 0:
-        if (a && b)
-            check(only_check ? stex_check_copy_buffer_to_buffer(a, o1, b, o2, size)
-                             : stex_copy_buffer_to_buffer(a, o1, b, o2, size), NULL);
+        if (!a || !b)
+            return;
+        checked = stex_check_copy_buffer_to_buffer(a, o1, b, o2, size);
+        if (!only_check) {
+            uint8_t *want = malloc(size && size < MAX_BYTES ? size : 1);
+            if (!want)
+                return;
+            if (stex_buffer_data(a) && size < MAX_BYTES && o1 < stex_buffer_size(a) &&
+                size <= stex_buffer_size(a) - o1)
+                memcpy(want, stex_buffer_data(a) + o1, size);
+            ran = stex_copy_buffer_to_buffer(a, o1, b, o2, size);
+            if (!ran && size && memcmp(stex_buffer_data(b) + o2, want, size) != 0)
+                fail("copyBufferToBuffer succeeded, but the bytes did not arrive");
+            free(want);
+        }
         break;
     case 1:
-        if (a)
-            check(only_check ? stex_check_clear_buffer(a, o1, size) : stex_clear_buffer(a, o1, size),
-                  NULL);
+        if (!a)
+            return;
+        checked = stex_check_clear_buffer(a, o1, size);
+        if (!only_check && !(ran = stex_clear_buffer(a, o1, size)))
+            for (uint64_t k = o1; k < (size == UINT64_MAX ? stex_buffer_size(a) : o1 + size); k++)
+                if (stex_buffer_data(a)[k])
+                    fail("clearBuffer succeeded, but left a byte that is not zero");
         break;
     case 2:
-        if (a && d.texture)
-            check(only_check ? stex_check_copy_buffer_to_texture(a, &l, &d, e)
-                             : stex_copy_buffer_to_texture(a, &l, &d, e), NULL);
+        if (!a || !d.texture)
+            return;
+        checked = stex_check_copy_buffer_to_texture(a, &l, &d, e);
+        if (!only_check)
+            ran = stex_copy_buffer_to_texture(a, &l, &d, e);
         break;
     case 3:
-        if (a && s.texture)
-            check(only_check ? stex_check_copy_texture_to_buffer(&s, a, &l, e)
-                             : stex_copy_texture_to_buffer(&s, a, &l, e), NULL);
+        if (!a || !s.texture)
+            return;
+        checked = stex_check_copy_texture_to_buffer(&s, a, &l, e);
+        if (!only_check)
+            ran = stex_copy_texture_to_buffer(&s, a, &l, e);
         break;
     default:
-        if (s.texture && d.texture)
-            check(only_check ? stex_check_copy_texture_to_texture(&s, &d, e)
-                             : stex_copy_texture_to_texture(&s, &d, e), NULL);
+        if (!s.texture || !d.texture)
+            return;
+        checked = stex_check_copy_texture_to_texture(&s, &d, e);
+        if (!only_check)
+            ran = stex_copy_texture_to_texture(&s, &d, e);
     }
+    check(checked, NULL);
+    check(ran, NULL);
+    if (checked && !only_check && !ran)
+        fail("a copy ran that the encoder's check refuses");
 }
 
 static void dispatch(world *w, input *in)
@@ -550,11 +589,22 @@ static void dispatch(world *w, input *in)
     stex_race_detector *rd = NULL;
     if (how & 8)
         check(stex_race_detector_create(NULL, &rd), NULL);
+    /* sometimes stopped before it starts, as a lost device stops the queue:
+     * what it leaves must serve the calls after it */
+    stex_cancel *cancel = how % 4 == 2 && (how & 4) ? stex_cancel_create() : NULL;
+    if (cancel)
+        stex_cancel_request(cancel, STEX_CANCEL_INTERRUPTED);
     stex_dispatch_options o = {.schedule = (stex_schedule)((how >> 4) % 3), .seed = u32raw(in),
                                .threads = 1, .visibility = (stex_visibility)((how >> 6) % 2),
-                               .races = rd};
-    check(stex_dispatch_bound(p, bg, n, x, y, z, &o), NULL);
+                               .races = rd, .cancel = cancel};
+    stex_status checked = stex_check_dispatch(p, bg, n, x, y, z);
+    stex_status ran = stex_dispatch_bound(p, bg, n, x, y, z, &o);
+    check(checked, NULL);
+    check(ran, NULL);
+    if (checked && !ran)
+        fail("a dispatch ran that the encoder's check refuses");
     stex_race_detector_destroy(rd);
+    stex_cancel_destroy(cancel);
 }
 
 /* destroy() of a buffer or texture: its memory goes, the object stays. */
@@ -600,6 +650,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size > 1 << 16)
         return 0;
     input in = {data, data + size};
+    for (size_t i = 0; i < sizeof scratch; i++) /* what writes write */
+        scratch[i] = (uint8_t)(i * 31 + 7);
     static const stex_profile_id profiles[] = {STEX_PROFILE_SPEC, STEX_PROFILE_LAVAPIPE,
                                                STEX_PROFILE_NVIDIA};
     world w = {0};
