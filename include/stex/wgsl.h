@@ -52,6 +52,18 @@ STEX_API stex_status stex_wgsl_module_create(const char *source, const char *fil
  * are fixed in the module: use it on devices of that profile. */
 STEX_API stex_status stex_wgsl_module_create_for(const stex_profile *p, const char *source,
                                                  const char *filename, stex_wgsl_module **out);
+/* The same for `length` bytes of text that need not end in a NUL: a NUL
+ * byte inside is a shader-creation error ("the text contains a NUL byte
+ * (U+0000), which WGSL forbids [textual-structure]", at its line:col), as
+ * WGSL forbids the null code point - where the NUL-terminated calls above
+ * would silently end the module there.  (JavaScript strings may hold NULs.) */
+STEX_API stex_status stex_wgsl_module_create_n(const stex_profile *p, const char *source,
+                                               size_t length, const char *filename,
+                                               stex_wgsl_module **out);
+/* The longest WGSL text a module takes: a longer one is refused (rule
+ * [limits]) before it is read.  Every pass is linear or n log n in the text
+ * up to it, and recursion is bounded (see docs/wgsl.md, "Limits"). */
+#define STEX_WGSL_MAX_SOURCE_BYTES (16u << 20)
 STEX_API void stex_wgsl_module_destroy(stex_wgsl_module *m);
 
 /* Every diagnostic, one `file:line:col: error: message [rule]` each with the

@@ -37,6 +37,7 @@ struct wg_expr {
     wg_expr *a, *b;         /* operands; E_CALL: a = callee (E_IDENT); E_INDEX: a[b] */
     wg_expr **args;         /* E_CALL */
     uint32_t nargs;
+    uint32_t height;        /* levels of the tree below and at this node (a leaf: 1) */
 };
 
 typedef struct wg_attr {
@@ -111,6 +112,22 @@ typedef struct wg_ast {
     bool enable_subgroups;  /* `enable subgroups;` seen */
     wg_loc enable_subgroups_loc;
 } wg_ast;
+
+/* Shader complexity limits (WGSL "Limits"; where WGSL names none, Dawn's
+ * front end's).  Each refusal is an error of rule [limits]. */
+enum {
+    /* blocks, else-if links, parentheses, calls, template lists, index
+     * brackets and unary operators open at once: WGSL requires 127 nested
+     * brace-enclosed statements; Dawn's parser stops at the same depth */
+    WG_MAX_NESTING = 127,
+    /* operators, calls, indexings and member accesses stacked in one
+     * expression (a leaf is 1): Dawn's "max expression depth" of 512 below
+     * the root; bounds every recursive pass over a flat chain `1+1+...` */
+    WG_MAX_EXPR_HEIGHT = 513,
+    WG_MAX_PARAMS = 255,          /* a function's parameters (WGSL) */
+    WG_MAX_MEMBERS = 1023,        /* a structure's members (WGSL's minimum) */
+    WG_MAX_CASE_SELECTORS = 1023, /* a switch's case values, default included (WGSL's minimum) */
+};
 
 /* Parses the tokens into ast (nodes in arena); syntax errors go to d, with
  * recovery at the next statement or declaration. */

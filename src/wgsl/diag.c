@@ -8,13 +8,19 @@
 
 void wg_error(wg_diags *d, wg_loc loc, const char *rule, const char *fmt, ...)
 {
-    if (d->quiet)
+    if (d->quiet || d->count > WG_MAX_DIAGS)
         return;
     char msg[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
+    if (d->count == WG_MAX_DIAGS) { /* one last word, then nothing: a flood stays linear */
+        snprintf(msg, sizeof msg, "more than %u errors; the rest are not reported",
+                 (unsigned)WG_MAX_DIAGS);
+        rule = "limits";
+    } else {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+    }
     for (size_t i = 0; i < d->count; i++)
         if (d->items[i].loc.line == loc.line && d->items[i].loc.col == loc.col &&
             !strcmp(d->items[i].message, msg))
@@ -43,17 +49,23 @@ static int by_position(const void *a, const void *b)
     return 0;
 }
 
-/* The text of source line `line` (1-based): start and length. */
-static const char *source_line(const char *src, uint32_t line, size_t *len)
+/* The text of source line `line` (1-based): start and length.  *from and
+ * *from_line are where the last search stopped (the diagnostics come in
+ * order, so one walk over the source serves them all). */
+static const char *source_line(const char **from, uint32_t *from_line, uint32_t line,
+                               size_t *len)
 {
-    const char *p = src;
-    for (uint32_t l = 1; l < line && p; l++) {
+    const char *p = *from;
+    uint32_t l = *from_line;
+    for (; l < line && p; l++) {
         p = strchr(p, '\n');
         if (p)
             p++;
     }
     if (!p)
         return NULL;
+    *from = p;
+    *from_line = l;
     *len = strcspn(p, "\n");
     return p;
 }
@@ -73,12 +85,14 @@ char *wg_diags_text(const wg_diags *d)
         free(sorted);
         return NULL;
     }
+    const char *from = d->source;
+    uint32_t from_line = 1;
     for (size_t i = 0; i < d->count; i++) {
         const wg_diag *g = &sorted[i];
         fprintf(f, "%s:%u:%u: error: %s [%s]\n", d->filename, g->loc.line, g->loc.col,
                 g->message, g->rule);
         size_t len;
-        const char *line = d->source && g->loc.line ? source_line(d->source, g->loc.line, &len)
+        const char *line = d->source && g->loc.line ? source_line(&from, &from_line, g->loc.line, &len)
                                                     : NULL;
         if (line) {
             fprintf(f, "  %.*s\n  ", (int)len, line);

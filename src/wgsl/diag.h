@@ -26,6 +26,9 @@ typedef struct wg_diags {
     bool quiet;           /* while lowering an inlined call: do not report twice */
 } wg_diags;
 
+/* The errors one module records; past them one "more than N errors" note. */
+enum { WG_MAX_DIAGS = 1000 };
+
 /* Records an error (dropped when quiet or when the same position and message
  * are already recorded). */
 void wg_error(wg_diags *d, wg_loc loc, const char *rule, const char *fmt, ...)

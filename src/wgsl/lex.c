@@ -188,39 +188,66 @@ static void number(lexer *x)
                  *x->p);
 }
 
-/* WGSL 3.9: marks the '<' ... '>' pairs that delimit template lists.  The
- * lexer emits '>>' as two '>' (the second `joined`), so a '>>' may close two
- * lists; the parser joins them back into a shift elsewhere. */
-static void discover_templates(wg_token *t, uint32_t n)
+/* WGSL 3.9's template list discovery, on the tokens: one pass with a stack
+ * of unclosed candidates (an identifier's '<'), each closed by a '>' at its
+ * own nesting of parentheses and brackets.  The lexer emits '>>' as two '>'
+ * (the second `joined`), so a '>>' may close two lists; the parser joins
+ * them back into a shift elsewhere.  Linear, and as deep as the text nests
+ * (the stack grows); false when out of memory. */
+static bool discover_templates(wg_token *t, uint32_t n)
 {
-    for (uint32_t i = 0; i + 1 < n; i++) {
-        if (t[i].kind != TK_IDENT || t[i + 1].kind != TK_LT)
-            continue;
-        int paren = 0;
-        uint32_t opens[32], depth = 0;
-        opens[depth++] = i + 1;
-        for (uint32_t j = i + 2; j < n && depth; j++) {
-            wg_tok_kind k = t[j].kind;
-            if (k == TK_LPAREN || k == TK_LBRACKET) {
-                paren++;
-            } else if (k == TK_RPAREN || k == TK_RBRACKET) {
-                if (paren-- == 0)
-                    break;
-            } else if (paren == 0 && k == TK_IDENT && j + 1 < n && t[j + 1].kind == TK_LT) {
-                if (depth == 32)
-                    break;
-                opens[depth++] = ++j;
-            } else if (paren == 0 && k == TK_GT) {
-                t[opens[--depth]].kind = TK_TEMPLATE_OPEN;
-                t[j].kind = TK_TEMPLATE_CLOSE;
-            } else if (paren == 0 && (k == TK_SEMI || k == TK_LBRACE || k == TK_RBRACE ||
-                                      k == TK_COLON || k == TK_AND_AND || k == TK_OR_OR ||
-                                      k == TK_ASSIGN || k == TK_EOF)) {
-                break;
+    typedef struct { uint32_t at, depth; } candidate;
+    candidate *pending = NULL;
+    uint32_t np = 0, cap = 0, depth = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        switch (t[j].kind) {
+        case TK_IDENT:
+            if (j + 1 < n && t[j + 1].kind == TK_LT) {
+                if (np == cap) {
+                    uint32_t c = cap ? 2 * cap : 32;
+                    candidate *g = realloc(pending, c * sizeof *g);
+                    if (!g) {
+                        free(pending);
+                        return false;
+                    }
+                    pending = g, cap = c;
+                }
+                pending[np++] = (candidate){++j, depth};
             }
+            break;
+        case TK_GT:
+            if (np && pending[np - 1].depth == depth) {
+                t[pending[--np].at].kind = TK_TEMPLATE_OPEN;
+                t[j].kind = TK_TEMPLATE_CLOSE;
+            }
+            break;
+        case TK_LPAREN: case TK_LBRACKET:
+            depth++;
+            break;
+        case TK_RPAREN: case TK_RBRACKET:
+            while (np && pending[np - 1].depth >= depth)
+                np--;
+            depth = depth ? depth - 1 : 0;
+            break;
+        case TK_AND_AND: case TK_OR_OR: /* looser than a comparison: a<b || c>d */
+            while (np && pending[np - 1].depth >= depth)
+                np--;
+            break;
+        /* no expression holds these (an '=' outside ==, <=, >=, != is an assignment) */
+        case TK_SEMI: case TK_LBRACE: case TK_COLON: case TK_ASSIGN: case TK_PLUS_ASSIGN:
+        case TK_MINUS_ASSIGN: case TK_STAR_ASSIGN: case TK_SLASH_ASSIGN: case TK_PERCENT_ASSIGN:
+        case TK_AND_ASSIGN: case TK_OR_ASSIGN: case TK_XOR_ASSIGN: case TK_SHL_ASSIGN:
+        case TK_SHR_ASSIGN:
+            np = 0;
+            depth = 0;
+            break;
+        default:
+            break;
         }
-        /* an unclosed candidate stays a less-than; inner lists it closed stay closed */
     }
+    /* an unclosed candidate stays a less-than */
+    free(pending);
+    return true;
 }
 
 /* WGSL's reserved words (spec "Reserved Words", wgsl.reserved.bs.include),
@@ -379,7 +406,8 @@ void wg_lex(const char *src, wg_diags *d, wg_token **out, uint32_t *count)
         }
     }
     push(&x, TK_EOF, x.p, 0);
-    discover_templates(x.t, x.n);
+    if (!discover_templates(x.t, x.n))
+        wg_error(d, (wg_loc){0, 0}, "resources", "out of memory while finding template lists");
     *out = x.t;
     *count = x.n;
 }

@@ -2,12 +2,47 @@
 #include "wgsl/lower.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "wgsl/stack.h"
+
+void wg_limit(wg_ctx *x, wg_loc loc, const char *fmt, unsigned n)
+{
+    if (x->limit_hit)
+        return;
+    x->limit_hit = true;
+    bool quiet = x->d->quiet;
+    x->d->quiet = false;
+    char msg[200];
+    snprintf(msg, sizeof msg, fmt, n);
+    wg_error(x->d, loc, "limits", "%s", msg);
+    x->d->quiet = quiet;
+}
+
+bool wg_deeper(wg_ctx *x, wg_loc loc)
+{
+    if (!x->limit_hit && !wg_stack_ok())
+        wg_limit(x, loc, "nested too deeply for the stack of the thread compiling it (%u KiB "
+                 "kept free): calls inline into each other's nested blocks and expressions",
+                 WG_STACK_RESERVE / 1024);
+    return !x->limit_hit;
+}
 
 uint32_t wg_reg_alloc(wg_ctx *x, uint32_t words)
 {
     uint32_t r = x->reg_next;
+    if (words > WG_MAX_VALUE_WORDS) {
+        wg_limit(x, (wg_loc){x->line, 1}, "a value of more than %u words (256 KiB): stex holds "
+                 "no larger value in registers", WG_MAX_VALUE_WORDS);
+        return r;
+    }
+    if (r + (words ? words : 1) > WG_MAX_REGS) {
+        wg_limit(x, (wg_loc){x->line, 1}, "more than %u registers (4 MiB) per invocation for "
+                 "its variables and values", WG_MAX_REGS);
+        return r;
+    }
     x->reg_next += words ? words : 1;
     if (x->reg_next > x->prog->nregs)
         x->prog->nregs = x->reg_next;
@@ -23,6 +58,12 @@ wg_ins *wg_emit(wg_ctx *x, wg_opcode op)
 {
     static wg_ins sink; /* after running out of memory: written, never run */
     wg_program *p = x->prog;
+    if (p->ncode >= WG_MAX_CODE) {
+        wg_limit(x, (wg_loc){x->line, 1}, "more than %u instructions once its calls are "
+                 "inlined", WG_MAX_CODE);
+        memset(&sink, 0, sizeof sink);
+        return &sink;
+    }
     if (p->ncode == p->cap) {
         uint32_t cap = p->cap ? 2 * p->cap : 256;
         wg_ins *c = realloc(p->code, cap * sizeof *c);

@@ -94,6 +94,16 @@ typedef struct wg_zeros {
     double afloat;
 } wg_zeros;
 
+/* What one lowering may build (stex's own limits, rule [limits]): the
+ * interpreter moves a value with a 16-bit word count, keeps an invocation's
+ * registers in one array, and inlines every call. */
+enum {
+    WG_MAX_VALUE_WORDS = 65535,       /* one value: 256 KiB */
+    WG_MAX_REGS = 1u << 20,           /* an invocation's registers: 4 MiB */
+    WG_MAX_CODE = 1u << 21,           /* instructions of one entry point, calls inlined */
+    WG_MAX_INLINED_CALLS = 1u << 18,  /* user-function calls inlined into one entry point */
+};
+
 typedef struct wg_ctx {
     wg_arena *arena;
     stex_const_rule const_rule; /* the module's: WGSL's or Dawn's front end */
@@ -128,6 +138,8 @@ typedef struct wg_ctx {
     bool workgroup_type;    /* resolving a var<workgroup>'s type: the one place an array
                              * may have an override-expression element count */
     bool oom;
+    bool limit_hit;         /* a [limits] error was reported: lowering winds down */
+    uint32_t inlined;       /* user-function calls inlined so far */
     /* lowering a function on its own, not for a @compute entry point (a
      * @vertex or @fragment entry, or a helper): the fragment stage's builtins
      * (implicit-derivative sampling, dpdx..., discard) type-check and lower to
@@ -153,6 +165,12 @@ double wg_afloat_const(wg_ctx *x, double v);
 void wg_f32_results(wg_ctx *x, stex_math_fn fn, uint32_t *out);
 
 /* ---- lower.c: the context, registers, emission ---- */
+/* Reports a [limits] error (also inside an inlined body, whose own errors
+ * are quiet) once per lowering; every later step returns at once. */
+void wg_limit(wg_ctx *x, wg_loc loc, const char *fmt, unsigned n);
+/* False (after the [limits] error) when the thread's stack is nearly used
+ * up or a limit was hit: the recursive steps ask it first. */
+bool wg_deeper(wg_ctx *x, wg_loc loc);
 uint32_t wg_reg_alloc(wg_ctx *x, uint32_t words);
 /* Room for element n of a growing array (*arr, *cap elements of elem
  * bytes), doubling it; false (x->oom set) when out of memory. */

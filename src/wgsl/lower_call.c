@@ -125,6 +125,11 @@ static wg_val construct(wg_ctx *x, const wg_expr *e, int type, wg_val *args, uin
 {
     wg_types *ts = TS(x);
     const wg_type *t = wg_ty(ts, type);
+    if (t->words > WG_MAX_VALUE_WORDS) { /* stex's registers and constants hold no larger value */
+        wg_limit(x, e->loc, "a value of more than %u words (256 KiB): stex holds no larger "
+                 "value in registers", WG_MAX_VALUE_WORDS);
+        return wg_error_val();
+    }
     if (nargs == 0) { /* the zero value */
         wg_cword *c = wg_cwords(x, t->words);
         return (wg_val){.kind = V_CONST, .type = type, .c = c};

@@ -337,7 +337,26 @@ static bool fold_word(wg_ctx *x, wg_tok_kind op, int s, wg_cword a, wg_cword b, 
         case TK_AMP: r = a.i & b.i; break;
         case TK_PIPE: r = a.i | b.i; break;
         case TK_CARET: r = a.i ^ b.i; break;
-        case TK_SHL: r = b.i >= 0 && b.i < 63 ? (int64_t)((uint64_t)a.i << b.i) : 0; break;
+        case TK_SHL: { /* WGSL: AbstractInt is 64 bits wide; the bits shifted out and
+                        * the new sign bit must all equal the old sign bit */
+            if (b.i < 0 || b.i >= 64) {
+                WG_ERR(x, loc, "arithmetic", "'%lld << %lld' in a const-expression: an "
+                       "AbstractInt shifts by less than 64", (long long)a.i, (long long)b.i);
+                return false;
+            }
+            uint64_t mask = ~(~(uint64_t)0 >> (b.i + 1 > 63 ? 63 : b.i + 1));
+            if (b.i == 63)
+                mask = ~(uint64_t)0;
+            uint64_t bits = (uint64_t)a.i & mask;
+            if (b.i > 0 && bits != 0 && bits != mask) {
+                WG_ERR(x, loc, "arithmetic", "'%lld << %lld' overflows AbstractInt (the sign "
+                       "changes or set bits are shifted out) in a const-expression",
+                       (long long)a.i, (long long)b.i);
+                return false;
+            }
+            r = (int64_t)((uint64_t)a.i << b.i);
+            break;
+        }
         case TK_SHR: /* no width limit: past the 63rd bit only the sign is left */
             r = b.i >= 0 && b.i < 63 ? a.i >> b.i : a.i < 0 ? -1 : 0;
             break;
@@ -1153,6 +1172,8 @@ static wg_val identifier(wg_ctx *x, const wg_expr *e)
 
 wg_val wg_expr_lower(wg_ctx *x, const wg_expr *e)
 {
+    if (!wg_deeper(x, e->loc))
+        return wg_error_val();
     wg_cword w;
     switch (e->kind) {
     case E_INT:

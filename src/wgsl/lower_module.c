@@ -48,25 +48,29 @@ bool wg_names_type(wg_ctx *x, const char *name)
     return g && (g->decl->kind == D_STRUCT || g->decl->kind == D_ALIAS);
 }
 
-/* A constant integer (array counts, @binding, @workgroup_size): -1 if not.
- * override_ok: an override-expression is allowed, and while the module is
- * checked one whose value the pipeline supplies counts as 1. */
-static int64_t const_int(wg_ctx *x, const wg_expr *e, const char *what, bool override_ok)
+/* A constant integer (array counts, @binding, @align) in *out; false after
+ * an error.  override_ok: an override-expression is allowed, and while the
+ * module is checked one whose value the pipeline supplies counts as 1. */
+static bool const_int(wg_ctx *x, const wg_expr *e, const char *what, bool override_ok,
+                      int64_t *out)
 {
     uint32_t pending = x->pending_uses;
     wg_val v = wg_expr_lower(x, e);
     if (v.kind == V_ERROR)
-        return -1;
+        return false;
     if (override_ok && v.kind == V_REG && x->pending_uses > pending &&
-        wg_type_is_integer(x->types, v.type) && wg_type_is_scalar(x->types, v.type))
-        return 1;
+        wg_type_is_integer(x->types, v.type) && wg_type_is_scalar(x->types, v.type)) {
+        *out = 1;
+        return true;
+    }
     if (v.kind != V_CONST || !wg_type_is_integer(x->types, v.type) ||
         !wg_type_is_scalar(x->types, v.type)) {
         WG_ERR(x, e->loc, "const-expr", "%s must be a constant integer", what);
-        return -1;
+        return false;
     }
     int k = x->types->t[v.type].kind;
-    return k == TY_AINT ? v.c[0].i : k == TY_I32 ? (int64_t)(int32_t)v.c[0].u : (int64_t)v.c[0].u;
+    *out = k == TY_AINT ? v.c[0].i : k == TY_I32 ? (int64_t)(int32_t)v.c[0].u : (int64_t)v.c[0].u;
+    return true;
 }
 
 static stex_access access_of(const char *s)
@@ -129,9 +133,7 @@ static int struct_type(wg_ctx *x, wg_global *g)
         const wg_attr *al = wg_find_attr(pm->attrs, pm->nattrs, "align");
         const wg_attr *sz = wg_find_attr(pm->attrs, pm->nattrs, "size");
         int64_t v;
-        size_t errs = x->d->count; /* const_int's -1 is an error only when it reported one */
-        if (al && al->nargs == 1 &&
-            ((v = const_int(x, al->args[0], "@align", false)) != -1 || x->d->count == errs)) {
+        if (al && al->nargs == 1 && const_int(x, al->args[0], "@align", false, &v)) {
             if (v < 1 || v > (1 << 30) || (v & (v - 1)))
                 WG_ERR(x, al->loc, "attribute-align", "@align(%lld) is not a positive power "
                        "of two", (long long)v);
@@ -141,9 +143,7 @@ static int struct_type(wg_ctx *x, wg_global *g)
             else
                 m[i].align_attr = (uint32_t)v;
         }
-        errs = x->d->count;
-        if (sz && sz->nargs == 1 &&
-            ((v = const_int(x, sz->args[0], "@size", false)) != -1 || x->d->count == errs)) {
+        if (sz && sz->nargs == 1 && const_int(x, sz->args[0], "@size", false, &v)) {
             if (v < (int64_t)mt->size || v > (1 << 30) || (mt->kind == TY_ARRAY && mt->n == 0))
                 WG_ERR(x, sz->loc, "attribute-size", "@size(%lld) is smaller than %s's size "
                        "%u (or the member is a runtime-sized array)", (long long)v,
@@ -155,8 +155,19 @@ static int struct_type(wg_ctx *x, wg_global *g)
     wg_type t = {.kind = TY_STRUCT, .elem = -1, .name = d->name, .members = m,
                  .nmembers = d->nparams};
     int id = wg_type_intern(x->types, &t);
-    if (id < 0)
+    if (id < 0) {
         free(m);
+        return id;
+    }
+    if (wg_ty(x->types, id)->too_big) { /* in 64 bits, as array sizes */
+        WG_ERR(x, d->loc, "limits", "struct %s is more than 0xffffffff bytes", d->name);
+        return -1;
+    }
+    if (wg_ty(x->types, id)->depth > WG_MAX_TYPE_NESTING) {
+        WG_ERR(x, d->loc, "limits", "struct %s nests composite types more than %u levels deep",
+               d->name, WG_MAX_TYPE_NESTING);
+        return -1;
+    }
     return id;
 }
 
@@ -239,7 +250,7 @@ static int declared_type(wg_ctx *x, const wg_expr *e, wg_global *g)
 
 int wg_resolve_type(wg_ctx *x, const wg_expr *e)
 {
-    if (!e)
+    if (!e || !wg_deeper(x, e->loc))
         return -1;
     if (e->kind != E_IDENT) {
         WG_ERR(x, e->loc, "type", "expected a type");
@@ -307,17 +318,16 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
         int64_t count = 0;
         if (e->ntargs == 2) {
             uint32_t overrides = x->override_uses;
-            count = const_int(x, e->targs[1], "an array's element count", true);
-            if (count < 0)
+            if (!const_int(x, e->targs[1], "an array's element count", true, &count))
                 return -1;
             if (x->override_uses > overrides && !x->workgroup_type) {
                 WG_ERR(x, e->targs[1]->loc, "array-types", "an array whose element count is "
                        "an override-expression may only be the type of a var<workgroup>");
                 return -1;
             }
-            if (count == 0) {
+            if (count <= 0) {
                 WG_ERR(x, e->targs[1]->loc, "array-types", "an array's element count must be "
-                       "greater than 0");
+                       "greater than 0, not %lld", (long long)count);
                 return -1;
             }
         }
@@ -325,6 +335,19 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
         if (et->kind == TY_ARRAY && et->n == 0) {
             WG_ERR(x, e->targs[0]->loc, "array-types", "an array's element may not be a "
                    "runtime-sized array");
+            return -1;
+        }
+        /* the byte size, in 64 bits: as Dawn, at most 0xffffffff bytes */
+        uint64_t stride = ((uint64_t)et->size + et->align - 1) / et->align * et->align;
+        if ((uint64_t)count > UINT32_MAX / stride) {
+            WG_ERR(x, e->loc, "limits", "array<%s, %lld> is %.0f bytes; an array may hold at "
+                   "most 0xffffffff bytes", wg_tname(x, el), (long long)count,
+                   (double)count * (double)stride);
+            return -1;
+        }
+        if (wg_ty(ts, el)->depth + 1 > WG_MAX_TYPE_NESTING) {
+            WG_ERR(x, e->loc, "limits", "a composite type nested more than %u levels deep",
+                   WG_MAX_TYPE_NESTING);
             return -1;
         }
         return wg_type_array(ts, el, (uint32_t)count);
@@ -448,10 +471,11 @@ static void resource_var(wg_ctx *x, wg_global *g)
         g->val = wg_error_val();
         return;
     }
-    int64_t group = const_int(x, ga->args[0], "@group", false),
-            binding = const_int(x, ba->args[0], "@binding", false);
-    if (group < 0 || group > 3 || binding < 0 || binding > 65535) {
-        if (group > 3 || binding > 65535)
+    int64_t group = -1, binding = -1;
+    bool known = const_int(x, ga->args[0], "@group", false, &group);
+    known &= const_int(x, ba->args[0], "@binding", false, &binding);
+    if (!known || group < 0 || group > 3 || binding < 0 || binding > 65535) {
+        if (known)
             WG_ERR(x, d->loc, "resource-interface", "@group must be 0..3 and @binding 0..65535");
         g->val = wg_error_val();
         return;
@@ -648,7 +672,12 @@ static void analyse(wg_ctx *x, wg_global *g)
                 }
                 const wg_type *t = wg_ty(x->types, type);
                 uint32_t off = (x->wg_memory + t->align - 1) / t->align * t->align;
-                x->wg_memory = off + t->size;
+                /* each array is below 4 GiB; their sum saturates (the pipeline
+                 * refuses it against maxComputeWorkgroupStorageSize) */
+                uint64_t end = (uint64_t)off + t->size;
+                if (off < x->wg_memory || end > UINT32_MAX - 4)
+                    off = UINT32_MAX - 4, end = UINT32_MAX - 4;
+                x->wg_memory = (uint32_t)end;
                 g->wg_offset = off;
                 g->val = (wg_val){.kind = V_REF, .type = type,
                                   .ref = {.space = SP_WORKGROUP,

@@ -123,6 +123,34 @@ static void loop_stmt(wg_ctx *x, const wg_expr *cond, const wg_stmt *body,
     i->line = loc.line;
 }
 
+/* A case value and where it is written, for the duplicate check. */
+typedef struct case_value {
+    int64_t v;
+    wg_loc loc;
+} case_value;
+
+static int by_value_then_place(const void *a, const void *b)
+{
+    const case_value *p = a, *q = b;
+    if (p->v != q->v)
+        return p->v < q->v ? -1 : 1;
+    if (p->loc.line != q->loc.line)
+        return p->loc.line < q->loc.line ? -1 : 1;
+    return p->loc.col < q->loc.col ? -1 : p->loc.col > q->loc.col;
+}
+
+/* WGSL 9.4.2: no two case selectors of a switch have the same value
+ * (sorted, so n log n in the selectors); the later one is reported. */
+static void duplicate_cases(wg_ctx *x, case_value *v, uint32_t n)
+{
+    qsort(v, n, sizeof *v, by_value_then_place);
+    for (uint32_t i = 1; i < n; i++)
+        if (v[i].v == v[i - 1].v)
+            WG_ERR(x, v[i].loc, "switch-statement", "duplicate switch case value %lld (also at "
+                   "line %u, column %u)", (long long)v[i].v, v[i - 1].loc.line,
+                   v[i - 1].loc.col);
+}
+
 static void switch_stmt(wg_ctx *x, const wg_stmt *s)
 {
     wg_val sel = wg_load(x, wg_expr_lower(x, s->cond), s->cond->loc);
@@ -139,8 +167,13 @@ static void switch_stmt(wg_ctx *x, const wg_stmt *s)
     uint32_t bslot = wg_slot_alloc(x);
     emit_slot(x, OP_MASK_CLEAR, bslot);
     uint32_t *slots = malloc((s->ncases + 1) * 2 * sizeof *slots), *pcs = slots + s->ncases + 1;
-    if (!slots || !construct_push(x, bslot, UINT32_MAX, false)) {
+    uint32_t nvalues = 0, nsel = 0;
+    for (uint32_t k = 0; k < s->ncases; k++)
+        nsel += s->cases[k].nselectors;
+    case_value *values = malloc((nsel ? nsel : 1) * sizeof *values);
+    if (!slots || !values || !construct_push(x, bslot, UINT32_MAX, false)) {
         free(slots);
+        free(values);
         x->oom = true;
         return;
     }
@@ -163,6 +196,9 @@ static void switch_stmt(wg_ctx *x, const wg_stmt *s)
                            "const-expression");
                 continue;
             }
+            values[nvalues++] = (case_value){x->types->t[st].kind == TY_I32
+                                                 ? (int64_t)(int32_t)v.c[0].u
+                                                 : (int64_t)v.c[0].u, c->selectors[j]->loc};
             uint32_t r = wg_const_reg(x, v.c, st), eq = wg_reg_alloc(x, 1);
             wg_ins *i = wg_emit(x, OP_CMP);
             i->d = eq, i->a = rsel, i->b = r, i->sub = CMP_EQ, i->n = (uint16_t)x->types->t[st].kind;
@@ -196,6 +232,8 @@ static void switch_stmt(wg_ctx *x, const wg_stmt *s)
         pcs[opened] = pc_else;
         opened++;
     }
+    duplicate_cases(x, values, nvalues);
+    free(values);
     if (!deflt)
         WG_ERR(x, s->loc, "switch-statement", "a switch needs a default clause");
     else
@@ -432,6 +470,8 @@ static void return_stmt(wg_ctx *x, const wg_stmt *s)
 
 static void stmt(wg_ctx *x, const wg_stmt *s)
 {
+    if (!wg_deeper(x, s->loc))
+        return;
     uint32_t line = x->line, regs = x->reg_next;
     x->line = s->loc.line;
     switch (s->kind) {
@@ -549,6 +589,11 @@ wg_val wg_user_call(wg_ctx *x, const wg_decl *fn, const wg_expr *call)
         WG_ERR(x, call->loc, "call", "entry point '%s' cannot be called", fn->name);
         return wg_error_val();
     }
+    if (++x->inlined > WG_MAX_INLINED_CALLS)
+        wg_limit(x, call->loc, "more than %u function calls once calls inside called functions "
+                 "are inlined (each call site lowers the callee again)", WG_MAX_INLINED_CALLS);
+    if (!wg_deeper(x, call->loc))
+        return wg_error_val();
     if (call->nargs != fn->nparams) {
         WG_ERR(x, call->loc, "call", "'%s' takes %u argument%s, not %u", fn->name, fn->nparams,
                fn->nparams == 1 ? "" : "s", call->nargs);

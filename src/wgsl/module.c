@@ -14,6 +14,7 @@
 #include "wgsl/interp.h"
 #include "wgsl/opt.h"
 #include "wgsl/lower.h"
+#include "wgsl/stack.h"
 #include "wgsl/uniform.h"
 
 void wg_lower_function(wg_ctx *x, const wg_decl *fn, bool entry);
@@ -78,7 +79,12 @@ static void workgroup_size(wg_ctx *x, const wg_decl *fn, uint32_t out[3])
             WG_ERR(x, a->args[i]->loc, "workgroup-size", "@workgroup_size must be at least 1");
             continue;
         }
-        out[i] = (uint32_t)(n > 65535 ? 65535 : n);
+        if (x->types->t[v.type].kind == TY_AINT && n > INT32_MAX) { /* it becomes an i32 */
+            WG_ERR(x, a->args[i]->loc, "workgroup-size", "@workgroup_size value %lld is not an "
+                   "i32", (long long)n);
+            continue;
+        }
+        out[i] = (uint32_t)n; /* the pipeline checks it against the device's limits */
     }
 }
 
@@ -440,8 +446,41 @@ stex_status stex_wgsl_module_create(const char *source, const char *filename,
     return stex_wgsl_module_create_for(NULL, source, filename, out);
 }
 
+static stex_status module_create(const stex_profile *p, const char *source, size_t length,
+                                 const char *filename, stex_wgsl_module **out);
+
 stex_status stex_wgsl_module_create_for(const stex_profile *p, const char *source,
                                         const char *filename, stex_wgsl_module **out)
+{
+    return module_create(p, source, source ? strlen(source) : 0, filename, out);
+}
+
+stex_status stex_wgsl_module_create_n(const stex_profile *p, const char *source, size_t length,
+                                      const char *filename, stex_wgsl_module **out)
+{
+    return module_create(p, source, length, filename, out);
+}
+
+/* The text's first NUL byte, as a position (WGSL 3: the program text must
+ * not include the null code point); {0, 0} when it has none. */
+static wg_loc nul_at(const char *s, size_t n)
+{
+    const char *z = memchr(s, 0, n);
+    if (!z)
+        return (wg_loc){0, 0};
+    wg_loc loc = {1, 1};
+    for (const char *c = s; c < z; c++)
+        if (*c == '\n')
+            loc.line++, loc.col = 1;
+        else
+            loc.col++;
+    return loc;
+}
+
+static void check_module(stex_wgsl_module *m);
+
+static stex_status module_create(const stex_profile *p, const char *source, size_t length,
+                                 const char *filename, stex_wgsl_module **out)
 {
     if (!out)
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_wgsl_module_create: out is NULL");
@@ -453,7 +492,13 @@ stex_status stex_wgsl_module_create_for(const stex_profile *p, const char *sourc
         return stex_fail(STEX_OUT_OF_MEMORY, "stex_wgsl_module_create: out of memory");
     m->const_rule = stex_math_const_rule(p);
     m->matmul = stex_math_matmul_rule(p);
-    m->source = strdup(source);
+    /* the text up to the limit (a longer one is refused below, unread) */
+    size_t kept = length > STEX_WGSL_MAX_SOURCE_BYTES ? 0 : length;
+    m->source = malloc(kept + 1);
+    if (m->source) {
+        memcpy(m->source, source, kept);
+        m->source[kept] = 0;
+    }
     m->filename = strdup(filename ? filename : "shader.wgsl");
     if (!m->source || !m->filename || !wg_types_init(&m->types)) {
         stex_wgsl_module_destroy(m);
@@ -461,6 +506,30 @@ stex_status stex_wgsl_module_create_for(const stex_profile *p, const char *sourc
     }
     m->diags.source = m->source;
     m->diags.filename = m->filename;
+    wg_loc nul = nul_at(m->source, kept);
+    if (length > STEX_WGSL_MAX_SOURCE_BYTES)
+        wg_error(&m->diags, (wg_loc){1, 1}, "limits", "the module is %zu bytes; stex takes at "
+                 "most %u bytes (16 MiB) of WGSL text", length,
+                 (unsigned)STEX_WGSL_MAX_SOURCE_BYTES);
+    else if (nul.line)
+        wg_error(&m->diags, nul, "textual-structure", "the text contains a NUL byte (U+0000), "
+                 "which WGSL forbids");
+    else {
+        uintptr_t stack = wg_stack_begin();
+        check_module(m);
+        wg_stack_end(stack);
+    }
+    m->text = wg_diags_text(&m->diags);
+    *out = m;
+    if (m->diags.count)
+        return stex_fail(STEX_VALIDATION_ERROR, "%s: %zu error%s in the WGSL module",
+                         m->filename, m->diags.count, m->diags.count == 1 ? "" : "s");
+    return STEX_OK;
+}
+
+/* Lexes, parses and checks m's source into m (diagnostics in m->diags). */
+static void check_module(stex_wgsl_module *m)
+{
     wg_lex(m->source, &m->diags, &m->tokens, &m->ntokens);
     if (m->tokens)
         wg_parse(m->tokens, m->ntokens, &m->arena, &m->diags, &m->ast);
@@ -525,12 +594,6 @@ stex_status stex_wgsl_module_create_for(const stex_profile *p, const char *sourc
         if (d->kind == D_FN && wg_find_attr(d->attrs, d->nattrs, "fragment"))
             wg_uniformity(&m->ast, d, true, &m->diags);
     }
-    m->text = wg_diags_text(&m->diags);
-    *out = m;
-    if (m->diags.count)
-        return stex_fail(STEX_VALIDATION_ERROR, "%s: %zu error%s in the WGSL module",
-                         m->filename, m->diags.count, m->diags.count == 1 ? "" : "s");
-    return STEX_OK;
 }
 
 void stex_wgsl_module_destroy(stex_wgsl_module *m)
@@ -591,9 +654,9 @@ static void program_destroy(void *user)
     free(xp);
 }
 
-stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *mod,
-                                      const char *entry_point, const stex_wgsl_options *opt,
-                                      stex_pipeline **out)
+static stex_status pipeline_create(stex_device *d, const stex_wgsl_module *mod,
+                                   const char *entry_point, const stex_wgsl_options *opt,
+                                   stex_pipeline **out)
 {
     if (!out)
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_wgsl_pipeline_create: out is NULL");
@@ -850,7 +913,7 @@ const stex_wgsl_override_info *stex_wgsl_override_at(const stex_wgsl_module *m, 
     return m && i < m->noverrides ? &m->overrides[i] : NULL;
 }
 
-stex_status stex_wgsl_workgroup_size(const stex_wgsl_module *mod, const char *entry_point,
+static stex_status workgroup_size_of(const stex_wgsl_module *mod, const char *entry_point,
                                      const stex_wgsl_options *opt, uint32_t out[3])
 {
     if (!mod || !out)
@@ -895,5 +958,25 @@ stex_status stex_wgsl_workgroup_size(const stex_wgsl_module *mod, const char *en
     free(ep.names);
     free(ep.sample_types);
     free(ep.pairs);
+    return st;
+}
+
+/* Lowering recurses: both mark this thread's stack for wg_stack_ok. */
+stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *mod,
+                                      const char *entry_point, const stex_wgsl_options *opt,
+                                      stex_pipeline **out)
+{
+    uintptr_t stack = wg_stack_begin();
+    stex_status st = pipeline_create(d, mod, entry_point, opt, out);
+    wg_stack_end(stack);
+    return st;
+}
+
+stex_status stex_wgsl_workgroup_size(const stex_wgsl_module *m, const char *entry_point,
+                                     const stex_wgsl_options *opt, uint32_t out[3])
+{
+    uintptr_t stack = wg_stack_begin();
+    stex_status st = workgroup_size_of(m, entry_point, opt, out);
+    wg_stack_end(stack);
     return st;
 }

@@ -69,6 +69,8 @@ typedef struct parser {
     bool panic;     /* an error was reported: skip until recovery */
     bool split;     /* the '--' at i lost its first '-' to a subtraction: 3--7 */
     bool oom;
+    bool stop;      /* a limit was passed: the rest of the module is skipped */
+    uint32_t depth; /* nesting levels open (WG_MAX_NESTING) */
     wg_ast *ast;    /* where directives are recorded */
 } parser;
 
@@ -127,7 +129,7 @@ static bool accept(parser *p, wg_tok_kind k)
 
 static void syntax_error(parser *p, const wg_token *t, const char *what)
 {
-    if (p->panic)
+    if (p->panic || p->stop)
         return;
     p->panic = true;
     if (t->kind == TK_IDENT || t->kind == TK_INT || t->kind == TK_FLOAT)
@@ -150,6 +152,54 @@ static bool expect(parser *p, wg_tok_kind k)
         snprintf(what, sizeof what, "'>'");
     syntax_error(p, peek(p), what);
     return false;
+}
+
+/* A limit was passed at t: one error, then the parser jumps to the end of
+ * the tokens so that every open level returns at once (no deeper call). */
+static void stop(parser *p, wg_loc loc, const char *fmt, unsigned limit)
+{
+    if (!p->stop)
+        wg_error(p->d, loc, "limits", fmt, limit);
+    p->stop = p->panic = true;
+    p->i = p->n - 1; /* the TK_EOF */
+}
+
+/* Opens one nesting level (a block, an else-if link, parentheses, a call's
+ * arguments, a template list, an index, a unary operator); false when that
+ * would pass WG_MAX_NESTING, which stops the parse. */
+static bool enter(parser *p)
+{
+    if (p->stop)
+        return false;
+    if (p->depth >= WG_MAX_NESTING) {
+        stop(p, peek(p)->loc, "nested more than %u levels deep (blocks, else-if chains, "
+             "parentheses, calls, template lists, index brackets and unary operators count "
+             "together)", WG_MAX_NESTING);
+        return false;
+    }
+    p->depth++;
+    return true;
+}
+static void leave(parser *p) { p->depth--; }
+
+/* e's height from its operands; past WG_MAX_EXPR_HEIGHT the parse stops. */
+static void height(parser *p, wg_expr *e)
+{
+    uint32_t h = 0;
+    if (e->a && e->a->height > h)
+        h = e->a->height;
+    if (e->b && e->b->height > h)
+        h = e->b->height;
+    for (uint32_t i = 0; i < e->nargs; i++)
+        if (e->args[i] && e->args[i]->height > h)
+            h = e->args[i]->height;
+    for (uint32_t i = 0; i < e->ntargs; i++)
+        if (e->targs[i] && e->targs[i]->height > h)
+            h = e->targs[i]->height;
+    e->height = h + 1;
+    if (e->height > WG_MAX_EXPR_HEIGHT)
+        stop(p, e->loc, "an expression more than %u levels deep (operators, calls, indexing "
+             "and member accesses stacked in one expression)", WG_MAX_EXPR_HEIGHT - 1);
 }
 
 static const char *ident(parser *p, const char *what)
@@ -192,6 +242,7 @@ static wg_expr *node(parser *p, wg_expr_kind k, wg_loc loc)
     }
     e->kind = k;
     e->loc = loc;
+    e->height = 1;
     return e;
 }
 
@@ -203,7 +254,7 @@ static wg_expr *template_ident(parser *p)
     const wg_token *t = peek(p);
     wg_expr *e = node(p, E_IDENT, t->loc);
     e->name = ident(p, "an identifier");
-    if (accept(p, TK_TEMPLATE_OPEN)) {
+    if (accept(p, TK_TEMPLATE_OPEN) && enter(p)) {
         list l = {0};
         do {
             if (at(p, TK_TEMPLATE_CLOSE))
@@ -212,6 +263,8 @@ static wg_expr *template_ident(parser *p)
         } while (accept(p, TK_COMMA) && !p->panic);
         e->targs = list_done(p, &l, &e->ntargs);
         expect(p, TK_TEMPLATE_CLOSE);
+        leave(p);
+        height(p, e);
     }
     return e;
 }
@@ -220,12 +273,17 @@ static wg_expr **call_args(parser *p, uint32_t *n)
 {
     list l = {0};
     expect(p, TK_LPAREN);
+    if (!enter(p)) {
+        *n = 0;
+        return NULL;
+    }
     while (!at(p, TK_RPAREN) && !p->panic) {
         list_push(p, &l, expression(p));
         if (!accept(p, TK_COMMA))
             break;
     }
     expect(p, TK_RPAREN);
+    leave(p);
     return list_done(p, &l, n);
 }
 
@@ -248,8 +306,11 @@ static wg_expr *primary(parser *p)
         return e;
     case TK_LPAREN:
         next(p);
+        if (!enter(p))
+            return node(p, E_INT, t->loc);
         e = expression(p);
         expect(p, TK_RPAREN);
+        leave(p);
         return e;
     case TK_IDENT:
         if (wg_tok_is(t, "true") || wg_tok_is(t, "false")) {
@@ -263,6 +324,7 @@ static wg_expr *primary(parser *p)
             wg_expr *c = node(p, E_CALL, e->loc);
             c->a = e;
             c->args = call_args(p, &c->nargs);
+            height(p, c);
             return c;
         }
         return e;
@@ -279,13 +341,18 @@ static wg_expr *postfix(parser *p, wg_expr *e)
         if (accept(p, TK_LBRACKET)) {
             wg_expr *x = node(p, E_INDEX, t->loc);
             x->a = e;
+            if (!enter(p))
+                return e;
             x->b = expression(p);
             expect(p, TK_RBRACKET);
+            leave(p);
+            height(p, x);
             e = x;
         } else if (accept(p, TK_DOT)) {
             wg_expr *x = node(p, E_MEMBER, peek(p)->loc);
             x->a = e;
             x->name = ident(p, "a member name");
+            height(p, x);
             e = x;
         } else {
             return e;
@@ -304,12 +371,17 @@ static wg_expr *unary(parser *p)
         next(p);
         wg_expr *e = node(p, E_UNARY, t->loc);
         e->op = TK_MINUS;
+        if (!enter(p))
+            return e;
         e->a = unary(p);
+        leave(p);
+        height(p, e);
         if (!whole)
             return e;
         wg_expr *outer = node(p, E_UNARY, t->loc);
         outer->op = TK_MINUS;
         outer->a = e;
+        height(p, outer);
         return outer;
     }
     if (t->kind == TK_MINUS || t->kind == TK_BANG || t->kind == TK_TILDE || t->kind == TK_AMP ||
@@ -317,7 +389,11 @@ static wg_expr *unary(parser *p)
         next(p);
         wg_expr *e = node(p, E_UNARY, t->loc);
         e->op = t->kind;
+        if (!enter(p))
+            return e;
         e->a = unary(p);
+        leave(p);
+        height(p, e);
         return e;
     }
     return postfix(p, primary(p));
@@ -371,6 +447,7 @@ static wg_expr *binary(parser *p, int min)
         e->op = op;
         e->a = lhs;
         e->b = binary(p, prec + 1);
+        height(p, e);
         lhs = e;
     }
 }
@@ -560,7 +637,10 @@ static wg_stmt *if_statement(parser *p, wg_loc loc)
         wg_loc l2 = peek(p)->loc;
         if (at_word(p, "if")) {
             next(p);
+            if (!enter(p))
+                return s;
             s->els = if_statement(p, l2);
+            leave(p);
         } else {
             s->els = compound(p);
         }
@@ -575,7 +655,7 @@ static wg_stmt *switch_statement(parser *p, wg_loc loc)
     attributes(p, &(uint32_t){0});
     expect(p, TK_LBRACE);
     wg_case *cases = NULL;
-    uint32_t n = 0;
+    uint32_t n = 0, selectors = 0;
     while (!at(p, TK_RBRACE) && !at(p, TK_EOF) && !p->panic) {
         wg_case c = {.loc = peek(p)->loc};
         list sel = {0};
@@ -603,6 +683,10 @@ static wg_stmt *switch_statement(parser *p, wg_loc loc)
             break;
         }
         c.selectors = list_done(p, &sel, &c.nselectors);
+        selectors += c.nselectors;
+        if (selectors > WG_MAX_CASE_SELECTORS && selectors - c.nselectors <= WG_MAX_CASE_SELECTORS)
+            wg_error(p->d, c.loc, "limits", "a switch statement with more than %u case selectors "
+                     "(default included)", (unsigned)WG_MAX_CASE_SELECTORS);
         accept(p, TK_COLON);
         c.body = compound(p);
         wg_case *grown = realloc(cases, (n + 1) * sizeof *grown);
@@ -682,6 +766,8 @@ static wg_stmt *statement(parser *p)
             s = stmt_node(p, S_LOOP, loc);
             attributes(p, &na);
             expect(p, TK_LBRACE);
+            if (!enter(p))
+                return s;
             list l = {0};
             while (!at(p, TK_RBRACE) && !at(p, TK_EOF) && !at_word(p, "continuing")) {
                 uint32_t before = p->i;
@@ -700,6 +786,7 @@ static wg_stmt *statement(parser *p)
                 s->continuing->loc = cl;
             }
             expect(p, TK_RBRACE);
+            leave(p);
             return s;
         }
         if (wg_tok_is(t, "for")) {
@@ -774,7 +861,7 @@ static wg_stmt *compound(parser *p)
     uint32_t na;
     attributes(p, &na);
     wg_stmt *s = stmt_node(p, S_BLOCK, peek(p)->loc);
-    if (!expect(p, TK_LBRACE))
+    if (!expect(p, TK_LBRACE) || !enter(p))
         return s;
     list l = {0};
     while (!at(p, TK_RBRACE) && !at(p, TK_EOF)) {
@@ -788,6 +875,7 @@ static wg_stmt *compound(parser *p)
     }
     s->stmts = list_done(p, &l, &s->n);
     expect(p, TK_RBRACE);
+    leave(p);
     return s;
 }
 
@@ -815,6 +903,9 @@ static wg_decl *global_decl(parser *p)
         d->name = decl_name(p, "a function name");
         expect(p, TK_LPAREN);
         d->params = params(p, TK_RPAREN, &d->nparams, false);
+        if (d->nparams > WG_MAX_PARAMS)
+            wg_error(p->d, d->loc, "limits", "function '%s' declares %u parameters; the limit "
+                     "is %u", d->name, d->nparams, (unsigned)WG_MAX_PARAMS);
         expect(p, TK_RPAREN);
         if (accept(p, TK_ARROW)) {
             uint32_t nr;
@@ -833,6 +924,9 @@ static wg_decl *global_decl(parser *p)
         d->name = decl_name(p, "a struct name");
         expect(p, TK_LBRACE);
         d->params = params(p, TK_RBRACE, &d->nparams, true);
+        if (d->nparams > WG_MAX_MEMBERS)
+            wg_error(p->d, d->loc, "limits", "struct '%s' declares %u members; the limit is %u",
+                     d->name, d->nparams, (unsigned)WG_MAX_MEMBERS);
         expect(p, TK_RBRACE);
         accept(p, TK_SEMI);
     } else if (wg_tok_is(t, "alias")) {

@@ -25,6 +25,7 @@ static void layout(const wg_types *ts, wg_type *t)
         break;
     case TY_VEC: {
         const wg_type *e = &ts->t[t->elem];
+        t->depth = 1;
         t->size = e->size * t->n;
         t->align = e->size * (t->n == 3 ? 4 : t->n);
         t->words = t->n;
@@ -37,28 +38,34 @@ static void layout(const wg_types *ts, wg_type *t)
     case TY_ARRAY:
     case TY_MAT: {
         const wg_type *e = &ts->t[t->elem];
+        t->depth = e->depth + 1;
         t->align = e->align;
         t->stride = round_up(e->align, e->size);
-        t->size = t->n * t->stride;
+        t->size = t->n * t->stride; /* lower_module.c refuses more than 0xffffffff bytes */
         t->words = t->n * e->words;
         break;
     }
-    case TY_STRUCT: {
-        uint32_t off = 0, align = 1, words = 0;
+    case TY_STRUCT: { /* in 64 bits: too_big past 0xffffffff bytes (lower_module.c) */
+        uint64_t off = 0, words = 0;
+        uint32_t align = 1;
         for (uint32_t i = 0; i < t->nmembers; i++) {
             const wg_type *m = &ts->t[t->members[i].type];
             uint32_t ma = t->members[i].align_attr ? t->members[i].align_attr : m->align;
-            off = round_up(ma, off);
-            t->members[i].offset = off;
-            t->members[i].word = words;
+            off = (off + ma - 1) / ma * ma;
+            t->members[i].offset = (uint32_t)off;
+            t->members[i].word = (uint32_t)words;
             off += t->members[i].size_attr ? t->members[i].size_attr : m->size;
             words += m->words;
             if (ma > align)
                 align = ma;
+            if (m->depth + 1 > t->depth)
+                t->depth = m->depth + 1;
         }
+        off = (off + align - 1) / align * align;
+        t->too_big = off > UINT32_MAX;
         t->align = align;
-        t->size = round_up(align, off);
-        t->words = words;
+        t->size = t->too_big ? UINT32_MAX : (uint32_t)off;
+        t->words = words > UINT32_MAX ? UINT32_MAX : (uint32_t)words;
         break;
     }
     default:

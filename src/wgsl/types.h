@@ -42,6 +42,9 @@ typedef struct wg_type {
     uint32_t words;             /* registers a value takes */
     uint32_t size, align;       /* memory layout; array: size = n * stride */
     uint32_t stride;            /* array */
+    uint32_t depth;             /* composite nesting: 0 for a scalar, vec 1, array and
+                                 * struct 1 + their elements' or members' deepest */
+    bool too_big;               /* struct: its size passes 0xffffffff bytes */
     const char *name;           /* struct */
     wg_member *members;         /* struct */
     uint32_t nmembers;
@@ -59,6 +62,9 @@ typedef struct wg_types {
 
 /* A sampled texture's kind (wg_type.n of TY_TEXTURE). */
 enum { WG_TEX_MULTISAMPLED = 1u, WG_TEX_DEPTH = 2u };
+
+/* WGSL requires composite types nested 15 deep; stex takes Tint's 255. */
+enum { WG_MAX_TYPE_NESTING = 255 };
 
 /* Well-known ids, interned first by wg_types_init. */
 enum { T_VOID, T_BOOL, T_I32, T_U32, T_F32, T_AINT, T_AFLOAT, T_F16 };

@@ -5,6 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wgsl/stack.h"
+
+/* Statements and expressions one entry point's analysis may visit: loops
+ * are walked until their taints settle and called functions once per call,
+ * so nesting multiplies the visits; past this the module is refused. */
+enum { UN_MAX_STEPS = 1u << 24 };
+
 /* Whether a value or the control flow may differ between invocations: `at`
  * (line 0: uniform) is where it became non-uniform, `why` what made it. */
 typedef struct un_taint {
@@ -39,7 +46,24 @@ typedef struct un_ctx {
     const wg_decl **stack; /* the functions being analysed, one per declaration at most */
     wg_loc *calls;         /* their call sites */
     int depth;
+    uint32_t steps;        /* statements and expressions visited (UN_MAX_STEPS) */
+    const char *entry;     /* the entry point's name */
 } un_ctx;
+
+/* Counts a step; false (after one [limits] error) past UN_MAX_STEPS or near
+ * the end of the thread's stack: the analysis stops. */
+static bool un_step(un_ctx *u, wg_loc loc)
+{
+    if (u->oom)
+        return false;
+    if (++u->steps <= UN_MAX_STEPS && wg_stack_ok())
+        return true;
+    wg_error(u->d, loc, "limits", "the uniformity analysis of '%s' takes more than %u steps or "
+             "more stack than the thread has (loops nested many levels deep, or calls repeated "
+             "inside called functions)", u->entry, (unsigned)UN_MAX_STEPS);
+    u->oom = true;
+    return false;
+}
 
 static const un_taint UNIFORM = {{0, 0}, NULL};
 
@@ -296,7 +320,7 @@ static un_taint call(un_ctx *u, const wg_expr *e)
 
 static un_taint expr(un_ctx *u, const wg_expr *e)
 {
-    if (!e)
+    if (!e || !un_step(u, e->loc))
         return UNIFORM;
     switch (e->kind) {
     case E_INT:
@@ -414,18 +438,20 @@ static void loop(un_ctx *u, const wg_stmt *s)
     un_taint cf0 = u->cf, brk0 = u->brk, cont0 = u->cont;
     u->brk = u->cont = UNIFORM;
     /* let the taints settle (they only grow), then walk once reporting */
-    bool report = u->report;
+    bool report = u->report, settled = false;
     u->report = false;
-    for (int round = 0; round < 32; round++) {
+    for (int round = 0; round < 32 && !settled; round++) {
         uint64_t before = state_hash(u);
         u->cf = join(cf0, exits(u));
         iteration(u, s);
-        if (state_hash(u) == before)
-            break;
+        settled = state_hash(u) == before;
     }
     u->report = report;
     u->cf = join(cf0, exits(u));
-    iteration(u, s);
+    /* a settled walk repeated finds nothing new: only a reporting one is
+     * needed (so loops nested in a settling loop cost one walk each) */
+    if (report || !settled)
+        iteration(u, s);
     /* every invocation that broke out or left by the condition is back:
      * a loop's 'break' and 'continue' end with it (its behaviour is Next),
      * a 'return' in it does not */
@@ -437,7 +463,7 @@ static void loop(un_ctx *u, const wg_stmt *s)
 
 static void stmt(un_ctx *u, const wg_stmt *s)
 {
-    if (!s || u->oom)
+    if (!s || !un_step(u, s->loc))
         return;
     switch (s->kind) {
     case S_BLOCK:
@@ -532,7 +558,8 @@ static void stmt(un_ctx *u, const wg_stmt *s)
 
 void wg_uniformity(const wg_ast *ast, const wg_decl *entry, bool fragment, wg_diags *d)
 {
-    un_ctx u = {.ast = ast, .d = d, .report = true, .fragment = fragment};
+    un_ctx u = {.ast = ast, .d = d, .report = true, .fragment = fragment,
+                .entry = entry->name};
     /* without recursion a call chain holds each function once */
     u.stack = malloc((ast->n + 1) * sizeof *u.stack);
     u.calls = malloc((ast->n + 1) * sizeof *u.calls);
