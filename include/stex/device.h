@@ -132,7 +132,6 @@ STEX_API void stex_device_set_profile(stex_device *d, stex_profile_id id);
 
 typedef struct stex_extent3d {
     uint32_t width, height, depth_or_array_layers; /* 0 height/depth = 1 */
-    bool exact; /* copies: every member as given (see STEX_EXTENT_ZERO) */
 } stex_extent3d;
 
 typedef struct stex_texture_desc {

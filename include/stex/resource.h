@@ -301,10 +301,6 @@ typedef struct stex_copy_layout {
     uint64_t offset;
     uint32_t bytes_per_row;   /* 0 = not given (allowed only for a single row) */
     uint32_t rows_per_image;  /* 0 = not given (allowed only for a single image) */
-    /* true: the member above is given, whatever its value (0 and 0xffffffff
-     * included: WebIDL's GPUSize32 takes every uint32); false: the 0 /
-     * STEX_LAYOUT_ZERO convention */
-    bool has_bytes_per_row, has_rows_per_image;
 } stex_copy_layout;
 
 /* bytes_per_row or rows_per_image given as 0 (WebGPU tells "0" from "not
@@ -317,6 +313,7 @@ typedef struct stex_copy_texture {
     uint32_t origin[3];       /* x, y, z-or-layer; x, y multiples of the texel block */
     stex_texture_aspect aspect; /* ALL (0) by default; buffer copies of depth-stencil
                                  * formats name one aspect */
+    uint32_t exact;           /* 0, or STEX_COPY_EXACT and its UNSET bits (below) */
 } stex_copy_texture;
 
 /* A copy's size: width is taken as it is (0: an empty copy); a height or
@@ -325,8 +322,14 @@ typedef struct stex_copy_texture {
  * copy, which WebGPU still validates (the origin inside the subresource,
  * the block rules...) and then moves nothing. */
 #define STEX_EXTENT_ZERO 0xffffffffu
-/* (stex_extent3d.exact true: width, height and depth_or_array_layers are taken as
- * they are, 0 and 0xffffffff included, with no default and no sentinel.) */
+/* stex_copy_texture.exact (on either texture of a copy): the copy's numbers
+ * as a WebGPU caller gives them, every uint32 a value (0 and 0xffffffff
+ * included: WebIDL's GPUSize32), with none of the conventions above - the
+ * size taken as it is (no default, no STEX_EXTENT_ZERO), bytes_per_row and
+ * rows_per_image given unless their UNSET bit says they were left out. */
+#define STEX_COPY_EXACT 0x1u
+#define STEX_COPY_BYTES_PER_ROW_UNSET 0x2u
+#define STEX_COPY_ROWS_PER_IMAGE_UNSET 0x4u
 
 /* Texel copies move texel blocks as raw bytes (a compressed format's 4x4
  * blocks, a depth-stencil format's named aspect): origin and copySize in

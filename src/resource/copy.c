@@ -123,13 +123,16 @@ typedef struct copy_layout_n {
     bool bpr_given, rpi_given;
 } copy_layout_n;
 
-static copy_layout_n norm_layout(const stex_copy_layout *l)
+static copy_layout_n norm_layout(const stex_copy_layout *l, uint32_t exact)
 {
-    copy_layout_n n = {.v = *l, .bpr_given = l->has_bytes_per_row || l->bytes_per_row != 0,
-                       .rpi_given = l->has_rows_per_image || l->rows_per_image != 0};
-    if (!l->has_bytes_per_row && l->bytes_per_row == STEX_LAYOUT_ZERO)
+    if (exact & STEX_COPY_EXACT) /* every value as itself; "not given" by its bit */
+        return (copy_layout_n){.v = *l, .bpr_given = !(exact & STEX_COPY_BYTES_PER_ROW_UNSET),
+                               .rpi_given = !(exact & STEX_COPY_ROWS_PER_IMAGE_UNSET)};
+    copy_layout_n n = {.v = *l, .bpr_given = l->bytes_per_row != 0,
+                       .rpi_given = l->rows_per_image != 0};
+    if (l->bytes_per_row == STEX_LAYOUT_ZERO)
         n.v.bytes_per_row = 0;
-    if (!l->has_rows_per_image && l->rows_per_image == STEX_LAYOUT_ZERO)
+    if (l->rows_per_image == STEX_LAYOUT_ZERO)
         n.v.rows_per_image = 0;
     return n;
 }
@@ -229,9 +232,9 @@ static uint32_t extent_or(uint32_t v, uint32_t unset)
     return v == STEX_EXTENT_ZERO ? 0 : v ? v : unset;
 }
 
-static stex_extent3d norm_size(stex_extent3d s)
+static stex_extent3d norm_size(stex_extent3d s, uint32_t exact)
 {
-    if (s.exact)
+    if (exact & STEX_COPY_EXACT)
         return s;
     s.width = extent_or(s.width, 0);
     s.height = extent_or(s.height, 1);
@@ -245,8 +248,8 @@ stex_status stex_queue_write_texture(const stex_copy_texture *dst, const void *d
     const char *op = "writeTexture";
     if (!dst || !layout || (!data && data_size))
         return stex_fail(STEX_INVALID_ARGUMENT, "%s: destination, layout and data must not be NULL", op);
-    size = norm_size(size);
-    copy_layout_n n = norm_layout(layout);
+    size = norm_size(size, dst->exact);
+    copy_layout_n n = norm_layout(layout, dst->exact);
     copy_unit u;
     stex_status st = check_texture(op, dst, size, STEX_USAGE_COPY_DST, "COPY_DST", true);
     if (!st)
@@ -268,7 +271,7 @@ static stex_status b2t(stex_buffer *src, const stex_copy_layout *layout,
     const char *op = "copyBufferToTexture";
     if (!src || !layout || !dst)
         return stex_fail(STEX_INVALID_ARGUMENT, "%s: buffer, layout and destination must not be NULL", op);
-    size = norm_size(size);
+    size = norm_size(size, dst->exact);
     if (!(src->usage & STEX_BUFFER_USAGE_COPY_SRC))
         return stex_fail(STEX_VALIDATION_ERROR, "%s: source buffer usage 0x%x lacks COPY_SRC", op, src->usage);
     copy_unit u;
@@ -278,7 +281,7 @@ static stex_status b2t(stex_buffer *src, const stex_copy_layout *layout,
                        "different devices", op);
     if (!st)
         st = buffer_unit(op, dst, true, &u);
-    copy_layout_n n = norm_layout(layout);
+    copy_layout_n n = norm_layout(layout, dst->exact);
     if (!st)
         st = check_buffer_layout(op, &n.v, dst->texture->info, &u);
     if (!st)
@@ -310,7 +313,7 @@ static stex_status t2b(const stex_copy_texture *src, stex_buffer *dst,
     const char *op = "copyTextureToBuffer";
     if (!src || !layout || !dst)
         return stex_fail(STEX_INVALID_ARGUMENT, "%s: source, buffer and layout must not be NULL", op);
-    size = norm_size(size);
+    size = norm_size(size, src->exact);
     if (!(dst->usage & STEX_BUFFER_USAGE_COPY_DST))
         return stex_fail(STEX_VALIDATION_ERROR, "%s: destination buffer usage 0x%x lacks COPY_DST", op,
                          dst->usage);
@@ -321,7 +324,7 @@ static stex_status t2b(const stex_copy_texture *src, stex_buffer *dst,
                        "different devices", op);
     if (!st)
         st = buffer_unit(op, src, false, &u);
-    copy_layout_n n = norm_layout(layout);
+    copy_layout_n n = norm_layout(layout, src->exact);
     if (!st)
         st = check_buffer_layout(op, &n.v, src->texture->info, &u);
     if (!st)
@@ -375,7 +378,7 @@ static stex_status t2t(const stex_copy_texture *src, const stex_copy_texture *ds
     const char *op = "copyTextureToTexture";
     if (!src || !dst)
         return stex_fail(STEX_INVALID_ARGUMENT, "%s: source and destination must not be NULL", op);
-    size = norm_size(size);
+    size = norm_size(size, src->exact | dst->exact);
     stex_status st = check_texture(op, src, size, STEX_USAGE_COPY_SRC, "COPY_SRC", false);
     if (!st)
         st = check_texture(op, dst, size, STEX_USAGE_COPY_DST, "COPY_DST", false);

@@ -301,27 +301,35 @@ static void test_defaults_and_bounds(void **state)
                      STEX_VALIDATION_ERROR);
     assert_non_null(strstr(stex_last_error(), "bytesPerRow must be specified"));
     assert_memory_equal(stex_buffer_data(b), before, sizeof before);
-    /* Given exactly (has_*, exact): 0xffffffff is that number, not "0".  A
+    /* STEX_COPY_EXACT: 0xffffffff is that number, not "0".  A
      * rowsPerImage of 4294967295 covers a one-image copy (WebGPU needs only
      * rowsPerImage >= the copy's rows); a bytesPerRow of 4294967295 is not a
      * multiple of 256; a height of 4294967295 leaves the texture (where the
      * STEX_EXTENT_ZERO reading made it an empty, valid copy). */
-    RTEST_CHECK_OK(stex_copy_texture_to_buffer(&ct, b, &(stex_copy_layout){
-                                                   .bytes_per_row = 256, .rows_per_image = 0xffffffffu,
-                                                   .has_rows_per_image = true},
+    stex_copy_texture exact = {.texture = t, .exact = STEX_COPY_EXACT};
+    RTEST_CHECK_OK(stex_copy_texture_to_buffer(&exact, b, &(stex_copy_layout){
+                                                   .bytes_per_row = 256, .rows_per_image = 0xffffffffu},
                                                (stex_extent3d){10, 1, 1}));
-    assert_int_equal(stex_copy_texture_to_buffer(&ct, b, &(stex_copy_layout){
-                                                     .bytes_per_row = 0xffffffffu,
-                                                     .has_bytes_per_row = true},
+    assert_int_equal(stex_copy_texture_to_buffer(&exact, b, &(stex_copy_layout){
+                                                     .bytes_per_row = 0xffffffffu},
                                                  (stex_extent3d){10, 1, 1}),
                      STEX_VALIDATION_ERROR);
     assert_non_null(strstr(stex_last_error(), "4294967295"));
-    assert_int_equal(stex_copy_texture_to_buffer(&ct, b, &(stex_copy_layout){.bytes_per_row = 256},
-                                                 (stex_extent3d){10, 0xffffffffu, 1, .exact = true}),
+    /* ... and 0 is a given 0 unless its UNSET bit says it was left out */
+    assert_int_equal(stex_copy_texture_to_buffer(&exact, b, &(stex_copy_layout){0},
+                                                 (stex_extent3d){10, 1, 1}),
+                     STEX_VALIDATION_ERROR);
+    assert_non_null(strstr(stex_last_error(), "bytesPerRow 0 is less than"));
+    stex_copy_texture unset = {.texture = t, .exact = STEX_COPY_EXACT | STEX_COPY_BYTES_PER_ROW_UNSET |
+                                                      STEX_COPY_ROWS_PER_IMAGE_UNSET};
+    RTEST_CHECK_OK(stex_copy_texture_to_buffer(&unset, b, &(stex_copy_layout){0},
+                                               (stex_extent3d){10, 1, 1}));
+    assert_int_equal(stex_copy_texture_to_buffer(&exact, b, &(stex_copy_layout){.bytes_per_row = 256},
+                                                 (stex_extent3d){10, 0xffffffffu, 1}),
                      STEX_VALIDATION_ERROR);
     assert_non_null(strstr(stex_last_error(), "4294967295"));
-    RTEST_CHECK_OK(stex_copy_texture_to_buffer(&ct, b, &(stex_copy_layout){.bytes_per_row = 256},
-                                               (stex_extent3d){10, 0, 1, .exact = true}));
+    RTEST_CHECK_OK(stex_copy_texture_to_buffer(&exact, b, &(stex_copy_layout){.bytes_per_row = 256},
+                                               (stex_extent3d){10, 0, 1}));
     stex_buffer_destroy(b);
     stex_texture_destroy(t);
     rtest_release(dev);

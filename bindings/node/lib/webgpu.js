@@ -775,12 +775,12 @@ class GPUCommandBuffer extends GPUObjectBase {
 }
 
 class GPUComputePassEncoder extends GPUObjectBase {
-  constructor(encoder, label) {
+  constructor(encoder, label, ended = false) {
     super(encoder._device, label);
     this._encoder = encoder;
     this._pipeline = null;
     this._groups = [];
-    this._ended = false;
+    this._ended = ended; // begun on a finished encoder: ended from the start
   }
   _record(what, cmd) {
     if (this._ended) { this._encoder._fail(`${what}: the pass has ended`); return; }
@@ -848,7 +848,15 @@ class GPUCommandEncoder extends GPUObjectBase {
     this._finished = false;
   }
   _fail(message) { if (!this._error) this._error = new GPUValidationError(message); }
+  // WebGPU's "validate the encoder state": a finished encoder reports a
+  // validation error at once (no finish() will); a locked one (a pass open)
+  // becomes invalid.
+  _ended(what) {
+    if (this._finished) this._device._error(new GPUValidationError(`${what}: the encoder has finished`));
+    return this._finished;
+  }
   _recordCopy(what, cmd) {
+    if (this._ended(what)) return;
     if (this._pass) this._fail(`${what}: a pass is open`);
     this._commands.push(cmd);
   }
@@ -858,6 +866,7 @@ class GPUCommandEncoder extends GPUObjectBase {
       need(dict(desc.timestampWrites, 'beginComputePass timestampWrites'), 'querySet', 'beginComputePass timestampWrites');
       throw new TypeError('beginComputePass: timestampWrites.querySet is not a GPUQuerySet');
     }
+    if (this._ended('beginComputePass')) return new GPUComputePassEncoder(this, desc.label, true);
     if (this._pass) this._fail('beginComputePass: a pass is already open');
     this._pass = new GPUComputePassEncoder(this, desc.label);
     return this._pass;
@@ -1076,6 +1085,7 @@ class GPUQueue extends GPUObjectBase {
     if (new Set(cbs).size !== cbs.length) return 'a command buffer is given twice';
     for (const cb of cbs) {
       if (!cb._commands) return 'a command buffer is invalid';
+      if (cb._device !== this._device) return 'a command buffer belongs to another device';
       if (cb._submitted) return 'a command buffer was already submitted';
       for (const c of cb._commands) {
         for (const r of usedBy(c)) {

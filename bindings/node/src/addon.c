@@ -244,6 +244,14 @@ napi_value addon_get(napi_env env, napi_value obj, const char *key)
     return v;
 }
 
+napi_value addon_element(napi_env env, napi_value arr, uint32_t i)
+{
+    napi_value v = NULL;
+    if (napi_get_element(env, arr, i, &v) != napi_ok || !v)
+        napi_get_undefined(env, &v);
+    return v;
+}
+
 bool addon_is_undefined(napi_env env, napi_value v)
 {
     napi_valuetype t;

@@ -94,6 +94,10 @@ bool addon_get_name(napi_env env, napi_value obj, const char *key, const char *c
                     int first, int *out);
 /* A property's value (undefined when missing). */
 napi_value addon_get(napi_env env, napi_value obj, const char *key);
+/* arr[i]; undefined when it cannot be read (a getter or Proxy trap threw:
+ * its exception is then pending, and the caller's next N-API calls fail
+ * without touching an unset value). */
+napi_value addon_element(napi_env env, napi_value arr, uint32_t i);
 bool addon_is_undefined(napi_env env, napi_value v);
 
 /* The exported functions of each part (addon.c, addon_device.c, addon_shader.c). */

@@ -60,15 +60,15 @@ static bool read_limits(napi_env env, napi_value obj, stex_limits *l)
 {
     if (addon_is_undefined(env, obj))
         return true;
-    napi_value keys;
-    uint32_t n;
-    napi_get_property_names(env, obj, &keys);
-    napi_get_array_length(env, keys, &n);
+    napi_value keys = NULL;
+    uint32_t n = 0;
+    if (napi_get_property_names(env, obj, &keys) != napi_ok ||
+        napi_get_array_length(env, keys, &n) != napi_ok)
+        return false; /* an ownKeys trap threw, or not an object */
     for (uint32_t k = 0; k < n; k++) {
-        napi_value key;
-        char name[96];
+        napi_value key = addon_element(env, keys, k);
+        char name[96] = "";
         size_t len;
-        napi_get_element(env, keys, k, &key);
         napi_get_value_string_utf8(env, key, name, sizeof name, &len);
         size_t i = 0;
         char want[96];
@@ -167,11 +167,10 @@ static napi_value device_create(napi_env env, napi_callback_info info)
     if (is_array)
         napi_get_array_length(env, argv[1], &n);
     for (uint32_t i = 0; i < n; i++) {
-        napi_value v;
+        napi_value v = addon_element(env, argv[1], i);
         char name[64];
         size_t len;
         stex_feature f;
-        napi_get_element(env, argv[1], i, &v);
         if (napi_get_value_string_utf8(env, v, name, sizeof name, &len) != napi_ok ||
             !stex_feature_from_name(name, &f))
             return addon_throw_type(env, "requestDevice: requiredFeatures[%u] is not a "
@@ -359,11 +358,10 @@ static bool extent(napi_env env, napi_value obj, stex_extent3d *e)
            addon_get_u32(env, obj, "depthOrArrayLayers", &e->depth_or_array_layers);
 }
 
-/* A copy's GPUExtent3D (webgpu.js gives every member, defaults applied):
- * exact, every value as itself (0 and 4294967295 included). */
+/* A copy's GPUExtent3D (webgpu.js gives every member, defaults applied),
+ * read as it is: copy_texture marks the copy STEX_COPY_EXACT. */
 static bool copy_extent(napi_env env, napi_value obj, stex_extent3d *e)
 {
-    e->exact = true;
     return extent(env, obj, e);
 }
 
@@ -477,23 +475,32 @@ static bool copy_texture(napi_env env, napi_value obj, stex_copy_texture *c)
               addon_get_u32(env, o, "z", &c->origin[2]) &&
               addon_get_name(env, obj, "aspect", RUN_ASPECTS, 0, &aspect);
     c->aspect = (stex_texture_aspect)aspect;
+    c->exact = STEX_COPY_EXACT; /* WebGPU's numbers: 0 and 4294967295 are themselves */
     return ok;
 }
 
-/* bytesPerRow or rowsPerImage: *given tells "not given" from every
- * GPUSize32 value (WebGPU checks a given 0, and 4294967295 is a value). */
-static bool layout_stride(napi_env env, napi_value obj, const char *key, uint32_t *out, bool *given)
+/* bytesPerRow or rowsPerImage: an unset bit in *exact when not given,
+ * else every GPUSize32 as itself (WebGPU checks a given 0, and 4294967295
+ * is a value). */
+static bool layout_stride(napi_env env, napi_value obj, const char *key, uint32_t *out,
+                          uint32_t unset, uint32_t *exact)
 {
     *out = 0;
-    *given = !addon_is_undefined(env, addon_get(env, obj, key));
-    return !*given || addon_get_u32(env, obj, key, out);
+    if (addon_is_undefined(env, addon_get(env, obj, key))) {
+        *exact |= unset;
+        return true;
+    }
+    return addon_get_u32(env, obj, key, out);
 }
 
-static bool copy_layout(napi_env env, napi_value obj, stex_copy_layout *l)
+/* The layout, and its "not given" bits for the copy's texture c. */
+static bool copy_layout(napi_env env, napi_value obj, stex_copy_layout *l, stex_copy_texture *c)
 {
     return addon_get_u64(env, obj, "offset", &l->offset) &&
-           layout_stride(env, obj, "bytesPerRow", &l->bytes_per_row, &l->has_bytes_per_row) &&
-           layout_stride(env, obj, "rowsPerImage", &l->rows_per_image, &l->has_rows_per_image);
+           layout_stride(env, obj, "bytesPerRow", &l->bytes_per_row,
+                         STEX_COPY_BYTES_PER_ROW_UNSET, &c->exact) &&
+           layout_stride(env, obj, "rowsPerImage", &l->rows_per_image,
+                         STEX_COPY_ROWS_PER_IMAGE_UNSET, &c->exact);
 }
 
 /* writeTexture(destination, data, dataLayout, size) */
@@ -506,7 +513,7 @@ static napi_value texture_write(napi_env env, napi_callback_info info)
     uint8_t *data;
     size_t size;
     if (!copy_texture(env, argv[0], &c) || !bytes_of(env, argv[1], &data, &size) ||
-        !copy_layout(env, argv[2], &l) || !copy_extent(env, argv[3], &e))
+        !copy_layout(env, argv[2], &l, &c) || !copy_extent(env, argv[3], &e))
         return NULL;
     stex_status st = stex_queue_write_texture(&c, data, size, &l, e);
     return st ? addon_throw_status(env, st) : NULL;
@@ -523,7 +530,7 @@ static napi_value buffer_texture_copy(napi_env env, napi_callback_info info, boo
     stex_copy_texture c = {0};
     stex_copy_layout l = {0};
     stex_extent3d e;
-    if (!b || !copy_layout(env, linear, &l) || !copy_texture(env, tex, &c) ||
+    if (!b || !copy_texture(env, tex, &c) || !copy_layout(env, linear, &l, &c) ||
         !copy_extent(env, argv[2], &e))
         return NULL;
     bool check = check_only(env, argv[3]);

@@ -160,8 +160,7 @@ napi_value addon_dispatch_async(napi_env env, napi_value pipeline, napi_value gr
         if (bg[i].dynamic_offset_count)
             memcpy(w->offs[i], bg[i].dynamic_offsets, bg[i].dynamic_offset_count * sizeof(uint32_t));
         w->bg[i].dynamic_offsets = w->offs[i];
-        napi_value it;
-        napi_get_element(env, groups, i, &it);
+        napi_value it = addon_element(env, groups, i);
         addon_handle *gh = bg[i].group ? addon_peek(env, addon_get(env, it, "group")) : NULL;
         if (gh)
             w->keep[w->nkeep++] = gh;

@@ -176,9 +176,8 @@ static stex_layout_entry *layout_entries(napi_env env, napi_value arr, int group
         return NULL;
     }
     for (uint32_t i = 0; i < *n; i++) {
-        napi_value it;
+        napi_value it = addon_element(env, arr, i);
         uint32_t g = group < 0 ? 0 : (uint32_t)group;
-        napi_get_element(env, arr, i, &it);
         if ((group < 0 && !addon_get_u32(env, it, "group", &g)) || !layout_entry(env, it, g, &e[i])) {
             free(e);
             return NULL;
@@ -245,11 +244,11 @@ static napi_value pipeline_create(napi_env env, napi_callback_info info)
     }
     bool ok = true;
     for (uint32_t i = 0; ok && i < n; i++) {
-        napi_value k, v;
-        napi_get_element(env, keys, i, &k);
+        napi_value k = addon_element(env, keys, i), v = NULL;
         ok = (names[i] = string_arg(env, k, "constants key")) != NULL;
         if (ok) {
-            napi_get_property(env, argv[3], k, &v);
+            if (napi_get_property(env, argv[3], k, &v) != napi_ok || !v)
+                napi_get_undefined(env, &v);
             napi_value num;
             ok = napi_coerce_to_number(env, v, &num) == napi_ok &&
                  napi_get_value_double(env, num, &ov[i].value) == napi_ok;
@@ -303,7 +302,7 @@ static napi_value bind_group_create(napi_env env, napi_callback_info info)
         return addon_throw_type(env, "createBindGroup: entries is not a sequence");
     napi_get_array_length(env, argv[2], &n);
     stex_bind_group_entry *e = calloc(n ? n : 1, sizeof *e);
-    addon_handle **deps = calloc(n + 1, sizeof *deps);
+    addon_handle **deps = calloc((size_t)n + 1, sizeof *deps); /* n + 1 in 64 bits */
     if (!e || !deps) {
         free(e), free(deps);
         napi_throw_error(env, "out of memory", "stex: out of memory");
@@ -312,8 +311,7 @@ static napi_value bind_group_create(napi_env env, napi_callback_info info)
     deps[0] = p;
     bool ok = true;
     for (uint32_t i = 0; ok && i < n; i++) {
-        napi_value it;
-        napi_get_element(env, argv[2], i, &it);
+        napi_value it = addon_element(env, argv[2], i);
         ok = addon_get_u32(env, it, "binding", &e[i].binding);
         napi_value buf = addon_get(env, it, "buffer"), view = addon_get(env, it, "view");
         napi_value smp = addon_get(env, it, "sampler");
@@ -375,8 +373,7 @@ static napi_value dispatch(napi_env env, napi_callback_info info)
     stex_bound_group bg[4] = {{0}};
     uint32_t offs[4][16];
     for (uint32_t i = 0; i < n; i++) {
-        napi_value it, offsets;
-        napi_get_element(env, argv[1], i, &it);
+        napi_value it = addon_element(env, argv[1], i), offsets;
         napi_value g = addon_get(env, it, "group");
         if (addon_is_undefined(env, g))
             continue;
@@ -391,9 +388,8 @@ static napi_value dispatch(napi_env env, napi_callback_info info)
         if (m > 16)
             return addon_throw_type(env, "setBindGroup: more than 16 dynamic offsets");
         for (uint32_t k = 0; k < m; k++) {
-            napi_value v;
-            napi_get_element(env, offsets, k, &v);
-            napi_get_value_uint32(env, v, &offs[i][k]);
+            offs[i][k] = 0;
+            napi_get_value_uint32(env, addon_element(env, offsets, k), &offs[i][k]);
         }
         bg[i].dynamic_offsets = offs[i], bg[i].dynamic_offset_count = m;
     }

@@ -206,6 +206,55 @@ export function cases(f) {
     const info = await m.getCompilationInfo();
     if (!info.messages.some((x) => x.type === 'error')) throw new Error('no error message');
   }]);
+  // objects in every state: destroyed, mapped, finished, ended, submitted
+  const BU = f.BU;
+  const mk = (usage = BU.COPY_DST | BU.COPY_SRC, size = 64) => f.dev.createBuffer({ size, usage });
+  const gone = (b) => { b.destroy(); return b; };
+  const state = {
+    'buffer destroy twice': () => gone(gone(mk())),
+    'buffer unmap when unmapped': () => mk().unmap(),
+    'texture destroy twice': () => { const t = tex(); t.destroy(); t.destroy(); },
+    'getMappedRange on a destroyed buffer': () => gone(f.dev.createBuffer({ size: 64, usage: BU.COPY_DST, mappedAtCreation: true })).getMappedRange(),
+    'getMappedRange when unmapped': () => mk().getMappedRange(),
+    'mapAsync on a destroyed buffer': () => gone(mk(BU.MAP_READ | BU.COPY_DST)).mapAsync(1),
+    'mapAsync twice': () => { const b = mk(BU.MAP_READ | BU.COPY_DST); const p = b.mapAsync(1); return b.mapAsync(1).finally(() => p); },
+    'mapAsync without MAP_READ usage': () => mk().mapAsync(1),
+    'mapAsync with mode 3': () => mk(BU.MAP_READ | BU.COPY_DST).mapAsync(3),
+    'writeBuffer to a destroyed buffer': () => f.dev.queue.writeBuffer(gone(mk()), 0, new Uint8Array(4)),
+    'writeBuffer to a mapped buffer': () => f.dev.queue.writeBuffer(f.dev.createBuffer({ size: 64, usage: BU.COPY_DST, mappedAtCreation: true }), 0, new Uint8Array(4)),
+    'writeBuffer to another device\'s buffer': () => f.dev.queue.writeBuffer(f.other.createBuffer({ size: 64, usage: BU.COPY_DST }), 0, new Uint8Array(4)),
+    'writeTexture to a destroyed texture': () => { const t = tex(); t.destroy(); f.dev.queue.writeTexture({ texture: t }, new Uint8Array(4), {}, [1]); },
+    'createView of a destroyed texture': () => { const t = tex(); t.destroy(); t.createView(); },
+    'createBindGroup of a destroyed buffer': () => f.dev.createBindGroup({ layout: f.mine.bgl, entries: [{ binding: 0, resource: { buffer: gone(f.dev.createBuffer({ size: 64, usage: BU.STORAGE })) } }] }),
+    'submit using a destroyed buffer': () => { const b = mk(); const e = f.dev.createCommandEncoder(); e.clearBuffer(b); const cb = e.finish(); b.destroy(); f.dev.queue.submit([cb]); },
+    'submit a command buffer twice': () => { const cb = f.dev.createCommandEncoder().finish(); f.dev.queue.submit([cb]); f.dev.queue.submit([cb]); },
+    'submit one command buffer twice in a call': () => { const cb = f.dev.createCommandEncoder().finish(); f.dev.queue.submit([cb, cb]); },
+    'submit another device\'s command buffer': () => f.dev.queue.submit([f.other.createCommandEncoder().finish()]),
+    'finish twice': () => { const e = f.dev.createCommandEncoder(); e.finish(); e.finish(); },
+    'encode after finish': () => { const e = f.dev.createCommandEncoder(); e.finish(); e.clearBuffer(mk()); },
+    'finish with a pass open': () => { const e = f.dev.createCommandEncoder(); e.beginComputePass(); e.finish(); },
+    'pass end twice': () => { const e = f.dev.createCommandEncoder(); const p = e.beginComputePass(); p.end(); p.end(); e.finish(); },
+    'pass used after end': () => { const e = f.dev.createCommandEncoder(); const p = e.beginComputePass(); p.end(); p.dispatchWorkgroups(1); e.finish(); },
+    'dispatch with no pipeline': () => { const e = f.dev.createCommandEncoder(); const p = e.beginComputePass(); p.dispatchWorkgroups(1); p.end(); e.finish(); },
+    'dispatch with no bind group': () => { const e = f.dev.createCommandEncoder(); const p = e.beginComputePass(); p.setPipeline(f.mine.pipeline); p.dispatchWorkgroups(1); p.end(); e.finish(); },
+    'dispatch over maxComputeWorkgroupsPerDimension': () => { const e = f.dev.createCommandEncoder(); const p = e.beginComputePass(); p.setPipeline(f.mine.pipeline); p.setBindGroup(0, f.mine.bindGroup); p.dispatchWorkgroups(65536); p.end(); e.finish(); },
+    'popErrorScope on an empty stack': async () => { const d = await (await f.gpu.requestAdapter()).requestDevice(); await d.popErrorScope(); },
+    'requestDevice twice on one adapter': async () => { const a = await f.gpu.requestAdapter(); await a.requestDevice(); await a.requestDevice(); },
+    'requestDevice with an unknown feature': async () => (await f.gpu.requestAdapter()).requestDevice({ requiredFeatures: ['no-such-feature'] }),
+    'requestDevice with an unknown limit': async () => (await f.gpu.requestAdapter()).requestDevice({ requiredLimits: { maxWidgets: 1 } }),
+    'getCompilationInfo of an invalid module': () => f.dev.createShaderModule({ code: 'fn (' }).getCompilationInfo(),
+    'pipeline of an invalid module': () => f.dev.createComputePipeline({ layout: 'auto', compute: { module: f.dev.createShaderModule({ code: 'fn (' }) } }),
+    'pipeline with no such entry point': () => f.dev.createComputePipeline({ layout: 'auto', compute: { module: f.mine.module, entryPoint: 'nope' } }),
+    'pipeline with a constant no override has': () => f.dev.createComputePipeline({ layout: 'auto', compute: { module: f.mine.module, constants: { nope: 1 } } }),
+    'async pipeline of an invalid module': () => f.dev.createComputePipelineAsync({ layout: 'auto', compute: { module: f.dev.createShaderModule({ code: 'fn (' }) } }),
+    'getBindGroupLayout(4)': () => f.mine.pipeline.getBindGroupLayout(4),
+    'bind group of another device\'s layout': () => f.dev.createBindGroup({ layout: f.theirs.bgl, entries: [{ binding: 0, resource: { buffer: f.mine.sbuf } }] }),
+    'pipeline layout with another device\'s layout': () => f.dev.createPipelineLayout({ bindGroupLayouts: [f.theirs.bgl] }),
+    'device destroy twice': async () => { const d = await (await f.gpu.requestAdapter()).requestDevice(); d.destroy(); d.destroy(); },
+    'onSubmittedWorkDone': () => f.dev.queue.onSubmittedWorkDone(),
+    'createRenderPipeline': () => f.dev.createRenderPipeline({}),
+  };
+  for (const [name, fn] of Object.entries(state)) out.push([`state: ${name}`, fn]);
   // a lost device: calls do nothing and report nothing
   out.push(['lost device createBuffer', () => f.lost.createBuffer({ size: 16, usage: f.BU.COPY_DST })]);
   out.push(['lost device createBuffer invalid', () => f.lost.createBuffer({ size: 16, usage: 0 })]);
