@@ -32,6 +32,8 @@ clang -g -O1 -fsanitize=fuzzer,address,undefined -fopenmp -D_GNU_SOURCE -Iinclud
     $(pkg-config --libs libpng jansson zlib) -lm -o "$build/fuzz_$target"
 mkdir -p "$build/corpus-$target"
 cd "$build"
+# a UBSan report is a crash too (libFuzzer then keeps the input)
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:abort_on_error=1:print_stacktrace=1}
 # a run file or call sequence fits in 64 KiB; a WGSL module in 4 KiB finds
 # most, and the targets ignore longer inputs
 max_len=$([ "$target" = wgsl ] && echo 4096 || echo 16384)

@@ -477,7 +477,8 @@ const race_shadow_head *race_shadow_summary(const struct race_shadow *s)
 
 void race_dispatch_ready(struct race_dispatch *d)
 {
-    qsort(d->shadows, d->nshadows, sizeof *d->shadows, shadow_rank);
+    if (d->nshadows) /* nothing bound: no list at all (qsort may not take NULL) */
+        qsort(d->shadows, d->nshadows, sizeof *d->shadows, shadow_rank);
     for (uint32_t k = 0; k < d->nshadows; k++)
         d->shadows[k]->id = k;
     d->key_base = d->summary ? summary_key_base(d->shadows, d->nshadows,
