@@ -107,6 +107,10 @@ struct wg_stmt {
 typedef struct wg_ast {
     wg_decl **decls;
     uint32_t n;
+    /* the module-scope names: an open-addressed table of decl index + 1
+     * (0 empty), the first declaration of each name; NULL if out of memory */
+    uint32_t *names;
+    uint32_t names_cap;       /* a power of two, at least 2n */
     bool enable_f16;        /* `enable f16;` seen */
     wg_loc enable_f16_loc;
     bool enable_subgroups;  /* `enable subgroups;` seen */
@@ -132,6 +136,12 @@ enum {
 /* Parses the tokens into ast (nodes in arena); syntax errors go to d, with
  * recovery at the next statement or declaration. */
 void wg_parse(const wg_token *t, uint32_t count, wg_arena *arena, wg_diags *d, wg_ast *ast);
+
+/* The index of the first module-scope declaration named `name`, or -1
+ * (constant time: the table built by wg_parse). */
+int32_t wg_ast_find(const wg_ast *ast, const char *name);
+/* Frees what wg_parse allocated outside the arena (the name table). */
+void wg_ast_free(wg_ast *ast);
 
 /* The attribute `name` of a list, or NULL. */
 const wg_attr *wg_find_attr(const wg_attr *a, uint32_t n, const char *name);

@@ -102,6 +102,7 @@ enum {
     WG_MAX_REGS = 1u << 20,           /* an invocation's registers: 4 MiB */
     WG_MAX_CODE = 1u << 21,           /* instructions of one entry point, calls inlined */
     WG_MAX_INLINED_CALLS = 1u << 18,  /* user-function calls inlined into one entry point */
+    WG_MAX_MODULE_INLINED = 1u << 18, /* ... into all of a module's functions, checked alone */
 };
 
 typedef struct wg_ctx {
@@ -140,6 +141,8 @@ typedef struct wg_ctx {
     bool oom;
     bool limit_hit;         /* a [limits] error was reported: lowering winds down */
     uint32_t inlined;       /* user-function calls inlined so far */
+    uint32_t *inline_total; /* the module's count while it is checked (WG_MAX_MODULE_INLINED) */
+    bool *queued;           /* per global: met by lower_module.c's prepare (its walk) */
     /* lowering a function on its own, not for a @compute entry point (a
      * @vertex or @fragment entry, or a helper): the fragment stage's builtins
      * (implicit-derivative sampling, dpdx..., discard) type-check and lower to

@@ -6,14 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void prepare(wg_ctx *x, wg_global *root);
+
 static wg_global *global_named(wg_ctx *x, const char *name)
 {
-    for (uint32_t i = 0; i < x->ast->n; i++) {
-        const wg_decl *d = x->ast->decls[i];
-        if (d->name && !strcmp(d->name, name))
-            return &x->globals[i];
-    }
-    return NULL;
+    int32_t i = wg_ast_find(x->ast, name);
+    return i < 0 ? NULL : &x->globals[i];
 }
 
 /* matCxR (template <f32> or inferred) or matCxRf: C and R in 2..4; false if not. */
@@ -242,6 +240,9 @@ static int declared_type(wg_ctx *x, const wg_expr *e, wg_global *g)
         WG_ERR(x, e->loc, "module-scope-cycle", "type '%s' refers to itself", n);
         return -1;
     }
+    prepare(x, g);
+    if (g->state == 2)
+        return g->type;
     g->state = 1;
     g->type = g->decl->kind == D_STRUCT ? struct_type(x, g) : wg_resolve_type(x, g->decl->type);
     g->state = 2;
@@ -630,6 +631,108 @@ static void override(wg_ctx *x, wg_global *g)
     g->val = v;
 }
 
+static void analyse(wg_ctx *x, wg_global *g);
+
+/* Analyses module-scope declaration g (not yet analysed; not a function):
+ * outside any function's control flow and scope, so no local name hides a
+ * global there. */
+static void analyse_global(wg_ctx *x, wg_global *g)
+{
+    if (g->decl->kind == D_STRUCT || g->decl->kind == D_ALIAS) {
+        wg_expr id = {.kind = E_IDENT, .loc = g->decl->loc, .name = g->decl->name};
+        declared_type(x, &id, g);
+        return;
+    }
+    uint32_t line = x->line, sym_base = x->sym_base;
+    x->line = g->decl->loc.line;
+    x->sym_base = x->nsyms;
+    analyse(x, g);
+    x->sym_base = sym_base;
+    x->line = line;
+}
+
+/* The module-scope declarations an expression names, appended to *v. */
+static void names_in(wg_ctx *x, const wg_expr *e, uint32_t **v, uint32_t *n, uint32_t *cap)
+{
+    if (!e || x->oom)
+        return;
+    if (e->kind == E_IDENT) {
+        int32_t i = wg_ast_find(x->ast, e->name);
+        if (i >= 0 && x->ast->decls[i]->kind != D_FN && x->globals[i].state == 0) {
+            if (!wg_grow(x, (void **)v, cap, *n, sizeof **v))
+                return;
+            (*v)[(*n)++] = (uint32_t)i;
+        }
+    }
+    names_in(x, e->a, v, n, cap);
+    names_in(x, e->b, v, n, cap);
+    for (uint32_t k = 0; k < e->nargs; k++)
+        names_in(x, e->args[k], v, n, cap);
+    for (uint32_t k = 0; k < e->ntargs; k++)
+        names_in(x, e->targs[k], v, n, cap);
+}
+
+static void decl_names(wg_ctx *x, const wg_decl *d, uint32_t **v, uint32_t *n, uint32_t *cap)
+{
+    names_in(x, d->type, v, n, cap);
+    names_in(x, d->init, v, n, cap);
+    for (uint32_t k = 0; k < d->nattrs; k++)
+        for (uint32_t j = 0; j < d->attrs[k].nargs; j++)
+            names_in(x, d->attrs[k].args[j], v, n, cap);
+    if (d->kind == D_STRUCT)
+        for (uint32_t p = 0; p < d->nparams; p++) {
+            names_in(x, d->params[p].type, v, n, cap);
+            for (uint32_t k = 0; k < d->params[p].nattrs; k++)
+                for (uint32_t j = 0; j < d->params[p].attrs[k].nargs; j++)
+                    names_in(x, d->params[p].attrs[k].args[j], v, n, cap);
+        }
+}
+
+/* Before root is analysed, every module-scope declaration it names,
+ * directly or through others, is analysed - deepest first, by a walk with
+ * its own stack - so that analysing one never recurses into another: a
+ * chain `const c1 = c0 + 1; const c2 = c1 + 1; ...` of any length costs
+ * one level of the thread's stack.  Cycles are left to the analysis, which
+ * reports them. */
+static void prepare(wg_ctx *x, wg_global *root)
+{
+    typedef struct { uint32_t g, start, end, next; } frame;
+    frame *st = NULL;
+    uint32_t *deps = NULL, nst = 0, cst = 0, nd = 0, cd = 0;
+    if (!x->queued) {
+        x->queued = calloc(x->ast->n ? x->ast->n : 1, sizeof *x->queued);
+        if (!x->queued)
+            return; /* the analysis recurses instead */
+    }
+    uint32_t r = (uint32_t)(root - x->globals);
+    x->queued[r] = true;
+    decl_names(x, root->decl, &deps, &nd, &cd);
+    if (wg_grow(x, (void **)&st, &cst, nst, sizeof *st))
+        st[nst++] = (frame){r, 0, nd, 0};
+    while (nst && !x->oom && !x->limit_hit) {
+        frame *f = &st[nst - 1];
+        if (f->next < f->end) {
+            uint32_t d = deps[f->next++];
+            if (x->queued[d] || x->globals[d].state != 0)
+                continue; /* done, or on the stack (a cycle: the analysis reports it) */
+            x->queued[d] = true;
+            uint32_t start = nd;
+            decl_names(x, x->globals[d].decl, &deps, &nd, &cd);
+            if (!wg_grow(x, (void **)&st, &cst, nst, sizeof *st))
+                break;
+            st[nst++] = (frame){d, start, nd, start};
+            continue;
+        }
+        uint32_t g = f->g;
+        nd = f->start; /* its names are done with */
+        nst--;
+        if (g != r && x->globals[g].state == 0)
+            analyse_global(x, &x->globals[g]);
+    }
+    free(st);
+    free(deps);
+}
+
 static void analyse(wg_ctx *x, wg_global *g)
 {
     const wg_decl *d = g->decl;
@@ -747,14 +850,8 @@ wg_global *wg_global_find(wg_ctx *x, const char *name, wg_loc loc)
     }
     if (g->state == 0 && g->decl->kind != D_FN && g->decl->kind != D_STRUCT &&
         g->decl->kind != D_ALIAS) {
-        /* module-scope declarations are analysed outside any function's
-         * control flow and scope: no local name hides a global there */
-        uint32_t line = x->line, sym_base = x->sym_base;
-        x->line = g->decl->loc.line;
-        x->sym_base = x->nsyms;
-        analyse(x, g);
-        x->sym_base = sym_base;
-        x->line = line;
+        prepare(x, g);
+        analyse_global(x, g);
     }
     g->used = true;
     return g;

@@ -592,6 +592,9 @@ wg_val wg_user_call(wg_ctx *x, const wg_decl *fn, const wg_expr *call)
     if (++x->inlined > WG_MAX_INLINED_CALLS)
         wg_limit(x, call->loc, "more than %u function calls once calls inside called functions "
                  "are inlined (each call site lowers the callee again)", WG_MAX_INLINED_CALLS);
+    if (x->inline_total && ++*x->inline_total > WG_MAX_MODULE_INLINED)
+        wg_limit(x, call->loc, "more than %u function calls inlined while the module's functions "
+                 "are checked (each call site lowers the callee again)", WG_MAX_MODULE_INLINED);
     if (!wg_deeper(x, call->loc))
         return wg_error_val();
     if (call->nargs != fn->nparams) {

@@ -46,6 +46,8 @@ struct stex_wgsl_module {
     stex_const_rule const_rule; /* how its const-expressions are evaluated */
     stex_matmul_rule matmul;    /* how its matrix products sum at run time */
     wg_zeros zeros;             /* its first zeros, under Dawn's rule */
+    uint32_t inlined;           /* calls inlined while the module is checked */
+    bool limited;               /* a [limits] error: the remaining functions are not lowered */
 };
 
 /* The @workgroup_size of an entry point (constants or overrides). */
@@ -125,6 +127,7 @@ static void ctx_init(wg_ctx *x, stex_wgsl_module *m, wg_diags *d, wg_program *pr
 static void ctx_free(wg_ctx *x)
 {
     free(x->globals);
+    free(x->queued);
     free(x->syms);
     free(x->frames);
     free(x->cons);
@@ -354,10 +357,12 @@ static bool lower(stex_wgsl_module *m, const wg_decl *fn, bool entry, wg_diags *
     wg_ctx x;
     ctx_init(&x, m, d, prog, opt);
     x.stage_free = !entry;
+    x.inline_total = opt ? NULL : &m->inlined;
     if (entry)
         workgroup_size(&x, fn, ep->pub.workgroup_size);
     if (!x.oom)
         wg_lower_function(&x, fn, entry);
+    m->limited |= x.limit_hit;
     bool ok = !x.oom;
     if (ok && entry) {
         ep->pub.workgroup_memory_size = (x.wg_memory + 3) / 4 * 4;
@@ -431,13 +436,13 @@ static void override_info(stex_wgsl_module *m, wg_ctx *x, const wg_decl *d)
 /* Names declared twice at module scope (WGSL 5: one declaration per name). */
 static void check_names(stex_wgsl_module *m)
 {
-    for (uint32_t i = 0; i < m->ast.n; i++)
-        for (uint32_t j = 0; j < i; j++) {
-            const wg_decl *a = m->ast.decls[i], *b = m->ast.decls[j];
-            if (a->name && b->name && !strcmp(a->name, b->name))
-                wg_error(&m->diags, a->loc, "declaration", "'%s' is already declared at "
-                         "line %u", a->name, b->loc.line);
-        }
+    for (uint32_t i = 0; i < m->ast.n; i++) {
+        const wg_decl *a = m->ast.decls[i];
+        int32_t first = a->name ? wg_ast_find(&m->ast, a->name) : -1;
+        if (first >= 0 && (uint32_t)first != i)
+            wg_error(&m->diags, a->loc, "declaration", "'%s' is already declared at line %u",
+                     a->name, m->ast.decls[first]->loc.line);
+    }
 }
 
 stex_status stex_wgsl_module_create(const char *source, const char *filename,
@@ -541,9 +546,14 @@ static void check_module(stex_wgsl_module *m)
                 wg_find_attr(m->ast.decls[i]->attrs, m->ast.decls[i]->nattrs, "compute"))
                 neps++;
         m->eps = calloc(neps ? neps : 1, sizeof *m->eps);
+        /* the module-scope declarations are checked in one context, so each
+         * is analysed once however long the chains of names between them */
+        wg_ctx x;
+        wg_program prog_x;
+        ctx_init(&x, m, &m->diags, &prog_x, NULL);
         for (uint32_t i = 0; m->eps && i < m->ast.n; i++) {
             const wg_decl *d = m->ast.decls[i];
-            wg_program prog;
+            wg_program prog = {0};
             if (d->kind == D_FN) {
                 bool entry = wg_find_attr(d->attrs, d->nattrs, "compute") != NULL;
                 entry_info *ep = entry ? &m->eps[m->neps++] : NULL;
@@ -551,17 +561,17 @@ static void check_module(stex_wgsl_module *m)
                     ep->decl = d;
                     ep->pub.name = d->name;
                 }
-                lower(m, d, entry, &m->diags, NULL, &prog, ep);
+                if (!m->limited) /* past a limit, more lowering only repeats it */
+                    lower(m, d, entry, &m->diags, NULL, &prog, ep);
                 program_free(&prog);
             } else if (d->kind == D_CONST_ASSERT || d->kind == D_CONST || d->kind == D_STRUCT ||
                        d->kind == D_ALIAS || d->kind == D_VAR || d->kind == D_OVERRIDE) {
                 /* module-scope declarations are checked even if nothing uses them */
-                wg_ctx x;
-                ctx_init(&x, m, &m->diags, &prog, NULL);
                 x.line = d->loc.line;
+                uint32_t overrides = x.override_uses;
                 if (!x.oom && d->kind == D_CONST_ASSERT) {
                     wg_val c = wg_expr_lower(&x, d->init);
-                    if (c.kind != V_ERROR && (c.kind != V_CONST || x.override_uses))
+                    if (c.kind != V_ERROR && (c.kind != V_CONST || x.override_uses > overrides))
                         wg_error(&m->diags, d->init->loc, "const-assert", "const_assert takes "
                                  "a const-expression (no override)");
                     else if (c.kind == V_CONST && c.type == T_BOOL && !c.c[0].u)
@@ -575,10 +585,10 @@ static void check_module(stex_wgsl_module *m)
                     else
                         override_info(m, &x, d);
                 }
-                ctx_free(&x);
-                program_free(&prog);
             }
         }
+        ctx_free(&x);
+        program_free(&prog_x);
     }
     /* uniformity: only of entry points that otherwise check (WGSL 14.2) */
     for (uint32_t i = 0; !m->diags.count && i < m->neps; i++)
@@ -609,6 +619,7 @@ void stex_wgsl_module_destroy(stex_wgsl_module *m)
     free(m->eps);
     free(m->overrides);
     wg_types_free(&m->types);
+    wg_ast_free(&m->ast);
     wg_arena_free(&m->arena);
     free(m->tokens);
     free(m->text);

@@ -987,6 +987,59 @@ static bool at_global_start(const parser *p)
            at_word(p, "const_assert");
 }
 
+static uint32_t name_hash(const char *s)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+/* The name table of ast (ast.h): each name's first declaration. */
+static void index_names(wg_ast *ast)
+{
+    uint32_t cap = 16;
+    while (cap < 2 * ast->n)
+        cap *= 2;
+    ast->names = calloc(cap, sizeof *ast->names);
+    ast->names_cap = ast->names ? cap : 0;
+    for (uint32_t i = 0; ast->names && i < ast->n; i++) {
+        const char *name = ast->decls[i]->name;
+        if (!name)
+            continue;
+        for (uint32_t h = name_hash(name) & (cap - 1);; h = (h + 1) & (cap - 1)) {
+            if (!ast->names[h]) {
+                ast->names[h] = i + 1;
+                break;
+            }
+            if (!strcmp(ast->decls[ast->names[h] - 1]->name, name))
+                break; /* a later declaration of the name: module.c reports it */
+        }
+    }
+}
+
+int32_t wg_ast_find(const wg_ast *ast, const char *name)
+{
+    if (!ast->names) { /* no table (out of memory): the slow way */
+        for (uint32_t i = 0; i < ast->n; i++)
+            if (ast->decls[i]->name && !strcmp(ast->decls[i]->name, name))
+                return (int32_t)i;
+        return -1;
+    }
+    uint32_t cap = ast->names_cap;
+    for (uint32_t h = name_hash(name) & (cap - 1); ast->names[h]; h = (h + 1) & (cap - 1))
+        if (!strcmp(ast->decls[ast->names[h] - 1]->name, name))
+            return (int32_t)ast->names[h] - 1;
+    return -1;
+}
+
+void wg_ast_free(wg_ast *ast)
+{
+    free(ast->names);
+    ast->names = NULL;
+    ast->names_cap = 0;
+}
+
 void wg_parse(const wg_token *t, uint32_t count, wg_arena *arena, wg_diags *d, wg_ast *ast)
 {
     parser p = {.t = t, .n = count, .a = arena, .d = d, .ast = ast};
@@ -1016,6 +1069,7 @@ void wg_parse(const wg_token *t, uint32_t count, wg_arena *arena, wg_diags *d, w
         }
     }
     ast->decls = list_done(&p, &l, &ast->n);
+    index_names(ast);
     if (p.oom)
         wg_error(d, (wg_loc){0, 0}, "resources", "out of memory while parsing");
 }

@@ -105,11 +105,8 @@ static int sym_target(const un_ctx *u, int i)
 
 static const wg_decl *global(const un_ctx *u, const char *name, wg_decl_kind kind)
 {
-    for (uint32_t i = 0; i < u->ast->n; i++)
-        if (u->ast->decls[i]->kind == kind && u->ast->decls[i]->name &&
-            !strcmp(u->ast->decls[i]->name, name))
-            return u->ast->decls[i];
-    return NULL;
+    int32_t i = wg_ast_find(u->ast, name);
+    return i >= 0 && u->ast->decls[i]->kind == kind ? u->ast->decls[i] : NULL;
 }
 
 static const char *builtin_of(const wg_attr *a, uint32_t n)
