@@ -85,12 +85,52 @@ static bool same(const wg_type *a, const wg_type *b)
     return true;
 }
 
+static uint32_t type_hash(const wg_type *t)
+{
+    uint64_t h = 1469598103934665603ull;
+    const uint64_t f[] = {(uint64_t)t->kind, (uint64_t)(uint32_t)t->elem, t->n, t->dim,
+                          t->format, t->access, t->space};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        h = (h ^ f[i]) * 1099511628211ull;
+    return (uint32_t)(h ^ h >> 32);
+}
+
+/* Where t is, or would go, in the index (interning stays constant time). */
+static uint32_t slot_of(const wg_types *ts, const wg_type *t)
+{
+    uint32_t m = ts->index_cap - 1, h = type_hash(t) & m;
+    while (ts->index[h] && !same(&ts->t[ts->index[h] - 1], t))
+        h = (h + 1) & m;
+    return h;
+}
+
+static bool index_grow(wg_types *ts)
+{
+    uint32_t cap = ts->index_cap ? 2 * ts->index_cap : 256;
+    int *old = ts->index;
+    uint32_t old_cap = ts->index_cap;
+    ts->index = calloc(cap, sizeof *ts->index);
+    if (!ts->index) {
+        ts->index = old;
+        return false;
+    }
+    ts->index_cap = cap;
+    for (uint32_t i = 0; i < old_cap; i++)
+        if (old[i])
+            ts->index[slot_of(ts, &ts->t[old[i] - 1])] = old[i];
+    free(old);
+    return true;
+}
+
 int wg_type_intern(wg_types *ts, const wg_type *t)
 {
-    if (t->kind != TY_STRUCT)
-        for (int i = 0; i < ts->n; i++)
-            if (same(&ts->t[i], t))
-                return i;
+    if (t->kind != TY_STRUCT) {
+        if (2 * (uint32_t)(ts->n + 1) > ts->index_cap && !index_grow(ts))
+            return -1;
+        uint32_t h = slot_of(ts, t);
+        if (ts->index[h])
+            return ts->index[h] - 1;
+    }
     if (ts->n == ts->cap) {
         int cap = ts->cap ? 2 * ts->cap : 64;
         wg_type *n = realloc(ts->t, (size_t)cap * sizeof *n);
@@ -102,6 +142,8 @@ int wg_type_intern(wg_types *ts, const wg_type *t)
     wg_type *n = &ts->t[ts->n];
     *n = *t;
     layout(ts, n);
+    if (t->kind != TY_STRUCT)
+        ts->index[slot_of(ts, n)] = ts->n + 1;
     return ts->n++;
 }
 
@@ -122,6 +164,7 @@ void wg_types_free(wg_types *ts)
         if (ts->t[i].kind == TY_STRUCT)
             free(ts->t[i].members);
     free(ts->t);
+    free(ts->index);
     memset(ts, 0, sizeof *ts);
 }
 

@@ -58,6 +58,8 @@ typedef struct wg_type {
 typedef struct wg_types {
     wg_type *t;
     int n, cap;
+    int *index;          /* open-addressed: type id + 1 of the non-struct types (0 empty) */
+    uint32_t index_cap;  /* a power of two, at least 2n */
 } wg_types;
 
 /* A sampled texture's kind (wg_type.n of TY_TEXTURE). */
