@@ -60,6 +60,14 @@ STEX_API stex_status stex_wgsl_module_create_for(const stex_profile *p, const ch
 STEX_API stex_status stex_wgsl_module_create_n(const stex_profile *p, const char *source,
                                                size_t length, const char *filename,
                                                stex_wgsl_module **out);
+/* Where the one WGSL expression at the start of `text` (NUL-terminated)
+ * ends: *length bytes of it (blankspace and comments after it not
+ * counted).  STEX_VALIDATION_ERROR (the diagnostic in stex_last_error) when
+ * the text does not start with an expression - a syntax error in it or an
+ * invalid token; what follows the expression is not read.  A caller that
+ * pastes an expression into a shader checks that nothing but blankspace
+ * follows it (`stex eval` does), so no statement can ride along. */
+STEX_API stex_status stex_wgsl_expression_length(const char *text, size_t *length);
 /* The longest WGSL text a module takes: a longer one is refused (rule
  * [limits]) before it is read.  Every pass is linear or n log n in the text
  * up to it, and recursion is bounded (see docs/wgsl.md, "Limits"). */

@@ -150,6 +150,19 @@ stex_status eval_wgsl(const char *expr, const char *sig, stex_profile_id profile
         return st;
     parse_types(sig, (size_t)(arrow - sig), args, 4, &na);
     parse_types(arrow + 2, strlen(arrow + 2), res, 2, &nr);
+    /* exactly one expression: the text is pasted into the shader, so
+     * anything after it (`1); loop {} _ = (1`) would run as statements */
+    size_t len;
+    if (stex_wgsl_expression_length(expr, &len)) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", stex_last_error());
+        return stex_fail(STEX_INVALID_ARGUMENT, "'%s' is not a WGSL expression: %s", expr, why);
+    }
+    const char *rest = expr + len + strspn(expr + len, " \t\n\v\f\r");
+    if (*rest)
+        return stex_fail(STEX_INVALID_ARGUMENT, "the argument must be exactly one WGSL "
+                         "expression: '%.*s' is one, then '%s' follows it", (int)len, expr,
+                         rest);
     char src[2048];
     if (!shader_text(src, sizeof src, expr, args, na, &res[0]))
         return stex_fail(STEX_INVALID_ARGUMENT, "the expression is too long");

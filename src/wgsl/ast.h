@@ -137,6 +137,12 @@ enum {
  * recovery at the next statement or declaration. */
 void wg_parse(const wg_token *t, uint32_t count, wg_arena *arena, wg_diags *d, wg_ast *ast);
 
+/* Parses one expression from the first token (WGSL's `expression`, with
+ * the same limits); *end is the index of the first token after it.  False
+ * after a syntax error (in d). */
+bool wg_parse_expression(const wg_token *t, uint32_t count, wg_arena *arena, wg_diags *d,
+                         uint32_t *end);
+
 /* The index of the first module-scope declaration named `name`, or -1
  * (constant time: the table built by wg_parse). */
 int32_t wg_ast_find(const wg_ast *ast, const char *name);

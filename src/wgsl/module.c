@@ -532,6 +532,41 @@ static stex_status module_create(const stex_profile *p, const char *source, size
     return STEX_OK;
 }
 
+stex_status stex_wgsl_expression_length(const char *text, size_t *length)
+{
+    if (!text || !length)
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_wgsl_expression_length: text or length "
+                         "is NULL");
+    *length = 0;
+    size_t n = strlen(text);
+    if (n > STEX_WGSL_MAX_SOURCE_BYTES)
+        return stex_fail(STEX_VALIDATION_ERROR, "the expression is %zu bytes; stex takes at most "
+                         "%u [limits]", n, (unsigned)STEX_WGSL_MAX_SOURCE_BYTES);
+    wg_diags d = {.source = text, .filename = "expression"};
+    wg_token *t = NULL;
+    uint32_t nt = 0, end = 0;
+    wg_arena arena = {0};
+    wg_lex(text, &d, &t, &nt);
+    bool ok = t && nt > 1 && !d.count;
+    if (ok)
+        ok = wg_parse_expression(t, nt, &arena, &d, &end) && end > 0;
+    else if (t && nt <= 1)
+        wg_error(&d, (wg_loc){1, 1}, "syntax", "expected an expression, found end of text");
+    stex_status st = STEX_OK;
+    if (ok) {
+        *length = (size_t)(t[end - 1].text - text) + t[end - 1].len;
+    } else {
+        char *msg = wg_diags_text(&d);
+        const char *first = msg ? msg : "expression: syntax error\n";
+        st = stex_fail(STEX_VALIDATION_ERROR, "%.*s", (int)strcspn(first, "\n"), first);
+        free(msg);
+    }
+    wg_arena_free(&arena);
+    wg_diags_free(&d);
+    free(t);
+    return st;
+}
+
 /* Lexes, parses and checks m's source into m (diagnostics in m->diags). */
 static void check_module(stex_wgsl_module *m)
 {

@@ -1040,6 +1040,16 @@ void wg_ast_free(wg_ast *ast)
     ast->names_cap = 0;
 }
 
+bool wg_parse_expression(const wg_token *t, uint32_t count, wg_arena *arena, wg_diags *d,
+                         uint32_t *end)
+{
+    parser p = {.t = t, .n = count, .a = arena, .d = d};
+    size_t errors = d->count;
+    expression(&p);
+    *end = p.i;
+    return !p.panic && !p.oom && d->count == errors;
+}
+
 void wg_parse(const wg_token *t, uint32_t count, wg_arena *arena, wg_diags *d, wg_ast *ast)
 {
     parser p = {.t = t, .n = count, .a = arena, .d = d, .ast = ast};
