@@ -20,16 +20,21 @@ esac
 seconds=${2:-600}
 shift $(( $# < 2 ? $# : 2 ))
 build=${FUZZ_BUILD:-build-fuzz}
-if [ ! -f "$build/build.ninja" ]; then
-    # libstex itself instrumented for coverage, or libFuzzer would be blind
-    CC=clang meson setup "$build" -Db_sanitize=address,undefined -Db_lundef=false \
-        -Dbuildtype=debugoptimized -Ddefault_library=static -Dnode=disabled \
-        -Dc_args=-fsanitize=fuzzer-no-link >/dev/null
-fi
-ninja -C "$build" src/libstex.a >/dev/null
-clang -g -O1 -fsanitize=fuzzer,address,undefined -fopenmp -D_GNU_SOURCE -Iinclude -Isrc \
-    "tests/fuzz/fuzz_$target.c" "$build/src/libstex.a" \
-    $(pkg-config --libs libpng jansson zlib) -lm -o "$build/fuzz_$target"
+# one build at a time in the folder: several targets may start at once
+mkdir -p "$build"
+(
+    flock 9
+    if [ ! -f "$build/build.ninja" ]; then
+        # libstex itself instrumented for coverage, or libFuzzer would be blind
+        CC=clang meson setup "$build" -Db_sanitize=address,undefined -Db_lundef=false \
+            -Dbuildtype=debugoptimized -Ddefault_library=static -Dnode=disabled \
+            -Dc_args=-fsanitize=fuzzer-no-link >/dev/null
+    fi
+    ninja -C "$build" src/libstex.a >/dev/null
+    clang -g -O1 -fsanitize=fuzzer,address,undefined -fopenmp -D_GNU_SOURCE -Iinclude -Isrc \
+        "tests/fuzz/fuzz_$target.c" "$build/src/libstex.a" \
+        $(pkg-config --libs libpng jansson zlib) -lm -o "$build/fuzz_$target"
+) 9>"$build/.fuzz-build.lock"
 mkdir -p "$build/corpus-$target"
 cd "$build"
 # a UBSan report is a crash too (libFuzzer then keeps the input)
