@@ -611,8 +611,7 @@ static int run_file(const cli_args *a, run_opts *o)
     if (cli_given(&cli_run_spec, a, "seed") && !cli_given(&cli_run_spec, a, "schedule"))
         o->schedule = STEX_SCHEDULE_SHUFFLED;
     cli_run_file_opts f = {o->json, o->race_check, o->threads, o->seed, o->profile, o->schedule,
-                           o->vis, o->oob, o->subgroup, o->max_steps};
-    f.allow = &o->allow;
+                           o->vis, o->oob, o->subgroup, o->max_steps, &o->allow};
     if (!cli_is_wgsl_file(a->value[0])) {
         if (o->constants.n)
             return cli_usage("run", "--constant: only for a WGSL file; a run file gives its "

@@ -1,4 +1,6 @@
 /* "samplers": GPUSamplerDescriptor entries. */
+#include <math.h>
+
 #include "run/names.h"
 #include "run/run_internal.h"
 
@@ -28,6 +30,12 @@ static stex_status create_one(stex_run *r, const char *name, const json_t *d, co
     if (cmp == STEX_COMPARE_UNDEFINED && json_object_get(d, "compare"))
         return run_fail(r, STEX_FILE_FORMAT_ERROR, path, "compare: \"undefined\" is not a "
                         "GPUCompareFunction (leave the member out for a plain sampler)");
+    /* GPUSamplerDescriptor's clamps are WebIDL floats: a number that is
+     * infinite as an f32 is a TypeError, not a clamp of +inf */
+    if (!isfinite((float)lo) || !isfinite((float)hi))
+        return run_fail(r, STEX_TYPE_ERROR, path, "%s: %g is not a finite float",
+                        !isfinite((float)lo) ? "lodMinClamp" : "lodMaxClamp",
+                        !isfinite((float)lo) ? lo : hi);
     if (aniso == 0)
         return run_fail(r, STEX_VALIDATION_ERROR, path, "maxAnisotropy: must be at least 1");
     stex_sampler_desc sd = {(stex_address_mode)u, (stex_address_mode)v, (stex_address_mode)w,

@@ -142,6 +142,9 @@ static void test_wrong_types(void **state)
     expect("{\"steps\": [7]}", STEX_FILE_FORMAT_ERROR, "$.steps[0]: expected an object, found an integer");
     expect("{\"steps\": [{}]}", STEX_FILE_FORMAT_ERROR, "$.steps[0]: expected one command");
     expect("[]", STEX_FILE_FORMAT_ERROR, "$: expected an object, found a list");
+    /* a clamp that overflows the WebIDL float is a TypeError */
+    expect("{\"samplers\": {\"s\": {\"lodMaxClamp\": 1e300}}}", STEX_TYPE_ERROR,
+           "$.samplers.s: lodMaxClamp: 1e+300 is not a finite float");
     /* a texel value wider than its 32-bit channel is refused, not wrapped */
     expect("{\"textures\": {\"t\": {\"size\": [1], \"format\": \"r32uint\", \"usage\": [\"COPY_DST\"], \"contents\": {\"fill\": 4294967296}}}}",
            STEX_FILE_FORMAT_ERROR, "$.textures.t.contents.fill: expected whole numbers in [0, 2^32) for r32uint");
