@@ -161,7 +161,7 @@ const char *wg_tname(const wg_ctx *x, int type)
 wg_val wg_zero_reg(wg_ctx *x, int type)
 {
     uint32_t words = wg_ty(x->types, type)->words, d = wg_reg_alloc(x, words);
-    for (uint32_t k = 0; k < words; k++) {
+    for (uint32_t k = 0; k < words && !x->limit_hit; k++) { /* a limit: stop emitting */
         wg_ins *i = wg_emit(x, OP_CONST);
         i->d = d + k;
         i->imm = 0;

@@ -102,7 +102,7 @@ enum {
     WG_MAX_REGS = 1u << 20,           /* an invocation's registers: 4 MiB */
     WG_MAX_CODE = 1u << 21,           /* instructions of one entry point, calls inlined */
     WG_MAX_INLINED_CALLS = 1u << 18,  /* user-function calls inlined into one entry point */
-    WG_MAX_MODULE_INLINED = 1u << 18, /* ... into all of a module's functions, checked alone */
+    WG_MAX_MODULE_INLINED = 1u << 17, /* ... into all of a module's functions, checked alone */
 };
 
 typedef struct wg_ctx {

@@ -814,7 +814,7 @@ static void analyse(wg_ctx *x, wg_global *g)
                         i->d = reg, i->a = src, i->n = (uint16_t)words;
                     }
                 } else {
-                    for (uint32_t w = 0; w < words; w++) {
+                    for (uint32_t w = 0; w < words && !x->limit_hit; w++) {
                         wg_ins *i = wg_emit(x, OP_CONST);
                         i->d = reg + w;
                     }

@@ -346,7 +346,7 @@ static void decl_stmt(wg_ctx *x, const wg_decl *d)
         uint32_t words = wg_ty(x->types, type)->words;
         uint32_t reg = wg_reg_alloc(x, words);
         if (v.kind == V_ERROR || !d->init) {
-            for (uint32_t w = 0; w < words; w++) { /* zero-initialised */
+            for (uint32_t w = 0; w < words && !x->limit_hit; w++) { /* zero-initialised */
                 wg_ins *i = wg_emit(x, OP_CONST);
                 i->d = reg + w;
             }
@@ -752,8 +752,10 @@ void wg_lower_function(wg_ctx *x, const wg_decl *fn, bool entry);
 void wg_lower_function(wg_ctx *x, const wg_decl *fn, bool entry)
 {
     x->line = fn->loc.line;
-    /* every var<private> first: their initializers run before anything else */
-    for (uint32_t i = 0; i < x->ast->n; i++) {
+    /* every var<private> first: their initializers run before anything else
+     * (a function checked alone never runs: its uses analyse the ones it
+     * names, and a module of many functions and variables stays linear) */
+    for (uint32_t i = 0; entry && i < x->ast->n; i++) {
         const wg_decl *d = x->ast->decls[i];
         if (d->kind == D_VAR && d->space && !strcmp(d->space, "private"))
             wg_global_find(x, d->name, d->loc);

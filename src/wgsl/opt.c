@@ -1291,6 +1291,10 @@ bool wg_optimize(wg_exec_program *xp)
     wg_program *p = &xp->prog;
     if (!enabled || !p->ncode)
         return true;
+    /* the passes keep a set of registers per instruction: past 2^22 words
+     * of them (a large array in registers) the program runs as lowered */
+    if ((uint64_t)p->ncode * ((p->nregs + 63) / 64 + 1) > (1ull << 22))
+        return true;
     for (uint32_t pc = 0; pc < p->ncode; pc++) {
         ins_info f;
         if (!describe(&p->code[pc], &f) || (is_jump(&p->code[pc]) && p->code[pc].b > p->ncode))
