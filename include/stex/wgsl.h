@@ -70,7 +70,7 @@ STEX_API stex_status stex_wgsl_module_create_n(const stex_profile *p, const char
 STEX_API stex_status stex_wgsl_expression_length(const char *text, size_t *length);
 /* The longest WGSL text a module takes: a longer one is refused (rule
  * [limits]) before it is read.  Every pass is linear or n log n in the text
- * up to it, and recursion is bounded (see docs/wgsl.md, "Limits"). */
+ * up to it, and recursion is bounded (docs/guide.md lists the limits). */
 #define STEX_WGSL_MAX_SOURCE_BYTES (16u << 20)
 STEX_API void stex_wgsl_module_destroy(stex_wgsl_module *m);
 
