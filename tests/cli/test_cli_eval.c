@@ -34,7 +34,18 @@ static const eval_case CASES[] = {
      0, "spec      0x40200000 (2.5), 0x40300000 (2.75)", NULL},
     {{"eval", "--type", "u32,u32->u32", "(a / b) + 0u", "7", "0"}, 0, "0x00000007 (7)", NULL},
     {{"eval", "--type", "i32,i32->bool", "a < b", "-3", "2"}, 0, "0x00000001 (true)", NULL},
-    {{"eval", "--type", "f32->f32", "a +", "1"}, 2, NULL, "expression:5:"},
+    {{"eval", "--type", "f32->f32", "a +", "1"}, 2, NULL,
+     "'a +' is not a WGSL expression: expression:1:4: error: expected an expression, found end "
+     "of file [syntax]"},
+    /* exactly one expression: nothing rides along into the generated shader
+     * (this one closed the call and ran a loop until the step limit) */
+    {{"eval", "--type", "i32->i32", "a); loop {} _ = (a", "1"}, 2, NULL,
+     "the argument must be exactly one WGSL expression: 'a' is one, then '); loop {} _ = (a' "
+     "follows it"},
+    {{"eval", "--type", "i32->i32", "a; }\n@compute @workgroup_size(1) fn x() { loop {} ", "1"},
+     2, NULL, "the argument must be exactly one WGSL expression"},
+    {{"eval", "--type", "i32->i32", "abs(a) // c", "-1"}, 2, NULL, "then '// c' follows it"},
+    {{"eval", "--type", "i32->i32", " abs(a) ", "-1"}, 0, "0x00000001 (1)", NULL},
     {{"eval", "--type", "f32->f33", "a", "1"}, 2, NULL, "a signature is 1 to 4 argument types"},
     {{"eval", "--const", "--type", "f32->f32", "a + a * a", "1"}, 2, NULL, "only for the expressions"},
     {{"eval", "a + b", "1"}, 2, NULL, "takes 2 argument value(s), got 1"},
