@@ -139,7 +139,7 @@ function methods(f) {
     ['GPUComputePassEncoder.dispatchWorkgroups', (a) => withPass((p) => { p.setPipeline(f.mine.pipeline); p.setBindGroup(0, f.mine.bindGroup); p.dispatchWorkgroups(...a); })(),
       () => [1, 1, 1], ['u32', 'u32', 'u32']],
     ['GPUComputePassEncoder.dispatchWorkgroupsIndirect', (a) => withPass((p) => { p.setPipeline(f.mine.pipeline); p.setBindGroup(0, f.mine.bindGroup); p.dispatchWorkgroupsIndirect(...a); })(),
-      () => [f.mine.sbuf, 0], ['iface', 'u64']],
+      () => [buf(BU.INDIRECT, 16), 0], ['iface', 'u64']], // its own buffer: the bound one is writable storage
     ['GPUComputePassEncoder.pushDebugGroup', (a) => withPass((p) => { p.pushDebugGroup(...a); p.popDebugGroup(); })(), () => ['g'], ['str']],
     ['GPUComputePassEncoder.insertDebugMarker', (a) => withPass((p) => p.insertDebugMarker(...a))(), () => ['m'], ['str']],
     ['GPUQueue.submit', (a) => f.dev.queue.submit(...a), () => [[f.dev.createCommandEncoder().finish()]], ['seq']],
