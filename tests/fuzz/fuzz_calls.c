@@ -452,6 +452,8 @@ static void buffer_write(world *w, input *in)
         return;
     stex_status st = stex_queue_write_buffer(b, off, scratch, n);
     check(st, NULL);
+    if (!st && stex_buffer_discarded(b))
+        fail("writeBuffer wrote into a destroyed buffer");
     if (!st && n && memcmp(stex_buffer_data(b) + off, scratch, n) != 0)
         fail("writeBuffer succeeded, but the bytes are not in the buffer");
 }
@@ -556,6 +558,14 @@ static void copies(world *w, input *in, uint32_t which)
     check(ran, NULL);
     if (checked && !only_check && !ran)
         fail("a copy ran that the encoder's check refuses");
+    /* submit refuses a command on a destroyed buffer or texture */
+    bool gone = (which <= 3 && stex_buffer_discarded(a)) ||
+                (which == 0 && stex_buffer_discarded(b)) ||
+                (which == 2 && stex_texture_discarded(d.texture)) ||
+                (which >= 3 && stex_texture_discarded(s.texture)) ||
+                (which == 4 && stex_texture_discarded(d.texture));
+    if (gone && !only_check && !ran)
+        fail("a copy ran on a destroyed buffer or texture");
 }
 
 static void dispatch(world *w, input *in)
