@@ -464,6 +464,11 @@ static stex_copy_texture copy_texture(world *w, input *in)
     stex_copy_texture c = {.texture = pick(w, in, K_TEXTURE, &ti), .mip_level = num32(in),
                            .origin = {num32(in), num32(in), num32(in)},
                            .aspect = (stex_texture_aspect)(u8(in) % 3)};
+    /* the provider's copies are exact (WebGPU's numbers, "not given" bits);
+     * a run file's are not */
+    uint32_t x = u8(in);
+    c.exact = x < 192 ? STEX_COPY_EXACT | (x & (STEX_COPY_BYTES_PER_ROW_UNSET |
+                                                STEX_COPY_ROWS_PER_IMAGE_UNSET)) : 0;
     return c;
 }
 

@@ -207,7 +207,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < size; i++)
         hash = (hash ^ data[i]) * 16777619u;
     stex_run_options opt = {.read_file = read_hook, .read_file_user = &f,
-                            .subgroup_width = 1u << (hash % 4) * 2, .max_steps = MAX_STEPS};
+                            .subgroup_width = 1u << (hash % 4) * 2, .max_steps = MAX_STEPS,
+                            /* now and then a budget its resources may well pass */
+                            .max_memory = hash % 8 == 0 ? 4096 : 16u << 20};
     stex_run *r = NULL;
     stex_status st = stex_run_parse(text, "fuzz.json", "/nonexistent-stex-fuzz", &opt, &r);
     if (st) {
