@@ -42,7 +42,8 @@ struct stex_wgsl_module {
     entry_info *eps;
     uint32_t neps;
     stex_wgsl_override_info *overrides;
-    uint32_t noverrides;
+    uint32_t noverrides, overrides_cap;
+    uint32_t *id_owner;         /* per @id 0..65535: the override's index + 1 (0 none) */
     stex_const_rule const_rule; /* how its const-expressions are evaluated */
     stex_matmul_rule matmul;    /* how its matrix products sum at run time */
     wg_zeros zeros;             /* its first zeros, under Dawn's rule */
@@ -380,12 +381,17 @@ static bool lower(stex_wgsl_module *m, const wg_decl *fn, bool entry, wg_diags *
 static void override_info(stex_wgsl_module *m, wg_ctx *x, const wg_decl *d)
 {
     wg_global *g = wg_global_find(x, d->name, d->loc);
-    stex_wgsl_override_info *o = realloc(m->overrides, (m->noverrides + 1) * sizeof *o);
-    if (!o) {
-        x->oom = true;
-        return;
+    stex_wgsl_override_info *o = m->overrides;
+    if (m->noverrides == m->overrides_cap) { /* doubling: many overrides stay linear */
+        uint32_t cap = m->overrides_cap ? 2 * m->overrides_cap : 16;
+        o = realloc(m->overrides, cap * sizeof *o);
+        if (!o) {
+            x->oom = true;
+            return;
+        }
+        m->overrides = o;
+        m->overrides_cap = cap;
     }
-    m->overrides = o;
     o = &o[m->noverrides++];
     *o = (stex_wgsl_override_info){.name = d->name, .type = "f32", .id = -1};
     const wg_attr *id = wg_find_attr(d->attrs, d->nattrs, "id");
@@ -403,10 +409,16 @@ static void override_info(stex_wgsl_module *m, wg_ctx *x, const wg_decl *d)
                    (long long)o->id);
             o->id = -1;
         }
-        for (uint32_t k = 0; o->id >= 0 && k + 1 < m->noverrides; k++)
-            if (m->overrides[k].id == o->id)
+        if (o->id >= 0 && !m->id_owner && !(m->id_owner = calloc(65536, sizeof *m->id_owner)))
+            x->oom = true;
+        if (o->id >= 0 && m->id_owner) {
+            uint32_t *owner = &m->id_owner[o->id];
+            if (*owner)
                 WG_ERR(x, id->args[0]->loc, "override-decls", "@id(%lld) is already the id of "
-                       "override '%s'", (long long)o->id, m->overrides[k].name);
+                       "override '%s'", (long long)o->id, m->overrides[*owner - 1].name);
+            else
+                *owner = m->noverrides;
+        }
     }
     if (!g || (g->val.kind != V_CONST && g->val.kind != V_REG))
         return;
@@ -653,6 +665,7 @@ void stex_wgsl_module_destroy(stex_wgsl_module *m)
     }
     free(m->eps);
     free(m->overrides);
+    free(m->id_owner);
     wg_types_free(&m->types);
     wg_ast_free(&m->ast);
     wg_arena_free(&m->arena);

@@ -231,7 +231,7 @@ static void test_declaration_chains(void **s)
     for (size_t f = 0; f < 3; f++) {
         text t = {0};
         add(&t, f == 2 ? "alias c0 = u32;\n" : f == 1 ? "override c0 = 1;\n" : "const c0 = 1;\n");
-        unsigned n = 20000;
+        unsigned n = 10000;
         for (unsigned i = 1; i < n; i++)
             add(&t, forms[f], i, i - 1);
         if (f == 2)
