@@ -144,6 +144,10 @@ static stex_status output_image(stex_run *r, const run_output *o, const char *pa
     stex_texture *t = run_table_find(&r->textures, o->texture);
     if (!t)
         return run_fail(r, BAD, path, "texture '%s' is not declared", o->texture);
+    uint32_t levels = stex_texture_get_desc(t)->mip_level_count;
+    if (o->mip >= levels) /* copyTextureToBuffer's rule: mipLevel < mipLevelCount */
+        return run_fail(r, STEX_VALIDATION_ERROR, path, "mipLevel %u: texture '%s' has %u mip "
+                        "level%s", o->mip, o->texture, levels, levels == 1 ? "" : "s");
     stex_status st = stex_image_from_texture(t, o->mip, img);
     return st ? run_wrap(r, st, path) : STEX_OK;
 }

@@ -142,6 +142,9 @@ static void test_wrong_types(void **state)
     expect("{\"steps\": [7]}", STEX_FILE_FORMAT_ERROR, "$.steps[0]: expected an object, found an integer");
     expect("{\"steps\": [{}]}", STEX_FILE_FORMAT_ERROR, "$.steps[0]: expected one command");
     expect("[]", STEX_FILE_FORMAT_ERROR, "$: expected an object, found a list");
+    /* an output of a mip level the texture lacks (was "size 0x1x1 has a zero dimension") */
+    expect("{" TEX ", \"outputs\": [{\"texture\": \"t\", \"mipLevel\": 1, \"file\": \"m.npy\"}]}",
+           STEX_VALIDATION_ERROR, "$.outputs[0]: mipLevel 1: texture 't' has 1 mip level");
     /* a clamp that overflows the WebIDL float is a TypeError */
     expect("{\"samplers\": {\"s\": {\"lodMaxClamp\": 1e300}}}", STEX_TYPE_ERROR,
            "$.samplers.s: lodMaxClamp: 1e+300 is not a finite float");
@@ -171,7 +174,8 @@ static void test_json_limits(void **state)
     /* 100,000 nested lists: the parser's depth limit, not the stack */
     enum { DEEP = 100000 };
     char *deep = malloc(2 * DEEP + 64);
-    assert_non_null(deep);
+    if (!deep)
+        abort();
     size_t n = (size_t)sprintf(deep, "{\"description\": ");
     memset(deep + n, '[', DEEP);
     memset(deep + n + DEEP, ']', DEEP);
@@ -181,7 +185,8 @@ static void test_json_limits(void **state)
     /* a description of 10 MB is only text */
     enum { LONG = 10 << 20 };
     char *text = malloc(LONG + 64);
-    assert_non_null(text);
+    if (!text)
+        abort();
     n = (size_t)sprintf(text, "{\"description\": \"");
     memset(text + n, 'x', LONG);
     strcpy(text + n + LONG, "\"}");
