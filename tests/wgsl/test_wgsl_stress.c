@@ -93,7 +93,7 @@ static void nesting(text *t)
 
 static void chain(text *t)
 {
-    uint32_t n = some(1500), k = below(6);
+    uint32_t n = some(1000), k = below(6);
     switch (k) {
     case 0: case 1:
         add(t, "%s c0 = 1;\n", k ? "override" : "const");
@@ -208,7 +208,7 @@ static void long_names(text *t)
 
 static void many_decls(text *t)
 {
-    uint32_t n = some(2000);
+    uint32_t n = some(800);
     for (uint32_t i = 0; i < n; i++)
         switch (below(4)) {
         case 0: add(t, "const k%u = %u;\n", i, rnd()); break;
