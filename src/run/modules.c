@@ -40,7 +40,8 @@ static stex_status wgsl_module(stex_run *r, const json_t *d, const char *path, r
         return run_fail(r, BAD, path, "give the WGSL as 'code' or 'file' (one of them), or a "
                                       "built-in 'kernel'");
     if (code) {
-        m->code = strdup(code);
+        m->code = strdup(code); /* jansson refuses a \u0000 inside a string */
+        m->code_len = strlen(code);
         m->filename = strdup(r->name);
         return m->code && m->filename ? STEX_OK : run_fail(r, STEX_OUT_OF_MEMORY, path, "out of memory");
     }
@@ -58,6 +59,7 @@ static stex_status wgsl_module(stex_run *r, const json_t *d, const char *path, r
     }
     memcpy(m->code, bytes, n);
     m->code[n] = '\0';
+    m->code_len = n;
     free(bytes);
     return STEX_OK;
 }

@@ -26,6 +26,7 @@ typedef struct run_module {
     const stex_kernel *kernel;  /* NULL: WGSL */
     uint32_t pass;
     char *code;                 /* WGSL (owned) */
+    size_t code_len;            /* its bytes: a NUL inside is the compiler's to refuse */
     char *filename;             /* the .wgsl file, or the run file (owned) */
     struct stex_wgsl_module *wgsl; /* compiled on first use by stex's front end (owned) */
 } run_module;

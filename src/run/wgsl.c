@@ -47,7 +47,8 @@ stex_status run_wgsl_pipeline(stex_run *r, run_module *m, const stex_run_shader 
         /* const-expressions as the profile's front end evaluates them */
         const stex_profile *prof = r->dispatch.profile ? r->dispatch.profile
                                                        : stex_device_profile(r->device);
-        stex_status st = stex_wgsl_module_create_for(prof, m->code, m->filename, &m->wgsl);
+        stex_status st = stex_wgsl_module_create_n(prof, m->code, m->code_len, m->filename,
+                                                   &m->wgsl);
         if (st && !m->wgsl)
             return run_wrap(r, st, path);
         if (stex_wgsl_module_error_count(m->wgsl))

@@ -625,6 +625,30 @@ static void test_required_features(void **state)
                  "$.requiredFeatures");
 }
 
+/* WGSL forbids U+0000 anywhere in a module: a run file's WGSL with a NUL
+ * inside (a JSON "\u0000" in "code", or the byte in a .wgsl file) is
+ * refused, not cut short at the NUL and run as the valid part before it. */
+static void test_wgsl_with_nul_refused(void **state)
+{
+    (void)state;
+    static const char wgsl[] = "@compute @workgroup_size(1) fn main() {}\0 this is not WGSL";
+    put_file("nul.wgsl", wgsl, sizeof wgsl - 1);
+    static const struct { const char *module; stex_status want; const char *message; } c[] = {
+        {"{\"code\": \"@compute @workgroup_size(1) fn main() {}\\u0000 this is not WGSL\"}",
+         STEX_FILE_FORMAT_ERROR, "\\u0000"}, /* jansson refuses it already */
+        {"{\"file\": \"nul.wgsl\"}", STEX_VALIDATION_ERROR, "NUL byte"},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        char text[1024];
+        snprintf(text, sizeof text,
+                 "{\"shaderModules\": {\"m\": %s},"
+                 " \"pipelines\": {\"p\": {\"layout\": \"auto\", \"compute\": {\"module\": \"m\"}}},"
+                 " \"steps\": [{\"dispatchWorkgroups\": {\"pipeline\": \"p\", \"workgroupCount\": [1]}}]}",
+                 c[i].module);
+        expect_error(text, c[i].want, c[i].message);
+    }
+}
+
 int main(int argc, char **argv)
 {
     examples = argc > 1 ? argv[1] : "examples/run";
@@ -644,6 +668,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_outputs_all_or_nothing),
         cmocka_unit_test(test_examples_run),
         cmocka_unit_test(test_required_features),
+        cmocka_unit_test(test_wgsl_with_nul_refused),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[300];
