@@ -93,17 +93,9 @@ int cli_wgsl_run_json(const char *cmd, const char *path, const uint32_t size[3],
     stex_status st = io_read_file(path, &src, &n, 16u << 20);
     if (st)
         return cli_fail(cmd, st);
-    char *text = malloc(n + 1);
-    if (!text) {
-        free(src);
-        return cli_fail(cmd, stex_fail(STEX_OUT_OF_MEMORY, "%s: out of memory", path));
-    }
-    memcpy(text, src, n);
-    text[n] = '\0';
+    stex_wgsl_module *m = NULL; /* with its length: a NUL inside is refused, not an end */
+    st = stex_wgsl_module_create_n(NULL, (const char *)src, n, path, &m);
     free(src);
-    stex_wgsl_module *m = NULL;
-    st = stex_wgsl_module_create(text, path, &m);
-    free(text);
     const stex_wgsl_entry_point *ep = NULL;
     int rc = m ? one_texture(path, m, &ep) : CLI_OK;
     if (!m || rc) {

@@ -335,6 +335,18 @@ static void test_run_wgsl_file(void **state)
     r = run_stex("run '%s' --variant hot", shader);
     CLI_EXPECT(r, 2, "not for a WGSL file");
     cli_free(&r);
+    /* WGSL forbids U+0000: a NUL after a valid shader is an error at its
+     * place, not the end of the module (the valid part before it ran) */
+    char nul[512];
+    path_in(nul, sizeof nul, "nul.wgsl");
+    FILE *f = fopen(nul, "wb");
+    assert_non_null(f);
+    fwrite(GRADIENT, 1, sizeof GRADIENT - 1, f);
+    fwrite("\0 not WGSL", 1, 11, f);
+    fclose(f);
+    r = run_stex("run '%s' --size 8x8 --out '%s'", nul, out);
+    CLI_EXPECT(r, 1, "NUL byte");
+    cli_free(&r);
 }
 
 /* Overrides without a default: stex reflect lists them (no default, the
