@@ -248,8 +248,11 @@ stex_status run_steps(stex_run *r)
         run_path_key(pc, p, cmd);
         if (r->opt.before_step && (st = r->opt.before_step(r->opt.step_user, r, i)))
             return st;
-        if (stex_cancel_check(r->dispatch.cancel)) /* stopped between steps too */
-            return stex_cancel_fail(r->dispatch.cancel, pc);
+        if (stex_cancel_check(r->dispatch.cancel)) { /* stopped between steps too */
+            char where[RUN_PATH_MAX + 256];
+            snprintf(where, sizeof where, "%s: %s", r->name, pc);
+            return stex_cancel_fail(r->dispatch.cancel, where);
+        }
         st = !strcmp(cmd, "dispatchWorkgroups")    ? dispatch(r, d, pc)
              : !strcmp(cmd, "writeBuffer")         ? write_buffer(r, d, pc)
              : !strcmp(cmd, "writeTexture")        ? write_texture(r, d, pc)

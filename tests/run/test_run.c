@@ -649,6 +649,33 @@ static void test_wgsl_with_nul_refused(void **state)
     }
 }
 
+/* A run stopped by its cancel flag (Ctrl-C, a watchdog) names the run file
+ * and the step, as every failure of a run does (stex/run.h). */
+static void test_cancelled_run_names_file(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "{\"shaderModules\": {\"m\": {\"code\": \"@compute @workgroup_size(1) fn main() {}\"}},"
+        " \"pipelines\": {\"p\": {\"layout\": \"auto\", \"compute\": {\"module\": \"m\"}}},"
+        " \"steps\": [{\"dispatchWorkgroups\": {\"pipeline\": \"p\", \"workgroupCount\": [1]}}]}";
+    stex_adapter *a;
+    stex_device *d;
+    stex_run *r;
+    assert_int_equal(stex_adapter_create(NULL, &a), STEX_OK);
+    assert_int_equal(stex_device_create(a, NULL, &d), STEX_OK);
+    stex_adapter_destroy(a);
+    assert_int_equal(stex_run_parse(text, "run.json", dir, NULL, &r), STEX_OK);
+    stex_cancel *c = stex_cancel_create();
+    stex_cancel_request(c, STEX_CANCEL_INTERRUPTED);
+    stex_dispatch_options o = {.cancel = c};
+    assert_int_equal(stex_run_execute(r, d, &o), STEX_CANCELLED);
+    if (strncmp(stex_last_error(), "run.json: $.steps[0]", 20) || !strstr(stex_last_error(), "interrupted"))
+        fail_msg("message: %s", stex_last_error());
+    stex_cancel_destroy(c);
+    stex_run_destroy(r);
+    stex_device_destroy(d);
+}
+
 int main(int argc, char **argv)
 {
     examples = argc > 1 ? argv[1] : "examples/run";
@@ -669,6 +696,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_examples_run),
         cmocka_unit_test(test_required_features),
         cmocka_unit_test(test_wgsl_with_nul_refused),
+        cmocka_unit_test(test_cancelled_run_names_file),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[300];
