@@ -86,6 +86,8 @@ typedef struct wg_override_value {
     const char *name;
     double value;
 } wg_override_value;
+/* Orders override values by name, for qsort and bsearch. */
+int wg_override_cmp(const void *a, const void *b);
 
 /* The first f32 and AbstractFloat zeros a module made (Dawn's front end). */
 typedef struct wg_zeros {
@@ -114,7 +116,7 @@ typedef struct wg_ctx {
     wg_types *types;
     const wg_ast *ast;
     wg_global *globals;     /* one per ast decl */
-    const wg_override_value *overrides;
+    const wg_override_value *overrides; /* sorted by name (wg_override_cmp) */
     uint32_t noverrides;
     /* lowering state */
     wg_program *prog;

@@ -586,10 +586,11 @@ static void override(wg_ctx *x, wg_global *g)
         g->val = wg_error_val();
         return;
     }
-    for (uint32_t i = 0; i < x->noverrides; i++) {
-        if (strcmp(x->overrides[i].name, d->name))
-            continue;
-        double value = x->overrides[i].value;
+    const wg_override_value want = {.name = d->name}, *given =
+        x->noverrides ? bsearch(&want, x->overrides, x->noverrides, sizeof want, wg_override_cmp)
+                      : NULL;
+    if (given) {
+        double value = given->value;
         wg_cword w;
         if (k == TY_F32) {
             float f = (float)value;

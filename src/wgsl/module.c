@@ -280,6 +280,25 @@ static const char *shortest(char buf[32], double v)
     return buf;
 }
 
+int wg_override_cmp(const void *a, const void *b)
+{
+    return strcmp(((const wg_override_value *)a)->name, ((const wg_override_value *)b)->name);
+}
+
+/* An override's key in a pipeline's constants: its @id in decimal, else its name. */
+typedef struct override_key {
+    char id[24];      /* "" without @id */
+    const char *name;
+    uint32_t k;       /* index in m->overrides */
+} override_key;
+
+static const char *key_of(const override_key *e) { return e->id[0] ? e->id : e->name; }
+
+static int key_cmp(const void *a, const void *b)
+{
+    return strcmp(key_of(a), key_of(b));
+}
+
 /* A pipeline's constants resolved against the module's overrides (WebGPU
  * GPUProgrammableStage.constants): each key is the identifier string of one
  * override - its @id in decimal when it has one, else its name - and each
@@ -287,27 +306,27 @@ static const char *shortest(char buf[32], double v)
  * u32 are [EnforceRange] (finite, truncated, in range), f32 is a finite
  * double whose rounding to f32 is finite.  STEX_VALIDATION_ERROR names the
  * key and the rule; *out is freed by the caller. */
-static stex_status resolve_constants(const stex_wgsl_module *m, const stex_wgsl_options *opt,
-                                     constants *out)
+static stex_status resolve_sorted(const stex_wgsl_module *m, const stex_wgsl_options *opt,
+                                  uint32_t n, override_key *keys, bool *given, constants *out)
 {
-    uint32_t n = opt ? opt->override_count : 0;
-    out->n = 0;
-    out->v = calloc(n ? n : 1, sizeof *out->v);
-    if (!out->v)
+    if (!out->v || !keys || !given)
         return stex_fail(STEX_OUT_OF_MEMORY, "createComputePipeline: out of memory");
     if (n && !opt->overrides)
         return stex_fail(STEX_INVALID_ARGUMENT, "createComputePipeline: %u constants but "
                          "overrides is NULL", n);
+    for (uint32_t k = 0; k < m->noverrides; k++) {
+        if (m->overrides[k].id >= 0)
+            snprintf(keys[k].id, sizeof keys[k].id, "%" PRId64, m->overrides[k].id);
+        keys[k].name = m->overrides[k].name;
+        keys[k].k = k;
+    }
+    qsort(keys, m->noverrides, sizeof *keys, key_cmp);
     for (uint32_t i = 0; i < n; i++) {
         const char *key = opt->overrides[i].name;
         double v = opt->overrides[i].value;
-        const stex_wgsl_override_info *o = NULL;
-        for (uint32_t k = 0; key && k < m->noverrides && !o; k++) {
-            char id[24];
-            snprintf(id, sizeof id, "%" PRId64, m->overrides[k].id);
-            if (!strcmp(key, m->overrides[k].id >= 0 ? id : m->overrides[k].name))
-                o = &m->overrides[k];
-        }
+        const override_key want = {.name = key}, *found =
+            key ? bsearch(&want, keys, m->noverrides, sizeof *keys, key_cmp) : NULL;
+        const stex_wgsl_override_info *o = found ? &m->overrides[found->k] : NULL;
         if (!o) {
             char keys[512] = "";
             size_t at = 0;
@@ -322,10 +341,10 @@ static stex_status resolve_constants(const stex_wgsl_module *m, const stex_wgsl_
                              "else its name); its keys: %s [pipeline-constants]",
                              key ? key : "(null)", m->filename, at ? keys : "none");
         }
-        for (uint32_t k = 0; k < out->n; k++)
-            if (!strcmp(out->v[k].name, o->name))
-                return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: constants[\"%s\"]: "
-                                 "override '%s' is given twice [pipeline-constants]", key, o->name);
+        if (given[found->k])
+            return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: constants[\"%s\"]: "
+                             "override '%s' is given twice [pipeline-constants]", key, o->name);
+        given[found->k] = true;
         bool is_int = !strcmp(o->type, "i32") || !strcmp(o->type, "u32");
         char num[32];
         if (is_int) { /* [EnforceRange] long / unsigned long */
@@ -349,6 +368,25 @@ static stex_status resolve_constants(const stex_wgsl_module *m, const stex_wgsl_
         out->v[out->n++] = (wg_override_value){o->name, v};
     }
     return STEX_OK;
+}
+
+/* Each constant's override found through the module's keys sorted once:
+ * n log n for any number of constants and overrides (a caller may give
+ * thousands). */
+static stex_status resolve_constants(const stex_wgsl_module *m, const stex_wgsl_options *opt,
+                                     constants *out)
+{
+    uint32_t n = opt ? opt->override_count : 0;
+    out->n = 0;
+    out->v = calloc(n ? n : 1, sizeof *out->v);
+    override_key *keys = calloc(m->noverrides ? m->noverrides : 1, sizeof *keys);
+    bool *given = calloc(m->noverrides ? m->noverrides : 1, sizeof *given);
+    stex_status st = resolve_sorted(m, opt, n, keys, given, out);
+    free(keys);
+    free(given);
+    if (!st) /* lowering looks each override's value up by name */
+        qsort(out->v, out->n, sizeof *out->v, wg_override_cmp);
+    return st;
 }
 
 /* Lowers entry point fn (or checks function fn alone); the program in *prog. */

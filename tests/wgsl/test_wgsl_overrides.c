@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <math.h>
+#include <stdlib.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -238,6 +240,54 @@ static void test_errors(void **state)
     }
 }
 
+/* A module with many overrides, every one given (half by @id, half by
+ * name): pipeline creation finds each constant's override in about
+ * n log n, so a caller's 20,000 constants are no hang (a pairwise search
+ * took minutes under the sanitizers).  The bound is a hang guard, generous
+ * for a slow machine, not a speed measurement. */
+static void test_many_overrides(void **state)
+{
+    (void)state;
+    enum { N = 20000 };
+    size_t cap = (size_t)N * 48 + 256, at = 0;
+    char *src = malloc(cap);
+    assert_non_null(src);
+    for (uint32_t i = 0; i < N; i++)
+        at += (size_t)snprintf(src + at, cap - at, i % 2 ? "@id(%u) override o%u: u32;\n"
+                                                           : "override o%u: u32;\n", i, i);
+    snprintf(src + at, cap - at, "@group(0) @binding(0) var<storage, read_write> out: array<u32>;\n"
+             "@compute @workgroup_size(1) fn main() { out[0] = o0 + o%u; }\n", N - 1);
+    stex_wgsl_module *m;
+    if (stex_wgsl_module_create(src, "many.wgsl", &m))
+        fail_msg("%s", stex_wgsl_module_diagnostics(m));
+    stex_wgsl_override *c = calloc(N, sizeof *c);
+    char (*keys)[16] = calloc(N, sizeof *keys);
+    assert_true(c && keys);
+    for (uint32_t i = 0; i < N; i++) {
+        snprintf(keys[i], sizeof keys[i], i % 2 ? "%u" : "o%u", i);
+        c[i] = (stex_wgsl_override){keys[i], (double)i};
+    }
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    uint32_t out[16];
+    assert_int_equal(pipeline(m, c, N, out), STEX_OK);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    assert_int_equal(out[0], N - 1);
+    double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    if (s > 10.0)
+        fail_msg("pipeline creation with %d constants took %.1f s", N, s);
+    /* a key given twice is still found out */
+    c[N - 1] = (stex_wgsl_override){"o0", 1.0};
+    stex_pipeline *p;
+    stex_wgsl_options o = {.overrides = c, .override_count = N};
+    assert_int_equal(stex_wgsl_pipeline_create(dev, m, "main", &o, &p), STEX_VALIDATION_ERROR);
+    assert_non_null(strstr(stex_last_error(), "given twice"));
+    free(keys);
+    free(c);
+    free(src);
+    stex_wgsl_module_destroy(m);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -260,6 +310,7 @@ int main(void)
         cmocka_unit_test(test_reflection),
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_many_overrides),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
