@@ -338,11 +338,21 @@ static bool fold_word(wg_ctx *x, wg_tok_kind op, int s, wg_cword a, wg_cword b, 
         case TK_PIPE: r = a.i | b.i; break;
         case TK_CARET: r = a.i ^ b.i; break;
         case TK_SHL: { /* WGSL: AbstractInt is 64 bits wide; the bits shifted out and
-                        * the new sign bit must all equal the old sign bit */
-            if (b.i < 0 || b.i >= 64) {
-                WG_ERR(x, loc, "arithmetic", "'%lld << %lld' in a const-expression: an "
-                       "AbstractInt shifts by less than 64", (long long)a.i, (long long)b.i);
+                        * the new sign bit must all equal the old sign bit - so by 64
+                        * or more only 0 shifts (the CTS: 0 << 256 is 0) */
+            if (b.i < 0) { /* the shift is a u32: -1 never converts */
+                WG_ERR(x, loc, "arithmetic", "'%lld << %lld': a shift is by a u32",
+                       (long long)a.i, (long long)b.i);
                 return false;
+            }
+            if (b.i >= 64) {
+                if (a.i != 0) {
+                    WG_ERR(x, loc, "arithmetic", "'%lld << %lld' overflows AbstractInt: by 64 "
+                           "or more only 0 shifts", (long long)a.i, (long long)b.i);
+                    return false;
+                }
+                r = 0;
+                break;
             }
             uint64_t mask = ~(~(uint64_t)0 >> (b.i + 1 > 63 ? 63 : b.i + 1));
             if (b.i == 63)
