@@ -6,6 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* (lower.h) pipeline constants sorted by name: module.c sorts, lowering searches */
+int wg_override_cmp(const void *a, const void *b)
+{
+    return strcmp(((const wg_override_value *)a)->name, ((const wg_override_value *)b)->name);
+}
+
 static void prepare(wg_ctx *x, wg_global *root);
 
 static wg_global *global_named(wg_ctx *x, const char *name)

@@ -280,11 +280,6 @@ static const char *shortest(char buf[32], double v)
     return buf;
 }
 
-int wg_override_cmp(const void *a, const void *b)
-{
-    return strcmp(((const wg_override_value *)a)->name, ((const wg_override_value *)b)->name);
-}
-
 /* An override's key in a pipeline's constants: its @id in decimal, else its name. */
 typedef struct override_key {
     char id[24];      /* "" without @id */
