@@ -16,38 +16,10 @@
 
 #include "stex/stex.h"
 #include "wgsl_fixture.h"
+#include "wgsl_text.h"
 
 static stex_device *dev;
 static stex_adapter *adapter;
-
-/* A growing text. */
-typedef struct text {
-    char *s;
-    size_t n, cap;
-} text;
-
-static void add(text *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (t->n + (size_t)k + 1 > t->cap) {
-        t->cap = (t->n + (size_t)k + 1) * 2;
-        t->s = realloc(t->s, t->cap);
-        assert_non_null(t->s);
-    }
-    va_start(ap, fmt);
-    vsnprintf(t->s + t->n, (size_t)k + 1, fmt, ap);
-    va_end(ap);
-    t->n += (size_t)k;
-}
-
-static void repeat(text *t, const char *s, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++)
-        add(t, "%s", s);
-}
 
 static const char MAIN[] = "@compute @workgroup_size(1) fn main() { ";
 

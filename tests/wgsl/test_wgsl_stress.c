@@ -20,6 +20,7 @@
 
 #include "stex/stex.h"
 #include "wgsl_fixture.h"
+#include "wgsl_text.h"
 
 enum { KINDS = 10 };
 static const char *const KIND_NAMES[KINDS] = {
@@ -44,34 +45,6 @@ static uint32_t some(uint32_t max)
     uint32_t bits = 1 + below(32 - (uint32_t)__builtin_clz(max));
     uint32_t v = 1 + below(bits >= 32 ? UINT32_MAX : (1u << bits));
     return v > max ? max : v;
-}
-
-typedef struct text {
-    char *s;
-    size_t n, cap;
-} text;
-
-static void add(text *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (t->n + (size_t)k + 1 > t->cap) {
-        t->cap = (t->n + (size_t)k + 1) * 2;
-        t->s = realloc(t->s, t->cap);
-        assert_non_null(t->s);
-    }
-    va_start(ap, fmt);
-    vsnprintf(t->s + t->n, (size_t)k + 1, fmt, ap);
-    va_end(ap);
-    t->n += (size_t)k;
-}
-
-static void repeat(text *t, const char *s, uint32_t n)
-{
-    for (uint32_t i = 0; i < n; i++)
-        add(t, "%s", s);
 }
 
 static const char MAIN[] = "@compute @workgroup_size(1) fn main() {";
