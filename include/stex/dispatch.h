@@ -123,8 +123,18 @@ STEX_API stex_status stex_bind_group_create_in_group(const stex_pipeline *p, uin
                                                      stex_bind_group **out);
 STEX_API void stex_bind_group_destroy(stex_bind_group *g);
 
+/* The order workgroups start in - and, inside a workgroup, invocations.
+ * INTERLEAVED: workgroups and invocations as SHUFFLED, and between two
+ * barriers an executor that can (the WGSL interpreter) runs a workgroup in
+ * lock-step groups of a seeded width - 1, 2, 4, ... up to its sub-group
+ * width, kept whole when the shader uses subgroup operations - taking turns
+ * in a seeded order after every 1 to 4 memory accesses, so that a race
+ * between invocations of one workgroup shows in the outputs
+ * (docs/engine.md, "Schedules").  Every schedule is a function of its seed,
+ * never of the thread count. */
 typedef enum stex_schedule {
-    STEX_SCHEDULE_IN_ORDER = 0, STEX_SCHEDULE_REVERSED, STEX_SCHEDULE_SHUFFLED
+    STEX_SCHEDULE_IN_ORDER = 0, STEX_SCHEDULE_REVERSED, STEX_SCHEDULE_SHUFFLED,
+    STEX_SCHEDULE_INTERLEAVED
 } stex_schedule;
 
 
@@ -132,7 +142,7 @@ typedef enum stex_schedule {
 
 typedef struct stex_dispatch_options {
     stex_schedule schedule;
-    uint64_t seed;                 /* SHUFFLED: permutation seed */
+    uint64_t seed;                 /* SHUFFLED, INTERLEAVED: the schedule's seed */
     int threads;                   /* 0 = all cores */
     stex_visibility visibility;
     stex_oob_load oob_load;

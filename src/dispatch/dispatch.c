@@ -326,7 +326,7 @@ stex_status stex_dispatch_bound(const stex_pipeline *p, const stex_bound_group *
     stex_dispatch_options o = {0};
     if (opt)
         o = *opt;
-    if ((unsigned)o.schedule > STEX_SCHEDULE_SHUFFLED
+    if ((unsigned)o.schedule > STEX_SCHEDULE_INTERLEAVED
         || (unsigned)o.visibility > STEX_VISIBILITY_SNAPSHOT
         || (unsigned)o.oob_load > STEX_OOB_LOAD_RANDOM_TEXEL)
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_dispatch: unknown schedule, visibility or "

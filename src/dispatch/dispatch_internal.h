@@ -56,7 +56,7 @@ uint64_t sched_mix(uint64_t a, uint64_t b);
  * with `seed` (cheap enough to run for every workgroup). */
 void sched_shuffle(uint32_t *order, uint32_t n, uint64_t seed);
 /* The invocations of a workgroup (local indices) in the schedule's order:
- * 0, 1, ...; reversed; or shuffled with `seed`. */
+ * 0, 1, ...; reversed; or shuffled with `seed` (shuffled, interleaved). */
 void sched_invocation_order(uint32_t *order, uint32_t n, stex_schedule kind, uint64_t seed);
 
 /* ---- fibers (fiber.c): a C kernel's invocations meeting at barriers ---- */

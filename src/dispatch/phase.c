@@ -97,6 +97,16 @@ const uint32_t *phase_order(struct stex_exec *e)
     return ps->order;
 }
 
+bool phase_interleave(struct stex_exec *e, uint64_t *seed)
+{
+    const exec_options *o = &e->ctx->opt;
+    if (o->schedule != STEX_SCHEDULE_INTERLEAVED)
+        return false;
+    /* apart from phase_order's stream: another last key */
+    *seed = sched_mix(sched_mix(sched_mix(o->seed, e->wg), e->phase->phase + 1), 0x1d7e);
+    return true;
+}
+
 static phase_stop *reported(struct phase_state *ps, uint32_t lid)
 {
     if (lid >= ps->n || ps->stop[lid].epoch == ps->epoch ||

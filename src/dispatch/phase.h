@@ -63,6 +63,12 @@ void phase_invocation(const stex_workgroup *w, uint32_t lid, stex_invocation *in
  * schedule's, a new shuffle per phase under SHUFFLED. */
 const uint32_t *phase_order(struct stex_exec *e);
 
+/* The interleaved schedule (STEX_SCHEDULE_INTERLEAVED): true, with *seed
+ * the current phase's seed - a function of (seed, workgroup, phase), never
+ * of the thread - for an executor that varies the lock-step groups and
+ * their interleaving between barriers; false under every other schedule. */
+bool phase_interleave(struct stex_exec *e, uint64_t *seed);
+
 /* Invocation `lid` stopped at a barrier of `kind`; `site` names which barrier
  * (an instruction index; 0 for C kernels, which are told apart by kind only). */
 void phase_arrive(struct stex_exec *e, uint32_t lid, exec_barrier kind, uint32_t site);

@@ -5,7 +5,7 @@
 
 #include "dispatch/dispatch_internal.h"
 
-static const char *const schedule_names[] = {"in-order", "reversed", "shuffled"};
+static const char *const schedule_names[] = {"in-order", "reversed", "shuffled", "interleaved"};
 static const char *const visibility_names[] = {"immediate", "snapshot"};
 static const char *const oob_names[] = {"zero", "zero-alpha-one", "random-texel"};
 
@@ -71,7 +71,8 @@ uint64_t perm_at(const perm *p, uint64_t i)
     switch (p->kind) {
     case STEX_SCHEDULE_REVERSED:
         return p->n - 1 - i;
-    case STEX_SCHEDULE_SHUFFLED: {
+    case STEX_SCHEDULE_SHUFFLED:
+    case STEX_SCHEDULE_INTERLEAVED: {
         /* cycle-walking keeps the bijection inside [0, n) */
         uint64_t x = feistel(p, i);
         while (x >= p->n)
@@ -102,6 +103,6 @@ void sched_invocation_order(uint32_t *order, uint32_t n, stex_schedule kind, uin
 {
     for (uint32_t i = 0; i < n; i++)
         order[i] = kind == STEX_SCHEDULE_REVERSED ? n - 1 - i : i;
-    if (kind == STEX_SCHEDULE_SHUFFLED)
+    if (kind == STEX_SCHEDULE_SHUFFLED || kind == STEX_SCHEDULE_INTERLEAVED)
         sched_shuffle(order, n, seed);
 }

@@ -2,7 +2,11 @@
  * step, phase by phase (dispatch/phase.h).  Lanes are consecutive local
  * invocation indices; within a phase the sub-groups run in the order their
  * lanes first appear in phase_order (so width 1 follows the schedule
- * exactly), and each builtin handles its lanes in lane order.
+ * exactly), and each builtin handles its lanes in lane order.  Under the
+ * interleaved schedule (phase_interleave) a workgroup runs in sub-groups of
+ * a seeded width instead - its `width` when the program uses subgroup
+ * operations - that take turns in a seeded order every 1 to 4 memory
+ * accesses (run_interleaved), so races inside a workgroup show.
  *
  * Speed (docs/engine.md, "The WGSL interpreter's speed"): the default
  * sub-group is a whole 64-invocation workgroup, so one dispatch serves 64
@@ -39,6 +43,7 @@ typedef struct subgroup {
     uint32_t *r;         /* registers: r[reg * 64 + lane] */
     uint64_t *slot;
     uint64_t steps;
+    uint32_t budget;     /* interleaved: memory accesses left before it yields */
     bool done;
 } subgroup;
 
@@ -624,12 +629,23 @@ static void subgroup_op(const wg_ins *i, const subgroup *sg, const stex_profile 
 #undef SR
 }
 
-typedef enum stop { STOP_BARRIER, STOP_END, STOP_ERROR } stop;
+typedef enum stop { STOP_BARRIER, STOP_END, STOP_ERROR, STOP_YIELD } stop;
+
+/* The instructions that access memory another invocation may touch: where
+ * the interleaved schedule lets another sub-group run. */
+static inline bool is_access(uint8_t op)
+{
+    return op == OP_BUF_LOAD || op == OP_BUF_STORE || op == OP_WG_LOAD || op == OP_WG_STORE ||
+           op == OP_ATOMIC || op == OP_TEX_LOAD || op == OP_TEX_LOAD_LEVEL || op == OP_TEX_STORE;
+}
 
 /* Runs sub-group sg from its pc until a barrier, the end, or an error; n
- * is sg->n, a constant where run() expands this for full sub-groups. */
+ * is sg->n, a constant where run() expands this for full sub-groups.
+ * interleave (a constant too): also stop (STOP_YIELD, resumed at sg->pc)
+ * once sg->budget memory accesses have run. */
 STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
-                                   const stex_profile *prof, uint8_t *kind, const uint32_t n)
+                                   const stex_profile *prof, uint8_t *kind, const uint32_t n,
+                                   const bool interleave)
 {
     const wg_program *p = &xp->prog;
     const bool ieee = stex_math_f32_is_ieee(prof);
@@ -1145,6 +1161,8 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
         case OP_END:
             STOP(STOP_END);
         }
+        if (interleave && is_access(i->op) && --sg->budget == 0)
+            STOP(STOP_YIELD);
     }
 #undef STOP
 #undef RR
@@ -1163,7 +1181,7 @@ __attribute__((target("avx2"), noinline)) static stop run64_avx2(const wg_exec_p
                                                                  const stex_profile *prof,
                                                                  uint8_t *kind)
 {
-    return run_lanes(xp, sg, inv, prof, kind, 64);
+    return run_lanes(xp, sg, inv, prof, kind, 64, false);
 }
 #else
 #define RUN_AVX2 0
@@ -1177,8 +1195,15 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
         return run64_avx2(xp, sg, inv, prof, kind);
 #endif
     if (sg->n == 64)
-        return run_lanes(xp, sg, inv, prof, kind, 64);
-    return run_lanes(xp, sg, inv, prof, kind, sg->n);
+        return run_lanes(xp, sg, inv, prof, kind, 64, false);
+    return run_lanes(xp, sg, inv, prof, kind, sg->n, false);
+}
+
+/* run() under the interleaved schedule: any width, yielding */
+static stop run_yielding(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
+                         const stex_profile *prof, uint8_t *kind)
+{
+    return run_lanes(xp, sg, inv, prof, kind, sg->n, true);
 }
 
 /* ---- which registers a workgroup must zero ----
@@ -1344,6 +1369,9 @@ bool wg_prepare(wg_exec_program *xp)
     }
     if (!xp->zero_runs)
         xp->id_regs = (1u << REG_FIRST_FREE) - 1;
+    xp->uses_subgroups = false;
+    for (uint32_t pc = 0; pc < nc; pc++)
+        xp->uses_subgroups |= p->code[pc].op == OP_SUBGROUP;
     free(zero);
     free(cur);
     free(in);
@@ -1442,11 +1470,84 @@ uint64_t wg_program_uid(void)
  * register zeroed: refilled). */
 static _Thread_local struct {
     uint64_t uid;
+    uint32_t width;   /* the sub-group width the constant registers were laid out for */
     uint32_t r[STACK_REGS];
     /* the workgroup's local ids as planes (x, y, z), of program lid_uid */
     uint64_t lid_uid;
     uint32_t lid[3][STACK_LANES];
 } kept;
+
+/* The interleaved schedule's sub-group width for a workgroup: 1, 2, 4, ...
+ * below the program's width, or that width, drawn with `seed`; always the
+ * program's width when it uses subgroup operations (they must see the
+ * sub-groups that subgroup_size names). */
+static uint32_t interleaved_width(const wg_exec_program *xp, uint64_t seed)
+{
+    if (xp->uses_subgroups)
+        return xp->width;
+    uint32_t count = 1; /* the widths below xp->width, and xp->width */
+    while ((1u << (count - 1)) < xp->width)
+        count++;
+    uint32_t k = (uint32_t)(seed % count);
+    return k == count - 1 ? xp->width : 1u << k;
+}
+
+static uint64_t turn_mix(uint64_t z)
+{
+    z += 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Reports each lane of a sub-group that stopped with s (not STOP_YIELD). */
+static void report_stop(struct stex_exec *e, const wg_program *p, subgroup *sg, stop s,
+                        uint8_t kind)
+{
+    if (s != STOP_BARRIER) { /* every lane returned (lanes are consecutive) */
+        phase_return_range(e, sg->lid[0], sg->n);
+        sg->done = true;
+        return;
+    }
+    for (uint32_t l = 0; l < sg->n; l++) {
+        if (sg->exec >> l & 1)
+            phase_arrive(e, sg->lid[l], (exec_barrier)kind, sg->pc - 1);
+        else if (!(sg->slot[p->ret_slot] >> l & 1))
+            /* in another branch of divergent control flow: not at this barrier */
+            phase_arrive(e, sg->lid[l], (exec_barrier)kind, (sg->pc - 1) | 0x80000000u);
+        else
+            phase_return(e, sg->lid[l]);
+    }
+}
+
+/* One phase under the interleaved schedule: the sub-groups take turns
+ * drawn with `seed`, each running 1 to 4 memory accesses (or on to its
+ * barrier or end) before the next turn is drawn, until every one stopped.
+ * live: room for ngroups indices. */
+static void run_interleaved(const wg_exec_program *xp, subgroup *sgs, uint32_t ngroups,
+                            uint32_t *live, struct stex_exec *e, stex_invocation *inv,
+                            const stex_profile *prof, uint64_t seed)
+{
+    uint32_t nlive = 0;
+    for (uint32_t g = 0; g < ngroups; g++) {
+        if (!sgs[g].done)
+            live[nlive++] = g;
+        else /* cannot happen after PHASE_NEXT; reported for safety */
+            phase_return_range(e, sgs[g].lid[0], sgs[g].n);
+    }
+    for (uint64_t turn = 0; nlive; turn++) {
+        uint64_t x = turn_mix(seed + turn);
+        uint32_t k = (uint32_t)((x >> 32) % nlive);
+        subgroup *sg = &sgs[live[k]];
+        sg->budget = 1 + (uint32_t)(x & 3);
+        uint8_t kind = 0;
+        stop s = run_yielding(xp, sg, inv, prof, &kind);
+        if (s == STOP_YIELD)
+            continue;
+        report_stop(e, &xp->prog, sg, s, kind);
+        live[k] = live[--nlive];
+    }
+}
 
 void wg_run_workgroup(const stex_workgroup *w, void *user)
 {
@@ -1454,20 +1555,24 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
     const wg_program *p = &xp->prog;
     struct stex_exec *e = w->inv->exec;
     const stex_profile *prof = stex_invocation_profile(w->inv);
-    uint32_t total = w->size[0] * w->size[1] * w->size[2], width = xp->width;
+    uint64_t iseed = 0;
+    bool interleaved = phase_interleave(e, &iseed);
+    uint32_t total = w->size[0] * w->size[1] * w->size[2];
+    uint32_t width = interleaved ? interleaved_width(xp, iseed) : xp->width;
     uint32_t ngroups = (total + width - 1) / width;
     size_t regs_per = (size_t)p->nregs * width, nslots = (size_t)ngroups * (p->nslots + 1);
     /* small workgroups keep their state on the stack; registers are zeroed
      * as zero_runs says */
     subgroup sgs_s[STACK_GROUPS];
     uint64_t slots_s[STACK_SLOTS];
-    uint8_t ran_s[STACK_GROUPS];
+    uint32_t ran_s[STACK_GROUPS]; /* flags, or the interleaved schedule's live sub-groups */
     bool small = ngroups <= STACK_GROUPS && ngroups * regs_per <= STACK_REGS &&
                  nslots <= STACK_SLOTS;
     subgroup *sgs = small ? sgs_s : calloc(ngroups, sizeof *sgs);
     uint32_t *regs = small ? kept.r : malloc((ngroups * regs_per + 1) * sizeof *regs);
     /* uid 0 is no program's (wg_program_uid starts at 1): never taken as kept */
-    bool consts_kept = small && xp->uid && kept.uid == xp->uid && xp->zero_runs;
+    bool consts_kept = small && xp->uid && kept.uid == xp->uid && kept.width == width &&
+                       xp->zero_runs;
     if (small && (!xp->uid || kept.lid_uid != xp->uid)) { /* total <= STACK_LANES: ngroups <= STACK_GROUPS */
         for (uint32_t l = 0; l < total; l++)
             for (uint32_t c = 0; c < 3; c++)
@@ -1475,7 +1580,7 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
         kept.lid_uid = xp->uid;
     }
     uint64_t *slots = small ? slots_s : calloc(nslots, sizeof *slots);
-    uint8_t *ran = small ? ran_s : malloc(ngroups);
+    uint32_t *ran = small ? ran_s : malloc(ngroups * sizeof *ran);
     if (small) /* the sub-groups' fields are all set below */
         memset(slots, 0, nslots * sizeof *slots);
     stex_invocation inv = *w->inv;
@@ -1503,12 +1608,21 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
         if (!consts_kept)
             fill_consts(xp, sg);
     }
-    if (small)
+    if (small) {
         kept.uid = xp->zero_runs ? xp->uid : 0;
+        kept.width = width;
+    }
     for (;;) {
+        if (interleaved) {
+            phase_interleave(e, &iseed); /* this phase's */
+            run_interleaved(xp, sgs, ngroups, ran, e, &inv, prof, iseed);
+            if (phase_end(e) != PHASE_NEXT)
+                break;
+            continue;
+        }
         /* one sub-group (the whole workgroup) needs no order: it runs alone */
         const uint32_t *order = ngroups > 1 ? phase_order(e) : NULL;
-        memset(ran, 0, ngroups);
+        memset(ran, 0, ngroups * sizeof *ran);
         for (uint32_t k = 0; k < (ngroups == 1 && total ? 1 : total); k++) {
             uint32_t g = order ? order[k] / width : 0;
             if (ran[g])
@@ -1521,26 +1635,7 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
                 continue;
             }
             uint8_t kind = 0;
-            uint32_t site = sg->pc;
-            stop s = run(xp, sg, &inv, prof, &kind);
-            if (s != STOP_BARRIER) { /* every lane returned (lanes are consecutive) */
-                phase_return_range(e, sg->lid[0], sg->n);
-                sg->done = true;
-                continue;
-            }
-            for (uint32_t l = 0; l < sg->n; l++) {
-                bool here = sg->exec >> l & 1;
-                if (s == STOP_BARRIER && here)
-                    phase_arrive(e, sg->lid[l], (exec_barrier)kind, sg->pc - 1);
-                else if (s == STOP_BARRIER && !(sg->slot[p->ret_slot] >> l & 1))
-                    /* in another branch of divergent control flow: not at this barrier */
-                    phase_arrive(e, sg->lid[l], (exec_barrier)kind, (sg->pc - 1) | 0x80000000u);
-                else
-                    phase_return(e, sg->lid[l]);
-            }
-            (void)site;
-            if (s == STOP_END || s == STOP_ERROR)
-                sg->done = true;
+            report_stop(e, p, sg, run(xp, sg, &inv, prof, &kind), kind);
         }
         if (phase_end(e) != PHASE_NEXT)
             break;
