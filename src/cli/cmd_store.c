@@ -24,7 +24,8 @@ static const char SYNOPSIS[] =
     "the format's channels are dropped, as textureStore drops them.\n\n"
     "Values are decimal numbers: vec4<f32> for unorm, snorm and float formats\n"
     "(nan, inf, -inf and -0 too), u32 for uint and i32 for sint formats.  A\n"
-    "negative value is a value, not an option; options may come anywhere.\n";
+    "negative value is a value, not an option; options may come anywhere.\n"
+    "Hex (0x3f000000) is refused unless --bits, and so is a leading zero (010).\n";
 
 static const char EPILOGUE[] =
     "examples:\n"
@@ -83,6 +84,20 @@ static bool parse_pattern(const char *s, bool bare_ok, uint32_t *out)
     return true;
 }
 
+/* Why a decimal value is refused before it is read: strtof reads "0x..."
+ * as a hex float and "010" as 10, where `stex eval` reads 0x as a bit
+ * pattern and C as octal - the guide's rule is that numbers are decimal,
+ * so both are refused, never silently given a third meaning. */
+static const char *not_decimal(const char *s)
+{
+    const char *d = s + (*s == '-' || *s == '+');
+    if (d[0] == '0' && (d[1] == 'x' || d[1] == 'X'))
+        return "hex";
+    if (d[0] == '0' && isdigit((unsigned char)d[1]))
+        return "leading zero";
+    return NULL;
+}
+
 /* One value of the format's scalar type, decimal or (bits) 0x pattern. */
 static bool parse_value(const char *s, stex_scalar_type t, bool bits, uint32_t *out)
 {
@@ -90,7 +105,7 @@ static bool parse_value(const char *s, stex_scalar_type t, bool bits, uint32_t *
     errno = 0;
     if (bits)
         return parse_pattern(s, false, out);
-    if (!*s || isspace((unsigned char)*s))
+    if (!*s || isspace((unsigned char)*s) || not_decimal(s))
         return false;
     if (t == STEX_SCALAR_F32) {
         float v = strtof(s, &end);
@@ -211,13 +226,23 @@ static int parse_values(const store_opts *o, const stex_format_info *fi, const c
         return cli_usage(CMD, "%s has %u channel%s: give 1 to 4 values (missing ones are 0, "
                               "those past the channels dropped), got %d", name, fi->channels,
                          fi->channels == 1 ? "" : "s", n);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        const char *why = o->bits ? NULL : not_decimal(vals[i]);
+        if (why && !strcmp(why, "hex"))
+            return cli_usage(CMD, "value %d: '%s' is hex; values are decimal numbers, and a "
+                                  "bit pattern needs --bits (stex store --bits %s %s)",
+                             i, vals[i], name, vals[i]);
+        if (why)
+            return cli_usage(CMD, "value %d: '%s' has a leading zero; values are decimal "
+                                  "numbers (never octal): write it without the zero",
+                             i, vals[i]);
         if (!parse_value(vals[i], fi->scalar, o->bits, &v->u[i]))
             return cli_usage(CMD, "value %d: '%s' is not %s", i, vals[i],
                              o->bits ? "a 0x-prefixed 32-bit pattern (e.g. 0x3f800000)"
                              : fi->scalar == STEX_SCALAR_F32 ? "a decimal number (or nan, inf, -inf)"
                              : fi->scalar == STEX_SCALAR_U32 ? "a u32 (0 to 4294967295)"
                                                              : "an i32 (-2147483648 to 2147483647)");
+    }
     return CLI_OK;
 }
 

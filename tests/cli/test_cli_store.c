@@ -151,6 +151,14 @@ static const usage_case usage_cases[] = {
     {"store r32sint 2147483648", "i32"},
     {"store --profile amd r32float 1", "unknown profile"},
     {"store", "missing FORMAT"},
+    /* the guide: numbers are decimal, a 0x prefix or a leading zero refused
+     * (strtof read 0x3f000000 as 1056964608 and 010 as 10) */
+    {"store r32float 0x3f000000", "'0x3f000000' is hex; values are decimal numbers, and a "
+                                  "bit pattern needs --bits (stex store --bits r32float 0x3f000000)"},
+    {"store rgba8unorm -0X1 0 0 1", "is hex"},
+    {"store r32float 010", "'010' has a leading zero"},
+    {"store r32uint 010", "'010' has a leading zero"},
+    {"store rg32sint 1 -07", "value 1: '-07' has a leading zero"},
 };
 
 static void test_usage_errors(void **state)
