@@ -15,9 +15,10 @@
  *     stex_texture *t = stex_run_texture(r, "campo");
  *     stex_run_destroy(r);
  *
- * Shader modules are compiled by whoever fills stex_run_options.compile
- * (the WGSL front end); a module {"kernel": "decaer", "pass": 0} takes the
- * C pipeline of a built-in lesson kernel (stex/kernels.h) instead.
+ * WGSL modules are compiled by stex's own front end (stex/wgsl.h) unless
+ * the caller fills stex_run_options.compile with a compiler of its own; a
+ * module {"kernel": "decaer", "pass": 0} takes the C pipeline of a built-in
+ * lesson kernel (stex/kernels.h) instead.
  *
  * The files a run file names (modules, contents, data, outputs) must lie
  * inside its own folder unless stex_run_options.allow_paths allows another
@@ -27,10 +28,10 @@
  * of the offending entry ("run.json: $.steps[2].dispatchWorkgroups.pipeline:
  * pipeline 'p' is not declared").  A file that cannot be read is
  * STEX_IO_ERROR; a run file that breaks the schema (malformed JSON, a wrong
- * type, an unknown name or member) STEX_FILE_FORMAT_ERROR; a WGSL module
- * without a compiler STEX_INVALID_ARGUMENT; what the device refuses keeps
- * the device's status (STEX_VALIDATION_ERROR, STEX_TYPE_ERROR,
- * STEX_SHADER_ERROR) and its message after the path.
+ * type, an unknown name or member) STEX_FILE_FORMAT_ERROR; WGSL the front
+ * end refuses STEX_SHADER_ERROR with its file:line:col; what the device
+ * refuses keeps the device's status (STEX_VALIDATION_ERROR,
+ * STEX_TYPE_ERROR, STEX_SHADER_ERROR) and its message after the path.
  */
 #ifndef STEX_RUN_H
 #define STEX_RUN_H
@@ -89,7 +90,7 @@ typedef stex_status (*stex_run_read_fn)(void *user, const char *path, uint8_t **
 typedef stex_status (*stex_run_step_fn)(void *user, stex_run *r, size_t step);
 
 typedef struct stex_run_options {
-    stex_run_compile_fn compile; /* NULL: WGSL modules are refused */
+    stex_run_compile_fn compile; /* NULL: stex's own WGSL front end */
     void *compile_user;          /* compile's first argument */
     /* NULL: files are read from disk.  A program that keeps a run file's
      * files elsewhere (stex's built-in kernels: in the binary) reads them. */
