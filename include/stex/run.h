@@ -115,6 +115,21 @@ typedef struct stex_run_options {
      * resource past it is refused as out of memory (GPUOutOfMemoryError)
      * before anything is allocated. */
     uint64_t max_memory;
+    /* The folder the output files' relative names start from instead of
+     * the run file's own (NULL: its own); the outputs may lie there. */
+    const char *output_dir;
+    /* Beside each .bin of a texture output, X.bin.inputs: the value last
+     * stored to each texel, for an "allowed" comparison (stex_compare with
+     * STEX_TOLERANCE_ALLOWED).  The dispatches then run on one thread, so
+     * that the last store recorded is the one the texel holds. */
+    bool record_allowed;
+    /* .png outputs: each texel drawn as png_scale x png_scale pixels (0, 1:
+     * one pixel); .bin and .npy keep the texels as they are. */
+    uint32_t png_scale;
+    /* Called after every dispatch (each repeat counts) with the dispatches
+     * done and the number the steps hold in all; NULL: none. */
+    void (*progress)(void *user, uint64_t done, uint64_t total);
+    void *progress_user;
 } stex_run_options;
 
 /* Reads and parses the run file at path; relative file names inside it are
@@ -141,7 +156,9 @@ STEX_API stex_status stex_run_execute(stex_run *r, stex_device *d, const stex_di
 /* Writes every entry of "outputs" after stex_run_execute: all the files, or
  * (if one cannot be written) none, each target left as it was. */
 STEX_API stex_status stex_run_write_outputs(stex_run *r);
-/* The output files in the order they are written (sidecars not included). */
+/* The output files in the order they are written (sidecars not included).
+ * An output's name may hold {profile} and {seed}: after stex_run_execute
+ * they are the profile's name and the seed of the options it ran with. */
 STEX_API size_t stex_run_output_count(const stex_run *r);
 STEX_API const char *stex_run_output_path(const stex_run *r, size_t i);
 
@@ -159,6 +176,17 @@ STEX_API stex_texture_view *stex_run_view(const stex_run *r, const char *name);
 STEX_API stex_sampler *stex_run_sampler(const stex_run *r, const char *name);
 STEX_API stex_pipeline *stex_run_pipeline(const stex_run *r, const char *name);
 STEX_API stex_bind_group *stex_run_bind_group(const stex_run *r, const char *name);
+/* A JSON object (text, copied) written as the "run" record of every .bin
+ * output's sidecar, with "output": the index of its "outputs" entry added:
+ * how the golden was made (docs/file-formats.md).  NULL: none. */
+STEX_API stex_status stex_run_set_record(stex_run *r, const char *run_json);
+/* The files the run has read so far (shader modules, data, texture
+ * contents), each once, in the order read, with the SHA-256 (hex) of the
+ * bytes read. */
+STEX_API size_t stex_run_input_count(const stex_run *r);
+STEX_API const char *stex_run_input_path(const stex_run *r, size_t i);
+STEX_API const char *stex_run_input_sha256(const stex_run *r, size_t i);
+
 /* How many dispatchWorkgroups calls ran (each repeat counts). */
 STEX_API uint64_t stex_run_dispatch_count(const stex_run *r);
 

@@ -2,10 +2,12 @@
  * (X.bin.json) that says how to read them. */
 #include "io/io_internal.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/error.h"
 
@@ -227,7 +229,10 @@ stex_status stex_read_bin(const char *path, stex_image *out, stex_io_meta_read *
     size_t n;
     stex_status st = io_read_file(side, &text, &n, 1 << 16);
     if (st) {
-        if (st == STEX_IO_ERROR) {
+        struct stat sb;
+        if (st == STEX_IO_ERROR && stat(path, &sb) != 0) /* X.bin itself is missing: say so */
+            stex_fail(st, "cannot read '%s': %s", path, strerror(errno));
+        else if (st == STEX_IO_ERROR) {
             char why[512];
             snprintf(why, sizeof why, "%s", stex_last_error());
             stex_fail(st, "%s: the sidecar of '%s' (without one, give --format, --size and "

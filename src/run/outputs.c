@@ -16,6 +16,11 @@ static stex_status add_file(stex_run *r, run_output *o, const json_t *v, const c
     if (!json_is_string(v))
         return run_fail(r, BAD, path, "expected a file name (a string)");
     const char *name = json_string_value(v);
+    for (const char *b = strchr(name, '{'); b; b = strchr(b + 1, '{'))
+        if (strncmp(b, "{profile}", 9) && strncmp(b, "{seed}", 6))
+            return run_fail(r, BAD, path, "'%s': unknown placeholder '%.*s' (an output's name "
+                            "may hold {profile} and {seed})", name,
+                            (int)(strchr(b, '}') ? strchr(b, '}') - b + 1 : (long)strlen(b)), b);
     if (stex_file_kind_of(name) == STEX_FILE_UNKNOWN)
         return run_fail(r, BAD, path, "cannot tell the file type of '%s' (accepted extensions: "
                                       ".bin, .npy, .png)", name);
@@ -26,7 +31,19 @@ static stex_status add_file(stex_run *r, run_output *o, const json_t *v, const c
     if (!names)
         return run_fail(r, STEX_OUT_OF_MEMORY, path, "out of memory");
     o->names = names;
-    stex_status st = run_named_file(r, name, path, true, &files[o->file_count]);
+    stex_status st;
+    if (r->opt.output_dir && name[0] != '/') { /* its name in the output folder */
+        size_t n = strlen(r->opt.output_dir) + strlen(name) + 2;
+        if (!(files[o->file_count] = malloc(n)))
+            return run_fail(r, STEX_OUT_OF_MEMORY, path, "out of memory");
+        snprintf(files[o->file_count], n, "%s/%s", r->opt.output_dir, name);
+        if ((st = run_check_path(r, name, files[o->file_count], path, true))) {
+            free(files[o->file_count]);
+            return st;
+        }
+    } else {
+        st = run_named_file(r, name, path, true, &files[o->file_count]);
+    }
     if (st)
         return st;
     names[o->file_count++] = name;
@@ -105,6 +122,9 @@ stex_status run_parse_outputs(stex_run *r)
 void run_free_outputs(stex_run *r)
 {
     for (size_t i = 0; i < r->output_count; i++) {
+        if (r->outputs[i].allowed)
+            stex_inputs_free(r->outputs[i].allowed);
+        free(r->outputs[i].allowed);
         for (size_t k = 0; k < r->outputs[i].file_count; k++)
             free(r->outputs[i].files[k]);
         free(r->outputs[i].files);
@@ -152,14 +172,190 @@ static stex_status output_image(stex_run *r, const run_output *o, const char *pa
     return st ? run_wrap(r, st, path) : STEX_OK;
 }
 
-static stex_status add_image(io_batch *b, const char *file, const stex_image *img,
-                             const stex_io_meta *meta)
+/* The profile the run ran with (its options', else its device's). */
+static const char *profile_name(const stex_run *r)
+{
+    return stex_profile_name(stex_profile_id_of(
+        r->dispatch.profile ? r->dispatch.profile : stex_device_profile(r->device)));
+}
+
+/* `name` with {profile} and {seed} filled in (malloc'ed), NULL when out of
+ * memory. */
+static char *expand(const stex_run *r, const char *name)
+{
+    char seed[24];
+    snprintf(seed, sizeof seed, "%" PRIu64, r->dispatch.seed);
+    const char *profile = profile_name(r);
+    size_t n = strlen(name) + 1;
+    for (const char *b = strchr(name, '{'); b; b = strchr(b + 1, '{'))
+        n += strlen(profile) + strlen(seed);
+    char *out = malloc(n), *w = out;
+    for (const char *s = name; out && *s;) {
+        const char *word = !strncmp(s, "{profile}", 9) ? profile
+                           : !strncmp(s, "{seed}", 6)  ? seed
+                                                       : NULL;
+        if (word) {
+            w += sprintf(w, "%s", word);
+            s += word == profile ? 9 : 6;
+        } else {
+            *w++ = *s++;
+        }
+    }
+    if (out)
+        *w = '\0';
+    return out;
+}
+
+/* record_allowed: the value last stored to each texel of an output texture's
+ * level (one thread: the calls come in the order the stores land). */
+static void record_store(void *user, const stex_texture_view *view, int64_t x, int64_t y,
+                         int64_t z, const stex_vec4 *value)
+{
+    stex_run *r = user;
+    if (r->user_dispatch.store_observer)
+        r->user_dispatch.store_observer(r->user_dispatch.store_observer_user, view, x, y, z, value);
+    const stex_view_desc *vd = stex_view_get_desc(view);
+    for (size_t i = 0; i < r->output_count; i++) {
+        run_output *o = &r->outputs[i];
+        if (!o->allowed || vd->base_mip_level != o->mip ||
+            stex_view_texture(view) != run_table_find(&r->textures, o->texture))
+            continue;
+        int64_t layer = z + vd->base_array_layer;
+        if (x >= 0 && y >= 0 && layer >= 0 && x < o->allowed->width &&
+            y < o->allowed->height && layer < o->allowed->depth)
+            stex_inputs_set(o->allowed, (uint32_t)x, (uint32_t)y, (uint32_t)layer, value);
+    }
+}
+
+static stex_status start_recording(stex_run *r)
+{
+    for (size_t i = 0; i < r->output_count; i++) {
+        run_output *o = &r->outputs[i];
+        stex_texture *t = o->texture ? run_table_find(&r->textures, o->texture) : NULL;
+        if (!t || o->mip >= stex_texture_get_desc(t)->mip_level_count)
+            continue; /* a buffer has no stores to record; a bad one fails at the write */
+        stex_extent3d e = stex_texture_mip_size(t, o->mip);
+        stex_status st = STEX_OUT_OF_MEMORY;
+        if (!(o->allowed = calloc(1, sizeof *o->allowed)) ||
+            (st = stex_inputs_init(o->allowed, stex_format_get(stex_texture_get_desc(t)->format)->scalar,
+                                   e.width, e.height, e.depth_or_array_layers))) {
+            free(o->allowed);
+            o->allowed = NULL;
+            char p[RUN_PATH_MAX];
+            run_path_index(p, "$.outputs", i);
+            return run_fail(r, st, p, "no memory to record the stores of texture '%s'",
+                            o->texture);
+        }
+    }
+    r->user_dispatch = r->dispatch;
+    r->dispatch.store_observer = record_store;
+    r->dispatch.store_observer_user = r;
+    r->dispatch.threads = 1;
+    return STEX_OK;
+}
+
+stex_status run_prepare_outputs(stex_run *r)
+{
+    for (size_t i = 0; i < r->output_count; i++) {
+        run_output *o = &r->outputs[i];
+        for (size_t k = 0; k < o->file_count; k++) {
+            if (!strchr(o->names[k], '{'))
+                continue;
+            char *full = expand(r, o->files[k]);
+            if (!full)
+                return run_fail(r, STEX_OUT_OF_MEMORY, "$.outputs", "out of memory");
+            free(o->files[k]);
+            o->files[k] = full;
+        }
+    }
+    for (size_t i = 0, j = 0; i < r->output_count; i++) /* the flat list, again */
+        for (size_t k = 0; k < r->outputs[i].file_count; k++)
+            r->output_paths[j++] = r->outputs[i].files[k];
+    return r->opt.record_allowed ? start_recording(r) : STEX_OK;
+}
+
+/* Each texel as a scale x scale block (a .png to look at). */
+static stex_status scaled(const stex_image *img, uint32_t scale, stex_image *out)
+{
+    if ((uint64_t)img->width * scale > 65536 || (uint64_t)img->height * scale > 65536)
+        return stex_fail(STEX_INVALID_ARGUMENT, "a %ux%u picture at scale %u is larger than "
+                         "65536 pixels a side", img->width, img->height, scale);
+    stex_status st = stex_image_init(out, img->format, img->width * scale, img->height * scale,
+                                     img->depth);
+    uint32_t bytes = stex_format_get(img->format)->bytes;
+    for (uint32_t z = 0; !st && z < out->depth; z++)
+        for (uint32_t y = 0; y < out->height; y++)
+            for (uint32_t x = 0; x < out->width; x++)
+                memcpy(out->data + ((size_t)z * out->rows_per_image + y) * out->bytes_per_row +
+                           (size_t)x * bytes,
+                       img->data + ((size_t)z * img->rows_per_image + y / scale) *
+                                       img->bytes_per_row + (size_t)(x / scale) * bytes,
+                       bytes);
+    return st;
+}
+
+static stex_status add_image(const stex_run *r, io_batch *b, const char *file,
+                             const stex_image *img, const stex_io_meta *meta)
 {
     switch (stex_file_kind_of(file)) {
     case STEX_FILE_BIN: return io_add_bin(b, file, img, meta);
     case STEX_FILE_NPY: return io_add_npy(b, file, img);
-    default: return io_add_png(b, file, img);
+    default: break;
     }
+    if (r->opt.png_scale <= 1)
+        return io_add_png(b, file, img);
+    stex_image big = {0};
+    stex_status st = scaled(img, r->opt.png_scale, &big);
+    if (!st)
+        st = io_add_png(b, file, &big);
+    stex_image_free(&big);
+    return st;
+}
+
+/* The record with "output": i (malloc'ed JSON text); NULL without a
+ * record, or out of memory (*st says which). */
+static char *record_of(const stex_run *r, size_t i, stex_status *st)
+{
+    *st = STEX_OK;
+    if (!r->record)
+        return NULL;
+    json_t *j = json_loads(r->record, JSON_DECODE_ANY, NULL);
+    json_object_set_new(j, "output", json_integer((json_int_t)i));
+    char *text = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    json_decref(j);
+    if (!text)
+        *st = stex_fail(STEX_OUT_OF_MEMORY, "%s: out of memory", r->name);
+    return text;
+}
+
+stex_status stex_run_set_record(stex_run *r, const char *run_json)
+{
+    if (!r)
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_run_set_record: run is NULL");
+    json_t *j = run_json ? json_loads(run_json, 0, NULL) : NULL;
+    bool ok = !run_json || json_is_object(j);
+    json_decref(j);
+    if (!ok)
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_run_set_record: the record must be a JSON "
+                                                "object");
+    char *copy = run_json ? strdup(run_json) : NULL;
+    if (run_json && !copy)
+        return stex_fail(STEX_OUT_OF_MEMORY, "stex_run_set_record: out of memory");
+    free(r->record);
+    r->record = copy;
+    return STEX_OK;
+}
+
+size_t stex_run_input_count(const stex_run *r) { return r && r->inputs ? r->inputs->n : 0; }
+
+const char *stex_run_input_path(const stex_run *r, size_t i)
+{
+    return i < stex_run_input_count(r) ? r->inputs->path[i] : NULL;
+}
+
+const char *stex_run_input_sha256(const stex_run *r, size_t i)
+{
+    return i < stex_run_input_count(r) ? r->inputs->sha[i] : NULL;
 }
 
 stex_status stex_run_write_outputs(stex_run *r)
@@ -167,28 +363,33 @@ stex_status stex_run_write_outputs(stex_run *r)
     if (!r || !r->executed)
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_run_write_outputs: run the file first "
                                                 "(stex_run_execute)");
-    stex_io_meta meta = {.kernel = r->name,
-                         .profile = stex_profile_name(stex_profile_id_of(
-                             r->dispatch.profile ? r->dispatch.profile : stex_device_profile(r->device))),
+    stex_io_meta meta = {.kernel = r->name, .profile = profile_name(r),
                          .schedule = stex_schedule_name(r->dispatch.schedule),
                          .seed = r->dispatch.seed, .has_seed = true};
     io_batch batch = {0};
     stex_status st = STEX_OK;
+    char *record = NULL;
     for (size_t i = 0; !st && i < r->output_count; i++) {
         char p[RUN_PATH_MAX];
         run_path_index(p, "$.outputs", i);
         stex_image img = {0};
-        st = output_image(r, &r->outputs[i], p, &img);
+        free(record);
+        record = record_of(r, i, &st);
+        meta.run_json = record;
+        meta.inputs = r->outputs[i].allowed;
+        if (!st)
+            st = output_image(r, &r->outputs[i], p, &img);
         for (size_t k = 0; !st && k < r->outputs[i].file_count; k++) {
             /* checked again: the folders may have changed since the parse */
             const run_output *o = &r->outputs[i];
             if ((st = run_check_path(r, o->names[k], o->files[k], p, true)))
                 break;
-            if ((st = add_image(&batch, o->files[k], &img, &meta)))
+            if ((st = add_image(r, &batch, o->files[k], &img, &meta)))
                 st = run_wrap(r, st, p);
         }
         stex_image_free(&img);
     }
+    free(record);
     if (st) {
         io_batch_abort(&batch);
         return st;

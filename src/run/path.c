@@ -52,7 +52,28 @@ stex_status run_wrap(const stex_run *r, stex_status st, const char *path)
 stex_status run_read_file(const stex_run *r, const char *path, uint8_t **bytes, size_t *size,
                           size_t max)
 {
-    if (r->opt.read_file)
-        return r->opt.read_file(r->opt.read_file_user, path, bytes, size);
-    return io_read_file(path, bytes, size, max);
+    stex_status st = r->opt.read_file ? r->opt.read_file(r->opt.read_file_user, path, bytes, size)
+                                      : io_read_file(path, bytes, size, max);
+    if (!st)
+        run_note_input(r, path, *bytes, *size);
+    return st;
+}
+
+void run_note_input(const stex_run *r, const char *path, const uint8_t *bytes, size_t n)
+{
+    run_inputs *in = r->inputs;
+    if (!in)
+        return;
+    for (size_t i = 0; i < in->n; i++)
+        if (!strcmp(in->path[i], path))
+            return;
+    char **p = realloc(in->path, (in->n + 1) * sizeof *p);
+    if (p)
+        in->path = p;
+    char(*sha)[65] = p ? realloc(in->sha, (in->n + 1) * sizeof *sha) : NULL;
+    if (sha)
+        in->sha = sha;
+    if (!p || !sha || !(in->path[in->n] = strdup(path)))
+        return; /* out of memory: the record lacks it, the run goes on */
+    io_sha256_of(bytes, n, in->sha[in->n++]);
 }

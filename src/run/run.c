@@ -81,7 +81,11 @@ stex_status stex_run_parse(const char *json_text, const char *name, const char *
     /* the allowed folders are the run's own copy (the caller's may go) */
     r->opt.allow_paths = NULL;
     size_t nallow = opt && opt->allow_paths ? opt->allow_path_count : 0;
-    if (nallow && !(r->allow = calloc(nallow, sizeof *r->allow))) {
+    /* the output folder is one more allowed folder, the run's copy */
+    bool out_dir = opt && opt->output_dir;
+    r->opt.output_dir = NULL;
+    if (!(r->inputs = calloc(1, sizeof *r->inputs)) ||
+        ((nallow || out_dir) && !(r->allow = calloc(nallow + out_dir, sizeof *r->allow)))) {
         stex_run_destroy(r);
         return stex_fail(STEX_OUT_OF_MEMORY, "stex_run_parse: out of memory");
     }
@@ -93,6 +97,12 @@ stex_status stex_run_parse(const char *json_text, const char *name, const char *
                        : stex_fail(STEX_INVALID_ARGUMENT, "stex_run_parse: allow_paths[%zu] "
                                    "is NULL", i);
         }
+    if (out_dir && !(r->allow[r->allow_count] = strdup(opt->output_dir))) {
+        stex_run_destroy(r);
+        return stex_fail(STEX_OUT_OF_MEMORY, "stex_run_parse: out of memory");
+    }
+    if (out_dir)
+        r->opt.output_dir = r->allow[r->allow_count++];
     json_error_t e;
     stex_status st = STEX_OK;
     if (!(r->root = json_loads(json_text, JSON_REJECT_DUPLICATES, &e)))
@@ -166,7 +176,8 @@ stex_status stex_run_execute(stex_run *r, stex_device *d, const stex_dispatch_op
     if ((st = run_create_modules(r)) || (st = run_create_textures(r)) ||
         (st = run_create_buffers(r)) || (st = run_create_samplers(r)) ||
         (st = run_create_views(r)) || (st = run_create_pipelines(r)) ||
-        (st = run_create_bind_groups(r)) || (st = run_steps(r)))
+        (st = run_create_bind_groups(r)) || (st = run_prepare_outputs(r)) ||
+        (st = run_steps(r)))
         return st;
     r->executed = true;
     return STEX_OK;
@@ -200,6 +211,14 @@ void stex_run_destroy(stex_run *r)
     for (size_t i = 0; i < r->allow_count; i++)
         free(r->allow[i]);
     free(r->allow);
+    if (r->inputs) {
+        for (size_t i = 0; i < r->inputs->n; i++)
+            free(r->inputs->path[i]);
+        free(r->inputs->path);
+        free(r->inputs->sha);
+        free(r->inputs);
+    }
+    free(r->record);
     free(r);
 }
 

@@ -43,10 +43,19 @@ typedef struct run_output {
     stex_format format;         /* buffer: the texels' format */
     uint32_t size[3];           /* buffer: the image's extent */
     uint64_t offset;            /* buffer: first byte */
-    char **files;               /* full paths (owned) */
+    char **files;               /* full paths (owned); {profile}, {seed} filled in by
+                                 * stex_run_execute */
     const char **names;         /* as the run file gives them */
     size_t file_count;
+    stex_inputs *allowed;       /* record_allowed, a texture: the last stores (owned) */
 } run_output;
+
+/* The files a run has read, with their SHA-256 (hex). */
+typedef struct run_inputs {
+    size_t n;
+    char **path;
+    char (*sha)[65];
+} run_inputs;
 
 struct stex_run {
     json_t *root;
@@ -60,12 +69,16 @@ struct stex_run {
     stex_device *device;
     stex_dispatch_options dispatch; /* what stex_run_execute was given */
     uint64_t dispatches;
+    uint64_t planned;           /* the dispatches the steps hold (progress) */
     uint64_t memory;            /* bytes its textures and buffers take */
     run_table modules, textures, buffers, samplers, views, pipelines, groups;
     run_output *outputs;
     size_t output_count;
     char **output_paths;        /* every file, flattened (pointers into outputs) */
     size_t output_path_count;
+    run_inputs *inputs;         /* what it read (apart: run_read_file takes a const run) */
+    char *record;               /* stex_run_set_record's JSON (owned), or NULL */
+    stex_dispatch_options user_dispatch; /* the caller's store observer, when recording */
 };
 
 /* ---- errors and paths (path.c) ---- */
@@ -99,6 +112,10 @@ stex_status run_named_file(const stex_run *r, const char *name, const char *path
  * else from disk (at most max bytes). */
 stex_status run_read_file(const stex_run *r, const char *path, uint8_t **bytes, size_t *size,
                           size_t max);
+
+/* Notes that the run read `path` (bytes: what it read); the first read of
+ * a path counts. */
+void run_note_input(const stex_run *r, const char *path, const uint8_t *bytes, size_t n);
 
 /* ---- typed JSON members (json_get.c): each returns FILE_FORMAT_ERROR
  * naming the member's path when it has the wrong type or range ---- */
@@ -186,5 +203,8 @@ stex_status run_layout_entries(const stex_run *r, const json_t *list, const char
 stex_status run_steps(stex_run *r);
 stex_status run_parse_outputs(stex_run *r);
 void run_free_outputs(stex_run *r);
+/* At stex_run_execute: fills {profile} and {seed} into the output names
+ * and, with record_allowed, starts recording the output textures' stores. */
+stex_status run_prepare_outputs(stex_run *r);
 
 #endif

@@ -119,10 +119,29 @@ static stex_status dispatch(stex_run *r, const json_t *d, const char *path)
         (json_object_get(d, "bindGroups") &&
          (st = bound_groups(r, json_object_get(d, "bindGroups"), pb, g, offsets, &count))))
         return st;
-    for (uint32_t i = 0; i < repeat; i++, r->dispatches++)
+    for (uint32_t i = 0; i < repeat; i++) {
         if ((st = stex_dispatch_bound(pl, g, count, wg[0], wg[1], wg[2], &r->dispatch)))
             return run_wrap(r, st, path);
+        if (++r->dispatches, r->opt.progress)
+            r->opt.progress(r->opt.progress_user, r->dispatches, r->planned);
+    }
     return STEX_OK;
+}
+
+/* The dispatches the steps hold (each repeat counts), for the progress. */
+static uint64_t planned(const json_t *steps)
+{
+    uint64_t n = 0;
+    size_t i;
+    json_t *s;
+    json_array_foreach(steps, i, s) {
+        const json_t *d = json_object_get(s, "dispatchWorkgroups");
+        const json_t *rep = json_object_get(d, "repeat");
+        if (d)
+            n += json_is_integer(rep) && json_integer_value(rep) >= 0
+                     ? (uint64_t)json_integer_value(rep) : 1;
+    }
+    return n;
 }
 
 static stex_status write_buffer(stex_run *r, const json_t *d, const char *path)
@@ -234,6 +253,9 @@ stex_status run_steps(stex_run *r)
     const json_t *steps = json_object_get(r->root, "steps");
     size_t i;
     json_t *s;
+    r->planned = planned(steps);
+    if (r->opt.progress)
+        r->opt.progress(r->opt.progress_user, r->dispatches, r->planned);
     json_array_foreach(steps, i, s) {
         char p[RUN_PATH_MAX], pc[RUN_PATH_MAX];
         run_path_index(p, "$.steps", i);

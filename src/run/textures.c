@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "io/io_internal.h"
 #include "run/names.h"
 #include "run/run_internal.h"
 #include "stex/io.h"
@@ -48,6 +49,12 @@ static stex_status from_image(stex_run *r, stex_texture *t, uint32_t mip, const 
     stex_image img = {0};
     st = stex_file_kind_of(full) == STEX_FILE_PNG ? stex_read_png(full, &img)
                                                               : stex_read_npy(full, STEX_FORMAT_UNDEFINED, &img);
+    uint8_t *raw; /* its bytes again, for the record of what the run read */
+    size_t nraw;
+    if (!st && !io_read_file(full, &raw, &nraw, STEX_IO_MAX_BYTES)) {
+        run_note_input(r, full, raw, nraw);
+        free(raw);
+    }
     free(full);
     if (st)
         return run_wrap(r, st, path);
