@@ -2,6 +2,7 @@
 #include "cli/cmd_run.h"
 #include "cli/cmd_run_file.h"
 #include "cli/program.h"
+#include "cli/progress.h"
 
 #include <jansson.h>
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char SYNOPSIS[] =
@@ -218,6 +220,17 @@ static const cli_option run_options[] = {
              "compare it with X.bin byte for byte (exit 1 if it\n"
              "differs); several threads on a racy kernel may differ,\n"
              "and the replay says so"},
+    {.name = "out-dir", .kind = CLI_TEXT, .at = AT(out_dir), .metavar = "DIR",
+     .help = "FILE.json, FILE.wgsl: the outputs' names start in DIR\n"
+             "(made if missing) instead of the run file's folder"},
+    {.name = "force", .kind = CLI_FLAG, .at = AT(force),
+     .help = "FILE.json, FILE.wgsl: overwrite a .bin golden made\n"
+             "under another profile (refused without it)"},
+    {.name = "scale", .kind = CLI_U32, .at = AT(scale), .metavar = "N", .min = 1, .max = 64,
+     .help = "FILE.json, FILE.wgsl: draw each texel of a .png\n"
+             "output as NxN pixels (.bin, .npy: as they are)"},
+    {.name = "quiet", .short_name = 'q', .kind = CLI_FLAG, .at = AT(quiet),
+     .help = "no progress line (shown on a terminal after 2 s)"},
     {.name = "allow-paths", .kind = CLI_CUSTOM, .parse = cli_parse_allow_path, .at = AT(allow),
      .metavar = "DIR", .help = "FILE.json: let the run file name files in DIR too\n"
                                "(repeatable); by default it may name only files in\n"
@@ -561,7 +574,8 @@ static int execute(const run_opts *o, const stex_kernel *k, const stex_kernel_se
     stex_race_detector *rd = NULL;
     cli_program *prog = NULL;
     cli_program_desc pd = {.kernel = k, .wgsl = o->wgsl, .setup = *setup, .profile = o->profile,
-                           .subgroup_width = o->subgroup, .max_steps = o->max_steps};
+                           .subgroup_width = o->subgroup, .max_steps = o->max_steps,
+                           .progress = o->quiet ? NULL : cli_progress_note};
     recorder rec = {0};
     stex_image out = {0};
     replay_result res = {0};
@@ -578,7 +592,9 @@ static int execute(const run_opts *o, const stex_kernel *k, const stex_kernel_se
                                .races = rd, .cancel = cli_cancel()};
     if (o->record && (st = start_recording(k, prog, &rec, &d)))
         goto done;
+    cli_progress *line = cli_progress_start(!o->quiet);
     st = cli_program_run(prog, &d);
+    cli_progress_stop(line);
     if (!st && stex_cancel_check(d.cancel)) /* a signal after the work: write nothing */
         st = stex_cancel_fail(d.cancel, "the run");
     double ms = cli_program_steps_ms(prog); /* the dispatches, not the setup */
@@ -610,15 +626,25 @@ static int run_file(const cli_args *a, run_opts *o)
 {
     if (cli_given(&cli_run_spec, a, "seed") && !cli_given(&cli_run_spec, a, "schedule"))
         o->schedule = STEX_SCHEDULE_SHUFFLED;
-    cli_run_file_opts f = {o->json, o->race_check, o->threads, o->seed, o->profile, o->schedule,
-                           o->vis, o->oob, o->subgroup, o->max_steps, &o->allow};
+    if (o->record && o->threads > 1)
+        return cli_usage("run", "--record-allowed: runs on one thread (the recorded value of a "
+                                "texel must be its last store); drop --threads %u", o->threads);
+    if (o->out_dir && (mkdir(o->out_dir, 0777) && errno != EEXIST))
+        return cli_fail("run", stex_fail(STEX_IO_ERROR, "--out-dir: cannot make folder '%s': %s",
+                                         o->out_dir, strerror(errno)));
+    cli_run_file_opts f = {.json = o->json, .race_check = o->race_check,
+                           .threads = o->record ? 1 : o->threads, .seed = o->seed,
+                           .profile = o->profile, .schedule = o->schedule, .vis = o->vis,
+                           .oob = o->oob, .subgroup = o->subgroup, .max_steps = o->max_steps,
+                           .allow = &o->allow, .out_dir = o->out_dir, .force = o->force,
+                           .quiet = o->quiet, .record = o->record, .scale = o->scale};
     if (!cli_is_wgsl_file(a->value[0])) {
         if (o->constants.n)
             return cli_usage("run", "--constant: only for a WGSL file; a run file gives its "
                                     "pipelines' \"constants\" itself (docs/run-files.md)");
         return cli_run_file(&cli_run_spec, a, &f);
     }
-    static const char *const kernel_only[] = {"variant", "in", "record-allowed", "print-wgsl",
+    static const char *const kernel_only[] = {"variant", "print-wgsl",
                                               "print-run", "executor", "replay", "dump-input",
                                               "allow-paths", NULL};
     for (const char *const *k = kernel_only; *k; k++)
@@ -627,7 +653,10 @@ static int run_file(const cli_args *a, run_opts *o)
                                     "one texture)", *k);
     if (a->count > 1)
         return cli_usage("run", "unexpected argument '%s' after the WGSL file", a->value[1]);
-    return cli_run_wgsl(a->value[0], o->size, o->iterations, o->outs.path, o->outs.n,
+    if (o->record && !o->outs.n)
+        return cli_usage("run", "--record-allowed: needs a .bin output (--out X.bin) to record "
+                                "X.bin.inputs beside it");
+    return cli_run_wgsl(a->value[0], o->in, o->size, o->iterations, o->outs.path, o->outs.n,
                         o->constants.v, o->constants.n, &f);
 }
 
@@ -653,9 +682,18 @@ int cli_run(int argc, char **argv)
     if (o.allow.n)
         return cli_usage("run", "--allow-paths: only for a run file (FILE.json); a kernel's "
                                 "files are the ones its options name");
+    static const char *const file_only[] = {"out-dir", "force", "scale", NULL};
+    for (const char *const *f = file_only; *f; f++)
+        if (cli_given(&cli_run_spec, &a, *f))
+            return cli_usage("run", "--%s: for a run file or a .wgsl file (a kernel's --out "
+                                    "names each file itself)", *f);
     if (o.replay) {
         rp = &replay;
         rc = run_replay_load(&a, &o, &k, rp);
+        if (rp->handled) { /* a run file's or a .wgsl's golden (run_file_replay.c) */
+            run_replay_free(&replay);
+            return rc;
+        }
         if (!rc && rp->input_path && !o.in && access(rp->input_path, F_OK))
             rc = cli_usage("run", "--replay: the golden was made from input '%s', which is not "
                                   "there (run from the folder it was made in, or give the file "

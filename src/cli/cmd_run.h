@@ -41,6 +41,9 @@ typedef struct run_opts {
     run_outs outs;
     run_constants constants;
     cli_allow_paths allow;      /* --allow-paths DIR (a run file) */
+    const char *out_dir;        /* --out-dir DIR (a run file, a .wgsl) */
+    bool force, quiet;          /* --force: overwrite another profile's golden; --quiet */
+    uint32_t scale;             /* --scale N (a run file's, a .wgsl's .png outputs) */
 } run_opts;
 
 /* The WGSL of every pass, as `stex run K --print-wgsl` prints it. */
@@ -63,6 +66,7 @@ typedef struct run_replay {
     char input_sha[65];        /* its recorded SHA-256 */
     bool deterministic;        /* whether the options fix every byte of the output */
     char why_not[256];         /* when not: why the replay may differ */
+    bool handled;              /* a run file's or a .wgsl's golden: replayed already */
 } run_replay;
 
 /* Reads the sidecar o->replay, checks its kernel (known, same WGSL hash) and

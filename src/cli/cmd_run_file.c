@@ -9,7 +9,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <jansson.h>
+
 #include "cli/cli_kernel.h"
+#include "cli/cmd_run.h"
+#include "cli/progress.h"
 #include "io/io_internal.h"
 
 const cli_allow_paths cli_allow_any_path = {1, {"/"}};
@@ -30,12 +34,14 @@ bool cli_parse_allow_path(const char *cmd, const char *value, void *field)
     return true;
 }
 
-/* The run options for o: its WGSL settings and allowed folders. */
-static stex_run_options run_options(const cli_run_file_opts *o)
+stex_run_options cli_run_file_options(const cli_run_file_opts *o)
 {
     return (stex_run_options){.subgroup_width = o->subgroup, .max_steps = o->max_steps,
                               .allow_paths = o->allow ? o->allow->dir : NULL,
-                              .allow_path_count = o->allow ? o->allow->n : 0};
+                              .allow_path_count = o->allow ? o->allow->n : 0,
+                              .output_dir = o->out_dir, .record_allowed = o->record,
+                              .png_scale = o->scale,
+                              .progress = o->quiet ? NULL : cli_progress_note};
 }
 
 bool cli_is_run_file(const char *arg)
@@ -48,7 +54,7 @@ bool cli_is_run_file(const char *arg)
 static int refuse_kernel_options(const cli_spec *spec, const cli_args *a)
 {
     static const char *const kernel_only[] = {"size", "iterations", "variant", "in", "out",
-                                              "record-allowed", "print-wgsl", "print-run",
+                                              "print-wgsl", "print-run",
                                               "executor",
                                               "replay", "dump-input", NULL};
     for (const char *const *k = kernel_only; *k; k++)
@@ -106,13 +112,127 @@ int cli_run_file(const cli_spec *spec, const cli_args *a, const cli_run_file_opt
     int rc = refuse_kernel_options(spec, a);
     if (rc)
         return rc;
+    const char *path = a->value[0];
+    char sha[65];
     stex_run *r = NULL;
-    stex_run_options ro = run_options(o);
-    stex_status st = stex_run_load(a->value[0], &ro, &r);
-    return st ? cli_fail("run", st) : cli_run_loaded(a->value[0], r, o);
+    stex_run_options ro = cli_run_file_options(o);
+    stex_status st = stex_run_load(path, &ro, &r);
+    if (!st) /* the record names the run file by its bytes too */
+        st = run_file_sha256(path, sha);
+    if (st) {
+        stex_run_destroy(r);
+        return cli_fail("run", st);
+    }
+    return cli_run_recorded(path, r, o, json_pack("{s:s, s:s}", "run_file", path,
+                                                  "run_file_sha256", sha));
 }
 
 int cli_run_loaded(const char *path, stex_run *r, const cli_run_file_opts *o)
+{
+    return cli_run_recorded(path, r, o, NULL);
+}
+
+/* `name` with {profile} and {seed} filled in, as stex_run_execute fills
+ * them (malloc'ed; NULL when out of memory). */
+static char *expand(const char *name, const cli_run_file_opts *o)
+{
+    char seed[24];
+    snprintf(seed, sizeof seed, "%" PRIu64, o->seed);
+    const char *profile = stex_profile_name(o->profile);
+    size_t n = strlen(name) + 1;
+    for (const char *b = strchr(name, '{'); b; b = strchr(b + 1, '{'))
+        n += strlen(profile) + strlen(seed);
+    char *out = malloc(n), *w = out;
+    for (const char *s = name; out && *s;) {
+        if (!strncmp(s, "{profile}", 9))
+            w += sprintf(w, "%s", profile), s += 9;
+        else if (!strncmp(s, "{seed}", 6))
+            w += sprintf(w, "%s", seed), s += 6;
+        else
+            *w++ = *s++;
+    }
+    if (out)
+        *w = '\0';
+    return out;
+}
+
+/* The profile X.bin.json records, into `profile` ("" when there is no
+ * readable sidecar: nothing to protect). */
+static void sidecar_profile(const char *bin, char profile[32])
+{
+    profile[0] = '\0';
+    size_t n = strlen(bin) + 6;
+    char *side = malloc(n);
+    if (!side)
+        return;
+    snprintf(side, n, "%s.json", bin);
+    json_t *j = json_load_file(side, 0, NULL);
+    free(side);
+    json_t *p = json_object_get(j, "profile");
+    if (json_is_string(p))
+        snprintf(profile, 32, "%s", json_string_value(p));
+    json_decref(j);
+}
+
+/* A golden made under another profile is not overwritten without --force:
+ * one run file makes one golden per profile ({profile} in its names). */
+static int check_overwrites(const stex_run *r, const cli_run_file_opts *o)
+{
+    const char *mine = stex_profile_name(o->profile);
+    for (size_t i = 0; !o->force && i < stex_run_output_count(r); i++) {
+        char *path = expand(stex_run_output_path(r, i), o), theirs[32];
+        if (!path)
+            return cli_fail("run", stex_fail(STEX_OUT_OF_MEMORY, "out of memory"));
+        if (stex_file_kind_of(path) == STEX_FILE_BIN)
+            sidecar_profile(path, theirs);
+        else
+            theirs[0] = '\0';
+        if (*theirs && strcmp(theirs, mine)) {
+            int rc = cli_usage("run", "%s: a golden made under profile %s (its sidecar "
+                                      "says so); this run's profile is %s. Not overwritten: "
+                                      "put {profile} in the output's name, give --out-dir "
+                                      "DIR, or --force", path, theirs, mine);
+            free(path);
+            return rc;
+        }
+        free(path);
+    }
+    return CLI_OK;
+}
+
+/* The sidecars' record: `record` with the options that shape the bytes
+ * and every file the run read, by its SHA-256. */
+static stex_status set_record(stex_run *r, const cli_run_file_opts *o, json_t *record)
+{
+    json_t *inputs = json_array();
+    for (size_t i = 0; i < stex_run_input_count(r); i++)
+        json_array_append_new(inputs, json_pack("{s:s, s:s}", "path", stex_run_input_path(r, i),
+                                                "sha256", stex_run_input_sha256(r, i)));
+    json_t *allow = json_array();
+    for (size_t i = 0; o->allow && i < o->allow->n; i++)
+        json_array_append_new(allow, json_string(o->allow->dir[i]));
+    char seed[24];
+    snprintf(seed, sizeof seed, "%" PRIu64, o->seed);
+    json_object_set_new(record, "profile", json_string(stex_profile_name(o->profile)));
+    json_object_set_new(record, "schedule", json_string(stex_schedule_name(o->schedule)));
+    json_object_set_new(record, "seed", o->seed <= INT64_MAX ? json_integer((json_int_t)o->seed)
+                                                             : json_string(seed));
+    json_object_set_new(record, "threads", json_integer(o->record ? 1 : cli_threads(o->threads)));
+    json_object_set_new(record, "visibility", json_string(stex_visibility_name(o->vis)));
+    json_object_set_new(record, "oob_load", json_string(stex_oob_load_name(o->oob)));
+    json_object_set_new(record, "subgroup_size", json_integer(o->subgroup ? o->subgroup : 32));
+    json_object_set_new(record, "max_steps", json_integer((json_int_t)o->max_steps));
+    json_object_set_new(record, "allow_paths", allow);
+    json_object_set_new(record, "record_allowed", json_boolean(o->record));
+    json_object_set_new(record, "inputs", inputs);
+    char *text = json_dumps(record, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    stex_status st = text ? stex_run_set_record(r, text)
+                          : stex_fail(STEX_OUT_OF_MEMORY, "out of memory");
+    free(text);
+    return st;
+}
+
+int cli_run_recorded(const char *path, stex_run *r, const cli_run_file_opts *o, json_t *record)
 {
     stex_adapter *ad = NULL;
     stex_device *dev = NULL;
@@ -120,7 +240,19 @@ int cli_run_loaded(const char *path, stex_run *r, const cli_run_file_opts *o)
     /* the profile's device as WebGPU showed it, asked for the run file's
      * requiredFeatures */
     stex_adapter_desc desc = stex_adapter_desc_for_profile(o->profile);
-    stex_status st;
+    stex_status st = STEX_OK;
+    bool any_bin = false;
+    for (size_t i = 0; i < stex_run_output_count(r); i++)
+        any_bin |= stex_file_kind_of(stex_run_output_path(r, i)) == STEX_FILE_BIN;
+    int rc = o->record && !any_bin
+                 ? cli_usage("run", "--record-allowed: %s has no .bin output to record "
+                                    "X.bin.inputs beside", path)
+                 : check_overwrites(r, o);
+    if (rc) {
+        json_decref(record);
+        stex_run_destroy(r);
+        return rc;
+    }
     if ((st = stex_adapter_create(&desc, &ad)) ||
         (st = stex_run_request_device(r, ad, &dev)) ||
         (o->race_check && (st = stex_race_detector_create(NULL, &rd))))
@@ -130,9 +262,14 @@ int cli_run_loaded(const char *path, stex_run *r, const cli_run_file_opts *o)
                                .oob_load = o->oob, .profile = stex_profile_get(o->profile),
                                .races = rd, .cancel = cli_cancel()};
     double t0 = cli_now_ms();
-    if ((st = stex_run_execute(r, dev, &d)))
+    cli_progress *line = cli_progress_start(!o->quiet);
+    st = stex_run_execute(r, dev, &d);
+    cli_progress_stop(line);
+    if (st)
         goto done;
     double ms = cli_now_ms() - t0;
+    if (record && (st = set_record(r, o, record)))
+        goto done;
     if (stex_cancel_check(d.cancel)) /* a signal after the work: write nothing */
         st = stex_cancel_fail(d.cancel, "the run");
     else
@@ -141,11 +278,12 @@ int cli_run_loaded(const char *path, stex_run *r, const cli_run_file_opts *o)
         goto done;
     print_summary(o, path, r, rd, ms);
 done:
+    json_decref(record);
     stex_run_destroy(r);
     stex_race_detector_destroy(rd);
     stex_device_destroy(dev);
     stex_adapter_destroy(ad);
-    return st ? cli_fail("run", st) : CLI_OK;
+    return st ? cli_fail("run", st) : rc;
 }
 
 int cli_read_run_file(const char *cmd, const char *path, char **json, char **dir)

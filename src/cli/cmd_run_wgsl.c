@@ -20,9 +20,32 @@ bool cli_is_wgsl_file(const char *arg)
     return n > 5 && !strcmp(arg + n - 5, ".wgsl");
 }
 
-/* The entry point and its one storage texture, or a usage message. */
-static int one_texture(const char *path, const stex_wgsl_module *m,
-                       const stex_wgsl_entry_point **ep)
+/* Whether binding e is a writable texture_storage_2d: the output. */
+static bool is_output(const stex_layout_entry *e)
+{
+    return e->type == STEX_BINDING_STORAGE_TEXTURE &&
+           e->storage_texture.view_dimension == STEX_VIEW_DIMENSION_2D &&
+           e->storage_texture.access != STEX_ACCESS_READ_ONLY;
+}
+
+/* Whether binding e can take --in's image: a texture_2d (not
+ * multisampled, not depth) or a read-only texture_storage_2d. */
+static bool is_input(const stex_layout_entry *e)
+{
+    if (e->type == STEX_BINDING_TEXTURE)
+        return !e->texture_multisampled && e->texture_sample_type != STEX_SAMPLE_TYPE_DEPTH &&
+               (e->texture_view_dimension == STEX_VIEW_DIMENSION_UNDEFINED ||
+                e->texture_view_dimension == STEX_VIEW_DIMENSION_2D);
+    return e->type == STEX_BINDING_STORAGE_TEXTURE &&
+           e->storage_texture.view_dimension == STEX_VIEW_DIMENSION_2D &&
+           e->storage_texture.access == STEX_ACCESS_READ_ONLY;
+}
+
+/* The entry point, its output texture (*out) and the binding --in fills
+ * (*inb: -1 when the input is the output's initial contents, or none); or
+ * a usage message. */
+static int find_bindings(const char *path, const char *in, const stex_wgsl_module *m,
+                         const stex_wgsl_entry_point **ep, int *out, int *inb)
 {
     if (stex_wgsl_module_error_count(m)) {
         fputs(stex_wgsl_module_diagnostics(m), stderr);
@@ -34,22 +57,40 @@ static int one_texture(const char *path, const stex_wgsl_module *m,
                          stex_wgsl_entry_point_count(m));
     *ep = stex_wgsl_entry_point_at(m, 0);
     const stex_wgsl_entry_point *e = *ep;
-    if (e->entry_count != 1 || e->entries[0].type != STEX_BINDING_STORAGE_TEXTURE ||
-        e->entries[0].storage_texture.view_dimension != STEX_VIEW_DIMENSION_2D ||
-        e->entries[0].storage_texture.access == STEX_ACCESS_READ_ONLY)
-        return cli_usage("run", "%s: `stex run FILE.wgsl` takes a shader whose one binding is a "
-                                "writable texture_storage_2d (this one has %u); describe other "
-                                "setups in a run file (docs/run-files.md)", path, e->entry_count);
-    return CLI_OK;
+    *out = *inb = -1;
+    if (e->entry_count == 1 && is_output(&e->entries[0])) {
+        *out = 0;
+        if (in && e->entries[0].storage_texture.access == STEX_ACCESS_WRITE_ONLY)
+            return cli_usage("run", "--in: %s's one texture is write-only, so the input would "
+                                    "never be read; make it read_write, or read the input "
+                                    "through a second binding (a texture_2d)", path);
+        return CLI_OK;
+    }
+    if (e->entry_count == 2 && e->entries[0].group == e->entries[1].group)
+        for (int i = 0; i < 2; i++)
+            if (is_output(&e->entries[i]) && is_input(&e->entries[1 - i]))
+                *out = i, *inb = 1 - i;
+    if (*out >= 0 && !in)
+        return cli_usage("run", "%s reads a second texture (binding %u): give its image with "
+                                "--in FILE (.png or .npy)", path, e->entries[*inb].binding);
+    if (*out >= 0)
+        return CLI_OK;
+    return cli_usage("run", "%s: `stex run FILE.wgsl` takes a shader whose one binding is a "
+                            "writable texture_storage_2d, or that and a texture_2d (or a "
+                            "read-only storage texture) the --in image fills, in one group "
+                            "(this one has %u bindings); describe other setups in a run file "
+                            "(docs/run-files.md)", path, e->entry_count);
 }
 
 /* The run file for it, as JSON text (malloc'ed), NULL when out of memory;
- * wg: the workgroup size with the constants applied. */
-static char *run_json(const char *path, const stex_wgsl_entry_point *e, const uint32_t size[2],
+ * wg: the workgroup size with the constants applied; in: the input image
+ * (NULL: none) whose format the input texture takes (fmt). */
+static char *run_json(const char *path, const stex_wgsl_entry_point *e, int out, int inb,
+                      const char *in, stex_format in_format, const uint32_t size[2],
                       const uint32_t wg[3], uint32_t iterations, const char *const *outs,
                       int nout, const stex_wgsl_override *constants, uint32_t nconstants)
 {
-    const stex_layout_entry *t = &e->entries[0];
+    const stex_layout_entry *t = &e->entries[out];
     json_t *files = json_array(), *groups = json_array();
     for (int i = 0; i < nout; i++)
         json_array_append_new(files, json_string(outs[i]));
@@ -78,14 +119,64 @@ static char *run_json(const char *path, const stex_wgsl_entry_point *e, const ui
         (json_int_t)gx, (json_int_t)gy, (json_int_t)1, "repeat",
         (json_int_t)(iterations ? iterations : 1),
         "outputs", "texture", "t", "files", files);
+    if (root && in && inb < 0) /* the output's initial texels */
+        json_object_set_new(json_object_get(json_object_get(root, "textures"), "t"), "contents",
+                            json_pack("{s:s}", "file", in));
+    if (root && in && inb >= 0) { /* a texture of its own, bound beside the output */
+        const stex_layout_entry *ie = &e->entries[inb];
+        stex_format f = ie->type == STEX_BINDING_STORAGE_TEXTURE ? ie->storage_texture.format
+                                                                 : in_format;
+        json_object_set_new(json_object_get(root, "textures"), "in",
+                            json_pack("{s:[i,i], s:s, s:[s,s], s:{s:s}}", "size",
+                                      (json_int_t)size[0], (json_int_t)size[1], "format",
+                                      stex_format_name(f), "usage",
+                                      ie->type == STEX_BINDING_TEXTURE ? "TEXTURE_BINDING"
+                                                                       : "STORAGE_BINDING",
+                                      "COPY_DST", "contents", "file", in));
+        json_object_set_new(json_object_get(root, "views"), "vin",
+                            json_pack("{s:s}", "texture", "in"));
+        json_array_append_new(
+            json_object_get(json_object_get(json_object_get(root, "bindGroups"), "g"), "entries"),
+            json_pack("{s:i, s:s}", "binding", (json_int_t)ie->binding, "resource", "vin"));
+    }
     char *text = root ? json_dumps(root, JSON_COMPACT) : NULL;
     json_decref(root);
     return text;
 }
 
+/* The size and format of --in's image, or a message. */
+static int input_image(const char *cmd, const char *in, uint32_t size[2], stex_format *f)
+{
+    stex_image img = {0};
+    stex_file_kind kind = stex_file_kind_of(in);
+    if (kind != STEX_FILE_PNG && kind != STEX_FILE_NPY)
+        return cli_usage(cmd, "--in: '%s' must be a .png or .npy image (a run file's texture "
+                              "contents)", in);
+    stex_status st = kind == STEX_FILE_PNG ? stex_read_png(in, &img)
+                                           : stex_read_npy(in, STEX_FORMAT_UNDEFINED, &img);
+    if (st)
+        return cli_fail(cmd, st);
+    size[0] = img.width;
+    size[1] = img.height;
+    *f = img.format;
+    bool flat = img.depth == 1;
+    stex_image_free(&img);
+    return flat ? CLI_OK : cli_usage(cmd, "--in: '%s' holds %u layers; the texture is 2d", in,
+                                     img.depth);
+}
+
 int cli_wgsl_run_json(const char *cmd, const char *path, const uint32_t size[3],
                       uint32_t iterations, const char *const *outs, int nout,
                       const stex_wgsl_override *constants, uint32_t nconstants, char **json)
+{
+    return cli_wgsl_run_json_in(cmd, path, NULL, size, iterations, outs, nout, constants,
+                                nconstants, json);
+}
+
+int cli_wgsl_run_json_in(const char *cmd, const char *path, const char *in,
+                         const uint32_t size[3], uint32_t iterations, const char *const *outs,
+                         int nout, const stex_wgsl_override *constants, uint32_t nconstants,
+                         char **json)
 {
     *json = NULL;
     uint8_t *src;
@@ -97,7 +188,8 @@ int cli_wgsl_run_json(const char *cmd, const char *path, const uint32_t size[3],
     st = stex_wgsl_module_create_n(NULL, (const char *)src, n, path, &m);
     free(src);
     const stex_wgsl_entry_point *ep = NULL;
-    int rc = m ? one_texture(path, m, &ep) : CLI_OK;
+    int out = -1, inb = -1;
+    int rc = m ? find_bindings(path, in, m, &ep, &out, &inb) : CLI_OK;
     if (!m || rc) {
         stex_wgsl_module_destroy(m);
         return m ? rc : cli_fail(cmd, st);
@@ -132,28 +224,56 @@ int cli_wgsl_run_json(const char *cmd, const char *path, const uint32_t size[3],
                 strncmp(e, "createComputePipeline:", 22) ? "createComputePipeline: " : "", e);
         return CLI_REFUSED;
     }
-    const uint32_t wh[2] = {size[0] ? size[0] : 64, size[0] ? size[1] : 64};
-    *json = run_json(path, ep, wh, wg, iterations, outs, nout, keyed, nconstants);
+    uint32_t wh[2] = {size[0] ? size[0] : 64, size[0] ? size[1] : 64};
+    stex_format in_format = STEX_FORMAT_UNDEFINED;
+    uint32_t in_size[2] = {0, 0};
+    if (in && (rc = input_image(cmd, in, in_size, &in_format))) {
+        stex_wgsl_module_destroy(m);
+        return rc;
+    }
+    if (in && size[0] && (size[0] != in_size[0] || size[1] != in_size[1])) {
+        stex_wgsl_module_destroy(m);
+        return cli_usage(cmd, "--size %ux%u: the --in image '%s' is %ux%u (without --size the "
+                              "texture takes the input's size)", size[0], size[1], in,
+                         in_size[0], in_size[1]);
+    }
+    if (in)
+        wh[0] = in_size[0], wh[1] = in_size[1];
+    *json = run_json(path, ep, out, inb, in, in_format, wh, wg, iterations, outs, nout, keyed,
+                     nconstants);
     stex_wgsl_module_destroy(m);
     if (!*json)
         return cli_fail(cmd, stex_fail(STEX_OUT_OF_MEMORY, "%s: out of memory", path));
     return CLI_OK;
 }
 
-int cli_run_wgsl(const char *path, const uint32_t size[3], uint32_t iterations,
+int cli_run_wgsl(const char *path, const char *in, const uint32_t size[3], uint32_t iterations,
                  const char *const *outs, int nout, const stex_wgsl_override *constants,
                  uint32_t nconstants, const cli_run_file_opts *o)
 {
     char *json;
-    int rc = cli_wgsl_run_json("run", path, size, iterations, outs, nout, constants,
-                               nconstants, &json);
+    int rc = cli_wgsl_run_json_in("run", path, in, size, iterations, outs, nout, constants,
+                                  nconstants, &json);
     if (rc)
         return rc;
     stex_run *r = NULL;
-    /* its files are the command line's (the .wgsl, the --out files): any */
-    stex_run_options ro = {.subgroup_width = o->subgroup, .max_steps = o->max_steps,
-                           .allow_paths = cli_allow_any_path.dir, .allow_path_count = 1};
+    /* its files are the command line's (the .wgsl, --in, the --out files): any */
+    cli_run_file_opts any = *o;
+    any.allow = &cli_allow_any_path;
+    stex_run_options ro = cli_run_file_options(&any);
     stex_status st = stex_run_parse(json, path, ".", &ro, &r);
     free(json);
-    return st ? cli_fail("run", st) : cli_run_loaded(path, r, o);
+    if (st)
+        return cli_fail("run", st);
+    /* the record: the command line that makes the same run file again */
+    json_t *consts = json_object();
+    for (uint32_t i = 0; i < nconstants; i++)
+        json_object_set_new(consts, constants[i].name, json_real(constants[i].value));
+    json_t *record = json_pack("{s:s, s:[i,i], s:i, s:o, s:s?}", "wgsl_file", path, "size",
+                               (json_int_t)size[0], (json_int_t)size[1], "iterations",
+                               (json_int_t)(iterations ? iterations : 1), "constants", consts,
+                               "in", in);
+    if (record && !in)
+        json_object_set_new(record, "in", json_null());
+    return cli_run_recorded(path, r, o, record);
 }

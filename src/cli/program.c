@@ -207,7 +207,8 @@ static stex_status execute(cli_program *p, const char *json, const stex_dispatch
                            .step_user = &(step_watch){p, after, user},
                            .subgroup_width = p->d.subgroup_width, .max_steps = p->d.max_steps,
                            .allow_paths = p->d.allow_paths,
-                           .allow_path_count = p->d.allow_path_count};
+                           .allow_path_count = p->d.allow_path_count,
+                           .progress = p->d.progress, .progress_user = p->d.progress_user};
     p->steps_ms = 0;
     p->nstep_ms = 0;
     if (p->d.kernel) {

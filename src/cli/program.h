@@ -18,6 +18,8 @@ typedef struct cli_program_desc {
     uint64_t max_steps;            /* WGSL: a sub-group's instructions per workgroup (0 = 2^32) */
     const char *const *allow_paths; /* run file: other folders its files may be in */
     size_t allow_path_count;
+    void (*progress)(void *user, uint64_t done, uint64_t total); /* WGSL: after each dispatch */
+    void *progress_user;
 } cli_program_desc;
 
 typedef struct cli_program cli_program;

@@ -146,7 +146,7 @@ static int refuse(const char *side, const char *fmt, ...)
 static int check_replay_args(const cli_args *a, const char *side)
 {
     static const char *const allowed[] = {"replay", "out", "json", "in", "dump-input",
-                                          "race-check"};
+                                          "race-check", "quiet"};
     if (a->count)
         return refuse(side, "unexpected argument '%s': the kernel comes from the sidecar",
                       a->value[0]);
@@ -340,9 +340,22 @@ int run_replay_load(const cli_args *a, run_opts *o, const stex_kernel **k, run_r
     if (!root)
         rc = refuse(side, "not JSON: %s (line %d, column %d)", e.text, e.line, e.column);
     else if (!json_is_object(run))
-        rc = refuse(side, "the sidecar has no \"run\" record (written by an older stex, or by "
-                          "the C API without stex_io_meta.run_json): it cannot be replayed");
-    else
+        rc = refuse(side, "the sidecar has no \"run\" record, which says how the golden was "
+                          "made (stex run writes one for a kernel, a run file or a .wgsl; the "
+                          "C API only with stex_io_meta.run_json or stex_run_set_record): it "
+                          "cannot be replayed; make the golden again with stex run");
+    else if (json_object_get(run, "run_file") || json_object_get(run, "wgsl_file")) {
+        rp->handled = true; /* run_file_replay.c: nothing to put into o */
+        static const char *const kernel_side[] = {"out", "in", "dump-input", "race-check",
+                                                  NULL};
+        for (const char *const *opt = kernel_side; *opt && !rc; opt++)
+            if (cli_given(&cli_run_spec, a, *opt))
+                rc = refuse(side, "--%s: the replay of a run file's golden writes nothing and "
+                                  "reads what the record names; give only --json or --quiet",
+                            *opt);
+        if (!rc)
+            rc = cli_replay_file(side, run, o->json, o->quiet);
+    } else
         rc = read_record(run, side, o, k, rp);
     json_t *version = json_object_get(root, "stex_version");
     if (!rc && json_is_string(version) && strcmp(json_string_value(version), STEX_VERSION))
