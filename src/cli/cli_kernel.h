@@ -97,6 +97,7 @@ typedef struct cli_race_summary {
 typedef struct cli_race_picture {
     const char *png;     /* two runs on one scale, the heat map, captions */
     const char *frames;  /* the first run one frame per dispatch, on one scale */
+    const char *html;    /* the HTML race report (cli/race_html.h) */
     uint32_t scale;      /* pixels per texel; 0: automatic (race_auto_scale) */
 } cli_race_picture;
 

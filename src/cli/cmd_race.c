@@ -3,6 +3,7 @@
 #include "cli/cli_kernel.h"
 #include "cli/program.h"
 #include "cli/race_picture.h"
+#include "cli/race_html.h"
 #include "cli/cmd_run_file.h"
 
 #include <inttypes.h>
@@ -55,6 +56,18 @@ typedef struct race_opts {
     cli_allow_paths allow; /* --allow-paths DIR (a run file) */
 } race_opts;
 
+/* --html FILE: a name ending in .html or .htm */
+static bool parse_html(const char *cmd, const char *s, void *field)
+{
+    size_t n = strlen(s);
+    if (!((n > 5 && !strcmp(s + n - 5, ".html")) || (n > 4 && !strcmp(s + n - 4, ".htm")))) {
+        cli_usage(cmd, "--html: '%s' must end in .html", s);
+        return false;
+    }
+    *(const char **)field = s;
+    return true;
+}
+
 /* --executor: wgsl (default) or c */
 static bool parse_executor(const char *cmd, const char *s, void *field)
 {
@@ -88,6 +101,11 @@ static const cli_option race_options[] = {
     {.name = "frames", .kind = CLI_CUSTOM, .parse = cli_parse_png, .at = AT(pic.frames),
      .metavar = "FILE", .help = "write the first run one frame per dispatch (a .png\n"
                                 "strip, 8 frames a row, one scale; at most 64)"},
+    {.name = "html", .kind = CLI_CUSTOM, .parse = parse_html, .at = AT(pic.html),
+     .metavar = "FILE", .help = "write the HTML race report: one page with no network\n"
+                                "(the source with its racing lines, the runs side by\n"
+                                "side, a frame per dispatch, click a texel for its\n"
+                                "races; docs/guide.md)"},
     {.name = "scale", .kind = CLI_U32, .at = AT(pic.scale), .metavar = "N", .min = 1, .max = 64,
      .help = "pixels per texel in the pictures (default: 4 below 64\n"
              "texels, 2 below 128, else 1)"},
@@ -274,6 +292,11 @@ static stex_status draw_runs(const cli_race_picture *pic, const stex_image *a,
     return race_draw_png(pic->png, &d);
 }
 
+/* --html: distinct outputs kept, each drawn beside the others. */
+enum { HTML_OUTPUTS = 4 };
+static stex_status write_html(cli_program *prog, uint64_t seed, uint32_t threads,
+                              stex_visibility vis, const char *path, race_html_data *hd);
+
 /* The frames collected while run A runs again. */
 typedef struct frame_list {
     stex_image *frames;
@@ -344,6 +367,8 @@ stex_status cli_race_study(const cli_program_desc *pd, uint32_t runs, uint64_t s
     cli_program *prog = NULL;
     stex_race_detector *rd = NULL;
     stex_image first = {0}, other = {0}, cur = {0};
+    stex_image kept[HTML_OUTPUTS] = {{0}}; /* --html: the first distinct outputs */
+    uint32_t nkept = 0;
     uint64_t *differs = NULL;
     uint8_t *flagged = NULL;
     stex_status st;
@@ -395,9 +420,15 @@ stex_status cli_race_study(const cli_program_desc *pd, uint32_t runs, uint64_t s
         uint32_t i = 0;
         while (i < out->distinct && out->seen[i].hash != hash)
             i++;
-        if (i == out->distinct)
+        if (i == out->distinct) {
             out->seen[out->distinct++] = (cli_race_output){hash, 0, seed0 + r, out->heat[r],
                                                            is_flat(&cur)};
+            if (pic && pic->html && nkept < HTML_OUTPUTS &&
+                !(st = stex_image_init(&kept[nkept], cur.format, cur.width, cur.height, 1)))
+                memcpy(kept[nkept++].data, cur.data, cur.size);
+            if (st)
+                goto done;
+        }
         out->seen[i].runs++;
         if (r == 0) {
             first = cur;
@@ -446,7 +477,26 @@ stex_status cli_race_study(const cli_program_desc *pd, uint32_t runs, uint64_t s
                        differs, flagged);
     if (!st && pic && pic->frames)
         st = draw_frames(prog, seed0, threads, vis, pic);
+    if (!st && pic && pic->html) {
+        race_html_image imgs[HTML_OUTPUTS];
+        for (uint32_t k = 0; k < nkept; k++)
+            imgs[k] = (race_html_image){&kept[k], out->seen[k].first_seed, out->seen[k].runs};
+        const char *name = pd->kernel ? pd->kernel->name : pd->path;
+        char main_source[256];
+        snprintf(main_source, sizeof main_source, "%s%s", name, pd->kernel ? ".wgsl" : "");
+        race_html_data hd = {.name = name, .s = out, .runs = runs,
+                             .threads = (uint32_t)cli_threads(threads), .seed0 = seed0,
+                             .buffer_output = !cli_program_output_is_texture(prog),
+                             .images = imgs, .image_count = nkept, .differs = differs,
+                             .flagged = flagged, .rd = rd, .kernel = pd->kernel != NULL,
+                             .base_dir = pd->base_dir,
+                             .main_source = pd->kernel || cli_is_wgsl_file(name) ? main_source
+                                                                                 : NULL};
+        st = write_html(prog, seed0, threads, vis, pic->html, &hd);
+    }
 done:
+    for (uint32_t k = 0; k < nkept; k++)
+        stex_image_free(&kept[k]);
     stex_image_free(&first);
     stex_image_free(&other);
     stex_image_free(&cur);
@@ -460,6 +510,34 @@ done:
         out->seen = NULL;
         out->heat = NULL;
     }
+    return st;
+}
+
+/* --html: the page, with the first run again a frame per dispatch (at
+ * most 64 frames: the rest are counted, not kept). */
+static stex_status keep_html_frame(void *user, const stex_image *img)
+{
+    frame_list *f = user;
+    return f->count < f->max ? keep_frame(user, img) : STEX_OK;
+}
+
+static stex_status write_html(cli_program *prog, uint64_t seed, uint32_t threads,
+                              stex_visibility vis, const char *path, race_html_data *hd)
+{
+    frame_list f = {.frames = calloc(64, sizeof(stex_image)), .max = 64};
+    stex_dispatch_options o = {.schedule = STEX_SCHEDULE_SHUFFLED, .seed = seed,
+                               .threads = (int)threads, .visibility = vis,
+                               .cancel = cli_cancel()};
+    stex_status st = f.frames ? cli_program_run_frames(prog, &o, keep_html_frame, &f)
+                              : stex_fail(STEX_OUT_OF_MEMORY, "race: out of memory");
+    if (!st) {
+        hd->frames = f.frames;
+        hd->frame_count = f.count;
+        st = race_html_write(path, hd);
+    }
+    for (uint32_t i = 0; i < f.count; i++)
+        stex_image_free(&f.frames[i]);
+    free(f.frames);
     return st;
 }
 
@@ -572,6 +650,8 @@ static void print_text(const race_opts *o, const char *name, const cli_race_summ
     if (o->pic.frames)
         printf("frames: %s (seed %" PRIu64 ", one frame per dispatch, 1 to %u)\n", o->pic.frames,
                o->seed, s->iterations);
+    if (o->pic.html)
+        printf("report: %s (one page, no network: open it in a browser)\n", o->pic.html);
 }
 
 /* The study and its report, once the program is described. */
