@@ -64,6 +64,16 @@ STEX_API bool stex_math_fn_find(const char *op, const char *sig, stex_math_fn *o
  * 'b' bool, one letter per word (vectors flattened); returns the count. */
 STEX_API int stex_math_word_types(const char *types, char *out, int max);
 
+/* Loads what p's arithmetic reads for fn before it is first needed: the
+ * nvidia profile's measured tables of exp2, sqrt, log2 and sin (inflated
+ * once per process, ~0.4 s, 44 MiB), for any float builtin but the exact
+ * ones (add, mul, abs, min, compares, conversions...).  Nothing for the
+ * other profiles.  A WGSL pipeline calls it at creation, so the first
+ * dispatch does not pay for the tables.  Safe from any thread. */
+STEX_API void stex_math_prepare(const stex_profile *p, stex_math_fn fn);
+/* How many of p's tables are in memory so far (0 for a profile without). */
+STEX_API unsigned stex_math_tables_loaded(const stex_profile *p);
+
 /* Evaluates fn on bit patterns: in[] holds info->in_words words (f32 as
  * bits, i32 as two's complement, bool 0/1), out[] receives out_words. */
 STEX_API stex_status stex_math_eval(const stex_profile *p, stex_math_fn fn,

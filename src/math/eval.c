@@ -3,6 +3,8 @@
  */
 #include "math/ops.h"
 
+#include <string.h>
+
 #include "common/error.h"
 
 stex_status stex_math_eval(const stex_profile *p, stex_math_fn fn,
@@ -125,4 +127,32 @@ float stex_math_mul_add_f32(const stex_profile *p, float a, float b, float c)
 float stex_math_fma_f32(const stex_profile *p, float a, float b, float c)
 {
     return stex_m_fma(stex_math_rules_of(p), a, b, c);
+}
+
+/* The builtins a profile may compute from measured tables (the nvidia
+ * profile's exp2, log2, sqrt, sin and what is made of them); the rest are
+ * exact or computed without tables. */
+static bool reads_tables(const char *op)
+{
+    static const char *const ops[] = {"exp", "exp2", "log", "log2", "pow", "sin", "cos", "tan",
+                                      "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "asin",
+                                      "acos", "atan", "atan2", "sqrt", "inverseSqrt"};
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+        if (!strcmp(op, ops[i]))
+            return true;
+    return false;
+}
+
+void stex_math_prepare(const stex_profile *p, stex_math_fn fn)
+{
+    const stex_math_fn_info *info = stex_math_fn_get(fn);
+    const stex_math_rules *r = p ? stex_math_rules_of(p) : NULL;
+    if (info && r && r->approx && r->approx->prepare && reads_tables(info->op))
+        r->approx->prepare();
+}
+
+unsigned stex_math_tables_loaded(const stex_profile *p)
+{
+    const stex_math_rules *r = p ? stex_math_rules_of(p) : NULL;
+    return r && r->approx && r->approx->loaded ? r->approx->loaded() : 0;
 }

@@ -22,6 +22,10 @@ typedef struct stex_math_approx {
     const char *source;                      /* where the model comes from */
     stex_math_f1 unary[STEX_MATH_FN_COUNT];  /* indexed by fn: sin, exp, sqrt... */
     stex_math_f2 binary[STEX_MATH_FN_COUNT]; /* pow, atan2, div */
+    /* Loads the tables the model reads (NULL: none): run where the cost
+     * is not counted as a dispatch's (stex_math_prepare). */
+    void (*prepare)(void);
+    unsigned (*loaded)(void); /* how many tables are in memory */
 } stex_math_approx;
 
 /* f32 `%`. */

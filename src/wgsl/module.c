@@ -853,6 +853,11 @@ static stex_status pipeline_create(stex_device *d, const stex_wgsl_module *mod,
  * "unfilterable-float" for f32; a
  * sampler_comparison needs "comparison", a sampler anything else. */
 static stex_status sampled_binding_check(const stex_wgsl_entry_point *ep, uint32_t i,
+        /* the profile's tables for the builtins it calls are loaded here,
+         * so the first dispatch's time is the dispatch's (nvidia: ~0.4 s) */
+        for (uint32_t k = 0; k < xp->prog.ncode; k++)
+            if (xp->prog.code[k].op == OP_MATH || xp->prog.code[k].op == OP_MATHV)
+                stex_math_prepare(stex_device_profile(d), (stex_math_fn)xp->prog.code[k].imm);
                                          const stex_layout_entry *l)
 {
     const stex_layout_entry *s = &ep->entries[i];
