@@ -74,10 +74,35 @@ STEX_API stex_status stex_wgsl_expression_length(const char *text, size_t *lengt
 #define STEX_WGSL_MAX_SOURCE_BYTES (16u << 20)
 STEX_API void stex_wgsl_module_destroy(stex_wgsl_module *m);
 
-/* Every diagnostic, one `file:line:col: error: message [rule]` each with the
- * source line and a caret under it; "" when the module is valid. */
+/* Every diagnostic, one `file:line:col: SEVERITY: message [rule]` each with
+ * the source line and a caret under it, in the order of their positions;
+ * "" when there are none.  SEVERITY is error, warning or info: warnings
+ * (an unreachable statement, an unknown rule in a diagnostic filter, a
+ * rule a filter sets to warning) leave the module valid.  Columns count
+ * Unicode code points from 1 (a browser's GPUCompilationMessage.linePos
+ * counts UTF-16 code units: the same but for characters past U+FFFF). */
 STEX_API const char *stex_wgsl_module_diagnostics(const stex_wgsl_module *m);
 STEX_API size_t stex_wgsl_module_error_count(const stex_wgsl_module *m);
+
+typedef enum stex_wgsl_severity {
+    STEX_WGSL_ERROR,
+    STEX_WGSL_WARNING,
+    STEX_WGSL_INFO,
+} stex_wgsl_severity;
+
+/* One diagnostic, as the text shows it. */
+typedef struct stex_wgsl_diagnostic {
+    stex_wgsl_severity severity;
+    const char *rule;     /* the rule or section it names ("derivative_uniformity") */
+    uint32_t line, column; /* 1-based, the column in code points; 0: no position */
+    const char *message;  /* without position, severity or rule */
+} stex_wgsl_diagnostic;
+
+/* The module's diagnostics of every severity, in the order of their
+ * positions; i below the count, else false.  The strings live as long as m. */
+STEX_API size_t stex_wgsl_module_diagnostic_count(const stex_wgsl_module *m);
+STEX_API bool stex_wgsl_module_diagnostic_at(const stex_wgsl_module *m, size_t i,
+                                             stex_wgsl_diagnostic *out);
 
 /* ---- reflection ---- */
 typedef struct stex_wgsl_entry_point {

@@ -104,6 +104,16 @@ struct wg_stmt {
     uint32_t ncases;
 };
 
+/* A diagnostic filter (WGSL 2.3): the severity of `rule` (a wg_severity,
+ * or -1 for off) over the source from `from` to `to`. */
+typedef struct wg_filter {
+    char rule[48];
+    int severity;
+    wg_loc from, to;
+} wg_filter;
+
+enum { WG_MAX_UNREACHABLE = 64 }; /* unreachable-code warnings kept */
+
 typedef struct wg_ast {
     wg_decl **decls;
     uint32_t n;
@@ -115,6 +125,10 @@ typedef struct wg_ast {
     wg_loc enable_f16_loc;
     bool enable_subgroups;  /* `enable subgroups;` seen */
     wg_loc enable_subgroups_loc;
+    wg_filter *filters;     /* the diagnostic directives' and @diagnostic attributes' */
+    uint32_t nfilters, filters_cap;
+    wg_loc unreachable[WG_MAX_UNREACHABLE]; /* statements after a return, break, continue */
+    uint32_t nunreachable;
 } wg_ast;
 
 /* Shader complexity limits (WGSL "Limits"; where WGSL names none, Dawn's
@@ -148,6 +162,9 @@ bool wg_parse_expression(const wg_token *t, uint32_t count, wg_arena *arena, wg_
 int32_t wg_ast_find(const wg_ast *ast, const char *name);
 /* Frees what wg_parse allocated outside the arena (the name table). */
 void wg_ast_free(wg_ast *ast);
+/* The severity (a wg_severity, or -1 for off) of `rule` at `at`: the
+ * innermost diagnostic filter's over it, else dflt. */
+int wg_ast_severity(const wg_ast *ast, const char *rule, wg_loc at, int dflt);
 
 /* The attribute `name` of a list, or NULL. */
 const wg_attr *wg_find_attr(const wg_attr *a, uint32_t n, const char *name);

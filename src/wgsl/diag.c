@@ -6,37 +6,60 @@
 #include <stdlib.h>
 #include <string.h>
 
-void wg_error(wg_diags *d, wg_loc loc, const char *rule, const char *fmt, ...)
+void wg_vreport(wg_diags *d, wg_severity sev, wg_loc loc, const char *rule, const char *fmt,
+                va_list ap)
 {
-    if (d->quiet || d->count > WG_MAX_DIAGS)
+    if (d->quiet || d->count > WG_MAX_DIAGS || d->n > 2 * WG_MAX_DIAGS)
         return;
     char msg[256];
-    if (d->count == WG_MAX_DIAGS) { /* one last word, then nothing: a flood stays linear */
+    if (sev == WG_ERROR && d->count == WG_MAX_DIAGS) { /* one last word, then nothing */
         snprintf(msg, sizeof msg, "more than %u errors; the rest are not reported",
                  (unsigned)WG_MAX_DIAGS);
         rule = "limits";
     } else {
-        va_list ap;
-        va_start(ap, fmt);
         vsnprintf(msg, sizeof msg, fmt, ap);
-        va_end(ap);
     }
-    for (size_t i = 0; i < d->count; i++)
+    for (size_t i = 0; i < d->n; i++)
         if (d->items[i].loc.line == loc.line && d->items[i].loc.col == loc.col &&
-            !strcmp(d->items[i].message, msg))
+            d->items[i].severity == sev && !strcmp(d->items[i].message, msg))
             return;
-    if (d->count == d->cap) {
+    if (d->n == d->cap) {
         size_t cap = d->cap ? 2 * d->cap : 8;
         wg_diag *n = realloc(d->items, cap * sizeof *n);
-        if (!n)
-            return; /* out of memory: the count stays, so the module is still invalid */
+        if (!n) { /* out of memory: an error still counts, so the module is still invalid */
+            d->count += sev == WG_ERROR;
+            return;
+        }
         d->items = n;
         d->cap = cap;
     }
-    wg_diag *g = &d->items[d->count++];
+    wg_diag *g = &d->items[d->n++];
+    d->count += sev == WG_ERROR;
     g->loc = loc;
+    g->severity = sev;
     snprintf(g->rule, sizeof g->rule, "%s", rule);
     snprintf(g->message, sizeof g->message, "%s", msg);
+}
+
+void wg_report(wg_diags *d, wg_severity sev, wg_loc loc, const char *rule, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    wg_vreport(d, sev, loc, rule, fmt, ap);
+    va_end(ap);
+}
+
+void wg_error(wg_diags *d, wg_loc loc, const char *rule, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    wg_vreport(d, WG_ERROR, loc, rule, fmt, ap);
+    va_end(ap);
+}
+
+const char *wg_severity_name(wg_severity sev)
+{
+    return sev == WG_ERROR ? "error" : sev == WG_WARNING ? "warning" : "info";
 }
 
 static int by_position(const void *a, const void *b)
@@ -47,6 +70,18 @@ static int by_position(const void *a, const void *b)
     if (x->loc.col != y->loc.col)
         return x->loc.col < y->loc.col ? -1 : 1;
     return 0;
+}
+
+void wg_diags_sort(wg_diags *d)
+{
+    /* insertion sort: stable, and the diagnostics come nearly in order */
+    for (size_t i = 1; i < d->n; i++) {
+        wg_diag g = d->items[i];
+        size_t j = i;
+        for (; j > 0 && by_position(&d->items[j - 1], &g) > 0; j--)
+            d->items[j] = d->items[j - 1];
+        d->items[j] = g;
+    }
 }
 
 /* The text of source line `line` (1-based): start and length.  *from and
@@ -72,12 +107,12 @@ static const char *source_line(const char **from, uint32_t *from_line, uint32_t 
 
 char *wg_diags_text(const wg_diags *d)
 {
-    wg_diag *sorted = malloc((d->count ? d->count : 1) * sizeof *sorted);
+    wg_diag *sorted = malloc((d->n ? d->n : 1) * sizeof *sorted);
     if (!sorted)
         return NULL;
-    if (d->count)
-        memcpy(sorted, d->items, d->count * sizeof *sorted);
-    qsort(sorted, d->count, sizeof *sorted, by_position);
+    if (d->n)
+        memcpy(sorted, d->items, d->n * sizeof *sorted);
+    qsort(sorted, d->n, sizeof *sorted, by_position);
     char *buf = NULL;
     size_t size = 0;
     FILE *f = open_memstream(&buf, &size);
@@ -87,17 +122,23 @@ char *wg_diags_text(const wg_diags *d)
     }
     const char *from = d->source;
     uint32_t from_line = 1;
-    for (size_t i = 0; i < d->count; i++) {
+    for (size_t i = 0; i < d->n; i++) {
         const wg_diag *g = &sorted[i];
-        fprintf(f, "%s:%u:%u: error: %s [%s]\n", d->filename, g->loc.line, g->loc.col,
-                g->message, g->rule);
+        fprintf(f, "%s:%u:%u: %s: %s [%s]\n", d->filename, g->loc.line, g->loc.col,
+                wg_severity_name(g->severity), g->message, g->rule);
         size_t len;
         const char *line = d->source && g->loc.line ? source_line(&from, &from_line, g->loc.line, &len)
                                                     : NULL;
         if (line) {
             fprintf(f, "  %.*s\n  ", (int)len, line);
-            for (uint32_t c = 1; c < g->loc.col && c <= len; c++)
-                fputc(line[c - 1] == '\t' ? '\t' : ' ', f);
+            /* one blank per code point before the column (columns count
+             * code points), a tab kept as a tab */
+            uint32_t c = 1;
+            for (size_t k = 0; k < len && c < g->loc.col; k++)
+                if (((unsigned char)line[k] & 0xc0u) != 0x80u) {
+                    fputc(line[k] == '\t' ? '\t' : ' ', f);
+                    c++;
+                }
             fputs("^\n", f);
         }
     }
@@ -110,5 +151,5 @@ void wg_diags_free(wg_diags *d)
 {
     free(d->items);
     d->items = NULL;
-    d->count = d->cap = 0;
+    d->count = d->n = d->cap = 0;
 }

@@ -4,6 +4,7 @@
 #ifndef STEX_WGSL_DIAG_H
 #define STEX_WGSL_DIAG_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -12,8 +13,13 @@ typedef struct wg_loc {
     uint32_t line, col; /* 1-based; 0 = no position */
 } wg_loc;
 
+/* WGSL's severities (2.3 Diagnostics); only an error makes a module
+ * invalid.  A diagnostic filter set to "off" records nothing. */
+typedef enum wg_severity { WG_ERROR, WG_WARNING, WG_INFO } wg_severity;
+
 typedef struct wg_diag {
     wg_loc loc;
+    wg_severity severity;
     char rule[48];      /* the WGSL rule or section it breaks, e.g. "type-mismatch" */
     char message[256];
 } wg_diag;
@@ -21,8 +27,9 @@ typedef struct wg_diag {
 typedef struct wg_diags {
     const char *source;   /* the whole module (for the quoted line) */
     const char *filename;
-    wg_diag *items;
-    size_t count, cap;
+    wg_diag *items;       /* errors, warnings and infos, n of them */
+    size_t count;         /* the errors among them: the module is valid at 0 */
+    size_t n, cap;
     bool quiet;           /* while lowering an inlined call: do not report twice */
 } wg_diags;
 
@@ -37,6 +44,18 @@ void wg_error(wg_diags *d, wg_loc loc, const char *rule, const char *fmt, ...)
 #endif
     ;
 
+/* Records a diagnostic of severity sev (WG_ERROR: as wg_error). */
+void wg_report(wg_diags *d, wg_severity sev, wg_loc loc, const char *rule, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+void wg_vreport(wg_diags *d, wg_severity sev, wg_loc loc, const char *rule, const char *fmt,
+                va_list ap);
+const char *wg_severity_name(wg_severity sev); /* "error", "warning", "info" */
+
+/* Puts the diagnostics in the order of their positions (stable). */
+void wg_diags_sort(wg_diags *d);
 /* All diagnostics as text, sorted by position; malloc'ed ("" if none). */
 char *wg_diags_text(const wg_diags *d);
 void wg_diags_free(wg_diags *d);

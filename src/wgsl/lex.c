@@ -52,14 +52,26 @@ typedef struct lexer {
     const char *src, *p;
     uint32_t line;
     const char *line_start;
+    const char *col_at; /* where the last column was counted, and that column */
+    uint32_t col;
     wg_diags *d;
     wg_token *t;
     uint32_t n, cap;
 } lexer;
 
-static wg_loc here(const lexer *x, const char *at)
+/* A position's column counts code points, as WGSL counts characters (a
+ * UTF-8 continuation byte adds none), so a caret lines up after non-ASCII
+ * identifiers.  Tokens come in order: the count goes on from the last one. */
+static wg_loc here(lexer *x, const char *at)
 {
-    return (wg_loc){x->line, (uint32_t)(at - x->line_start) + 1};
+    if (at < x->line_start) /* an unterminated block comment's start, lines back */
+        return (wg_loc){x->line, 1};
+    if (x->col_at < x->line_start || at < x->col_at)
+        x->col_at = x->line_start, x->col = 1;
+    for (const char *p = x->col_at; p < at; p++)
+        x->col += ((unsigned char)*p & 0xc0u) != 0x80u;
+    x->col_at = at;
+    return (wg_loc){x->line, x->col};
 }
 
 static wg_token *push(lexer *x, wg_tok_kind k, const char *at, size_t len)
@@ -96,7 +108,8 @@ static void skip_blank(lexer *x)
             while (*x->p && *x->p != '\n')
                 x->p++;
         } else if (p[0] == '/' && p[1] == '*') {
-            const char *start = p;
+            const char *start = p, *start_line = x->line_start;
+            uint32_t line = x->line;
             int depth = 0;
             do {
                 if (x->p[0] == '/' && x->p[1] == '*') {
@@ -111,6 +124,7 @@ static void skip_blank(lexer *x)
                 } else if (*x->p) {
                     x->p++;
                 } else {
+                    x->line = line, x->line_start = start_line; /* the comment's start */
                     wg_error(x->d, here(x, start), "block-comment", "unterminated block comment");
                     return;
                 }
@@ -349,7 +363,8 @@ static int ident_char(const char *p, bool first)
 
 void wg_lex(const char *src, wg_diags *d, wg_token **out, uint32_t *count)
 {
-    lexer x = {src, src, 1, src, d, NULL, 0, 0};
+    lexer x = {.src = src, .p = src, .line = 1, .line_start = src, .col_at = src, .col = 1,
+               .d = d};
     for (;;) {
         skip_blank(&x);
         const char *p = x.p;

@@ -522,7 +522,7 @@ static wg_loc nul_at(const char *s, size_t n)
     for (const char *c = s; c < z; c++)
         if (*c == '\n')
             loc.line++, loc.col = 1;
-        else
+        else if (((unsigned char)*c & 0xc0u) != 0x80u) /* columns count code points */
             loc.col++;
     return loc;
 }
@@ -574,6 +574,7 @@ static stex_status module_create(const stex_profile *p, const char *source, size
     if (m->diags.count)
         return stex_fail(STEX_VALIDATION_ERROR, "%s: %zu error%s in the WGSL module",
                          m->filename, m->diags.count, m->diags.count == 1 ? "" : "s");
+    wg_diags_sort(&m->diags);
     return STEX_OK;
 }
 
@@ -674,12 +675,9 @@ static void check_module(stex_wgsl_module *m)
     for (uint32_t i = 0; !m->diags.count && i < m->neps; i++)
         wg_uniformity(&m->ast, m->eps[i].decl, false, &m->diags);
     /* a fragment entry point's derivatives (never run here, but WGSL checks
-     * them at module creation); left out where a diagnostic filter names
-     * derivative_uniformity, which stex does not model */
-    bool filtered = false;
-    for (uint32_t i = 0; i < m->ntokens; i++)
-        filtered |= wg_tok_is(&m->tokens[i], "derivative_uniformity");
-    for (uint32_t i = 0; !m->diags.count && !filtered && i < m->ast.n; i++) {
+     * them at module creation): derivative_uniformity, under the module's
+     * diagnostic filters */
+    for (uint32_t i = 0; !m->diags.count && i < m->ast.n; i++) {
         const wg_decl *d = m->ast.decls[i];
         if (d->kind == D_FN && wg_find_attr(d->attrs, d->nattrs, "fragment"))
             wg_uniformity(&m->ast, d, true, &m->diags);
@@ -689,6 +687,15 @@ static void check_module(stex_wgsl_module *m)
 void stex_wgsl_module_destroy(stex_wgsl_module *m)
 {
     if (!m)
+    /* statements after a return, break or continue: a warning, as Dawn's
+     * front end gives under the rule name a filter turns off */
+    for (uint32_t i = 0; !m->diags.count && i < m->ast.nunreachable; i++) {
+        wg_loc at = m->ast.unreachable[i];
+        int sev = wg_ast_severity(&m->ast, "chromium.unreachable_code", at, WG_WARNING);
+        if (sev >= 0)
+            wg_report(&m->diags, (wg_severity)sev, at, "chromium.unreachable_code",
+                      "code is unreachable");
+    }
         return;
     for (uint32_t i = 0; i < m->neps; i++) {
         free(m->eps[i].entries);
@@ -718,6 +725,22 @@ const char *stex_wgsl_module_diagnostics(const stex_wgsl_module *m)
 size_t stex_wgsl_module_error_count(const stex_wgsl_module *m)
 {
     return m ? m->diags.count : 0;
+}
+
+size_t stex_wgsl_module_diagnostic_count(const stex_wgsl_module *m)
+{
+    return m ? m->diags.n : 0;
+}
+
+bool stex_wgsl_module_diagnostic_at(const stex_wgsl_module *m, size_t i,
+                                    stex_wgsl_diagnostic *out)
+{
+    if (!m || !out || i >= m->diags.n)
+        return false;
+    const wg_diag *g = &m->diags.items[i];
+    *out = (stex_wgsl_diagnostic){(stex_wgsl_severity)g->severity, g->rule, g->loc.line,
+                                  g->loc.col, g->message};
+    return true;
 }
 
 uint32_t stex_wgsl_entry_point_count(const stex_wgsl_module *m) { return m ? m->neps : 0; }

@@ -4,6 +4,8 @@
  * or to the next module-scope declaration, so one run reports several. */
 #include "wgsl/ast.h"
 
+#include "common/suggest.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -500,6 +502,7 @@ static wg_attr *attributes(parser *p, uint32_t *n)
 
 /* ---- declarations ---- */
 static wg_stmt *compound(parser *p);
+static void unreachable_after(parser *p, const wg_stmt *st, bool *ended, bool *noted);
 
 /* var<space, access> name : type = init  (after 'var') */
 static wg_decl *var_decl(parser *p, wg_decl_kind kind, wg_loc loc)
@@ -733,16 +736,125 @@ static void sync_statement(parser *p)
     p->panic = false;
 }
 
+/* WGSL's diagnostic rules that stex triggers; another name in a filter is
+ * ignored with a warning, a name with a '.' (another front end's, such as
+ * chromium.unreachable_code) without one (WGSL 2.3.2). */
+static const char *const KNOWN_RULES[] = {"derivative_uniformity", "subgroup_uniformity",
+                                          "chromium.unreachable_code"};
+
+/* A filter's rule name (`name` or `a.b`) into buf; false if it is neither. */
+static bool rule_name(const wg_expr *e, char *buf, size_t size)
+{
+    if (e && e->kind == E_IDENT) {
+        snprintf(buf, size, "%s", e->name);
+        return true;
+    }
+    if (e && e->kind == E_MEMBER && e->a && e->a->kind == E_IDENT) {
+        snprintf(buf, size, "%s.%s", e->a->name, e->name);
+        return true;
+    }
+    return false;
+}
+
+/* Records the diagnostic filter (severity sev, rule) over [from, to]. */
+static void filter_add(parser *p, const wg_expr *sev, const wg_expr *rule, wg_loc from,
+                       wg_loc to)
+{
+    static const char *const sevs[] = {"error", "warning", "info", "off"};
+    int k = 0;
+    while (k < 4 && !(sev && sev->kind == E_IDENT && !strcmp(sev->name, sevs[k])))
+        k++;
+    wg_loc at = sev ? sev->loc : from;
+    if (k == 4) {
+        wg_error(p->d, at, "diagnostic", "a diagnostic filter's severity is error, warning, "
+                 "info or off");
+        return;
+    }
+    char name[48];
+    if (!rule_name(rule, name, sizeof name)) {
+        wg_error(p->d, at, "diagnostic", "a diagnostic filter names a rule: a name, or two "
+                 "joined by '.'");
+        return;
+    }
+    bool known = false;
+    for (size_t i = 0; i < sizeof KNOWN_RULES / sizeof *KNOWN_RULES; i++)
+        known |= !strcmp(name, KNOWN_RULES[i]);
+    if (!known && !strchr(name, '.')) {
+        const char *near = stex_suggest(name, KNOWN_RULES, sizeof KNOWN_RULES / sizeof *KNOWN_RULES);
+        wg_report(p->d, WG_WARNING, rule->loc, "diagnostic", "unrecognized diagnostic rule "
+                  "'%s'%s%s%s", name, near ? " (did you mean '" : "", near ? near : "",
+                  near ? "'?)" : "");
+    }
+    if (!p->ast || !known)
+        return;
+    wg_ast *a = p->ast;
+    if (a->nfilters == a->filters_cap) {
+        uint32_t cap = a->filters_cap ? 2 * a->filters_cap : 8;
+        wg_filter *f = realloc(a->filters, cap * sizeof *f);
+        if (!f) {
+            p->oom = true;
+            return;
+        }
+        a->filters = f, a->filters_cap = cap;
+    }
+    wg_filter *f = &a->filters[a->nfilters++];
+    snprintf(f->rule, sizeof f->rule, "%s", name);
+    f->severity = k == 3 ? -1 : k; /* wg_severity's order: error, warning, info */
+    f->from = from, f->to = to;
+}
+
+/* The filters of @diagnostic attributes over what was parsed since `from`. */
+static void attr_filters(parser *p, const wg_attr *attrs, uint32_t na, wg_loc from)
+{
+    wg_loc to = p->i ? p->t[p->i - 1].loc : from;
+    for (uint32_t k = 0; k < na; k++)
+        if (attrs[k].name && !strcmp(attrs[k].name, "diagnostic")) {
+            if (attrs[k].nargs < 2)
+                wg_error(p->d, attrs[k].loc, "diagnostic", "@diagnostic takes a severity and "
+                         "a rule: @diagnostic(off, derivative_uniformity)");
+            else
+                filter_add(p, attrs[k].args[0], attrs[k].args[1], from, to);
+        }
+}
+
+int wg_ast_severity(const wg_ast *ast, const char *rule, wg_loc at, int dflt)
+{
+    const wg_filter *best = NULL;
+    for (uint32_t i = 0; i < ast->nfilters; i++) {
+        const wg_filter *f = &ast->filters[i];
+        bool after_from = at.line > f->from.line ||
+                          (at.line == f->from.line && at.col >= f->from.col);
+        bool before_to = at.line < f->to.line || (at.line == f->to.line && at.col <= f->to.col);
+        /* the innermost range holding `at`: ranges nest, so the latest start */
+        if (!strcmp(f->rule, rule) && after_from && before_to &&
+            (!best || f->from.line > best->from.line ||
+             (f->from.line == best->from.line && f->from.col >= best->from.col)))
+            best = f;
+    }
+    return best ? best->severity : dflt;
+}
+
+static wg_stmt *statement_rest(parser *p);
+
 static wg_stmt *statement(parser *p)
 {
     uint32_t na;
     const wg_token *at_attr = peek(p);
-    wg_attr *attrs = attributes(p, &na); /* @diagnostic: accepted and ignored */
+    wg_attr *attrs = attributes(p, &na); /* @diagnostic: a filter over the statement */
     for (uint32_t k = 0; k < na; k++)
         if (strcmp(attrs[k].name, "diagnostic")) { /* WGSL: a statement takes no other */
             syntax_error(p, at_attr, "a statement (only @diagnostic may come before one)");
             break;
         }
+    wg_loc from = peek(p)->loc;
+    wg_stmt *s = statement_rest(p);
+    attr_filters(p, attrs, na, from);
+    return s;
+}
+
+static wg_stmt *statement_rest(parser *p)
+{
+    uint32_t na;
     const wg_token *t = peek(p);
     wg_loc loc = t->loc;
     wg_stmt *s;
@@ -769,9 +881,12 @@ static wg_stmt *statement(parser *p)
             if (!enter(p))
                 return s;
             list l = {0};
+            bool ended = false, noted = false;
             while (!at(p, TK_RBRACE) && !at(p, TK_EOF) && !at_word(p, "continuing")) {
                 uint32_t before = p->i;
-                list_push(p, &l, statement(p));
+                wg_stmt *st = statement(p);
+                unreachable_after(p, st, &ended, &noted);
+                list_push(p, &l, st);
                 if (p->panic) {
                     sync_statement(p);
                     if (p->i == before && !at(p, TK_RBRACE)) /* always move on */
@@ -856,17 +971,42 @@ static wg_stmt *statement(parser *p)
     return s;
 }
 
+/* An unreachable statement (after a return, break or continue in the same
+ * block): kept for a warning once the filters over it are known. */
+static void note_unreachable(parser *p, wg_loc at)
+{
+    wg_ast *a = p->ast;
+    if (!a || a->nunreachable == WG_MAX_UNREACHABLE)
+        return;
+    a->unreachable[a->nunreachable++] = at;
+}
+
+/* In a list of statements: st after a return, break or continue. */
+static void unreachable_after(parser *p, const wg_stmt *st, bool *ended, bool *noted)
+{
+    if (st && *ended && !*noted && st->kind != S_EMPTY) {
+        note_unreachable(p, st->loc);
+        *noted = true; /* once per block, the first statement no invocation reaches */
+    }
+    if (st && (st->kind == S_RETURN || st->kind == S_BREAK || st->kind == S_CONTINUE))
+        *ended = true;
+}
+
 static wg_stmt *compound(parser *p)
 {
     uint32_t na;
-    attributes(p, &na);
+    wg_attr *attrs = attributes(p, &na);
+    wg_loc from = peek(p)->loc;
     wg_stmt *s = stmt_node(p, S_BLOCK, peek(p)->loc);
     if (!expect(p, TK_LBRACE) || !enter(p))
         return s;
     list l = {0};
+    bool ended = false, noted = false;
     while (!at(p, TK_RBRACE) && !at(p, TK_EOF)) {
         uint32_t before = p->i;
-        list_push(p, &l, statement(p));
+        wg_stmt *st = statement(p);
+        unreachable_after(p, st, &ended, &noted);
+        list_push(p, &l, st);
         if (p->panic) {
             sync_statement(p);
             if (p->i == before && !at(p, TK_RBRACE))
@@ -876,6 +1016,7 @@ static wg_stmt *compound(parser *p)
     s->stmts = list_done(p, &l, &s->n);
     expect(p, TK_RBRACE);
     leave(p);
+    attr_filters(p, attrs, na, from);
     return s;
 }
 
@@ -949,8 +1090,20 @@ static wg_decl *global_decl(parser *p)
         d->loc = loc;
         d->init = expression(p);
         expect(p, TK_SEMI);
-    } else if (wg_tok_is(t, "enable") || wg_tok_is(t, "requires") ||
-               wg_tok_is(t, "diagnostic")) {
+    } else if (wg_tok_is(t, "diagnostic")) {
+        /* diagnostic(severity, rule);  a filter over the whole module */
+        next(p);
+        expect(p, TK_LPAREN);
+        wg_expr *sev = expression(p);
+        expect(p, TK_COMMA);
+        wg_expr *rule = expression(p);
+        accept(p, TK_COMMA);
+        expect(p, TK_RPAREN);
+        expect(p, TK_SEMI);
+        if (!p->panic)
+            filter_add(p, sev, rule, (wg_loc){0, 0}, (wg_loc){UINT32_MAX, UINT32_MAX});
+        return NULL;
+    } else if (wg_tok_is(t, "enable") || wg_tok_is(t, "requires")) {
         bool enable = wg_tok_is(t, "enable");
         while (!at(p, TK_SEMI) && !at(p, TK_EOF)) {
             if (enable && wg_tok_is(peek(p), "f16") && p->ast) {
@@ -976,6 +1129,8 @@ static wg_decl *global_decl(parser *p)
     if (d) {
         d->attrs = attrs;
         d->nattrs = nattrs;
+        if (d->kind == D_FN) /* @diagnostic on a function: a filter over all of it */
+            attr_filters(p, attrs, nattrs, loc);
     }
     return d;
 }
@@ -1035,6 +1190,9 @@ int32_t wg_ast_find(const wg_ast *ast, const char *name)
 
 void wg_ast_free(wg_ast *ast)
 {
+    free(ast->filters);
+    ast->filters = NULL;
+    ast->nfilters = ast->filters_cap = 0;
     free(ast->names);
     ast->names = NULL;
     ast->names_cap = 0;

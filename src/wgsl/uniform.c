@@ -178,6 +178,26 @@ static void check_sync(un_ctx *u, const wg_expr *e, const char *name)
              u->cf.at.line, u->cf.at.col, u->cf.why ? u->cf.why : "a non-uniform value");
 }
 
+/* WGSL's derivative_uniformity (2.3.2, 14.2): a derivative in non-uniform
+ * control flow of a fragment shader, an error unless a diagnostic filter
+ * over the call makes it a warning, an info or nothing. */
+static void check_derivative(un_ctx *u, const wg_expr *e, const char *name)
+{
+    if (!u->report || !nonuni(u->cf))
+        return;
+    int sev = wg_ast_severity(u->ast, "derivative_uniformity", e->loc, WG_ERROR);
+    if (sev < 0)
+        return;
+    char where[96] = "";
+    if (u->depth > 0)
+        snprintf(where, sizeof where, " (in function '%s', called at line %u)",
+                 u->stack[u->depth - 1]->name, u->calls[0].line);
+    wg_report(u->d, (wg_severity)sev, e->loc, "derivative_uniformity", "%s must only be called "
+              "from uniform control flow%s: control flow is non-uniform from line %u:%u, which "
+              "depends on %s", name, where, u->cf.at.line, u->cf.at.col,
+              u->cf.why ? u->cf.why : "a non-uniform value");
+}
+
 static un_taint user_call(un_ctx *u, const wg_decl *fn, const wg_expr *e)
 {
     un_taint args = UNIFORM;
@@ -264,8 +284,8 @@ static un_taint call(un_ctx *u, const wg_expr *e)
         check_sync(u, e, name);
         return UNIFORM;
     }
-    if (u->fragment && needs_derivatives(name)) /* WGSL's derivative_uniformity: an error */
-        check_sync(u, e, name);
+    if (u->fragment && needs_derivatives(name))
+        check_derivative(u, e, name);
     if (!strcmp(name, "workgroupUniformLoad")) {
         check_sync(u, e, name);
         for (uint32_t i = 0; i < e->nargs; i++)
@@ -566,7 +586,9 @@ void wg_uniformity(const wg_ast *ast, const wg_decl *entry, bool fragment, wg_di
         /* a fragment's inputs (position, locations, ...) differ per fragment */
         int s = sym_push(&u, p->name, fragment ? at(p->loc, "a fragment shader input")
                                                : builtin_taint(b, p->loc));
-        if (s >= 0 && !b && p->type && p->type->kind == E_IDENT)
+        /* a compute shader's struct of builtins: each member as its builtin
+         * (a fragment shader's members are inputs, all non-uniform) */
+        if (s >= 0 && !fragment && !b && p->type && p->type->kind == E_IDENT)
             u.syms[s].sdecl = global(&u, p->type->name, D_STRUCT);
     }
     if (entry->body)

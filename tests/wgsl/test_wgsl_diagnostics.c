@@ -287,6 +287,157 @@ static void test_graphics_entry_points(void **s)
     expect(src, want, 3);
 }
 
+/* derivative_uniformity (WGSL 2.3.2, 14.2): each case's severity and
+ * position as Dawn's getCompilationInfo gave them for the same text (type,
+ * lineNum, linePos; `webgpu` 0.6.2).  Where Dawn stops at a function's first
+ * uniformity error, stex may report more: `first` is Dawn's. */
+#define SAMPLER_DECLS "@group(0) @binding(0) var t : texture_2d<f32>;\n" \
+                      "@group(0) @binding(1) var s : sampler;\n"
+#define FRAG_IF(ATTR, BODY_ATTR)                                                          \
+    SAMPLER_DECLS ATTR "@fragment fn main(@location(0) uv : vec2f) -> @location(0) vec4f {\n" \
+    "  if (uv.x > 0.5) " BODY_ATTR "{ return textureSample(t, s, uv); }\n"                   \
+    "  return vec4f(0);\n}\n"
+
+typedef struct deriv_case {
+    const char *name, *src;
+    int severity; /* -1: valid, nothing reported */
+    uint32_t line, col;
+} deriv_case;
+
+static const deriv_case DERIV[] = {
+    {"non-uniform if", FRAG_IF("", ""), STEX_WGSL_ERROR, 4, 28},
+    {"directive off", "diagnostic(off, derivative_uniformity);\n" FRAG_IF("", ""), -1, 0, 0},
+    {"directive warning", "diagnostic(warning, derivative_uniformity);\n" FRAG_IF("", ""),
+     STEX_WGSL_WARNING, 5, 28},
+    {"directive error", "diagnostic(error, derivative_uniformity);\n" FRAG_IF("", ""),
+     STEX_WGSL_ERROR, 5, 28},
+    {"@diagnostic(info) on the function",
+     FRAG_IF("@diagnostic(info, derivative_uniformity) ", ""), STEX_WGSL_INFO, 4, 28},
+    {"@diagnostic(warning) on the block",
+     FRAG_IF("", "@diagnostic(warning, derivative_uniformity) "), STEX_WGSL_WARNING, 4, 72},
+    {"struct input",
+     "struct In { @builtin(position) pos : vec4f, @location(0) uv : vec2f };\n" SAMPLER_DECLS
+     "@fragment fn main(i : In) -> @location(0) vec4f {\n"
+     "  if (i.uv.x > 0.5) { return textureSample(t, s, i.uv); }\n  return vec4f(0);\n}\n",
+     STEX_WGSL_ERROR, 5, 30},
+    {"after a non-uniform return", SAMPLER_DECLS
+     "@fragment fn main(@location(0) uv : vec2f) -> @location(0) vec4f {\n"
+     "  if (uv.x > 0.5) { return vec4f(1); }\n  return textureSample(t, s, uv);\n}\n",
+     STEX_WGSL_ERROR, 5, 10},
+    {"in a called function", SAMPLER_DECLS
+     "fn g(uv: vec2f) -> vec4f { return textureSample(t, s, uv); }\n"
+     "@fragment fn main(@location(0) uv : vec2f) -> @location(0) vec4f {\n"
+     "  if (uv.x > 0.5) { return g(uv); }\n  return vec4f(0);\n}\n", STEX_WGSL_ERROR, 3, 35},
+    {"off on the called function", SAMPLER_DECLS
+     "@diagnostic(off, derivative_uniformity) fn g(uv : vec2f) -> vec4f {\n"
+     "  return textureSample(t, s, uv);\n}\n"
+     "@fragment fn main(@location(0) uv : vec2f) -> @location(0) vec4f {\n"
+     "  if (uv.x > 0.5) { return g(uv); }\n  return vec4f(0);\n}\n", -1, 0, 0},
+    {"fwidth", "@fragment fn main(@location(0) uv : vec2f) -> @location(0) vec4f {\n"
+     "  var r = 0.0;\n  if (uv.x > 0.5) { r = dpdx(uv.x) + fwidth(uv.y); }\n"
+     "  return vec4f(r);\n}\n", STEX_WGSL_ERROR, 3, 38},
+    {"textureSampleCompare in a switch",
+     "@group(0) @binding(2) var d : texture_depth_2d;\n"
+     "@group(0) @binding(3) var sc : sampler_comparison;\n"
+     "@fragment fn main(@location(0) uv : vec2f) -> @location(0) vec4f {\n"
+     "  var r = vec4f(0);\n"
+     "  switch (i32(uv.y)) { case 0: { r.x = textureSampleCompare(d, sc, uv, 0.5); } default: {} }\n"
+     "  return r;\n}\n", STEX_WGSL_ERROR, 5, 40},
+    {"uniform condition", SAMPLER_DECLS "@group(0) @binding(2) var<uniform> k : f32;\n"
+     "@fragment fn main(@location(0) uv : vec2f) -> @location(0) vec4f {\n"
+     "  if (k > 0.5) { return textureSample(t, s, uv); }\n  return vec4f(0);\n}\n", -1, 0, 0},
+    {"after discard (helper invocations keep derivatives)",
+     "@fragment fn main(@location(0) uv : vec2f) -> @location(0) vec4f {\n"
+     "  if (uv.x > 0.5) { discard; }\n  return vec4f(dpdx(uv.x));\n}\n", -1, 0, 0},
+    {"a barrier is not a derivative",
+     "diagnostic(warning, derivative_uniformity);\n"
+     "@group(0) @binding(0) var<storage, read_write> b : array<u32>;\n"
+     "@compute @workgroup_size(1) fn main(@builtin(local_invocation_index) i : u32) {\n"
+     "  if (b[i] > 0) { workgroupBarrier(); }\n}\n", STEX_WGSL_ERROR, 4, 19},
+};
+
+static void test_derivative_uniformity(void **s)
+{
+    (void)s;
+    for (size_t i = 0; i < sizeof DERIV / sizeof DERIV[0]; i++) {
+        const deriv_case *c = &DERIV[i];
+        stex_wgsl_module *m;
+        stex_status st = stex_wgsl_module_create(c->src, "t.wgsl", &m);
+        const char *text = stex_wgsl_module_diagnostics(m);
+        size_t n = stex_wgsl_module_diagnostic_count(m);
+        if (c->severity < 0) {
+            if (st != STEX_OK || n)
+                fail_msg("%s: expected valid and silent, got:\n%s", c->name, text);
+        } else {
+            stex_wgsl_diagnostic g = {0};
+            bool found = false;
+            for (size_t k = 0; !found && stex_wgsl_module_diagnostic_at(m, k, &g); k++)
+                found = (int)g.severity == c->severity && g.line == c->line &&
+                        g.column == c->col && !strcmp(g.rule, c->severity == STEX_WGSL_ERROR &&
+                                                      strstr(c->name, "barrier")
+                                                          ? "uniformity" : "derivative_uniformity");
+            if (!found || (st == STEX_OK) != (c->severity != STEX_WGSL_ERROR))
+                fail_msg("%s: expected severity %d at %u:%u, got:\n%s", c->name, c->severity,
+                         c->line, c->col, text);
+        }
+        stex_wgsl_module_destroy(m);
+    }
+}
+
+/* Warnings leave a module valid and are listed with it: a statement after
+ * a return (Dawn: "code is unreachable", a warning, 1:49), an unknown rule
+ * in a filter (Dawn: a warning at the rule, 1:17); a filter turns the
+ * first off; a bad severity is an error (Dawn: 1:12). */
+static void test_warnings(void **s)
+{
+    (void)s;
+    static const struct {
+        const char *src, *want;
+        stex_status st;
+    } cases[] = {
+        {"@compute @workgroup_size(1) fn main() { return; let x = 1; }\n",
+         "t.wgsl:1:49: warning: code is unreachable [chromium.unreachable_code]", STEX_OK},
+        {"@compute @workgroup_size(1) fn main() { loop { break; let y = 2; } }\n",
+         "t.wgsl:1:55: warning: code is unreachable", STEX_OK},
+        {"diagnostic(off, derivative_uniformty);\n@compute @workgroup_size(1) fn main() {}\n",
+         "t.wgsl:1:17: warning: unrecognized diagnostic rule 'derivative_uniformty' (did you "
+         "mean 'derivative_uniformity'?)", STEX_OK},
+        {"diagnostic(off, chromium.unreachable_code);\n"
+         "@compute @workgroup_size(1) fn main() { return; let x = 1; }\n", "", STEX_OK},
+        {"diagnostic(loud, derivative_uniformity);\n@compute @workgroup_size(1) fn main() {}\n",
+         "t.wgsl:1:12: error: a diagnostic filter's severity is error, warning, info or off",
+         STEX_VALIDATION_ERROR},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        stex_wgsl_module *m;
+        stex_status st = stex_wgsl_module_create(cases[i].src, "t.wgsl", &m);
+        const char *text = stex_wgsl_module_diagnostics(m);
+        if (st != cases[i].st || (*cases[i].want ? !strstr(text, cases[i].want) : *text != 0))
+            fail_msg("case %zu: expected status %d and '%s', got %d:\n%s", i, cases[i].st,
+                     cases[i].want, st, text);
+        stex_wgsl_module_destroy(m);
+    }
+}
+
+/* Columns count code points (WGSL counts characters): Dawn's linePos for
+ * the 1.5 after "let \u00e9\u00e9" is 40 (UTF-16 units, one each); after two
+ * characters past U+FFFF it is 42 (two units each), where the code points
+ * are 40 again.  The caret stands under the column. */
+static void test_columns_count_code_points(void **s)
+{
+    (void)s;
+    const char *bmp[] = {"t.wgsl:1:40: error: the initializer has type abstract-float where "
+                         "i32 is expected [type-mismatch]\n"
+                         "  fn f() { let \u00e9\u00e9: i32 = 1; let y: i32 = 1.5; }\n"
+                         "                                         ^\n"};
+    expect("fn f() { let \u00e9\u00e9: i32 = 1; let y: i32 = 1.5; }\n", bmp, 1);
+    const char *astral[] = {"t.wgsl:1:40: error"};
+    expect("fn f() { let \U00020000\U00020001: i32 = 1; let y: i32 = 1.5; }\n", astral, 1);
+    const char *tab[] = {"t.wgsl:2:10: error: unknown identifier 'q'"
+                         " [identifier]\n  \tlet \u03bb = q;\n  \t        ^\n"};
+    expect("fn f() {\n\tlet \u03bb = q;\n}\n", tab, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -296,6 +447,8 @@ int main(void)
         cmocka_unit_test(test_unicode_identifiers),
         cmocka_unit_test(test_reserved_words_and_keywords),
         cmocka_unit_test(test_shadowing_predeclared_types),
+        cmocka_unit_test(test_derivative_uniformity), cmocka_unit_test(test_warnings),
+        cmocka_unit_test(test_columns_count_code_points),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
