@@ -68,7 +68,9 @@ const stex_kernel *cli_find_kernel(const char *cmd, const char *name)
     const stex_kernel *k = stex_kernel_find(name);
     if (k)
         return k;
-    fprintf(stderr, "stex %s: unknown kernel '%s'; the kernels are:", cmd, name ? name : "");
+    char near[96];
+    fprintf(stderr, "stex %s: unknown kernel '%s'%s; the kernels are:", cmd, name ? name : "",
+            cli_near_kernel(near, sizeof near, name ? name : ""));
     for (size_t i = 0; i < stex_kernel_count(); i++)
         fprintf(stderr, " %s", stex_kernel_at(i)->name);
     fprintf(stderr, "\n(`stex run --list` describes them)\n");
@@ -130,7 +132,9 @@ bool cli_parse_format(const char *cmd, const char *s, void *out)
         *(stex_format *)out = f;
         return true;
     }
-    fprintf(stderr, "stex %s: --format: '%s' is not a texel format stex reads; accepted:", cmd, s);
+    char near[96];
+    fprintf(stderr, "stex %s: --format: '%s' is not a texel format stex reads%s; accepted:", cmd,
+            s, cli_near_format(near, sizeof near, s));
     for (int i = 1; i < STEX_FORMAT_COUNT; i++)
         if (stex_npy_dtype((stex_format)i, &ch))
             fprintf(stderr, " %s", stex_format_name((stex_format)i));

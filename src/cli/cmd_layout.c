@@ -164,9 +164,10 @@ static int build_view(const layout_opts *o, const cli_args *a, layout_view *v)
     if (a->count != 2)
         return cli_usage(cmd, "expected FORMAT and WxH[xL], got %d argument(s)", a->count);
     v->fi = stex_format_get(stex_format_from_name(a->value[0]));
+    char near[96];
     if (!v->fi || v->fi->kind == STEX_KIND_COMPRESSED)
-        return cli_usage(cmd, "'%s' is not a texel format stex lays out (see `stex formats`)",
-                         a->value[0]);
+        return cli_usage(cmd, "'%s' is not a texel format stex lays out%s (see `stex formats`)",
+                         a->value[0], v->fi ? "" : cli_near_format(near, sizeof near, a->value[0]));
     uint32_t *size = v->size;
     if (!cli_parse_size(cmd, "size", a->value[1], size))
         return CLI_USAGE;

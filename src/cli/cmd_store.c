@@ -205,7 +205,8 @@ static bool storage_format(const char *name, stex_format *out)
 {
     stex_format fmt = stex_format_from_name(name);
     if (fmt == STEX_FORMAT_UNDEFINED) {
-        cli_usage(CMD, "unknown format '%s'", name);
+        char near[96];
+        cli_usage(CMD, "unknown format '%s'%s", name, cli_near_format(near, sizeof near, name));
         list_storage_formats(stderr);
         return false;
     }

@@ -47,7 +47,9 @@ static bool parse_format(const char *cmd, const char *s, void *field)
 {
     stex_format f = stex_format_from_name(s);
     if (f == STEX_FORMAT_UNDEFINED) {
-        fprintf(stderr, "stex %s: --format: unknown format '%s'; accepted values:", cmd, s);
+        char near[96];
+        fprintf(stderr, "stex %s: --format: unknown format '%s'%s; accepted values:", cmd, s,
+                cli_near_format(near, sizeof near, s));
         for (int i = 1; i < STEX_FORMAT_COUNT; i++)
             fprintf(stderr, "%s %s", i > 1 ? "," : "", stex_format_name((stex_format)i));
         fprintf(stderr, "\n(see `stex %s --help`)\n", cmd);

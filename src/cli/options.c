@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "common/suggest.h"
+#include "stex/format.h"
+#include "stex/kernels.h"
 
 int cli_getopt_table(const cli_spec *spec, struct option *longopts, char *optstring)
 {
@@ -84,6 +87,56 @@ static int add_value(const cli_spec *spec, cli_args *args, const char *value)
     return CLI_OK;
 }
 
+const char *cli_did_you_mean(char *buf, size_t size, const char *word,
+                             const char *const *names, size_t n)
+{
+    const char *near = stex_suggest(word, names, n);
+    snprintf(buf, size, near ? " (did you mean '%s'?)" : "", near);
+    return buf;
+}
+
+const char *cli_near_format(char *buf, size_t size, const char *word)
+{
+    stex_suggestion s;
+    stex_suggest_init(&s, word);
+    for (int i = STEX_FORMAT_UNDEFINED + 1; i < STEX_FORMAT_COUNT; i++)
+        stex_suggest_offer(&s, stex_format_name((stex_format)i));
+    const char *near = stex_suggest_best(&s);
+    snprintf(buf, size, near ? " (did you mean '%s'?)" : "", near);
+    return buf;
+}
+
+const char *cli_near_kernel(char *buf, size_t size, const char *word)
+{
+    stex_suggestion s;
+    stex_suggest_init(&s, word);
+    for (size_t i = 0; i < stex_kernel_count(); i++)
+        stex_suggest_offer(&s, stex_kernel_at(i)->name);
+    const char *near = stex_suggest_best(&s);
+    snprintf(buf, size, near ? " (did you mean '%s'?)" : "", near);
+    return buf;
+}
+
+/* " (did you mean '--NAME'?)" for an unknown long option "--nmae[=v]". */
+static const char *near_option(const cli_spec *spec, const char *token)
+{
+    static char buf[96];
+    buf[0] = '\0';
+    if (strncmp(token, "--", 2))
+        return buf;
+    char word[64];
+    snprintf(word, sizeof word, "%.*s", (int)strcspn(token + 2, "="), token + 2);
+    stex_suggestion s;
+    stex_suggest_init(&s, word);
+    for (const cli_option *o = spec->options; o->name; o++)
+        stex_suggest_offer(&s, o->name);
+    stex_suggest_offer(&s, "help");
+    const char *near = stex_suggest_best(&s);
+    if (near)
+        snprintf(buf, sizeof buf, " (did you mean '--%s'?)", near);
+    return buf;
+}
+
 /* One option token (getopt_long moves optind past it and its argument). */
 static int one_option(const cli_spec *spec, int argc, char **argv, void *opts, cli_args *args,
                       const struct option *longopts, const char *optstring)
@@ -107,7 +160,7 @@ static int one_option(const cli_spec *spec, int argc, char **argv, void *opts, c
                              spec->options[known].name, token);
         if (optopt > 0 && optopt < 256)
             return cli_usage(spec->name, "unknown option '-%c'", optopt);
-        return cli_usage(spec->name, "unknown option '%s'", token);
+        return cli_usage(spec->name, "unknown option '%s'%s", token, near_option(spec, token));
     }
     const cli_option *o = &spec->options[i];
     args->given |= (uint64_t)1 << i;

@@ -82,4 +82,12 @@ void cli_print_help(const cli_spec *spec, FILE *f);
  * name returns that letter.  Returns the number of options in the table. */
 int cli_getopt_table(const cli_spec *spec, struct option *longopts, char *optstring);
 
+/* "did you mean": " (did you mean 'X'?)" for the known name nearest a
+ * mistyped one, or "" when none is near (common/suggest.h's measure);
+ * the text lives in buf.  The kinds of name the CLI looks up: */
+const char *cli_did_you_mean(char *buf, size_t size, const char *word,
+                             const char *const *names, size_t n);
+const char *cli_near_format(char *buf, size_t size, const char *word);
+const char *cli_near_kernel(char *buf, size_t size, const char *word);
+
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "run/run_internal.h"
+#include "common/suggest.h"
 
 #define BAD STEX_FILE_FORMAT_ERROR
 
@@ -40,7 +41,13 @@ stex_status run_check_members(const stex_run *r, const json_t *obj, const char *
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
                      a == allowed ? "" : ", ", *a);
         run_path_key(p, path, key);
-        return run_fail(r, BAD, p, "unknown member '%s' (expected %s)", key,
+        stex_suggestion near; /* "did you mean" the allowed name nearest the key */
+        stex_suggest_init(&near, key);
+        for (const char *const *a = allowed; *a; a++)
+            stex_suggest_offer(&near, *a);
+        const char *best = stex_suggest_best(&near);
+        return run_fail(r, BAD, p, "unknown member '%s' (%s%s%sexpected %s)", key,
+                        best ? "did you mean '" : "", best ? best : "", best ? "'? " : "",
                         *allowed ? list : "none");
     }
     return STEX_OK;
@@ -166,6 +173,14 @@ stex_status run_get_string(const stex_run *r, const json_t *obj, const char *pat
     return STEX_OK;
 }
 
+static int n_names(const char *const *names)
+{
+    int n = 0;
+    while (names[n])
+        n++;
+    return n;
+}
+
 stex_status run_get_enum(const stex_run *r, const json_t *obj, const char *path, const char *key,
                          const char *what, const char *const *names, int *out)
 {
@@ -183,7 +198,9 @@ stex_status run_get_enum(const stex_run *r, const json_t *obj, const char *path,
         snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", i ? ", " : "",
                  names[i]);
     run_path_key(p, path, key);
-    return run_fail(r, BAD, p, "unknown %s \"%s\" (expected %s)", what, s, list);
+    const char *best = stex_suggest(s, names, (size_t)n_names(names));
+    return run_fail(r, BAD, p, "unknown %s \"%s\" (%s%s%sexpected %s)", what, s,
+                    best ? "did you mean \"" : "", best ? best : "", best ? "\"? " : "", list);
 }
 
 stex_status run_get_format(const stex_run *r, const json_t *obj, const char *path,
@@ -197,7 +214,14 @@ stex_status run_get_format(const stex_run *r, const json_t *obj, const char *pat
     if (f == STEX_FORMAT_UNDEFINED) {
         char p[RUN_PATH_MAX];
         run_path_key(p, path, key);
-        return run_fail(r, BAD, p, "unknown GPUTextureFormat \"%s\" (`stex formats` lists them)", s);
+        stex_suggestion near;
+        stex_suggest_init(&near, s);
+        for (int i = STEX_FORMAT_UNDEFINED + 1; i < STEX_FORMAT_COUNT; i++)
+            stex_suggest_offer(&near, stex_format_name((stex_format)i));
+        const char *best = stex_suggest_best(&near);
+        return run_fail(r, BAD, p, "unknown GPUTextureFormat \"%s\" (%s%s%s`stex formats` lists "
+                        "them)", s, best ? "did you mean \"" : "", best ? best : "",
+                        best ? "\"? " : "");
     }
     *out = f;
     return STEX_OK;

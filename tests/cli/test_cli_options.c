@@ -240,6 +240,63 @@ static void test_options_anywhere(void **state)
     cli_free(&r);
 }
 
+/* "did you mean": a mistyped kernel, format, option or run-file member is
+ * answered with the nearest name (at most 2 edits away, 1 for a short
+ * word), and a word near nothing with none. */
+static void test_did_you_mean(void **state)
+{
+    (void)state;
+    char run[512];
+    path_in(run, sizeof run, "typo.json");
+    FILE *f = fopen(run, "w");
+    assert_non_null(f);
+    fputs("{\"shaderModules\": {\"m\": {\"code\": \"@compute @workgroup_size(1) fn main() {}\"}},\n"
+          " \"textures\": {\"t\": {\"size\": [1, 1], \"format\": \"rgba8unrom\","
+          " \"usage\": [\"STORAGE_BINDING\"]}},\n"
+          " \"pipelines\": {\"p\": {\"layout\": \"auto\", \"compute\": {\"module\": \"m\","
+          " \"entryPiont\": \"main\"}}}}\n", f);
+    fclose(f);
+    static const struct { const char *args, *msg; } cases[] = {
+        {"run blurr", "unknown kernel 'blurr' (did you mean 'blur'?)"},
+        {"race difundri --size 8x8", "unknown kernel 'difundri' (did you mean 'difundir'?)"},
+        {"store rgba8unrom 1", "unknown format 'rgba8unrom' (did you mean 'rgba8unorm'?)"},
+        {"layout r32flaot 4x4", "(did you mean 'r32float'?)"},
+        {"validate --format bgra8unorn", "unknown format 'bgra8unorn' (did you mean 'bgra8unorm'?)"},
+        {"run decaer --profle nvidia", "unknown option '--profle' (did you mean '--profile'?)"},
+        {"run decaer --sizee=4x4", "unknown option '--sizee=4x4' (did you mean '--size'?)"},
+        {"check --jsno x.wgsl", "unknown option '--jsno' (did you mean '--json'?)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cli_result r = run_stex("%s", cases[i].args);
+        if (r.code != 2 || !strstr(r.err, cases[i].msg))
+            fail_msg("`stex %s`: exit %d, stderr '%s'; expected exit 2 and '%s'", cases[i].args,
+                     r.code, r.err, cases[i].msg);
+        cli_free(&r);
+    }
+    /* a run file: the texture's format first (the pipeline is read later) */
+    cli_result r = run_stex("run '%s'", run);
+    CLI_EXPECT(r, 2, "unknown GPUTextureFormat \"rgba8unrom\" (did you mean \"rgba8unorm\"?");
+    cli_free(&r);
+    f = fopen(run, "w");
+    fputs("{\"shaderModules\": {\"m\": {\"code\": \"@compute @workgroup_size(1) fn main() {}\"}},\n"
+          " \"pipelines\": {\"p\": {\"layout\": \"auto\", \"compute\": {\"module\": \"m\","
+          " \"entryPiont\": \"main\"}}}}\n", f);
+    fclose(f);
+    r = run_stex("run '%s'", run);
+    CLI_EXPECT(r, 2, "unknown member 'entryPiont' (did you mean 'entryPoint'? expected module, "
+                     "entryPoint, constants)");
+    cli_free(&r);
+    remove(run);
+    /* nothing near: no suggestion */
+    r = run_stex("run zzzzzzzz");
+    CLI_EXPECT(r, 2, "unknown kernel 'zzzzzzzz'; the kernels are:");
+    cli_free(&r);
+    r = run_stex("run decaer --qqqqqq");
+    CLI_EXPECT(r, 2, NULL);
+    assert_null(strstr(r.err, "did you mean"));
+    cli_free(&r);
+}
+
 /* stdout on a full disk: every subcommand must notice and exit non-zero. */
 static void test_stdout_full(void **state)
 {
@@ -286,7 +343,7 @@ int main(void)
         cmocka_unit_test(test_parse),            cmocka_unit_test(test_decimal_numbers),
         cmocka_unit_test(test_every_help),       cmocka_unit_test(test_version),
         cmocka_unit_test(test_numbers_and_seed), cmocka_unit_test(test_options_anywhere),
-        cmocka_unit_test(test_stdout_full),
+        cmocka_unit_test(test_stdout_full),      cmocka_unit_test(test_did_you_mean),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     scratch_remove(cli_dir);
