@@ -194,34 +194,92 @@ STEX_API bool stex_tolerance_parse(const char *s, stex_tolerance *out);
 
 #define STEX_COMPARE_LISTED 10
 
+/* How one channel of two texels differs.  Distances count in the format's
+ * units; the three kinds without one are named, never "0 ULP". */
+typedef enum stex_channel_verdict {
+    STEX_CHANNEL_EQUAL = 0,     /* the same bits */
+    STEX_CHANNEL_DISTANCE,      /* two numbers `diff` units apart (diff >= 1) */
+    STEX_CHANNEL_SIGN_OF_ZERO,  /* +0 against -0: equal as numbers, bits differ */
+    STEX_CHANNEL_NAN_PAYLOAD,   /* two NaNs with different bits */
+    STEX_CHANNEL_NAN_VS_NUMBER  /* a NaN against a number: no distance */
+} stex_channel_verdict;
+
+typedef struct stex_channel_diff {
+    stex_channel_verdict verdict;
+    uint64_t diff;                      /* units; 0 unless DISTANCE, UINT64_MAX for NaN */
+    uint32_t golden_code, actual_code;  /* the channel's bit field in each texel */
+} stex_channel_diff;
+
+/* Channel c (0..3 = R, G, B, A as the format names them, whatever the byte
+ * order) of two texels of format f; EQUAL for a channel f lacks. */
+STEX_API stex_channel_diff stex_channel_compare(stex_format f, const uint8_t *golden,
+                                                const uint8_t *actual, unsigned c);
+
 typedef struct stex_mismatch {
     uint32_t x, y, z;
     uint8_t golden[16], actual[16];  /* texel bytes, memory order */
     uint64_t diff;                   /* largest channel difference, format units */
+    stex_channel_diff channel[4];    /* R, G, B, A (stex_channel_compare) */
 } stex_mismatch;
+
+/* One channel over the whole comparison (texels whose bytes differ). */
+typedef struct stex_channel_summary {
+    uint64_t differing;      /* texels whose channel bits differ */
+    uint64_t max_diff;       /* largest distance, format units (0: none) */
+    double max_abs;          /* largest |golden - actual| of the values textureLoad
+                              * returns (spec profile); INFINITY for inf against
+                              * a finite value; NaNs left out */
+    uint64_t sign_of_zero, nan_payload, nan_vs_number;  /* texels of each kind */
+} stex_channel_summary;
+
+/* The histogram of distances: differing texels by their distance d (the
+ * largest channel's).  Bucket 0: d = 0 (bits differ, numbers do not: a sign
+ * of zero, a NaN payload); bucket k (1..32): 2^(k-1) <= d < 2^k (32 also
+ * takes anything larger); STEX_COMPARE_NAN_BUCKET: a NaN against a number. */
+#define STEX_COMPARE_BUCKETS 34
+#define STEX_COMPARE_NAN_BUCKET 33
+
+typedef struct stex_compare_bucket {
+    uint64_t texels;  /* differing texels at this distance */
+    uint64_t beyond;  /* of which out of tolerance (the rest were accepted) */
+} stex_compare_bucket;
 
 typedef struct stex_compare_result {
     uint64_t texels;          /* compared */
     uint64_t mismatches;      /* out of tolerance */
     uint64_t differing;       /* not byte-identical (>= mismatches) */
+    uint64_t tolerated;       /* differing, but accepted by the tolerance */
     uint64_t max_diff;        /* largest channel difference, format units */
     bool max_diff_unbounded;  /* a NaN against a number, or an infinite distance */
     const char *unit;         /* "LSB" or "ULP" */
     uint32_t listed;          /* first mismatches, in x, y, z order */
     stex_mismatch first[STEX_COMPARE_LISTED];
+    unsigned channels;                  /* the format's */
+    stex_channel_summary channel[4];    /* R, G, B, A */
+    stex_compare_bucket histogram[STEX_COMPARE_BUCKETS];
 } stex_compare_result;
 
 /* Difference of one texel in the format's units (max over channels);
  * UINT64_MAX for NaN against non-NaN. */
 STEX_API uint64_t stex_texel_diff(stex_format f, const uint8_t *a, const uint8_t *b);
 
+/* A readback whose four 8-bit channels lie in B, G, R, A order (a canvas's
+ * or swap chain's bgra8unorm) taken as `as`: bytes 0 and 2 of every texel
+ * swapped and the image relabelled.  Both formats must have four 8-bit
+ * channels of one type and the same sRGB-ness (bgra8unorm -> rgba8unorm,
+ * or rgba8unorm -> rgba8unorm for bytes mislabelled RGBA). */
+STEX_API stex_status stex_image_swap_rb(stex_image *img, stex_format as);
+
 /* inputs: required for ALLOWED (same size as the images), ignored otherwise. */
 STEX_API stex_status stex_compare(const stex_image *golden, const stex_image *actual, stex_tolerance tol,
                          const stex_inputs *inputs, stex_compare_result *res);
 /* A picture of the differences, width x (height * depth) (layers stacked),
  * each texel k x k pixels with k = 256 / the longer side (at least 1):
- * equal texels dark grey, differing-but-tolerated blue, mismatches red to
- * yellow by the size of the difference. */
+ * equal texels dark grey, differing-but-tolerated blue, mismatches red (1
+ * unit) to yellow (4096 units or more) by the size of the difference, a NaN
+ * against a number magenta.  A legend band below the texels (the picture
+ * widened when it is narrower than the legend, with black) names each
+ * colour and counts its texels (docs/file-formats.md gives its layout). */
 STEX_API stex_status stex_write_diff_png(const char *path, const stex_image *golden,
                                          const stex_image *actual, stex_tolerance tol,
                                          const stex_inputs *inputs);

@@ -1,11 +1,14 @@
 /* stex compare: a readback against a golden, under a tolerance. */
 #include "cli/cli_kernel.h"
+#include "cli/compare_report.h"
 
 #include <inttypes.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char SYNOPSIS[] =
     "usage: stex compare GOLDEN ACTUAL [OPTIONS]\n"
@@ -14,7 +17,9 @@ static const char SYNOPSIS[] =
     "its X.bin.json sidecar (or a raw .bin described by --format/--size/\n"
     "--bytes-per-row), .npy, .png. A raw .bin or .npy ACTUAL takes the golden's\n"
     "format and size when none is given. A golden whose companions (data,\n"
-    "sidecar, recorded inputs) do not belong together is refused.\n";
+    "sidecar, recorded inputs) do not belong together is refused. A readback\n"
+    "in B, G, R, A order (a canvas or swap chain's bgra8unorm) is compared with\n"
+    "an rgba8unorm golden with its B and R bytes swapped, as the report says.\n";
 
 static const char EPILOGUE[] =
     "examples:\n"
@@ -23,6 +28,8 @@ static const char EPILOGUE[] =
     "  stex compare golden.bin gpu.raw.bin --format rgba8unorm --size 64x64\n"
     "  stex compare golden.bin gpu.raw.bin --bytes-per-row 512   # format, size: golden's\n"
     "  stex compare golden.bin gpu.raw.bin --unpadded\n"
+    "  stex compare golden.bin canvas.raw.bin --format bgra8unorm   # B, R swapped\n"
+    "  stex compare golden.png screenshot.png --swizzle bgra\n"
     "  stex compare golden.npy actual.npy --json\n"
     "\n"
     "exit status: 0 equal within the tolerance, 1 mismatch, 2 usage error,\n"
@@ -38,7 +45,7 @@ typedef struct compare_opts {
     compare_tolerance tolerance;
     const char *inputs, *diff;
     cli_raw_layout raw;
-    bool json, unpadded;
+    bool json, unpadded, swizzle;
 } compare_opts;
 
 static bool parse_tolerance(const char *cmd, const char *s, void *field)
@@ -74,6 +81,16 @@ static bool parse_diff(const char *cmd, const char *s, void *field)
     return true;
 }
 
+static bool parse_swizzle(const char *cmd, const char *s, void *field)
+{
+    if (strcmp(s, "bgra") && strcmp(s, "rgba")) {
+        cli_usage(cmd, "--swizzle: '%s' is not a byte order (accepted: bgra, rgba)", s);
+        return false;
+    }
+    *(bool *)field = !strcmp(s, "bgra");
+    return true;
+}
+
 #define AT(field) offsetof(compare_opts, field)
 static const cli_option compare_options[] = {
     {.name = "tolerance", .kind = CLI_CUSTOM, .parse = parse_tolerance, .at = AT(tolerance),
@@ -98,150 +115,89 @@ static const cli_option compare_options[] = {
     {.name = "unpadded", .kind = CLI_FLAG, .at = AT(unpadded),
      .help = "raw .bin files have unpadded rows (bytes per row =\n"
              "width x texel bytes), as a readback copied row by row"},
+    {.name = "swizzle", .kind = CLI_CUSTOM, .parse = parse_swizzle, .at = AT(swizzle),
+     .metavar = "ORDER",
+     .help = "bgra: ACTUAL's 8-bit channels lie in B, G, R, A order\n"
+             "(a canvas or swap-chain readback): B and R are\n"
+             "swapped before comparing; rgba (default): as read.\n"
+             "A bgra8unorm ACTUAL (its sidecar's or --format's)\n"
+             "against an rgba8unorm golden is swapped anyway"},
     {.name = "rows-per-image", .kind = CLI_U32, .at = AT(raw.rows_per_image), .metavar = "N",
      .help = "image pitch of raw .bin files (default: height)"},
     {.name = "diff", .kind = CLI_CUSTOM, .parse = parse_diff, .at = AT(diff), .metavar = "FILE",
      .help = "write a picture of the differences (.png): equal texels\n"
-             "dark grey, tolerated blue, mismatches red to yellow"},
+             "dark grey, tolerated blue, mismatches red (1 unit) to\n"
+             "yellow (4096 or more), a legend below naming each\n"
+             "colour and its count of texels"},
     {.name = "json", .kind = CLI_FLAG, .at = AT(json), .help = "print the result as one JSON object"},
     {0}};
 #undef AT
 
 const cli_spec cli_compare_spec = {"compare", SYNOPSIS, EPILOGUE, compare_options};
 
-static void print_texel_json(const char *key, const uint8_t *p, unsigned n)
+/* The row pitch at which a raw file of `size` bytes holds the texels:
+ * unpadded rows (bytesPerRow = row) or a multiple of 256, the file whole
+ * or without the last row's padding (as stex_read_bin_raw reads); 0 if
+ * none fits. */
+static uint64_t pitch_of(uint64_t size, uint64_t row, uint64_t h, uint64_t d, uint64_t rpi)
 {
-    char hex[40];
-    cli_hex(p, n, hex);
-    printf("\"%s\": \"%s\"", key, hex);
+    if (size == row * rpi * d || size == row * (rpi * (d - 1) + h))
+        return row;
+    if (size % (rpi * d) == 0) {
+        uint64_t b = size / (rpi * d);
+        if (b >= row && b % 256 == 0)
+            return b;
+    }
+    uint64_t n = rpi * (d - 1) + h - 1; /* padded rows before the last one */
+    if (n && size > row && (size - row) % n == 0) {
+        uint64_t b = (size - row) / n;
+        if (b >= row && b % 256 == 0)
+            return b;
+    }
+    return 0;
 }
 
-/* "KEY": [0.5, 1, 0, 1]: what textureLoad returns for the texel's bytes,
- * its channels only (the spec profile; integers for uint/sint formats;
- * NaN and infinities, which JSON numbers cannot hold, as "NaN", "inf",
- * "-inf"). */
-static void print_values_json(const char *key, stex_format f, const uint8_t *bytes)
+/* A raw .bin that did not fit the layout it was read with: what its size
+ * does fit (unpadded rows, another bytesPerRow, another texel size), and
+ * the option that reads it so.  Nothing when the failure was another. */
+static void pitch_hint(const char *path, const cli_raw_layout *raw)
 {
-    const stex_format_info *fi = stex_format_get(f);
-    stex_vec4 v;
-    printf("\"%s\": ", key);
-    if (stex_decode_texel(stex_profile_get(STEX_PROFILE_SPEC), f, bytes, &v)) {
-        fputs("null", stdout);
+    char side[4096];
+    struct stat sb;
+    snprintf(side, sizeof side, "%s.json", path);
+    if (stex_file_kind_of(path) != STEX_FILE_BIN || !access(side, F_OK) || !raw->format ||
+        !raw->size[0] || stat(path, &sb) || !S_ISREG(sb.st_mode))
+        return;
+    const stex_format_info *fi = stex_format_get(raw->format);
+    uint64_t size = (uint64_t)sb.st_size, w = raw->size[0], h = raw->size[1];
+    uint64_t d = raw->size[2] ? raw->size[2] : 1, rpi = raw->rows_per_image ? raw->rows_per_image : h;
+    uint64_t asked = raw->bytes_per_row ? raw->bytes_per_row
+                                        : stex_copy_bytes_per_row(raw->format, (uint32_t)w);
+    uint64_t bpr = pitch_of(size, w * fi->bytes, h, d, rpi);
+    if (bpr && bpr != asked && bpr == w * fi->bytes) {
+        fprintf(stderr, "stex compare: hint: %s's %" PRIu64 " bytes are %" PRIu64 "x%" PRIu64
+                        "x%" PRIu64 " %s texels\n  in unpadded rows (bytesPerRow %" PRIu64
+                        " = %" PRIu64 " x %u bytes): read it with --unpadded\n",
+                path, size, w, h, d, fi->name, bpr, w, fi->bytes);
         return;
     }
-    for (unsigned c = 0; c < fi->channels; c++) {
-        fputs(c ? ", " : "[", stdout);
-        if (fi->scalar == STEX_SCALAR_U32)
-            printf("%" PRIu32, v.u[c]);
-        else if (fi->scalar == STEX_SCALAR_I32)
-            printf("%" PRId32, v.i[c]);
-        else if (isnan(v.f[c]))
-            fputs("\"NaN\"", stdout);
-        else if (isinf(v.f[c]))
-            fputs(v.f[c] > 0 ? "\"inf\"" : "\"-inf\"", stdout);
-        else
-            printf("%.9g", (double)v.f[c]);
-    }
-    fputs("]", stdout);
-}
-
-static void print_json(const compare_opts *o, const stex_image *g, const stex_compare_result *r,
-                       bool equal)
-{
-    const stex_format_info *fi = stex_format_get(g->format);
-    printf("{\"equal\": %s, \"tolerance\": ", equal ? "true" : "false");
-    cli_json_string(stdout, o->tolerance.text);
-    printf(", \"format\": \"%s\", \"size\": [%u, %u, %u], \"texels\": %" PRIu64
-           ", \"mismatches\": %" PRIu64 ", \"differing\": %" PRIu64 ", \"max_diff\": ",
-           fi->name, g->width, g->height, g->depth, r->texels, r->mismatches, r->differing);
-    if (r->max_diff_unbounded)
-        fputs("null", stdout);
-    else
-        printf("%" PRIu64, r->max_diff);
-    printf(", \"unit\": \"%s\", \"first_mismatches\": [", r->unit);
-    for (uint32_t i = 0; i < r->listed; i++) {
-        const stex_mismatch *m = &r->first[i];
-        printf("%s{\"x\": %u, \"y\": %u, \"z\": %u, ", i ? ", " : "", m->x, m->y, m->z);
-        print_texel_json("golden", m->golden, fi->bytes);
-        fputs(", ", stdout);
-        print_texel_json("actual", m->actual, fi->bytes);
-        fputs(", ", stdout);
-        print_values_json("golden_values", g->format, m->golden);
-        fputs(", ", stdout);
-        print_values_json("actual_values", g->format, m->actual);
-        if (m->diff == UINT64_MAX)
-            fputs(", \"diff\": null}", stdout);
-        else
-            printf(", \"diff\": %" PRIu64 "}", m->diff);
-    }
-    fputs("], \"diff_png\": ", stdout);
-    if (o->diff)
-        cli_json_string(stdout, o->diff);
-    else
-        fputs("null", stdout);
-    puts("}");
-}
-
-/* "(0.5, 1, 0, 1)": what textureLoad returns for the texel's bytes, its
- * channels only (the spec profile; integers for uint/sint formats). */
-static void decoded(stex_format f, const uint8_t *bytes, char *buf, size_t n)
-{
-    const stex_format_info *fi = stex_format_get(f);
-    stex_vec4 v;
-    if (stex_decode_texel(stex_profile_get(STEX_PROFILE_SPEC), f, bytes, &v)) {
-        snprintf(buf, n, "(?)");
+    if (bpr && bpr != asked) {
+        fprintf(stderr, "stex compare: hint: %s's %" PRIu64 " bytes are %" PRIu64 "x%" PRIu64
+                        "x%" PRIu64 " %s texels\n  in rows of %" PRIu64 " bytes (bytesPerRow %"
+                        PRIu64 "): read it with --bytes-per-row %" PRIu64 "\n",
+                path, size, w, h, d, fi->name, bpr, bpr, bpr);
         return;
     }
-    size_t k = 0;
-    for (unsigned c = 0; c < fi->channels && k < n; c++) {
-        const char *sep = c ? ", " : "(";
-        if (fi->scalar == STEX_SCALAR_U32)
-            k += (size_t)snprintf(buf + k, n - k, "%s%" PRIu32, sep, v.u[c]);
-        else if (fi->scalar == STEX_SCALAR_I32)
-            k += (size_t)snprintf(buf + k, n - k, "%s%" PRId32, sep, v.i[c]);
-        else
-            k += (size_t)snprintf(buf + k, n - k, "%s%.9g", sep, (double)v.f[c]);
+    static const unsigned texel_bytes[] = {1, 2, 4, 8, 16};
+    for (size_t i = 0; i < sizeof texel_bytes / sizeof texel_bytes[0]; i++) {
+        unsigned b = texel_bytes[i];
+        if (b == fi->bytes || !pitch_of(size, w * b, h, d, rpi))
+            continue;
+        fprintf(stderr, "stex compare: hint: %s's %" PRIu64 " bytes fit %" PRIu64 "x%" PRIu64
+                        "x%" PRIu64 " texels of %u bytes,\n  not %s's %u: give the readback's "
+                        "format with --format\n", path, size, w, h, d, b, fi->name, fi->bytes);
+        return;
     }
-    if (k < n)
-        snprintf(buf + k, n - k, ")");
-}
-
-static void print_text(const compare_opts *o, const stex_image *g, const stex_compare_result *r,
-                       bool equal)
-{
-    const stex_format_info *fi = stex_format_get(g->format);
-    const char *tol = o->tolerance.text;
-    char maxd[48];
-    if (r->max_diff_unbounded)
-        snprintf(maxd, sizeof maxd, "NaN against a number");
-    else
-        snprintf(maxd, sizeof maxd, "%" PRIu64 " %s", r->max_diff, r->unit);
-    if (equal) {
-        printf("equal within %s: %" PRIu64 " %s texels (%ux%ux%u); %" PRIu64
-               " differ in their bytes, largest difference %s\n",
-               tol, r->texels, fi->name, g->width, g->height, g->depth, r->differing, maxd);
-    } else {
-        printf("MISMATCH: %" PRIu64 " of %" PRIu64 " %s texels differ beyond %s; largest "
-               "difference %s\n", r->mismatches, r->texels, fi->name, tol, maxd);
-        for (uint32_t i = 0; i < r->listed; i++) {
-            const stex_mismatch *m = &r->first[i];
-            char gh[40], ah[40];
-            cli_hex(m->golden, fi->bytes, gh);
-            cli_hex(m->actual, fi->bytes, ah);
-            char gv[160], av[160];
-            decoded(g->format, m->golden, gv, sizeof gv);
-            decoded(g->format, m->actual, av, sizeof av);
-            printf("  (%u, %u, %u): golden %s %s actual %s %s (", m->x, m->y, m->z, gh, gv, ah, av);
-            if (m->diff == UINT64_MAX)
-                printf("NaN against a number)\n");
-            else
-                printf("%" PRIu64 " %s)\n", m->diff, r->unit);
-        }
-        if (r->mismatches > r->listed)
-            printf("  ... and %" PRIu64 " more\n", r->mismatches - r->listed);
-    }
-    if (o->diff)
-        printf("wrote %s\n", o->diff);
 }
 
 /* GOLDEN, then ACTUAL: a raw ACTUAL defaults to the golden's format and size. */
@@ -249,8 +205,10 @@ static int read_pair(const compare_opts *o, bool has_size, const char *gpath, co
                      stex_image *g, stex_image *a, stex_io_meta_read *gmeta)
 {
     int rc = cli_read_image("compare", gpath, &o->raw, g, gmeta);
-    if (rc)
+    if (rc) {
+        pitch_hint(gpath, &o->raw);
         return rc;
+    }
     cli_raw_layout araw = o->raw;
     if (!araw.format)
         araw.format = g->format;
@@ -258,7 +216,26 @@ static int read_pair(const compare_opts *o, bool has_size, const char *gpath, co
         araw.size[0] = g->width, araw.size[1] = g->height, araw.size[2] = g->depth;
     if (o->unpadded)
         araw.bytes_per_row = araw.size[0] * stex_format_get(araw.format)->bytes;
-    return cli_read_image("compare", apath, &araw, a, NULL);
+    rc = cli_read_image("compare", apath, &araw, a, NULL);
+    if (rc)
+        pitch_hint(apath, &araw);
+    return rc;
+}
+
+/* The readback's R and B bytes in place of the golden's: for --swizzle
+ * bgra, or a bgra8unorm readback of an rgba8unorm golden (and the -srgb
+ * pair, and the other way round). */
+static bool needs_swap(const compare_opts *o, stex_format golden, stex_format actual)
+{
+    static const stex_format pairs[][2] = {
+        {STEX_FORMAT_BGRA8UNORM, STEX_FORMAT_RGBA8UNORM},
+        {STEX_FORMAT_BGRA8UNORM_SRGB, STEX_FORMAT_RGBA8UNORM_SRGB},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        if ((actual == pairs[i][0] && golden == pairs[i][1]) ||
+            (actual == pairs[i][1] && golden == pairs[i][0]))
+            return true;
+    return o->swizzle;
 }
 
 /* --tolerance allowed: the store inputs, from --inputs or GOLDEN.inputs,
@@ -318,6 +295,15 @@ int cli_compare(int argc, char **argv)
     stex_status st = STEX_OK;
     if ((rc = read_pair(&o, has_size, gpath, args.value[1], &g, &a, &gmeta)))
         goto done;
+    compare_report rep = {.tolerance = o.tolerance.text, .actual_path = args.value[1],
+                          .diff = o.diff, .actual_format = a.format, .swizzle_asked = o.swizzle};
+    if (needs_swap(&o, g.format, a.format)) {
+        if (stex_image_swap_rb(&a, g.format)) {
+            rc = cli_usage(cmd, "%s%s", o.swizzle ? "--swizzle bgra: " : "", stex_last_error());
+            goto done;
+        }
+        rep.swizzled = true;
+    }
     if (o.tolerance.tol.kind == STEX_TOLERANCE_ALLOWED && (rc = read_inputs(&o, gpath, &gmeta, &in)))
         goto done;
     st = stex_compare(&g, &a, o.tolerance.tol, &in, &r);
@@ -331,9 +317,9 @@ int cli_compare(int argc, char **argv)
         goto done;
     }
     if (o.json)
-        print_json(&o, &g, &r, !st);
+        compare_print_json(&rep, &g, &r, !st);
     else
-        print_text(&o, &g, &r, !st);
+        compare_print_text(&rep, &g, &r, !st);
     rc = st ? CLI_REFUSED : CLI_OK;
 done:
     stex_image_free(&g);

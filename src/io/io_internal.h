@@ -86,4 +86,17 @@ stex_status io_check_dims(const char *what, uint32_t w, uint32_t h, uint32_t d);
  * snorm/sint (returned in an int64).  bgra8unorm's R is byte 2. */
 int64_t io_channel_code(const stex_format_info *fi, const uint8_t *texel, unsigned c);
 
+/* The diff picture's legend (legend.c): one row per colour, a swatch, a
+ * label and a count, drawn in a 5x7 pixel font (letters print upper-case). */
+typedef struct io_legend_row {
+    uint8_t rgb[3];
+    char label[64];
+    uint64_t count;
+} io_legend_row;
+/* Pixels the legend of n rows takes. */
+void io_legend_size(const io_legend_row *rows, size_t n, uint32_t *w, uint32_t *h);
+/* Draws it into an RGBA picture `width` pixels wide, top-left at (x0, y0). */
+void io_legend_draw(uint8_t *rgba, uint32_t width, uint32_t x0, uint32_t y0,
+                    const io_legend_row *rows, size_t n);
+
 #endif

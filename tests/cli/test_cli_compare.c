@@ -8,6 +8,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "../io/compare_pairs.h"
 #include "cli_exec.h"
 #include "stex/stex.h"
 
@@ -55,8 +56,14 @@ static void test_self_and_flip(void **state)
     cli_free(&r);
     stex_image d;
     assert_int_equal(stex_read_png(diff, &d), STEX_OK);
-    assert_int_equal(d.width, 24 * 10); /* a small texture: 256 / 24 = 10 pixels a texel */
-    assert_int_equal(d.height, 10 * 10);
+    /* a small texture: 256 / 24 = 10 pixels a texel; the legend below, 9
+     * rows of 11 pixels and 4 above and below them (docs/file-formats.md) */
+    assert_true(d.width >= 24 * 10);
+    assert_int_equal(d.height, 10 * 10 + 4 + 9 * 11 + 4);
+    const uint8_t *equal_swatch = stex_image_texel(&d, 8, 100 + 4 + 4, 0),
+                  *red_swatch = stex_image_texel(&d, 8, 100 + 4 + 3 * 11 + 4, 0);
+    assert_memory_equal(equal_swatch, stex_image_texel(&d, 0, 0, 0), 3);
+    assert_true(red_swatch[0] == 255 && red_swatch[1] == 0 && red_swatch[2] == 0);
     const uint8_t *red = stex_image_texel(&d, 13 * 10 + 9, 7 * 10, 0),
                   *grey = stex_image_texel(&d, 0, 0, 0);
     assert_true(red[0] == 255 && red[2] == 0);
@@ -227,6 +234,338 @@ static void test_json_values(void **state)
     remove(g), remove(a);
 }
 
+/* The golden's rows, re-laid at another pitch: what a readback copied
+ * with another bytesPerRow (or row by row, unpadded) holds.  `last_full`:
+ * the last row padded too. */
+static void write_pitched(const char *path, uint32_t pitch, bool last_full)
+{
+    size_t n;
+    uint8_t *bytes = slurp(golden, &n);
+    const uint32_t h = 10, row = 24 * 4;
+    size_t size = (size_t)pitch * (h - 1) + (last_full ? pitch : row);
+    uint8_t *out = calloc(size, 1);
+    for (uint32_t y = 0; y < h; y++)
+        memcpy(out + (size_t)y * pitch, bytes + (size_t)y * 256, row);
+    spit(path, out, size);
+    free(out);
+    free(bytes);
+}
+
+/* A readback that is not in the golden's 256-byte pitch is refused with a
+ * hint naming what its size matches and the option that reads it. */
+static void test_pitch_hints(void **state)
+{
+    (void)state;
+    char p[512];
+    path_in(p, sizeof p, "pitched.bin");
+    static const struct {
+        uint32_t pitch;
+        bool last_full;
+        const char *hint, *option;
+    } cases[] = {
+        {96, true, "unpadded rows (bytesPerRow 96 = 24 x 4 bytes)", "--unpadded"},
+        {512, true, "rows of 512 bytes", "--bytes-per-row 512"},
+        {512, false, "rows of 512 bytes", "--bytes-per-row 512"},
+        {768, true, "rows of 768 bytes", "--bytes-per-row 768"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        write_pitched(p, cases[i].pitch, cases[i].last_full);
+        cli_result r = run_stex("compare '%s' '%s'", golden, p);
+        if (r.code != 2 || !strstr(r.err, cases[i].hint) || !strstr(r.err, "hint") ||
+            !strstr(r.err, cases[i].option))
+            fail_msg("pitch %u: exit %d, stderr '%s'", cases[i].pitch, r.code, r.err);
+        cli_free(&r);
+        /* the option the hint names reads it, and the texels are the golden's */
+        r = run_stex("compare '%s' '%s' %s", golden, p, cases[i].option);
+        CLI_EXPECT(r, 0, NULL);
+        cli_free(&r);
+    }
+    /* a padded readback read with --unpadded: the hint points back */
+    write_pitched(p, 256, true);
+    cli_result r = run_stex("compare '%s' '%s' --unpadded", golden, p);
+    CLI_EXPECT(r, 2, "--bytes-per-row 256");
+    cli_free(&r);
+    /* 8 bytes a texel where the golden has 4: another format */
+    uint8_t *wide = calloc(24 * 8 * 10, 1);
+    spit(p, wide, 24 * 8 * 10);
+    free(wide);
+    r = run_stex("compare '%s' '%s'", golden, p);
+    CLI_EXPECT(r, 2, "texels of 8 bytes,\n  not rgba8unorm's 4: give the readback's format with --format");
+    cli_free(&r);
+    remove(p);
+}
+
+/* The golden's texels with bytes 0 and 2 swapped: a bgra8unorm readback of
+ * an rgba8unorm golden (a canvas, a swap chain). */
+static uint8_t *bgra_copy(size_t *n)
+{
+    uint8_t *bytes = slurp(golden, n);
+    for (uint32_t y = 0; y < 10; y++)
+        for (uint32_t x = 0; x < 24; x++) {
+            uint8_t *t = bytes + y * 256 + x * 4, b = t[0];
+            t[0] = t[2], t[2] = b;
+        }
+    return bytes;
+}
+
+static void test_bgra(void **state)
+{
+    (void)state;
+    char p[512], side_bin[512];
+    path_in(p, sizeof p, "canvas.bin");
+    path_in(side_bin, sizeof side_bin, "canvas-side.bin");
+    size_t n;
+    uint8_t *bytes = bgra_copy(&n);
+    spit(p, bytes, n);
+    /* read as the golden's rgba8unorm, R and B are swapped: a mismatch */
+    cli_result r = run_stex("compare '%s' '%s'", golden, p);
+    CLI_EXPECT(r, 1, NULL);
+    cli_free(&r);
+    /* its format given: compared with R and B put back, and said so */
+    r = run_stex("compare '%s' '%s' --format bgra8unorm", golden, p);
+    CLI_EXPECT(r, 0, NULL);
+    assert_non_null(strstr(r.out, "bgra8unorm"));
+    assert_non_null(strstr(r.out, "B and R bytes swapped"));
+    cli_free(&r);
+    r = run_stex("compare '%s' '%s' --swizzle bgra", golden, p);
+    CLI_EXPECT(r, 0, NULL);
+    assert_non_null(strstr(r.out, "--swizzle bgra"));
+    cli_free(&r);
+    /* a bgra8unorm .bin with its sidecar needs no option at all */
+    stex_image img;
+    assert_int_equal(stex_image_init(&img, STEX_FORMAT_BGRA8UNORM, 24, 10, 1), STEX_OK);
+    memcpy(img.data, bytes, img.size);
+    assert_int_equal(stex_write_bin(side_bin, &img, NULL), STEX_OK);
+    stex_image_free(&img);
+    r = run_stex("compare '%s' '%s' --json", golden, side_bin);
+    CLI_EXPECT(r, 0, NULL);
+    json_error_t je;
+    json_t *j = json_loads(r.out, 0, &je);
+    if (!j)
+        fail_msg("not JSON: %s", r.out);
+    assert_true(json_is_true(json_object_get(j, "equal")));
+    assert_string_equal(json_string_value(json_object_get(j, "swizzle")), "bgra");
+    assert_string_equal(json_string_value(json_object_get(j, "actual_format")), "bgra8unorm");
+    json_decref(j);
+    cli_free(&r);
+    /* R of texel (5, 3) three codes up: in a bgra readback, byte 2 */
+    uint8_t *t = bytes + 3 * 256 + 5 * 4;
+    uint8_t want_r = t[2];
+    t[2] = (uint8_t)(t[2] + 3);
+    spit(p, bytes, n);
+    r = run_stex("compare '%s' '%s' --format bgra8unorm --json", golden, p);
+    CLI_EXPECT(r, 1, NULL);
+    j = json_loads(r.out, 0, &je);
+    json_t *m = json_array_get(json_object_get(j, "first_mismatches"), 0);
+    assert_int_equal(json_integer_value(json_object_get(m, "x")), 5);
+    json_t *ch = json_object_get(m, "channels");
+    assert_int_equal(json_array_size(ch), 1);
+    json_t *c0 = json_array_get(ch, 0);
+    assert_string_equal(json_string_value(json_object_get(c0, "channel")), "r");
+    assert_int_equal(json_integer_value(json_object_get(c0, "diff")), 3);
+    char bits[8];
+    snprintf(bits, sizeof bits, "0x%02x", want_r);
+    assert_string_equal(json_string_value(json_object_get(c0, "golden_bits")), bits);
+    json_decref(j);
+    cli_free(&r);
+    /* B and R swap only where four 8-bit channels are */
+    char fg[512];
+    path_in(fg, sizeof fg, "f32.bin");
+    stex_image g, a;
+    assert_true(make_f32_pair(&g, &a));
+    assert_int_equal(stex_write_bin(fg, &g, NULL), STEX_OK);
+    r = run_stex("compare '%s' '%s' --swizzle bgra", fg, fg);
+    CLI_EXPECT(r, 2, "four 8-bit channels");
+    cli_free(&r);
+    r = run_stex("compare '%s' '%s' --swizzle argb", golden, p);
+    CLI_EXPECT(r, 2, "bgra, rgba");
+    cli_free(&r);
+    stex_image_free(&g);
+    stex_image_free(&a);
+    free(bytes);
+    char s1[600], s2[600];
+    snprintf(s1, sizeof s1, "%s.json", side_bin);
+    snprintf(s2, sizeof s2, "%s.json", fg);
+    remove(p), remove(side_bin), remove(s1), remove(fg), remove(s2);
+}
+
+/* The line of `text` that holds `needle` (a static copy), or "". */
+static const char *line_with(const char *text, const char *needle)
+{
+    static char line[256];
+    const char *p = strstr(text, needle);
+    line[0] = '\0';
+    if (!p)
+        return line;
+    const char *a = p, *b = p;
+    while (a > text && a[-1] != '\n')
+        a--;
+    while (*b && *b != '\n')
+        b++;
+    snprintf(line, sizeof line, "%.*s", (int)(b - a), a);
+    return line;
+}
+
+/* The summary block and the channel-by-channel listing of F32_PAIRS under
+ * ulp:3, as text and as JSON, against what the pairs' encodings give. */
+static void test_summary(void **state)
+{
+    (void)state;
+    char gp[512], ap[512];
+    path_in(gp, sizeof gp, "pairs.bin");
+    path_in(ap, sizeof ap, "pairs-actual.bin");
+    stex_image g, a;
+    assert_true(make_f32_pair(&g, &a));
+    assert_int_equal(stex_write_bin(gp, &g, NULL), STEX_OK);
+    assert_int_equal(stex_write_bin(ap, &a, NULL), STEX_OK);
+    f32_expect e;
+    f32_pairs_expect(3, &e);
+    cli_result r = run_stex("compare '%s' '%s' --tolerance ulp:3", gp, ap);
+    CLI_EXPECT(r, 1, NULL);
+    char want[160];
+    snprintf(want, sizeof want, "summary: %llu of %zu texels differ (%.3g%%): %llu accepted by "
+             "ulp:3, %llu beyond", (unsigned long long)e.differing, F32_N,
+             100.0 * (double)e.differing / F32_N, (unsigned long long)e.accepted,
+             (unsigned long long)(e.differing - e.accepted));
+    if (!strstr(r.out, want))
+        fail_msg("no '%s' in:\n%s", want, r.out);
+    /* the kinds without a distance are named, never "0 ULP" */
+    for (const char *z = strstr(r.out, "0 ULP"); z; z = strstr(z + 1, "0 ULP"))
+        if (z == r.out || z[-1] < '0' || z[-1] > '9')
+            fail_msg("a distance of 0 ULP in:\n%s", r.out);
+    assert_non_null(strstr(r.out, "r: 1 sign of zero"));
+    assert_non_null(strstr(r.out, "r: 1 NaN payload"));
+    assert_non_null(strstr(r.out, "r: 1 NaN against a number"));
+    /* every line of the report fits 80 columns */
+    for (const char *l = r.out; *l;) {
+        const char *nl = strchr(l, '\n');
+        size_t len = nl ? (size_t)(nl - l) : strlen(l);
+        if (len > 80)
+            fail_msg("a line of %zu columns: %.*s", len, (int)len, l);
+        l += len + (nl != NULL);
+    }
+    cli_free(&r);
+    /* under exact, every differing texel is listed channel by channel */
+    r = run_stex("compare '%s' '%s'", gp, ap);
+    CLI_EXPECT(r, 1, NULL);
+    const char *l = line_with(r.out, "(0x80000000)");
+    if (!strstr(l, "    r  0 (0x00000000)") || !strstr(l, "-0 (0x80000000)") ||
+        !strstr(l, "sign of zero"))
+        fail_msg("the sign-of-zero line: '%s'", l);
+    l = line_with(r.out, "(0x7fc00001)");
+    if (!strstr(l, "NaN (0x7fc00000)") || !strstr(l, "NaN payload"))
+        fail_msg("the NaN payload line: '%s'", l);
+    l = line_with(r.out, "(0x3f8003e8)");
+    if (!strstr(l, "1000 ULP"))
+        fail_msg("the 1000 ULP line: '%s'", l);
+    /* the bytes in memory order are still there: 1.0 is 00 00 80 3f */
+    assert_non_null(strstr(r.out, "golden 0000803f, actual 0100803f"));
+    cli_free(&r);
+    /* --json carries the same summary */
+    r = run_stex("compare '%s' '%s' --tolerance ulp:3 --json", gp, ap);
+    CLI_EXPECT(r, 1, NULL);
+    json_error_t je;
+    json_t *j = json_loads(r.out, 0, &je);
+    if (!j)
+        fail_msg("not JSON: %s", r.out);
+    assert_int_equal(json_integer_value(json_object_get(j, "tolerated")), e.accepted);
+    json_t *sum = json_object_get(j, "summary");
+    assert_true(fabs(json_number_value(json_object_get(sum, "differing_percent")) -
+                     100.0 * e.differing / F32_N) < 1e-4);
+    json_t *c = json_array_get(json_object_get(sum, "channels"), 0);
+    assert_int_equal(json_array_size(json_object_get(sum, "channels")), 1);
+    assert_string_equal(json_string_value(json_object_get(c, "channel")), "r");
+    assert_int_equal(json_integer_value(json_object_get(c, "differing")), e.differing);
+    assert_int_equal(json_integer_value(json_object_get(c, "max_diff")), e.max_ulp);
+    /* printed to 9 significant digits, as the values are */
+    assert_true(fabs(json_number_value(json_object_get(c, "max_abs")) - e.max_abs) <
+                1e-8 * e.max_abs);
+    assert_int_equal(json_integer_value(json_object_get(c, "sign_of_zero")), e.sign_of_zero);
+    assert_int_equal(json_integer_value(json_object_get(c, "nan_payload")), e.nan_payload);
+    assert_int_equal(json_integer_value(json_object_get(c, "nan_vs_number")), e.nan_vs_number);
+    json_t *hist = json_object_get(sum, "histogram");
+    size_t row = 0;
+    for (unsigned k = 0; k < STEX_COMPARE_BUCKETS; k++) {
+        if (!e.bucket[k])
+            continue;
+        json_t *b = json_array_get(hist, row++);
+        json_t *lo = json_object_get(b, "min"), *hi = json_object_get(b, "max");
+        if (k == STEX_COMPARE_NAN_BUCKET)
+            assert_true(json_is_null(lo) && json_is_null(hi));
+        else {
+            assert_int_equal(json_integer_value(lo), k ? 1ull << (k - 1) : 0);
+            assert_int_equal(json_integer_value(hi), k ? (1ull << k) - 1 : 0);
+        }
+        assert_int_equal(json_integer_value(json_object_get(b, "texels")), e.bucket[k]);
+        assert_int_equal(json_integer_value(json_object_get(b, "beyond")), e.beyond[k]);
+    }
+    assert_int_equal(json_array_size(hist), row);
+    json_decref(j);
+    cli_free(&r);
+    /* each listed channel's verdict, by name */
+    r = run_stex("compare '%s' '%s' --json", gp, ap);
+    CLI_EXPECT(r, 1, NULL);
+    j = json_loads(r.out, 0, &je);
+    json_t *list = json_object_get(j, "first_mismatches");
+    static const char *const verdict[] = {
+        [STEX_CHANNEL_DISTANCE] = "distance", [STEX_CHANNEL_SIGN_OF_ZERO] = "sign_of_zero",
+        [STEX_CHANNEL_NAN_PAYLOAD] = "nan_payload", [STEX_CHANNEL_NAN_VS_NUMBER] = "nan_vs_number"};
+    size_t listed = 0;
+    for (size_t i = 0; i < F32_N; i++) {
+        if (F32_PAIRS[i].verdict == STEX_CHANNEL_EQUAL)
+            continue;
+        json_t *m = json_array_get(list, listed++);
+        assert_int_equal(json_integer_value(json_object_get(m, "x")), i);
+        json_t *ch = json_array_get(json_object_get(m, "channels"), 0);
+        assert_string_equal(json_string_value(json_object_get(ch, "verdict")),
+                            verdict[F32_PAIRS[i].verdict]);
+        char bits[16];
+        snprintf(bits, sizeof bits, "0x%08x", F32_PAIRS[i].actual);
+        assert_string_equal(json_string_value(json_object_get(ch, "actual_bits")), bits);
+    }
+    json_decref(j);
+    cli_free(&r);
+    stex_image_free(&g);
+    stex_image_free(&a);
+    char s1[600], s2[600];
+    snprintf(s1, sizeof s1, "%s.json", gp);
+    snprintf(s2, sizeof s2, "%s.json", ap);
+    remove(gp), remove(ap), remove(s1), remove(s2);
+}
+
+/* An rgba16float texel listed channel by channel in the values textureLoad
+ * returns, not in the bytes' little-endian order. */
+static void test_channel_values(void **state)
+{
+    (void)state;
+    char gp[512], ap[512];
+    path_in(gp, sizeof gp, "half.bin");
+    path_in(ap, sizeof ap, "half-actual.bin");
+    stex_image img;
+    assert_int_equal(stex_image_init(&img, STEX_FORMAT_RGBA16FLOAT, 1, 1, 1), STEX_OK);
+    /* (1.0, 0.5, -2.0, 1.0) in f16: 0x3c00, 0x3800, 0xc000, 0x3c00 */
+    const uint8_t gb[8] = {0x00, 0x3c, 0x00, 0x38, 0x00, 0xc0, 0x00, 0x3c};
+    memcpy(img.data, gb, 8);
+    assert_int_equal(stex_write_bin(gp, &img, NULL), STEX_OK);
+    img.data[2] = 0x01; /* g: 0x3801 = 0.5 + 2^-11, 1 ULP up */
+    assert_int_equal(stex_write_bin(ap, &img, NULL), STEX_OK);
+    stex_image_free(&img);
+    cli_result r = run_stex("compare '%s' '%s'", gp, ap);
+    CLI_EXPECT(r, 1, NULL);
+    const char *l = line_with(r.out, "(0x3801)");
+    char want[64];
+    snprintf(want, sizeof want, "%.9g (0x3801)", 0.5 + 1.0 / 2048);
+    if (strncmp(l, "    g  0.5 (0x3800)", 19) || !strstr(l, want) || !strstr(l, "1 ULP"))
+        fail_msg("the g line: '%s'", l);
+    /* the bytes in memory order beside them */
+    assert_non_null(strstr(r.out, "golden 003c003800c0003c, actual 003c013800c0003c"));
+    cli_free(&r);
+    char s1[600], s2[600];
+    snprintf(s1, sizeof s1, "%s.json", gp);
+    snprintf(s2, sizeof s2, "%s.json", ap);
+    remove(gp), remove(ap), remove(s1), remove(s2);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -298,6 +637,10 @@ int main(void)
         cmocka_unit_test(test_allowed),
         cmocka_unit_test(test_record_allowed),
         cmocka_unit_test(test_json_values),
+        cmocka_unit_test(test_pitch_hints),
+        cmocka_unit_test(test_bgra),
+        cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_channel_values),
         cmocka_unit_test(test_errors),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

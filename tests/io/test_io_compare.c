@@ -7,6 +7,7 @@
 
 #include <cmocka.h>
 
+#include "compare_pairs.h"
 #include "io_test.h"
 #include "stex/stex.h"
 
@@ -169,6 +170,178 @@ static void test_compare_allowed(void **state)
     stex_image_free(&a);
 }
 
+static void test_channel_compare(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < F32_N; i++) {
+        stex_channel_diff d = stex_channel_compare(
+            STEX_FORMAT_R32FLOAT, (const uint8_t *)&F32_PAIRS[i].golden,
+            (const uint8_t *)&F32_PAIRS[i].actual, 0);
+        if (d.verdict != F32_PAIRS[i].verdict || (d.verdict == STEX_CHANNEL_DISTANCE &&
+                                                 d.diff != F32_PAIRS[i].ulp))
+            fail_msg("pair %zu (%08x vs %08x): verdict %d diff %llu", i, F32_PAIRS[i].golden,
+                     F32_PAIRS[i].actual, d.verdict, (unsigned long long)d.diff);
+        assert_int_equal(d.golden_code, F32_PAIRS[i].golden);
+        assert_int_equal(d.actual_code, F32_PAIRS[i].actual);
+        /* a difference without a distance is never "0 units" of one */
+        if (d.verdict == STEX_CHANNEL_SIGN_OF_ZERO || d.verdict == STEX_CHANNEL_NAN_PAYLOAD)
+            assert_int_equal(d.diff, 0);
+    }
+    /* f16: 1.0 (0x3c00) against -0 (0x8000) and -0 against +0 */
+    const uint8_t one[2] = {0x00, 0x3c}, nz[2] = {0x00, 0x80}, pz[2] = {0, 0};
+    assert_int_equal(stex_channel_compare(STEX_FORMAT_R16FLOAT, one, nz, 0).diff, 0x3c00);
+    assert_int_equal(stex_channel_compare(STEX_FORMAT_R16FLOAT, nz, pz, 0).verdict,
+                     STEX_CHANNEL_SIGN_OF_ZERO);
+    /* bgra8unorm: R is byte 2, whatever the memory order */
+    const uint8_t b1[4] = {1, 2, 3, 4}, b2[4] = {1, 2, 9, 4};
+    stex_channel_diff r = stex_channel_compare(STEX_FORMAT_BGRA8UNORM, b1, b2, 0);
+    assert_int_equal(r.verdict, STEX_CHANNEL_DISTANCE);
+    assert_int_equal(r.diff, 6);
+    assert_int_equal(r.golden_code, 3);
+    assert_int_equal(r.actual_code, 9);
+    assert_int_equal(stex_channel_compare(STEX_FORMAT_BGRA8UNORM, b1, b2, 2).verdict,
+                     STEX_CHANNEL_EQUAL);
+    /* a channel the format lacks is equal */
+    assert_int_equal(stex_channel_compare(STEX_FORMAT_R32FLOAT, b1, b2, 3).verdict,
+                     STEX_CHANNEL_EQUAL);
+}
+
+/* The summary: counts, the histogram (bucket k holds 2^(k-1) <= d < 2^k),
+ * the per-channel largest differences and what ulp:3 accepted. */
+static void test_compare_summary(void **state)
+{
+    (void)state;
+    stex_image g, a;
+    assert_true(make_f32_pair(&g, &a));
+    stex_compare_result r;
+    assert_int_equal(stex_compare(&g, &a, (stex_tolerance){STEX_TOLERANCE_ULP, 3}, NULL, &r),
+                     STEX_MISMATCH);
+    f32_expect e;
+    f32_pairs_expect(3, &e);
+    assert_int_equal(r.texels, F32_N);
+    assert_int_equal(r.differing, e.differing);
+    assert_int_equal(r.tolerated, e.accepted);
+    assert_int_equal(r.mismatches, e.differing - e.accepted);
+    assert_int_equal(r.channels, 1);
+    for (unsigned k = 0; k < STEX_COMPARE_BUCKETS; k++)
+        if (r.histogram[k].texels != e.bucket[k] || r.histogram[k].beyond != e.beyond[k])
+            fail_msg("bucket %u: %llu texels, %llu beyond; expected %llu, %llu", k,
+                     (unsigned long long)r.histogram[k].texels,
+                     (unsigned long long)r.histogram[k].beyond,
+                     (unsigned long long)e.bucket[k], (unsigned long long)e.beyond[k]);
+    const stex_channel_summary *c = &r.channel[0];
+    assert_int_equal(c->differing, e.differing);
+    assert_int_equal(c->max_diff, e.max_ulp);
+    assert_true(c->max_abs == e.max_abs);
+    assert_true(e.max_abs == 1000.0 / 8388608.0); /* 1000 ULP above 1.0: 1000 x 2^-23 */
+    assert_int_equal(c->sign_of_zero, 1);
+    assert_int_equal(c->nan_payload, 1);
+    assert_int_equal(c->nan_vs_number, 1);
+    assert_int_equal(r.channel[1].differing, 0);
+    /* the listed mismatches carry each channel's verdict and bits */
+    assert_int_equal(r.listed, 2);
+    assert_int_equal(r.first[0].channel[0].verdict, STEX_CHANNEL_NAN_VS_NUMBER);
+    assert_int_equal(r.first[1].channel[0].diff, 1000);
+    assert_int_equal(r.first[1].channel[0].actual_code, 0x3f8003e8);
+    stex_image_free(&g);
+    stex_image_free(&a);
+}
+
+/* A bgra8unorm readback (a canvas's) taken as rgba8unorm: R and B bytes
+ * swap places; formats without four 8-bit channels of one kind refuse. */
+static void test_swap_rb(void **state)
+{
+    (void)state;
+    stex_image img;
+    assert_int_equal(stex_image_init(&img, STEX_FORMAT_BGRA8UNORM, 3, 2, 1), STEX_OK);
+    for (uint32_t y = 0; y < 2; y++)
+        for (uint32_t x = 0; x < 3; x++) {
+            uint8_t *t = stex_image_texel(&img, x, y, 0);
+            t[0] = (uint8_t)(10 * x + y), t[1] = 100, t[2] = 200, t[3] = 255; /* B G R A */
+        }
+    stex_vec4 before, after;
+    const stex_profile *spec = stex_profile_get(STEX_PROFILE_SPEC);
+    assert_int_equal(stex_decode_texel(spec, img.format, stex_image_texel(&img, 2, 1, 0), &before),
+                     STEX_OK);
+    assert_int_equal(stex_image_swap_rb(&img, STEX_FORMAT_RGBA8UNORM), STEX_OK);
+    assert_int_equal(img.format, STEX_FORMAT_RGBA8UNORM);
+    const uint8_t *t = stex_image_texel(&img, 2, 1, 0);
+    assert_int_equal(t[0], 200);
+    assert_int_equal(t[2], 21);
+    /* the same colour, read as textureLoad reads each format */
+    assert_int_equal(stex_decode_texel(spec, img.format, t, &after), STEX_OK);
+    assert_memory_equal(&before, &after, sizeof before);
+    assert_int_equal(stex_image_swap_rb(&img, STEX_FORMAT_RGBA8UNORM_SRGB), STEX_INVALID_ARGUMENT);
+    assert_int_equal(stex_image_swap_rb(&img, STEX_FORMAT_RGBA8UINT), STEX_INVALID_ARGUMENT);
+    stex_image_free(&img);
+    assert_int_equal(stex_image_init(&img, STEX_FORMAT_R32FLOAT, 2, 2, 1), STEX_OK);
+    assert_int_equal(stex_image_swap_rb(&img, STEX_FORMAT_R32FLOAT), STEX_INVALID_ARGUMENT);
+    stex_image_free(&img);
+}
+
+/* The diff picture's colours (docs/file-formats.md), and its legend: below
+ * the texels, one 11-pixel row per colour from 4 pixels down, a 9x9 swatch
+ * at x = 4 framed in light grey, white text from x = 19. */
+static void test_diff_legend(void **state)
+{
+    (void)state;
+    static const uint8_t colour[9][3] = {
+        {40, 40, 40},   {40, 80, 255},  {0, 224, 224}, {255, 0, 0},  {255, 64, 0},
+        {255, 128, 0},  {255, 192, 0},  {255, 255, 0}, {255, 0, 255},
+    };
+    stex_image g, a;
+    assert_true(make_f32_pair(&g, &a));
+    char dir[64], path[128];
+    scratch_make(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/diff.png", dir);
+    assert_int_equal(stex_write_diff_png(path, &g, &a, (stex_tolerance){STEX_TOLERANCE_ULP, 1},
+                                         NULL), STEX_OK);
+    stex_image d;
+    assert_int_equal(stex_read_png(path, &d), STEX_OK);
+    const uint32_t k = 256 / F32_N; /* pixels a texel: 9 texels scaled to ~256 */
+    /* each texel's colour under ulp:1 and under exact, from F32_PAIRS'
+     * distances: 1 ULP and the two 0-unit kinds are within ulp:1; 2 and 3
+     * ULP are in 2-15, 1000 in 256-4095 */
+    static const unsigned want_ulp1[F32_N] = {0, 1, 1, 4, 1, 1, 8, 6, 4},
+                          want_exact[F32_N] = {0, 3, 3, 4, 2, 2, 8, 6, 4};
+    for (int pass = 0; pass < 2; pass++) {
+        const unsigned *want = pass ? want_exact : want_ulp1;
+        for (uint32_t x = 0; x < F32_N; x++) {
+            const uint8_t *p = stex_image_texel(&d, x * k + k / 2, k / 2, 0);
+            if (memcmp(p, colour[want[x]], 3))
+                fail_msg("pass %d, texel %u: %u,%u,%u, expected colour %u", pass, x, p[0], p[1],
+                         p[2], want[x]);
+        }
+        if (pass)
+            break;
+        stex_image_free(&d);
+        assert_int_equal(stex_write_diff_png(path, &g, &a, (stex_tolerance){STEX_TOLERANCE_EXACT, 0},
+                                             NULL), STEX_OK);
+        assert_int_equal(stex_read_png(path, &d), STEX_OK);
+    }
+    assert_true(d.height == k + 4 + 9 * 11 + 4);
+    for (unsigned row = 0; row < 9; row++) {
+        uint32_t top = k + 4 + row * 11;
+        const uint8_t *frame = stex_image_texel(&d, 4, top, 0);
+        const uint8_t *fill = stex_image_texel(&d, 8, top + 4, 0);
+        assert_true(frame[0] == 160 && frame[1] == 160 && frame[2] == 160);
+        if (memcmp(fill, colour[row], 3))
+            fail_msg("legend row %u: swatch %u,%u,%u", row, fill[0], fill[1], fill[2]);
+        unsigned ink = 0;
+        for (uint32_t y = top + 1; y < top + 8; y++)
+            for (uint32_t x = 19; x < d.width; x++) {
+                const uint8_t *p = stex_image_texel(&d, x, y, 0);
+                ink += p[0] == 255 && p[1] == 255 && p[2] == 255;
+            }
+        if (ink < 20)
+            fail_msg("legend row %u has no text (%u white pixels)", row, ink);
+    }
+    stex_image_free(&d);
+    stex_image_free(&g);
+    stex_image_free(&a);
+    scratch_remove(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -176,6 +349,10 @@ int main(void)
         cmocka_unit_test(test_texel_diff),
         cmocka_unit_test(test_compare_exact_and_ulp),
         cmocka_unit_test(test_compare_allowed),
+        cmocka_unit_test(test_channel_compare),
+        cmocka_unit_test(test_compare_summary),
+        cmocka_unit_test(test_swap_rb),
+        cmocka_unit_test(test_diff_legend),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
