@@ -26,7 +26,7 @@ static const char EPILOGUE[] =
     "  stex compare golden.bin readback.bin\n"
     "  stex compare golden.bin readback.bin --tolerance ulp:1 --diff diff.png\n"
     "  stex compare golden.bin gpu.raw.bin --format rgba8unorm --size 64x64\n"
-    "  stex compare golden.bin gpu.raw.bin --bytes-per-row 512   # format, size: golden's\n"
+    "  stex compare golden.bin gpu.raw.bin --bytes-per-row 512  # golden's format\n"
     "  stex compare golden.bin gpu.raw.bin --unpadded\n"
     "  stex compare golden.bin canvas.raw.bin --format bgra8unorm   # B, R swapped\n"
     "  stex compare golden.png screenshot.png --swizzle bgra\n"
@@ -109,9 +109,9 @@ static const cli_option compare_options[] = {
      .help = "size of raw .bin files"},
     {.name = "bytes-per-row", .kind = CLI_CUSTOM, .parse = parse_bytes_per_row,
      .at = AT(raw.bytes_per_row), .metavar = "N",
-     .help = "row pitch of raw .bin files: a multiple of 256 (default:\n"
-             "width x texel bytes rounded up to 256) or, for an\n"
-             "unpadded readback, exactly width x texel bytes"},
+     .help = "row pitch of raw .bin files: a multiple of 256\n"
+             "(default: width x texel bytes rounded up to 256) or,\n"
+             "for an unpadded readback, exactly width x texel bytes"},
     {.name = "unpadded", .kind = CLI_FLAG, .at = AT(unpadded),
      .help = "raw .bin files have unpadded rows (bytes per row =\n"
              "width x texel bytes), as a readback copied row by row"},
@@ -125,10 +125,10 @@ static const cli_option compare_options[] = {
     {.name = "rows-per-image", .kind = CLI_U32, .at = AT(raw.rows_per_image), .metavar = "N",
      .help = "image pitch of raw .bin files (default: height)"},
     {.name = "diff", .kind = CLI_CUSTOM, .parse = parse_diff, .at = AT(diff), .metavar = "FILE",
-     .help = "write a picture of the differences (.png): equal texels\n"
-             "dark grey, tolerated blue, mismatches red (1 unit) to\n"
-             "yellow (4096 or more), a legend below naming each\n"
-             "colour and its count of texels"},
+     .help = "write a picture of the differences (.png): equal\n"
+             "texels dark grey, tolerated blue, mismatches red (1\n"
+             "unit) to yellow (4096 or more), a legend below naming\n"
+             "each colour and its count of texels"},
     {.name = "json", .kind = CLI_FLAG, .at = AT(json), .help = "print the result as one JSON object"},
     {0}};
 #undef AT
