@@ -205,3 +205,15 @@ STEX_API stex_status stex_wgsl_workgroup_size(const stex_wgsl_module *m, const c
 }
 #endif
 #endif
+/* The bytes of var<workgroup> entry_point uses with opt's overrides applied
+ * (an array sized by an override takes the value given). */
+STEX_API stex_status stex_wgsl_workgroup_memory_size(const stex_wgsl_module *m,
+                                                     const char *entry_point,
+                                                     const stex_wgsl_options *opt,
+                                                     uint32_t *bytes);
+/* The value each override takes under opt's constants - given, its
+ * default, or its override-expression evaluated from the others - in
+ * values[i] for stex_wgsl_override_at(m, i) (stex_wgsl_override_count of
+ * them); NaN for one with no value (no default, not given).  bool as 0/1. */
+STEX_API stex_status stex_wgsl_override_values(const stex_wgsl_module *m,
+                                               const stex_wgsl_options *opt, double *values);

@@ -22,6 +22,11 @@ static const char SYNOPSIS[] =
     "it uses barriers, and every binding it statically uses - group, binding,\n"
     "kind, texel format, access, view dimension, sample type, minimum binding\n"
     "size - then the module's overrides with their types, @id and defaults.\n"
+    "With --override, the sizes, the var<workgroup> bytes and every override's\n"
+    "value (override-expressions evaluated) are the pipeline's, and a\n"
+    "workgroup past WebGPU's default limits (maxComputeWorkgroupSizeX..Z,\n"
+    "maxComputeInvocationsPerWorkgroup, maxComputeWorkgroupStorageSize) is an\n"
+    "error naming the limit, as createComputePipeline refuses it.\n"
     "A module with errors prints its diagnostics (see `stex check`).\n";
 
 static const char EPILOGUE[] =
@@ -216,31 +221,74 @@ static void dim(char buf[16], uint32_t v, const char *unknown)
         snprintf(buf, 16, "%s", unknown);
 }
 
+/* createComputePipeline's limits on the workgroup (WebGPU's default
+ * limits: reflect has no device), each refusal naming its limit. */
+static int check_limits(const char *entry, const uint32_t wg[3], uint32_t memory, bool given)
+{
+    stex_limits l = stex_limits_default();
+    static const char *const limit[3] = {"maxComputeWorkgroupSizeX", "maxComputeWorkgroupSizeY",
+                                         "maxComputeWorkgroupSizeZ"};
+    const uint64_t max[3] = {l.max_compute_workgroup_size_x, l.max_compute_workgroup_size_y,
+                             l.max_compute_workgroup_size_z};
+    const char *with = given ? "with the overrides given, " : "";
+    for (int k = 0; k < 3; k++)
+        if (wg[k] > max[k]) {
+            fprintf(stderr, "stex %s: %sentry point %s: @workgroup_size %c = %u exceeds %s (%"
+                    PRIu64 ", WebGPU's default limit)\n", CMD, with, entry, "xyz"[k], wg[k],
+                    limit[k], max[k]);
+            return CLI_REFUSED;
+        }
+    uint64_t total = (uint64_t)wg[0] * wg[1] * wg[2];
+    if (total > l.max_compute_invocations_per_workgroup) {
+        fprintf(stderr, "stex %s: %sentry point %s: @workgroup_size(%u, %u, %u) has %" PRIu64
+                " invocations, more than maxComputeInvocationsPerWorkgroup (%" PRIu64 ")\n", CMD,
+                with, entry, wg[0], wg[1], wg[2], total,
+                (uint64_t)l.max_compute_invocations_per_workgroup);
+        return CLI_REFUSED;
+    }
+    if (memory > l.max_compute_workgroup_storage_size) {
+        fprintf(stderr, "stex %s: %sentry point %s: %u bytes of var<workgroup> exceed "
+                "maxComputeWorkgroupStorageSize (%" PRIu64 ")\n", CMD, with, entry, memory,
+                (uint64_t)l.max_compute_workgroup_storage_size);
+        return CLI_REFUSED;
+    }
+    return CLI_OK;
+}
+
 /* The entry points to show (one, or all) with their sizes after overrides. */
 static int print_module(const char *path, const stex_wgsl_module *m, const reflect_opts *o)
 {
-    uint32_t n = stex_wgsl_entry_point_count(m);
+    uint32_t n = stex_wgsl_entry_point_count(m), no = stex_wgsl_override_count(m);
     stex_wgsl_options wo = {.overrides = o->ov.v, .override_count = o->ov.n};
     uint32_t (*sizes)[3] = calloc(n ? n : 1, sizeof *sizes);
-    if (!sizes)
+    uint32_t *memory = calloc(n ? n : 1, sizeof *memory);
+    double *values = calloc(no ? no : 1, sizeof *values);
+    if (!sizes || !memory || !values) {
+        free(sizes), free(memory), free(values);
         return cli_fail(CMD, stex_fail(STEX_OUT_OF_MEMORY, "out of memory"));
-    for (uint32_t i = 0; i < n; i++) {
+    }
+    stex_status st = o->ov.n ? stex_wgsl_override_values(m, &wo, values) : STEX_OK;
+    int rc = CLI_OK;
+    for (uint32_t i = 0; i < n && !st && !rc; i++) {
         const stex_wgsl_entry_point *ep = stex_wgsl_entry_point_at(m, i);
         if (o->entry && strcmp(o->entry, ep->name))
             continue;
         /* without --override: the module's reflection (0 where an override
-         * without a default decides the size) */
+         * without a default decides the size); with: the sizes and the
+         * var<workgroup> bytes under the values given */
         memcpy(sizes[i], ep->workgroup_size, sizeof sizes[i]);
-        stex_status st = o->ov.n ? stex_wgsl_workgroup_size(m, ep->name, &wo, sizes[i]) : STEX_OK;
-        if (st) {
-            free(sizes);
-            if (st == STEX_VALIDATION_ERROR) {
-                fprintf(stderr, "stex %s: with the overrides given, entry point %s has errors:\n"
-                                "%s", CMD, ep->name, stex_last_error());
-                return CLI_REFUSED;
-            }
-            return cli_fail(CMD, st);
-        }
+        memory[i] = ep->workgroup_memory_size;
+        if (o->ov.n && !(st = stex_wgsl_workgroup_size(m, ep->name, &wo, sizes[i])))
+            st = stex_wgsl_workgroup_memory_size(m, ep->name, &wo, &memory[i]);
+        if (!st)
+            rc = check_limits(ep->name, sizes[i], memory[i], o->ov.n > 0);
+        if (st == STEX_VALIDATION_ERROR)
+            fprintf(stderr, "stex %s: with the overrides given, entry point %s has errors:\n"
+                            "%s", CMD, ep->name, stex_last_error());
+    }
+    if (st || rc) {
+        free(sizes), free(memory), free(values);
+        return rc ? rc : st == STEX_VALIDATION_ERROR ? CLI_REFUSED : cli_fail(CMD, st);
     }
     if (o->json) {
         fputs("{\"file\": ", stdout);
@@ -263,8 +311,8 @@ static int print_module(const char *path, const stex_wgsl_module *m, const refle
             printf(", \"stage\": \"compute\", \"workgroup_size\": [%s, %s, %s], "
                    "\"workgroup_memory_size\": %u, \"workgroup_memory_by_override\": %s, "
                    "\"uses_barriers\": %s, \"bindings\": [",
-                   d[0], d[1], d[2], ep->workgroup_memory_size,
-                   ep->workgroup_memory_by_override ? "true" : "false",
+                   d[0], d[1], d[2], memory[i],
+                   ep->workgroup_memory_by_override && !o->ov.n ? "true" : "false",
                    ep->uses_barriers ? "true" : "false");
             for (uint32_t b = 0; b < ep->entry_count; b++)
                 json_binding(ep, b);
@@ -275,8 +323,8 @@ static int print_module(const char *path, const stex_wgsl_module *m, const refle
                 dim(d[k], sizes[i][k], "?");
             printf("  @compute @workgroup_size(%s, %s, %s) fn %s: %s%u bytes of var<workgroup>%s, "
                    "%s, %u binding%s\n", d[0], d[1], d[2], ep->name,
-                   ep->workgroup_memory_by_override ? "at least " : "", ep->workgroup_memory_size,
-                   ep->workgroup_memory_by_override
+                   ep->workgroup_memory_by_override && !o->ov.n ? "at least " : "", memory[i],
+                   ep->workgroup_memory_by_override && !o->ov.n
                        ? " (an array sized by an override without a default: the pipeline's "
                          "constants decide)"
                        : "",
@@ -288,7 +336,7 @@ static int print_module(const char *path, const stex_wgsl_module *m, const refle
         first = false;
     }
     free(sizes);
-    uint32_t no = stex_wgsl_override_count(m);
+    free(memory);
     if (o->json)
         fputs(first ? "], \"overrides\": [" : "\n  ], \"overrides\": [", stdout);
     else if (no)
@@ -315,8 +363,10 @@ static int print_module(const char *path, const stex_wgsl_module *m, const refle
             else
                 fputs("null", stdout);
             fputs(", \"value\": ", stdout);
-            if (given || (ov->has_default && !isnan(ov->default_value)))
-                print_number(given ? given->value : ov->default_value, ov->type);
+            /* with --override: what the pipeline would take, expressions evaluated */
+            double v = o->ov.n ? values[i] : given ? given->value : ov->default_value;
+            if (!isnan(v) && (o->ov.n || given || ov->has_default))
+                print_number(v, ov->type);
             else
                 fputs("null", stdout);
             fputs("}", stdout);
@@ -335,10 +385,15 @@ static int print_module(const char *path, const stex_wgsl_module *m, const refle
             if (given) {
                 fputs(", given ", stdout);
                 print_number(given->value, ov->type);
+            } else if (o->ov.n && !isnan(values[i]) &&
+                       !(ov->has_default && values[i] == ov->default_value)) {
+                fputs(", now ", stdout); /* an override-expression of the values given */
+                print_number(values[i], ov->type);
             }
             fputc('\n', stdout);
         }
     }
+    free(values);
     if (o->json)
         puts(no ? "\n  ]}" : "]}");
     return CLI_OK;

@@ -1034,7 +1034,8 @@ const stex_wgsl_override_info *stex_wgsl_override_at(const stex_wgsl_module *m, 
 }
 
 static stex_status workgroup_size_of(const stex_wgsl_module *mod, const char *entry_point,
-                                     const stex_wgsl_options *opt, uint32_t out[3])
+                                     const stex_wgsl_options *opt, uint32_t out[3],
+                                     uint32_t *memory)
 {
     if (!mod || !out)
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_wgsl_workgroup_size: module or out is "
@@ -1087,6 +1088,8 @@ stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *mo
                                       stex_pipeline **out)
 {
     uintptr_t stack = wg_stack_begin();
+        if (memory) /* var<workgroup> sized by the overrides given */
+            *memory = ep.pub.workgroup_memory_size;
     stex_status st = pipeline_create(d, mod, entry_point, opt, out);
     wg_stack_end(stack);
     return st;
@@ -1096,7 +1099,87 @@ stex_status stex_wgsl_workgroup_size(const stex_wgsl_module *m, const char *entr
                                      const stex_wgsl_options *opt, uint32_t out[3])
 {
     uintptr_t stack = wg_stack_begin();
-    stex_status st = workgroup_size_of(m, entry_point, opt, out);
+    stex_status st = workgroup_size_of(m, entry_point, opt, out, NULL);
+    wg_stack_end(stack);
+    return st;
+}
+
+stex_status stex_wgsl_workgroup_memory_size(const stex_wgsl_module *m, const char *entry_point,
+                                            const stex_wgsl_options *opt, uint32_t *bytes)
+{
+    uint32_t size[3];
+    if (!bytes)
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_wgsl_workgroup_memory_size: bytes is NULL");
+    uintptr_t stack = wg_stack_begin();
+    stex_status st = workgroup_size_of(m, entry_point, opt, size, bytes);
+    wg_stack_end(stack);
+    return st;
+}
+
+/* Each override's value under opt's constants: the module-scope checks'
+ * context again, with the constants, so an override-expression is
+ * evaluated from the values given (m = n * 2 with n given 4: 8). */
+static stex_status override_values(const stex_wgsl_module *mod, const stex_wgsl_options *opt,
+                                   double *values)
+{
+    stex_wgsl_module *m = (stex_wgsl_module *)(uintptr_t)mod; /* the arena and types grow */
+    if (m->diags.count)
+        return stex_fail(STEX_INVALID_ARGUMENT, "%s has %zu errors", m->filename,
+                         m->diags.count);
+    constants cv;
+    stex_status st = resolve_constants(m, opt, &cv);
+    if (st) {
+        free(cv.v);
+        return st;
+    }
+    wg_diags diags = {.source = m->source, .filename = m->filename};
+    wg_program prog = {0};
+    wg_ctx x;
+    ctx_init(&x, m, &diags, &prog, &cv);
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < m->ast.n && k < m->noverrides; i++) {
+        const wg_decl *d = m->ast.decls[i];
+        if (d->kind != D_OVERRIDE || !d->name)
+            continue;
+        const wg_global *g = x.oom ? NULL : wg_global_find(&x, d->name, d->loc);
+        double v = NAN;
+        if (g && g->val.kind == V_CONST) {
+            switch (x.types->t[g->val.type].kind) {
+            case TY_BOOL: v = g->val.c[0].u != 0; break;
+            case TY_I32: v = (int32_t)g->val.c[0].u; break;
+            case TY_U32: v = g->val.c[0].u; break;
+            default: {
+                float f;
+                memcpy(&f, &g->val.c[0].u, 4);
+                v = f;
+            }
+            }
+        }
+        values[k++] = v;
+    }
+    bool oom = x.oom;
+    ctx_free(&x);
+    program_free(&prog);
+    free(cv.v);
+    if (!oom && diags.count) {
+        char *text = wg_diags_text(&diags);
+        st = stex_fail(STEX_VALIDATION_ERROR, "%s", text ? text : "out of memory");
+        free(text);
+    } else if (oom) {
+        st = stex_fail(STEX_OUT_OF_MEMORY, "stex_wgsl_override_values: out of memory");
+    }
+    wg_diags_free(&diags);
+    return st;
+}
+
+stex_status stex_wgsl_override_values(const stex_wgsl_module *m, const stex_wgsl_options *opt,
+                                      double *values)
+{
+    if (!m || !values)
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_wgsl_override_values: module or values "
+                         "is NULL");
+    uintptr_t stack = wg_stack_begin();
+    stex_status st = override_values(m, opt, values);
     wg_stack_end(stack);
     return st;
 }

@@ -244,6 +244,124 @@ static void test_reflect_errors(void **state)
     cli_free(&r);
 }
 
+/* --override sizes the pipeline as createComputePipeline would: the
+ * override-expression m = n * 2 evaluated from the n given, var<workgroup>
+ * re-sized from it, and a size past the limits an error naming the limit.
+ * The verdicts are Dawn's for the same module and constants: {n: 100000}
+ * "exceeds the maximum allowed (256, 256, 64)", {n: 128, m: 5000} and
+ * {n: 64, m: 4097} "total use of workgroup storage ... larger than the
+ * maximum allowed (16384 bytes)", {n: 64, m: 4096} valid. */
+static const char OVERRIDDEN[] =
+    "override n : u32 = 8;\n"
+    "override m : u32 = n * 2;\n"
+    "var<workgroup> buf : array<f32, m>;\n"
+    "@group(0) @binding(0) var<storage, read_write> o : array<f32>;\n"
+    "@compute @workgroup_size(n) fn main(@builtin(local_invocation_index) i : u32) {\n"
+    "  buf[i] = 1.0; workgroupBarrier(); o[i] = buf[i];\n}\n";
+
+static void test_reflect_override(void **state)
+{
+    (void)state;
+    char path[512];
+    write_file("over.wgsl", OVERRIDDEN, path, sizeof path);
+    cli_result r = run_stex("reflect --json --override n=4 '%s'", path);
+    CLI_EXPECT(r, 0, NULL);
+    json_t *j = json_loads(r.out, 0, NULL);
+    if (!j)
+        fail_msg("not JSON: %s", r.out);
+    json_t *ep = member(json_object_get(j, "entry_points"), "name", "main");
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(ep, "workgroup_size"), 0)), 4);
+    /* m = 4 * 2 f32s: 32 bytes (was: the default's 64) */
+    assert_int_equal(json_integer_value(json_object_get(ep, "workgroup_memory_size")), 32);
+    json_t *m = member(json_object_get(j, "overrides"), "name", "m");
+    assert_int_equal(json_integer_value(json_object_get(m, "default")), 16);
+    assert_int_equal(json_integer_value(json_object_get(m, "value")), 8); /* was: 16 */
+    json_decref(j);
+    cli_free(&r);
+    r = run_stex("reflect --override n=4 '%s'", path);
+    CLI_EXPECT(r, 0, NULL);
+    if (!strstr(r.out, "@workgroup_size(4, 1, 1) fn main: 32 bytes of var<workgroup>") ||
+        !strstr(r.out, "override m: u32 = 16, now 8"))
+        fail_msg("%s", r.out);
+    cli_free(&r);
+    static const struct { const char *over, *msg; int code; } cases[] = {
+        {"--override n=100000", "@workgroup_size x = 100000 exceeds maxComputeWorkgroupSizeX "
+                                "(256", 1},
+        {"--override n=128 --override m=5000", "20000 bytes of var<workgroup> exceed "
+                                               "maxComputeWorkgroupStorageSize (16384)", 1},
+        {"--override n=64 --override m=4097", "exceed maxComputeWorkgroupStorageSize", 1},
+        {"--override n=64 --override m=4096", NULL, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        r = run_stex("reflect %s '%s'", cases[i].over, path);
+        if (r.code != cases[i].code || (cases[i].msg && !strstr(r.err, cases[i].msg)))
+            fail_msg("reflect %s: exit %d, stderr %s; expected %d and '%s'", cases[i].over,
+                     r.code, r.err, cases[i].code, cases[i].msg ? cases[i].msg : "");
+        cli_free(&r);
+    }
+}
+
+/* check --json: every diagnostic with severity, rule, line and column
+ * (code points), and warnings printed as `warning:` with exit 0.  The
+ * positions are Dawn's getCompilationInfo (lineNum, linePos) for the same
+ * text: 4:28 for textureSample under a non-uniform if, 1:49 for the
+ * unreachable statement. */
+static void test_check_json_and_warnings(void **state)
+{
+    (void)state;
+    static const char FRAG[] =
+        "@group(0) @binding(0) var t: texture_2d<f32>;\n"
+        "@group(0) @binding(1) var s: sampler;\n"
+        "@fragment fn main(@location(0) uv: vec2f) -> @location(0) vec4f {\n"
+        "  if (uv.x > 0.5) { return textureSample(t, s, uv); }\n"
+        "  return vec4f(0);\n}\n";
+    char frag[512], warn[512], unreach[512];
+    write_file("frag.wgsl", FRAG, frag, sizeof frag);
+    char text[1024];
+    snprintf(text, sizeof text, "diagnostic(warning, derivative_uniformity);\n%s", FRAG);
+    write_file("warn.wgsl", text, warn, sizeof warn);
+    write_file("unreach.wgsl", "@compute @workgroup_size(1) fn main() { return; let x = 1; }\n",
+               unreach, sizeof unreach);
+    cli_result r = run_stex("check '%s'", frag);
+    CLI_EXPECT(r, 1, ":4:28: error: textureSample must only be called from uniform control flow");
+    assert_non_null(strstr(r.err, "[derivative_uniformity]"));
+    cli_free(&r);
+    r = run_stex("check '%s'", warn);
+    CLI_EXPECT(r, 0, ":5:28: warning: textureSample");
+    assert_non_null(strstr(r.err, "0 errors, 1 warning"));
+    cli_free(&r);
+    r = run_stex("check '%s'", unreach);
+    CLI_EXPECT(r, 0, ":1:49: warning: code is unreachable");
+    cli_free(&r);
+    r = run_stex("check --quiet '%s'", unreach);
+    CLI_EXPECT(r, 0, NULL);
+    assert_string_equal(r.err, "");
+    cli_free(&r);
+    r = run_stex("check --json '%s' '%s' '%s/none.wgsl'", frag, warn, cli_dir);
+    assert_int_equal(r.code, 2); /* the worst: an unreadable file */
+    json_error_t e;
+    json_t *j = json_loads(r.out, 0, &e);
+    if (!j)
+        fail_msg("not JSON (%s): %s", e.text, r.out);
+    json_t *files = json_object_get(j, "files");
+    assert_int_equal(json_array_size(files), 3);
+    static const struct { const char *severity; int line, column; bool valid; } want[] = {
+        {"error", 4, 28, false}, {"warning", 5, 28, true}};
+    for (size_t i = 0; i < 2; i++) {
+        json_t *f = json_array_get(files, i);
+        assert_int_equal(json_is_true(json_object_get(f, "valid")), want[i].valid);
+        json_t *d = json_array_get(json_object_get(f, "diagnostics"), 0);
+        assert_string_equal(json_string_value(json_object_get(d, "severity")), want[i].severity);
+        assert_string_equal(json_string_value(json_object_get(d, "rule")), "derivative_uniformity");
+        assert_int_equal(json_integer_value(json_object_get(d, "line")), want[i].line);
+        assert_int_equal(json_integer_value(json_object_get(d, "column")), want[i].column);
+        assert_non_null(strstr(json_string_value(json_object_get(d, "message")), "textureSample"));
+    }
+    assert_true(json_is_true(json_object_get(json_array_get(files, 2), "unreadable")));
+    json_decref(j);
+    cli_free(&r);
+}
+
 /* stex run --executor: the WGSL and the C version of every race-free kernel
  * write the same bytes; --json says which ran. */
 static void test_run_executor(void **state)
@@ -439,6 +557,8 @@ int main(void)
         cmocka_unit_test(test_reflect_json),
         cmocka_unit_test(test_reflect_sampled),
         cmocka_unit_test(test_reflect_errors),
+        cmocka_unit_test(test_reflect_override),
+        cmocka_unit_test(test_check_json_and_warnings),
         cmocka_unit_test(test_run_executor),
         cmocka_unit_test(test_constants),
         cmocka_unit_test(test_run_wgsl_file),
