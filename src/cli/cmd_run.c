@@ -17,10 +17,12 @@
 
 static const char SYNOPSIS[] =
     "usage: stex run KERNEL [OPTIONS]\n"
-    "       stex run FILE.json [OPTIONS]   (a run file: docs/run-files.md)\n"
-    "       stex run FILE.wgsl [--size WxH] [--iterations N] [--constant NAME=VALUE]...\n"
-    "                          [--out FILE]... [OPTIONS]\n"
-    "                          (a shader whose one binding is a texture_storage_2d)\n"
+    "       stex run FILE.json [--out-dir DIR] [OPTIONS]   (a run file:\n"
+    "                          docs/run-files.md; {profile}, {seed} in its names)\n"
+    "       stex run FILE.wgsl [--size WxH | --in IMAGE] [--iterations N]\n"
+    "                          [--constant NAME=VALUE]... [--out FILE]... [OPTIONS]\n"
+    "                          (a shader whose one binding is a texture_storage_2d,\n"
+    "                          or that and a texture_2d that --in fills)\n"
     "       stex run --replay X.bin.json [--out FILE] [--json]\n"
     "       stex run --list [--json]\n"
     "\n"
@@ -31,7 +33,8 @@ static const char SYNOPSIS[] =
     "bytes copyTextureToBuffer gives, plus a JSON sidecar X.bin.json), .npy,\n"
     "or .png (docs/file-formats.md).\n"
     "The sidecar records everything that made the output (kernel and the\n"
-    "SHA-256 of its WGSL, options, input file hash); --replay runs it again\n"
+    "SHA-256 of its WGSL, or the run file's and every file it read; options,\n"
+    "input file hash); --replay runs it again\n"
     "and compares the result with the golden byte for byte.\n";
 
 static const char EPILOGUE[] =
@@ -47,6 +50,8 @@ static const char EPILOGUE[] =
     "  stex run box3x3-texture --size 64x64 --executor c --out c.bin\n"
     "  stex run difundir --size 32x32 --threads 1 --subgroup-size 1 --race-check\n"
     "  stex run --replay golden.bin.json             # byte-identical?\n"
+    "  stex run tonemap.json --profile nvidia --out-dir goldens --record-allowed\n"
+    "  stex run blur.wgsl --in photo.png --out blurred.png --scale 4\n"
     "  stex run difundir --variant hot --dump-input hot.npy\n"
     "\n"
     "exit status: 0 done (a replay: byte-identical), 1 the device refused\n"
@@ -183,7 +188,8 @@ static const cli_option run_options[] = {
     {.name = "race-check", .kind = CLI_FLAG, .at = AT(race_check),
      .help = "run the race detector and report what it finds"},
     {.name = "in", .kind = CLI_TEXT, .at = AT(in), .metavar = "FILE",
-     .help = "input image (.png, .npy, .bin) instead of the embedded one"},
+     .help = "input image (.png, .npy, .bin) instead of the\n"
+             "embedded one; FILE.wgsl: its input (.png, .npy)"},
     {.name = "out", .kind = CLI_CUSTOM, .parse = parse_out, .at = AT(outs), .metavar = "FILE",
      .help = "write the output (repeatable; type from the extension)"},
     {.name = "record-allowed", .kind = CLI_FLAG, .at = AT(record),
@@ -221,16 +227,16 @@ static const cli_option run_options[] = {
              "differs); several threads on a racy kernel may differ,\n"
              "and the replay says so"},
     {.name = "out-dir", .kind = CLI_TEXT, .at = AT(out_dir), .metavar = "DIR",
-     .help = "FILE.json, FILE.wgsl: the outputs' names start in DIR\n"
-             "(made if missing) instead of the run file's folder"},
+     .help = "FILE.json, .wgsl: outputs' names start in DIR\n"
+             "(made if missing), not the run file's folder"},
     {.name = "force", .kind = CLI_FLAG, .at = AT(force),
-     .help = "FILE.json, FILE.wgsl: overwrite a .bin golden made\n"
+     .help = "FILE.json, .wgsl: overwrite a .bin golden made\n"
              "under another profile (refused without it)"},
     {.name = "scale", .kind = CLI_U32, .at = AT(scale), .metavar = "N", .min = 1, .max = 64,
-     .help = "FILE.json, FILE.wgsl: draw each texel of a .png\n"
-             "output as NxN pixels (.bin, .npy: as they are)"},
+     .help = "FILE.json, .wgsl: each texel of a .png output\n"
+             "as NxN pixels (.bin, .npy: as they are)"},
     {.name = "quiet", .short_name = 'q', .kind = CLI_FLAG, .at = AT(quiet),
-     .help = "no progress line (shown on a terminal after 2 s)"},
+     .help = "no progress line (a terminal shows one after 2 s)"},
     {.name = "allow-paths", .kind = CLI_CUSTOM, .parse = cli_parse_allow_path, .at = AT(allow),
      .metavar = "DIR", .help = "FILE.json: let the run file name files in DIR too\n"
                                "(repeatable); by default it may name only files in\n"

@@ -569,12 +569,12 @@ static stex_status module_create(const stex_profile *p, const char *source, size
         check_module(m);
         wg_stack_end(stack);
     }
+    wg_diags_sort(&m->diags);
     m->text = wg_diags_text(&m->diags);
     *out = m;
     if (m->diags.count)
         return stex_fail(STEX_VALIDATION_ERROR, "%s: %zu error%s in the WGSL module",
                          m->filename, m->diags.count, m->diags.count == 1 ? "" : "s");
-    wg_diags_sort(&m->diags);
     return STEX_OK;
 }
 
@@ -682,11 +682,6 @@ static void check_module(stex_wgsl_module *m)
         if (d->kind == D_FN && wg_find_attr(d->attrs, d->nattrs, "fragment"))
             wg_uniformity(&m->ast, d, true, &m->diags);
     }
-}
-
-void stex_wgsl_module_destroy(stex_wgsl_module *m)
-{
-    if (!m)
     /* statements after a return, break or continue: a warning, as Dawn's
      * front end gives under the rule name a filter turns off */
     for (uint32_t i = 0; !m->diags.count && i < m->ast.nunreachable; i++) {
@@ -696,6 +691,11 @@ void stex_wgsl_module_destroy(stex_wgsl_module *m)
             wg_report(&m->diags, (wg_severity)sev, at, "chromium.unreachable_code",
                       "code is unreachable");
     }
+}
+
+void stex_wgsl_module_destroy(stex_wgsl_module *m)
+{
+    if (!m)
         return;
     for (uint32_t i = 0; i < m->neps; i++) {
         free(m->eps[i].entries);
@@ -722,11 +722,6 @@ const char *stex_wgsl_module_diagnostics(const stex_wgsl_module *m)
     return m && m->text ? m->text : "";
 }
 
-size_t stex_wgsl_module_error_count(const stex_wgsl_module *m)
-{
-    return m ? m->diags.count : 0;
-}
-
 size_t stex_wgsl_module_diagnostic_count(const stex_wgsl_module *m)
 {
     return m ? m->diags.n : 0;
@@ -743,6 +738,11 @@ bool stex_wgsl_module_diagnostic_at(const stex_wgsl_module *m, size_t i,
     return true;
 }
 
+size_t stex_wgsl_module_error_count(const stex_wgsl_module *m)
+{
+    return m ? m->diags.count : 0;
+}
+
 uint32_t stex_wgsl_entry_point_count(const stex_wgsl_module *m) { return m ? m->neps : 0; }
 
 const stex_wgsl_entry_point *stex_wgsl_entry_point_at(const stex_wgsl_module *m, uint32_t i)
@@ -757,6 +757,11 @@ const stex_wgsl_entry_point *stex_wgsl_entry_point_find(const stex_wgsl_module *
         if (!name || !strcmp(m->eps[i].pub.name, name))
             return &m->eps[i].pub;
     return NULL;
+}
+
+                          char *buf, size_t size)
+{
+    const wg_exec_program *xp = user;
 }
 
 static void program_destroy(void *user)
@@ -830,13 +835,17 @@ static stex_status pipeline_create(stex_device *d, const stex_wgsl_module *mod,
     }
     /* lower again, with the overrides of this pipeline */
     wg_diags diags = {.source = m->source, .filename = m->filename};
-    entry_info ep = {.decl = src->decl, .pub = {.name = src->pub.name}};
     bool ok = lower(m, src->decl, true, &diags, &cv, &xp->prog, &ep);
     free(cv.v);
     if (ok && !diags.count)
     {
         wg_optimize(xp); /* out of memory: the program as lowered */
         wg_prepare(xp); /* out of memory: zero_regs NULL, every register zeroed */
+        /* the profile's tables for the builtins it calls are loaded here,
+         * so the first dispatch's time is the dispatch's (nvidia: ~0.4 s) */
+        for (uint32_t k = 0; k < xp->prog.ncode; k++)
+            if (xp->prog.code[k].op == OP_MATH || xp->prog.code[k].op == OP_MATHV)
+                stex_math_prepare(stex_device_profile(d), (stex_math_fn)xp->prog.code[k].imm);
     }
     stex_status st = STEX_OK;
     if (!ok || diags.count) {
@@ -857,7 +866,6 @@ static stex_status pipeline_create(stex_device *d, const stex_wgsl_module *mod,
                                  .uses_barriers = ep.pub.uses_barriers,
                                  .label = ep.pub.name,
                                  .shared_layout = own /* explicit: group-equivalent bind groups */};
-        phase_executor x = {wg_run_workgroup, xp, program_destroy, wg_site_name};
         st = pipeline_create_with_executor(d, &pd, &x, out);
     }
     wg_diags_free(&diags);
@@ -876,11 +884,6 @@ static stex_status pipeline_create(stex_device *d, const stex_wgsl_module *mod,
  * "unfilterable-float" for f32; a
  * sampler_comparison needs "comparison", a sampler anything else. */
 static stex_status sampled_binding_check(const stex_wgsl_entry_point *ep, uint32_t i,
-        /* the profile's tables for the builtins it calls are loaded here,
-         * so the first dispatch's time is the dispatch's (nvidia: ~0.4 s) */
-        for (uint32_t k = 0; k < xp->prog.ncode; k++)
-            if (xp->prog.code[k].op == OP_MATH || xp->prog.code[k].op == OP_MATHV)
-                stex_math_prepare(stex_device_profile(d), (stex_math_fn)xp->prog.code[k].imm);
                                          const stex_layout_entry *l)
 {
     const stex_layout_entry *s = &ep->entries[i];
@@ -1072,6 +1075,8 @@ static stex_status workgroup_size_of(const stex_wgsl_module *mod, const char *en
         free(text);
     } else {
         memcpy(out, ep.pub.workgroup_size, sizeof ep.pub.workgroup_size);
+        if (memory) /* var<workgroup> sized by the overrides given */
+            *memory = ep.pub.workgroup_memory_size;
     }
     program_free(&prog);
     wg_diags_free(&diags);
@@ -1088,8 +1093,6 @@ stex_status stex_wgsl_pipeline_create(stex_device *d, const stex_wgsl_module *mo
                                       stex_pipeline **out)
 {
     uintptr_t stack = wg_stack_begin();
-        if (memory) /* var<workgroup> sized by the overrides given */
-            *memory = ep.pub.workgroup_memory_size;
     stex_status st = pipeline_create(d, mod, entry_point, opt, out);
     wg_stack_end(stack);
     return st;
