@@ -200,11 +200,6 @@ STEX_API stex_status stex_wgsl_layout_check(const stex_wgsl_module *m, const cha
  * stex_last_error) when an override value breaks the shader. */
 STEX_API stex_status stex_wgsl_workgroup_size(const stex_wgsl_module *m, const char *entry_point,
                                      const stex_wgsl_options *opt, uint32_t out[3]);
-
-#ifdef __cplusplus
-}
-#endif
-#endif
 /* The bytes of var<workgroup> entry_point uses with opt's overrides applied
  * (an array sized by an override takes the value given). */
 STEX_API stex_status stex_wgsl_workgroup_memory_size(const stex_wgsl_module *m,
@@ -217,3 +212,8 @@ STEX_API stex_status stex_wgsl_workgroup_memory_size(const stex_wgsl_module *m,
  * them); NaN for one with no value (no default, not given).  bool as 0/1. */
 STEX_API stex_status stex_wgsl_override_values(const stex_wgsl_module *m,
                                                const stex_wgsl_options *opt, double *values);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

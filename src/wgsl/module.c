@@ -759,11 +759,6 @@ const stex_wgsl_entry_point *stex_wgsl_entry_point_find(const stex_wgsl_module *
     return NULL;
 }
 
-                          char *buf, size_t size)
-{
-    const wg_exec_program *xp = user;
-}
-
 static void program_destroy(void *user)
 {
     wg_exec_program *xp = user;
@@ -835,6 +830,7 @@ static stex_status pipeline_create(stex_device *d, const stex_wgsl_module *mod,
     }
     /* lower again, with the overrides of this pipeline */
     wg_diags diags = {.source = m->source, .filename = m->filename};
+    entry_info ep = {.decl = src->decl, .pub = {.name = src->pub.name}};
     bool ok = lower(m, src->decl, true, &diags, &cv, &xp->prog, &ep);
     free(cv.v);
     if (ok && !diags.count)
@@ -866,6 +862,7 @@ static stex_status pipeline_create(stex_device *d, const stex_wgsl_module *mod,
                                  .uses_barriers = ep.pub.uses_barriers,
                                  .label = ep.pub.name,
                                  .shared_layout = own /* explicit: group-equivalent bind groups */};
+        phase_executor x = {wg_run_workgroup, xp, program_destroy, wg_site_name};
         st = pipeline_create_with_executor(d, &pd, &x, out);
     }
     wg_diags_free(&diags);
