@@ -49,8 +49,11 @@ typedef struct stex_race_detector stex_race_detector;
 
 typedef struct stex_race_options {
     bool suppress_same_value; /* write-write where every writer stored the same bytes: not reported */
-    uint32_t max_reported;    /* races kept in detail; 0 = 100 (counts are always complete) */
+    uint32_t max_reported;    /* races kept in detail; 0 = 100, STEX_RACE_ALL every one
+                               * (counts and groups are always complete) */
 } stex_race_options;
+
+#define STEX_RACE_ALL UINT32_MAX /* max_reported: keep every race in detail */
 
 typedef enum stex_race_kind {
     STEX_RACE_WRITE_WRITE = 0,
@@ -91,11 +94,40 @@ typedef struct stex_race {
     stex_race_memory memory;
     uint32_t coord[3];        /* texture: x, y, z-or-layer of the texture's mip level */
     uint32_t mip_level;       /* texture only */
-    uint64_t word;            /* buffer / workgroup memory: 32-bit word index */
+    uint64_t word;            /* buffer: 32-bit word of the buffer; workgroup memory: of
+                               * the workgroup's var<workgroup> memory */
     stex_race_kind kind;
     bool same_workgroup;      /* both parties in one workgroup (missing/misplaced barrier) */
     stex_race_party a, b;     /* a < b by (workgroup, local_invocation_index) */
+    /* The location in the shader's terms, when the executor names it (the
+     * WGSL interpreter): a buffer's element or member path ("data[17]",
+     * "stats.bins[3]", "p[2].pos.y"; a word holding two f16 values is named
+     * by the first), a var<workgroup> element ("part[1]", in the parties'
+     * workgroup), a storage texture's variable ("img"); NULL: unknown (C
+     * kernels).  Owned by the detector, valid until reset/destroy. */
+    const char *name;
 } stex_race;
+
+/* One side of a race group: an access kind at a site (as stex_race_party). */
+typedef struct stex_race_site {
+    stex_race_access access;
+    uint32_t site;
+    const char *source;       /* "file:line:col"; NULL: unknown */
+} stex_race_site;
+
+/* The races of one pair of source sites: every racing location whose two
+ * reported parties made these accesses at these sites (sites[0] the one
+ * whose source sorts first, then by access), of one kind, in one binding
+ * (or var<workgroup>).  Counts are complete whatever max_reported is. */
+typedef struct stex_race_group {
+    stex_race_kind kind;
+    stex_race_memory memory;
+    uint32_t binding;         /* as stex_race.binding */
+    stex_race_site sites[2];
+    uint64_t count;           /* racing locations */
+    uint64_t same_workgroup;  /* of them, races between invocations of one workgroup */
+    stex_race example;        /* the group's first location in the report order */
+} stex_race_group;
 
 typedef struct stex_race_binding_count {
     uint32_t binding;
@@ -122,18 +154,38 @@ STEX_API size_t stex_race_binding_counts(const stex_race_detector *rd, const ste
 /* The first max_reported races in a deterministic order: dispatch, memory,
  * binding, mip, layer/z, y, x (or word), kind. */
 STEX_API size_t stex_race_reported(const stex_race_detector *rd);
+/* Valid until the next dispatch recorded, reset or destroy. */
 STEX_API const stex_race *stex_race_get(const stex_race_detector *rd, size_t i);
+/* The race groups (stex_race_group), the largest count first (then by their
+ * examples' report order): a function of the set of accesses, like the
+ * verdict.  Valid until the next dispatch recorded, reset or destroy. */
+STEX_API size_t stex_race_group_count(const stex_race_detector *rd);
+STEX_API const stex_race_group *stex_race_group_get(const stex_race_detector *rd, size_t i);
 
 /* Unmaps the shadow memory kept between dispatches (see above); the next
  * dispatch with detection maps it again.  Do not call it while a dispatch
  * with race detection runs. */
 STEX_API void stex_race_release_memory(void);
 
-/* Human-readable and JSON reports. */
+/* Where race r is, as the reports word it: "img (@group(2) @binding(1))
+ * texel (3, 4)", "data[17] (@group(0) @binding(0))", "part[1] in workgroup
+ * (3, 0, 0)", or by binding and word when the location has no name.
+ * Writes at most size bytes (NUL included) and returns buf. */
+STEX_API char *stex_race_location_text(const stex_race *r, char *buf, size_t size);
+
+/* Human-readable and JSON reports: the counts, the groups with an example
+ * each, then the races kept in detail, and a summary line (text).  The JSON
+ * is the "races" object of docs/file-formats.md (docs/schema/
+ * stex-run.schema.json).  The _limit versions list at most `locations` of
+ * the races kept (UINT64_MAX: all; the others list all). */
 STEX_API stex_status stex_race_report_text(const stex_race_detector *rd, FILE *f);
 STEX_API stex_status stex_race_report_json(const stex_race_detector *rd, FILE *f);
 STEX_API char *stex_race_report_text_string(const stex_race_detector *rd); /* free() it */
 STEX_API char *stex_race_report_json_string(const stex_race_detector *rd); /* free() it */
+STEX_API stex_status stex_race_report_text_limit(const stex_race_detector *rd,
+                                                 uint64_t locations, FILE *f);
+STEX_API char *stex_race_report_json_limit(const stex_race_detector *rd,
+                                           uint64_t locations); /* free() it */
 
 #ifdef __cplusplus
 }

@@ -12,6 +12,9 @@
 #include "cli/options.h"
 
 enum { CLI_OK = 0, CLI_REFUSED = 1, CLI_USAGE = 2 };
+/* --fail-on-race (stex run --race-check, stex race): the work was done and
+ * the race detector found a race. */
+enum { CLI_RACES = 3 };
 /* A command whose work was stopped (interrupt.c): 124 after --timeout (as
  * timeout(1)), 128 + the signal's number after SIGINT or SIGTERM. */
 enum { CLI_TIMEOUT = 124, CLI_INTERRUPTED = 130, CLI_TERMINATED = 143 };

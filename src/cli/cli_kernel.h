@@ -91,6 +91,11 @@ typedef struct cli_race_summary {
     uint32_t examples;
     stex_race example[3];
     char example_source[3][2][160]; /* the examples' sites (the detector's text is gone) */
+    char example_name[3][160];      /* their locations' names (stex_race.name) */
+    /* cli_race_picture.races_report: the race report (race_output.h) as
+     * text and as the "races" JSON object; free() and json_decref() them */
+    char *races_text;
+    struct json_t *races_json;
 } cli_race_summary;
 
 /* The pictures a study draws (every path NULL: none). */
@@ -99,6 +104,8 @@ typedef struct cli_race_picture {
     const char *frames;  /* the first run one frame per dispatch, on one scale */
     const char *html;    /* the HTML race report (cli/race_html.h) */
     uint32_t scale;      /* pixels per texel; 0: automatic (race_auto_scale) */
+    bool races_report;   /* make cli_race_summary.races_text and .races_json */
+    uint64_t races;      /* ... listing this many racing locations (--races) */
 } cli_race_picture;
 
 /* Runs the program pd describes (cli/program.h: a kernel on an executor,

@@ -5,6 +5,10 @@
 #include "cli/race_picture.h"
 #include "cli/race_html.h"
 #include "cli/cmd_run_file.h"
+#include "cli/race_output.h"
+#include "cli/run_json.h"
+
+#include <jansson.h>
 
 #include <inttypes.h>
 #include <math.h>
@@ -41,8 +45,10 @@ static const char EPILOGUE[] =
     "  stex race difundir --size 32x32 --executor c  # the C version\n"
     "  stex race examples/run/race.json --runs 10    # a run file\n"
     "\n"
-    "exit status: 0 done (races or not), 1 the device refused, 2 usage error or\n"
-    "unwritable output, 124 --timeout ran out, 130 / 143 SIGINT / SIGTERM.\n";
+    "exit status: 0 done (races or not, without --fail-on-race), 1 the device\n"
+    "refused, 2 usage error or unwritable output, 3 --fail-on-race and the\n"
+    "race detector found a race, 124 --timeout ran out, 130 / 143 SIGINT /\n"
+    "SIGTERM.\n";
 
 typedef struct race_opts {
     uint32_t runs, threads, size[3], iterations; /* size[0] == 0: the kernel's own */
@@ -54,6 +60,8 @@ typedef struct race_opts {
     uint32_t subgroup;  /* --subgroup-size (WGSL) */
     uint64_t max_steps; /* --max-steps (WGSL) */
     cli_allow_paths allow; /* --allow-paths DIR (a run file) */
+    uint64_t races;        /* --races all|N: racing locations listed (race_output.h) */
+    bool fail_on_race;     /* --fail-on-race: exit status 3 on a race */
 } race_opts;
 
 /* --html FILE: a name ending in .html or .htm */
@@ -119,6 +127,12 @@ static const cli_option race_options[] = {
      .help = "WGSL: instructions a sub-group may run in one\n"
              "workgroup before a shader error (default 2^32)"},
     {.name = "json", .kind = CLI_FLAG, .at = AT(json), .help = "print one JSON object"},
+    {.name = "races", .kind = CLI_CUSTOM, .parse = cli_parse_races, .at = AT(races),
+     .metavar = "all|N", .help = "list every racing location (all) or the first N\n"
+                                 "(default 3) after the groups, in the text and the\n"
+                                 "JSON"},
+    {.name = "fail-on-race", .kind = CLI_FLAG, .at = AT(fail_on_race),
+     .help = "exit status 3 when the race detector finds a race\n(for CI)"},
     {.name = "allow-paths", .kind = CLI_CUSTOM, .parse = cli_parse_allow_path, .at = AT(allow),
      .metavar = "DIR", .help = "FILE.json: let the run file name files in DIR too\n"
                                "(repeatable); by default it may name only files in\n"
@@ -151,10 +165,11 @@ static void progress(int done, int total)
 
 void cli_print_race(FILE *f, const char *indent, const stex_race *r)
 {
-    fprintf(f, "%sbinding %u texel (%u, %u, %u): %s race between workgroup (%u,%u,%u) "
+    char where[320]; /* in WGSL's terms: "data[17] (@group(0) @binding(0))", "part[1] ..." */
+    fprintf(f, "%s%s: %s race between workgroup (%u,%u,%u) "
                "invocation (%u,%u,%u) [%s%s%s] and workgroup (%u,%u,%u) invocation (%u,%u,%u) "
                "[%s%s%s]\n",
-            indent, r->binding, r->coord[0], r->coord[1], r->coord[2], stex_race_kind_name(r->kind),
+            indent, stex_race_location_text(r, where, sizeof where), stex_race_kind_name(r->kind),
             r->a.workgroup_id[0], r->a.workgroup_id[1], r->a.workgroup_id[2],
             r->a.local_invocation_id[0], r->a.local_invocation_id[1], r->a.local_invocation_id[2],
             stex_race_access_name(r->a.access), r->a.source ? " at " : "",
@@ -381,7 +396,9 @@ stex_status cli_race_study(const cli_program_desc *pd, uint32_t runs, uint64_t s
     /* races kept in detail: enough for every texel of a kernel to be flagged */
     uint64_t texels = pd->kernel ? (uint64_t)cli_program_width(prog) * cli_program_height(prog)
                                  : 1u << 17;
-    stex_race_options ro = {.max_reported = (uint32_t)(texels * 2 + 16)};
+    stex_race_options ro = {.max_reported = cli_races_keep(pic && pic->races_report ? pic->races
+                                                                                    : 0,
+                                                            texels * 2 + 16)};
     if ((st = stex_race_detector_create(&ro, &rd)))
         goto done;
     out->seen = calloc(runs, sizeof *out->seen);
@@ -459,6 +476,10 @@ stex_status cli_race_study(const cli_program_desc *pd, uint32_t runs, uint64_t s
                              party[k]->source);
                     party[k]->source = out->example_source[out->examples][k];
                 }
+            if (ex->name) { /* the detector's text goes with it */
+                snprintf(out->example_name[out->examples], 160, "%s", ex->name);
+                ex->name = out->example_name[out->examples];
+            }
             out->examples++;
         }
         if (rr->memory == STEX_RACE_MEMORY_TEXTURE && rr->coord[0] < w && rr->coord[1] < h)
@@ -472,6 +493,17 @@ stex_status cli_race_study(const cli_program_desc *pd, uint32_t runs, uint64_t s
     out->write_write = stex_race_count(rd, STEX_RACE_WRITE_WRITE);
     out->read_write = stex_race_count(rd, STEX_RACE_READ_WRITE);
     out->races = stex_race_count(rd, STEX_RACE_ANY);
+    if (pic && pic->races_report) { /* the report, before the detector goes */
+        size_t len;
+        FILE *mf = open_memstream(&out->races_text, &len);
+        if (mf) {
+            cli_races_print(mf, rd, pic->races);
+            fclose(mf);
+        }
+        out->races_json = cli_races_json(rd, pic->races);
+        if (!mf || !out->races_text || !out->races_json)
+            st = stex_fail(STEX_OUT_OF_MEMORY, "race: out of memory for the race report");
+    }
     if (pic && pic->png)
         st = draw_runs(pic, &first, other.data ? &other : &first, out, runs, threads, seed0,
                        differs, flagged);
@@ -542,55 +574,63 @@ static stex_status write_html(cli_program *prog, uint64_t seed, uint32_t threads
 }
 
 /* A heat as JSON: a number, or null when not finite. */
-static void json_heat(double h)
-{
-    if (isfinite(h))
-        printf("%.9g", h);
-    else
-        fputs("null", stdout);
-}
+static json_t *json_heat(double h) { return isfinite(h) ? json_real(h) : json_null(); }
 
-static void print_json(const race_opts *o, const char *name, const cli_race_summary *s)
+static json_t *path_or_null(const char *p) { return p ? cli_json_text(p) : json_null(); }
+
+/* The JSON of `stex race`: docs/file-formats.md, docs/schema/stex-run.schema.json. */
+static void print_json(const race_opts *o, const char *name, const cli_program_desc *pd,
+                       cli_race_summary *s)
 {
-    fputs("{\"kernel\": ", stdout);
-    cli_json_string(stdout, name);
-    printf(", \"executor\": \"%s\", \"size\": [%u, %u, 1], \"format\": \"%s\", \"runs\": %u, "
-           "\"iterations\": %u, \"schedule\": \"shuffled\", \"seeds\": [%" PRIu64 ", %" PRIu64
-           "], \"threads\": %d, \"visibility\": \"%s\", \"distinct_outputs\": %u, \"outputs\": [",
-           o->c ? "c" : "wgsl", s->width, s->height, stex_format_name(s->format), o->runs, s->iterations,
-           o->seed, o->seed + o->runs - 1, cli_threads(o->threads),
-           stex_visibility_name(o->vis), s->distinct);
+    json_t *j = json_object();
+    bool kernel = pd->kernel != NULL;
+    json_object_set_new(j, "command", json_string("race"));
+    json_object_set_new(j, "subject", json_string(kernel ? "kernel" : cli_is_wgsl_file(name)
+                                                                      ? "wgsl" : "run_file"));
+    json_object_set_new(j, "kernel", kernel ? cli_json_text(name) : json_null());
+    json_object_set_new(j, "file", kernel ? json_null() : cli_json_text(name));
+    json_object_set_new(j, "executor", json_string(o->c ? "c" : "wgsl"));
+    json_object_set_new(j, "size", json_pack("[I, I, I]", (json_int_t)s->width,
+                                             (json_int_t)s->height, (json_int_t)1));
+    json_object_set_new(j, "format", json_string(stex_format_name(s->format)));
+    json_object_set_new(j, "profile", json_string(stex_profile_name(STEX_PROFILE_SPEC)));
+    json_object_set_new(j, "runs", json_integer(o->runs));
+    json_object_set_new(j, "iterations", json_integer(s->iterations));
+    json_object_set_new(j, "schedule", json_string(stex_schedule_name(o->schedule)));
+    json_object_set_new(j, "seeds", json_pack("[I, I]", (json_int_t)o->seed,
+                                              (json_int_t)(o->seed + o->runs - 1)));
+    json_object_set_new(j, "threads", json_integer(cli_threads(o->threads)));
+    json_object_set_new(j, "visibility", json_string(stex_visibility_name(o->vis)));
+    json_object_set_new(j, "distinct_outputs", json_integer(s->distinct));
+    json_t *outs = json_array();
     for (uint32_t i = 0; i < s->distinct; i++) {
-        printf("%s{\"hash\": \"%016" PRIx64 "\", \"runs\": %u, \"first_seed\": %" PRIu64
-               ", \"total_heat\": ", i ? ", " : "", s->seen[i].hash, s->seen[i].runs,
-               s->seen[i].first_seed);
-        json_heat(s->seen[i].heat);
-        printf(", \"degenerate\": %s}", s->seen[i].flat ? "true" : "false");
+        char hash[17];
+        snprintf(hash, sizeof hash, "%016" PRIx64, s->seen[i].hash);
+        json_array_append_new(outs, json_pack("{s:s, s:I, s:I, s:o, s:b}", "hash", hash, "runs",
+                                              (json_int_t)s->seen[i].runs, "first_seed",
+                                              (json_int_t)s->seen[i].first_seed, "total_heat",
+                                              json_heat(s->seen[i].heat), "degenerate",
+                                              s->seen[i].flat));
     }
-    fputs("], \"input_heat\": ", stdout);
-    if (s->has_input_heat)
-        json_heat(s->input_heat);
-    else
-        fputs("null", stdout);
-    fputs(", \"heat_per_run\": [", stdout);
-    for (uint32_t r = 0; r < o->runs; r++) {
-        fputs(r ? ", " : "", stdout);
-        json_heat(s->heat[r]);
-    }
-    printf("], \"texels_differing\": %" PRIu64 ", \"races\": {\"write_write\": %" PRIu64
-           ", \"read_write\": %" PRIu64 ", \"total\": %" PRIu64 "}, \"flagged_texels\": %" PRIu64
-           ", \"differing_and_flagged\": %" PRIu64 ", \"png\": ",
-           s->texels_differing, s->write_write, s->read_write, s->races, s->flagged, s->both);
-    if (o->pic.png)
-        cli_json_string(stdout, o->pic.png);
-    else
-        fputs("null", stdout);
-    fputs(", \"frames_png\": ", stdout);
-    if (o->pic.frames)
-        cli_json_string(stdout, o->pic.frames);
-    else
-        fputs("null", stdout);
-    puts("}");
+    json_object_set_new(j, "outputs", outs);
+    json_object_set_new(j, "input_heat", s->has_input_heat ? json_heat(s->input_heat)
+                                                           : json_null());
+    json_t *heat = json_array();
+    for (uint32_t r = 0; r < o->runs; r++)
+        json_array_append_new(heat, json_heat(s->heat[r]));
+    json_object_set_new(j, "heat_per_run", heat);
+    json_object_set_new(j, "texels_differing", json_integer((json_int_t)s->texels_differing));
+    json_object_set_new(j, "races", s->races_json ? s->races_json : json_null());
+    s->races_json = NULL;
+    json_object_set_new(j, "flagged_texels", json_integer((json_int_t)s->flagged));
+    json_object_set_new(j, "differing_and_flagged", json_integer((json_int_t)s->both));
+    json_object_set_new(j, "png", path_or_null(o->pic.png));
+    json_object_set_new(j, "frames_png", path_or_null(o->pic.frames));
+    json_object_set_new(j, "html", path_or_null(o->pic.html));
+    char *text = json_dumps(j, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+    json_decref(j);
+    puts(text ? text : "null");
+    free(text);
 }
 
 /* Each run's total heat: the first runs one by one, then the range, and
@@ -640,8 +680,9 @@ static void print_text(const race_opts *o, const char *name, const cli_race_summ
            ", write-write %" PRIu64 "); %" PRIu64 " texels flagged, %" PRIu64
            " of the differing texels among them\n",
            s->races, s->races == 1 ? "" : "s", s->read_write, s->write_write, s->flagged, s->both);
-    for (uint32_t i = 0; i < s->examples; i++)
-        cli_print_race(stdout, "  ", &s->example[i]);
+    if (s->races_text && s->races) /* the groups by source lines, the first locations */
+        fputs(s->races_text, stdout);
+    print_why(o, s);
     if (o->pic.png)
         printf("picture: %s (left: seed %" PRIu64 ", middle: seed %" PRIu64
                "%s, on one scale; right: texels that differ between runs, dark red to yellow "
@@ -663,12 +704,14 @@ static int study(const race_opts *o, const char *name, const cli_program_desc *p
     if (st)
         return cli_fail("race", st);
     if (o->json)
-        print_json(o, name, &s);
+        print_json(o, name, pd, &s);
     else
         print_text(o, name, &s);
     free(s.seen);
     free(s.heat);
-    return CLI_OK;
+    free(s.races_text);
+    json_decref(s.races_json);
+    return o->fail_on_race && s.races ? CLI_RACES : CLI_OK;
 }
 
 /* FILE.json (a run file) or FILE.wgsl (one storage texture, as `stex run
@@ -704,11 +747,14 @@ static int race_file(const cli_args *a, const race_opts *o)
 int cli_race(int argc, char **argv)
 {
     const char *cmd = "race";
-    race_opts o = {.runs = 20, .size = {0, 0, 1}, .seed = 1, .vis = STEX_VISIBILITY_IMMEDIATE};
+    race_opts o = {.runs = 20, .size = {0, 0, 1}, .seed = 1, .vis = STEX_VISIBILITY_IMMEDIATE,
+                   .schedule = STEX_SCHEDULE_INTERLEAVED, .races = CLI_RACES_DEFAULT};
     cli_args a;
     int rc = cli_parse(&cli_race_spec, argc, argv, &o, &a);
     if (rc || a.help)
         return rc;
+    o.pic.races_report = true; /* the groups and the --races locations */
+    o.pic.races = o.races;
     cli_cancel_install();
     if (a.count == 0)
         return cli_usage(cmd, "missing KERNEL (`stex run --list` lists them), FILE.json or "

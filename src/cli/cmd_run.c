@@ -3,6 +3,8 @@
 #include "cli/cmd_run_file.h"
 #include "cli/program.h"
 #include "cli/progress.h"
+#include "cli/race_output.h"
+#include "cli/run_json.h"
 
 #include <jansson.h>
 #include <errno.h>
@@ -56,8 +58,10 @@ static const char EPILOGUE[] =
     "\n"
     "exit status: 0 done (a replay: byte-identical), 1 the device refused\n"
     "(validation or shader error) or a replay differs from its golden,\n"
-    "2 usage error, unreadable input or unwritable output, 124 --timeout ran\n"
-    "out, 130 / 143 stopped by SIGINT / SIGTERM (no output written).\n";
+    "2 usage error, unreadable input or unwritable output, 3 --fail-on-race\n"
+    "and the race detector found a race (the outputs are written), 124\n"
+    "--timeout ran out, 130 / 143 stopped by SIGINT / SIGTERM (no output\n"
+    "written).\n";
 
 static int list_kernels(bool json)
 {
@@ -186,7 +190,16 @@ static const cli_option run_options[] = {
     {.name = "variant", .kind = CLI_CUSTOM, .parse = cli_parse_variant, .at = AT(variant),
      .metavar = "V", .help = "difundir input: random (default) or hot"},
     {.name = "race-check", .kind = CLI_FLAG, .at = AT(race_check),
-     .help = "run the race detector and report what it finds"},
+     .help = "run the race detector and report what it finds:\n"
+             "the races grouped by their two source sites, an\n"
+             "example each, the first racing locations"},
+    {.name = "races", .kind = CLI_CUSTOM, .parse = cli_parse_races, .at = AT(races),
+     .metavar = "all|N", .help = "list every racing location (all) or the first N\n"
+                                 "(default 3) after the groups, in the text and the\n"
+                                 "JSON; implies --race-check"},
+    {.name = "fail-on-race", .kind = CLI_FLAG, .at = AT(fail_on_race),
+     .help = "exit status 3 when the race detector finds a race\n"
+             "(for CI); implies --race-check"},
     {.name = "in", .kind = CLI_TEXT, .at = AT(in), .metavar = "FILE",
      .help = "input image (.png, .npy, .bin) instead of the\n"
              "embedded one; FILE.wgsl: its input (.png, .npy)"},
@@ -443,16 +456,15 @@ static stex_status compare_with_golden(const run_replay *rp, const stex_image *o
     return st;
 }
 
-/* ", \"PATH.EXT\"": a sidecar's name in the JSON list of files. */
-static void json_sidecar(const char *path, const char *ext)
+/* A sidecar's name, "PATH.EXT", appended to the JSON list of files. */
+static void json_sidecar(json_t *files, const char *path, const char *ext)
 {
     size_t n = strlen(path) + strlen(ext) + 1;
     char *s = malloc(n);
     if (!s)
         return;
     snprintf(s, n, "%s%s", path, ext);
-    fputs(", ", stdout);
-    cli_json_string(stdout, s);
+    json_array_append_new(files, cli_json_text(s));
     free(s);
 }
 
@@ -460,60 +472,39 @@ static void print_json(const run_opts *o, const stex_kernel *k, const cli_progra
                        stex_race_detector *rd, double ms, const run_replay *rp,
                        const replay_result *res)
 {
-    printf("{\"kernel\": \"%s\", \"size\": [%u, %u, 1], \"format\": \"%s\", \"profile\": \"%s\", "
-           "\"schedule\": \"%s\", \"seed\": %" PRIu64 ", \"threads\": %d, "
-           "\"visibility\": \"%s\", \"oob_load\": \"%s\", \"iterations\": %u, "
-           "\"executor\": \"%s\", \"dispatch_ms\": %.3f, ",
-           k->name, cli_program_width(p), cli_program_height(p),
-           stex_format_name(k->output_format), stex_profile_name(o->profile),
-           stex_schedule_name(o->schedule), o->seed, cli_threads(o->threads),
-           stex_visibility_name(o->vis), stex_oob_load_name(o->oob),
-           o->iterations ? o->iterations : 1, o->wgsl ? "wgsl" : "c", ms);
-    size_t nsteps;
-    const double *steps = cli_program_step_times(p, &nsteps);
-    fputs("\"step_ms\": [", stdout);
-    for (size_t i = 0; i < nsteps; i++)
-        printf("%s%.3f", i ? ", " : "", steps[i]);
-    fputs("], \"races\": ", stdout);
-    if (rd)
-        printf("{\"write_write\": %" PRIu64 ", \"read_write\": %" PRIu64 ", \"total\": %" PRIu64
-               "}", stex_race_count(rd, STEX_RACE_WRITE_WRITE),
-               stex_race_count(rd, STEX_RACE_READ_WRITE), stex_race_count(rd, STEX_RACE_ANY));
-    else
-        fputs("null", stdout);
-    fputs(", \"files\": [", stdout);
+    json_t *files = json_array();
     for (int i = 0; i < o->outs.n; i++) {
         const char *path = o->outs.path[i];
         bool bin = stex_file_kind_of(path) == STEX_FILE_BIN;
-        fputs(i ? ", " : "", stdout);
-        cli_json_string(stdout, path);
+        json_array_append_new(files, cli_json_text(path));
         if (bin && o->record)
-            json_sidecar(path, ".inputs");
+            json_sidecar(files, path, ".inputs");
         if (bin)
-            json_sidecar(path, ".json");
+            json_sidecar(files, path, ".json");
     }
-    fputs("], \"input_dump\": ", stdout);
-    if (o->dump_input)
-        cli_json_string(stdout, o->dump_input);
-    else
-        fputs("null", stdout);
-    fputs(", \"replay\": ", stdout);
+    json_t *replay = NULL;
     if (rp) {
-        fputs("{\"golden\": ", stdout);
-        cli_json_string(stdout, rp->golden);
-        printf(", \"identical\": %s, \"texels\": %" PRIu64 ", \"texels_differing\": %" PRIu64
-               ", \"deterministic\": %s, \"why_it_may_differ\": ",
-               res->identical ? "true" : "false", res->texels, res->differing,
-               rp->deterministic ? "true" : "false");
-        if (rp->deterministic)
-            fputs("null", stdout);
-        else
-            cli_json_string(stdout, rp->why_not);
-        fputs("}", stdout);
-    } else {
-        fputs("null", stdout);
+        replay = json_pack("{s:o, s:b, s:I, s:I, s:b}", "golden", cli_json_text(rp->golden),
+                           "identical", res->identical, "texels", (json_int_t)res->texels,
+                           "texels_differing", (json_int_t)res->differing, "deterministic",
+                           rp->deterministic);
+        json_object_set_new(replay, "why_it_may_differ",
+                            rp->deterministic ? json_null() : cli_json_text(rp->why_not));
     }
-    puts("}");
+    size_t nsteps;
+    const double *steps = cli_program_step_times(p, &nsteps);
+    cli_run_report r = {.subject = "kernel", .kernel = k->name,
+                        .width = cli_program_width(p), .height = cli_program_height(p),
+                        .format = k->output_format, .profile = o->profile,
+                        .schedule = o->schedule, .seed = o->seed, .threads = o->threads,
+                        .vis = o->vis, .oob = o->oob,
+                        .iterations = o->iterations ? o->iterations : 1,
+                        .executor = o->wgsl ? "wgsl" : "c",
+                        .dispatches = cli_program_dispatches(p), .dispatch_ms = ms,
+                        .step_ms = steps, .nsteps = nsteps, .rd = rd,
+                        .races_list = o->races, .files = files, .input_dump = o->dump_input,
+                        .replay = replay};
+    cli_run_report_print(&r);
 }
 
 static void print_text(const run_opts *o, const stex_kernel *k, const cli_program *p,
@@ -529,13 +520,8 @@ static void print_text(const run_opts *o, const stex_kernel *k, const cli_progra
            o->wgsl ? "its WGSL, interpreted" : "its C version", stex_profile_name(o->profile),
            stex_schedule_name(o->schedule), o->seed, threads,
            threads == 1 ? "" : "s", stex_visibility_name(o->vis));
-    if (rd) {
-        printf("race check: %" PRIu64 " racing location(s) (write-write %" PRIu64
-               ", read-write %" PRIu64 ")\n", stex_race_count(rd, STEX_RACE_ANY),
-               stex_race_count(rd, STEX_RACE_WRITE_WRITE), stex_race_count(rd, STEX_RACE_READ_WRITE));
-        if (stex_race_count(rd, STEX_RACE_ANY))
-            stex_race_report_text(rd, stdout);
-    }
+    if (rd)
+        cli_races_print(stdout, rd, o->races);
     if (o->dump_input)
         printf("wrote the input to %s%s\n", o->dump_input,
                stex_file_kind_of(o->dump_input) == STEX_FILE_BIN ? " (+ .json sidecar)" : "");
@@ -586,7 +572,8 @@ static int execute(const run_opts *o, const stex_kernel *k, const stex_kernel_se
     stex_image out = {0};
     replay_result res = {0};
     stex_status st = STEX_OK;
-    if (o->race_check && (st = stex_race_detector_create(NULL, &rd)))
+    stex_race_options ro = {.max_reported = cli_races_keep(o->races, 0)};
+    if (o->race_check && (st = stex_race_detector_create(&ro, &rd)))
         goto done;
     if ((st = cli_program_create(&pd, &prog)))
         goto done;
@@ -623,7 +610,7 @@ done:
     stex_inputs_free(&rec.in);
     if (st)
         return cli_fail("run", st);
-    return rp && !res.identical ? CLI_REFUSED : CLI_OK;
+    return cli_races_exit(rp && !res.identical ? CLI_REFUSED : CLI_OK, o->fail_on_race, rd);
 }
 
 /* KERNEL ending in .json: a run file, with the options that apply to it;
@@ -644,6 +631,8 @@ static int run_file(const cli_args *a, run_opts *o)
                            .oob = o->oob, .subgroup = o->subgroup, .max_steps = o->max_steps,
                            .allow = &o->allow, .out_dir = o->out_dir, .force = o->force,
                            .quiet = o->quiet, .record = o->record, .scale = o->scale};
+    f.races = o->races;
+    f.fail_on_race = o->fail_on_race;
     if (!cli_is_wgsl_file(a->value[0])) {
         if (o->constants.n)
             return cli_usage("run", "--constant: only for a WGSL file; a run file gives its "
@@ -670,13 +659,15 @@ int cli_run(int argc, char **argv)
 {
     run_opts o = {.size = {0, 0, 1}, .profile = STEX_PROFILE_SPEC,
                   .schedule = STEX_SCHEDULE_IN_ORDER, .vis = STEX_VISIBILITY_IMMEDIATE,
-                  .oob = STEX_OOB_LOAD_ZERO, .wgsl = true};
+                  .oob = STEX_OOB_LOAD_ZERO, .wgsl = true, .races = CLI_RACES_DEFAULT};
     cli_args a;
     const stex_kernel *k = NULL;
     run_replay replay = {0}, *rp = NULL;
     int rc = cli_parse(&cli_run_spec, argc, argv, &o, &a);
     if (rc || a.help)
         return rc;
+    /* asking how races are listed, or to fail on one, asks for the check */
+    o.race_check |= o.fail_on_race || cli_given(&cli_run_spec, &a, "races");
     cli_cancel_install();
     if (o.list)
         return list_kernels(o.json);

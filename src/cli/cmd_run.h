@@ -44,6 +44,8 @@ typedef struct run_opts {
     const char *out_dir;        /* --out-dir DIR (a run file, a .wgsl) */
     bool force, quiet;          /* --force: overwrite another profile's golden; --quiet */
     uint32_t scale;             /* --scale N (a run file's, a .wgsl's .png outputs) */
+    uint64_t races;             /* --races all|N: racing locations listed (race_output.h) */
+    bool fail_on_race;          /* --fail-on-race: exit status 3 on a race */
 } run_opts;
 
 /* The WGSL of every pass, as `stex run K --print-wgsl` prints it. */

@@ -14,6 +14,8 @@
 #include "cli/cli_kernel.h"
 #include "cli/cmd_run.h"
 #include "cli/progress.h"
+#include "cli/race_output.h"
+#include "cli/run_json.h"
 #include "io/io_internal.h"
 
 const cli_allow_paths cli_allow_any_path = {1, {"/"}};
@@ -70,25 +72,17 @@ static void print_summary(const cli_run_file_opts *o, const char *path, stex_run
                           stex_race_detector *rd, double ms)
 {
     size_t n = stex_run_output_count(r);
-    if (o->json) {
-        fputs("{\"run\": ", stdout);
-        cli_json_string(stdout, path);
-        printf(", \"profile\": \"%s\", \"schedule\": \"%s\", \"seed\": %" PRIu64
-               ", \"threads\": %d, \"dispatches\": %" PRIu64 ", \"ms\": %.3f, \"races\": ",
-               stex_profile_name(o->profile), stex_schedule_name(o->schedule), o->seed,
-               cli_threads(o->threads), stex_run_dispatch_count(r), ms);
-        if (rd)
-            printf("{\"write-write\": %" PRIu64 ", \"read-write\": %" PRIu64 ", \"total\": %" PRIu64
-                   "}", stex_race_count(rd, STEX_RACE_WRITE_WRITE),
-                   stex_race_count(rd, STEX_RACE_READ_WRITE), stex_race_count(rd, STEX_RACE_ANY));
-        else
-            fputs("null", stdout);
-        fputs(", \"files\": [", stdout);
-        for (size_t i = 0; i < n; i++) {
-            fputs(i ? ", " : "", stdout);
-            cli_json_string(stdout, stex_run_output_path(r, i));
-        }
-        puts("]}");
+    if (o->json) { /* the schema of every `stex run --json` (run_json.h) */
+        json_t *files = json_array();
+        for (size_t i = 0; i < n; i++)
+            json_array_append_new(files, cli_json_text(stex_run_output_path(r, i)));
+        cli_run_report j = {.subject = cli_is_wgsl_file(path) ? "wgsl" : "run_file",
+                            .file = path, .profile = o->profile, .schedule = o->schedule,
+                            .seed = o->seed, .threads = o->threads, .vis = o->vis,
+                            .oob = o->oob, .executor = "wgsl",
+                            .dispatches = stex_run_dispatch_count(r), .dispatch_ms = ms,
+                            .rd = rd, .races_list = o->races, .files = files};
+        cli_run_report_print(&j);
         return;
     }
     printf("%s: %" PRIu64 " dispatch%s in %.3f ms (profile %s, schedule %s, seed %" PRIu64
@@ -96,13 +90,8 @@ static void print_summary(const cli_run_file_opts *o, const char *path, stex_run
            stex_run_dispatch_count(r) == 1 ? "" : "es", ms, stex_profile_name(o->profile),
            stex_schedule_name(o->schedule), o->seed, cli_threads(o->threads),
            cli_threads(o->threads) == 1 ? "" : "s");
-    if (rd) {
-        printf("race check: %" PRIu64 " racing location(s) (write-write %" PRIu64
-               ", read-write %" PRIu64 ")\n", stex_race_count(rd, STEX_RACE_ANY),
-               stex_race_count(rd, STEX_RACE_WRITE_WRITE), stex_race_count(rd, STEX_RACE_READ_WRITE));
-        if (stex_race_count(rd, STEX_RACE_ANY))
-            stex_race_report_text(rd, stdout);
-    }
+    if (rd)
+        cli_races_print(stdout, rd, o->races);
     for (size_t i = 0; i < n; i++)
         printf("wrote %s\n", stex_run_output_path(r, i));
 }
@@ -255,7 +244,9 @@ int cli_run_recorded(const char *path, stex_run *r, const cli_run_file_opts *o, 
     }
     if ((st = stex_adapter_create(&desc, &ad)) ||
         (st = stex_run_request_device(r, ad, &dev)) ||
-        (o->race_check && (st = stex_race_detector_create(NULL, &rd))))
+        (o->race_check &&
+         (st = stex_race_detector_create(&(stex_race_options){.max_reported =
+                                             cli_races_keep(o->races, 0)}, &rd))))
         goto done;
     stex_dispatch_options d = {.schedule = o->schedule, .seed = o->seed,
                                .threads = (int)o->threads, .visibility = o->vis,
@@ -277,6 +268,7 @@ int cli_run_recorded(const char *path, stex_run *r, const cli_run_file_opts *o, 
     if (st)
         goto done;
     print_summary(o, path, r, rd, ms);
+    rc = cli_races_exit(CLI_OK, o->fail_on_race, rd);
 done:
     json_decref(record);
     stex_run_destroy(r);

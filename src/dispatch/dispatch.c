@@ -15,7 +15,7 @@
 
 /* Who runs a pipeline's workgroups phase by phase: its own executor, the
  * fibers for a C kernel with barriers, or nobody (the plain loop). */
-static const phase_executor fibers = {fiber_run_workgroup, NULL, NULL, NULL};
+static const phase_executor fibers = {fiber_run_workgroup, NULL, NULL, NULL, NULL};
 static const phase_executor *workgroup_executor(const exec_dispatch *ctx)
 {
     if (ctx->pipeline->executor.run_workgroup)

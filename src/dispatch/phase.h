@@ -47,6 +47,12 @@ typedef struct phase_executor {
      * (stex_lanes.site); this writes a site's "file:line:col" into buf
      * (false: unknown), for the race report */
     bool (*site_name)(void *user, uint32_t site, char *buf, size_t size);
+    /* optional: names a memory location in the shader's terms for the race
+     * report (race_geometry.location_name): byte `byte` of binding `ref`
+     * (buffers: from the start of the bound range), of var<workgroup>
+     * memory, or a storage texture's variable; false: unknown */
+    bool (*location_name)(void *user, stex_race_memory m, uint32_t ref, uint64_t byte,
+                          char *buf, size_t size);
 } phase_executor;
 
 /* stex_pipeline_create with an executor instead of a kernel: desc->kernel

@@ -10,7 +10,7 @@ static struct race_shadow *shadow_for(struct race_dispatch *d, const exec_bindin
     if (b->type == STEX_BINDING_STORAGE_BUFFER) {
         uint64_t words = stex_buffer_size(b->buffer) / 4;
         return race_dispatch_shadow(d, STEX_RACE_MEMORY_BUFFER, b->ref, b->buffer, 0, words, 1,
-                                    words);
+                                    words, b->offset / 4, b->words);
     }
     stex_extent3d m = stex_texture_mip_size(b->texture, b->mip);
     const stex_texture_desc *td = stex_texture_get_desc(b->texture);
@@ -20,7 +20,7 @@ static struct race_shadow *shadow_for(struct race_dispatch *d, const exec_bindin
     if (!layers)
         layers = 1;
     return race_dispatch_shadow(d, STEX_RACE_MEMORY_TEXTURE, b->ref, b->texture, b->mip, w, h,
-                                w * h * layers);
+                                w * h * layers, 0, w * h * layers);
 }
 
 /* What the inline builtins read to mark a summary word (shader/fast.h). */
@@ -58,6 +58,7 @@ stex_status dispatch_race_begin(stex_race_detector *rd, exec_dispatch *ctx,
                        .wg_memory_size = ctx->wg_memory_size, .threads = ctx->threads,
                        .barriers = ctx->barriers,
                        .site_name = ctx->pipeline->executor.site_name,
+                       .location_name = ctx->pipeline->executor.location_name,
                        .site_user = ctx->pipeline->executor.user};
     memcpy(g.num_wg, ctx->num_wg, sizeof g.num_wg);
     memcpy(g.wg_size, ctx->wg_size, sizeof g.wg_size);

@@ -98,3 +98,48 @@ int cand_cmp(const void *pa, const void *pb)
     return 0;
 }
 
+
+/* The (site, access) sides of c, the smaller first. */
+static void sides_of(const race_cand *c, uint64_t out[2])
+{
+    uint64_t x = (uint64_t)c->site_a << 8 | c->acc_a, y = (uint64_t)c->site_b << 8 | c->acc_b;
+    out[0] = x < y ? x : y;
+    out[1] = x < y ? y : x;
+}
+
+static bool same_group(const race_cand *a, const race_cand *b)
+{
+    uint64_t sa[2], sb[2];
+    sides_of(a, sa);
+    sides_of(b, sb);
+    return a->shadow == b->shadow && a->kind == b->kind && sa[0] == sb[0] && sa[1] == sb[1];
+}
+
+void group_vec_fold(group_vec *g, const race_cand *c, uint64_t count, uint64_t same)
+{
+    cand_group *hit = NULL;
+    if (g->last < g->n && same_group(&g->v[g->last].ex, c))
+        hit = &g->v[g->last];
+    for (size_t i = 0; !hit && i < g->n; i++)
+        if (same_group(&g->v[i].ex, c)) {
+            hit = &g->v[i];
+            g->last = i;
+        }
+    if (!hit) {
+        if (g->n == g->cap) {
+            size_t cap = g->cap ? 2 * g->cap : 8;
+            cand_group *v = realloc(g->v, cap * sizeof *v);
+            if (!v) {
+                g->oom = true;
+                return;
+            }
+            g->v = v;
+            g->cap = cap;
+        }
+        g->last = g->n;
+        hit = &g->v[g->n++];
+        *hit = (cand_group){*c, 0, 0};
+    }
+    hit->count += count;
+    hit->same += same;
+}

@@ -31,6 +31,13 @@ typedef struct race_geometry {
      * interpreter): the full detector records a site beside each key it
      * keeps; NULL (C kernels): no sites. */
     bool (*site_name)(void *user, uint32_t site, char *buf, size_t size);
+    /* The executor's names of memory locations (phase_executor's, with
+     * site_user): byte `byte` of binding `ref` (a buffer: from the start of
+     * the bound range), of var<workgroup> memory, or a storage texture's
+     * variable, in the shader's terms ("data[17]", "part[1]", "img");
+     * NULL or false: the report gives binding and word. */
+    bool (*location_name)(void *user, stex_race_memory m, uint32_t ref, uint64_t byte,
+                          char *buf, size_t size);
     void *site_user;
 } race_geometry;
 
@@ -40,10 +47,14 @@ stex_status race_dispatch_begin(stex_race_detector *rd, const race_geometry *g,
                                 struct race_dispatch **out);
 /* The shadow of a texture mip (w x h x layers locations) or a buffer (w words,
  * h = 1), keyed by the resource: views of the same memory share one, whose
- * reports name the lowest binding reference `ref`.  NULL: out of memory. */
+ * reports name the lowest binding reference `ref`.  The binding covers
+ * locations first .. first + span - 1 of it (a buffer's bound range: a
+ * race's element is named from the start of the binding that covers it).
+ * NULL: out of memory. */
 struct race_shadow *race_dispatch_shadow(struct race_dispatch *d, stex_race_memory m,
                                          uint32_t ref, const void *key, uint32_t mip,
-                                         uint64_t w, uint64_t h, uint64_t count);
+                                         uint64_t w, uint64_t h, uint64_t count,
+                                         uint64_t first, uint64_t span);
 /* The summary words of a shadow (race_dispatch_summary only). */
 struct race_shadow_head;
 const struct race_shadow_head *race_shadow_summary(const struct race_shadow *s);

@@ -49,7 +49,14 @@ struct race_shadow {
     stex_race_memory memory;
     uint32_t binding, mip;
     const void *key;            /* texture or buffer */
-    
+    /* the bindings over it (race_dispatch_shadow): a race is named from
+     * the start of the one that covers its location */
+    struct shadow_alias {
+        uint32_t ref;
+        uint64_t first, span;
+    } alias[4];
+    uint32_t naliases;
+
     _Atomic(shadow_rec *) *chunks;
     uint64_t nchunks;
 };
@@ -76,6 +83,22 @@ void cand_push(cand_vec *cv, const race_cand *c);
 
 /* Lexicographic order of candidates: the report order. */
 int cand_cmp(const void *a, const void *b);
+
+/* The races of one dispatch in one group (stex_race_group) as the summary
+ * detector counts them beyond its details: the first candidate and how
+ * many (same: inside one workgroup).  Key: shadow, kind, and the two
+ * (site, access) sides in either order. */
+typedef struct cand_group {
+    race_cand ex;
+    uint64_t count, same;
+} cand_group;
+typedef struct group_vec {
+    cand_group *v;
+    size_t n, cap, last;
+    bool oom;
+} group_vec;
+/* Adds `count` races of c's group (c the first unless the group exists). */
+void group_vec_fold(group_vec *g, const race_cand *c, uint64_t count, uint64_t same);
 
 /* Judges one access summary (two smallest per kind) and emits the smallest
  * conflicting pair per race kind.  Two accessors are unordered when their
@@ -108,6 +131,9 @@ struct race_dispatch {
 /* detector.c: adds a dispatch's sorted, deduplicated races (one count each). */
 stex_status detector_add(stex_race_detector *rd, const struct race_dispatch *d,
                          const race_cand *c, size_t n);
+/* Adds a dispatch's groups (the summary detector's complete counts). */
+stex_status detector_add_groups(stex_race_detector *rd, const struct race_dispatch *d,
+                                const cand_group *g, size_t n);
 /* Adds counts of a binding without detail. */
 stex_status detector_add_counts(stex_race_detector *rd, uint32_t binding, stex_race_memory m,
                                 const uint64_t count[STEX_RACE_KIND_COUNT]);
@@ -124,7 +150,7 @@ void summary_shadow_free(struct race_shadow *s, uint64_t invocations);
 uint32_t summary_key_base(struct race_shadow **shadows, uint32_t n, uint64_t total);
 uint64_t summary_shadow_resident(const struct race_shadow *s); /* bytes in RAM */
 stex_status summary_dispatch_end(struct race_dispatch *d, cand_vec *details,
-                                 uint64_t (*counts)[STEX_RACE_KIND_COUNT]);
+                                 uint64_t (*counts)[STEX_RACE_KIND_COUNT], group_vec *groups);
 
 /* Shared by both detectors (shadow.c, summary.c) and judge.c. */
 /* The group two accessors must differ in to be unordered: the workgroup

@@ -440,14 +440,24 @@ stex_status race_dispatch_begin(stex_race_detector *rd, const race_geometry *g,
 
 bool race_dispatch_sites(const struct race_dispatch *d) { return d->g.site_name != NULL; }
 
+/* Binding `ref` covers locations first .. first + span - 1 of s (the first
+ * four bindings of a resource are told apart; more are rare). */
+static void shadow_alias_add(struct race_shadow *s, uint32_t ref, uint64_t first, uint64_t span)
+{
+    if (s->naliases < sizeof s->alias / sizeof s->alias[0])
+        s->alias[s->naliases++] = (struct shadow_alias){ref, first, span};
+}
+
 struct race_shadow *race_dispatch_shadow(struct race_dispatch *d, stex_race_memory m,
                                          uint32_t ref, const void *key, uint32_t mip,
-                                         uint64_t w, uint64_t h, uint64_t count)
+                                         uint64_t w, uint64_t h, uint64_t count,
+                                         uint64_t first, uint64_t span)
 {
     for (uint32_t k = 0; k < d->nshadows; k++)
         if (d->shadows[k]->key == key && d->shadows[k]->mip == mip) {
             if (ref < d->shadows[k]->binding)
                 d->shadows[k]->binding = ref; /* reports name the lowest binding */
+            shadow_alias_add(d->shadows[k], ref, first, span);
             return d->shadows[k];
         }
     struct race_shadow **grown = realloc(d->shadows, (d->nshadows + 1) * sizeof *grown);
@@ -465,8 +475,10 @@ struct race_shadow *race_dispatch_shadow(struct race_dispatch *d, stex_race_memo
         s->h.thread_site = d->thread_site;
         s->h.locks = d->locks;
     }
-    if (s)
+    if (s) {
+        shadow_alias_add(s, ref, first, span);
         d->shadows[d->nshadows++] = s;
+    }
     return s;
 }
 
@@ -546,8 +558,12 @@ stex_status race_dispatch_end(struct race_dispatch *d)
 static stex_status summary_end(struct race_dispatch *d)
 {
     cand_vec details = {0};
+    group_vec groups = {0};
     uint64_t (*counts)[STEX_RACE_KIND_COUNT] = calloc(d->nshadows + 1, sizeof *counts);
-    stex_status st = counts ? summary_dispatch_end(d, &details, counts) : STEX_OUT_OF_MEMORY;
+    stex_status st = counts ? summary_dispatch_end(d, &details, counts, &groups)
+                            : STEX_OUT_OF_MEMORY;
+    if (!st)
+        st = detector_add_groups(d->rd, d, groups.v, groups.n);
     if (!st && (d->found.oom || atomic_load(&d->oom)))
         st = STEX_OUT_OF_MEMORY;
     uint64_t bytes = 0;
@@ -572,6 +588,7 @@ static stex_status summary_end(struct race_dispatch *d)
     if (!st)
         detector_dispatch_done(d->rd, bytes);
     free(details.v);
+    free(groups.v);
     free(counts);
     return st ? stex_fail(st, "race detector: out of memory") : STEX_OK;
 }

@@ -490,9 +490,12 @@ static uint64_t full_key(uint32_t k, const struct race_dispatch *d)
     return acc_key(i / d->invocations, (uint32_t)(i % d->invocations), d->lid_bits);
 }
 
-static void detail(const verdict_in *v, const uint64_t ps[ACC_KINDS],
-                   const struct race_dispatch *d, uint32_t shadow, uint64_t loc, cand_vec *out)
+/* The location's races, one per kind found, into out[]; returns how many. */
+static size_t detail(const verdict_in *v, const uint64_t ps[ACC_KINDS],
+                     const struct race_dispatch *d, uint32_t shadow, uint64_t loc,
+                     race_cand out[STEX_RACE_KIND_COUNT])
 {
+    size_t n = 0;
     uint64_t slot[ACC_KINDS][2];
     uint32_t site[ACC_KINDS][2];
     const uint64_t p[ACC_KINDS] = {v->r, v->w, v->ar, v->aw};
@@ -513,8 +516,9 @@ static void detail(const verdict_in *v, const uint64_t ps[ACC_KINDS],
                                      pk.acc_a[rk], pk.a[rk]),
                            slot_site((const uint64_t(*)[2])slot, (const uint32_t(*)[2])site,
                                      pk.acc_b[rk], pk.b[rk])};
-            cand_push(out, &c);
+            out[n++] = c;
         }
+    return n;
 }
 
 enum { BLOCK = 1u << 16 }; /* locations per unit of the parallel pass */
@@ -522,6 +526,7 @@ enum { BLOCK = 1u << 16 }; /* locations per unit of the parallel pass */
 typedef struct block_out {
     uint64_t count[STEX_RACE_KIND_COUNT];
     cand_vec c;
+    group_vec g;  /* every race of the block, grouped */
 } block_out;
 
 /* A location the screen flagged (two keys, or a shared word): fold the
@@ -580,8 +585,13 @@ static void judge_location(const struct race_shadow *s, uint64_t i, bool suppres
         return;
     for (int rk = 0; rk < STEX_RACE_KIND_COUNT; rk++)
         o->count[rk] += (k >> rk) & 1;
-    if (o->c.n < room)
-        detail(&v, ps, d, s->id, i, &o->c);
+    race_cand c[STEX_RACE_KIND_COUNT];
+    size_t n = detail(&v, ps, d, s->id, i, c);
+    for (size_t j = 0; j < n; j++) {
+        group_vec_fold(&o->g, &c[j], 1, c[j].same_wg);
+        if (o->c.n < room)
+            cand_push(&o->c, &c[j]);
+    }
 }
 
 enum { RUN = RACE_RUN }; /* locations screened together: one run of the touch marks */
@@ -640,7 +650,7 @@ static void scan_block(const struct race_shadow *s, uint64_t lo, uint64_t hi, bo
 }
 
 stex_status summary_dispatch_end(struct race_dispatch *d, cand_vec *details,
-                                 uint64_t (*counts)[STEX_RACE_KIND_COUNT])
+                                 uint64_t (*counts)[STEX_RACE_KIND_COUNT], group_vec *groups)
 {
     bool suppress = stex_race_detector_options(d->rd)->suppress_same_value;
     size_t room = detector_room(d->rd);
@@ -665,12 +675,16 @@ stex_status summary_dispatch_end(struct race_dispatch *d, cand_vec *details,
                 counts[k][rk] += bo[b].count[rk];
             for (size_t i = 0; i < bo[b].c.n && details->n < room; i++)
                 cand_push(details, &bo[b].c.v[i]);
-            oom |= bo[b].c.oom;
+            /* in block order: each group's first candidate stays its first */
+            for (size_t i = 0; i < bo[b].g.n; i++)
+                group_vec_fold(groups, &bo[b].g.v[i].ex, bo[b].g.v[i].count, bo[b].g.v[i].same);
+            oom |= bo[b].c.oom || bo[b].g.oom;
             free(bo[b].c.v);
+            free(bo[b].g.v);
         }
         free(bo);
         s->h.word_clean = true;
-        if (oom || details->oom)
+        if (oom || details->oom || groups->oom)
             return STEX_OUT_OF_MEMORY;
     }
     return STEX_OK;

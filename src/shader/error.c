@@ -53,11 +53,19 @@ const char *stex_binding_name(uint32_t ref, char buf[32])
     return buf;
 }
 
-void exec_fast_disable(struct stex_exec *e)
+/* This thread's copy number i of a binding: the near copies of @group(0)
+ * @binding(0..7) first, then the copy of every slot - @group(1..3)'s slots
+ * among them, which may be below STEX__NEAR_BINDINGS too. */
+static stex_fast_binding *thread_copy(struct stex_exec *e, uint32_t i)
 {
     stex_fast_binding *far = (stex_fast_binding *)(uintptr_t)e->fast.b;
-    for (uint32_t i = 0; i < e->fast.slots.total || i < STEX__NEAR_BINDINGS; i++) {
-        stex_fast_binding *f = i < STEX__NEAR_BINDINGS ? &e->fast.near[i] : &far[i];
+    return i < STEX__NEAR_BINDINGS ? &e->fast.near[i] : &far[i - STEX__NEAR_BINDINGS];
+}
+
+void exec_fast_disable(struct stex_exec *e)
+{
+    for (uint32_t i = 0; i < STEX__NEAR_BINDINGS + e->fast.slots.total; i++) {
+        stex_fast_binding *f = thread_copy(e, i);
         f->load_tag = f->store_tag = EXEC_TAG_NONE;
         f->buf_load = f->buf_store = 0;
         f->site_load_tag = f->site_store_tag = EXEC_TAG_NONE;
@@ -67,9 +75,8 @@ void exec_fast_disable(struct stex_exec *e)
 
 void exec_fast_disable_recorded(struct stex_exec *e)
 {
-    stex_fast_binding *far = (stex_fast_binding *)(uintptr_t)e->fast.b;
-    for (uint32_t i = 0; i < e->fast.slots.total || i < STEX__NEAR_BINDINGS; i++) {
-        stex_fast_binding *f = i < STEX__NEAR_BINDINGS ? &e->fast.near[i] : &far[i];
+    for (uint32_t i = 0; i < STEX__NEAR_BINDINGS + e->fast.slots.total; i++) {
+        stex_fast_binding *f = thread_copy(e, i);
         if (!f->race)
             continue;
         f->site_load_tag = f->load_tag == EXEC_TAG_NONE ? EXEC_TAG_NONE

@@ -153,7 +153,10 @@ void exec_wrote(struct stex_exec *e, const uint8_t *live, const void *bytes, uin
 /* This thread's copy of the binding at `slot` as the inline builtins see it. */
 static inline const stex_fast_binding *exec_fast_binding(const struct stex_exec *e, uint32_t slot)
 {
-    return slot < STEX__NEAR_BINDINGS ? &e->fast.near[slot] : &e->fast.b[slot];
+    /* near[] holds @group(0)'s first bindings; a slot of @group(1..3) may be
+     * below STEX__NEAR_BINDINGS too */
+    return slot < STEX__NEAR_BINDINGS && slot < e->fast.slots.count[0] ? &e->fast.near[slot]
+                                                                       : &e->fast.b[slot];
 }
 
 /* The binding that reference `ref` (STEX_BINDING) names, or an entry of

@@ -23,6 +23,7 @@ typedef struct wg_exec_program {
     uint32_t *consts;
     uint32_t nconsts, const_reg;
     uint64_t uid;         /* wg_program_uid(): which program a thread's kept registers hold */
+    struct wg_locmap *locs; /* the race reports' names of its memory (NULL: none) */
     /* wg_prepare: the program has an OP_SUBGROUP (a subgroup builtin or
      * operation), so its lock-step groups are its sub-groups: the
      * interleaved schedule keeps them `width` wide */

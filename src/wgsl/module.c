@@ -12,6 +12,7 @@
 #include "common/error.h"
 #include "dispatch/phase.h"
 #include "wgsl/interp.h"
+#include "wgsl/locations.h"
 #include "wgsl/opt.h"
 #include "wgsl/lower.h"
 #include "wgsl/stack.h"
@@ -27,6 +28,8 @@ typedef struct entry_info {
     uint32_t (*pairs)[2];   /* the texture and sampler bindings each sampling call uses */
     uint32_t npairs;
     const wg_decl *decl;
+    bool want_locs;         /* a pipeline's lowering: name its memory (locs) */
+    wg_locmap *locs;
 } entry_info;
 
 struct stex_wgsl_module {
@@ -403,6 +406,8 @@ static bool lower(stex_wgsl_module *m, const wg_decl *fn, bool entry, wg_diags *
         ep->pub.workgroup_memory_by_override = x.wg_memory_pending;
         ep->pub.uses_barriers = x.uses_barriers;
         ok = reflect(&x, ep);
+        if (ok && ep->want_locs) /* NULL (out of memory): reports without names */
+            ep->locs = wg_locmap_build(x.types, x.globals, x.ast->n);
     }
     if (x.oom)
         wg_error(d, fn->loc, "resources", "out of memory while compiling '%s'", fn->name);
@@ -759,9 +764,18 @@ const stex_wgsl_entry_point *stex_wgsl_entry_point_find(const stex_wgsl_module *
     return NULL;
 }
 
+/* phase_executor.location_name: the pipeline's memory named in WGSL's terms. */
+static bool location_name(void *user, stex_race_memory m, uint32_t ref, uint64_t byte,
+                          char *buf, size_t size)
+{
+    const wg_exec_program *xp = user;
+    return wg_locmap_name(xp->locs, m, ref, byte, buf, size);
+}
+
 static void program_destroy(void *user)
 {
     wg_exec_program *xp = user;
+    wg_locmap_free(xp->locs);
     program_free(&xp->prog);
     wg_unprepare(xp);
     free(xp->consts);
@@ -804,7 +818,8 @@ static stex_status pipeline_create(stex_device *d, const stex_wgsl_module *mod,
                          "'enable subgroups;' needs the device feature 'subgroups', which this "
                          "device was not created with [enable-extension]", m->filename,
                          m->ast.enable_subgroups_loc.line, m->ast.enable_subgroups_loc.col);
-    uint32_t width = opt && opt->subgroup_width ? opt->subgroup_width : 64;
+    uint32_t width = opt && opt->subgroup_width ? opt->subgroup_width
+                                                  : STEX_WGSL_SUBGROUP_WIDTH_DEFAULT;
     if (width > 64)
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_wgsl_pipeline_create: subgroup_width %u "
                          "is not in 1..64", width);
@@ -830,8 +845,9 @@ static stex_status pipeline_create(stex_device *d, const stex_wgsl_module *mod,
     }
     /* lower again, with the overrides of this pipeline */
     wg_diags diags = {.source = m->source, .filename = m->filename};
-    entry_info ep = {.decl = src->decl, .pub = {.name = src->pub.name}};
+    entry_info ep = {.decl = src->decl, .pub = {.name = src->pub.name}, .want_locs = true};
     bool ok = lower(m, src->decl, true, &diags, &cv, &xp->prog, &ep);
+    xp->locs = ep.locs; /* the pipeline's from here on */
     free(cv.v);
     if (ok && !diags.count)
     {
@@ -862,7 +878,7 @@ static stex_status pipeline_create(stex_device *d, const stex_wgsl_module *mod,
                                  .uses_barriers = ep.pub.uses_barriers,
                                  .label = ep.pub.name,
                                  .shared_layout = own /* explicit: group-equivalent bind groups */};
-        phase_executor x = {wg_run_workgroup, xp, program_destroy, wg_site_name};
+        phase_executor x = {wg_run_workgroup, xp, program_destroy, wg_site_name, location_name};
         st = pipeline_create_with_executor(d, &pd, &x, out);
     }
     wg_diags_free(&diags);

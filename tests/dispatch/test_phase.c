@@ -92,7 +92,7 @@ static void rig_open(rig *r, variant v, bool uses_barriers)
     stex_layout_entry e = dt_buffer_entry(0, STEX_BINDING_STORAGE_BUFFER);
     stex_pipeline_desc pd = {.workgroup_size = {N, 1, 1}, .entries = &e, .entry_count = 1,
                              .workgroup_memory_size = N * 4, .uses_barriers = uses_barriers};
-    phase_executor x = {run_reduction, &r->v, NULL, NULL};
+    phase_executor x = {run_reduction, &r->v, NULL, NULL, NULL};
     DT_OK(pipeline_create_with_executor(r->dev, &pd, &x, &r->p));
     stex_bind_group_entry be = {.binding = 0, .buffer = r->out};
     DT_OK(stex_bind_group_create(r->p, &be, 1, &r->g));

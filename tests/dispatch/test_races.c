@@ -618,7 +618,7 @@ static char *note_dispatch(const ns_acc (*acc)[2][NS_MAX], const int (*n)[2], bo
     for (int rep = 0; rep < 2; rep++) { /* the second dispatch finds stale words */
         assert_int_equal(race_dispatch_begin(rd, &g, &d), STEX_OK);
         struct race_shadow *sh = race_dispatch_shadow(d, STEX_RACE_MEMORY_TEXTURE, 0, &texture,
-                                                      0, NS_LOCS, 1, NS_LOCS);
+                                                      0, NS_LOCS, 1, NS_LOCS, 0, NS_LOCS);
         assert_non_null(sh);
         race_dispatch_ready(d);
         uint32_t base = race_dispatch_key_base(d);
