@@ -6,6 +6,7 @@
 #include "cli/eval_wgsl.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -71,9 +72,23 @@ static void load_word(char *b, size_t n, const char *t, unsigned w)
         snprintf(b, n, "bitcast<%s>(io[%u])", t, w);
 }
 
-/* The shader, or false if it does not fit the buffer. */
+/* The result's WGSL type: "f32", "vec3<i32>" ... */
+static void type_text(char *b, size_t n, const eval_type *t)
+{
+    if (t->lanes > 1)
+        snprintf(b, n, "vec%u<%s>", t->lanes, t->scalar);
+    else
+        snprintf(b, n, "%s", t->scalar);
+}
+
+/* The shader, or false if it does not fit the buffer; *expr_line is the
+ * line the expression starts on and *expr_col its column (the prefix
+ * before it is ASCII), so diagnostics can be put back into the user's
+ * text.  `let r : T = EXPR;` - the result's type stated, so an expression
+ * of another type is refused at the expression itself. */
 static bool shader_text(char *src, size_t size, const char *expr, const eval_type *args,
-                        unsigned nargs, const eval_type *res)
+                        unsigned nargs, const eval_type *res, uint32_t *expr_line,
+                        uint32_t *expr_col)
 {
     static const char names[] = "abcd";
     bool f16 = !strcmp(res->scalar, "f16");
@@ -99,8 +114,16 @@ static bool shader_text(char *src, size_t size, const char *expr, const eval_typ
         }
         at += (size_t)snprintf(src + at, size - at, "  let %c = %s;\n", names[i], all);
     }
-    if (at < size)
-        at += (size_t)snprintf(src + at, size - at, "  let r = %s;\n", expr);
+    if (at < size) {
+        char rt[24], prefix[48];
+        type_text(rt, sizeof rt, res);
+        snprintf(prefix, sizeof prefix, "  let r : %s = ", rt);
+        *expr_line = 1;
+        for (size_t k = 0; k < at; k++)
+            *expr_line += src[k] == '\n';
+        *expr_col = (uint32_t)strlen(prefix) + 1;
+        at += (size_t)snprintf(src + at, size - at, "%s%s;\n", prefix, expr);
+    }
     static const char comp[] = "xyzw";
     for (unsigned l = 0; l < res->lanes && at < size; l++) {
         char v[8];
@@ -138,6 +161,55 @@ stex_status eval_wgsl_words(const char *sig, unsigned *nin, unsigned *nout)
     return STEX_OK;
 }
 
+/* The module's diagnostics in the user's terms: a position inside the
+ * expression as its line and column in the argument, quoted with a caret
+ * under it; one in the code stex wrapped around it without a position or
+ * quote (the user never wrote that code).  malloc'ed, or NULL. */
+static char *user_diagnostics(const stex_wgsl_module *m, const char *expr, uint32_t line,
+                              uint32_t col)
+{
+    char *buf = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&buf, &size);
+    if (!f)
+        return NULL;
+    static const char *const sev[] = {"error", "warning", "info"};
+    stex_wgsl_diagnostic g;
+    uint32_t nlines = 1;
+    for (const char *c = expr; *c; c++)
+        nlines += *c == '\n';
+    for (size_t i = 0; stex_wgsl_module_diagnostic_at(m, i, &g); i++) {
+        if (g.line < line || g.line >= line + nlines || (g.line == line && g.column < col)) {
+            fprintf(f, "expression: %s: %s [%s]\n", sev[g.severity], g.message, g.rule);
+            continue;
+        }
+        uint32_t l = g.line - line + 1, c = g.line == line ? g.column - col + 1 : g.column;
+        /* `let r : T = ` is stex's: its "initializer" is the expression */
+        char type[40], want[40];
+        if (sscanf(g.message, "the initializer has type %39s where %39s is expected", type,
+                   want) == 2)
+            fprintf(f, "expression:%u:%u: %s: the expression has type %s, the signature's "
+                    "result %s [%s]\n", l, c, sev[g.severity], type, want, g.rule);
+        else
+            fprintf(f, "expression:%u:%u: %s: %s [%s]\n", l, c, sev[g.severity], g.message,
+                    g.rule);
+        const char *text = expr; /* the argument's line l */
+        for (uint32_t k = 1; k < l; k++)
+            text = strchr(text, '\n') + 1;
+        int len = (int)strcspn(text, "\n");
+        fprintf(f, "  %.*s\n  ", len, text);
+        uint32_t cp = 1;
+        for (int k = 0; k < len && cp < c; k++)
+            if (((unsigned char)text[k] & 0xc0u) != 0x80u) {
+                fputc(text[k] == '\t' ? '\t' : ' ', f);
+                cp++;
+            }
+        fputs("^\n", f);
+    }
+    fclose(f);
+    return buf;
+}
+
 stex_status eval_wgsl(const char *expr, const char *sig, stex_profile_id profile,
                       const uint32_t *in, uint32_t *out, char **diagnostics)
 {
@@ -164,7 +236,8 @@ stex_status eval_wgsl(const char *expr, const char *sig, stex_profile_id profile
                          "expression: '%.*s' is one, then '%s' follows it", (int)len, expr,
                          rest);
     char src[2048];
-    if (!shader_text(src, sizeof src, expr, args, na, &res[0]))
+    uint32_t expr_line = 0, expr_col = 0;
+    if (!shader_text(src, sizeof src, expr, args, na, &res[0], &expr_line, &expr_col))
         return stex_fail(STEX_INVALID_ARGUMENT, "the expression is too long");
 
     stex_wgsl_module *m = NULL;
@@ -180,8 +253,7 @@ stex_status eval_wgsl(const char *expr, const char *sig, stex_profile_id profile
     if ((st = stex_wgsl_module_create_for(stex_profile_get(profile), src, "expression", &m)) &&
         m &&
         stex_wgsl_module_error_count(m)) {
-        const char *text = stex_wgsl_module_diagnostics(m);
-        *diagnostics = text ? strdup(text) : NULL;
+        *diagnostics = user_diagnostics(m, expr, expr_line, expr_col);
         goto done;
     }
     stex_wgsl_options wo = {.subgroup_width = 1};
