@@ -89,7 +89,15 @@ static void json_party(FILE *f, const stex_race_party *p)
 
 static void json_race(FILE *f, const stex_race *r)
 {
-    fprintf(f, "{\"dispatch\":%u,\"memory\":\"%s\",\"binding\":", r->dispatch,
+    char where[256];
+    fputs("{\"location\":", f);
+    json_str(f, stex_race_location_text(r, where, sizeof where));
+    fputs(",\"name\":", f);
+    if (r->name)
+        json_str(f, r->name);
+    else
+        fputs("null", f);
+    fprintf(f, ",\"dispatch\":%u,\"memory\":\"%s\",\"binding\":", r->dispatch,
             stex_race_memory_name(r->memory));
     if (r->binding == STEX_RACE_NO_BINDING)
         fputs("null", f);
@@ -209,13 +217,22 @@ static void json_data(FILE *f, const race_html_data *d)
     const cli_race_summary *s = d->s;
     const stex_format_info *fi = stex_format_get(s->format);
     size_t texels = (size_t)s->width * s->height;
+    /* a run file's output of one row with races on buffers only: a buffer
+     * (the run layer reads both back as images) */
+    bool buffer = d->buffer_output;
+    size_t kept = d->rd ? stex_race_reported(d->rd) : 0;
+    if (!d->kernel && s->height == 1 && kept) {
+        buffer = true;
+        for (size_t i = 0; i < kept && buffer; i++)
+            buffer = stex_race_get(d->rd, i)->memory != STEX_RACE_MEMORY_TEXTURE;
+    }
     fputs("{\"stex_race_html\":1,\"name\":", f);
     json_str(f, d->name);
     fprintf(f, ",\"format\":\"%s\",\"channels\":%u,\"width\":%u,\"height\":%u,\"depth\":1,"
                "\"output\":\"%s\",\"runs\":%u,\"seed\":%llu,\"iterations\":%u,\"threads\":%u,"
                "\"texels_differing\":%llu,\"flagged_count\":%llu,\"distinct\":[",
             stex_format_name(s->format), fi->channels, s->width, s->height,
-            d->buffer_output ? "buffer" : "texture", d->runs, (unsigned long long)d->seed0,
+            buffer ? "buffer" : "texture", d->runs, (unsigned long long)d->seed0,
             s->iterations, d->threads, (unsigned long long)s->texels_differing,
             (unsigned long long)s->flagged);
     for (uint32_t i = 0; i < s->distinct; i++)
@@ -250,6 +267,28 @@ static void json_data(FILE *f, const race_html_data *d)
         if (i)
             fputs(",\n", f);
         json_race(f, stex_race_get(d->rd, i));
+    }
+    /* the groups by pair of source sites, complete counts (the race layer's) */
+    fputs("],\"groups\":[", f);
+    size_t ng = d->rd ? stex_race_group_count(d->rd) : 0;
+    for (size_t i = 0; i < ng; i++) {
+        const stex_race_group *g = stex_race_group_get(d->rd, i);
+        fprintf(f, "%s{\"kind\":\"%s\",\"memory\":\"%s\",\"count\":%llu,"
+                   "\"same_workgroup\":%llu,\"sites\":[", i ? ",\n" : "",
+                stex_race_kind_name(g->kind), stex_race_memory_name(g->memory),
+                (unsigned long long)g->count, (unsigned long long)g->same_workgroup);
+        for (int k = 0; k < 2; k++) {
+            fprintf(f, "%s{\"access\":\"%s\",\"source\":", k ? "," : "",
+                    stex_race_access_name(g->sites[k].access));
+            if (g->sites[k].source)
+                json_str(f, g->sites[k].source);
+            else
+                fputs("null", f);
+            fputc('}', f);
+        }
+        fputs("],\"example\":", f);
+        json_race(f, &g->example);
+        fputc('}', f);
     }
     fputs("]},\"sources\":", f);
     json_sources(f, d);
