@@ -99,8 +99,9 @@ typedef struct stex_run_options {
     stex_run_step_fn before_step, after_step; /* NULL: none */
     void *step_user;             /* their first argument */
     /* WGSL modules on stex's front end: lanes the interpreter runs in lock
-     * step (1..64; 0 = 32) and the instructions a sub-group may run in one
-     * workgroup (0 = 2^32), as in stex_wgsl_options. */
+     * step (1..64; 0 = 64, STEX_WGSL_SUBGROUP_WIDTH_DEFAULT) and the
+     * instructions a sub-group may run in one workgroup (0 = 2^32), as in
+     * stex_wgsl_options. */
     uint32_t subgroup_width;
     uint64_t max_steps;
     /* Folders besides the run file's own whose files it may name (copied;

@@ -156,8 +156,15 @@ typedef struct stex_wgsl_override {
     double value;
 } stex_wgsl_override;
 
+/* The interpreter's default lock-step width: the invocations it runs one
+ * instruction at a time for (a whole 8x8 workgroup), also the WGSL
+ * sub-group's size.  The command (`stex run`, `stex race`), the run files
+ * and the Node provider default to it too. */
+#define STEX_WGSL_SUBGROUP_WIDTH_DEFAULT 64
+
 typedef struct stex_wgsl_options {
-    uint32_t subgroup_width;   /* lanes run in lock step: 1..64; 0 = 64 */
+    /* lanes run in lock step: 1..64; 0 = STEX_WGSL_SUBGROUP_WIDTH_DEFAULT */
+    uint32_t subgroup_width;
     uint64_t max_steps;        /* instructions of one sub-group per workgroup; 0 = 2^32 */
     const stex_wgsl_override *overrides;
     uint32_t override_count;

@@ -94,7 +94,8 @@ bool cli_parse_schedule(const char *cmd, const char *s, void *out)
 {
     if (stex_schedule_from_name(s, (stex_schedule *)out))
         return true;
-    cli_usage(cmd, "--schedule: unknown schedule '%s' (accepted: in-order, reversed, shuffled)", s);
+    cli_usage(cmd, "--schedule: unknown schedule '%s' (accepted: in-order, reversed, shuffled, "
+                   "interleaved)", s);
     return false;
 }
 

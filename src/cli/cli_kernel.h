@@ -27,6 +27,13 @@ const stex_kernel *cli_find_kernel(const char *cmd, const char *name);
  * type named after it. */
 bool cli_parse_profile(const char *cmd, const char *s, void *out);    /* stex_profile_id */
 bool cli_parse_schedule(const char *cmd, const char *s, void *out);   /* stex_schedule */
+/* --subgroup-size's help, the same for `stex run` and `stex race`: the
+ * default lock-step width written from STEX_WGSL_SUBGROUP_WIDTH_DEFAULT */
+#define CLI_STR_(x) #x
+#define CLI_STR(x) CLI_STR_(x)
+#define CLI_SUBGROUP_HELP                                                     \
+    "WGSL: lanes the interpreter runs in lock step\n(default "                \
+    CLI_STR(STEX_WGSL_SUBGROUP_WIDTH_DEFAULT) "; 1 runs invocations one at a time)"
 bool cli_parse_visibility(const char *cmd, const char *s, void *out); /* stex_visibility */
 bool cli_parse_oob_load(const char *cmd, const char *s, void *out);   /* stex_oob_load */
 /* difundir's input: "random" or "hot". */
@@ -88,6 +95,8 @@ typedef struct cli_race_summary {
     uint64_t flagged, both;       /* texels flagged; flagged and differing */
     uint64_t other_seed;          /* the run drawn beside the first */
     bool other_differs;
+    uint64_t same_workgroup;      /* of the races kept in detail: both parties in one workgroup */
+    uint64_t reported;            /* races kept in detail */
     uint32_t examples;
     stex_race example[3];
     char example_source[3][2][160]; /* the examples' sites (the detector's text is gone) */
@@ -109,13 +118,14 @@ typedef struct cli_race_picture {
 } cli_race_picture;
 
 /* Runs the program pd describes (cli/program.h: a kernel on an executor,
- * or a run file) `runs` times with shuffled schedules (seeds seed0...), the
+ * or a run file) `runs` times under `schedule` (seeds seed0...), the
  * race detector on the first run; draws the pictures pic asks for (pic may
  * be NULL).  Free out->seen and out->heat after a success. */
 struct cli_program_desc;
 stex_status cli_race_study(const struct cli_program_desc *pd, uint32_t runs, uint64_t seed0,
-                           uint32_t threads, stex_visibility vis, const cli_race_picture *pic,
-                           bool progress_bar, cli_race_summary *out);
+                           stex_schedule schedule, uint32_t threads, stex_visibility vis,
+                           const cli_race_picture *pic, bool progress_bar,
+                           cli_race_summary *out);
 void cli_print_race(FILE *f, const char *indent, const stex_race *r);
 
 #endif

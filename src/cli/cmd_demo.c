@@ -211,8 +211,8 @@ static int race_part(const demo_opts *o)
     /* the kernel's WGSL on the interpreter, as `stex race difundir` runs it */
     cli_program_desc pd = {.kernel = k, .wgsl = true, .setup = setup,
                            .profile = STEX_PROFILE_SPEC};
-    stex_status st = cli_race_study(&pd, o->runs, 1, o->threads, STEX_VISIBILITY_IMMEDIATE, &pic,
-                                    false, &s);
+    stex_status st = cli_race_study(&pd, o->runs, 1, STEX_SCHEDULE_SHUFFLED, o->threads,
+                                    STEX_VISIBILITY_IMMEDIATE, &pic, false, &s);
     if (st)
         return cli_fail("demo", st);
     double ms = cli_now_ms() - t0;

@@ -1,8 +1,9 @@
-/* stex race: run a kernel under many shuffled schedules, count the distinct
+/* stex race: run a kernel under many seeded schedules, count the distinct
  * outputs, ask the race detector which texels race, and draw both. */
 #include "cli/cli_kernel.h"
 #include "cli/program.h"
 #include "cli/race_picture.h"
+#include "cli/race_why.h"
 #include "cli/race_html.h"
 #include "cli/cmd_run_file.h"
 #include "cli/race_output.h"
@@ -22,9 +23,12 @@ static const char SYNOPSIS[] =
     "       stex race FILE.json [OPTIONS]   (a run file: its first output is compared)\n"
     "       stex race FILE.wgsl [--size WxH] [--iterations N] [OPTIONS]\n"
     "\n"
-    "Runs KERNEL --runs times, each with a shuffled workgroup order (seeds S,\n"
-    "S+1, ...), counts how many distinct outputs appear, and runs the race\n"
-    "detector once (its verdict does not depend on the schedule). The picture\n"
+    "Runs KERNEL --runs times, each under a seeded schedule (seeds S, S+1, ...;\n"
+    "interleaved by default: workgroups shuffled, and inside each workgroup\n"
+    "lock-step groups of seeded widths taking seeded turns between barriers, so\n"
+    "races inside a workgroup show too), counts how many distinct outputs\n"
+    "appear, and runs the race detector once (its verdict does not depend on\n"
+    "the schedule); races found in runs that all agree are explained. The picture\n"
     "shows two runs that differ side by side and a heat map of the texels that\n"
     "differ between runs (dark red = a small difference, yellow = the largest; in\n"
     "the format's units, log scale) and of those the detector flagged but that\n"
@@ -58,6 +62,7 @@ typedef struct race_opts {
     stex_visibility vis;
     bool json, c; /* c: --executor c */
     uint32_t subgroup;  /* --subgroup-size (WGSL) */
+    stex_schedule schedule; /* --schedule: interleaved (default) or shuffled */
     uint64_t max_steps; /* --max-steps (WGSL) */
     cli_allow_paths allow; /* --allow-paths DIR (a run file) */
     uint64_t races;        /* --races all|N: racing locations listed (race_output.h) */
@@ -73,6 +78,19 @@ static bool parse_html(const char *cmd, const char *s, void *field)
         return false;
     }
     *(const char **)field = s;
+    return true;
+}
+
+/* --schedule: the seeded schedules, interleaved (default) or shuffled */
+static bool parse_race_schedule(const char *cmd, const char *s, void *field)
+{
+    stex_schedule *out = field;
+    if (!stex_schedule_from_name(s, out) ||
+        (*out != STEX_SCHEDULE_SHUFFLED && *out != STEX_SCHEDULE_INTERLEAVED)) {
+        cli_usage(cmd, "--schedule: '%s' is not a seeded schedule (accepted: interleaved, "
+                       "shuffled)", s);
+        return false;
+    }
     return true;
 }
 
@@ -121,8 +139,12 @@ static const cli_option race_options[] = {
      .metavar = "E", .help = "wgsl (default): the kernel's WGSL and run file through\n"
                              "stex's interpreter; c: its C version"},
     {.name = "subgroup-size", .kind = CLI_U32, .at = AT(subgroup), .metavar = "N", .min = 1,
-     .max = 64, .help = "WGSL: lanes the interpreter runs in lock step\n"
-                        "(default 32)"},
+     .max = 64, .help = CLI_SUBGROUP_HELP},
+    {.name = "schedule", .kind = CLI_CUSTOM, .parse = parse_race_schedule, .at = AT(schedule),
+     .metavar = "S", .help = "interleaved (default): workgroups shuffled, and inside\n"
+                             "each, lock-step groups of seeded widths (1, 2, 4, ...\n"
+                             "up to --subgroup-size) take seeded turns between\n"
+                             "barriers; shuffled: only the workgroups' order varies"},
     {.name = "max-steps", .kind = CLI_U64, .at = AT(max_steps), .metavar = "N",
      .help = "WGSL: instructions a sub-group may run in one\n"
              "workgroup before a shader error (default 2^32)"},
@@ -309,8 +331,9 @@ static stex_status draw_runs(const cli_race_picture *pic, const stex_image *a,
 
 /* --html: distinct outputs kept, each drawn beside the others. */
 enum { HTML_OUTPUTS = 4 };
-static stex_status write_html(cli_program *prog, uint64_t seed, uint32_t threads,
-                              stex_visibility vis, const char *path, race_html_data *hd);
+static stex_status write_html(cli_program *prog, uint64_t seed, stex_schedule schedule,
+                              uint32_t threads, stex_visibility vis, const char *path,
+                              race_html_data *hd);
 
 /* The frames collected while run A runs again. */
 typedef struct frame_list {
@@ -336,12 +359,13 @@ static stex_status keep_frame(void *user, const stex_image *img)
 
 /* pic->frames: run A again, a frame after each iteration (a run file: each
  * step that dispatches). */
-static stex_status draw_frames(cli_program *prog, uint64_t seed, uint32_t threads,
-                               stex_visibility vis, const cli_race_picture *pic)
+static stex_status draw_frames(cli_program *prog, uint64_t seed, stex_schedule schedule,
+                               uint32_t threads, stex_visibility vis,
+                               const cli_race_picture *pic)
 {
     frame_list f = {.frames = calloc(64, sizeof(stex_image)), .max = 64};
     const stex_image **list = calloc(64, sizeof *list);
-    stex_dispatch_options o = {.schedule = STEX_SCHEDULE_SHUFFLED, .seed = seed,
+    stex_dispatch_options o = {.schedule = schedule, .seed = seed,
                                .threads = (int)threads, .visibility = vis,
                                .cancel = cli_cancel()};
     stex_status st = f.frames && list ? cli_program_run_frames(prog, &o, keep_frame, &f)
@@ -375,8 +399,8 @@ static stex_status draw_frames(cli_program *prog, uint64_t seed, uint32_t thread
 }
 
 stex_status cli_race_study(const cli_program_desc *pd, uint32_t runs, uint64_t seed0,
-                           uint32_t threads, stex_visibility vis, const cli_race_picture *pic,
-                           bool bar, cli_race_summary *out)
+                           stex_schedule schedule, uint32_t threads, stex_visibility vis,
+                           const cli_race_picture *pic, bool bar, cli_race_summary *out)
 {
     memset(out, 0, sizeof *out);
     cli_program *prog = NULL;
@@ -412,7 +436,7 @@ stex_status cli_race_study(const cli_program_desc *pd, uint32_t runs, uint64_t s
             progress((int)r, (int)runs);
         /* The detector watches the first run only: its verdict is the same
          * under every schedule. */
-        stex_dispatch_options o = {.schedule = STEX_SCHEDULE_SHUFFLED, .seed = seed0 + r,
+        stex_dispatch_options o = {.schedule = schedule, .seed = seed0 + r,
                                    .threads = (int)threads, .visibility = vis,
                                    .races = r == 0 ? rd : NULL, .cancel = cli_cancel()};
         if ((st = cli_program_run(prog, &o)))
@@ -466,6 +490,8 @@ stex_status cli_race_study(const cli_program_desc *pd, uint32_t runs, uint64_t s
         progress((int)runs, (int)runs);
     for (size_t i = 0; i < stex_race_reported(rd); i++) {
         const stex_race *rr = stex_race_get(rd, i);
+        out->reported++;
+        out->same_workgroup += rr->same_workgroup;
         if (i < 3) {
             stex_race *ex = &out->example[out->examples];
             *ex = *rr;
@@ -508,7 +534,7 @@ stex_status cli_race_study(const cli_program_desc *pd, uint32_t runs, uint64_t s
         st = draw_runs(pic, &first, other.data ? &other : &first, out, runs, threads, seed0,
                        differs, flagged);
     if (!st && pic && pic->frames)
-        st = draw_frames(prog, seed0, threads, vis, pic);
+        st = draw_frames(prog, seed0, schedule, threads, vis, pic);
     if (!st && pic && pic->html) {
         race_html_image imgs[HTML_OUTPUTS];
         for (uint32_t k = 0; k < nkept; k++)
@@ -524,7 +550,7 @@ stex_status cli_race_study(const cli_program_desc *pd, uint32_t runs, uint64_t s
                              .base_dir = pd->base_dir,
                              .main_source = pd->kernel || cli_is_wgsl_file(name) ? main_source
                                                                                  : NULL};
-        st = write_html(prog, seed0, threads, vis, pic->html, &hd);
+        st = write_html(prog, seed0, schedule, threads, vis, pic->html, &hd);
     }
 done:
     for (uint32_t k = 0; k < nkept; k++)
@@ -553,11 +579,12 @@ static stex_status keep_html_frame(void *user, const stex_image *img)
     return f->count < f->max ? keep_frame(user, img) : STEX_OK;
 }
 
-static stex_status write_html(cli_program *prog, uint64_t seed, uint32_t threads,
-                              stex_visibility vis, const char *path, race_html_data *hd)
+static stex_status write_html(cli_program *prog, uint64_t seed, stex_schedule schedule,
+                              uint32_t threads, stex_visibility vis, const char *path,
+                              race_html_data *hd)
 {
     frame_list f = {.frames = calloc(64, sizeof(stex_image)), .max = 64};
-    stex_dispatch_options o = {.schedule = STEX_SCHEDULE_SHUFFLED, .seed = seed,
+    stex_dispatch_options o = {.schedule = schedule, .seed = seed,
                                .threads = (int)threads, .visibility = vis,
                                .cancel = cli_cancel()};
     stex_status st = f.frames ? cli_program_run_frames(prog, &o, keep_html_frame, &f)
@@ -658,14 +685,24 @@ static void print_heat(const race_opts *o, const cli_race_summary *s)
                                          "edges)" : "");
 }
 
+/* Races, but every run gave one output: why, and which option shows them. */
+static void print_why(const race_opts *o, const cli_race_summary *s)
+{
+    cli_race_why_facts f = {o->runs, s->distinct, s->races, s->reported, s->same_workgroup,
+                            o->schedule, o->subgroup, o->c};
+    char why[1024];
+    if (cli_race_why(&f, why, sizeof why))
+        fputs(why, stdout);
+}
+
 static void print_text(const race_opts *o, const char *name, const cli_race_summary *s)
 {
     int threads = cli_threads(o->threads);
-    printf("%s %ux%u %s (%s): %u runs of %u dispatch%s, shuffled schedules (seeds %" PRIu64
+    printf("%s %ux%u %s (%s): %u runs of %u dispatch%s, %s schedules (seeds %" PRIu64
            "..%" PRIu64 "), %d thread%s\n", name, s->width, s->height,
            stex_format_name(s->format), o->c ? "its C version" : "WGSL, interpreted", o->runs,
-           s->iterations, s->iterations == 1 ? "" : "es", o->seed, o->seed + o->runs - 1, threads,
-           threads == 1 ? "" : "s");
+           s->iterations, s->iterations == 1 ? "" : "es", stex_schedule_name(o->schedule),
+           o->seed, o->seed + o->runs - 1, threads, threads == 1 ? "" : "s");
     printf("distinct outputs: %u\n", s->distinct);
     for (uint32_t i = 0; i < s->distinct && i < 8; i++)
         printf("  %016" PRIx64 ": %u run%s (first seed %" PRIu64 ")%s\n", s->seen[i].hash,
@@ -700,7 +737,8 @@ static int study(const race_opts *o, const char *name, const cli_program_desc *p
 {
     cli_race_summary s;
     bool bar = !o->json && isatty(STDERR_FILENO);
-    stex_status st = cli_race_study(pd, o->runs, o->seed, o->threads, o->vis, &o->pic, bar, &s);
+    stex_status st = cli_race_study(pd, o->runs, o->seed, o->schedule, o->threads, o->vis,
+                                    &o->pic, bar, &s);
     if (st)
         return cli_fail("race", st);
     if (o->json)

@@ -172,10 +172,13 @@ static const cli_option run_options[] = {
     {.name = "profile", .kind = CLI_CUSTOM, .parse = cli_parse_profile, .at = AT(profile),
      .metavar = "P", .help = "conversion profile: spec (default), lavapipe, nvidia"},
     {.name = "schedule", .kind = CLI_CUSTOM, .parse = cli_parse_schedule, .at = AT(schedule),
-     .metavar = "S", .help = "workgroup order: in-order (default), reversed, shuffled"},
+     .metavar = "S", .help = "workgroup order: in-order (default), reversed, shuffled;\n"
+                             "interleaved: shuffled, and inside each workgroup\n"
+                             "lock-step groups of seeded widths take seeded turns\n"
+                             "between barriers (races inside a workgroup show)"},
     {.name = "seed", .kind = CLI_U64, .at = AT(seed), .metavar = "N",
-     .help = "seed of the shuffled schedule (default 0); without\n--schedule it selects "
-             "shuffled, with another schedule\nit is refused"},
+     .help = "seed of the shuffled or interleaved schedule (default\n0); without "
+             "--schedule it selects shuffled, with\nanother schedule it is refused"},
     {.name = "threads", .kind = CLI_U32, .at = AT(threads), .metavar = "T", .min = 1,
      .max = 1024, .help = "OpenMP threads (default: all cores)"},
     {.name = "visibility", .kind = CLI_CUSTOM, .parse = cli_parse_visibility, .at = AT(vis),
@@ -220,8 +223,7 @@ static const cli_option run_options[] = {
              "interpreter; c: its C version, several times faster,\n"
              "the same bytes for race-free kernels"},
     {.name = "subgroup-size", .kind = CLI_U32, .at = AT(subgroup), .metavar = "N", .min = 1,
-     .max = 64, .help = "WGSL: lanes the interpreter runs in lock step\n"
-                        "(default 32; 1 runs invocations one at a time)"},
+     .max = 64, .help = CLI_SUBGROUP_HELP},
     {.name = "max-steps", .kind = CLI_U64, .at = AT(max_steps), .metavar = "N",
      .help = "WGSL: instructions a sub-group may run in one\n"
              "workgroup before a shader error (default 2^32)"},
@@ -291,13 +293,15 @@ static int check_options(const cli_args *a, run_opts *o, const stex_kernel **ker
         return cli_usage(cmd, "unexpected argument '%s' after the kernel", a->value[1]);
     if (!(*kernel = cli_find_kernel(cmd, a->value[0])))
         return CLI_USAGE;
-    /* a seed only orders the shuffled schedule: alone it asks for it */
+    /* a seed only orders the shuffled and interleaved schedules: alone it
+     * asks for the shuffled one */
     if (cli_given(&cli_run_spec, a, "seed")) {
         if (!cli_given(&cli_run_spec, a, "schedule"))
             o->schedule = STEX_SCHEDULE_SHUFFLED;
-        else if (o->schedule != STEX_SCHEDULE_SHUFFLED)
-            return cli_usage(cmd, "--seed: a seed orders only the shuffled schedule, not %s; "
-                                  "drop --seed or give --schedule shuffled",
+        else if (o->schedule != STEX_SCHEDULE_SHUFFLED &&
+                 o->schedule != STEX_SCHEDULE_INTERLEAVED)
+            return cli_usage(cmd, "--seed: a seed orders only the shuffled and interleaved "
+                                  "schedules, not %s; drop --seed or give --schedule shuffled",
                              stex_schedule_name(o->schedule));
     }
     if (o->size[0] && o->size[2] != 1)

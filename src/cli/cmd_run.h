@@ -9,7 +9,7 @@
 
 #define RUN_MAX_OUTS 8
 /* the sub-group width --executor wgsl runs at (the interpreter's default) */
-#define RUN_WGSL_SUBGROUP 64
+#define RUN_WGSL_SUBGROUP STEX_WGSL_SUBGROUP_WIDTH_DEFAULT
 
 /* The --out files: the extension picks the type. */
 typedef struct run_outs {

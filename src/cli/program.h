@@ -14,7 +14,7 @@ typedef struct cli_program_desc {
     const char *json;              /* run file: its text */
     const char *base_dir;          /* run file: where its file names start */
     stex_profile_id profile;       /* the device's profile */
-    uint32_t subgroup_width;       /* WGSL: lanes in lock step (0 = 32) */
+    uint32_t subgroup_width;       /* WGSL: lanes in lock step (0 = 64) */
     uint64_t max_steps;            /* WGSL: a sub-group's instructions per workgroup (0 = 2^32) */
     const char *const *allow_paths; /* run file: other folders its files may be in */
     size_t allow_path_count;

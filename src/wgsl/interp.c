@@ -1199,10 +1199,12 @@ static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
     return run_lanes(xp, sg, inv, prof, kind, sg->n, false);
 }
 
-/* run() under the interleaved schedule: any width, yielding */
+/* run() under the interleaved schedule, yielding (64 lanes: their own copy) */
 static stop run_yielding(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
                          const stex_profile *prof, uint8_t *kind)
 {
+    if (sg->n == 64)
+        return run_lanes(xp, sg, inv, prof, kind, 64, true);
     return run_lanes(xp, sg, inv, prof, kind, sg->n, true);
 }
 
@@ -1385,7 +1387,10 @@ void wg_unprepare(wg_exec_program *xp)
     xp->zero_runs = NULL;
 }
 
-enum { STACK_GROUPS = 8, STACK_REGS = 8192, STACK_SLOTS = 256, STACK_LANES = 64 * STACK_GROUPS };
+/* Small workgroups' state on the stack: up to 64 sub-groups (a workgroup of
+ * 64 one lane at a time, as the interleaved schedule may run it) of at most
+ * STACK_LANES invocations in all. */
+enum { STACK_GROUPS = 64, STACK_REGS = 8192, STACK_SLOTS = 2048, STACK_LANES = 512 };
 
 /* The ids of every lane into the builtin registers the program reads
  * (phase_invocation's ids). */
@@ -1566,14 +1571,15 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
     subgroup sgs_s[STACK_GROUPS];
     uint64_t slots_s[STACK_SLOTS];
     uint32_t ran_s[STACK_GROUPS]; /* flags, or the interleaved schedule's live sub-groups */
-    bool small = ngroups <= STACK_GROUPS && ngroups * regs_per <= STACK_REGS &&
+    bool small = total <= STACK_LANES && ngroups <= STACK_GROUPS &&
+                 ngroups * regs_per <= STACK_REGS &&
                  nslots <= STACK_SLOTS;
     subgroup *sgs = small ? sgs_s : calloc(ngroups, sizeof *sgs);
     uint32_t *regs = small ? kept.r : malloc((ngroups * regs_per + 1) * sizeof *regs);
     /* uid 0 is no program's (wg_program_uid starts at 1): never taken as kept */
     bool consts_kept = small && xp->uid && kept.uid == xp->uid && kept.width == width &&
                        xp->zero_runs;
-    if (small && (!xp->uid || kept.lid_uid != xp->uid)) { /* total <= STACK_LANES: ngroups <= STACK_GROUPS */
+    if (small && (!xp->uid || kept.lid_uid != xp->uid)) { /* total <= STACK_LANES */
         for (uint32_t l = 0; l < total; l++)
             for (uint32_t c = 0; c < 3; c++)
                 kept.lid[c][l] = w->lid[l][c];

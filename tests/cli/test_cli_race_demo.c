@@ -61,15 +61,15 @@ static void test_race_difundir(void **state)
 
 
 /* The texels of `stex run difundir --variant hot --executor E` at SIZE,
- * seed S, one thread: what stex race's run with that seed and executor
- * gives (r32float). */
+ * seed S of the interleaved schedule (stex race's default), one thread:
+ * what stex race's run with that seed and executor gives (r32float). */
 static float *hot_run(const char *size, uint64_t seed, const char *executor, uint32_t *w,
                       uint32_t *h, double *heat)
 {
     char bin[512];
     snprintf(bin, sizeof bin, "%s/hot-%llu.bin", cli_dir, (unsigned long long)seed);
     cli_result r = run_stex("run difundir --variant hot --size %s --threads 1 --seed %llu "
-                            "--executor %s --out '%s'", size, (unsigned long long)seed, executor,
+                            "--schedule interleaved --executor %s --out '%s'", size, (unsigned long long)seed, executor,
                             bin);
     CLI_EXPECT(r, 0, NULL);
     cli_free(&r);

@@ -223,7 +223,7 @@ class GPUAdapter {
     const info = native.adapterInfo(this._h);
     this.features = new GPUSupportedFeatures(info.features);
     this.limits = Object.freeze({ __proto__: GPUSupportedLimits.prototype, ...info.limits });
-    this.info = new GPUAdapterInfo(config.profile, config.subgroupWidth ?? 64);
+    this.info = new GPUAdapterInfo(config.profile, config.subgroupWidth ?? native.subgroupWidthDefault);
     this.isFallbackAdapter = false;
     this._consumed = false;
   }
@@ -268,7 +268,7 @@ class GPUDevice extends EventTarget {
     const info = native.deviceInfo(h);
     this.features = new GPUSupportedFeatures(info.features);
     this.limits = Object.freeze({ __proto__: GPUSupportedLimits.prototype, ...info.limits });
-    this.adapterInfo = new GPUAdapterInfo(config.profile, config.subgroupWidth ?? 64);
+    this.adapterInfo = new GPUAdapterInfo(config.profile, config.subgroupWidth ?? native.subgroupWidthDefault);
     this.queue = new GPUQueue(this, desc.defaultQueue?.label);
     this._scopes = [];
     this._destroyed = false;
@@ -1198,7 +1198,7 @@ class GPUQueue extends GPUObjectBase {
 const DEFAULT_TIMEOUT_S = 10; // a browser's GPU watchdog allows a few seconds
 const FLAG_VALUES = {
   profile: (v, c) => { c.profile = oneOf(v, ['spec', 'lavapipe', 'nvidia']); },
-  schedule: (v, c) => { c.dispatch.schedule = oneOf(v, ['in-order', 'reversed', 'shuffled']); },
+  schedule: (v, c) => { c.dispatch.schedule = oneOf(v, ['in-order', 'reversed', 'shuffled', 'interleaved']); },
   seed: (v, c) => { c.dispatch.seed = whole(v, 0, Number.MAX_SAFE_INTEGER, 'a seed'); },
   threads: (v, c) => { c.dispatch.threads = whole(v, 0, 4096, 'a thread count (0: all cores)'); },
   subgroup: (v, c) => { c.subgroupWidth = whole(v, 1, 64, 'a width'); },

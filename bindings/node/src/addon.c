@@ -383,6 +383,10 @@ void addon_export(napi_env env, napi_value exports, const char *name, napi_callb
 
 NAPI_MODULE_INIT()
 {
+    /* the interpreter's default lock-step width, the `subgroup` flag's default */
+    napi_value width;
+    napi_create_uint32(env, STEX_WGSL_SUBGROUP_WIDTH_DEFAULT, &width);
+    napi_set_named_property(env, exports, "subgroupWidthDefault", width);
     addon_define_lifetime(env, exports);
     addon_define_device(env, exports);
     addon_define_shader(env, exports);

@@ -416,7 +416,8 @@ static napi_value dispatch(napi_env env, napi_callback_info info)
     if (!addon_get_string(env, argv[5], "schedule", s, sizeof s, &present))
         return NULL;
     if (present && !stex_schedule_from_name(s, &o.schedule))
-        return addon_throw_type(env, "schedule: '%s' is not in-order, reversed or shuffled", s);
+        return addon_throw_type(env, "schedule: '%s' is not in-order, reversed, shuffled or "
+                                     "interleaved", s);
     if (!addon_get_f64(env, argv[5], "seed", &seed, &present) ||
         !addon_get_u32(env, argv[5], "threads", &threads) ||
         !addon_get_bool(env, argv[5], "raceCheck", &race))
