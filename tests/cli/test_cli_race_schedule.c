@@ -2,9 +2,10 @@
  * schedule (interleaved) a teacher's racy run files show more than one
  * output, their fixes one; under --schedule shuffled the racy ones give one
  * output at the default lock-step width, and the report says why and which
- * option shows them.  One default lock-step width: the one `stex run --help`
- * and `stex race --help` print, the C API's, and the one docs/guide.md,
- * docs/engine.md, include/stex/run.h and the Node provider's README state. */
+ * option shows them; stex run takes the schedule with a seed.  One default
+ * lock-step width: the one `stex run --help` and `stex race --help` print,
+ * the C API's, and the one docs/guide.md, docs/engine.md,
+ * include/stex/run.h and the Node provider's README state. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -91,6 +92,26 @@ static void test_fixed_files_agree(void **state)
     }
 }
 
+/* stex run takes the interleaved schedule with a seed (a seed was refused
+ * with any schedule but shuffled) and names it in its JSON. */
+static void test_run_interleaved(void **state)
+{
+    (void)state;
+    const char *args[] = {"run", "difundir", "--size", "16x16", "--schedule", "interleaved",
+                          "--seed", "3", "--threads", "1", "--json", NULL};
+    cli_result r = cli_run(args);
+    if (r.status != 0)
+        fail_msg("exit %d: %s", r.status, r.err ? r.err : "");
+    assert_non_null(strstr(r.out, "\"schedule\": \"interleaved\""));
+    assert_int_equal(number_after(r.out, "\"seed\""), 3);
+    cli_free(&r);
+    const char *bad[] = {"run", "difundir", "--schedule", "reversed", "--seed", "3", NULL};
+    r = cli_run(bad);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "shuffled and interleaved"));
+    cli_free(&r);
+}
+
 /* The default in "--subgroup-size N ... (default D;" of a command's help. */
 static unsigned long help_default(const char *cmd)
 {
@@ -175,6 +196,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_racy_files_differ),
         cmocka_unit_test(test_fixed_files_agree),
+        cmocka_unit_test(test_run_interleaved),
         cmocka_unit_test(test_one_default_width),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
