@@ -172,13 +172,14 @@ static const cli_option run_options[] = {
     {.name = "profile", .kind = CLI_CUSTOM, .parse = cli_parse_profile, .at = AT(profile),
      .metavar = "P", .help = "conversion profile: spec (default), lavapipe, nvidia"},
     {.name = "schedule", .kind = CLI_CUSTOM, .parse = cli_parse_schedule, .at = AT(schedule),
-     .metavar = "S", .help = "workgroup order: in-order (default), reversed, shuffled;\n"
-                             "interleaved: shuffled, and inside each workgroup\n"
-                             "lock-step groups of seeded widths take seeded turns\n"
-                             "between barriers (races inside a workgroup show)"},
+     .metavar = "S", .help = "workgroup order: in-order (default), reversed,\n"
+                             "shuffled; interleaved: shuffled, and inside\n"
+                             "each workgroup lock-step groups of seeded widths\n"
+                             "take seeded turns between barriers (races inside\n"
+                             "a workgroup show)"},
     {.name = "seed", .kind = CLI_U64, .at = AT(seed), .metavar = "N",
-     .help = "seed of the shuffled or interleaved schedule (default\n0); without "
-             "--schedule it selects shuffled, with\nanother schedule it is refused"},
+     .help = "seed of the shuffled or interleaved schedule\n(default 0); without "
+             "--schedule it selects\nshuffled, with another schedule it is refused"},
     {.name = "threads", .kind = CLI_U32, .at = AT(threads), .metavar = "T", .min = 1,
      .max = 1024, .help = "OpenMP threads (default: all cores)"},
     {.name = "visibility", .kind = CLI_CUSTOM, .parse = cli_parse_visibility, .at = AT(vis),
