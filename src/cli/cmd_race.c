@@ -549,7 +549,14 @@ stex_status cli_race_study(const cli_program_desc *pd, uint32_t runs, uint64_t s
                              .flagged = flagged, .rd = rd, .kernel = pd->kernel != NULL,
                              .base_dir = pd->base_dir,
                              .main_source = pd->kernel || cli_is_wgsl_file(name) ? main_source
-                                                                                 : NULL};
+                                                                                 : NULL,
+                             /* the page's button runs the same run file on its GPU */
+                             .run_json = pd->kernel ? cli_program_run_file(prog) : pd->json,
+                             .input = cli_program_input(prog),
+                             .input_size = pd->kernel && pd->kernel->input_format
+                                 ? (size_t)cli_program_width(prog) * cli_program_height(prog) *
+                                       stex_format_get(pd->kernel->input_format)->bytes
+                                 : 0};
         st = write_html(prog, seed0, schedule, threads, vis, pic->html, &hd);
     }
 done:

@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,13 +117,16 @@ static void json_race(FILE *f, const stex_race *r)
 
 /* The text of a shader file a race names: a kernel's embedded file, else
  * the file beside base_dir (malloc'ed; NULL when it cannot be read). */
-static char *source_text(const race_html_data *d, const char *name)
+static char *read_named(const race_html_data *d, const char *name, size_t *size)
 {
+    *size = 0;
     if (d->kernel) {
         const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
-        size_t n;
-        const char *t = stex_kernel_file(base, &n);
-        return t ? strdup(t) : NULL;
+        const char *t = stex_kernel_file(base, size);
+        char *copy = t ? malloc(*size + 1) : NULL;
+        if (copy)
+            memcpy(copy, t, *size + 1);
+        return copy;
     }
     bool beside = name[0] != '/' && d->base_dir && d->base_dir[0];
     size_t n = strlen(name) + (beside ? strlen(d->base_dir) + 1 : 0) + 1;
@@ -154,7 +158,14 @@ static char *source_text(const race_html_data *d, const char *name)
     fclose(f);
     if (buf)
         buf[len] = '\0';
+    *size = len;
     return buf;
+}
+
+static char *source_text(const race_html_data *d, const char *name)
+{
+    size_t n;
+    return read_named(d, name, &n);
 }
 
 /* The file part of "file:line:col" into out. */
@@ -210,6 +221,87 @@ static void json_sources(FILE *f, const race_html_data *d)
         first = false;
     }
     fputc(']', f);
+}
+
+/* ---- the run file and its files, for the browser's own GPU ---- */
+
+enum { HTML_MAX_FILE_BYTES = 16 << 20 };
+
+static void base64(FILE *f, const uint8_t *p, size_t n)
+{
+    static const char A[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    fputc('"', f);
+    for (size_t i = 0; i < n; i += 3) {
+        uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0) |
+                     (i + 2 < n ? p[i + 2] : 0);
+        fputc(A[v >> 18 & 63], f);
+        fputc(A[v >> 12 & 63], f);
+        fputc(i + 1 < n ? A[v >> 6 & 63] : '=', f);
+        fputc(i + 2 < n ? A[v & 63] : '=', f);
+    }
+    fputc('"', f);
+}
+
+/* Every {"file": NAME} the run file holds (modules, contents, data; the
+ * outputs' names too, which do not exist yet and are skipped). */
+static void collect_files(const json_t *j, const char **names, size_t *n, size_t max)
+{
+    const char *key;
+    const json_t *v;
+    size_t i;
+    if (json_is_object(j)) {
+        json_object_foreach((json_t *)j, key, v) {
+            if (!strcmp(key, "file") && json_is_string(v) && *n < max) {
+                size_t k = 0;
+                while (k < *n && strcmp(names[k], json_string_value(v)))
+                    k++;
+                if (k == *n)
+                    names[(*n)++] = json_string_value(v);
+            } else {
+                collect_files(v, names, n, max);
+            }
+        }
+    } else if (json_is_array(j)) {
+        json_array_foreach((json_t *)j, i, v)
+            collect_files(v, names, n, max);
+    }
+}
+
+/* "gpu": the run file's text and its files (base64), or null. */
+static void json_gpu(FILE *f, const race_html_data *d)
+{
+    json_t *run = d->run_json ? json_loads(d->run_json, 0, NULL) : NULL;
+    if (!run) {
+        fputs("null", f);
+        return;
+    }
+    const char *names[64];
+    size_t n = 0, total = 0;
+    collect_files(run, names, &n, 64);
+    fputs("{\"run\":", f);
+    json_str(f, d->run_json);
+    fputs(",\"files\":{", f);
+    bool first = true;
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *bytes = NULL;
+        size_t size = 0;
+        char *owned = NULL;
+        if (d->kernel && !strcmp(names[i], "input.bin") && d->input)
+            bytes = d->input, size = d->input_size;
+        else if ((owned = read_named(d, names[i], &size)))
+            bytes = (const uint8_t *)owned;
+        if (bytes && total + size <= HTML_MAX_FILE_BYTES) {
+            fputs(first ? "" : ",", f);
+            json_str(f, names[i]);
+            fputc(':', f);
+            base64(f, bytes, size);
+            total += size;
+            first = false;
+        }
+        free(owned);
+    }
+    fputs("}}", f);
+    json_decref(run);
 }
 
 static void json_data(FILE *f, const race_html_data *d)
@@ -292,6 +384,8 @@ static void json_data(FILE *f, const race_html_data *d)
     }
     fputs("]},\"sources\":", f);
     json_sources(f, d);
+    fputs(",\"gpu\":", f);
+    json_gpu(f, d);
     fputc('}', f);
 }
 

@@ -31,6 +31,12 @@ typedef struct race_html_data {
     bool kernel;
     const char *base_dir;
     const char *main_source;
+    /* For the page's "run on this browser's GPU": the run file as run (a
+     * kernel's with its $ values filled in; NULL: no such button) and a
+     * kernel's input texels (its file input.bin). */
+    const char *run_json;
+    const uint8_t *input;
+    size_t input_size;
 } race_html_data;
 
 stex_status race_html_write(const char *path, const race_html_data *d);

@@ -54,7 +54,9 @@ wgsl.forEach((t, i) => {
 const browser = await puppeteer.launch({
   executablePath: chromium, headless: true,
   // CI runs as root: chromium's sandbox refuses root
-  args: ["--no-sandbox", "--disable-gpu", "--font-render-hinting=none", "--force-device-scale-factor=1"],
+  // WebGPU on SwiftShader (the page's "run on this GPU"); no GPU process
+  // rasterizing the page itself, so the screenshots stay the same
+  args: ["--no-sandbox", "--enable-unsafe-webgpu", "--font-render-hinting=none", "--force-device-scale-factor=1"],
 });
 try {
   const page = await browser.newPage();
@@ -151,6 +153,36 @@ try {
   check(cmp.off >= 0 && cmp.off <= cmp.total * 0.005,
         `the screenshot matches tests/data/race_report_difundir.png (${cmp.size}, ${cmp.off} pixels ` +
         `off by more than 24 of 255${cmp.off ? "; actual in " + work : ""})`);
+
+  // the same run file on the browser's own GPU, 4 times, beside stex's runs
+  const hasGPU = await page.evaluate(() => !!navigator.gpu);
+  if (hasGPU) {
+    await page.$eval("#gpu-n", (e) => { e.value = "4"; });
+    await page.click("#gpu-run");
+    await page.waitForFunction(() => /^(done|could not)/.test(document.getElementById("gpu-status").textContent),
+                               { timeout: 240000 });
+    const status = await page.$eval("#gpu-status", (e) => e.textContent);
+    const shown = await page.$$eval("#gpu-outputs canvas", (cs) => cs.length);
+    const m = /^done: (\d+) distinct outputs? in 4 runs/.exec(status);
+    check(m && +m[1] === shown && shown >= 1, `the run file ran 4 times on this browser's GPU: ${status}`);
+    // what this GPU computed is a diffusion of the same input: every value
+    // within [0, the input's largest] (an average of four neighbours, 0
+    // outside the texture, never leaves it, racing or not), and not the input
+    const bound = await page.evaluate(() => {
+      const d = JSON.parse(document.getElementById("stex-data").textContent);
+      const bin = atob(d.gpu.files["input.bin"]), bytes = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+      const input = new Float32Array(bytes.buffer), top = Math.max(...input);
+      const out = document.getElementById("gpu-0").values;
+      return {n: out.length, inRange: out.every((v) => v >= 0 && v <= top),
+              changed: out.some((v, i) => v !== input[i])};
+    });
+    check(bound.n === 32 * 32 && bound.inRange && bound.changed,
+          `the GPU's output is a diffusion of the input (${bound.n} values within [0, max input], changed)`);
+  } else {
+    const status = await page.$eval("#gpu-status", (e) => e.textContent);
+    check(/no WebGPU/.test(status), `without WebGPU the page says so: ${status}`);
+  }
 
   if (process.env.STEX_SCREENSHOT_DIR) {
     await page.reload({ waitUntil: "load" });
