@@ -436,7 +436,8 @@ static void test_report_formats(void **state)
     char *text = stex_race_report_text_string(rd);
     assert_non_null(text);
     assert_non_null(strstr(text, "read-write"));
-    assert_non_null(strstr(text, "@binding(0) texture"));
+    assert_non_null(strstr(text, "texture @group(0) @binding(0) texel"));
+    assert_non_null(strstr(text, "RACE SUMMARY: "));
     assert_non_null(strstr(json, "\"kind\": \"read-write\""));
     /* counts per binding add up to the totals */
     const stex_race_binding_count *bc;
@@ -464,6 +465,14 @@ static void test_report_formats(void **state)
     DT_OK(stex_dispatch(p, g, NWX, NWY, 1, &o2));
     assert_int_equal(stex_race_reported(small), 3);
     assert_int_equal(stex_race_count(small, STEX_RACE_ANY), stex_race_count(rd, STEX_RACE_ANY));
+    /* ... nor the groups: every race in one, the same groups either way */
+    uint64_t in_groups = 0;
+    assert_int_equal(stex_race_group_count(small), stex_race_group_count(rd));
+    for (size_t i = 0; i < stex_race_group_count(small); i++) {
+        in_groups += stex_race_group_get(small, i)->count;
+        assert_int_equal(stex_race_group_get(small, i)->count, stex_race_group_get(rd, i)->count);
+    }
+    assert_int_equal(in_groups, stex_race_count(rd, STEX_RACE_ANY));
     for (size_t i = 0; i < 3; i++)
         assert_memory_equal(stex_race_get(small, i), stex_race_get(rd, i), sizeof(stex_race));
     DT_OK(stex_dispatch(p, g, NWX, NWY, 1, &o2)); /* accumulates */

@@ -391,9 +391,57 @@ static void test_buffer_lane_sources(void **state)
     sweep(LANES, "lanes", 192 * 4, 9, check_lanes, &c);
 }
 
+/* Locations in WGSL's terms (stex_race.name): an array of structs with a
+ * vector and a matrix member.  P's layout (WGSL 14.4): pos at byte 0
+ * (vec3<f32>, align 16), w at 12, m at 16 (mat2x2<f32>: columns of 8
+ * bytes), 32 bytes in all - so ps[k].pos.y is word 8k + 1 and ps[k].m[1].x
+ * word 8k + 6.  Four invocations write each ps[k] (k = g.x / 4, 32 of them
+ * over 2 workgroups of 64): 64 write-write races in two groups of one site
+ * each. */
+static const char NAMES[] =
+    "struct P { pos : vec3<f32>, w : f32, m : mat2x2<f32> }\n"
+    "@group(0) @binding(0) var<storage, read_write> ps : array<P>;\n"
+    "@compute @workgroup_size(64)\n"
+    "fn names(@builtin(global_invocation_id) g : vec3<u32>) {\n"
+    "  ps[g.x / 4u].pos.y = f32(g.x);\n"
+    "  ps[g.x / 4u].m[1].x = f32(g.x);\n"
+    "}\n";
+
+static void check_names(const stex_race_detector *rd, const void *ctx)
+{
+    (void)ctx;
+    assert_int_equal(stex_race_count(rd, STEX_RACE_WRITE_WRITE), 64);
+    assert_int_equal(stex_race_reported(rd), 64);
+    for (size_t i = 0; i < stex_race_reported(rd); i++) {
+        const stex_race *r = stex_race_get(rd, i);
+        char want[64];
+        assert_true(r->word % 8 == 1 || r->word % 8 == 6);
+        snprintf(want, sizeof want, "ps[%llu].%s", (unsigned long long)(r->word / 8),
+                 r->word % 8 == 1 ? "pos.y" : "m[1].x");
+        assert_non_null(r->name);
+        assert_string_equal(r->name, want);
+    }
+    /* two groups, one per statement, holding every race */
+    assert_int_equal(stex_race_group_count(rd), 2);
+    for (size_t i = 0; i < 2; i++) {
+        const stex_race_group *g = stex_race_group_get(rd, i);
+        assert_int_equal(g->count, 32);
+        assert_int_equal(g->same_workgroup, 32);
+        assert_string_equal(g->sites[0].source, g->sites[1].source);
+        assert_non_null(g->example.name);
+    }
+}
+
+static void test_location_names(void **state)
+{
+    (void)state;
+    sweep(NAMES, "names", 32 * 32, 5, check_names, NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_location_names),
         cmocka_unit_test(test_difundir_sources),
         cmocka_unit_test(test_barrier_sources),
         cmocka_unit_test(test_buffer_lane_sources),

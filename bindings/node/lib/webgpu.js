@@ -1203,7 +1203,12 @@ const FLAG_VALUES = {
   threads: (v, c) => { c.dispatch.threads = whole(v, 0, 4096, 'a thread count (0: all cores)'); },
   subgroup: (v, c) => { c.subgroupWidth = whole(v, 1, 64, 'a width'); },
   visibility: (v, c) => { c.dispatch.visibility = oneOf(v, ['immediate', 'snapshot']); },
-  races: (v, c) => { c.dispatch.raceCheck = ['1', 'on', 'true'].includes(oneOf(v, ['0', '1', 'off', 'on', 'false', 'true'])); },
+  races: (v, c) => {
+    // all: every racing location in each report (as `stex run --races all`), not the first 100
+    const on = ['1', 'on', 'true', 'all'].includes(oneOf(v, ['0', '1', 'off', 'on', 'false', 'true', 'all']));
+    c.dispatch.raceCheck = on;
+    c.dispatch.raceAll = v === 'all';
+  },
   timeout: (v, c) => {
     const s = /^(\d+(\.\d*)?|\.\d+)$/.test(v) ? Number(v) : NaN;
     if (!(s >= 0 && s <= 1e9)) throw new RangeError('not a number of seconds in [0, 1e9] (0: no watchdog)');
@@ -1224,7 +1229,7 @@ function whole(v, lo, hi, what) { // decimal digits only: no sign, exponent, hex
 function parseFlags(flags) {
   const config = {
     profile: 'spec', subgroupWidth: undefined, timeout: DEFAULT_TIMEOUT_S, maxSteps: undefined,
-    dispatch: { schedule: 'in-order', seed: 0, threads: 0, raceCheck: false },
+    dispatch: { schedule: 'in-order', seed: 0, threads: 0, raceCheck: false, raceAll: false },
   };
   for (const f of [...(flags ?? [])]) {
     const m = /^([a-z-]+)=(.*)$/s.exec(String(f));

@@ -355,7 +355,8 @@ static napi_value bind_group_create(napi_env env, napi_callback_info info)
  * -> the race report (JSON text) when options.raceCheck, else undefined;
  * with run = {cancel (cancelCreate), timeout (seconds, 0: none)}: a promise
  * of it, the dispatch running off this thread (addon_queue.c).
- * options: {schedule, seed, threads, visibility, raceCheck} as stex run takes them;
+ * options: {schedule, seed, threads, visibility, raceCheck, raceAll} as stex run takes
+ * them (raceAll: every racing location listed, as --races all);
  * check true: only stex_check_dispatch (what the encoder checks). */
 static napi_value dispatch(napi_env env, napi_callback_info info)
 {
@@ -410,7 +411,7 @@ static napi_value dispatch(napi_env env, napi_callback_info info)
     }
     stex_dispatch_options o = {.schedule = STEX_SCHEDULE_IN_ORDER};
     char s[32];
-    bool present, race = false;
+    bool present, race = false, race_all = false;
     double seed = 0;
     uint32_t threads = 0;
     if (!addon_get_string(env, argv[5], "schedule", s, sizeof s, &present))
@@ -420,7 +421,8 @@ static napi_value dispatch(napi_env env, napi_callback_info info)
                                      "interleaved", s);
     if (!addon_get_f64(env, argv[5], "seed", &seed, &present) ||
         !addon_get_u32(env, argv[5], "threads", &threads) ||
-        !addon_get_bool(env, argv[5], "raceCheck", &race))
+        !addon_get_bool(env, argv[5], "raceCheck", &race) ||
+        !addon_get_bool(env, argv[5], "raceAll", &race_all))
         return NULL;
     if (!addon_get_string(env, argv[5], "visibility", s, sizeof s, &present))
         return NULL;
@@ -429,7 +431,9 @@ static napi_value dispatch(napi_env env, napi_callback_info info)
     o.seed = (uint64_t)seed, o.threads = (int)threads;
     stex_race_detector *rd = NULL;
     if (race) {
-        stex_status st = stex_race_detector_create(NULL, &rd);
+        /* raceAll (races=all): every racing location in the report, not the first 100 */
+        stex_race_options ro = {.max_reported = race_all ? STEX_RACE_ALL : 0};
+        stex_status st = stex_race_detector_create(&ro, &rd);
         if (st)
             return addon_throw_status(env, st);
         o.races = rd;

@@ -222,10 +222,35 @@ test('races: the report of each dispatch reaches JavaScript (races=1)', async ()
   assert.equal(dev.stex.raceReports.length, 2);
   assert.equal(events.length, 2);
   const [racy, clean] = dev.stex.raceReports;
-  // word 0 is one racing location; the race names both invocations' sites
-  assert.equal(racy.counts['write-write'], 1, JSON.stringify(racy));
-  assert.equal(racy.races[0].kind, 'write-write', JSON.stringify(racy));
-  assert.deepEqual(clean.counts, { 'write-write': 0, 'read-write': 0 });
+  // word 0 is one racing location, v[0]; the race names both invocations' sites
+  assert.equal(racy.write_write, 1, JSON.stringify(racy));
+  assert.equal(racy.locations[0].kind, 'write-write', JSON.stringify(racy));
+  assert.equal(racy.locations[0].name, 'v[0]', JSON.stringify(racy));
+  assert.equal(racy.groups.length, 1, JSON.stringify(racy));
+  assert.equal(racy.groups[0].sites[0].source.line, 2, JSON.stringify(racy));
+  assert.deepEqual([clean.total, clean.write_write, clean.read_write, clean.groups.length], [0, 0, 0, 0]);
+});
+
+test('races=all: every racing location in the report, not the first 100; races=1 keeps 100', async () => {
+  // 256 invocations, each reads v[i + 1] and writes v[i] (an in-place shift):
+  // v[1..255] race, 255 locations in one group of source sites
+  const code = `@group(0) @binding(0) var<storage, read_write> v : array<u32, 257>;
+@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) g : vec3<u32>) {
+  v[g.x] = v[g.x + 1u];
+}`;
+  for (const [flag, listed] of [['all', 255], ['1', 100]]) {
+    const { device: dev } = await device([`races=${flag}`, 'threads=2']);
+    const buf = dev.createBuffer({ size: 257 * 4, usage: BU.STORAGE });
+    await compute(dev, code, [{ buffer: buf }], [4, 1, 1]);
+    const [r] = dev.stex.raceReports;
+    assert.equal(r.total, 255, JSON.stringify(r.groups));
+    assert.equal(r.locations.length, listed);
+    assert.equal(r.truncated, listed < 255);
+    assert.equal(r.groups.length, 1);
+    assert.equal(r.groups[0].count, 255);
+    assert.deepEqual(r.locations.slice(0, 2).map((l) => l.name), ['v[1]', 'v[2]']);
+  }
+  assert.throws(() => create(['races=every']), TypeError);
 });
 
 test('flags: subgroup (lanes in lock step) and visibility decide what a racy read sees', async () => {
