@@ -111,13 +111,27 @@ static double percent(uint64_t part, uint64_t whole)
     return whole ? 100.0 * (double)part / (double)whole : 0;
 }
 
+/* "0.0244%", never "100%" for a part nor "0%" for some. */
+static void percent_text(uint64_t part, uint64_t whole, char *buf, size_t n)
+{
+    double p = percent(part, whole);
+    if (part && part < whole && p > 99.9)
+        snprintf(buf, n, ">99.9%%");
+    else if (part && p < 0.001)
+        snprintf(buf, n, "<0.001%%");
+    else
+        snprintf(buf, n, "%.3g%%", p);
+}
+
 /* The summary block: counts, one row per channel, the histogram. */
 static void print_summary(const compare_report *rep, const stex_format_info *fi,
                           const stex_compare_result *r)
 {
-    printf("summary: %" PRIu64 " of %" PRIu64 " texels differ (%.3g%%): %" PRIu64
-           " accepted by %s, %" PRIu64 " beyond\n", r->differing, r->texels,
-           percent(r->differing, r->texels), r->tolerated, rep->tolerance, r->mismatches);
+    char share[16];
+    percent_text(r->differing, r->texels, share, sizeof share);
+    printf("summary: %" PRIu64 " of %" PRIu64 " texels differ (%s): %" PRIu64
+           " accepted by %s, %" PRIu64 " beyond\n", r->differing, r->texels, share,
+           r->tolerated, rep->tolerance, r->mismatches);
     printf("  channel  differing        max diff    max |golden - actual|\n");
     for (unsigned c = 0; c < r->channels; c++) {
         const stex_channel_summary *s = &r->channel[c];

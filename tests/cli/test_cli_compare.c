@@ -527,6 +527,16 @@ static void test_summary(void **state)
     cli_free(&r);
     stex_image_free(&g);
     stex_image_free(&a);
+    /* 1999 of 2000 differing is not "100%" */
+    assert_int_equal(stex_image_init(&g, STEX_FORMAT_R8UNORM, 2000, 1, 1), STEX_OK);
+    assert_int_equal(stex_write_bin(gp, &g, NULL), STEX_OK);
+    memset(g.data + 1, 1, 1999);
+    assert_int_equal(stex_write_bin(ap, &g, NULL), STEX_OK);
+    stex_image_free(&g);
+    r = run_stex("compare '%s' '%s'", gp, ap);
+    CLI_EXPECT(r, 1, NULL);
+    assert_non_null(strstr(r.out, "summary: 1999 of 2000 texels differ (>99.9%)"));
+    cli_free(&r);
     char s1[600], s2[600];
     snprintf(s1, sizeof s1, "%s.json", gp);
     snprintf(s2, sizeof s2, "%s.json", ap);
