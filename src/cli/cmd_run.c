@@ -51,6 +51,7 @@ static const char EPILOGUE[] =
     "  stex run blur --in photo.png --out blurred.png\n"
     "  stex run box3x3-texture --size 64x64 --executor c --out c.bin\n"
     "  stex run difundir --size 32x32 --threads 1 --subgroup-size 1 --race-check\n"
+    "  stex run shader.json --fail-on-race --races all  # CI: exit 3 on a race\n"
     "  stex run --replay golden.bin.json             # byte-identical?\n"
     "  stex run tonemap.json --profile nvidia --out-dir goldens --record-allowed\n"
     "  stex run blur.wgsl --in photo.png --out blurred.png --scale 4\n"
