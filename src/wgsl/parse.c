@@ -780,7 +780,8 @@ static void filter_add(parser *p, const wg_expr *sev, const wg_expr *rule, wg_lo
     for (size_t i = 0; i < sizeof KNOWN_RULES / sizeof *KNOWN_RULES; i++)
         known |= !strcmp(name, KNOWN_RULES[i]);
     if (!known && !strchr(name, '.')) {
-        const char *near = stex_suggest(name, KNOWN_RULES, sizeof KNOWN_RULES / sizeof *KNOWN_RULES);
+        const char *near =
+            stex_suggest(name, KNOWN_RULES, sizeof KNOWN_RULES / sizeof *KNOWN_RULES);
         wg_report(p->d, WG_WARNING, rule->loc, "diagnostic", "unrecognized diagnostic rule "
                   "'%s'%s%s%s", name, near ? " (did you mean '" : "", near ? near : "",
                   near ? "'?)" : "");

@@ -341,7 +341,8 @@ static const deriv_case DERIV[] = {
      "@group(0) @binding(3) var sc : sampler_comparison;\n"
      "@fragment fn main(@location(0) uv : vec2f) -> @location(0) vec4f {\n"
      "  var r = vec4f(0);\n"
-     "  switch (i32(uv.y)) { case 0: { r.x = textureSampleCompare(d, sc, uv, 0.5); } default: {} }\n"
+     "  switch (i32(uv.y)) { case 0: { r.x = textureSampleCompare(d, sc, uv, 0.5); } "
+     "default: {} }\n"
      "  return r;\n}\n", STEX_WGSL_ERROR, 5, 40},
     {"uniform condition", SAMPLER_DECLS "@group(0) @binding(2) var<uniform> k : f32;\n"
      "@fragment fn main(@location(0) uv : vec2f) -> @location(0) vec4f {\n"
