@@ -268,6 +268,8 @@ static int print_module(const char *path, const stex_wgsl_module *m, const refle
         return cli_fail(CMD, stex_fail(STEX_OUT_OF_MEMORY, "out of memory"));
     }
     stex_status st = o->ov.n ? stex_wgsl_override_values(m, &wo, values) : STEX_OK;
+    if (st == STEX_VALIDATION_ERROR) /* a value the override's type cannot hold */
+        fprintf(stderr, "stex %s: with the overrides given: %s\n", CMD, stex_last_error());
     int rc = CLI_OK;
     for (uint32_t i = 0; i < n && !st && !rc; i++) {
         const stex_wgsl_entry_point *ep = stex_wgsl_entry_point_at(m, i);

@@ -291,6 +291,7 @@ static void test_reflect_override(void **state)
                                                "maxComputeWorkgroupStorageSize (16384)", 1},
         {"--override n=64 --override m=4097", "exceed maxComputeWorkgroupStorageSize", 1},
         {"--override n=64 --override m=4096", NULL, 0},
+        {"--override n=4294967296", "4294967296 is not a value of u32", 1},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         r = run_stex("reflect %s '%s'", cases[i].over, path);
