@@ -48,6 +48,7 @@ static const char EPILOGUE[] =
     "  stex race difundir --size 64x64 --runs 50 --threads 2 --json\n"
     "  stex race difundir --size 32x32 --executor c  # the C version\n"
     "  stex race examples/run/race.json --runs 10    # a run file\n"
+    "  stex race difundir --size 32x32 --iterations 8 --html race.html  # one page\n"
     "  stex race tests/data/race-shaders/reduce.json --races all --fail-on-race\n"
     "\n"
     "exit status: 0 done (races or not, without --fail-on-race), 1 the device\n"
