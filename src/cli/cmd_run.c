@@ -694,6 +694,8 @@ int cli_run(int argc, char **argv)
         rp = &replay;
         rc = run_replay_load(&a, &o, &k, rp);
         if (rp->handled) { /* a run file's or a .wgsl's golden (run_file_replay.c) */
+            if (!rc)
+                rc = cli_replay_file(o.replay, rp->file_record, o.json, o.quiet);
             run_replay_free(&replay);
             return rc;
         }

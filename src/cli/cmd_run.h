@@ -68,7 +68,8 @@ typedef struct run_replay {
     char input_sha[65];        /* its recorded SHA-256 */
     bool deterministic;        /* whether the options fix every byte of the output */
     char why_not[256];         /* when not: why the replay may differ */
-    bool handled;              /* a run file's or a .wgsl's golden: replayed already */
+    bool handled;              /* a run file's or a .wgsl's golden: for cli_replay_file */
+    struct json_t *file_record; /* then: the sidecar's "run" (owned), NULL if refused */
 } run_replay;
 
 /* Reads the sidecar o->replay, checks its kernel (known, same WGSL hash) and

@@ -122,6 +122,7 @@ void run_replay_free(run_replay *rp)
 {
     free(rp->golden);
     free(rp->input_path);
+    json_decref(rp->file_record);
     memset(rp, 0, sizeof *rp);
 }
 
@@ -345,7 +346,7 @@ int run_replay_load(const cli_args *a, run_opts *o, const stex_kernel **k, run_r
                           "C API only with stex_io_meta.run_json or stex_run_set_record): it "
                           "cannot be replayed; make the golden again with stex run");
     else if (json_object_get(run, "run_file") || json_object_get(run, "wgsl_file")) {
-        rp->handled = true; /* run_file_replay.c: nothing to put into o */
+        rp->handled = true; /* cmd_run.c replays it (run_file_replay.c) */
         static const char *const kernel_side[] = {"out", "in", "dump-input", "race-check",
                                                   NULL};
         for (const char *const *opt = kernel_side; *opt && !rc; opt++)
@@ -354,7 +355,7 @@ int run_replay_load(const cli_args *a, run_opts *o, const stex_kernel **k, run_r
                                   "reads what the record names; give only --json or --quiet",
                             *opt);
         if (!rc)
-            rc = cli_replay_file(side, run, o->json, o->quiet);
+            rp->file_record = json_incref(run);
     } else
         rc = read_record(run, side, o, k, rp);
     json_t *version = json_object_get(root, "stex_version");
