@@ -29,8 +29,8 @@ static const char SYNOPSIS[] =
 
 static const char EPILOGUE[] =
     "examples:\n"
-    "  stex store rgba8unorm 1.5 -0.3 0.5 1          # ff0080ff: clamped, 127.5 -> 128\n"
-    "  stex store rgba8unorm 0.5 0 0 1 --profile nvidia   # 7f: NVIDIA rounds half down\n"
+    "  stex store rgba8unorm 1.5 -0.3 0.5 1       # ff0080ff: clamped, 127.5 -> 128\n"
+    "  stex store rgba8unorm 0.5 0 0 1 --profile nvidia  # 7f: rounds half down\n"
     "  stex store rgba16float 65520                  # 007c000000000000: f16 overflow\n"
     "  stex store --profile lavapipe rgba16float 65519 nan 1e-7 -0\n"
     "  stex store --bits r32float 0x7f800001          # signalling NaN kept\n"
