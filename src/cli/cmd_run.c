@@ -570,6 +570,7 @@ static int execute(const run_opts *o, const stex_kernel *k, const stex_kernel_se
                    const char *input_sha, const run_replay *rp)
 {
     stex_race_detector *rd = NULL;
+    int rc = CLI_OK;
     cli_program *prog = NULL;
     cli_program_desc pd = {.kernel = k, .wgsl = o->wgsl, .setup = *setup, .profile = o->profile,
                            .subgroup_width = o->subgroup, .max_steps = o->max_steps,
@@ -609,6 +610,8 @@ static int execute(const run_opts *o, const stex_kernel *k, const stex_kernel_se
         print_json(o, k, prog, rd, ms, rp, &res);
     else
         print_text(o, k, prog, rd, ms, rp, &res);
+    /* the exit status while the detector is there to ask */
+    rc = cli_races_exit(rp && !res.identical ? CLI_REFUSED : CLI_OK, o->fail_on_race, rd);
 done:
     stex_image_free(&out);
     cli_program_destroy(prog);
@@ -616,7 +619,7 @@ done:
     stex_inputs_free(&rec.in);
     if (st)
         return cli_fail("run", st);
-    return cli_races_exit(rp && !res.identical ? CLI_REFUSED : CLI_OK, o->fail_on_race, rd);
+    return rc;
 }
 
 /* KERNEL ending in .json: a run file, with the options that apply to it;
