@@ -86,14 +86,17 @@ def check_includes(root):
     return errors
 
 
-def object_symbols(objdir):
-    """{object: (layer, file, defined set, undefined set)} from nm."""
+def object_symbols(objdir, folder=None):
+    """{object: (layer, file, defined set, undefined set)} from nm.  With a
+    folder (the command line's objects), every object belongs to it."""
     out = {}
     for n in sorted(os.listdir(objdir)):
         if not n.endswith(".o"):
             continue
         m = re.match(r"([a-z]+)_(.+)\.c\.o$", n)
-        if not m or m.group(1) not in LAYERS:
+        if folder:
+            m = re.match(r"()(.+)\.c\.o$", n)
+        elif not m or m.group(1) not in LAYERS:
             continue
         res = subprocess.run(["nm", os.path.join(objdir, n)], capture_output=True, text=True,
                              check=True)
@@ -104,7 +107,7 @@ def object_symbols(objdir):
                 undefined.add(parts[1])
             elif len(parts) == 3 and parts[1] in "TDBRCGSV":
                 defined.add(parts[2])
-        out[n] = (m.group(1), m.group(2), defined, undefined)
+        out[n] = (folder or m.group(1), m.group(2), defined, undefined)
     return out
 
 
@@ -135,9 +138,9 @@ def find_cycle(graph):
     return None
 
 
-def check_calls(objdir):
+def check_calls(objdir, folder=None):
     errors = []
-    objs = object_symbols(objdir)
+    objs = object_symbols(objdir, folder)
     if not objs:
         return [f"{objdir}: no libstex object files found"]
     where = {}
@@ -154,7 +157,7 @@ def check_calls(objdir):
                 if tf != f:
                     files[layer][f].add(tf)
                 continue
-            if rank(tl) > rank(layer):
+            if not folder and rank(tl) > rank(layer):
                 errors.append(f"src/{layer}/{f}.c ({layer}) calls {s}, defined in "
                               f"src/{tl}/{tf}.c of the {tl} layer above it")
     for layer, graph in sorted(files.items()):
@@ -173,10 +176,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--root", default=os.path.join(os.path.dirname(__file__), ".."))
     ap.add_argument("--objects", help="meson's object folder of libstex (libstex.a.p)")
+    ap.add_argument("--cli-objects", help="meson's object folder of the command line (src/cli): "
+                    "its files must not call each other in a loop either")
     args = ap.parse_args()
     errors = check_includes(args.root)
     if args.objects:
         errors += check_calls(args.objects)
+    if args.cli_objects:
+        errors += check_calls(args.cli_objects, "cli")
     for e in errors:
         print(e)
     print(f"layers: {len(errors)} broken rule{'s' if len(errors) != 1 else ''}")

@@ -695,7 +695,7 @@ int cli_run(int argc, char **argv)
                                     "names each file itself)", *f);
     if (o.replay) {
         rp = &replay;
-        rc = run_replay_load(&a, &o, &k, rp);
+        rc = run_replay_load(&cli_run_spec, &a, &o, &k, rp);
         if (rp->handled) { /* a run file's or a .wgsl's golden (run_file_replay.c) */
             if (!rc)
                 rc = cli_replay_file(o.replay, rp->file_record, o.json, o.quiet);

@@ -46,6 +46,13 @@ stex_run_options cli_run_file_options(const cli_run_file_opts *o)
                               .progress = o->quiet ? NULL : cli_progress_note};
 }
 
+/* Beside cli_is_run_file, so that this file never calls cmd_run_wgsl.c. */
+bool cli_is_wgsl_file(const char *arg)
+{
+    size_t n = arg ? strlen(arg) : 0;
+    return n > 5 && !strcmp(arg + n - 5, ".wgsl");
+}
+
 bool cli_is_run_file(const char *arg)
 {
     size_t n = arg ? strlen(arg) : 0;

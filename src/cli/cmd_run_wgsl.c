@@ -14,12 +14,6 @@
 #include "common/error.h"
 #include "io/io_internal.h"
 
-bool cli_is_wgsl_file(const char *arg)
-{
-    size_t n = arg ? strlen(arg) : 0;
-    return n > 5 && !strcmp(arg + n - 5, ".wgsl");
-}
-
 /* Whether binding e is a writable texture_storage_2d: the output. */
 static bool is_output(const stex_layout_entry *e)
 {

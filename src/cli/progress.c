@@ -34,7 +34,8 @@ static void *draw(void *arg)
     while (!p->stop) {
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 250 * 1000 * 1000; /* four lines a second */
+        /* four lines a second, the first as soon as the delay is over */
+        until.tv_nsec += p->drawn || p->delay >= 0.25 ? 250000000L : (long)(p->delay * 1e9) + 1000000L;
         until.tv_sec += until.tv_nsec / 1000000000;
         until.tv_nsec %= 1000000000;
         pthread_cond_timedwait(&p->wake, &p->lock, &until);

@@ -144,18 +144,18 @@ static int refuse(const char *side, const char *fmt, ...)
 }
 
 /* Only the options that do not change the output may come with --replay. */
-static int check_replay_args(const cli_args *a, const char *side)
+static int check_replay_args(const cli_spec *spec, const cli_args *a, const char *side)
 {
     static const char *const allowed[] = {"replay", "out", "json", "in", "dump-input",
                                           "race-check", "quiet"};
     if (a->count)
         return refuse(side, "unexpected argument '%s': the kernel comes from the sidecar",
                       a->value[0]);
-    for (const cli_option *opt = cli_run_spec.options; opt->name; opt++) {
+    for (const cli_option *opt = spec->options; opt->name; opt++) {
         bool ok = false;
         for (size_t i = 0; i < sizeof allowed / sizeof *allowed; i++)
             ok |= !strcmp(opt->name, allowed[i]);
-        if (!ok && cli_given(&cli_run_spec, a, opt->name))
+        if (!ok && cli_given(spec, a, opt->name))
             return refuse(side, "--%s: the replay takes every option that shapes the output "
                                 "from the sidecar; only --out, --json, --in, --dump-input and "
                                 "--race-check may be given", opt->name);
@@ -317,12 +317,13 @@ static int read_record(json_t *run, const char *side, run_opts *o, const stex_ke
     return CLI_OK;
 }
 
-int run_replay_load(const cli_args *a, run_opts *o, const stex_kernel **k, run_replay *rp)
+int run_replay_load(const cli_spec *spec, const cli_args *a, run_opts *o, const stex_kernel **k,
+                    run_replay *rp)
 {
     const char *side = o->replay;
     size_t n = strlen(side);
     memset(rp, 0, sizeof *rp);
-    int rc = check_replay_args(a, side);
+    int rc = check_replay_args(spec, a, side);
     if (rc)
         return rc;
     if (n <= 9 || strcmp(side + n - 9, ".bin.json"))
@@ -350,7 +351,7 @@ int run_replay_load(const cli_args *a, run_opts *o, const stex_kernel **k, run_r
         static const char *const kernel_side[] = {"out", "in", "dump-input", "race-check",
                                                   NULL};
         for (const char *const *opt = kernel_side; *opt && !rc; opt++)
-            if (cli_given(&cli_run_spec, a, *opt))
+            if (cli_given(spec, a, *opt))
                 rc = refuse(side, "--%s: the replay of a run file's golden writes nothing and "
                                   "reads what the record names; give only --json or --quiet",
                             *opt);

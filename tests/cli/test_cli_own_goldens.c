@@ -445,7 +445,7 @@ static void test_progress_line(void **state)
     path_in(wgsl, sizeof wgsl, "slow.wgsl");
     path_in(bin, sizeof bin, "slow.bin");
     const char *slow =
-        "override loops: u32 = 16000u;\n"
+        "override loops: u32 = 64000u;\n" /* ~0.8 s in all, past the 0.1 s delay */
         "@group(0) @binding(0) var img: texture_storage_2d<r32float, write>;\n"
         "@compute @workgroup_size(8, 8)\n"
         "fn main(@builtin(global_invocation_id) id: vec3u) {\n"
