@@ -79,6 +79,23 @@ static void test_racy_files_differ(void **state)
     }
 }
 
+/* Issue 25's "done when": stex race shows distinct outputs for each of the
+ * teacher's racy shaders in race-shaders/ (a reduction and a prefix sum on
+ * var<workgroup>, a shift on a buffer in @group(1), a blur on a texture in
+ * @group(2), a histogram mixing atomics with plain accesses). */
+static void test_teacher_shaders_differ(void **state)
+{
+    (void)state;
+    static const char *const racy[] = {"reduce", "prefix", "shift", "blur", "stats"};
+    for (int i = 0; i < 5; i++) {
+        cli_result r = race(racy[i], NULL, true);
+        if (number_after(r.out, "\"distinct_outputs\"") < 2)
+            fail_msg("%s: one output under the default schedule: %s", racy[i], r.out);
+        assert_true(number_after(r.out, "\"total\"") > 0);
+        cli_free(&r);
+    }
+}
+
 static void test_fixed_files_agree(void **state)
 {
     (void)state;
@@ -195,6 +212,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_racy_files_differ),
+        cmocka_unit_test(test_teacher_shaders_differ),
         cmocka_unit_test(test_fixed_files_agree),
         cmocka_unit_test(test_run_interleaved),
         cmocka_unit_test(test_one_default_width),
