@@ -247,8 +247,8 @@ static const cli_option run_options[] = {
      .help = "FILE.json, .wgsl: outputs' names start in DIR\n"
              "(made if missing), not the run file's folder"},
     {.name = "force", .kind = CLI_FLAG, .at = AT(force),
-     .help = "FILE.json, .wgsl: overwrite a .bin golden made\n"
-             "under another profile (refused without it)"},
+     .help = "overwrite a .bin golden made under another\n"
+             "profile (refused without it)"},
     {.name = "scale", .kind = CLI_U32, .at = AT(scale), .metavar = "N", .min = 1, .max = 64,
      .help = "FILE.json, .wgsl: each texel of a .png output\n"
              "as NxN pixels (.bin, .npy: as they are)"},
@@ -688,7 +688,7 @@ int cli_run(int argc, char **argv)
     if (o.allow.n)
         return cli_usage("run", "--allow-paths: only for a run file (FILE.json); a kernel's "
                                 "files are the ones its options name");
-    static const char *const file_only[] = {"out-dir", "force", "scale", NULL};
+    static const char *const file_only[] = {"out-dir", "scale", NULL};
     for (const char *const *f = file_only; *f; f++)
         if (cli_given(&cli_run_spec, &a, *f))
             return cli_usage("run", "--%s: for a run file or a .wgsl file (a kernel's --out "
@@ -714,6 +714,8 @@ int cli_run(int argc, char **argv)
     } else {
         rc = check_options(&a, &o, &k);
     }
+    for (int i = 0; !rc && !o.print_wgsl && !o.print_run && i < o.outs.n; i++)
+        rc = cli_check_golden_profile(o.outs.path[i], o.profile, o.force);
     if (rc) {
         run_replay_free(&replay);
         return rc;

@@ -171,27 +171,32 @@ static void sidecar_profile(const char *bin, char profile[32])
 }
 
 /* A golden made under another profile is not overwritten without --force:
- * one run file makes one golden per profile ({profile} in its names). */
+ * one run file makes one golden per profile ({profile} in its names), and a
+ * kernel's --out is held to the same rule. */
+int cli_check_golden_profile(const char *path, stex_profile_id profile, bool force)
+{
+    const char *mine = stex_profile_name(profile);
+    char theirs[32] = "";
+    if (!force && stex_file_kind_of(path) == STEX_FILE_BIN)
+        sidecar_profile(path, theirs);
+    if (*theirs && strcmp(theirs, mine))
+        return cli_usage("run", "%s: a golden made under profile %s (its sidecar says so); "
+                                "this run's profile is %s. Not overwritten: give another name "
+                                "({profile} in a run file's output names, --out-dir DIR, "
+                                "another --out), or --force", path, theirs, mine);
+    return CLI_OK;
+}
+
 static int check_overwrites(const stex_run *r, const cli_run_file_opts *o)
 {
-    const char *mine = stex_profile_name(o->profile);
     for (size_t i = 0; !o->force && i < stex_run_output_count(r); i++) {
-        char *path = expand(stex_run_output_path(r, i), o), theirs[32];
+        char *path = expand(stex_run_output_path(r, i), o);
         if (!path)
             return cli_fail("run", stex_fail(STEX_OUT_OF_MEMORY, "out of memory"));
-        if (stex_file_kind_of(path) == STEX_FILE_BIN)
-            sidecar_profile(path, theirs);
-        else
-            theirs[0] = '\0';
-        if (*theirs && strcmp(theirs, mine)) {
-            int rc = cli_usage("run", "%s: a golden made under profile %s (its sidecar "
-                                      "says so); this run's profile is %s. Not overwritten: "
-                                      "put {profile} in the output's name, give --out-dir "
-                                      "DIR, or --force", path, theirs, mine);
-            free(path);
-            return rc;
-        }
+        int rc = cli_check_golden_profile(path, o->profile, false);
         free(path);
+        if (rc)
+            return rc;
     }
     return CLI_OK;
 }

@@ -46,6 +46,11 @@ typedef struct cli_run_file_opts {
 
 /* Whether `arg` names a run file (ends in .json). */
 bool cli_is_run_file(const char *arg);
+
+/* CLI_OK, or a usage error when path is a .bin whose sidecar records a
+ * profile other than `profile` and force is false (no silent overwrite of
+ * another device's golden). */
+int cli_check_golden_profile(const char *path, stex_profile_id profile, bool force);
 /* Runs it; refuses the options that only make sense for a kernel. */
 int cli_run_file(const cli_spec *spec, const cli_args *a, const cli_run_file_opts *o);
 /* Executes a parsed run (taking it over), writes its outputs, prints the

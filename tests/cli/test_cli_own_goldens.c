@@ -152,6 +152,34 @@ static void test_no_silent_overwrite(void **state)
     free(before);
 }
 
+/* The same rule for a built-in kernel's --out: `stex run decaer --out
+ * g.bin --profile nvidia` left spec's golden as it was only with --force. */
+static void test_no_silent_overwrite_kernel(void **state)
+{
+    (void)state;
+    char bin[512], prof[32];
+    path_in(bin, sizeof bin, "kernel-golden.bin");
+    remove(bin);
+    cli_result r = run_stex("run decaer --size 16x16 --out '%s'", bin);
+    CLI_EXPECT(r, 0, NULL);
+    cli_free(&r);
+    size_t n0, n1;
+    uint8_t *before = slurp(bin, &n0);
+    r = run_stex("run decaer --size 16x16 --out '%s' --profile nvidia", bin);
+    CLI_EXPECT(r, 2, "kernel-golden.bin: a golden made under profile spec");
+    cli_free(&r);
+    uint8_t *after = slurp(bin, &n1);
+    assert_int_equal(n0, n1);
+    assert_memory_equal(before, after, n0);
+    free(after);
+    free(before);
+    r = run_stex("run decaer --size 16x16 --out '%s' --profile nvidia --force", bin);
+    CLI_EXPECT(r, 0, NULL);
+    cli_free(&r);
+    sidecar_profile(bin, prof);
+    assert_string_equal(prof, "nvidia");
+}
+
 /* Item 2: --record-allowed for a run file writes X.bin.inputs, and `stex
  * compare --tolerance allowed` accepts another profile's rounding of the
  * halfway values that an exact comparison refuses. */
@@ -490,6 +518,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_golden_per_profile),
         cmocka_unit_test(test_no_silent_overwrite),
+        cmocka_unit_test(test_no_silent_overwrite_kernel),
         cmocka_unit_test(test_record_allowed_run_file),
         cmocka_unit_test(test_replay_run_file),
         cmocka_unit_test(test_wgsl_in),
