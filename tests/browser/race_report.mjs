@@ -190,6 +190,60 @@ try {
                             clip: { x: 0, y: 0, width: 1280, height: 720 } });
   }
   check(errors.length === 0, `no console error after the clicks (${errors.join("; ") || "none"})`);
+
+  // The teacher's racy shaders (tests/data/race-shaders): workgroup memory
+  // (reduce, prefix), a buffer in @group(1) (shift), a texture in @group(2)
+  // (blur), atomics mixed with plain accesses (stats).  Their racing lines
+  // come from the shaders' text: the lines holding each racing access.
+  const TEACHER = {
+    reduce: ["part[lid + s]", "part[lid] = part"],
+    prefix: ["data[i - d]", "data[i] ="],
+    shift: ["cells[i + 1u]", "cells[i] ="],
+    blur: ["textureLoad(img, max", "textureStore(img"],
+    stats: ["total + 1u", "total =", "stats.bins[v % 8u] + 1u", "stats.bins[v % 8u] ="],
+  };
+  const shaders = path.join(root, "tests/data/race-shaders");
+  for (const [name, marks] of Object.entries(TEACHER)) {
+    const dir = fs.mkdtempSync(path.join(work, name + "-"));
+    for (const f of [name + ".json", name + ".wgsl"]) fs.copyFileSync(path.join(shaders, f), path.join(dir, f));
+    const out = path.join(dir, name + ".html");
+    execFileSync(stex, ["race", path.join(dir, name + ".json"), "--runs", "6", "--threads", "1", "--html", out],
+                 { stdio: ["ignore", "ignore", "inherit"] });
+    const text = fs.readFileSync(path.join(dir, name + ".wgsl"), "utf8").split("\n");
+    const code = (t) => !/^\s*\/\//.test(t); // the first code line holding it, not a comment
+    const want = [...new Set(marks.map((m) => text.findIndex((t) => code(t) && t.includes(m)) + 1))]
+      .sort((a, b) => a - b);
+    errors.length = 0;
+    await page.goto(pathToFileURL(out).href, { waitUntil: "load" });
+    check(errors.length === 0, `${name}: the page loads with no console error (${errors.join("; ") || "none"})`);
+    const lines = await page.$$eval("#source .line.racing .no", (ns) => ns.map((n) => +n.textContent));
+    check(want.every((l) => l > 0) && JSON.stringify([...new Set(lines)].sort((a, b) => a - b)) === JSON.stringify(want),
+          `${name}: the racing lines are ${want} (the page marks ${lines})`);
+    // click what the detector flagged: a var<workgroup> word in its
+    // workgroup's panel, else the first flagged texel or element
+    const at = await page.evaluate(() => {
+      const wg = D.races.list.find((r) => r.memory === "workgroup");
+      if (wg) {
+        const c = document.querySelector("canvas.wgmem"), cols = c.width / 12;
+        c.scrollIntoView({ block: "center" });
+        const r = c.getBoundingClientRect();
+        return { x: r.x + (wg.word % cols) * 12 + 6, y: r.y + Math.floor(wg.word / cols) * 12 + 6 };
+      }
+      const i = D.flagged.findIndex((f) => f);
+      const c = document.getElementById("differences");
+      c.scrollIntoView({ block: "center" });
+      const r = c.getBoundingClientRect();
+      const [cx, cy] = cellOf(i);
+      return { x: r.x + (cx + 0.5) / GW * r.width, y: r.y + (cy + 0.5) / GH * r.height };
+    });
+    await page.mouse.click(at.x, at.y);
+    const listed = await page.$$eval("#texel-races li", (ls) => ls.map((l) => l.textContent));
+    const linked = await page.$$eval("#texel-races a[href^='#L-']", (as) => as.map((a) => +a.textContent.split(":")[1]));
+    check(listed.length >= 1 && listed.every((t) => /read-write|write-write/.test(t)) &&
+          linked.length > 0 && linked.every((l) => want.includes(l)),
+          `${name}: a click on a flagged location lists its races and their lines (${listed[0] || "none"})`);
+  }
+  check(errors.length === 0, `no console error in the teacher's pages (${errors.join("; ") || "none"})`);
 } finally {
   await browser.close();
 }
