@@ -13,6 +13,7 @@
 #include "cli/cmd_run.h"
 #include "cli/cmd_run_file.h"
 #include "cli/progress.h"
+#include "cli/run_json.h"
 
 /* Prints "stex run: --replay SIDECAR: <why>" and returns CLI_USAGE. */
 static int refuse(const char *side, const char *fmt, ...)
@@ -135,7 +136,8 @@ static int load(const char *side, json_t *rec, const cli_run_file_opts *o, stex_
 
 /* Runs r and compares output entry `index` with the golden. */
 static stex_status run_and_compare(stex_run *r, const cli_run_file_opts *o, size_t index,
-                                   const char *golden, stex_compare_result *res, bool *same)
+                                   const char *golden, stex_compare_result *res, bool *same,
+                                   uint64_t *dispatches, double *ms)
 {
     stex_adapter *ad = NULL;
     stex_device *dev = NULL;
@@ -149,7 +151,10 @@ static stex_status run_and_compare(stex_run *r, const cli_run_file_opts *o, size
     if ((st = stex_adapter_create(&desc, &ad)) || (st = stex_run_request_device(r, ad, &dev)))
         goto done;
     cli_progress *line = cli_progress_start(!o->quiet);
+    double t0 = cli_now_ms();
     st = stex_run_execute(r, dev, &d);
+    *ms = cli_now_ms() - t0;
+    *dispatches = stex_run_dispatch_count(r);
     cli_progress_stop(line);
     if (st || (st = stex_run_output_image(r, index, &mine)) ||
         (st = stex_read_bin(golden, &theirs, NULL)))
@@ -199,29 +204,39 @@ int cli_replay_file(const char *side, json_t *rec, bool json, bool quiet)
     char *golden = strndup(side, strlen(side) - 5);
     stex_compare_result res = {0};
     bool same = false;
-    stex_status st = golden ? run_and_compare(r, &o, index, golden, &res, &same)
+    uint64_t dispatches = 0;
+    double ms = 0;
+    stex_status st = golden ? run_and_compare(r, &o, index, golden, &res, &same, &dispatches, &ms)
                             : (stex_run_destroy(r), stex_fail(STEX_OUT_OF_MEMORY, "out of memory"));
     if (st) {
         free(golden);
         return cli_fail("run", st);
     }
-    if (json) {
-        fputs("{\"run\": ", stdout);
-        cli_json_string(stdout, made_by);
-        fputs(", \"replay\": {\"golden\": ", stdout);
-        cli_json_string(stdout, golden);
-        printf(", \"identical\": %s, \"texels\": %" PRIu64 ", \"texels_differing\": %" PRIu64
-               "}}\n", same ? "true" : "false", res.texels, res.differing);
+    char why[512] = "";
+    if (o.threads != 1) /* one thread replays a racy shader's schedule exactly */
+        snprintf(why, sizeof why, "the golden was made on %u threads; a shader whose "
+                 "invocations race may end otherwise on every run (`stex run %s "
+                 "--race-check`)", o.threads, made_by);
+    if (json) { /* the one schema of stex run --json (run_json.h) */
+        json_t *replay = json_pack("{s:o, s:b, s:I, s:I, s:b}", "golden", cli_json_text(golden),
+                                   "identical", same, "texels", (json_int_t)res.texels,
+                                   "texels_differing", (json_int_t)res.differing,
+                                   "deterministic", !*why);
+        json_object_set_new(replay, "why_it_may_differ", *why ? cli_json_text(why) : json_null());
+        cli_run_report j = {.subject = cli_is_wgsl_file(made_by) ? "wgsl" : "run_file",
+                            .file = made_by, .profile = o.profile, .schedule = o.schedule,
+                            .seed = o.seed, .threads = o.threads, .vis = o.vis, .oob = o.oob,
+                            .executor = "wgsl", .dispatches = dispatches, .dispatch_ms = ms,
+                            .replay = replay};
+        cli_run_report_print(&j);
     } else if (same) {
         printf("replay of %s (%s, outputs[%zu]): byte-identical (%" PRIu64 " texels)\n", golden,
                made_by, index, res.texels);
     } else {
         printf("replay of %s (%s, outputs[%zu]): DIFFERS in %" PRIu64 " of %" PRIu64
                " texels\n", golden, made_by, index, res.differing, res.texels);
-        if (o.threads > 1)
-            printf("note: the golden was made on %u threads; a shader whose invocations race "
-                   "may end otherwise on every run (`stex run %s --race-check`)\n", o.threads,
-                   made_by);
+        if (*why)
+            printf("note: %s\n", why);
     }
     free(golden);
     return same ? CLI_OK : CLI_REFUSED;

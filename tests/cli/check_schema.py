@@ -4,7 +4,7 @@
 usage: check_schema.py STEX_BIN SCHEMA.json RACE_SHADERS_DIR
 
 Runs every subcommand that writes a run or race JSON - run KERNEL (with and
-without --race-check, --races all, a replay), run FILE.json, run FILE.wgsl,
+without --race-check, --races all, a replay), run FILE.json (and its replay), run FILE.wgsl,
 race KERNEL, race FILE.json, race FILE.wgsl - in a scratch folder holding
 copies of the race shaders, and validates each output against the schema
 (docs/schema/stex-run.schema.json) with python3-jsonschema.  Then checks
@@ -32,6 +32,7 @@ COMMANDS = [
     "run reduce.json --json",
     "run reduce.json --race-check --races all --json",
     "run shift.json --race-check --races 0 --json",
+    "run --replay shift-cells.bin.json --json",
     "run stats.json --race-check --json",
     "run blur.wgsl --size 16x16 --race-check --json",
     "run blur.json --fail-on-race --json",
