@@ -20,7 +20,7 @@
 
 static const char SYNOPSIS[] =
     "usage: stex race KERNEL [OPTIONS]\n"
-    "       stex race FILE.json [OPTIONS]   (a run file: its first output is compared)\n"
+    "       stex race FILE.json [OPTIONS]   (a run file: its first output compared)\n"
     "       stex race FILE.wgsl [--size WxH] [--iterations N] [OPTIONS]\n"
     "\n"
     "Runs KERNEL --runs times, each under a seeded schedule (seeds S, S+1, ...;\n"
@@ -43,8 +43,9 @@ static const char EPILOGUE[] =
     "examples:\n"
     "  stex race difundir --runs 20 --png race.png\n"
     "  stex race difundir --variant hot --iterations 40 --size 64x64 --png hot.png\n"
-    "  stex race difundir --variant hot --iterations 8 --size 32x32 --frames f.png --scale 6\n"
-    "  stex race difundir-pingpong --runs 20        # the fix: 1 distinct output, 0 races\n"
+    "  stex race difundir --variant hot --iterations 8 --size 32x32 \\\n"
+    "             --frames f.png --scale 6\n"
+    "  stex race difundir-pingpong --runs 20   # the fix: 1 distinct output, 0 races\n"
     "  stex race difundir --size 64x64 --runs 50 --threads 2 --json\n"
     "  stex race difundir --size 32x32 --executor c  # the C version\n"
     "  stex race examples/run/race.json --runs 10    # a run file\n"

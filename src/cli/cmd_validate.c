@@ -19,8 +19,10 @@ static const char SYNOPSIS[] =
 static const char EPILOGUE[] =
     "examples:\n"
     "  stex validate --format r32float --access read-write\n"
-    "  stex validate --format rgba8unorm --access read-write --features texture-formats-tier2\n"
-    "  stex validate --format bgra8unorm --access read-only --features bgra8unorm-storage\n"
+    "  stex validate --format rgba8unorm --access read-write \\\n"
+    "                --features texture-formats-tier2\n"
+    "  stex validate --format bgra8unorm --access read-only \\\n"
+    "                --features bgra8unorm-storage\n"
     "  stex validate --format rgba8unorm --view cube --json\n";
 
 /* --visibility keeps its text for the JSON report. */

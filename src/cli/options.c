@@ -221,8 +221,11 @@ static int option_left(char *buf, size_t n, char short_name, const char *name, c
     return snprintf(buf, n, "  %s--%s%s%s", s, name, metavar ? " " : "", metavar ? metavar : "");
 }
 
+enum { HELP_WIDTH = 80 }; /* a terminal's columns */
+
 /* The help starts at `col`; a longer left column puts it on the next line;
- * each '\n' in the help starts a line at `col`. */
+ * each '\n' in the help starts a line at `col`, and a line that would run
+ * past HELP_WIDTH is broken at its last space before it. */
 static void print_entry(FILE *f, int col, char short_name, const char *name, const char *metavar,
                         const char *help)
 {
@@ -233,10 +236,25 @@ static void print_entry(FILE *f, int col, char short_name, const char *name, con
         fprintf(f, "\n%*s", col, "");
     else
         fprintf(f, "%*s", col - n, "");
-    for (const char *p = help; *p; p++) {
-        fputc(*p, f);
-        if (*p == '\n')
-            fprintf(f, "%*s", col, "");
+    const int room = HELP_WIDTH - col;
+    for (const char *p = help; *p;) {
+        size_t len = strcspn(p, "\n");
+        while ((int)len > room) {
+            int cut = room;
+            while (cut > 0 && p[cut] != ' ')
+                cut--;
+            if (cut == 0) /* one word longer than the room: as it is */
+                break;
+            fprintf(f, "%.*s\n%*s", cut, p, col, "");
+            p += cut + 1;
+            len -= (size_t)cut + 1;
+        }
+        fprintf(f, "%.*s", (int)len, p);
+        p += len;
+        if (*p == '\n') {
+            fprintf(f, "\n%*s", col, "");
+            p++;
+        }
     }
     fputc('\n', f);
 }

@@ -133,8 +133,19 @@ static void test_decimal_numbers(void **state)
     assert_int_equal(size[0], 10);
 }
 
+/* Every line of text within 80 columns (issue 26: a terminal's width). */
+static void assert_fits_80(const char *what, const char *text)
+{
+    for (const char *l = text; *l;) {
+        size_t n = strcspn(l, "\n");
+        if (n > 80)
+            fail_msg("%s: a line of %zu columns: %.*s", what, n, (int)n, l);
+        l += n + (l[n] == '\n');
+    }
+}
+
 /* Every table is well formed, and every option of every subcommand shows in
- * its --help (and `stex help CMD` prints the same). */
+ * its --help (and `stex help CMD` prints the same), within 80 columns. */
 static void test_every_help(void **state)
 {
     (void)state;
@@ -150,7 +161,12 @@ static void test_every_help(void **state)
             char entry[96], first[96];
             snprintf(entry, sizeof entry, "--%s%s%s", o->name, o->kind == CLI_FLAG ? "" : " ",
                      o->kind == CLI_FLAG ? "" : o->metavar);
-            snprintf(first, sizeof first, "%.*s", (int)strcspn(o->help, "\n"), o->help);
+            /* the help's first 16 characters (a line is broken at a space
+             * past 50 columns of help: never inside them) */
+            int len = (int)strcspn(o->help, "\n");
+            if (len > 16)
+                len = 16;
+            snprintf(first, sizeof first, "%.*s", len, o->help);
             if (!strstr(h.out, entry) || !strstr(h.out, first))
                 fail_msg("stex %s --help lacks '%s' or its help '%s'", c->spec->name, entry,
                          first);
@@ -161,9 +177,14 @@ static void test_every_help(void **state)
                 assert_string_not_equal(p->name, o->name);
         }
         assert_true(n < CLI_MAX_OPTIONS);
+        assert_fits_80(c->spec->name, h.out);
         cli_free(&h);
         cli_free(&h2);
     }
+    cli_result top = run_stex("--help");
+    CLI_EXPECT(top, 0, NULL);
+    assert_fits_80("stex --help", top.out);
+    cli_free(&top);
     cli_result r = run_stex("help nosuch");
     CLI_EXPECT(r, 2, "unknown command 'nosuch'");
     cli_free(&r);
