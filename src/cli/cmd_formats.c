@@ -74,7 +74,10 @@ static const char *cell(stex_format f, stex_access a, uint32_t feat, uint32_t lf
     if (need == STEX_TIER_NEVER)
         return "never";
     if (!stex_tier_enabled(need, feat)) {
-        snprintf(buf, size, "needs %s", stex_tier_name(need));
+        /* texture-formats-tierN as tierN, said under the table: it fits 80 columns */
+        const char *name = stex_tier_name(need);
+        snprintf(buf, size, "needs %s",
+                 strncmp(name, "texture-formats-", 16) ? name : name + 16);
         return buf;
     }
     if (!stex_format_supports_access(f, a, feat, lf))
@@ -157,13 +160,28 @@ int cli_formats(int argc, char **argv)
         print_features(stdout, feat, false);
         printf("\nWGSL language feature readonly_and_readwrite_storage_textures: %s\n\n",
                lang ? "yes" : "no");
-        printf("%-22s %-30s %-30s %s\n", "format", "write-only", "read-only", "read-write");
+        /* each column as wide as its widest cell, so the table fits 80
+         * columns as often as it can */
+        int w[3] = {(int)strlen("format"), (int)strlen("write-only"), (int)strlen("read-only")};
+        for (int f = 1; f < STEX_FORMAT_COUNT; f++) {
+            int n = (int)strlen(stex_format_name((stex_format)f));
+            w[0] = n > w[0] ? n : w[0];
+            for (int a = 0; a < 2; a++) {
+                n = (int)strlen(cell((stex_format)f, acc[a], feat, lf, buf[a], sizeof buf[a]));
+                w[a + 1] = n > w[a + 1] ? n : w[a + 1];
+            }
+        }
+        printf("%-*s  %-*s  %-*s  %s\n", w[0], "format", w[1], "write-only", w[2], "read-only",
+               "read-write");
         for (int f = 1; f < STEX_FORMAT_COUNT; f++) {
             const char *c0 = cell((stex_format)f, acc[0], feat, lf, buf[0], sizeof buf[0]);
             const char *c1 = cell((stex_format)f, acc[1], feat, lf, buf[1], sizeof buf[1]);
             const char *c2 = cell((stex_format)f, acc[2], feat, lf, buf[2], sizeof buf[2]);
-            printf("%-22s %-30s %-30s %s\n", stex_format_name((stex_format)f), c0, c1, c2);
+            printf("%-*s  %-*s  %-*s  %s\n", w[0], stex_format_name((stex_format)f), w[1], c0,
+                   w[2], c1, c2);
         }
+        printf("\n(tier1, tier2: the features texture-formats-tier1 and "
+               "texture-formats-tier2)\n");
     }
     stex_device_destroy(dev);
     stex_adapter_destroy(ad);

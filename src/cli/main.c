@@ -1,5 +1,6 @@
 /* stex: the command-line front end.  `stex help` lists the subcommands. */
 #include "cli/cli.h"
+#include "cli/wrap.h"
 
 #include <errno.h>
 #include <string.h>
@@ -65,6 +66,7 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    cli_wrap_terminals(); /* a terminal's lines within 80 columns */
     int rc = cli_cancel_exit(dispatch(argc, argv));
     /* Output lost to a full disk or a closed pipe must not look like
      * success: the buffered rest is written here, and any failed write of

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pty.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "../io/io_test.h"
 
@@ -75,6 +77,40 @@ static inline cli_result run_stex(const char *fmt, ...)
     remove(out);
     remove(err);
     return r;
+}
+
+/* `stex ARGS` with stdout and stderr on a pseudo-terminal (and env_name set
+ * to env_value when given): what it wrote, or NULL when no terminal could
+ * be had; *code its exit status. */
+static inline char *cli_on_terminal(const char *const *args, const char *env_name,
+                                    const char *env_value, int *code)
+{
+    const char *argv[16] = {stex_bin()};
+    for (int i = 0; args[i] && i < 14; i++)
+        argv[i + 1] = args[i];
+    int fd;
+    fflush(NULL);
+    pid_t pid = forkpty(&fd, NULL, NULL, NULL);
+    if (pid < 0)
+        return NULL;
+    if (pid == 0) {
+        if (env_name)
+            setenv(env_name, env_value, 1);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *text = malloc(cap);
+    for (ssize_t got; text && (got = read(fd, text + n, cap - n - 1)) > 0;)
+        if ((n += (size_t)got) == cap - 1)
+            break;
+    if (text)
+        text[n] = '\0';
+    close(fd);
+    int ws;
+    waitpid(pid, &ws, 0);
+    *code = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
+    return text;
 }
 
 static inline void cli_free(cli_result *r)

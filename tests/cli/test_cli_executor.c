@@ -42,12 +42,13 @@ static void test_run_same_bytes(void **state)
                     snprintf(wp, sizeof wp, "%s/w.bin", cli_dir);
                     /* 20x12: partial workgroups at both edges; 2 iterations */
                     const char *opts = "--size 20x12 --iterations 2";
+                    /* (--force: the scratch files hold the last profile's bytes) */
                     cli_result r = run_stex("run %s %s --profile %s %s --threads %d --executor c "
-                                            "--out '%s'", k->name, opts, PROFILES[p],
+                                            "--out '%s' --force", k->name, opts, PROFILES[p],
                                             SCHEDULES[s], t, cp);
                     CLI_EXPECT(r, 0, NULL);
                     cli_free(&r);
-                    r = run_stex("run %s %s --profile %s %s --threads %d --out '%s' --json%s",
+                    r = run_stex("run %s %s --profile %s %s --threads %d --out '%s' --force --json%s",
                                  k->name, opts, PROFILES[p], SCHEDULES[s], t, wp,
                                  k->racy ? " --subgroup-size 1" : "");
                     CLI_EXPECT(r, 0, NULL);

@@ -80,7 +80,12 @@ static void test_text_and_errors(void **state)
     /* The row for rgba8unorm: write-only yes, read-only yes, read-write needs tier2. */
     const char *row = strstr(r.out, "\nrgba8unorm ");
     assert_non_null(row);
-    assert_non_null(strstr(row, "needs texture-formats-tier2"));
+    assert_non_null(strstr(row, "needs tier2"));
+    assert_non_null(strstr(r.out, "tier2: the features texture-formats-tier1 and "
+                                  "texture-formats-tier2"));
+    /* within 80 columns (issue 26) */
+    for (const char *l = r.out; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0))
+        assert_true(strcspn(l, "\n") <= 80);
     /* A device asked for nothing has only core-features-and-limits. */
     assert_non_null(strstr(r.out, "features: core-features-and-limits\n"));
     cli_free(&r);

@@ -5,7 +5,6 @@
  * for the lessons, the replay refusing when a file it was made from
  * changed; `stex run FILE.wgsl --in`; --scale for .png outputs; a missing
  * .bin blamed on itself; the progress line on a terminal only. */
-#include <pty.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -435,34 +434,6 @@ static void test_missing_bin_named(void **state)
     cli_free(&r);
 }
 
-/* `stex ARGS` with stdout and stderr on a pseudo-terminal: what it wrote. */
-static char *run_on_terminal(const char *const *args, int *code)
-{
-    const char *argv[16] = {stex_bin()};
-    for (int i = 0; args[i] && i < 14; i++)
-        argv[i + 1] = args[i];
-    int fd;
-    fflush(NULL);
-    pid_t pid = forkpty(&fd, NULL, NULL, NULL);
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        setenv("STEX_PROGRESS_DELAY", "0.1", 1);
-        execv(argv[0], (char *const *)argv);
-        _exit(127);
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *text = malloc(cap);
-    for (ssize_t got; (got = read(fd, text + n, cap - n - 1)) > 0;)
-        if ((n += (size_t)got) == cap - 1)
-            break;
-    text[n] = '\0';
-    close(fd);
-    int ws;
-    waitpid(pid, &ws, 0);
-    *code = WIFEXITED(ws) ? WEXITSTATUS(ws) : -1;
-    return text;
-}
-
 /* Item 4 (of the issue): the progress line on a terminal - dispatch N/M
  * and the time - wiped before the summary; none into a pipe or a file, and
  * none with --quiet. */
@@ -485,7 +456,7 @@ static void test_progress_line(void **state)
     const char *args[] = {"run", wgsl, "--size", "32x32", "--iterations", "12", "--threads", "1",
                           "--out", bin, "--force", NULL};
     int code;
-    char *text = run_on_terminal(args, &code);
+    char *text = cli_on_terminal(args, "STEX_PROGRESS_DELAY", "0.1", &code);
     assert_int_equal(code, 0);
     char *line = strstr(text, "\r\033[Kstex run: dispatch ");
     if (!line)
@@ -496,7 +467,7 @@ static void test_progress_line(void **state)
     free(text);
     const char *quiet[] = {"run", wgsl, "--size", "32x32", "--iterations", "12", "--threads", "1",
                            "--out", bin, "--force", "--quiet", NULL};
-    text = run_on_terminal(quiet, &code);
+    text = cli_on_terminal(quiet, "STEX_PROGRESS_DELAY", "0.1", &code);
     assert_int_equal(code, 0);
     assert_null(strstr(text, "dispatch 1/"));
     assert_non_null(strstr(text, "12 dispatches in"));
