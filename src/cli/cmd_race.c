@@ -34,8 +34,8 @@ static const char SYNOPSIS[] =
     "the format's units, log scale) and of those the detector flagged but that\n"
     "happened to agree (blue); captions in the picture say which seeds, how many\n"
     "dispatches, the scale, and when a run is degenerate (every texel the same).\n"
-    "The report gives each run's total heat (the sum of its texel values), which\n"
-    "a racy diffusion does not conserve.\n";
+    "For the diffusion lessons (difundir*) the report gives each run's total heat\n"
+    "(the sum of its texel values), which a racy diffusion does not conserve.\n";
 
 static const char EPILOGUE[] =
     "numbers are decimal (no 0x, no leading zero).\n"
@@ -705,7 +705,16 @@ static void print_why(const race_opts *o, const cli_race_summary *s)
         fputs(why, stdout);
 }
 
-static void print_text(const race_opts *o, const char *name, const cli_race_summary *s)
+/* The heat lines mean something for the lesson's diffusion only (a sum
+ * that a race-free run keeps but for the edges), not for a reduction, a
+ * histogram or a user's shader. */
+static bool is_diffusion(const cli_program_desc *pd)
+{
+    return pd->kernel && !strncmp(pd->kernel->name, "difundir", 8);
+}
+
+static void print_text(const race_opts *o, const char *name, const cli_program_desc *pd,
+                       const cli_race_summary *s)
 {
     int threads = cli_threads(o->threads);
     printf("%s %ux%u %s (%s): %u runs of %u dispatch%s, %s schedules (seeds %" PRIu64
@@ -720,7 +729,8 @@ static void print_text(const race_opts *o, const char *name, const cli_race_summ
                s->seen[i].flat ? " - degenerate: every texel the same" : "");
     if (s->distinct > 8)
         printf("  ... and %u more\n", s->distinct - 8);
-    print_heat(o, s);
+    if (is_diffusion(pd))
+        print_heat(o, s);
     printf("texels that differ between runs: %" PRIu64 " of %" PRIu64 "\n", s->texels_differing,
            (uint64_t)s->width * s->height);
     printf("race detector: %" PRIu64 " racing location%s (read-write %" PRIu64
@@ -754,7 +764,7 @@ static int study(const race_opts *o, const char *name, const cli_program_desc *p
     if (o->json)
         print_json(o, name, pd, &s);
     else
-        print_text(o, name, &s);
+        print_text(o, name, pd, &s);
     free(s.seen);
     free(s.heat);
     free(s.races_text);

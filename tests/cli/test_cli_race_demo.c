@@ -154,6 +154,17 @@ static void test_race_picture_one_scale(void **state)
     assert_non_null(strstr(r.out, "the input holds 1000"));
     assert_non_null(strstr(r.out, "not conserved"));
     cli_free(&r);
+    /* heat means nothing for a reduction or any other shader (issue 25) */
+    r = run_stex("race '%s/race-shaders/reduce.json' --runs 2 --threads 1",
+                 getenv("STEX_TEST_DATA") ? getenv("STEX_TEST_DATA") : "tests/data");
+    CLI_EXPECT(r, 0, NULL);
+    assert_non_null(strstr(r.out, "distinct outputs"));
+    assert_null(strstr(r.out, "heat"));
+    cli_free(&r);
+    r = run_stex("race decaer --size 16x16 --runs 2 --threads 1");
+    CLI_EXPECT(r, 0, NULL);
+    assert_null(strstr(r.out, "total heat"));
+    cli_free(&r);
     remove(png);
 }
 
