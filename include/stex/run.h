@@ -170,6 +170,15 @@ STEX_API size_t stex_run_output_entry_count(const stex_run *r);
  * stex_image_free. */
 STEX_API stex_status stex_run_output_image(stex_run *r, size_t i, stex_image *out);
 
+/* The texture or buffer (its name in the run file; *is_buffer says which)
+ * that dispatch number `dispatch` (from 0, each repeat counted, as stex_race
+ * numbers them) bound at `binding` (STEX_BINDING(group, binding)), so that
+ * a race can be placed on a resource; NULL when none or out of range. */
+STEX_API const char *stex_run_bound_resource(const stex_run *r, uint64_t dispatch,
+                                             uint32_t binding, bool *is_buffer);
+/* The texture or buffer name of "outputs" entry i (NULL out of range). */
+STEX_API const char *stex_run_output_resource(const stex_run *r, size_t i, bool *is_buffer);
+
 /* The named resources after stex_run_execute; NULL if unknown or not yet created. */
 STEX_API stex_texture *stex_run_texture(const stex_run *r, const char *name);
 STEX_API stex_buffer *stex_run_buffer(const stex_run *r, const char *name);

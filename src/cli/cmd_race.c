@@ -332,6 +332,44 @@ static stex_status draw_runs(const cli_race_picture *pic, const stex_image *a,
     return race_draw_png(pic->png, &d);
 }
 
+/* A buffer output (one row of n elements) as a grid of gw x gh, row by
+ * row, so that a picture shows it (one texel high it was a line). */
+static stex_status grid_image(const stex_image *in, uint32_t gw, uint32_t gh, stex_image *out)
+{
+    stex_status st = stex_image_init(out, in->format, gw, gh, 1);
+    size_t bytes = stex_format_get(in->format)->bytes;
+    for (uint32_t i = 0; !st && i < in->width; i++)
+        memcpy(stex_image_texel(out, i % gw, i / gw, 0), stex_image_texel(in, i, 0, 0), bytes);
+    return st;
+}
+
+/* draw_runs, a buffer output laid out as a grid first (its differences and
+ * flags with it: element i lands at index i of the grid either way). */
+static stex_status draw_buffer_runs(const cli_race_picture *pic, const stex_image *a,
+                                    const stex_image *b, const cli_race_summary *s,
+                                    uint32_t runs, uint32_t threads, uint64_t seed0,
+                                    const uint64_t *differs, const uint8_t *flagged)
+{
+    uint32_t n = a->width, gw = 1;
+    while ((uint64_t)gw * gw < n)
+        gw++;
+    uint32_t gh = (n + gw - 1) / gw;
+    stex_image ga = {0}, gb = {0};
+    uint64_t *gd = calloc((size_t)gw * gh, sizeof *gd);
+    uint8_t *gf = calloc((size_t)gw * gh, 1);
+    stex_status st = !gd || !gf ? stex_fail(STEX_OUT_OF_MEMORY, "race: out of memory") : STEX_OK;
+    if (!st && !(st = grid_image(a, gw, gh, &ga)) && !(st = grid_image(b, gw, gh, &gb))) {
+        memcpy(gd, differs, n * sizeof *gd);
+        memcpy(gf, flagged, n);
+        st = draw_runs(pic, &ga, &gb, s, runs, threads, seed0, gd, gf);
+    }
+    stex_image_free(&ga);
+    stex_image_free(&gb);
+    free(gd);
+    free(gf);
+    return st;
+}
+
 /* --html: distinct outputs kept, each drawn beside the others. */
 enum { HTML_OUTPUTS = 4 };
 static stex_status write_html(cli_program *prog, uint64_t seed, stex_schedule schedule,
@@ -511,8 +549,15 @@ stex_status cli_race_study(const cli_program_desc *pd, uint32_t runs, uint64_t s
             }
             out->examples++;
         }
+        /* a texel or element of the output itself, not of another
+         * texture or buffer the shader also races on */
+        if (!cli_program_race_on_output(prog, rr))
+            continue;
         if (rr->memory == STEX_RACE_MEMORY_TEXTURE && rr->coord[0] < w && rr->coord[1] < h)
             flagged[(size_t)rr->coord[1] * w + rr->coord[0]] = 1;
+        uint32_t bytes = stex_format_get(out->format)->bytes;
+        if (rr->memory == STEX_RACE_MEMORY_BUFFER && bytes && rr->word * 4 / bytes < (uint64_t)w * h)
+            flagged[rr->word * 4 / bytes] = 1; /* a buffer's elements, row by row */
     }
     for (size_t i = 0; i < (size_t)w * h; i++) {
         out->texels_differing += differs[i] != 0;
@@ -534,8 +579,10 @@ stex_status cli_race_study(const cli_program_desc *pd, uint32_t runs, uint64_t s
             st = stex_fail(STEX_OUT_OF_MEMORY, "race: out of memory for the race report");
     }
     if (pic && pic->png)
-        st = draw_runs(pic, &first, other.data ? &other : &first, out, runs, threads, seed0,
-                       differs, flagged);
+        st = (!cli_program_output_is_texture(prog) && h == 1 && w > 16 ? draw_buffer_runs
+                                                                          : draw_runs)(
+            pic, &first, other.data ? &other : &first, out, runs, threads, seed0, differs,
+            flagged);
     if (!st && pic && pic->frames)
         st = draw_frames(prog, seed0, schedule, threads, vis, pic);
     if (!st && pic && pic->html) {

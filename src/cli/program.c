@@ -341,7 +341,28 @@ bool cli_program_output_is_texture(const cli_program *p)
 {
     if (p->ki)
         return stex_kernel_instance_output_texture(p->ki) != NULL;
-    return !p->d.kernel || p->kr.output[p->kr.iterations - 1].texture;
+    if (!p->d.kernel) { /* a run file: its first "outputs" entry */
+        bool is_buffer = false;
+        return !p->run || !stex_run_output_resource(p->run, 0, &is_buffer) || !is_buffer;
+    }
+    return p->kr.output[p->kr.iterations - 1].texture;
+}
+
+bool cli_program_race_on_output(const cli_program *p, const stex_race *rr)
+{
+    if (p->ki || !p->run)
+        return true;
+    bool want_buffer = false, is_buffer = false;
+    const char *want;
+    if (p->d.kernel) {
+        const kernel_output *o = &p->kr.output[p->kr.iterations - 1];
+        want_buffer = o->texture == NULL;
+        want = want_buffer ? o->buffer : o->texture;
+    } else {
+        want = stex_run_output_resource(p->run, 0, &want_buffer);
+    }
+    const char *at = stex_run_bound_resource(p->run, rr->dispatch, rr->binding, &is_buffer);
+    return want && at && want_buffer == is_buffer && !strcmp(want, at);
 }
 
 bool cli_program_is_output(const cli_program *p, const stex_texture *t)

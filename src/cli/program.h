@@ -45,6 +45,11 @@ stex_status cli_program_run_frames(cli_program *p, const stex_dispatch_options *
 stex_status cli_program_image(cli_program *p, stex_image *out);
 /* Whether a kernel's output is a texture (box3x3-buffer's is a buffer). */
 bool cli_program_output_is_texture(const cli_program *p);
+
+/* Whether race rr (of the program's last run, or of one like it: the same
+ * steps) is on the output the program compares: the texture or buffer its
+ * dispatch bound at rr's binding.  A C kernel has one: always true. */
+bool cli_program_race_on_output(const cli_program *p, const stex_race *rr);
 /* Whether t is the texture the output is read from (after a run, or while
  * it runs for a kernel). */
 bool cli_program_is_output(const cli_program *p, const stex_texture *t);

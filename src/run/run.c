@@ -219,6 +219,7 @@ void stex_run_destroy(stex_run *r)
         free(r->inputs);
     }
     free(r->record);
+    free(r->dispatch_steps);
     free(r);
 }
 

@@ -79,7 +79,14 @@ struct stex_run {
     run_inputs *inputs;         /* what it read (apart: run_read_file takes a const run) */
     char *record;               /* stex_run_set_record's JSON (owned), or NULL */
     stex_dispatch_options user_dispatch; /* the caller's store observer, when recording */
+    const json_t **dispatch_steps; /* each dispatch's step (repeats too), for races */
+    size_t dispatch_step_cap;
 };
+
+/* ---- what each dispatch bound (bound.c) ---- */
+
+/* Notes that dispatch number r->dispatches runs `step` (its JSON). */
+stex_status run_note_dispatch(stex_run *r, const json_t *step);
 
 /* ---- errors and paths (path.c) ---- */
 

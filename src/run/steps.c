@@ -120,6 +120,8 @@ static stex_status dispatch(stex_run *r, const json_t *d, const char *path)
          (st = bound_groups(r, json_object_get(d, "bindGroups"), pb, g, offsets, &count))))
         return st;
     for (uint32_t i = 0; i < repeat; i++) {
+        if ((st = run_note_dispatch(r, d)))
+            return st;
         if ((st = stex_dispatch_bound(pl, g, count, wg[0], wg[1], wg[2], &r->dispatch)))
             return run_wrap(r, st, path);
         if (++r->dispatches, r->opt.progress)

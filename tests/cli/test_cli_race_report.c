@@ -378,6 +378,94 @@ static void test_fail_on_race(void **state)
 /* One JSON for every run: a kernel, a run file and a .wgsl print the same
  * members, with the race counts spelt alike (write_write, not
  * write-write). */
+/* Flags belong to the output's own texture or buffer (issue 25: a race on
+ * one texture was drawn on whichever texture was the first output).  The
+ * blur races on texture t; a second texture o, which each invocation
+ * writes at its own texel only, races nowhere.  With o as the output no
+ * texel is flagged; with t, every racing texel is; a buffer output's racing
+ * elements are flagged too, and its picture is a grid, not one row. */
+static void test_flags_on_the_output(void **state)
+{
+    (void)state;
+    char run[512], wgsl[512];
+    shader("blur", run, sizeof run);
+    snprintf(wgsl, sizeof wgsl, "%s/two.wgsl", cli_dir);
+    const char *two =
+        "@group(2) @binding(1) var img: texture_storage_2d<r32float, read_write>;\n"
+        "@group(0) @binding(0) var o: texture_storage_2d<r32float, write>;\n"
+        "@compute @workgroup_size(8, 8)\n"
+        "fn main(@builtin(global_invocation_id) gid: vec3u) {\n"
+        "  let p = vec2i(gid.xy);\n"
+        "  let left = textureLoad(img, max(p - vec2i(1, 0), vec2i(0)));\n"
+        "  textureStore(img, p, (left + textureLoad(img, p)) * 0.5);\n"
+        "  textureStore(o, p, vec4f(f32(gid.x), 0.0, 0.0, 1.0));\n"
+        "}\n";
+    spit(wgsl, two, strlen(two));
+    json_t *j = json_load_file(run, 0, NULL);
+    assert_non_null(j);
+    json_object_set_new(json_object_get(json_object_get(j, "shaderModules"), "m"), "file",
+                        json_string("two.wgsl"));
+    json_object_set_new(json_object_get(j, "textures"), "o",
+                        json_pack("{s:[i,i], s:s, s:[s,s]}", "size", 16, 16, "format", "r32float",
+                                  "usage", "STORAGE_BINDING", "COPY_SRC"));
+    json_object_set_new(json_object_get(j, "views"), "vo", json_pack("{s:s}", "texture", "o"));
+    json_object_set_new(json_object_get(j, "bindGroups"), "g0",
+                        json_pack("{s:{s:s, s:i}, s:[{s:i, s:s}]}", "layout", "pipeline", "p",
+                                  "group", 0, "entries", "binding", 0, "resource", "vo"));
+    json_t *groups = json_object_get(json_object_get(json_array_get(json_object_get(j, "steps"),
+                                                                     0),
+                                                      "dispatchWorkgroups"),
+                                      "bindGroups");
+    json_array_set_new(groups, 0, json_string("g0"));
+    const char *outs[2] = {"o", "t"};
+    int flagged[2];
+    for (int k = 0; k < 2; k++) {
+        json_object_set_new(j, "outputs", json_pack("[{s:s, s:s}]", "texture", outs[k], "file",
+                                                     "two.bin"));
+        char path[600];
+        snprintf(path, sizeof path, "%s/two-%s.json", cli_dir, outs[k]);
+        assert_int_equal(json_dump_file(j, path, 0), 0);
+        cli_result r = run_stex("race '%s' --runs 3 --threads 1 --json", path);
+        CLI_EXPECT(r, 0, NULL);
+        json_t *out = parse(&r);
+        assert_true(json_integer_value(json_object_get(json_object_get(out, "races"), "total")) > 0);
+        flagged[k] = (int)json_integer_value(json_object_get(out, "flagged_texels"));
+        if (k == 1) /* every race is on t, one per racing texel */
+            assert_int_equal(flagged[k],
+                             json_integer_value(json_object_get(json_object_get(out, "races"),
+                                                                "total")));
+        json_decref(out);
+        cli_free(&r);
+    }
+    json_decref(j);
+    assert_int_equal(flagged[0], 0);
+    assert_true(flagged[1] > 0);
+
+    /* a buffer output: shift races on its own cells, 254 racing elements */
+    shader("shift", run, sizeof run);
+    char png[600];
+    snprintf(png, sizeof png, "%s/shift.png", cli_dir);
+    cli_result r = run_stex("race '%s' --runs 3 --threads 1 --scale 4 --png '%s' --json", run, png);
+    CLI_EXPECT(r, 0, NULL);
+    json_t *out = parse(&r);
+    json_int_t total = json_integer_value(json_object_get(json_object_get(out, "races"), "total"));
+    assert_true(total > 0);
+    assert_int_equal(json_integer_value(json_object_get(out, "flagged_texels")), total);
+    json_decref(out);
+    cli_free(&r);
+    /* 256 elements as a 16 x 16 grid at scale 4: three panels well under
+     * one 256-element row (3072 pixels), and 64 pixels high at least */
+    size_t n;
+    uint8_t *bytes = slurp(png, &n);
+    assert_non_null(bytes);
+    assert_true(n > 24);
+    uint32_t width = (uint32_t)bytes[16] << 24 | bytes[17] << 16 | bytes[18] << 8 | bytes[19];
+    uint32_t height = (uint32_t)bytes[20] << 24 | bytes[21] << 16 | bytes[22] << 8 | bytes[23];
+    free(bytes);
+    assert_true(width < 1024);
+    assert_true(height >= 64);
+}
+
 static void test_one_json(void **state)
 {
     (void)state;
@@ -427,6 +515,7 @@ int main(void)
         cmocka_unit_test(test_races_option),
         cmocka_unit_test(test_fail_on_race),
         cmocka_unit_test(test_one_json),
+        cmocka_unit_test(test_flags_on_the_output),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     scratch_remove(cli_dir);
