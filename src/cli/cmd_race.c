@@ -619,11 +619,15 @@ done:
     free(flagged);
     stex_race_detector_destroy(rd);
     cli_program_destroy(prog);
-    if (st) {
+    if (st) { /* nothing of the summary outlives a failure */
         free(out->seen);
         free(out->heat);
+        free(out->races_text);
+        json_decref(out->races_json);
         out->seen = NULL;
         out->heat = NULL;
+        out->races_text = NULL;
+        out->races_json = NULL;
     }
     return st;
 }
