@@ -155,6 +155,13 @@ typedef struct stex_dispatch_options {
      * WGSL interpreter inside loops): once it says stop, the dispatch
      * returns STEX_CANCELLED, some workgroups not run (stex/cancel.h) */
     stex_cancel *cancel;
+    /* NULL = none; else called at the end of each barrier phase of each
+     * workgroup (phase from 0; last: the workgroup has ended), on the thread
+     * that ran it.  With threads = 1 the calls follow the schedule's order
+     * and nothing else runs meanwhile, so a caller may read the resources
+     * between phases (stex race's frames). */
+    void (*after_phase)(void *user, const uint32_t workgroup_id[3], uint32_t phase, bool last);
+    void *after_phase_user;
 } stex_dispatch_options;
 
 STEX_API const char *stex_schedule_name(stex_schedule s);

@@ -640,21 +640,78 @@ static stex_status keep_html_frame(void *user, const stex_image *img)
     return f->count < f->max ? keep_frame(user, img) : STEX_OK;
 }
 
+/* One dispatch: a frame at the end of each barrier phase of each workgroup
+ * instead, so the slider shows the race inside the dispatch.  Past 63
+ * frames every other one is dropped and the step doubles: the frames stay
+ * evenly spread, and the last one is the dispatch's end. */
+typedef struct phase_list {
+    frame_list f;
+    char (*labels)[80];
+    uint64_t seen, step;
+} phase_list;
+
+static stex_status keep_phase_frame(void *user, const stex_image *img, const uint32_t wg[3],
+                                    uint32_t phase, bool last)
+{
+    phase_list *pl = user;
+    if (pl->seen++ % pl->step)
+        return STEX_OK;
+    if (pl->f.count == pl->f.max - 1) { /* keep 0, 2, 4, ...; room for the end */
+        uint32_t k = 0;
+        for (uint32_t i = 0; i < pl->f.count; i++) {
+            if (i % 2) {
+                stex_image_free(&pl->f.frames[i]);
+                continue;
+            }
+            pl->f.frames[k] = pl->f.frames[i];
+            memcpy(pl->labels[k++], pl->labels[i], sizeof *pl->labels);
+        }
+        pl->f.count = k;
+        pl->step *= 2;
+        if ((pl->seen - 1) % pl->step)
+            return STEX_OK;
+    }
+    snprintf(pl->labels[pl->f.count], sizeof *pl->labels,
+             last && !phase ? "after workgroup (%u, %u, %u)"
+                 : last ? "after workgroup (%u, %u, %u), its last phase (%u)"
+                        : "workgroup (%u, %u, %u) at its barrier, phase %u done",
+             wg[0], wg[1], wg[2], phase);
+    return keep_frame(&pl->f, img);
+}
+
 static stex_status write_html(cli_program *prog, uint64_t seed, stex_schedule schedule,
                               uint32_t threads, stex_visibility vis, const char *path,
                               race_html_data *hd)
 {
     frame_list f = {.frames = calloc(64, sizeof(stex_image)), .max = 64};
+    phase_list pl = {.labels = calloc(64, 80), .step = 1};
     stex_dispatch_options o = {.schedule = schedule, .seed = seed,
                                .threads = (int)threads, .visibility = vis,
                                .cancel = cli_cancel()};
-    stex_status st = f.frames ? cli_program_run_frames(prog, &o, keep_html_frame, &f)
-                              : stex_fail(STEX_OUT_OF_MEMORY, "race: out of memory");
+    bool phases = hd->s->iterations == 1;
+    stex_status st = STEX_OK;
+    if (!f.frames || !pl.labels)
+        st = stex_fail(STEX_OUT_OF_MEMORY, "race: out of memory");
+    else if (!phases)
+        st = cli_program_run_frames(prog, &o, keep_html_frame, &f);
+    else {
+        pl.f = f;
+        st = cli_program_run_phase_frames(prog, &o, keep_phase_frame, &pl);
+        f = pl.f;
+        stex_image end = {0}; /* the dispatch's end, always the last frame */
+        if (!st && !(st = cli_program_image(prog, &end))) {
+            snprintf(pl.labels[f.count], 80, "the dispatch done");
+            st = keep_frame(&f, &end);
+        }
+        stex_image_free(&end);
+    }
     if (!st) {
         hd->frames = f.frames;
+        hd->frame_labels = phases ? (const char (*)[80])pl.labels : NULL;
         hd->frame_count = f.count;
         st = race_html_write(path, hd);
     }
+    free(pl.labels);
     for (uint32_t i = 0; i < f.count; i++)
         stex_image_free(&f.frames[i]);
     free(f.frames);

@@ -337,6 +337,43 @@ stex_status cli_program_run_frames(cli_program *p, const stex_dispatch_options *
     return st;
 }
 
+typedef struct phase_frames {
+    cli_program *p;
+    cli_phase_frame_fn fn;
+    void *user;
+    stex_status st;         /* the first failure; later phases are skipped */
+} phase_frames;
+
+static void phase_frame(void *user, const uint32_t wg[3], uint32_t phase, bool last)
+{
+    phase_frames *f = user;
+    cli_program *p = f->p;
+    if (f->st)
+        return;
+    stex_image img = {0};
+    if (p->ki)
+        f->st = cli_instance_image(p->ki, &img);
+    else if (p->d.kernel)
+        f->st = kernel_image(p, p->run, &p->kr.output[p->kr.iterations - 1], &img);
+    else
+        f->st = stex_run_output_image(p->run, 0, &img);
+    if (!f->st)
+        f->st = f->fn(f->user, &img, wg, phase, last);
+    stex_image_free(&img);
+}
+
+stex_status cli_program_run_phase_frames(cli_program *p, const stex_dispatch_options *o,
+                                         cli_phase_frame_fn fn, void *user)
+{
+    phase_frames f = {p, fn, user, STEX_OK};
+    stex_dispatch_options one = *o;
+    one.threads = 1; /* nothing else runs while a frame is read */
+    one.after_phase = phase_frame;
+    one.after_phase_user = &f;
+    stex_status st = cli_program_run(p, &one);
+    return st ? st : f.st;
+}
+
 bool cli_program_output_is_texture(const cli_program *p)
 {
     if (p->ki)

@@ -40,6 +40,15 @@ typedef stex_status (*cli_frame_fn)(void *user, const stex_image *img);
 stex_status cli_program_run_frames(cli_program *p, const stex_dispatch_options *o,
                                    cli_frame_fn fn, void *user);
 
+/* Runs p on one thread and calls fn with the output as it stands at the end
+ * of each barrier phase of each workgroup, in the schedule's order (a
+ * race's progress inside one dispatch). */
+typedef stex_status (*cli_phase_frame_fn)(void *user, const stex_image *img,
+                                          const uint32_t workgroup_id[3], uint32_t phase,
+                                          bool last);
+stex_status cli_program_run_phase_frames(cli_program *p, const stex_dispatch_options *o,
+                                         cli_phase_frame_fn fn, void *user);
+
 /* The output after a run (a kernel's output, a run file's first "outputs"
  * entry), as an image. */
 stex_status cli_program_image(cli_program *p, stex_image *out);

@@ -342,6 +342,10 @@ static void json_data(FILE *f, const race_html_data *d)
     for (uint32_t i = 0; i < d->frame_count; i++) {
         fputs(i ? ",{\"values\":" : "{\"values\":", f);
         json_values(f, &d->frames[i]);
+        if (d->frame_labels) {
+            fputs(",\"label\":", f);
+            cli_json_string(f, d->frame_labels[i]);
+        }
         fputc('}', f);
     }
     fputs("],\"differs\":[", f);

@@ -20,7 +20,8 @@ typedef struct race_html_data {
     bool buffer_output;           /* the output read back is a buffer (drawn as a grid) */
     const race_html_image *images; /* distinct outputs, first one first */
     uint32_t image_count;
-    const stex_image *frames;     /* the first run after each dispatch */
+    const stex_image *frames;     /* the first run after each dispatch (or phase) */
+    const char (*frame_labels)[80]; /* what each frame shows; NULL: "after dispatch N" */
     uint32_t frame_count;
     const uint64_t *differs;      /* per texel: largest difference between runs */
     const uint8_t *flagged;       /* per texel: flagged by the detector */

@@ -161,6 +161,8 @@ static void run_workgroup(thread_state *t, uint64_t wg)
             ctx->pipeline->workgroup(&w);
         else
             stex__workgroup_loop(&w, ctx->kernel);
+        if (ctx->after_phase) /* one phase: barriers belong to the executors */
+            ctx->after_phase(ctx->after_phase_user, inv.workgroup_id, 0, true);
     }
     if (e->race)
         race_workgroup_end(e->race);
@@ -336,6 +338,8 @@ stex_status stex_dispatch_bound(const stex_pipeline *p, const stex_bound_group *
     ctx.opt = (exec_options){(int)o.schedule, o.seed, o.visibility, o.oob_load, o.params,
                              o.store_observer, o.store_observer_user};
     ctx.profile = o.profile ? o.profile : stex_device_profile(p->dev);
+    ctx.after_phase = o.after_phase;
+    ctx.after_phase_user = o.after_phase_user;
     memcpy(ctx.wg_size, p->wg, sizeof ctx.wg_size);
     ctx.wg_invocations = p->invocations;
     memcpy(ctx.num_wg, count3, sizeof ctx.num_wg);

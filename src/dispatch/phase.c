@@ -167,12 +167,22 @@ void phase_return_range(struct stex_exec *e, uint32_t first, uint32_t count)
         exec_shader_error(&inv_, __VA_ARGS__);                                \
     } while (0)
 
+/* stex_dispatch_options.after_phase, when given: the phase just ended. */
+static void notify(const struct stex_exec *e, bool last)
+{
+    const exec_dispatch *c = e->ctx;
+    if (c->after_phase)
+        c->after_phase(c->after_phase_user, e->phase->w->inv->workgroup_id, e->phase->phase,
+                       last);
+}
+
 phase_result phase_end(struct stex_exec *e)
 {
     struct phase_state *ps = e->phase;
     const uint32_t n = ps->n;
     if (!ps->bad_report && ps->returned == n) { /* the common end: all returned */
         next_epoch(ps);
+        notify(e, true);
         return PHASE_DONE;
     }
     uint32_t arrived = 0, first = n, other = n, returned = n, missing = n;
@@ -199,8 +209,10 @@ phase_result phase_end(struct stex_exec *e)
                    "not of the shader)", ps->phase);
         return PHASE_ERROR;
     }
-    if (!arrived)
+    if (!arrived) {
+        notify(e, true);
         return PHASE_DONE;
+    }
     const char *name = exec_barrier_name((exec_barrier)at.kind);
     if (!e->ctx->barriers) {
         PHASE_FAIL(ps, first, "%s in a pipeline created without uses_barriers", name);
@@ -235,6 +247,7 @@ phase_result phase_end(struct stex_exec *e)
     if (e->race)
         race_barrier(e->race, (race_class)at.kind);
     atomic_thread_fence(memory_order_seq_cst);
+    notify(e, false);
     ps->phase++;
     return PHASE_NEXT;
 }

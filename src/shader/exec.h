@@ -92,6 +92,9 @@ typedef struct exec_dispatch {
     int threads;                 /* OpenMP threads running the dispatch */
     struct race_dispatch *race;
     struct stex_cancel *cancel;  /* stex_dispatch_options.cancel (NULL: none) */
+    /* stex_dispatch_options.after_phase and its user (NULL: none) */
+    void (*after_phase)(void *user, const uint32_t workgroup_id[3], uint32_t phase, bool last);
+    void *after_phase_user;
 } exec_dispatch;
 
 /* Per-thread engine state; inv->exec points here. */

@@ -242,6 +242,14 @@ try {
     check(listed.length >= 1 && listed.every((t) => /read-write|write-write/.test(t)) &&
           linked.length > 0 && linked.every((l) => want.includes(l)),
           `${name}: a click on a flagged location lists its races and their lines (${listed[0] || "none"})`);
+    // one dispatch: the slider moves over the workgroups' barrier phases
+    const fmax = await page.$eval("#frame-slider", (s) => +s.max);
+    await page.$eval("#frame-slider", (s) => { s.value = "0"; s.dispatchEvent(new Event("input")); });
+    const first = await page.$eval("#frame-label", (e) => e.textContent);
+    await page.$eval("#frame-slider", (s) => { s.value = s.max; s.dispatchEvent(new Event("input")); });
+    const lastLabel = await page.$eval("#frame-label", (e) => e.textContent);
+    check(fmax >= 2 && /workgroup \(\d+, \d+, \d+\)/.test(first) && /the dispatch done/.test(lastLabel),
+          `${name}: the slider spans the workgroups' phases (${fmax + 1} frames: "${first}" ... "${lastLabel}")`);
   }
   check(errors.length === 0, `no console error in the teacher's pages (${errors.join("; ") || "none"})`);
 } finally {

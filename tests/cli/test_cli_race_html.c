@@ -102,6 +102,60 @@ static void test_race_html_difundir(void **state)
 
 /* A shader whose comment holds "</script>" and "<!--": the page still has
  * exactly its own two script elements, and the text comes back whole. */
+/* One dispatch: a frame at the end of each barrier phase of each workgroup
+ * (issue 25: a one-dispatch shader got one frame).  reduce.wgsl has one
+ * workgroupBarrier, so each of its 4 workgroups ends 2 phases: 8 frames in
+ * the schedule's order, each workgroup's barrier before its end, then the
+ * dispatch done - which is the run's output. */
+static void test_race_html_phase_frames(void **state)
+{
+    (void)state;
+    char page[512], run[512], src[512];
+    const char *names[2] = {"reduce.json", "reduce.wgsl"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(src, sizeof src, "%s/race-shaders/%s", getenv("STEX_TEST_DATA"), names[i]);
+        path_in(run, sizeof run, names[i]);
+        size_t n;
+        uint8_t *bytes = slurp(src, &n);
+        assert_non_null(bytes);
+        spit(run, bytes, n);
+        free(bytes);
+    }
+    path_in(run, sizeof run, "reduce.json");
+    path_in(page, sizeof page, "reduce.html");
+    cli_result r = run_stex("race '%s' --runs 2 --threads 1 --html '%s'", run, page);
+    assert_int_equal(r.code, 0);
+    cli_free(&r);
+    char *html = cli_slurp_text(page);
+    json_t *d = page_data(html);
+    json_t *frames = json_object_get(d, "frames");
+    assert_int_equal(json_array_size(frames), 4 * 2 + 1);
+    int barrier[4] = {0}, end[4] = {0};
+    for (size_t i = 0; i < 8; i++) {
+        const char *label = json_string_value(json_object_get(json_array_get(frames, i), "label"));
+        assert_non_null(label);
+        unsigned x;
+        if (sscanf(label, "workgroup (%u, 0, 0) at its barrier, phase 0 done", &x) == 1) {
+            assert_true(x < 4 && !end[x]);
+            barrier[x]++;
+        } else if (sscanf(label, "after workgroup (%u, 0, 0), its last phase (1)", &x) == 1) {
+            assert_true(x < 4 && barrier[x] == 1);
+            end[x]++;
+        } else {
+            fail_msg("frame %zu: %s", i, label);
+        }
+    }
+    for (int k = 0; k < 4; k++)
+        assert_true(barrier[k] == 1 && end[k] == 1);
+    json_t *last = json_array_get(frames, 8);
+    assert_string_equal(json_string_value(json_object_get(last, "label")), "the dispatch done");
+    assert_true(json_equal(json_object_get(last, "values"),
+                           json_object_get(json_array_get(json_object_get(d, "images"), 0),
+                                           "values")));
+    json_decref(d);
+    free(html);
+}
+
 static void test_race_html_escapes_source(void **state)
 {
     (void)state;
@@ -162,6 +216,7 @@ int main(void)
     scratch_make(cli_dir, sizeof cli_dir);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_race_html_difundir),
+        cmocka_unit_test(test_race_html_phase_frames),
         cmocka_unit_test(test_race_html_escapes_source),
         cmocka_unit_test(test_race_html_refusals),
     };
