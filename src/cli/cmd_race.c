@@ -129,7 +129,8 @@ static const cli_option race_options[] = {
                                 "heat map of the differences, captions"},
     {.name = "frames", .kind = CLI_CUSTOM, .parse = cli_parse_png, .at = AT(pic.frames),
      .metavar = "FILE", .help = "write the first run one frame per dispatch (a .png\n"
-                                "strip, 8 frames a row, one scale; at most 64)"},
+                                "strip, 8 frames a row, one scale; at most 64); one\n"
+                                "dispatch: a frame per barrier phase of each workgroup"},
     {.name = "html", .kind = CLI_CUSTOM, .parse = parse_html, .at = AT(pic.html),
      .metavar = "FILE", .help = "write the HTML race report: one page with no network\n"
                                 "(the source with its racing lines, the runs side by\n"
@@ -400,17 +401,39 @@ static stex_status keep_frame(void *user, const stex_image *img)
 
 /* pic->frames: run A again, a frame after each iteration (a run file: each
  * step that dispatches). */
+/* One dispatch: a frame at the end of each barrier phase of each workgroup
+ * instead, so the pictures show the race inside the dispatch.  Past 63
+ * frames every other one is dropped and the step doubles: the frames stay
+ * evenly spread, and the last one is the dispatch's end. */
+typedef struct phase_list {
+    frame_list f;
+    char (*labels)[80];
+    uint64_t seen, step;
+} phase_list;
+static stex_status run_phase_frames(cli_program *prog, const stex_dispatch_options *o,
+                                    phase_list *pl);
+
 static stex_status draw_frames(cli_program *prog, uint64_t seed, stex_schedule schedule,
                                uint32_t threads, stex_visibility vis,
-                               const cli_race_picture *pic)
+                               const cli_race_picture *pic, bool phases)
 {
     frame_list f = {.frames = calloc(64, sizeof(stex_image)), .max = 64};
     const stex_image **list = calloc(64, sizeof *list);
+    phase_list pl = {.labels = calloc(64, 80), .step = 1};
     stex_dispatch_options o = {.schedule = schedule, .seed = seed,
                                .threads = (int)threads, .visibility = vis,
                                .cancel = cli_cancel()};
-    stex_status st = f.frames && list ? cli_program_run_frames(prog, &o, keep_frame, &f)
-                                      : stex_fail(STEX_OUT_OF_MEMORY, "race: out of memory");
+    stex_status st = STEX_OK;
+    if (!f.frames || !list || !pl.labels) {
+        st = stex_fail(STEX_OUT_OF_MEMORY, "race: out of memory");
+    } else if (phases) {
+        pl.f = f;
+        st = run_phase_frames(prog, &o, &pl);
+        f = pl.f;
+    } else {
+        st = cli_program_run_frames(prog, &o, keep_frame, &f);
+    }
+    free(pl.labels);
     if (!st && f.count == 0)
         st = stex_fail(STEX_INVALID_ARGUMENT, "--frames: nothing was dispatched");
     if (!st) {
@@ -424,9 +447,18 @@ static stex_status draw_frames(cli_program *prog, uint64_t seed, stex_schedule s
             snprintf(flat, sizeof flat, " degenerate from dispatch %u: every texel is %s.",
                      f.flat_from, v);
         }
-        snprintf(caption, sizeof caption,
-                 "seed %" PRIu64 ", dispatches 1 to %u, left to right, then down. one scale: "
-                 "black = %.6g, white = %.6g.%s", seed, f.count, range.lo, range.hi, flat);
+        if (phases)
+            snprintf(caption, sizeof caption,
+                     "seed %" PRIu64 ", one dispatch on one thread: the output at the end of "
+                     "each barrier phase of each workgroup as the schedule ran them%s, then "
+                     "the dispatch done; left to right, then down. one scale: black = %.6g, "
+                     "white = %.6g.", seed, pl.step > 1 ? " (every other one dropped until "
+                     "they fit)" : "", range.lo, range.hi);
+        else
+            snprintf(caption, sizeof caption,
+                     "seed %" PRIu64 ", dispatches 1 to %u, left to right, then down. one "
+                     "scale: black = %.6g, white = %.6g.%s", seed, f.count, range.lo, range.hi,
+                     flat);
         race_drawing d = {.images = list, .count = f.count, .columns = 8,
                           .scale = pic->scale ? pic->scale : race_auto_scale(f.frames[0].width),
                           .range = range, .caption = caption};
@@ -584,7 +616,7 @@ stex_status cli_race_study(const cli_program_desc *pd, uint32_t runs, uint64_t s
             pic, &first, other.data ? &other : &first, out, runs, threads, seed0, differs,
             flagged);
     if (!st && pic && pic->frames)
-        st = draw_frames(prog, seed0, schedule, threads, vis, pic);
+        st = draw_frames(prog, seed0, schedule, threads, vis, pic, out->iterations == 1);
     if (!st && pic && pic->html) {
         race_html_image imgs[HTML_OUTPUTS];
         for (uint32_t k = 0; k < nkept; k++)
@@ -640,16 +672,6 @@ static stex_status keep_html_frame(void *user, const stex_image *img)
     return f->count < f->max ? keep_frame(user, img) : STEX_OK;
 }
 
-/* One dispatch: a frame at the end of each barrier phase of each workgroup
- * instead, so the slider shows the race inside the dispatch.  Past 63
- * frames every other one is dropped and the step doubles: the frames stay
- * evenly spread, and the last one is the dispatch's end. */
-typedef struct phase_list {
-    frame_list f;
-    char (*labels)[80];
-    uint64_t seen, step;
-} phase_list;
-
 static stex_status keep_phase_frame(void *user, const stex_image *img, const uint32_t wg[3],
                                     uint32_t phase, bool last)
 {
@@ -679,6 +701,21 @@ static stex_status keep_phase_frame(void *user, const stex_image *img, const uin
     return keep_frame(&pl->f, img);
 }
 
+/* pl->f: the frames of each phase, then the dispatch's end (always the
+ * last frame), with their labels. */
+static stex_status run_phase_frames(cli_program *prog, const stex_dispatch_options *o,
+                                    phase_list *pl)
+{
+    stex_status st = cli_program_run_phase_frames(prog, o, keep_phase_frame, pl);
+    stex_image end = {0};
+    if (!st && !(st = cli_program_image(prog, &end))) {
+        snprintf(pl->labels[pl->f.count], sizeof *pl->labels, "the dispatch done");
+        st = keep_frame(&pl->f, &end);
+    }
+    stex_image_free(&end);
+    return st;
+}
+
 static stex_status write_html(cli_program *prog, uint64_t seed, stex_schedule schedule,
                               uint32_t threads, stex_visibility vis, const char *path,
                               race_html_data *hd)
@@ -696,14 +733,8 @@ static stex_status write_html(cli_program *prog, uint64_t seed, stex_schedule sc
         st = cli_program_run_frames(prog, &o, keep_html_frame, &f);
     else {
         pl.f = f;
-        st = cli_program_run_phase_frames(prog, &o, keep_phase_frame, &pl);
+        st = run_phase_frames(prog, &o, &pl);
         f = pl.f;
-        stex_image end = {0}; /* the dispatch's end, always the last frame */
-        if (!st && !(st = cli_program_image(prog, &end))) {
-            snprintf(pl.labels[f.count], 80, "the dispatch done");
-            st = keep_frame(&f, &end);
-        }
-        stex_image_free(&end);
     }
     if (!st) {
         hd->frames = f.frames;
@@ -853,9 +884,12 @@ static void print_text(const race_opts *o, const char *name, const cli_program_d
                "%s, on one scale; right: texels that differ between runs, dark red to yellow "
                "by size; blue: flagged by the detector, equal in every run; captions inside)\n",
                o->pic.png, o->seed, s->other_seed, s->other_differs ? "" : " - no run differed");
-    if (o->pic.frames)
-        printf("frames: %s (seed %" PRIu64 ", one frame per dispatch, 1 to %u)\n", o->pic.frames,
-               o->seed, s->iterations);
+    if (o->pic.frames && s->iterations == 1)
+        printf("frames: %s (seed %" PRIu64 ", one dispatch: a frame at the end of each "
+               "barrier phase of each workgroup)\n", o->pic.frames, o->seed);
+    else if (o->pic.frames)
+        printf("frames: %s (seed %" PRIu64 ", one frame per dispatch, 1 to %u)\n",
+               o->pic.frames, o->seed, s->iterations);
     if (o->pic.html)
         printf("report: %s (one page, no network: open it in a browser)\n", o->pic.html);
 }

@@ -224,6 +224,18 @@ static void test_race_frames(void **state)
     assert_true(peak[1] < 128);
     stex_image_free(&img);
     remove(png);
+    /* one dispatch: a frame at the end of each workgroup's phase (issue 25:
+     * it was one frame) - 16x16 is 4 workgroups of 8x8 without barriers,
+     * so 4 frames and the dispatch done, in one row */
+    r = run_stex("race difundir --variant hot --size 16x16 --runs 1 --iterations 1 "
+                 "--threads 1 --scale 8 --frames '%s'", png);
+    CLI_EXPECT(r, 0, NULL);
+    assert_non_null(strstr(r.out, "a frame at the end of each barrier phase"));
+    cli_free(&r);
+    assert_int_equal(stex_read_png(png, &img), STEX_OK);
+    assert_int_equal(img.width, (5 * 16 + 4 * 4) * 8);
+    stex_image_free(&img);
+    remove(png);
     r = run_stex("race difundir --scale 0 --png '%s'", png);
     CLI_EXPECT(r, 2, "--scale");
     cli_free(&r);
