@@ -773,8 +773,8 @@ static void print_json(const race_opts *o, const char *name, const cli_program_d
     json_object_set_new(j, "runs", json_integer(o->runs));
     json_object_set_new(j, "iterations", json_integer(s->iterations));
     json_object_set_new(j, "schedule", json_string(stex_schedule_name(o->schedule)));
-    json_object_set_new(j, "seeds", json_pack("[I, I]", (json_int_t)o->seed,
-                                              (json_int_t)(o->seed + o->runs - 1)));
+    json_object_set_new(j, "seeds", json_pack("[o, o]", cli_json_seed(o->seed),
+                                              cli_json_seed(o->seed + o->runs - 1)));
     json_object_set_new(j, "threads", json_integer(cli_threads(o->threads)));
     json_object_set_new(j, "visibility", json_string(stex_visibility_name(o->vis)));
     json_object_set_new(j, "distinct_outputs", json_integer(s->distinct));
@@ -782,9 +782,9 @@ static void print_json(const race_opts *o, const char *name, const cli_program_d
     for (uint32_t i = 0; i < s->distinct; i++) {
         char hash[17];
         snprintf(hash, sizeof hash, "%016" PRIx64, s->seen[i].hash);
-        json_array_append_new(outs, json_pack("{s:s, s:I, s:I, s:o, s:b}", "hash", hash, "runs",
+        json_array_append_new(outs, json_pack("{s:s, s:I, s:o, s:o, s:b}", "hash", hash, "runs",
                                               (json_int_t)s->seen[i].runs, "first_seed",
-                                              (json_int_t)s->seen[i].first_seed, "total_heat",
+                                              cli_json_seed(s->seen[i].first_seed), "total_heat",
                                               json_heat(s->seen[i].heat), "degenerate",
                                               s->seen[i].flat));
     }
@@ -803,6 +803,12 @@ static void print_json(const race_opts *o, const char *name, const cli_program_d
     json_object_set_new(j, "png", path_or_null(o->pic.png));
     json_object_set_new(j, "frames_png", path_or_null(o->pic.frames));
     json_object_set_new(j, "html", path_or_null(o->pic.html));
+    /* races but one output: the text's explanation, for a script too */
+    cli_race_why_facts f = {o->runs, s->distinct, s->races, s->reported, s->same_workgroup,
+                            o->schedule, o->subgroup, o->c};
+    char why[1024];
+    json_object_set_new(j, "why_one_output",
+                        cli_race_why(&f, why, sizeof why) ? cli_json_text(why) : json_null());
     char *text = json_dumps(j, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
     json_decref(j);
     puts(text ? text : "null");

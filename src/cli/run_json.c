@@ -1,6 +1,7 @@
 /* stex run --json: one object, whatever ran (run_json.h). */
 #include "cli/run_json.h"
 
+#include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -51,7 +52,7 @@ void cli_run_report_print(cli_run_report *r)
                                          ? json_null() : json_string(stex_format_name(r->format)));
     json_object_set_new(j, "profile", json_string(stex_profile_name(r->profile)));
     json_object_set_new(j, "schedule", json_string(stex_schedule_name(r->schedule)));
-    json_object_set_new(j, "seed", json_integer((json_int_t)r->seed));
+    json_object_set_new(j, "seed", cli_json_seed(r->seed));
     json_object_set_new(j, "threads", json_integer(cli_threads(r->threads)));
     json_object_set_new(j, "visibility", json_string(stex_visibility_name(r->vis)));
     json_object_set_new(j, "oob_load", json_string(stex_oob_load_name(r->oob)));
@@ -77,4 +78,13 @@ void cli_run_report_print(cli_run_report *r)
     else
         puts("null"); /* out of memory */
     free(text);
+}
+
+json_t *cli_json_seed(uint64_t seed)
+{
+    if (seed <= INT64_MAX)
+        return json_integer((json_int_t)seed);
+    char s[24];
+    snprintf(s, sizeof s, "%" PRIu64, seed);
+    return json_string(s);
 }

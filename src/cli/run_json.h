@@ -40,6 +40,10 @@ typedef struct cli_run_report {
  * replay). */
 void cli_run_report_print(cli_run_report *r);
 
+/* A seed for JSON: a number up to 2^63 - 1, above it its decimal digits as
+ * a string (a JSON reader's 64-bit integer is signed). */
+struct json_t *cli_json_seed(uint64_t seed);
+
 /* A string for JSON: the text itself, or (not UTF-8) with each stray byte
  * as U+FFFD; never NULL but when out of memory. */
 struct json_t *cli_json_text(const char *s);

@@ -9,6 +9,7 @@
  * without races.  Several threads on a racy kernel interleave in an order no
  * seed fixes; the replay then says that it may differ, and why. */
 #include "cli/cmd_run.h"
+#include "cli/run_json.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -72,14 +73,6 @@ stex_status run_file_sha256(const char *path, char hex[65])
 
 /* A seed as JSON: a number, or a decimal string above 2^63 - 1 (as the
  * sidecar's own "seed"). */
-static json_t *seed_json(uint64_t seed)
-{
-    if (seed <= INT64_MAX)
-        return json_integer((json_int_t)seed);
-    char s[24];
-    snprintf(s, sizeof s, "%" PRIu64, seed);
-    return json_string(s);
-}
 
 char *run_record_json(const run_opts *o, const stex_kernel *k, uint32_t w, uint32_t h,
                       const char *input_sha)
@@ -94,7 +87,7 @@ char *run_record_json(const run_opts *o, const stex_kernel *k, uint32_t w, uint3
                                              (json_int_t)1));
     json_object_set_new(r, "profile", json_string(stex_profile_name(o->profile)));
     json_object_set_new(r, "schedule", json_string(stex_schedule_name(o->schedule)));
-    json_object_set_new(r, "seed", seed_json(o->seed));
+    json_object_set_new(r, "seed", cli_json_seed(o->seed));
     json_object_set_new(r, "threads", json_integer(cli_threads(o->threads)));
     /* the executor, and the WGSL interpreter's sub-group width (the C kernels run one
      * invocation at a time: none) */

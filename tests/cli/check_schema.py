@@ -37,6 +37,9 @@ COMMANDS = [
     "run blur.wgsl --size 16x16 --race-check --json",
     "run blur.json --fail-on-race --json",
     "race difundir --size 8x8 --runs 2 --threads 1 --json",
+    # seeds past 2^63 - 1: their digits as a string, never a negative number
+    "race difundir --size 8x8 --runs 2 --threads 1 --seed 18446744073709551614 --json",
+    "run difundir --size 8x8 --threads 1 --schedule shuffled --seed 18446744073709551615 --json",
     "race difundir --size 8x8 --runs 2 --executor c --races all --json",
     "race difundir-pingpong --size 8x8 --runs 2 --json",
     "race reduce.json --runs 2 --json",

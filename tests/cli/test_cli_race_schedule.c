@@ -67,6 +67,13 @@ static void test_racy_files_differ(void **state)
         if (number_after(r.out, "\"distinct_outputs\"") < 2)
             fail_msg("%s: one output under the default schedule: %s", racy[i], r.out);
         assert_true(number_after(r.out, "\"total\"") > 0); /* racing locations */
+        assert_non_null(strstr(r.out, "\"why_one_output\": null"));
+        cli_free(&r);
+        /* the explanation in JSON too */
+        r = race(racy[i], "shuffled", true);
+        if (!strstr(r.out, "\"why_one_output\": \"why one output: every racing pair is inside "
+                           "one workgroup"))
+            fail_msg("%s: no explanation in the JSON: %s", racy[i], r.out);
         cli_free(&r);
         /* issue 25: the shuffled schedule keeps each workgroup in lock step */
         r = race(racy[i], "shuffled", false);
