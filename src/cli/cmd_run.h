@@ -75,6 +75,13 @@ typedef struct run_replay {
 /* Reads the sidecar o->replay, checks its kernel (known, same WGSL hash) and
  * puts its options into o (leaving --out, --json and --in as given).
  * Prints why and returns CLI_USAGE when it cannot be replayed. */
+/* Prints "stex run: --replay SIDECAR: <why>" and returns CLI_USAGE. */
+int run_replay_refuse(const char *side, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 /* spec: stex run's options (passed in, so that this file never calls cmd_run.c) */
 int run_replay_load(const cli_spec *spec, const cli_args *a, run_opts *o, const stex_kernel **k,
                     run_replay *rp);

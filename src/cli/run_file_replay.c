@@ -6,7 +6,6 @@
  * compares its output entry with X.bin byte for byte, writing nothing. */
 #include <inttypes.h>
 #include <jansson.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,23 +13,6 @@
 #include "cli/cmd_run_file.h"
 #include "cli/progress.h"
 #include "cli/run_json.h"
-
-/* Prints "stex run: --replay SIDECAR: <why>" and returns CLI_USAGE. */
-static int refuse(const char *side, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static int refuse(const char *side, const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "stex run: --replay %s: ", side);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return CLI_USAGE;
-}
 
 static const char *text_of(json_t *rec, const char *key)
 {
@@ -43,13 +25,13 @@ static int check_file(const char *side, const char *what, const char *path, cons
 {
     char have[65];
     if (!path || !want || strlen(want) != 64)
-        return refuse(side, "the run record's %s must have a path and a SHA-256", what);
+        return run_replay_refuse(side, "the run record's %s must have a path and a SHA-256", what);
     if (run_file_sha256(path, have))
-        return refuse(side, "%s '%s', which the golden was made from, cannot be read (%s); run "
+        return run_replay_refuse(side, "%s '%s', which the golden was made from, cannot be read (%s); run "
                             "the replay from the folder the golden was made in", what, path,
                       stex_last_error());
     if (strcmp(have, want))
-        return refuse(side, "%s '%s' changed since the golden was made (the sidecar records "
+        return run_replay_refuse(side, "%s '%s' changed since the golden was made (the sidecar records "
                             "SHA-256 %.12s..., the file's is %.12s...): a replay would not run "
                             "what made the golden; make the golden again", what, path, want, have);
     return CLI_OK;
@@ -66,18 +48,18 @@ static int read_options(const char *side, json_t *rec, cli_run_file_opts *o,
     if (!profile || !stex_profile_from_name(profile, &o->profile) || !schedule ||
         !stex_schedule_from_name(schedule, &o->schedule) || !vis ||
         !stex_visibility_from_name(vis, &o->vis) || !oob || !stex_oob_load_from_name(oob, &o->oob))
-        return refuse(side, "the run record's profile, schedule, visibility and oob_load must "
+        return run_replay_refuse(side, "the run record's profile, schedule, visibility and oob_load must "
                             "be names this stex knows (stex run --help)");
     if (json_is_integer(seed) && json_integer_value(seed) >= 0)
         o->seed = (uint64_t)json_integer_value(seed);
     else if (!json_is_string(seed) || !cli_parse_u64("run", "the run record's \"seed\"",
                                                      json_string_value(seed), &o->seed))
-        return refuse(side, "the run record's \"seed\" must be a non-negative integer");
+        return run_replay_refuse(side, "the run record's \"seed\" must be a non-negative integer");
     if (!json_is_integer(threads) || json_integer_value(threads) < 1 ||
         json_integer_value(threads) > 1024 || !json_is_integer(sg) ||
         json_integer_value(sg) < 1 || json_integer_value(sg) > 64 || !json_is_integer(steps) ||
         json_integer_value(steps) < 0)
-        return refuse(side, "the run record's threads (1 to 1024), subgroup_size (1 to 64) and "
+        return run_replay_refuse(side, "the run record's threads (1 to 1024), subgroup_size (1 to 64) and "
                             "max_steps (0 or more) must be integers");
     o->threads = (uint32_t)json_integer_value(threads);
     o->subgroup = (uint32_t)json_integer_value(sg);
@@ -87,7 +69,7 @@ static int read_options(const char *side, json_t *rec, cli_run_file_opts *o,
     size_t i;
     json_array_foreach(dirs, i, d) {
         if (!json_is_string(d) || allow->n == CLI_MAX_ALLOW_PATHS)
-            return refuse(side, "the run record's \"allow_paths\" must list at most %d folders",
+            return run_replay_refuse(side, "the run record's \"allow_paths\" must list at most %d folders",
                           CLI_MAX_ALLOW_PATHS);
         allow->dir[allow->n++] = json_string_value(d);
     }
@@ -112,7 +94,7 @@ static int load(const char *side, json_t *rec, const cli_run_file_opts *o, stex_
     if (!json_is_array(size) || json_array_size(size) != 2 || !json_is_integer(it) ||
         json_integer_value(it) < 1 || json_integer_value(it) > 100000 ||
         json_object_size(consts) > RUN_MAX_CONSTANTS)
-        return refuse(side, "the run record of %s must give size [w, h], iterations (1 to "
+        return run_replay_refuse(side, "the run record of %s must give size [w, h], iterations (1 to "
                             "100000) and at most %d constants", wgsl, RUN_MAX_CONSTANTS);
     uint32_t wh[3] = {(uint32_t)json_integer_value(json_array_get(size, 0)),
                       (uint32_t)json_integer_value(json_array_get(size, 1)), 1};
@@ -183,7 +165,7 @@ int cli_replay_file(const char *side, json_t *rec, bool json, bool quiet)
     json_t *output = json_object_get(rec, "output"), *inputs = json_object_get(rec, "inputs");
     if (!made_by || !json_is_integer(output) || json_integer_value(output) < 0 ||
         !json_is_array(inputs))
-        return refuse(side, "the run record must name its run_file (or wgsl_file), the "
+        return run_replay_refuse(side, "the run record must name its run_file (or wgsl_file), the "
                             "\"output\" entry and the \"inputs\" read");
     cli_allow_paths allow = {0};
     cli_run_file_opts o = {.quiet = quiet};
@@ -199,7 +181,7 @@ int cli_replay_file(const char *side, json_t *rec, bool json, bool quiet)
     size_t index = (size_t)json_integer_value(output);
     if (index >= stex_run_output_entry_count(r)) {
         stex_run_destroy(r);
-        return refuse(side, "%s has no outputs entry %zu", made_by, index);
+        return run_replay_refuse(side, "%s has no outputs entry %zu", made_by, index);
     }
     char *golden = strndup(side, strlen(side) - 5);
     stex_compare_result res = {0};

@@ -119,13 +119,7 @@ void run_replay_free(run_replay *rp)
     memset(rp, 0, sizeof *rp);
 }
 
-/* Prints "stex run: --replay SIDECAR: <why>" and returns CLI_USAGE. */
-static int refuse(const char *side, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static int refuse(const char *side, const char *fmt, ...)
+int run_replay_refuse(const char *side, const char *fmt, ...)
 {
     va_list ap;
     fprintf(stderr, "stex run: --replay %s: ", side);
@@ -142,14 +136,14 @@ static int check_replay_args(const cli_spec *spec, const cli_args *a, const char
     static const char *const allowed[] = {"replay", "out", "json", "in", "dump-input",
                                           "race-check", "quiet"};
     if (a->count)
-        return refuse(side, "unexpected argument '%s': the kernel comes from the sidecar",
+        return run_replay_refuse(side, "unexpected argument '%s': the kernel comes from the sidecar",
                       a->value[0]);
     for (const cli_option *opt = spec->options; opt->name; opt++) {
         bool ok = false;
         for (size_t i = 0; i < sizeof allowed / sizeof *allowed; i++)
             ok |= !strcmp(opt->name, allowed[i]);
         if (!ok && cli_given(spec, a, opt->name))
-            return refuse(side, "--%s: the replay takes every option that shapes the output "
+            return run_replay_refuse(side, "--%s: the replay takes every option that shapes the output "
                                 "from the sidecar; only --out, --json, --in, --dump-input and "
                                 "--race-check may be given", opt->name);
     }
@@ -163,7 +157,7 @@ static const char *get_text(json_t *run, const char *side, const char *key)
     json_t *v = json_object_get(run, key);
     if (json_is_string(v))
         return json_string_value(v);
-    refuse(side, "the run record's \"%s\" is %s; it must be a string", key,
+    run_replay_refuse(side, "the run record's \"%s\" is %s; it must be a string", key,
            v ? "not a string" : "missing");
     return NULL;
 }
@@ -176,7 +170,7 @@ static bool get_count(json_t *run, const char *side, const char *key, uint32_t l
         *out = (uint32_t)json_integer_value(v);
         return true;
     }
-    refuse(side, "the run record's \"%s\" must be an integer from %u to %u", key, lo, hi);
+    run_replay_refuse(side, "the run record's \"%s\" must be an integer from %u to %u", key, lo, hi);
     return false;
 }
 
@@ -189,7 +183,7 @@ static bool get_seed(json_t *run, const char *side, uint64_t *out)
     }
     if (json_is_string(v)) /* above 2^63 - 1; cli_parse_u64 says what is wrong */
         return cli_parse_u64("run", "the run record's \"seed\"", json_string_value(v), out);
-    refuse(side, "the run record's \"seed\" must be a non-negative integer");
+    run_replay_refuse(side, "the run record's \"seed\" must be a non-negative integer");
     return false;
 }
 
@@ -200,19 +194,19 @@ static int get_names(json_t *run, const char *side, run_opts *o)
     if (!(s = get_text(run, side, "profile")))
         return CLI_USAGE;
     if (!stex_profile_from_name(s, &o->profile))
-        return refuse(side, "unknown profile '%s' (spec, lavapipe, nvidia)", s);
+        return run_replay_refuse(side, "unknown profile '%s' (spec, lavapipe, nvidia)", s);
     if (!(s = get_text(run, side, "schedule")))
         return CLI_USAGE;
     if (!stex_schedule_from_name(s, &o->schedule))
-        return refuse(side, "unknown schedule '%s' (in-order, reversed, shuffled)", s);
+        return run_replay_refuse(side, "unknown schedule '%s' (in-order, reversed, shuffled)", s);
     if (!(s = get_text(run, side, "visibility")))
         return CLI_USAGE;
     if (!stex_visibility_from_name(s, &o->vis))
-        return refuse(side, "unknown visibility '%s' (immediate, snapshot)", s);
+        return run_replay_refuse(side, "unknown visibility '%s' (immediate, snapshot)", s);
     if (!(s = get_text(run, side, "oob_load")))
         return CLI_USAGE;
     if (!stex_oob_load_from_name(s, &o->oob))
-        return refuse(side, "unknown oob_load '%s' (zero, zero-alpha-one, random-texel)", s);
+        return run_replay_refuse(side, "unknown oob_load '%s' (zero, zero-alpha-one, random-texel)", s);
     return CLI_OK;
 }
 
@@ -223,7 +217,7 @@ static int get_kernel(json_t *run, const char *side, const stex_kernel **k)
     if (!name)
         return CLI_USAGE;
     if (!(*k = stex_kernel_find(name)))
-        return refuse(side, "the golden was made by kernel '%s', which this stex does not have "
+        return run_replay_refuse(side, "the golden was made by kernel '%s', which this stex does not have "
                             "(`stex run --list` lists its kernels); it cannot be replayed", name);
     const char *want = get_text(run, side, "wgsl_sha256");
     char have[65];
@@ -231,7 +225,7 @@ static int get_kernel(json_t *run, const char *side, const stex_kernel **k)
     if (!want || st)
         return want ? cli_fail("run", st) : CLI_USAGE;
     if (strcmp(want, have))
-        return refuse(side, "kernel %s's WGSL is not the one the golden was made from (the "
+        return run_replay_refuse(side, "kernel %s's WGSL is not the one the golden was made from (the "
                             "sidecar records SHA-256 %.12s..., this stex's is %.12s...; "
                             "`stex run %s --print-wgsl | sha256sum` prints it): a replay would "
                             "run another shader", name, want, have, name);
@@ -246,7 +240,7 @@ static int get_input(json_t *run, const char *side, run_replay *rp)
         return CLI_OK;
     json_t *path = json_object_get(in, "path"), *sha = json_object_get(in, "sha256");
     if (!json_is_string(path) || !json_is_string(sha) || strlen(json_string_value(sha)) != 64)
-        return refuse(side, "the run record's \"input\" must be null or {\"path\": FILE, "
+        return run_replay_refuse(side, "the run record's \"input\" must be null or {\"path\": FILE, "
                             "\"sha256\": 64 hex digits}");
     if (!(rp->input_path = strdup(json_string_value(path))))
         return cli_fail("run", stex_fail(STEX_OUT_OF_MEMORY, "out of memory"));
@@ -270,7 +264,7 @@ static int read_record(json_t *run, const char *side, run_opts *o, const stex_ke
         json_integer_value(json_array_get(size, 0)) > UINT32_MAX ||
         json_integer_value(json_array_get(size, 1)) < 1 ||
         json_integer_value(json_array_get(size, 1)) > UINT32_MAX)
-        return refuse(side, "the run record's \"size\" must be [width, height, 1]");
+        return run_replay_refuse(side, "the run record's \"size\" must be [width, height, 1]");
     w = (uint32_t)json_integer_value(json_array_get(size, 0));
     h = (uint32_t)json_integer_value(json_array_get(size, 1));
     if ((rc = cli_check_kernel_size("run", "--replay", *k, w, h)))
@@ -285,19 +279,19 @@ static int read_record(json_t *run, const char *side, run_opts *o, const stex_ke
     json_t *executor = json_object_get(run, "executor"); /* absent: a C kernel's golden */
     if (executor && !(json_is_string(executor) && (!strcmp(json_string_value(executor), "c") ||
                                                    !strcmp(json_string_value(executor), "wgsl"))))
-        return refuse(side, "the run record's \"executor\" must be \"c\" or \"wgsl\"");
+        return run_replay_refuse(side, "the run record's \"executor\" must be \"c\" or \"wgsl\"");
     o->wgsl = executor && !strcmp(json_string_value(executor), "wgsl");
     /* the sub-group width decides a racy kernel's outcome on the interpreter */
     json_t *sg = json_object_get(run, "subgroup_size");
     if (o->wgsl && sg && !json_is_null(sg)) {
         if (!json_is_integer(sg) || json_integer_value(sg) < 1 || json_integer_value(sg) > 64)
-            return refuse(side, "the run record's \"subgroup_size\" must be 1 to 64");
+            return run_replay_refuse(side, "the run record's \"subgroup_size\" must be 1 to 64");
         o->subgroup = (uint32_t)json_integer_value(sg);
     }
     if (variant && !json_is_null(variant)) {
         if (!json_is_string(variant) || (strcmp(json_string_value(variant), "random") &&
                                          strcmp(json_string_value(variant), "hot")))
-            return refuse(side, "the run record's \"variant\" must be null, \"random\" or "
+            return run_replay_refuse(side, "the run record's \"variant\" must be null, \"random\" or "
                                 "\"hot\"");
         o->variant = !strcmp(json_string_value(variant), "hot") ? "hot" : "random";
     }
@@ -320,7 +314,7 @@ int run_replay_load(const cli_spec *spec, const cli_args *a, run_opts *o, const 
     if (rc)
         return rc;
     if (n <= 9 || strcmp(side + n - 9, ".bin.json"))
-        return refuse(side, "give a golden's sidecar, X.bin.json");
+        return run_replay_refuse(side, "give a golden's sidecar, X.bin.json");
     if (!(rp->golden = strndup(side, n - 5)))
         return cli_fail("run", stex_fail(STEX_OUT_OF_MEMORY, "out of memory"));
     uint8_t *text;
@@ -333,9 +327,9 @@ int run_replay_load(const cli_spec *spec, const cli_args *a, run_opts *o, const 
     free(text);
     json_t *run = json_object_get(root, "run");
     if (!root)
-        rc = refuse(side, "not JSON: %s (line %d, column %d)", e.text, e.line, e.column);
+        rc = run_replay_refuse(side, "not JSON: %s (line %d, column %d)", e.text, e.line, e.column);
     else if (!json_is_object(run))
-        rc = refuse(side, "the sidecar has no \"run\" record, which says how the golden was "
+        rc = run_replay_refuse(side, "the sidecar has no \"run\" record, which says how the golden was "
                           "made (stex run writes one for a kernel, a run file or a .wgsl; the "
                           "C API only with stex_io_meta.run_json or stex_run_set_record): it "
                           "cannot be replayed; make the golden again with stex run");
@@ -345,7 +339,7 @@ int run_replay_load(const cli_spec *spec, const cli_args *a, run_opts *o, const 
                                                   NULL};
         for (const char *const *opt = kernel_side; *opt && !rc; opt++)
             if (cli_given(spec, a, *opt))
-                rc = refuse(side, "--%s: the replay of a run file's golden writes nothing and "
+                rc = run_replay_refuse(side, "--%s: the replay of a run file's golden writes nothing and "
                                   "reads what the record names; give only --json or --quiet",
                             *opt);
         if (!rc)

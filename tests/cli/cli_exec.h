@@ -31,16 +31,20 @@ static inline const char *stex_bin(void)
     return b;
 }
 
+/* A file's text; "" when unreadable (a command that wrote nothing). */
 static inline char *cli_slurp_text(const char *path)
 {
-    size_t n = 0;
-    uint8_t *p = slurp(path, &n);
-    char *s = malloc(n + 1);
-    if (p)
-        memcpy(s, p, n);
-    s[n] = '\0';
-    free(p);
-    return s;
+    char *s = slurp_text(path);
+    return s ? s : calloc(1, 1);
+}
+
+/* How often `needle` occurs in hay (overlapping occurrences too). */
+static inline int cli_count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
 }
 
 /* The path of `name` inside the test's scratch folder. */

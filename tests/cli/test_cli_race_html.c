@@ -27,14 +27,6 @@ static json_t *page_data(const char *html)
     return j;
 }
 
-static size_t count(const char *hay, const char *needle)
-{
-    size_t n = 0;
-    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
-        n++;
-    return n;
-}
-
 /* Nothing fetched: no src/href to another place, no @import or url(http. */
 static void assert_self_contained(const char *html)
 {
@@ -178,7 +170,7 @@ static void test_race_html_escapes_source(void **state)
     assert_int_equal(r.code, 0);
     char *html = cli_slurp_text(page);
     assert_self_contained(html);
-    assert_int_equal(count(html, "</script>"), 2);
+    assert_int_equal(cli_count(html, "</script>"), 2);
     assert_null(strstr(html, "alert(1)</script>"));
     json_t *d = page_data(html);
     json_t *src = json_array_get(json_object_get(d, "sources"), 0);

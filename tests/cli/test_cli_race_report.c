@@ -66,15 +66,6 @@ static const char *site(const char *name, const char *text, char at, char *buf, 
     return NULL;
 }
 
-/* How often `t` occurs in s. */
-static int count_of(const char *s, const char *t)
-{
-    int n = 0;
-    for (const char *p = strstr(s, t); p; p = strstr(p + 1, t))
-        n++;
-    return n;
-}
-
 static void expect_in(const char *out, const char *text)
 {
     if (!strstr(out, text))
@@ -103,7 +94,7 @@ static void expect_group_sites(const char *out, const char *read, const char *wr
  * a @group(1..3) binding lost it). */
 static void expect_every_party_sited(const char *out)
 {
-    int parties = count_of(out, "    a: workgroup") + count_of(out, "    b: workgroup");
+    int parties = cli_count(out, "    a: workgroup") + cli_count(out, "    b: workgroup");
     int sited = 0;
     for (const char *p = strstr(out, "    a: workgroup"); p; p = strstr(p + 1, "    "))
         if (!strncmp(p, "    a: workgroup", 16) || !strncmp(p, "    b: workgroup", 16)) {
@@ -138,7 +129,7 @@ static void test_workgroup_memory_named(void **state)
     expect_in(r.out, "part[31] in workgroup (2, 0, 0)");
     if (strstr(r.out, "part[32]") || strstr(r.out, "4294967295") || strstr(r.out, "word"))
         fail_msg("a location not named part[1..31]:\n%s", r.out);
-    assert_int_equal(count_of(r.out, "  dispatch 0, part["), 124);
+    assert_int_equal(cli_count(r.out, "  dispatch 0, part["), 124);
     expect_every_party_sited(r.out);
     cli_free(&r);
     /* stex race says the same */
@@ -309,7 +300,7 @@ static void test_races_option(void **state)
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         cli_result r = run_stex("run '%s' %s --race-check", run, cases[c].opt);
         CLI_EXPECT(r, 0, NULL);
-        assert_int_equal(count_of(r.out, "  dispatch 0, data["), cases[c].listed);
+        assert_int_equal(cli_count(r.out, "  dispatch 0, data["), cases[c].listed);
         expect_in(r.out, "group 1 of 1"); /* the groups whatever is listed */
         if (cases[c].listed < 62)
             expect_in(r.out, "--races all lists every one");

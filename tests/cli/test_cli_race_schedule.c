@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "../io/io_test.h"
 #include "cli_run.h"
 #include "stex/stex.h"
 
@@ -153,17 +154,9 @@ static char *read_doc(const char *rel)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/../../%s", data_dir(), rel);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    char *s = slurp_text(path);
+    if (!s)
         fail_msg("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    assert_non_null(s);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = '\0';
-    fclose(f);
     return s;
 }
 

@@ -67,6 +67,20 @@ static inline uint8_t *slurp(const char *path, size_t *n)
     return p;
 }
 
+/* Whole file as NUL-terminated text (malloc'ed); NULL if unreadable. */
+static inline char *slurp_text(const char *path)
+{
+    size_t n;
+    uint8_t *p = slurp(path, &n);
+    char *s = p ? realloc(p, n + 1) : NULL;
+    if (!s) {
+        free(p);
+        return NULL;
+    }
+    s[n] = '\0';
+    return s;
+}
+
 static inline void spit(const char *path, const void *p, size_t n)
 {
     FILE *f = fopen(path, "wb");

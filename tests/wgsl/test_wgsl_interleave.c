@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "stex/stex.h"
+#include "../io/io_test.h"
 #include "wgsl_fixture.h"
 
 enum { SEEDS = 12, WGS = 4, CELLS = 64 * WGS, TEX = 16 };
@@ -31,17 +32,9 @@ static char *read_text(const char *dir, const char *name)
     const char *data = getenv("STEX_TEST_DATA");
     char path[1024];
     snprintf(path, sizeof path, "%s/%s/%s", data ? data : "tests/data", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    char *s = slurp_text(path);
+    if (!s)
         fail_msg("cannot open %s", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    assert_non_null(s);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = '\0';
-    fclose(f);
     return s;
 }
 
