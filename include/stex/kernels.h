@@ -63,6 +63,8 @@ typedef struct stex_kernel {
     stex_format output_format;
     const char *input;             /* how the embedded default input is built */
     bool racy;                     /* reads texels other invocations write: races by design */
+    bool conserves_sum;            /* a diffusion: the sum of its texels (heat) stays but for
+                                    * what leaves at the edges, unless it races */
     const stex_kernel_pass *passes;
     uint32_t pass_count;
     const struct stex_kernel_ops *ops;

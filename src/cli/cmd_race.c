@@ -850,12 +850,12 @@ static void print_why(const race_opts *o, const cli_race_summary *s)
         fputs(why, stdout);
 }
 
-/* The heat lines mean something for the lesson's diffusion only (a sum
- * that a race-free run keeps but for the edges), not for a reduction, a
- * histogram or a user's shader. */
+/* The heat lines mean something for a kernel whose sum a race-free run
+ * keeps (the lesson's diffusion), not for a reduction, a histogram or a
+ * user's shader. */
 static bool is_diffusion(const cli_program_desc *pd)
 {
-    return pd->kernel && !strncmp(pd->kernel->name, "difundir", 8);
+    return pd->kernel && pd->kernel->conserves_sum;
 }
 
 static void print_text(const race_opts *o, const char *name, const cli_program_desc *pd,
