@@ -11,9 +11,12 @@ import { hexWords, openDevice, runCase } from './case.mjs';
 const args = process.argv.slice(2);
 const impl = args[args.indexOf('--impl') + 1] || 'dawn';
 const races = args.includes('--races');
-// stex: lavapipe's profile and lock-step width, one thread, workgroups shuffled
+// stex: lavapipe's profile and lock-step width, one thread, workgroups
+// shuffled ($STEX_SCHEDULE: another schedule, e.g. interleaved - a
+// race-free program gives the same words under every one)
+const schedule = process.env.STEX_SCHEDULE || 'shuffled';
 const flags = impl === 'stex'
-  ? ['profile=lavapipe', 'subgroup=8', 'threads=1', 'schedule=shuffled', 'seed=1', ...(races ? ['races=1'] : [])]
+  ? ['profile=lavapipe', 'subgroup=8', 'threads=1', `schedule=${schedule}`, 'seed=1', ...(races ? ['races=1'] : [])]
   : [];
 // $STEX_PROVIDER: another copy of bindings/node/index.mjs (a snapshot built
 // apart from the shared tree, which may be mid-edit), else this checkout's
