@@ -131,6 +131,9 @@ typedef struct stex_run_options {
      * done and the number the steps hold in all; NULL: none. */
     void (*progress)(void *user, uint64_t done, uint64_t total);
     void *progress_user;
+    /* List every file the run reads with its SHA-256 (stex_run_input_*),
+     * for a golden's record: it hashes every byte read, so only when asked. */
+    bool record_inputs;
 } stex_run_options;
 
 /* Reads and parses the run file at path; relative file names inside it are
@@ -192,7 +195,7 @@ STEX_API stex_bind_group *stex_run_bind_group(const stex_run *r, const char *nam
 STEX_API stex_status stex_run_set_record(stex_run *r, const char *run_json);
 /* The files the run has read so far (shader modules, data, texture
  * contents), each once, in the order read, with the SHA-256 (hex) of the
- * bytes read. */
+ * bytes read; none unless stex_run_options.record_inputs. */
 STEX_API size_t stex_run_input_count(const stex_run *r);
 STEX_API const char *stex_run_input_path(const stex_run *r, size_t i);
 STEX_API const char *stex_run_input_sha256(const stex_run *r, size_t i);

@@ -42,7 +42,7 @@ stex_run_options cli_run_file_options(const cli_run_file_opts *o)
                               .allow_paths = o->allow ? o->allow->dir : NULL,
                               .allow_path_count = o->allow ? o->allow->n : 0,
                               .output_dir = o->out_dir, .record_allowed = o->record,
-                              .png_scale = o->scale,
+                              .png_scale = o->scale, .record_inputs = true,
                               .progress = o->quiet ? NULL : cli_progress_note};
 }
 
@@ -132,9 +132,9 @@ int cli_run_loaded(const char *path, stex_run *r, const cli_run_file_opts *o)
  * them (malloc'ed; NULL when out of memory). */
 static char *expand(const char *name, const cli_run_file_opts *o)
 {
+    const char *profile = stex_profile_name(o->profile);
     char seed[24];
     snprintf(seed, sizeof seed, "%" PRIu64, o->seed);
-    const char *profile = stex_profile_name(o->profile);
     size_t n = strlen(name) + 1;
     for (const char *b = strchr(name, '{'); b; b = strchr(b + 1, '{'))
         n += strlen(profile) + strlen(seed);
@@ -212,16 +212,14 @@ static stex_status set_record(stex_run *r, const cli_run_file_opts *o, json_t *r
     json_t *allow = json_array();
     for (size_t i = 0; o->allow && i < o->allow->n; i++)
         json_array_append_new(allow, json_string(o->allow->dir[i]));
-    char seed[24];
-    snprintf(seed, sizeof seed, "%" PRIu64, o->seed);
     json_object_set_new(record, "profile", json_string(stex_profile_name(o->profile)));
     json_object_set_new(record, "schedule", json_string(stex_schedule_name(o->schedule)));
-    json_object_set_new(record, "seed", o->seed <= INT64_MAX ? json_integer((json_int_t)o->seed)
-                                                             : json_string(seed));
+    json_object_set_new(record, "seed", cli_json_seed(o->seed));
     json_object_set_new(record, "threads", json_integer(o->record ? 1 : cli_threads(o->threads)));
     json_object_set_new(record, "visibility", json_string(stex_visibility_name(o->vis)));
     json_object_set_new(record, "oob_load", json_string(stex_oob_load_name(o->oob)));
-    json_object_set_new(record, "subgroup_size", json_integer(o->subgroup ? o->subgroup : 32));
+    json_object_set_new(record, "subgroup_size",
+                        json_integer(o->subgroup ? o->subgroup : STEX_WGSL_SUBGROUP_WIDTH_DEFAULT));
     json_object_set_new(record, "max_steps", json_integer((json_int_t)o->max_steps));
     json_object_set_new(record, "allow_paths", allow);
     json_object_set_new(record, "record_allowed", json_boolean(o->record));

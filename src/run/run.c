@@ -84,7 +84,7 @@ stex_status stex_run_parse(const char *json_text, const char *name, const char *
     /* the output folder is one more allowed folder, the run's copy */
     bool out_dir = opt && opt->output_dir;
     r->opt.output_dir = NULL;
-    if (!(r->inputs = calloc(1, sizeof *r->inputs)) ||
+    if ((r->opt.record_inputs && !(r->inputs = calloc(1, sizeof *r->inputs))) ||
         ((nallow || out_dir) && !(r->allow = calloc(nallow + out_dir, sizeof *r->allow)))) {
         stex_run_destroy(r);
         return stex_fail(STEX_OUT_OF_MEMORY, "stex_run_parse: out of memory");

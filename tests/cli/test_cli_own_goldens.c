@@ -209,6 +209,46 @@ static void test_record_allowed_run_file(void **state)
 /* Item 2: --replay of a run file's golden: byte-identical; a changed byte
  * differs; a changed, moved or missing file it was made from is refused,
  * named. */
+/* A golden made at the default lock-step width records that width (64,
+ * STEX_WGSL_SUBGROUP_WIDTH_DEFAULT; the record said 32), so its replay runs
+ * the same sub-groups: a shader whose invocations read a neighbour's texel
+ * in place gives other bytes at width 32 (lanes 32..63 run after 0..31 have
+ * stored), and the replay must still be byte-identical. */
+static void test_replay_default_width(void **state)
+{
+    (void)state;
+    char wgsl[512], bin[512], bin32[512];
+    path_in(wgsl, sizeof wgsl, "left.wgsl");
+    path_in(bin, sizeof bin, "left.bin");
+    path_in(bin32, sizeof bin32, "left32.bin");
+    const char *src =
+        "@group(0) @binding(0) var img: texture_storage_2d<r32uint, read_write>;\n"
+        "@compute @workgroup_size(64)\n"
+        "fn main(@builtin(local_invocation_index) x: u32) {\n"
+        "  let left = textureLoad(img, vec2i(max(i32(x) - 1, 0), 0)).x;\n"
+        "  textureStore(img, vec2u(x, 0u), vec4u(left + x + 1u, 0u, 0u, 0u));\n"
+        "}\n";
+    spit(wgsl, src, strlen(src));
+    cli_result r = run_stex("run '%s' --size 64x1 --threads 1 --out '%s' --force", wgsl, bin);
+    CLI_EXPECT(r, 0, NULL);
+    cli_free(&r);
+    r = run_stex("run '%s' --size 64x1 --threads 1 --subgroup-size %d --out '%s' --force", wgsl,
+                 STEX_WGSL_SUBGROUP_WIDTH_DEFAULT / 2, bin32);
+    CLI_EXPECT(r, 0, NULL);
+    cli_free(&r);
+    size_t n0, n1;
+    uint8_t *a = slurp(bin, &n0), *b = slurp(bin32, &n1);
+    assert_true(n0 == n1 && memcmp(a, b, n0)); /* the width shows in the bytes */
+    free(a);
+    free(b);
+    char side[600];
+    snprintf(side, sizeof side, "%s.json", bin);
+    r = run_stex("run --replay '%s'", side);
+    CLI_EXPECT(r, 0, NULL);
+    assert_non_null(strstr(r.out, "byte-identical"));
+    cli_free(&r);
+}
+
 static void test_replay_run_file(void **state)
 {
     (void)state;
@@ -492,6 +532,7 @@ int main(void)
         cmocka_unit_test(test_no_silent_overwrite_kernel),
         cmocka_unit_test(test_record_allowed_run_file),
         cmocka_unit_test(test_replay_run_file),
+        cmocka_unit_test(test_replay_default_width),
         cmocka_unit_test(test_wgsl_in),
         cmocka_unit_test(test_wgsl_record_and_scale),
         cmocka_unit_test(test_missing_bin_named),
