@@ -90,6 +90,8 @@ class Gen {
     this.globals = []; // module consts and private vars (scope entries)
     this.decls = []; // module-scope lines
     this.maxLoop = 2;
+    this.ixDepth = 0; // indices being generated inside indices (index, inRead)
+    this.ixMax = opts.ixMax ?? 16;
   }
   on(f) { return !this.off.has(f); }
   id(p) { return `${p}${this.n++}`; }
@@ -171,8 +173,14 @@ class Gen {
   index(n, ctx, mode) {
     const r = this.r;
     if (mode === CONST || r.chance(0.35)) return `${r.int(n)}`;
-    if (r.chance(0.6)) return `(${this.expr(U32, ctx, 1, mode === RT ? RT : 0).s} % ${n}u)`;
-    return `clamp(${this.expr(I32, ctx, 1, mode === RT ? RT : 0).s}, 0i, ${n - 1}i)`;
+    // an index inside an index inside...: each level may read a path with
+    // indices of its own, so the nesting has no bound of its own (gen.mjs
+    // overflowed its stack on seed 201571 --off float): past ixMax levels
+    // a literal (generate() below keeps the whole program shallow)
+    if (this.ixDepth >= this.ixMax) return `${r.int(n)}`;
+    const inner = (t, f) => { this.ixDepth++; try { return f(this.expr(t, ctx, 1, mode === RT ? RT : 0).s); } finally { this.ixDepth--; } };
+    if (r.chance(0.6)) return inner(U32, e => `(${e} % ${n}u)`);
+    return inner(I32, e => `clamp(${e}, 0i, ${n - 1}i)`);
   }
   // variable reads of type t
   reads(t, ctx, mode) {
@@ -205,8 +213,9 @@ class Gen {
     return this.rtFallback(t, ctx);
   }
   inRead(ctx) {
-    const i = this.r.chance(0.5) ? `${this.r.int(this.nin)}` : `(${this.expr(U32, ctx, 1, 0).s} % ${this.nin}u)`;
-    return `in[${i}]`;
+    if (this.r.chance(0.5) || this.ixDepth >= this.ixMax) return `in[${this.r.int(this.nin)}]`;
+    this.ixDepth++;
+    try { return `in[(${this.expr(U32, ctx, 1, 0).s} % ${this.nin}u)]`; } finally { this.ixDepth--; }
   }
   rtFallback(t, ctx) {
     const r = this.r;
@@ -898,8 +907,27 @@ export function usesInput(src) {
   return false;
 }
 
+// the deepest nesting of ( [ { in a program's text
+export function nesting(src) {
+  let d = 0, m = 0;
+  for (const ch of src) {
+    if (ch === '(' || ch === '[' || ch === '{') m = Math.max(m, ++d);
+    else if (ch === ')' || ch === ']' || ch === '}') d--;
+  }
+  return m;
+}
+
+// Tint refuses a module nested deeper than its parser's limit of 128
+// ("maximum parser recursive depth reached", seed 300290 at 127); WGSL
+// implementations may have limits of their own, so a program nested deeper
+// than NESTING_MAX is drawn again from the same seed with indices inside
+// indices at most two deep. Programs within the bound are the ones the
+// seed always gave.
+export const NESTING_MAX = 64;
 export function generate(seed, opts = {}) {
-  return new Gen(seed, opts).program();
+  const src = new Gen(seed, opts).program();
+  if (nesting(src) <= NESTING_MAX) return src;
+  return new Gen(seed, { ...opts, ixMax: 2 }).program();
 }
 
 // --off a,b / --on c parsing shared by the tools
