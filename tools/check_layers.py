@@ -27,7 +27,7 @@ LAYERS = ["common", "format", "convert", "math", "layout", "device", "resource",
 
 OWNER = {  # public header -> the layer that implements it
     "status.h": "common", "api.h": "common", "cancel.h": "common", "math.def": "math", "webgpu.h": "format", "formats.def": "format",
-    "format.h": "format", "convert.h": "convert", "math.h": "math", "wgsl_math.h": "math",
+    "format.h": "format", "convert.h": "convert", "math.h": "math", "wgsl_math.h": "math", "interval.h": "math",
     "layout.h": "layout", "device.h": "device", "resource.h": "resource",
     "race.h": "race", "shader.h": "shader", "dispatch.h": "dispatch",
     "kernels.h": "kernels", "io.h": "io", "wgsl.h": "wgsl", "run.h": "run", "stex.h": "cli",

@@ -31,6 +31,7 @@
 #include "stex/resource.h"
 #include "stex/shader.h"
 #include "stex/wgsl_math.h"
+#include "stex/interval.h"
 #include "stex/dispatch.h"
 #include "stex/race.h"
 #include "stex/kernels.h"

@@ -1,0 +1,234 @@
+/*
+ * math/interval.c - sets of word values (stex/interval.h): points, joins,
+ * membership, width, text; and how a float result set is finished under
+ * WGSL's rules (overflow, flushing, a zero's sign).
+ */
+#include "math/interval_internal.h"
+
+#include <stdio.h>
+
+#include "math/ops.h"
+
+static const iv_fmt *fmt_of(char type)
+{
+    return type == 'h' ? &stex_iv_f16 : type == 'f' ? &stex_iv_f32 : NULL;
+}
+
+static double int_min(char type)
+{
+    return type == 'i' ? -2147483648.0 : 0.0;
+}
+
+static double int_max(char type)
+{
+    return type == 'i' ? 2147483647.0 : type == 'b' ? 1.0 : 4294967295.0;
+}
+
+/* zero ends as -0.0 (lo) and +0.0 (hi): "either zero" */
+static stex_ival signed_zeros(stex_ival v)
+{
+    if (v.lo == 0)
+        v.lo = -0.0;
+    if (v.hi == 0)
+        v.hi = 0.0;
+    return v;
+}
+
+stex_ival stex_iv_make(double lo, double hi)
+{
+    return signed_zeros((stex_ival){lo, hi, 0});
+}
+
+stex_ival stex_iv_any_float(void)
+{
+    return (stex_ival){-INFINITY, INFINITY, STEX_IVAL_ANY | STEX_IVAL_NAN};
+}
+
+stex_ival stex_iv_any_int(char type)
+{
+    return (stex_ival){int_min(type), int_max(type), STEX_IVAL_ANY};
+}
+
+stex_ival stex_ival_any(char type)
+{
+    return fmt_of(type) ? stex_iv_any_float() : stex_iv_any_int(type);
+}
+
+bool stex_iv_wild(const stex_ival *v)
+{
+    return (v->flags & (STEX_IVAL_ANY | STEX_IVAL_NAN | STEX_IVAL_NO_NUMBER)) || isinf(v->lo) ||
+           isinf(v->hi) || isnan(v->lo) || isnan(v->hi);
+}
+
+bool stex_iv_has_zero(const stex_ival *v)
+{
+    return v->lo <= 0 && v->hi >= 0;
+}
+
+stex_ival stex_iv_hull(stex_ival a, stex_ival b)
+{
+    if (a.flags & STEX_IVAL_NO_NUMBER)
+        return (stex_ival){b.lo, b.hi, b.flags | a.flags};
+    if (b.flags & STEX_IVAL_NO_NUMBER)
+        return (stex_ival){a.lo, a.hi, a.flags | b.flags};
+    stex_ival r = {a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi, a.flags | b.flags};
+    return signed_zeros(r);
+}
+
+stex_ival stex_iv_flush_in(const iv_fmt *F, stex_ival v)
+{
+    if (v.lo > 0 && v.lo < F->min_normal)
+        v.lo = -0.0;
+    if (v.hi < 0 && v.hi > -F->min_normal)
+        v.hi = 0.0;
+    return v;
+}
+
+stex_ival stex_iv_finish(const iv_fmt *F, double lo, double hi)
+{
+    if (!(lo >= -F->max && hi <= F->max)) /* an infinity (or NaN): indeterminate */
+        return stex_iv_any_float();
+    return stex_iv_flush_in(F, stex_iv_make(lo, hi));
+}
+
+stex_ival stex_iv_rounded(const iv_fmt *F, double slo, double tlo, double shi, double thi)
+{
+    return stex_iv_finish(F, stex_iv_rd(F, slo, tlo), stex_iv_ru(F, shi, thi));
+}
+
+void stex_iv_widen(double *lo, double *hi)
+{
+    /* the C library's double functions err by less than an ulp; four is room */
+    double dl = fabs(*lo) * 0x1p-50 + 0x1p-1060, dh = fabs(*hi) * 0x1p-50 + 0x1p-1060;
+    *lo -= dl;
+    *hi += dh;
+}
+
+stex_ival stex_iv_abs_err(const iv_fmt *F, double lo, double hi, double e)
+{
+    if (isnan(lo) || isnan(hi))
+        return stex_iv_any_float();
+    double l = nextafter(lo - e, -INFINITY), h = nextafter(hi + e, INFINITY);
+    return stex_iv_finish(F, stex_iv_ceil(F, l), stex_iv_floor(F, h));
+}
+
+stex_ival stex_iv_ulp_err(const iv_fmt *F, double lo, double hi, double n)
+{
+    if (isnan(lo) || isnan(hi))
+        return stex_iv_any_float();
+    double l0 = stex_iv_floor(F, lo), h0 = stex_iv_ceil(F, hi);
+    if (!(l0 >= -F->max && h0 <= F->max))
+        return stex_iv_any_float();
+    double m = fabs(l0) > fabs(h0) ? fabs(l0) : fabs(h0), u = n * stex_iv_ulp(F, m);
+    double l = nextafter(l0 - u, -INFINITY), h = nextafter(h0 + u, INFINITY);
+    return stex_iv_finish(F, stex_iv_ceil(F, l), stex_iv_floor(F, h));
+}
+
+/* ---- the public functions ---- */
+
+stex_ival stex_ival_of_bits(char type, uint32_t bits)
+{
+    double v;
+    switch (type) {
+    case 'f': v = m_float(bits); break;
+    case 'h': v = stex_m_h2f(bits & 0xffffu); break;
+    case 'i': v = (int32_t)bits; break;
+    case 'b': v = bits != 0; break;
+    default: v = bits; break;
+    }
+    if (isnan(v))
+        return (stex_ival){NAN, NAN, STEX_IVAL_NAN | STEX_IVAL_NO_NUMBER};
+    return fmt_of(type) ? stex_iv_make(v, v) : (stex_ival){v, v, 0};
+}
+
+stex_ival stex_ival_of_value(char type, double v)
+{
+    const iv_fmt *F = fmt_of(type);
+    if (isnan(v))
+        return (stex_ival){NAN, NAN, STEX_IVAL_NAN | STEX_IVAL_NO_NUMBER};
+    if (!F)
+        return (stex_ival){v, v, 0};
+    return stex_iv_make(stex_iv_floor(F, v), stex_iv_ceil(F, v));
+}
+
+bool stex_ival_is_point(char type, const stex_ival *v)
+{
+    (void)type;
+    return !(v->flags & (STEX_IVAL_ANY | STEX_IVAL_NAN | STEX_IVAL_NO_NUMBER)) && v->lo == v->hi;
+}
+
+bool stex_ival_is_any(char type, const stex_ival *v)
+{
+    if (v->flags & STEX_IVAL_ANY)
+        return true;
+    if (fmt_of(type))
+        return (v->flags & STEX_IVAL_NAN) && v->lo == -INFINITY && v->hi == INFINITY;
+    return v->lo <= int_min(type) && v->hi >= int_max(type);
+}
+
+bool stex_ival_contains_bits(char type, const stex_ival *v, uint32_t bits)
+{
+    if (v->flags & STEX_IVAL_ANY)
+        return true;
+    stex_ival p = stex_ival_of_bits(type, bits);
+    if (p.flags & STEX_IVAL_NO_NUMBER)
+        return (v->flags & STEX_IVAL_NAN) != 0;
+    if (v->flags & STEX_IVAL_NO_NUMBER)
+        return false;
+    return p.lo >= v->lo && p.lo <= v->hi;
+}
+
+stex_ival stex_ival_join(char type, stex_ival a, stex_ival b)
+{
+    (void)type;
+    return stex_iv_hull(a, b);
+}
+
+double stex_ival_width_ulps(char type, const stex_ival *v)
+{
+    const iv_fmt *F = fmt_of(type);
+    if (v->flags & (STEX_IVAL_ANY | STEX_IVAL_NO_NUMBER))
+        return v->flags & STEX_IVAL_ANY ? INFINITY : 0;
+    if (!F)
+        return v->hi - v->lo;
+    if (isinf(v->lo) || isinf(v->hi))
+        return INFINITY;
+    /* count grid values: the ordinal of a value is its f32/f16 bits made signed */
+    double n = 0;
+    if (type == 'f') {
+        float lo = (float)v->lo, hi = (float)v->hi;
+        int64_t a = (int64_t)(m_bits(lo) & 0x7fffffffu) * (lo < 0 ? -1 : 1);
+        int64_t b = (int64_t)(m_bits(hi) & 0x7fffffffu) * (hi < 0 ? -1 : 1);
+        n = (double)(b - a);
+    } else {
+        uint32_t lb = stex_m_d2h(v->lo), hb = stex_m_d2h(v->hi);
+        long a = (long)(lb & 0x7fffu) * (v->lo < 0 ? -1 : 1);
+        long b = (long)(hb & 0x7fffu) * (v->hi < 0 ? -1 : 1);
+        n = (double)(b - a);
+    }
+    return n;
+}
+
+static int put_value(char type, double x, char *buf, size_t size)
+{
+    if (!fmt_of(type))
+        return snprintf(buf, size, "%.0f", x);
+    if (x == 0)
+        return snprintf(buf, size, "0");
+    return snprintf(buf, size, type == 'f' ? "%.9g" : "%.5g", x);
+}
+
+int stex_ival_format(char type, const stex_ival *v, char *buf, size_t size)
+{
+    char a[40], b[40];
+    if (v->flags & STEX_IVAL_ANY)
+        return snprintf(buf, size, "any");
+    if (v->flags & STEX_IVAL_NO_NUMBER)
+        return snprintf(buf, size, "NaN");
+    const char *nan = v->flags & STEX_IVAL_NAN ? " or NaN" : "";
+    put_value(type, v->lo, a, sizeof a);
+    if (v->lo == v->hi)
+        return snprintf(buf, size, "%s%s", a, nan);
+    put_value(type, v->hi, b, sizeof b);
+    return snprintf(buf, size, "[%s, %s]%s", a, b, nan);
+}

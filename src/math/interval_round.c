@@ -1,0 +1,113 @@
+/*
+ * math/interval_round.c - directed rounding onto the f32 or f16 grid,
+ * computed in double.
+ *
+ * A grid value of either type is a double, and so is every product of two
+ * of them; sums and quotients are carried as s + t (two-sum, and the
+ * residual of a division or a square root, exact through fma), where t
+ * only says on which side of s the exact value lies.  That is enough to
+ * round the exact value down and up: double has 29 more significant bits
+ * than f32, so s + t never crosses a grid value that s does not touch.
+ */
+#include "math/interval_internal.h"
+
+const iv_fmt stex_iv_f32 = {'f', 24, -126, 0x1.fffffep127, 0x1p-126, 0x1p-149,
+                            126, 0x1p-11, 3.0, 0x1p-21, 4096.0, 6.81e-5, 6.77e-5};
+const iv_fmt stex_iv_f16 = {'h', 11, -14, 65504.0, 0x1p-14, 0x1p-24,
+                            14, 0x1p-7, 1.0, 0x1p-7, 5.0, 3.91e-3, 3.91e-3};
+
+/* the spacing of grid values in the binade of x > 0 (the upper one at a power of two) */
+static double quantum(const iv_fmt *F, double x)
+{
+    int e = ilogb(x);
+    return ldexp(1.0, (e < F->emin ? F->emin : e) - (F->p - 1));
+}
+
+static double floor_abs(const iv_fmt *F, double x) /* x >= 0, finite */
+{
+    if (x == 0)
+        return 0;
+    double q = quantum(F, x);
+    return floor(x / q) * q;
+}
+
+static double ceil_abs(const iv_fmt *F, double x)
+{
+    if (x == 0)
+        return 0;
+    double q = quantum(F, x);
+    return ceil(x / q) * q;
+}
+
+double stex_iv_floor(const iv_fmt *F, double x)
+{
+    if (isnan(x) || isinf(x))
+        return x;
+    double r = x >= 0 ? floor_abs(F, x) : -ceil_abs(F, -x);
+    if (r > F->max)
+        return F->max;
+    if (r < -F->max)
+        return -INFINITY;
+    return r;
+}
+
+double stex_iv_ceil(const iv_fmt *F, double x)
+{
+    return -stex_iv_floor(F, -x);
+}
+
+double stex_iv_next_up(const iv_fmt *F, double x)
+{
+    if (isnan(x) || x == INFINITY)
+        return x;
+    if (x == -INFINITY)
+        return -F->max;
+    if (x >= F->max)
+        return INFINITY;
+    if (x < 0)
+        return -stex_iv_next_down(F, -x);
+    if (x == 0)
+        return F->min_sub;
+    return x + quantum(F, x);
+}
+
+double stex_iv_next_down(const iv_fmt *F, double x)
+{
+    if (isnan(x) || x == -INFINITY)
+        return x;
+    if (x == INFINITY)
+        return F->max;
+    if (x <= -F->max)
+        return -INFINITY;
+    if (x <= 0)
+        return -stex_iv_next_up(F, -x);
+    int e = ilogb(x);
+    if (x == ldexp(1.0, e) && e > F->emin)
+        return x - ldexp(1.0, e - F->p); /* the spacing below a power of two */
+    return x - quantum(F, x);
+}
+
+double stex_iv_rd(const iv_fmt *F, double s, double t)
+{
+    double r = stex_iv_floor(F, s);
+    return r == s && t < 0 ? stex_iv_next_down(F, r) : r;
+}
+
+double stex_iv_ru(const iv_fmt *F, double s, double t)
+{
+    double r = stex_iv_ceil(F, s);
+    return r == s && t > 0 ? stex_iv_next_up(F, r) : r;
+}
+
+double stex_iv_ulp(const iv_fmt *F, double m)
+{
+    m = fabs(m);
+    if (isinf(m) || m > F->max)
+        m = F->max;
+    if (m <= F->min_normal)
+        return F->min_sub;
+    int e = ilogb(m);
+    if (m == ldexp(1.0, e))
+        return ldexp(1.0, e - F->p);
+    return quantum(F, m);
+}
