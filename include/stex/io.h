@@ -95,6 +95,11 @@ typedef struct stex_io_meta {
     /* .bin only: a JSON object (text) recorded as the sidecar's "run": how
      * the golden was made (docs/file-formats.md).  NULL: none. */
     const char *run_json;
+    /* .bin only: the bounds of every value a conformant device may store
+     * (an allowed golden), written beside it as X.bin.allowed and recorded
+     * in the sidecar as "golden": "allowed".  NULL: an exact golden, and an
+     * X.bin.allowed left by an earlier run is removed. */
+    const struct stex_bounds *bounds;
 } stex_io_meta;
 
 /* What a read sidecar held (owned storage, nothing to free). */
@@ -110,6 +115,10 @@ typedef struct stex_io_meta_read {
      * sidecars older than the hashes (then nothing can be checked). */
     char inputs_sha256[65];
     bool has_inputs_hash;
+    /* "golden": "allowed": the bounds in X.bin.allowed, whose SHA-256 (hex)
+     * the sidecar records (stex_read_bounds checks it). */
+    bool allowed;
+    char allowed_sha256[65];
 } stex_io_meta_read;
 
 /* ---- .bin + .bin.json ---- */
@@ -176,6 +185,7 @@ STEX_API void stex_inputs_free(stex_inputs *in);
 STEX_API void stex_inputs_set(stex_inputs *in, uint32_t x, uint32_t y, uint32_t z, const stex_vec4 *v);
 STEX_API stex_status stex_write_inputs(const char *path, const stex_inputs *in);
 STEX_API stex_status stex_read_inputs(const char *path, stex_inputs *out);
+
 
 /* ---- comparison ---- */
 typedef enum stex_tolerance_kind {
@@ -283,6 +293,110 @@ STEX_API stex_status stex_compare(const stex_image *golden, const stex_image *ac
 STEX_API stex_status stex_write_diff_png(const char *path, const stex_image *golden,
                                          const stex_image *actual, stex_tolerance tol,
                                          const stex_inputs *inputs);
+
+/* ---- bounds: an allowed golden (X.bin.allowed, docs/file-formats.md) ----
+ * For each channel of each texel, the codes (the channel's bit field, as
+ * stex_channel_diff's) of the least and greatest value a conformant device
+ * may leave there, in the value order -inf < ... < -0 < +0 < ... < +inf
+ * for float channels, the integer order otherwise (snorm's two codes of
+ * -1 are one value).  A value inside [lo, hi] passes; a NaN passes where
+ * STEX_BOUND_NAN is set; an unconstrained value (STEX_BOUND_ANY) passes
+ * whatever it holds and is counted with its reason. */
+#define STEX_BOUND_NAN 1u        /* any NaN may be stored too */
+#define STEX_BOUND_ONLY_NAN 2u   /* only a NaN (lo, hi unused); implies NAN */
+#define STEX_BOUND_ANY 4u        /* unconstrained: any bits (reason says why) */
+#define STEX_BOUND_FLAGS 7u
+
+typedef struct stex_bound {
+    uint32_t lo, hi;   /* codes of the least and greatest allowed value */
+    uint32_t flags;    /* STEX_BOUND_* */
+    uint32_t reason;   /* ANY: 1 + an index into stex_bounds.reasons; 0 none */
+} stex_bound;
+
+typedef struct stex_bounds {
+    stex_format format;
+    uint32_t width, height, depth;
+    unsigned channels;       /* the format's */
+    stex_bound *v;           /* x fastest, then y, z; the channels innermost */
+    char **reasons;          /* why values are unconstrained ("line 12: ...") */
+    uint32_t nreasons;
+    char sha256[65];         /* stex_read_bounds: the SHA-256 (hex) of the file */
+} stex_bounds;
+
+/* Every value the point of code 0 (what a zeroed texture reads). */
+STEX_API stex_status stex_bounds_init(stex_bounds *b, stex_format f, uint32_t width,
+                                      uint32_t height, uint32_t depth);
+STEX_API void stex_bounds_free(stex_bounds *b);
+/* Channel c of texel (x, y, z); NULL out of range. */
+STEX_API stex_bound *stex_bounds_at(const stex_bounds *b, uint32_t x, uint32_t y, uint32_t z,
+                                    unsigned c);
+/* The reason's number for stex_bound.reason (1, 2, ...; the same text gets
+ * the same number); 0 when out of memory. */
+STEX_API uint32_t stex_bounds_reason(stex_bounds *b, const char *text);
+STEX_API stex_status stex_write_bounds(const char *path, const stex_bounds *b);
+/* Reads X.bin.allowed; refuses a bound whose lo lies above its hi, unknown
+ * flags, a reason number past the table, and a truncated file. */
+STEX_API stex_status stex_read_bounds(const char *path, stex_bounds *out);
+/* The allowed golden X.bin: its sidecar, which must say "golden":
+ * "allowed", X.bin.allowed, which must be the file the sidecar's hash
+ * names and of the sidecar's format and size, and X.bin (the exact output
+ * of the profile that made it) into *img unless img is NULL. */
+STEX_API stex_status stex_read_allowed_golden(const char *path, stex_bounds *out,
+                                              stex_image *img, stex_io_meta_read *meta);
+/* How many units apart a bound's lo and hi are (ULP for float channels,
+ * LSB otherwise; +0 and -0 count as one value): 0 for a point.
+ * UINT64_MAX for an unconstrained or NaN-only value. */
+STEX_API uint64_t stex_bound_width(stex_format f, unsigned c, const stex_bound *b);
+
+/* How one channel's value stands against its bound. */
+typedef enum stex_bound_verdict {
+    STEX_BOUND_INSIDE = 0,
+    STEX_BOUND_UNCONSTRAINED,   /* STEX_BOUND_ANY: anything passes */
+    STEX_BOUND_OUTSIDE,         /* a number `distance` units from the nearest allowed */
+    STEX_BOUND_NAN_OUTSIDE,     /* a NaN where only numbers are allowed */
+    STEX_BOUND_NUMBER_OUTSIDE   /* a number where only a NaN is allowed */
+} stex_bound_verdict;
+
+typedef struct stex_bound_miss {
+    uint32_t x, y, z, channel;
+    uint32_t code;            /* the readback's */
+    uint32_t nearest;         /* the nearest allowed code (lo or hi) */
+    uint64_t distance;        /* units to it; UINT64_MAX when there is none (NaN) */
+    stex_bound_verdict verdict;
+    stex_bound bound;
+} stex_bound_miss;
+
+#define STEX_BOUNDS_REASONS_LISTED 16
+
+typedef struct stex_reason_count {
+    uint32_t reason;   /* as stex_bound.reason */
+    uint64_t values;
+} stex_reason_count;
+
+typedef struct stex_bounds_result {
+    uint64_t texels, values;   /* compared: texels, and their channels */
+    uint64_t inside;           /* values inside their bounds */
+    uint64_t outside;          /* values outside (the texels: outside_texels) */
+    uint64_t outside_texels;
+    uint64_t unconstrained;    /* values that are STEX_BOUND_ANY */
+    uint64_t max_distance;     /* largest distance of a value outside */
+    bool max_distance_unbounded;  /* a NaN where none is allowed, or the reverse */
+    const char *unit;          /* "ULP" or "LSB" */
+    uint32_t listed;           /* the first values outside, in x, y, z, channel order */
+    stex_bound_miss first[STEX_COMPARE_LISTED];
+    /* the unconstrained values by reason, most first (reason 0: none given) */
+    uint32_t reasons_listed;
+    stex_reason_count by_reason[STEX_BOUNDS_REASONS_LISTED];
+} stex_bounds_result;
+
+/* Channel c of texel bytes of format f against its bound. */
+STEX_API stex_bound_verdict stex_bound_check(stex_format f, unsigned c, const stex_bound *b,
+                                             const uint8_t *texel, stex_bound_miss *miss);
+/* A readback against bounds of its format and size: STEX_OK when every
+ * value is inside, STEX_MISMATCH when one is outside, STEX_INVALID_ARGUMENT
+ * when they cannot be compared. */
+STEX_API stex_status stex_compare_bounds(const stex_bounds *b, const stex_image *actual,
+                                         stex_bounds_result *res);
 
 #ifdef __cplusplus
 }

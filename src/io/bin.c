@@ -17,7 +17,7 @@ static json_t *str_or_null(const char *s) { return s ? json_string(s) : json_nul
 /* The sidecar's text: layout, how the golden was made, and the hashes that
  * tie the data file (and the recorded inputs) to it. */
 static char *sidecar_text(const char *path, const stex_image *img, const stex_io_meta *meta,
-                          const char *data_sha, const char *inputs_sha)
+                          const char *data_sha, const char *inputs_sha, const char *allowed_sha)
 {
     json_t *o = json_object();
     json_object_set_new(o, "stex_version", json_string(STEX_VERSION));
@@ -40,6 +40,10 @@ static char *sidecar_text(const char *path, const stex_image *img, const stex_io
     }
     json_object_set_new(o, "data_sha256", json_string(data_sha));
     json_object_set_new(o, "inputs_sha256", str_or_null(inputs_sha));
+    if (allowed_sha) { /* an allowed golden: X.bin.allowed holds its bounds */
+        json_object_set_new(o, "golden", json_string("allowed"));
+        json_object_set_new(o, "allowed_sha256", json_string(allowed_sha));
+    }
     if (meta->run_json) {
         json_error_t e;
         json_t *run = json_loads(meta->run_json, 0, &e);
@@ -76,10 +80,21 @@ stex_status io_add_bin(io_batch *b, const char *path, const stex_image *img,
     stex_io_meta none = {0};
     if (!meta)
         meta = &none;
-    char *side = with_ext(path, ".json"), *inp = with_ext(path, ".inputs");
-    char data_sha[65], inputs_sha[65];
+    char *side = with_ext(path, ".json"), *inp = with_ext(path, ".inputs"),
+         *alw = with_ext(path, ".allowed");
+    char data_sha[65], inputs_sha[65], allowed_sha[65];
     io_tmpfile *t;
-    stex_status st = side && inp ? STEX_OK : stex_fail(STEX_OUT_OF_MEMORY, "write '%s': out of memory", path);
+    stex_status st = side && inp && alw ? STEX_OK
+                                        : stex_fail(STEX_OUT_OF_MEMORY, "write '%s': out of memory", path);
+    if (!st && meta->bounds && (meta->bounds->format != img->format ||
+                                meta->bounds->width != img->width ||
+                                meta->bounds->height != img->height ||
+                                meta->bounds->depth != img->depth))
+        st = stex_fail(STEX_INVALID_ARGUMENT, "write '%s': the bounds are of %ux%ux%u %s texels, "
+                                              "the image %ux%ux%u %s", path, meta->bounds->width,
+                       meta->bounds->height, meta->bounds->depth,
+                       stex_format_name(meta->bounds->format), img->width, img->height,
+                       img->depth, stex_format_name(img->format));
     if (!st && !(st = io_batch_open(b, path, &t)) && !(st = io_write_bytes(t, img->data, img->size))) {
         io_sha256 copy = t->sha;
         io_sha256_hex(&copy, data_sha);
@@ -88,14 +103,20 @@ stex_status io_add_bin(io_batch *b, const char *path, const stex_image *img,
     if (!st)
         st = meta->inputs ? io_add_inputs(b, inp, meta->inputs, inputs_sha)
                           : io_batch_remove(b, inp);
+    /* and so does an older X.bin.allowed */
+    if (!st)
+        st = meta->bounds ? io_add_bounds(b, alw, meta->bounds, allowed_sha)
+                          : io_batch_remove(b, alw);
     char *text = NULL;
-    if (!st && !(text = sidecar_text(path, img, meta, data_sha, meta->inputs ? inputs_sha : NULL)))
+    if (!st && !(text = sidecar_text(path, img, meta, data_sha, meta->inputs ? inputs_sha : NULL,
+                                     meta->bounds ? allowed_sha : NULL)))
         st = STEX_OUT_OF_MEMORY;
     if (!st && !(st = io_batch_open(b, side, &t)) && !(st = io_write_bytes(t, text, strlen(text))))
         st = io_write_bytes(t, "\n", 1);
     free(text);
     free(side);
     free(inp);
+    free(alw);
     return st;
 }
 
@@ -281,6 +302,7 @@ stex_status stex_read_bin(const char *path, stex_image *out, stex_io_meta_read *
         st = stex_fail(STEX_FILE_FORMAT_ERROR, "%s: \"bytes_per_row\" and \"rows_per_image\" "
                                                "must be integers from 0 to 4294967295", side);
     json_t *dsha = json_object_get(o, "data_sha256"), *isha = json_object_get(o, "inputs_sha256");
+    json_t *golden = json_object_get(o, "golden"), *asha = json_object_get(o, "allowed_sha256");
     char data_sha[65] = "";
     if (!st && dsha && !(json_is_string(dsha) && strlen(json_string_value(dsha)) == 64))
         st = stex_fail(STEX_FILE_FORMAT_ERROR, "%s: \"data_sha256\" must be 64 hex digits", side);
@@ -288,6 +310,16 @@ stex_status stex_read_bin(const char *path, stex_image *out, stex_io_meta_read *
              !(json_is_string(isha) && strlen(json_string_value(isha)) == 64))
         st = stex_fail(STEX_FILE_FORMAT_ERROR, "%s: \"inputs_sha256\" must be 64 hex digits or "
                                                "null", side);
+    else if (!st && golden && !(json_is_string(golden) &&
+                                (!strcmp(json_string_value(golden), "allowed") ||
+                                 !strcmp(json_string_value(golden), "exact"))))
+        st = stex_fail(STEX_FILE_FORMAT_ERROR, "%s: \"golden\" must be \"exact\" or "
+                                               "\"allowed\"", side);
+    else if (!st && json_is_string(golden) && !strcmp(json_string_value(golden), "allowed") &&
+             !(json_is_string(asha) && strlen(json_string_value(asha)) == 64))
+        st = stex_fail(STEX_FILE_FORMAT_ERROR, "%s: an allowed golden's \"allowed_sha256\" "
+                                               "must be the 64 hex digits of X.bin.allowed's "
+                                               "SHA-256", side);
     if (!st && dsha)
         snprintf(data_sha, sizeof data_sha, "%s", json_string_value(dsha));
     if (!st && meta) {
@@ -297,6 +329,10 @@ stex_status stex_read_bin(const char *path, stex_image *out, stex_io_meta_read *
         get_str(o, "schedule", meta->schedule, sizeof meta->schedule);
         get_str(o, "stex_version", meta->stex_version, sizeof meta->stex_version);
         meta->has_inputs_hash = isha != NULL;
+        meta->allowed = json_is_string(golden) && !strcmp(json_string_value(golden), "allowed");
+        if (meta->allowed)
+            snprintf(meta->allowed_sha256, sizeof meta->allowed_sha256, "%s",
+                     json_string_value(asha));
         if (json_is_string(isha))
             snprintf(meta->inputs_sha256, sizeof meta->inputs_sha256, "%s",
                      json_string_value(isha));

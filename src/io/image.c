@@ -167,3 +167,46 @@ int64_t io_channel_code(const stex_format_info *fi, const uint8_t *t, unsigned c
         return (int64_t)raw - ((int64_t)1 << bits);
     return (int64_t)raw;
 }
+
+/* Float channels: 32 bits are f32 (8 exponent bits), 16 f16, 11 and 10
+ * the unsigned floats of rg11b10ufloat (5 exponent bits, no sign). */
+static unsigned exponent_bits(unsigned bits) { return bits == 32 ? 8 : 5; }
+
+static bool is_float_channel(const stex_format_info *fi)
+{
+    return fi->type == STEX_CHANNEL_FLOAT || fi->type == STEX_CHANNEL_UFLOAT;
+}
+
+bool io_code_is_nan(const stex_format_info *fi, unsigned c, uint32_t code)
+{
+    if (!is_float_channel(fi) || c >= 4 || !fi->bits[c])
+        return false;
+    unsigned bits = fi->bits[c], ebits = exponent_bits(bits);
+    unsigned mbits = bits - ebits - (fi->type == STEX_CHANNEL_FLOAT ? 1u : 0u);
+    uint64_t mag = code & (((uint64_t)1 << (ebits + mbits)) - 1);
+    return mag > ((((uint64_t)1 << ebits) - 1) << mbits);
+}
+
+int64_t io_code_order(const stex_format_info *fi, unsigned c, uint32_t code)
+{
+    unsigned bits = c < 4 ? fi->bits[c] : 0;
+    if (!bits)
+        return 0;
+    uint64_t raw = bits >= 32 ? code : code & (((uint64_t)1 << bits) - 1);
+    switch (fi->type) {
+    case STEX_CHANNEL_FLOAT: {
+        uint64_t sign = (uint64_t)1 << (bits - 1);
+        /* -0 sits just below +0 */
+        return raw & sign ? -(int64_t)(raw & (sign - 1)) - 1 : (int64_t)raw;
+    }
+    case STEX_CHANNEL_SNORM: {
+        int64_t v = raw >> (bits - 1) ? (int64_t)raw - ((int64_t)1 << bits) : (int64_t)raw;
+        int64_t least = -(((int64_t)1 << (bits - 1)) - 1);
+        return v < least ? least : v;   /* -128 and -127 are both -1.0 */
+    }
+    case STEX_CHANNEL_SINT:
+        return raw >> (bits - 1) ? (int64_t)raw - ((int64_t)1 << bits) : (int64_t)raw;
+    default:
+        return (int64_t)raw;
+    }
+}

@@ -85,6 +85,14 @@ stex_status io_check_dims(const char *what, uint32_t w, uint32_t h, uint32_t d);
  * code: the unsigned bit field for unorm/uint/float, sign-extended for
  * snorm/sint (returned in an int64).  bgra8unorm's R is byte 2. */
 int64_t io_channel_code(const stex_format_info *fi, const uint8_t *texel, unsigned c);
+/* A channel's code (its bit field) as a number in the channel's value
+ * order: floats -inf < ... < -0 < +0 < ... < +inf, adjacent values 1
+ * apart (NaNs land past inf: test io_code_is_nan first); snorm's -128 and
+ * -127 (both -1.0) as one; ints as themselves. */
+int64_t io_code_order(const stex_format_info *fi, unsigned c, uint32_t code);
+bool io_code_is_nan(const stex_format_info *fi, unsigned c, uint32_t code);
+/* X.bin.allowed into a batch; its hex SHA-256 into sha (unless NULL). */
+stex_status io_add_bounds(io_batch *b, const char *path, const stex_bounds *bounds, char sha[65]);
 
 /* The diff picture's legend (legend.c): one row per colour, a swatch, a
  * label and a count, drawn in a 5x7 pixel font (letters print upper-case). */
