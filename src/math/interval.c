@@ -104,12 +104,24 @@ void stex_iv_widen(double *lo, double *hi)
     *hi += dh;
 }
 
+/* The grid values within the real range [l, h] of allowed results.  An
+ * allowed result past the finite range rounds to the largest value or to
+ * infinity ("If an allowed result is outside the finite range of the result
+ * type, then the rules in [[#floating-point-rounding-and-overflow]] apply"),
+ * and an infinity is an indeterminate value at run time. */
+static stex_ival allowed_reals(const iv_fmt *F, double l, double h)
+{
+    if (!(l >= -F->max && h <= F->max))
+        return stex_iv_any_float();
+    return stex_iv_finish(F, stex_iv_ceil(F, l), stex_iv_floor(F, h));
+}
+
 stex_ival stex_iv_abs_err(const iv_fmt *F, double lo, double hi, double e)
 {
     if (isnan(lo) || isnan(hi))
         return stex_iv_any_float();
     double l = nextafter(lo - e, -INFINITY), h = nextafter(hi + e, INFINITY);
-    return stex_iv_finish(F, stex_iv_ceil(F, l), stex_iv_floor(F, h));
+    return allowed_reals(F, l, h);
 }
 
 stex_ival stex_iv_ulp_err(const iv_fmt *F, double lo, double hi, double n)
@@ -121,7 +133,7 @@ stex_ival stex_iv_ulp_err(const iv_fmt *F, double lo, double hi, double n)
         return stex_iv_any_float();
     double m = fabs(l0) > fabs(h0) ? fabs(l0) : fabs(h0), u = n * stex_iv_ulp(F, m);
     double l = nextafter(l0 - u, -INFINITY), h = nextafter(h0 + u, INFINITY);
-    return stex_iv_finish(F, stex_iv_ceil(F, l), stex_iv_floor(F, h));
+    return allowed_reals(F, l, h);
 }
 
 /* ---- the public functions ---- */
