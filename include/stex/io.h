@@ -389,6 +389,9 @@ typedef struct stex_bounds_result {
     stex_reason_count by_reason[STEX_BOUNDS_REASONS_LISTED];
 } stex_bounds_result;
 
+/* Sets channel c (R, G, B, A) of a texel of format f to a code (the
+ * channel's bit field, as stex_bound and stex_channel_diff hold it). */
+STEX_API void stex_texel_set_code(stex_format f, uint8_t *texel, unsigned c, uint32_t code);
 /* Channel c of texel bytes of format f against its bound. */
 STEX_API stex_bound_verdict stex_bound_check(stex_format f, unsigned c, const stex_bound *b,
                                              const uint8_t *texel, stex_bound_miss *miss);

@@ -19,7 +19,12 @@ static const char SYNOPSIS[] =
     "format and size when none is given. A golden whose companions (data,\n"
     "sidecar, recorded inputs) do not belong together is refused. A readback\n"
     "in B, G, R, A order (a canvas or swap chain's bgra8unorm) is compared with\n"
-    "an rgba8unorm golden with its B and R bytes swapped, as the report says.\n";
+    "an rgba8unorm golden with its B and R bytes swapped, as the report says.\n"
+    "An allowed golden (`stex run ... --golden allowed`: X.bin.allowed beside\n"
+    "X.bin) holds the bounds of every value a conformant device may store:\n"
+    "values inside pass, each value outside is listed with its distance to\n"
+    "the nearest allowed one, unconstrained values are counted by reason.\n"
+    "--tolerance compares with its X.bin instead (the profile's output).\n";
 
 static const char EPILOGUE[] =
     "examples:\n"
@@ -31,9 +36,11 @@ static const char EPILOGUE[] =
     "  stex compare golden.bin canvas.raw.bin --format bgra8unorm   # B, R swapped\n"
     "  stex compare golden.png screenshot.png --swizzle bgra\n"
     "  stex compare golden.npy actual.npy --json\n"
+    "  stex compare allowed.bin gpu.raw.bin   # inside the bounds?\n"
     "\n"
-    "exit status: 0 equal within the tolerance, 1 mismatch, 2 usage error,\n"
-    "unreadable / incomparable input or unwritable output.\n";
+    "exit status: 0 equal within the tolerance (inside the bounds), 1 mismatch\n"
+    "(a value outside), 2 usage error, unreadable / incomparable input or\n"
+    "unwritable output.\n";
 
 /* --tolerance keeps its text for the report. */
 typedef struct compare_tolerance {
@@ -265,6 +272,33 @@ static int read_inputs(const compare_opts *o, const char *gpath, const stex_io_m
     return rc;
 }
 
+/* An allowed golden without --tolerance: the readback against its bounds. */
+static int compare_with_bounds(const compare_opts *o, const char *gpath, const stex_image *a,
+                               const compare_report *rep)
+{
+    if (o->diff)
+        return cli_usage("compare", "--diff: no picture is drawn against an allowed golden's "
+                                    "bounds; give --tolerance to compare with its X.bin");
+    stex_bounds b;
+    stex_status st = stex_read_allowed_golden(gpath, &b, NULL, NULL);
+    if (st)
+        return cli_fail("compare", st);
+    stex_bounds_result r;
+    int rc;
+    st = stex_compare_bounds(&b, a, &r);
+    if (st && st != STEX_MISMATCH)
+        rc = cli_fail("compare", st);
+    else {
+        if (o->json)
+            compare_bounds_print_json(rep, &b, &r);
+        else
+            compare_bounds_print_text(rep, &b, &r);
+        rc = st ? CLI_REFUSED : CLI_OK;
+    }
+    stex_bounds_free(&b);
+    return rc;
+}
+
 int cli_compare(int argc, char **argv)
 {
     const char *cmd = "compare";
@@ -303,6 +337,10 @@ int cli_compare(int argc, char **argv)
             goto done;
         }
         rep.swizzled = true;
+    }
+    if (gmeta.allowed && !cli_given(&cli_compare_spec, &args, "tolerance")) {
+        rc = compare_with_bounds(&o, gpath, &a, &rep);
+        goto done;
     }
     if (o.tolerance.tol.kind == STEX_TOLERANCE_ALLOWED && (rc = read_inputs(&o, gpath, &gmeta, &in)))
         goto done;

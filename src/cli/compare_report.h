@@ -22,5 +22,10 @@ void compare_print_text(const compare_report *rep, const stex_image *golden,
                         const stex_compare_result *r, bool equal);
 void compare_print_json(const compare_report *rep, const stex_image *golden,
                         const stex_compare_result *r, bool equal);
+/* Against an allowed golden's bounds (compare_bounds.c). */
+void compare_bounds_print_text(const compare_report *rep, const stex_bounds *b,
+                               const stex_bounds_result *r);
+void compare_bounds_print_json(const compare_report *rep, const stex_bounds *b,
+                               const stex_bounds_result *r);
 
 #endif

@@ -210,3 +210,38 @@ int64_t io_code_order(const stex_format_info *fi, unsigned c, uint32_t code)
         return (int64_t)raw;
     }
 }
+
+void stex_texel_set_code(stex_format f, uint8_t *t, unsigned c, uint32_t code)
+{
+    const stex_format_info *fi = stex_format_get(f);
+    unsigned bits = fi && c < 4 ? fi->bits[c] : 0;
+    if (!bits)
+        return;
+    uint64_t raw = bits >= 32 ? code : code & (((uint64_t)1 << bits) - 1);
+    switch (fi->packing) {
+    case STEX_PACKING_BGRA:
+    case STEX_PACKING_SRGB_BGRA: {
+        static const unsigned byte_of[4] = {2, 1, 0, 3};
+        t[byte_of[c]] = (uint8_t)raw;
+        break;
+    }
+    case STEX_PACKING_RGB10A2:
+    case STEX_PACKING_RG11B10:
+    case STEX_PACKING_RGB9E5: {
+        unsigned shift = 0;
+        for (unsigned i = 0; i < c; i++)
+            shift += fi->bits[i];
+        uint32_t mask = ((1u << bits) - 1u) << shift;
+        io_put32(t, (io_le32(t) & ~mask) | (uint32_t)raw << shift);
+        break;
+    }
+    default: {
+        unsigned off = 0;
+        for (unsigned i = 0; i < c; i++)
+            off += fi->bits[i] / 8;
+        for (unsigned b = 0; b < bits / 8; b++)
+            t[off + b] = (uint8_t)(raw >> (8 * b));
+        break;
+    }
+    }
+}
