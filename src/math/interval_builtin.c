@@ -25,11 +25,29 @@ static bool wild(const iv *a)
     return stex_iv_wild(a);
 }
 
+/* Is f(x) exact in double, so that it needs no widening?  exp2 of an
+ * integer and log2 of a power of two (the C library's are exact there),
+ * exp(0) and log(1). */
+static bool exact_at(double (*f)(double), double x)
+{
+    int e;
+    if (f == exp2)
+        return x == floor(x) && fabs(x) < 1000;
+    if (f == log2)
+        return x > 0 && frexp(x, &e) == 0.5;
+    return (f == exp && x == 0) || (f == log && x == 1);
+}
+
 /* f monotone non-decreasing: [f(lo), f(hi)] as a widened real range */
 static void range_up(double (*f)(double), iv a, double *lo, double *hi)
 {
     *lo = f(a.lo), *hi = f(a.hi);
+    double l = *lo, h = *hi;
     stex_iv_widen(lo, hi);
+    if (exact_at(f, a.lo))
+        *lo = l;
+    if (exact_at(f, a.hi))
+        *hi = h;
 }
 
 static iv sin_cos(const iv_fmt *F, iv a, bool is_cos)
@@ -101,8 +119,14 @@ static iv inverse_sqrt(const iv_fmt *F, iv a)
     a = stex_iv_flush_in(F, a);
     if (!(a.lo > 0))
         return stex_iv_any_float(); /* 1/sqrt(0) is inf, sqrt(x < 0) NaN */
-    double lo = 1 / sqrt(a.hi), hi = 1 / sqrt(a.lo);
+    double lo = 1 / sqrt(a.hi), hi = 1 / sqrt(a.lo), l = lo, h = hi;
     stex_iv_widen(&lo, &hi);
+    /* exact where sqrt(x) and 1 / sqrt(x) are (x = 4^k): no widening there */
+    double sl = sqrt(a.hi), sh = sqrt(a.lo);
+    if (fma(-sl, sl, a.hi) == 0 && fma(-l, sl, 1) == 0)
+        lo = l;
+    if (fma(-sh, sh, a.lo) == 0 && fma(-h, sh, 1) == 0)
+        hi = h;
     return stex_iv_ulp_err(F, lo, hi, 2);
 }
 

@@ -23,8 +23,11 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <fenv.h>
 #include <zlib.h>
 
+#include "stex/convert.h"
+#include "stex/format.h"
 #include "stex/interval.h"
 #include "stex/math.h"
 
@@ -177,12 +180,280 @@ static void test_sound_f16_lavapipe(void **state)
     assert_true(soundness("f16expr-lavapipe.tsv.gz") > 1000000);
 }
 
+
+/* ---- tightness: the host's directed rounding as the independent reference ---- */
+
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+
+static uint32_t next_u32(void)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return (uint32_t)(rng >> 11);
+}
+
+static float bits_f(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static uint32_t f_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+/* a positive normal f32 in [2^-20, 2^20] */
+static float moderate(void)
+{
+    uint32_t e = 107 + next_u32() % 40, m = next_u32() & 0x7fffffu;
+    return bits_f(e << 23 | m);
+}
+
+/* op under the host's rounding mode `mode` (volatile: computed at run time) */
+static float host_op(int mode, char op, float a, float b)
+{
+    volatile float x = a, y = b, r;
+    fesetround(mode);
+    r = op == '+' ? x + y : op == '-' ? x - y : x * y;
+    fesetround(FE_TONEAREST);
+    return r;
+}
+
+static stex_ival pt_f(float x)
+{
+    return stex_ival_of_bits('f', f_bits(x));
+}
+
+static void test_tight_correctly_rounded(void **state)
+{
+    (void)state;
+    static const struct { char op; stex_math_fn fn; } ops[] = {
+        {'+', STEX_MATH_ADD_F32}, {'-', STEX_MATH_SUB_F32}, {'*', STEX_MATH_MUL_F32}};
+    for (int i = 0; i < 20000; i++) {
+        float a = moderate(), b = moderate();
+        if (next_u32() & 1)
+            b = -b;
+        for (size_t k = 0; k < 3; k++) {
+            stex_ival in[2] = {pt_f(a), pt_f(b)}, r;
+            assert_int_equal(stex_ival_eval(ops[k].fn, in, &r), STEX_OK);
+            float lo = host_op(FE_DOWNWARD, ops[k].op, a, b), hi = host_op(FE_UPWARD, ops[k].op, a, b);
+            /* exactly {RD, RU}: the exact value, or its two neighbours */
+            if (lo == 0 && hi == 0) {
+                assert_true(r.lo == 0 && r.hi == 0);
+                continue;
+            }
+            assert_true(r.lo == lo && r.hi == hi);
+            assert_true(stex_ival_width_ulps('f', &r) <= 1);
+        }
+    }
+}
+
+static void test_tight_chain(void **state)
+{
+    (void)state;
+    /* n additions (then n multiplications) of positive values: every way of
+     * rounding each step lies between all-down and all-up (both monotone),
+     * and both ends are reachable, so the set must be exactly that */
+    for (int trial = 0; trial < 200; trial++) {
+        for (int k = 0; k < 2; k++) {
+            char op = k ? '*' : '+';
+            stex_math_fn fn = k ? STEX_MATH_MUL_F32 : STEX_MATH_ADD_F32;
+            float x = moderate(), dn = x, up = x;
+            stex_ival v = pt_f(x);
+            for (int n = 1; n <= 32; n++) {
+                float d = k ? 1.0f + bits_f((next_u32() & 0x007fffffu) | 0x3c000000u) : moderate();
+                stex_ival in[2] = {v, pt_f(d)};
+                assert_int_equal(stex_ival_eval(fn, in, &v), STEX_OK);
+                dn = host_op(FE_DOWNWARD, op, dn, d), up = host_op(FE_UPWARD, op, up, d);
+                assert_true(v.lo == dn && v.hi == up);
+            }
+        }
+    }
+}
+
+/* ---- single rules of WGSL's accuracy section, against values computed here ---- */
+
+static stex_ival eval1(stex_math_fn fn, float a)
+{
+    stex_ival in = pt_f(a), r[2];
+    assert_int_equal(stex_ival_eval(fn, &in, r), STEX_OK);
+    return r[0];
+}
+
+static stex_ival eval2(stex_math_fn fn, float a, float b)
+{
+    stex_ival in[2] = {pt_f(a), pt_f(b)}, r;
+    assert_int_equal(stex_ival_eval(fn, in, &r), STEX_OK);
+    return r;
+}
+
+static void test_rules(void **state)
+{
+    (void)state;
+    /* sin(1): absolute error 2^-11 on [-pi, pi]: the f32 values in [s - e, s + e] */
+    double s = sin(1.0), e = 0x1p-11;
+    stex_ival r = eval1(STEX_MATH_SIN_F32, 1.0f);
+    float want_lo = (float)(s - e), want_hi = (float)(s + e);
+    if (want_lo < s - e)
+        want_lo = nextafterf(want_lo, INFINITY);
+    if (want_hi > s + e)
+        want_hi = nextafterf(want_hi, -INFINITY);
+    assert_true(r.lo == want_lo && r.hi == want_hi);
+    /* outside [-pi, pi] the accuracy is undefined: any value */
+    assert_true(eval1(STEX_MATH_SIN_F32, 4.0f).flags & STEX_IVAL_ANY);
+    /* inverseSqrt(4) = 0.5 within 2 ULP: 0.5 is a power of two, ULP below it 2^-25 */
+    r = eval1(STEX_MATH_INVERSESQRT_F32, 4.0f);
+    assert_true(r.lo == 0.5 - 2 * 0x1p-25 && r.hi == 0.5 + 2 * 0x1p-25);
+    /* x / y: 2.5 ULP for |y| in [2^-126, 2^126], any beyond */
+    r = eval2(STEX_MATH_DIV_F32, 1.0f, 3.0f);
+    assert_true(stex_ival_contains_bits('f', &r, f_bits(1.0f / 3.0f)));
+    assert_true(stex_ival_width_ulps('f', &r) <= 5);
+    assert_true(eval2(STEX_MATH_DIV_F32, 1.0f, 0x1p127f).flags & STEX_IVAL_ANY);
+    assert_true(eval2(STEX_MATH_DIV_F32, 1.0f, 0.0f).flags & STEX_IVAL_ANY);
+    /* overflow is an indeterminate value at run time */
+    assert_true(eval2(STEX_MATH_MUL_F32, 0x1p100f, 0x1p100f).flags & STEX_IVAL_ANY);
+    /* subnormal results may flush: 2^-149 + 0 may be 0; inputs too */
+    r = eval2(STEX_MATH_ADD_F32, 0x1p-149f, 0.0f);
+    assert_true(stex_ival_contains_bits('f', &r, 0) && stex_ival_contains_bits('f', &r, 1));
+    r = eval2(STEX_MATH_MUL_F32, 0x1p-140f, 0x1p20f);
+    assert_true(stex_ival_contains_bits('f', &r, 0) && stex_ival_contains_bits('f', &r, f_bits(0x1p-120f)));
+    /* a zero's sign may be ignored: x - x is either zero */
+    r = eval2(STEX_MATH_SUB_F32, 1.5f, 1.5f);
+    assert_true(stex_ival_contains_bits('f', &r, 0x80000000u) && stex_ival_is_point('f', &r));
+    /* a NaN or infinite argument: anything (the Finite Math Assumption) */
+    assert_true(eval1(STEX_MATH_ABS_F32, INFINITY).flags & STEX_IVAL_ANY);
+    /* fma(a, b, c) may be a * b + c rounded twice or once */
+    float a = 1.0f + 0x1p-12f, b = 1.0f - 0x1p-12f, c = -1.0f;
+    stex_ival in3[3] = {pt_f(a), pt_f(b), pt_f(c)};
+    assert_int_equal(stex_ival_eval(STEX_MATH_FMA_F32, in3, &r), STEX_OK);
+    assert_true(stex_ival_contains_bits('f', &r, f_bits(fmaf(a, b, c))));
+    assert_true(stex_ival_contains_bits('f', &r, f_bits(a * b + c)) || a * b + c == 0);
+    /* integers exact */
+    stex_ival ii[2] = {stex_ival_of_bits('i', (uint32_t)-7), stex_ival_of_bits('i', 2)};
+    assert_int_equal(stex_ival_eval(STEX_MATH_DIV_I32, ii, &r), STEX_OK);
+    assert_true(stex_ival_is_point('i', &r) && r.lo == -3);
+    /* an integer set: the sum of [0, 9] and [10, 10] */
+    ii[0] = (stex_ival){0, 9, 0}, ii[1] = (stex_ival){10, 10, 0};
+    assert_int_equal(stex_ival_eval(STEX_MATH_ADD_I32, ii, &r), STEX_OK);
+    assert_true(r.lo == 10 && r.hi == 19);
+}
+
+/* ---- storage against stex_texel_allowed and every profile's texels ---- */
+
+static bool storable(stex_format f)
+{
+    const stex_format_info *fi = stex_format_get(f);
+    return fi && fi->kind == STEX_KIND_COLOR && stex_encoder(f) && fi->packing != STEX_PACKING_SRGB &&
+           fi->packing != STEX_PACKING_SRGB_BGRA && fi->packing != STEX_PACKING_RGB9E5 &&
+           fi->packing != STEX_PACKING_OPAQUE;
+}
+
+static int64_t signed_code(const stex_format_info *fi, unsigned c, uint32_t k)
+{
+    unsigned n = fi->bits[c];
+    bool sgn = fi->type == STEX_CHANNEL_SNORM || fi->type == STEX_CHANNEL_SINT;
+    if (!sgn || n == 32)
+        return sgn ? (int32_t)k : (int64_t)k;
+    return (int32_t)(k << (32 - n)) >> (32 - n);
+}
+
+/* a texel's channel code, for plain layouts of whole bytes */
+static bool plain_offset(const stex_format_info *fi, unsigned c, unsigned *off)
+{
+    if (fi->packing != STEX_PACKING_PLAIN)
+        return false;
+    *off = 0;
+    for (unsigned i = 0; i < c; i++)
+        *off += fi->bits[i] / 8;
+    return fi->bits[c] % 8 == 0;
+}
+
+static void test_storage(void **state)
+{
+    (void)state;
+    uint32_t fvals[64] = {0, 0x80000000u, 1, 0x80000001u, 0x3f800000u, 0xbf800000u, 0x3f000000u,
+                          0xbf000000u, 0x3b008081u, 0x3e99999au, 0x477fe000u, 0x477ff000u,
+                          0x47800000u, 0x7f800000u, 0xff800000u, 0x40000000u, 0x38800000u,
+                          0x33800000u, 0x3c000000u, 0x7f7fffffu};
+    int nf = 20;
+    while (nf < 64)
+        fvals[nf++] = next_u32() % 3 ? (next_u32() & 0x3fffffffu) | (next_u32() & 0x80000000u)
+                                     : next_u32();
+    unsigned checked = 0;
+    for (int f = 1; f < STEX_FORMAT_COUNT; f++) {
+        if (!storable((stex_format)f))
+            continue;
+        const stex_format_info *fi = stex_format_get((stex_format)f);
+        bool is_int = fi->type == STEX_CHANNEL_UINT || fi->type == STEX_CHANNEL_SINT;
+        char vt = fi->type == STEX_CHANNEL_SINT ? 'i' : fi->type == STEX_CHANNEL_UINT ? 'u' : 'f';
+        for (int i = 0; i < nf; i++) {
+            uint32_t x = fvals[i];
+            if (is_int && i < 20)
+                x = (uint32_t)((int32_t)(i * 37) - 300) * (i & 1 ? 1000u : 1u);
+            if (!is_int && (x & 0x7fffffffu) > 0x7f800000u)
+                continue; /* NaN: checked below by code ranges only */
+            stex_vec4 in = {.u = {x, x, x, x}};
+            for (int p = 0; p < 3; p++) {
+                const stex_profile *prof = stex_profile_get((stex_profile_id)p);
+                uint8_t bytes[16] = {0};
+                stex_vec4 back;
+                assert_int_equal(stex_encode_texel(prof, (stex_format)f, &in, bytes), STEX_OK);
+                assert_true(stex_texel_allowed((stex_format)f, &in, bytes));
+                for (int q = 0; q < 3; q++) {
+                    assert_int_equal(stex_decode_texel(stex_profile_get((stex_profile_id)q),
+                                                       (stex_format)f, bytes, &back), STEX_OK);
+                    for (unsigned c = 0; c < 4; c++) {
+                        stex_ival set = stex_ival_store((stex_format)f, c, stex_ival_of_bits(vt, x));
+                        if (!stex_ival_contains_bits(vt, &set, back.u[c]))
+                            fail_msg("%s channel %u: stored 0x%08x, profile %d reads 0x%08x outside",
+                                     fi->name, c, x, q, back.u[c]);
+                        checked++;
+                    }
+                }
+            }
+            /* every code of a plain channel inside the set's codes is one
+             * stex_texel_allowed accepts, and the codes just outside are not */
+            for (unsigned c = 0; c < fi->channels; c++) {
+                unsigned off;
+                if (!plain_offset(fi, c, &off) || fi->type == STEX_CHANNEL_FLOAT || fi->bits[c] == 32)
+                    continue;
+                stex_ival set = stex_ival_store((stex_format)f, c, stex_ival_of_bits(vt, x));
+                uint32_t lo, hi;
+                stex_ival_channel_codes((stex_format)f, c, set, &lo, &hi);
+                int64_t klo = signed_code(fi, c, lo), khi = signed_code(fi, c, hi);
+                assert_true(klo <= khi);
+                uint8_t bytes[16] = {0};
+                stex_encode_texel(stex_profile_get(STEX_PROFILE_SPEC), (stex_format)f, &in, bytes);
+                for (int64_t k = klo - 1; k <= khi + 1; k++) {
+                    for (unsigned b = 0; b < fi->bits[c] / 8; b++)
+                        bytes[off + b] = (uint8_t)((uint64_t)k >> (8 * b));
+                    if (signed_code(fi, c, (uint32_t)k & ((1u << fi->bits[c]) - 1)) != k)
+                        continue; /* past the channel's codes */
+                    bool inside = k >= klo && k <= khi;
+                    if (stex_texel_allowed((stex_format)f, &in, bytes) != inside)
+                        fail_msg("%s channel %u: value 0x%08x code %lld: set says %d, "
+                                 "stex_texel_allowed %d", fi->name, c, x, (long long)k, inside,
+                                 !inside);
+                }
+            }
+        }
+    }
+    assert_true(checked > 10000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sound_lavapipe),
         cmocka_unit_test(test_sound_nvidia),
         cmocka_unit_test(test_sound_f16_lavapipe),
+        cmocka_unit_test(test_tight_correctly_rounded),
+        cmocka_unit_test(test_tight_chain),
+        cmocka_unit_test(test_rules),
+        cmocka_unit_test(test_storage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
