@@ -78,9 +78,8 @@ STEX_API bool stex_ival_is_any(char type, const stex_ival *v);
 STEX_API bool stex_ival_contains_bits(char type, const stex_ival *v, uint32_t bits);
 /* The smallest set holding both (the union's hull). */
 STEX_API stex_ival stex_ival_join(char type, stex_ival a, stex_ival b);
-/* The width of v in units of the type's least spacing at its ends: the
- * number of values of the type strictly above lo up to hi, for floats
- * (0 for a point, 1 for two neighbours; zero counted once); hi - lo for
+/* The width of v: for floats (hi - lo) in WGSL's ULP at the larger of
+ * |lo| and |hi| (0 for a point, 1 for two neighbours); hi - lo for
  * integers; INFINITY when unbounded or STEX_IVAL_ANY. */
 STEX_API double stex_ival_width_ulps(char type, const stex_ival *v);
 /* "[lo, hi]" ("1.5", "[-0x1p-149, 0x1p-149] or NaN", "any"), %.9g-style

@@ -205,20 +205,10 @@ double stex_ival_width_ulps(char type, const stex_ival *v)
         return v->hi - v->lo;
     if (isinf(v->lo) || isinf(v->hi))
         return INFINITY;
-    /* count grid values: the ordinal of a value is its f32/f16 bits made signed */
-    double n = 0;
-    if (type == 'f') {
-        float lo = (float)v->lo, hi = (float)v->hi;
-        int64_t a = (int64_t)(m_bits(lo) & 0x7fffffffu) * (lo < 0 ? -1 : 1);
-        int64_t b = (int64_t)(m_bits(hi) & 0x7fffffffu) * (hi < 0 ? -1 : 1);
-        n = (double)(b - a);
-    } else {
-        uint32_t lb = stex_m_d2h(v->lo), hb = stex_m_d2h(v->hi);
-        long a = (long)(lb & 0x7fffu) * (v->lo < 0 ? -1 : 1);
-        long b = (long)(hb & 0x7fffu) * (v->hi < 0 ? -1 : 1);
-        n = (double)(b - a);
-    }
-    return n;
+    /* in WGSL's ULP at the larger magnitude (the spacing below it at a power
+     * of two), so that two neighbours are 1 apart on either side of one */
+    double m = fmax(fabs(v->lo), fabs(v->hi));
+    return (v->hi - v->lo) / stex_iv_ulp(F, m);
 }
 
 static int put_value(char type, double x, char *buf, size_t size)

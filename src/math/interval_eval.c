@@ -124,7 +124,12 @@ static stex_status eval_int(stex_math_fn fn, const char *it, int nin, const char
     for (int i = 0; i < nin; i++)
         if ((in[i].flags & STEX_IVAL_ANY) || it[i] == 'f' || it[i] == 'h')
             goto any;
-    if (nout == 1 && int_monotone(fn, ot[0], in, out))
+    bool points = true;
+    for (int i = 0; i < nin; i++)
+        points &= is_point(&in[i]);
+    /* points: exact (wrapping as WGSL's integers do); sets: by their ends
+     * where monotone, else every combination */
+    if (!points && nout == 1 && int_monotone(fn, ot[0], in, out))
         return STEX_OK;
     if (enumerate(fn, it, nin, ot, nout, in, out))
         return STEX_OK;
