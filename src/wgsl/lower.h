@@ -136,10 +136,10 @@ typedef struct wg_ctx {
     bool pipeline;          /* lowering for a pipeline: every override used has a value */
     uint32_t pending_uses;  /* uses of pending overrides so far (wg_global.pending) */
     uint32_t override_uses; /* uses of any override so far: a const may not depend on one */
+    uint32_t var_uses;      /* uses of module-scope variables so far: an override-expression
+                             * names none */
     bool wg_memory_pending; /* a var<workgroup> array's element count is an override
                              * without a value: wg_memory counts it as one element */
-    bool workgroup_type;    /* resolving a var<workgroup>'s type: the one place an array
-                             * may have an override-expression element count */
     bool oom;
     bool limit_hit;         /* a [limits] error was reported: lowering winds down */
     uint32_t inlined;       /* user-function calls inlined so far */
@@ -204,6 +204,10 @@ wg_global *wg_global_find(wg_ctx *x, const char *name, wg_loc loc);
 bool wg_need_f16(wg_ctx *x, wg_loc loc, const char *what);
 /* Resolves a type expression (vec2<f32>, array<u32, 4>, a struct name); -1 on error. */
 int wg_resolve_type(wg_ctx *x, const wg_expr *e);
+/* False, after the error at type expression te's count (or the alias that
+ * names it), when `type` is an array whose count is an override-expression
+ * (WGSL 6.2.9: only a var<workgroup> holds one), `what` the declaration. */
+bool wg_not_override_sized(wg_ctx *x, int type, const wg_expr *te, const char *what);
 /* Whether an identifier names a type (so `name(...)` is a constructor). */
 bool wg_names_type(wg_ctx *x, const char *name);
 /* An override's key in a pipeline's constants: its @id in decimal, else its name. */

@@ -1177,6 +1177,7 @@ static wg_val identifier(wg_ctx *x, const wg_expr *e)
     }
     x->pending_uses += g->pending;
     x->override_uses += g->decl->kind == D_OVERRIDE;
+    x->var_uses += g->decl->kind == D_VAR;
     return g->val;
 }
 

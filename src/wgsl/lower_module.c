@@ -52,17 +52,27 @@ bool wg_names_type(wg_ctx *x, const char *name)
     return g && (g->decl->kind == D_STRUCT || g->decl->kind == D_ALIAS);
 }
 
+/* Whether v, lowered while x->pending_uses and x->var_uses went on from
+ * pending and vars, is an override-expression (WGSL 8.x): a constant, or a
+ * value computed from overrides whose values the pipeline gives, naming no
+ * variable (a run-time value from anything else is not one). */
+static bool override_expr(const wg_ctx *x, wg_val v, uint32_t pending, uint32_t vars)
+{
+    return v.kind == V_CONST ||
+           (v.kind == V_REG && x->pending_uses > pending && x->var_uses == vars);
+}
+
 /* A constant integer (array counts, @binding, @align) in *out; false after
  * an error.  override_ok: an override-expression is allowed, and while the
  * module is checked one whose value the pipeline supplies counts as 1. */
 static bool const_int(wg_ctx *x, const wg_expr *e, const char *what, bool override_ok,
                       int64_t *out)
 {
-    uint32_t pending = x->pending_uses;
+    uint32_t pending = x->pending_uses, vars = x->var_uses;
     wg_val v = wg_expr_lower(x, e);
     if (v.kind == V_ERROR)
         return false;
-    if (override_ok && v.kind == V_REG && x->pending_uses > pending &&
+    if (override_ok && v.kind == V_REG && override_expr(x, v, pending, vars) &&
         wg_type_is_integer(x->types, v.type) && wg_type_is_scalar(x->types, v.type)) {
         *out = 1;
         return true;
@@ -130,6 +140,13 @@ static int struct_type(wg_ctx *x, wg_global *g)
         if (mt->kind == TY_ARRAY && mt->n == 0 && i + 1 != d->nparams)
             WG_ERR(x, d->params[i].loc, "runtime-sized-array",
                    "a runtime-sized array must be the last member of a struct");
+        if (mt->kind == TY_ARRAY && mt->override_sized) {
+            WG_ERR(x, d->params[i].loc, "struct-types", "struct %s's member '%s' is an array "
+                   "whose element count is an override-expression, which no struct may hold",
+                   d->name, m[i].name);
+            free(m);
+            return -1;
+        }
         /* @align(n): a power of two, a multiple of the type's own alignment (so
          * offsets stay whole words for 32-bit types); @size(n): at least the
          * type's size (WGSL 12.3) */
@@ -147,6 +164,12 @@ static int struct_type(wg_ctx *x, wg_global *g)
             else
                 m[i].align_attr = (uint32_t)v;
         }
+        /* @location(n) (WGSL 12.3.1.4): a non-negative constant, evaluated here
+         * even where no entry point's interface uses the struct */
+        const wg_attr *lo = wg_find_attr(pm->attrs, pm->nattrs, "location");
+        if (lo && lo->nargs == 1 && const_int(x, lo->args[0], "@location", false, &v) && v < 0)
+            WG_ERR(x, lo->loc, "attribute-location", "@location(%lld) is negative",
+                   (long long)v);
         if (sz && sz->nargs == 1 && const_int(x, sz->args[0], "@size", false, &v)) {
             if (v < (int64_t)mt->size || v > (1 << 30) || (mt->kind == TY_ARRAY && mt->n == 0))
                 WG_ERR(x, sz->loc, "attribute-size", "@size(%lld) is smaller than %s's size "
@@ -323,15 +346,12 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
         if (el < 0)
             return -1;
         int64_t count = 0;
+        bool by_override = false; /* where such a type may stand is checked where it stands */
         if (e->ntargs == 2) {
             uint32_t overrides = x->override_uses;
             if (!const_int(x, e->targs[1], "an array's element count", true, &count))
                 return -1;
-            if (x->override_uses > overrides && !x->workgroup_type) {
-                WG_ERR(x, e->targs[1]->loc, "array-types", "an array whose element count is "
-                       "an override-expression may only be the type of a var<workgroup>");
-                return -1;
-            }
+            by_override = x->override_uses > overrides;
             if (count <= 0) {
                 WG_ERR(x, e->targs[1]->loc, "array-types", "an array's element count must be "
                        "greater than 0, not %lld", (long long)count);
@@ -342,6 +362,11 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
         if (et->kind == TY_ARRAY && et->n == 0) {
             WG_ERR(x, e->targs[0]->loc, "array-types", "an array's element may not be a "
                    "runtime-sized array");
+            return -1;
+        }
+        if (et->kind == TY_ARRAY && et->override_sized) {
+            WG_ERR(x, e->targs[0]->loc, "array-types", "an array's element may not be an "
+                   "array whose element count is an override-expression");
             return -1;
         }
         /* the byte size, in 64 bits: as Dawn, at most 0xffffffff bytes */
@@ -357,7 +382,8 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
                    WG_MAX_TYPE_NESTING);
             return -1;
         }
-        return wg_type_array(ts, el, (uint32_t)count);
+        return wg_type_intern(ts, &(wg_type){.kind = TY_ARRAY, .elem = el, .n = (uint32_t)count,
+                                             .override_sized = by_override});
     }
     if (!strcmp(n, "atomic")) {
         int el = e->ntargs == 1 ? wg_resolve_type(x, e->targs[0]) : -1;
@@ -378,6 +404,13 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
             if (sp == SP_NONE)
                 WG_ERR(x, e->targs[0]->loc, "address-space", "unknown address space '%s'",
                        e->targs[0]->name);
+            return -1;
+        }
+        if (sp != SP_WORKGROUP && wg_ty(ts, el)->kind == TY_ARRAY &&
+            wg_ty(ts, el)->override_sized) {
+            WG_ERR(x, e->targs[1]->loc, "ref-ptr-types", "an array whose element count is an "
+                   "override-expression is only a var<workgroup>'s store type: "
+                   "ptr<workgroup, ...>, not ptr<%s, ...>", e->targs[0]->name);
             return -1;
         }
         stex_access a = sp == SP_STORAGE ? STEX_ACCESS_READ_ONLY : STEX_ACCESS_READ_WRITE;
@@ -463,6 +496,18 @@ static const char *buffer_type_problem(const wg_types *ts, int id, wg_space sp, 
     }
 }
 
+bool wg_not_override_sized(wg_ctx *x, int type, const wg_expr *te, const char *what)
+{
+    const wg_type *t = wg_ty(x->types, type);
+    if (t->kind != TY_ARRAY || !t->override_sized)
+        return true;
+    wg_loc at = te->kind == E_IDENT && !strcmp(te->name, "array") && te->ntargs == 2
+                    ? te->targs[1]->loc : te->loc;
+    WG_ERR(x, at, "array-types", "an array whose element count is an override-expression may "
+           "only be the type of a var<workgroup>, not of %s", what);
+    return false;
+}
+
 static void resource_var(wg_ctx *x, wg_global *g)
 {
     const wg_decl *d = g->decl;
@@ -517,6 +562,11 @@ static void resource_var(wg_ctx *x, wg_global *g)
         if (sp == SP_UNIFORM || a == STEX_ACCESS_WRITE_ONLY || a == STEX_ACCESS_UNDEFINED)
             WG_ERR(x, d->loc, "access-mode", "'%s' is not an access mode of var<%s>", d->access,
                    d->space);
+    }
+    if (!wg_not_override_sized(x, type, d->type, sp == SP_UNIFORM ? "a var<uniform>"
+                                                                   : "a var<storage>")) {
+        g->val = wg_error_val();
+        return;
     }
     const char *bad = buffer_type_problem(x->types, type, sp, a);
     if (bad) {
@@ -574,8 +624,13 @@ static void override(wg_ctx *x, wg_global *g)
 {
     const wg_decl *d = g->decl;
     int type = d->type ? wg_resolve_type(x, d->type) : -1;
-    uint32_t pending = x->pending_uses;
+    uint32_t pending = x->pending_uses, vars = x->var_uses;
     wg_val v = d->init ? wg_expr_lower(x, d->init) : wg_error_val();
+    if (v.kind != V_ERROR && !override_expr(x, v, pending, vars)) {
+        WG_ERR(x, d->init->loc, "const-expr", "the initializer of '%s' is not an "
+               "override-expression", d->name);
+        v = wg_error_val();
+    }
     if (type < 0 && (v.kind == V_CONST || v.kind == V_REG))
         type = wg_type_concrete(x->types, v.type);
     if (type < 0) {
@@ -760,9 +815,7 @@ static void analyse(wg_ctx *x, wg_global *g)
             if (d->access) /* WGSL 7.3: only var<storage> names an access mode */
                 WG_ERR(x, d->loc, "var-decls", "var<%s> takes no access mode", d->space);
             uint32_t pending = x->pending_uses;
-            x->workgroup_type = sp == SP_WORKGROUP;
             int type = d->type ? wg_resolve_type(x, d->type) : -1;
-            x->workgroup_type = false;
             if (sp == SP_WORKGROUP && x->pending_uses > pending)
                 x->wg_memory_pending = true; /* its size waits for the pipeline */
             if (sp == SP_WORKGROUP) {
@@ -776,6 +829,13 @@ static void analyse(wg_ctx *x, wg_global *g)
                     WG_ERR(x, d->init->loc, "var-decls", "var<workgroup> takes no initializer");
                 if (!wg_type_plain(x->types, type)) { /* WGSL 7.3: its store type is plain */
                     WG_ERR(x, d->loc, "var-decls", "var<workgroup> cannot hold %s",
+                           wg_tname(x, type));
+                    g->val = wg_error_val();
+                    break;
+                }
+                if (!wg_type_fixed_footprint(x->types, type)) { /* WGSL 6.4.1 */
+                    WG_ERR(x, d->loc, "address-space", "var<workgroup> cannot hold %s: its "
+                           "store type needs a fixed footprint (no runtime-sized array)",
                            wg_tname(x, type));
                     g->val = wg_error_val();
                     break;
@@ -795,13 +855,21 @@ static void analyse(wg_ctx *x, wg_global *g)
                                           .dyn = WG_NONE_REG, .access = STEX_ACCESS_READ_WRITE,
                                           .halves = f16_halves(x, type)}};
             } else if (sp == SP_PRIVATE) {
+                uint32_t pend = x->pending_uses, vars = x->var_uses;
                 wg_val init = d->init ? wg_expr_lower(x, d->init) : wg_error_val();
-                if (d->init && init.kind != V_CONST && init.kind != V_ERROR)
+                /* WGSL 7.3: a const- or override-expression */
+                if (init.kind != V_ERROR && !override_expr(x, init, pend, vars)) {
                     WG_ERR(x, d->init->loc, "const-expr", "a var<private> initializer must be "
-                           "a const-expression");
-                if (type < 0 && init.kind == V_CONST)
+                           "a const-expression or an override-expression");
+                    init = wg_error_val();
+                }
+                if (type < 0 && (init.kind == V_CONST || init.kind == V_REG))
                     type = wg_type_concrete(x->types, init.type);
                 if (type < 0) {
+                    g->val = wg_error_val();
+                    break;
+                }
+                if (d->type && !wg_not_override_sized(x, type, d->type, "a var<private>")) {
                     g->val = wg_error_val();
                     break;
                 }
@@ -813,10 +881,11 @@ static void analyse(wg_ctx *x, wg_global *g)
                 }
                 uint32_t words = wg_ty(x->types, type)->words;
                 uint32_t reg = wg_reg_alloc(x, words);
-                if (init.kind == V_CONST) {
+                if (init.kind == V_CONST || init.kind == V_REG) {
                     init = wg_convert(x, init, type, d->loc, "the initializer");
-                    if (init.kind == V_CONST) {
-                        uint32_t src = wg_const_reg(x, init.c, type);
+                    if (init.kind == V_CONST || init.kind == V_REG) {
+                        uint32_t src = init.kind == V_REG ? init.reg
+                                                          : wg_const_reg(x, init.c, type);
                         wg_ins *i = wg_emit(x, OP_MOV);
                         i->d = reg, i->a = src, i->n = (uint16_t)words;
                     }

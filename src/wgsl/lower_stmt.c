@@ -337,6 +337,10 @@ static void decl_stmt(wg_ctx *x, const wg_decl *d)
             wg_scope_push(x, d->name, wg_error_val());
             return;
         }
+        if (d->type && !wg_not_override_sized(x, type, d->type, "a function-scope var")) {
+            wg_scope_push(x, d->name, wg_error_val());
+            return;
+        }
         if (!wg_type_constructible(x->types, type)) {
             WG_ERR(x, d->loc, "var-decls", "a function-scope var cannot hold %s",
                    wg_tname(x, type));

@@ -161,17 +161,65 @@ static bool int_texture(wg_ctx *x, uint32_t ref)
     return false;
 }
 
+/* A resource (buffer, texture or sampler binding) that the function lowered in x uses. */
+static bool used_resource(const wg_global *g)
+{
+    return g->used && g->decl->kind == D_VAR &&
+           (g->val.kind == V_HANDLE || (g->val.kind == V_REF && (g->val.ref.space == SP_UNIFORM ||
+                                                                 g->val.ref.space == SP_STORAGE)));
+}
+
+/* WGSL 13.3.2: the resources an entry point uses have distinct binding
+ * points (variables that share one are fine in different entry points). */
+static void binding_collisions(wg_ctx *x)
+{
+    for (uint32_t a = 0; a < x->ast->n; a++)
+        for (uint32_t b = a + 1; used_resource(&x->globals[a]) && b < x->ast->n; b++)
+            if (used_resource(&x->globals[b]) &&
+                x->globals[a].val.ref.binding == x->globals[b].val.ref.binding) {
+                uint32_t ref = x->globals[a].val.ref.binding;
+                wg_error(x->d, x->globals[b].decl->loc, "resource-interface",
+                         "'%s' and '%s' both use @group(%u) @binding(%u) in the entry point",
+                         x->globals[a].decl->name, x->globals[b].decl->name,
+                         (unsigned)STEX_BINDING_GROUP(ref), (unsigned)STEX_BINDING_NUMBER(ref));
+            }
+}
+
+/* A @vertex or @fragment entry point (checked, never run): what its stage
+ * may use (WGSL 6.4: var<workgroup> is the compute stage's alone; a vertex
+ * shader writes no storage - neither var<storage, read_write> nor a write or
+ * read_write storage texture), and distinct binding points. */
+static void graphics_entry_check(wg_ctx *x, const wg_decl *fn, bool vertex)
+{
+    const char *stage = vertex ? "vertex" : "fragment";
+    for (uint32_t i = 0; i < x->ast->n; i++) {
+        const wg_global *g = &x->globals[i];
+        if (!g->used || g->decl->kind != D_VAR)
+            continue;
+        const wg_type *t = g->val.kind == V_HANDLE ? wg_ty(x->types, g->val.type) : NULL;
+        const char *what =
+            g->val.kind == V_REF && g->val.ref.space == SP_WORKGROUP ? "var<workgroup>"
+            : !vertex ? NULL
+            : g->val.kind == V_REF && g->val.ref.space == SP_STORAGE &&
+                      g->val.ref.access == STEX_ACCESS_READ_WRITE
+                ? "var<storage, read_write>"
+            : t && t->kind == TY_STORAGE_TEXTURE && t->access != STEX_ACCESS_READ_ONLY
+                ? "a writable storage texture"
+                : NULL;
+        if (what)
+            wg_error(x->d, fn->loc, "shader-stage", "%s entry point '%s' uses %s '%s' (line "
+                     "%u), which the %s stage may not", stage, fn->name, what, g->decl->name,
+                     g->decl->loc.line, stage);
+    }
+    binding_collisions(x);
+}
+
 /* The layout entries of the resources an entry point used (its reflection). */
 static bool reflect(wg_ctx *x, entry_info *ep)
 {
     uint32_t n = 0;
-    for (uint32_t i = 0; i < x->ast->n; i++) {
-        const wg_global *g = &x->globals[i];
-        if (g->used && g->decl->kind == D_VAR && (g->val.kind == V_HANDLE ||
-            (g->val.kind == V_REF && (g->val.ref.space == SP_UNIFORM ||
-                                      g->val.ref.space == SP_STORAGE))))
-            n++;
-    }
+    for (uint32_t i = 0; i < x->ast->n; i++)
+        n += used_resource(&x->globals[i]);
     /* the texture-sampler pairs of the sampling calls (WebGPU validates each) */
     uint32_t np = 0;
     for (uint32_t c = 0; c < x->prog->ncode; c++)
@@ -194,9 +242,7 @@ static bool reflect(wg_ctx *x, entry_info *ep)
     uint32_t k = 0;
     for (uint32_t i = 0; i < x->ast->n; i++) {
         const wg_global *g = &x->globals[i];
-        if (!(g->used && g->decl->kind == D_VAR && (g->val.kind == V_HANDLE ||
-              (g->val.kind == V_REF && (g->val.ref.space == SP_UNIFORM ||
-                                        g->val.ref.space == SP_STORAGE)))))
+        if (!used_resource(g))
             continue;
         stex_layout_entry *e = &ep->entries[k];
         ep->names[k++] = g->decl->name;
@@ -256,17 +302,7 @@ static bool reflect(wg_ctx *x, entry_info *ep)
             e->buffer.min_binding_size = size;
         }
     }
-    /* WGSL: an entry point's resources have distinct binding points */
-    for (uint32_t a = 0; a < n; a++)
-        for (uint32_t b = a + 1; b < n; b++)
-            if (ep->entries[a].group == ep->entries[b].group &&
-                ep->entries[a].binding == ep->entries[b].binding) {
-                const wg_global *g = wg_global_find(x, ep->names[b], (wg_loc){0});
-                wg_error(x->d, g ? g->decl->loc : (wg_loc){0}, "resource-interface",
-                         "'%s' and '%s' both use @group(%u) @binding(%u) in the entry point",
-                         ep->names[a], ep->names[b], ep->entries[a].group,
-                         ep->entries[a].binding);
-            }
+    binding_collisions(x);
     ep->pub.entries = ep->entries;
     ep->pub.entry_count = n;
     ep->pub.binding_names = ep->names;
@@ -401,6 +437,9 @@ static bool lower(stex_wgsl_module *m, const wg_decl *fn, bool entry, wg_diags *
         wg_lower_function(&x, fn, entry);
     m->limited |= x.limit_hit;
     bool ok = !x.oom;
+    bool vertex = wg_find_attr(fn->attrs, fn->nattrs, "vertex") != NULL;
+    if (ok && !opt && (vertex || wg_find_attr(fn->attrs, fn->nattrs, "fragment")))
+        graphics_entry_check(&x, fn, vertex);
     if (ok && entry) {
         ep->pub.workgroup_memory_size = (x.wg_memory + 3) / 4 * 4;
         ep->pub.workgroup_memory_by_override = x.wg_memory_pending;
@@ -651,7 +690,8 @@ static void check_module(stex_wgsl_module *m)
                     lower(m, d, entry, &m->diags, NULL, &prog, ep);
                 program_free(&prog);
             } else if (d->kind == D_CONST_ASSERT || d->kind == D_CONST || d->kind == D_STRUCT ||
-                       d->kind == D_ALIAS || d->kind == D_VAR || d->kind == D_OVERRIDE) {
+                       d->kind == D_ALIAS || d->kind == D_VAR || d->kind == D_OVERRIDE ||
+                       d->kind == D_LET) { /* a module-scope let: its error */
                 /* module-scope declarations are checked even if nothing uses them */
                 x.line = d->loc.line;
                 uint32_t overrides = x.override_uses;

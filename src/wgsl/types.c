@@ -78,7 +78,8 @@ static void layout(const wg_types *ts, wg_type *t)
 static bool same(const wg_type *a, const wg_type *b)
 {
     if (a->kind != b->kind || a->elem != b->elem || a->n != b->n || a->dim != b->dim ||
-        a->format != b->format || a->access != b->access || a->space != b->space)
+        a->format != b->format || a->access != b->access || a->space != b->space ||
+        a->override_sized != b->override_sized)
         return false;
     if (a->kind == TY_STRUCT)
         return a == b; /* structs are nominal: never merged */
@@ -89,7 +90,7 @@ static uint32_t type_hash(const wg_type *t)
 {
     uint64_t h = 1469598103934665603ull;
     const uint64_t f[] = {(uint64_t)t->kind, (uint64_t)(uint32_t)t->elem, t->n, t->dim,
-                          t->format, t->access, t->space};
+                          t->format, t->access, t->space, t->override_sized};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         h = (h ^ f[i]) * 1099511628211ull;
     return (uint32_t)(h ^ h >> 32);
@@ -263,8 +264,8 @@ bool wg_type_constructible(const wg_types *ts, int id)
     case TY_BOOL: case TY_I32: case TY_U32: case TY_F32: case TY_AINT: case TY_AFLOAT:
     case TY_VEC: case TY_MAT: case TY_F16:
         return true;
-    case TY_ARRAY:
-        return t->n && wg_type_constructible(ts, t->elem);
+    case TY_ARRAY: /* a fixed count that a const-expression gives */
+        return t->n && !t->override_sized && wg_type_constructible(ts, t->elem);
     case TY_STRUCT:
         for (uint32_t i = 0; i < t->nmembers; i++)
             if (!wg_type_constructible(ts, t->members[i].type))
@@ -273,6 +274,16 @@ bool wg_type_constructible(const wg_types *ts, int id)
     default:
         return false;
     }
+}
+
+bool wg_type_fixed_footprint(const wg_types *ts, int id)
+{
+    const wg_type *t = &ts->t[id];
+    if (t->kind == TY_ARRAY)
+        return t->n != 0;
+    if (t->kind == TY_STRUCT && t->nmembers) /* only the last member may be runtime-sized */
+        return wg_type_fixed_footprint(ts, t->members[t->nmembers - 1].type);
+    return true;
 }
 
 bool wg_type_plain(const wg_types *ts, int id)
@@ -402,7 +413,10 @@ const char *wg_type_name(const wg_types *ts, int id, char *buf, size_t size)
         snprintf(buf, size, "vec%u<%s>", t->n, wg_type_name(ts, t->elem, a, sizeof a));
         break;
     case TY_ARRAY:
-        if (t->n)
+        if (t->override_sized) /* its count is the pipeline's: no number while checked */
+            snprintf(buf, size, "array<%s, (override-expression)>",
+                     wg_type_name(ts, t->elem, a, sizeof a));
+        else if (t->n)
             snprintf(buf, size, "array<%s, %u>", wg_type_name(ts, t->elem, a, sizeof a), t->n);
         else
             snprintf(buf, size, "array<%s>", wg_type_name(ts, t->elem, a, sizeof a));

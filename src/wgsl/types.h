@@ -39,6 +39,9 @@ typedef struct wg_type {
     wg_type_kind kind;
     int elem;                   /* vec, array, atomic, ptr: the element / store type */
     uint32_t n;                 /* vec: 2..4; array: count, 0 = runtime-sized; mat: columns */
+    bool override_sized;        /* array: its count is an override-expression (WGSL 6.2.9:
+                                 * then neither constructible nor host-shareable, and only
+                                 * a var<workgroup>'s store type or a ptr<workgroup>'s) */
     uint32_t words;             /* registers a value takes */
     uint32_t size, align;       /* memory layout; array: size = n * stride */
     uint32_t stride;            /* array */
@@ -93,6 +96,9 @@ bool wg_type_is_float(const wg_types *ts, int id);    /* scalar kind f32/f16/AFl
 bool wg_type_has_f16(const wg_types *ts, int id);     /* f16 anywhere inside */
 bool wg_type_is_numeric(const wg_types *ts, int id);
 bool wg_type_constructible(const wg_types *ts, int id);
+/* WGSL 6.4's fixed footprint: no runtime-sized array, at the top or as a
+ * struct's last member (an override-sized array has one). */
+bool wg_type_fixed_footprint(const wg_types *ts, int id);
 /* WGSL's plain types: scalars, atomics, vectors, matrices, and arrays and
  * structures of them (not pointers, textures or samplers). */
 bool wg_type_plain(const wg_types *ts, int id);
