@@ -358,84 +358,158 @@ static iv pow_iv(const iv_fmt *F, iv x, iv y)
     return exp_any(F, stex_iv_mul(F, y, log_any(F, x, log2)), exp2);
 }
 
-bool stex_iv_builtin(const iv_fmt *F, const char *op, const iv *in, iv *out)
+/* the builtins of this file: one id each, and the name math.def gives it */
+#define IV_BUILTINS(X) \
+  X(SIN, "sin") X(COS, "cos") X(TAN, "tan") X(EXP, "exp") X(EXP2, "exp2") X(LOG, "log") \
+  X(LOG2, "log2") X(SQRT, "sqrt") X(INVERSE_SQRT, "inverseSqrt") X(TANH, "tanh") \
+  X(ATAN, "atan") X(ATAN2, "atan2") X(ASIN, "asin") X(ACOS, "acos") X(SINH, "sinh") \
+  X(COSH, "cosh") X(ASINH, "asinh") X(ACOSH, "acosh") X(ATANH, "atanh") X(POW, "pow") \
+  X(FLOOR, "floor") X(CEIL, "ceil") X(ROUND, "round") X(TRUNC, "trunc") X(FRACT, "fract") \
+  X(ABS, "abs") X(SIGN, "sign") X(SATURATE, "saturate") X(DEGREES, "degrees") \
+  X(RADIANS, "radians") X(FREXP, "frexp") X(MODF, "modf") X(MIN, "min") X(MAX, "max") \
+  X(STEP, "step") X(LDEXP, "ldexp") X(CLAMP, "clamp") X(SMOOTHSTEP, "smoothstep") \
+  X(MIX, "mix")
+
+enum {
+#define X(id, name) B_##id,
+    IV_BUILTINS(X)
+#undef X
+};
+
+static const char *const NAMES[] = {
+#define X(id, name) name,
+    IV_BUILTINS(X)
+#undef X
+};
+
+int stex_iv_builtin_id(const char *op)
+{
+    for (int i = 0; i < (int)(sizeof NAMES / sizeof NAMES[0]); i++)
+        if (!strcmp(NAMES[i], op))
+            return i;
+    return -1;
+}
+
+void stex_iv_builtin(const iv_fmt *F, int id, const iv *in, iv *out)
 {
     iv a = in[0];
-#define IS(name) (!strcmp(op, name))
-    if (IS("sin") || IS("cos"))
-        out[0] = sin_cos(F, a, IS("cos"));
-    else if (IS("tan")) /* sin(x) / cos(x) */
+    switch (id) {
+    case B_SIN:
+    case B_COS:
+        out[0] = sin_cos(F, a, id == B_COS);
+        break;
+    case B_TAN:
+        /* sin(x) / cos(x) */
         out[0] = stex_iv_div(F, sin_cos(F, a, false), sin_cos(F, a, true));
-    else if (IS("exp"))
+        break;
+    case B_EXP:
         out[0] = exp_e(F, a);
-    else if (IS("exp2"))
+        break;
+    case B_EXP2:
         out[0] = exp_any(F, a, exp2);
-    else if (IS("log"))
+        break;
+    case B_LOG:
         out[0] = log_e(F, a);
-    else if (IS("log2"))
+        break;
+    case B_LOG2:
         out[0] = log_any(F, a, log2);
-    else if (IS("sqrt"))
+        break;
+    case B_SQRT:
         out[0] = sqrt_iv(F, a);
-    else if (IS("inverseSqrt"))
+        break;
+    case B_INVERSE_SQRT:
         out[0] = inverse_sqrt(F, a);
-    else if (IS("tanh"))
+        break;
+    case B_TANH:
         out[0] = tanh_iv(F, a);
-    else if (IS("atan"))
+        break;
+    case B_ATAN:
         out[0] = atan_iv(F, a);
-    else if (IS("atan2"))
+        break;
+    case B_ATAN2:
         out[0] = atan2_iv(F, a, in[1]);
-    else if (IS("asin") || IS("acos"))
-        out[0] = asin_acos(F, a, IS("acos"));
-    else if (IS("sinh") || IS("cosh"))
-        out[0] = sinh_cosh(F, a, IS("cosh"));
-    else if (IS("asinh"))
+        break;
+    case B_ASIN:
+    case B_ACOS:
+        out[0] = asin_acos(F, a, id == B_ACOS);
+        break;
+    case B_SINH:
+    case B_COSH:
+        out[0] = sinh_cosh(F, a, id == B_COSH);
+        break;
+    case B_ASINH:
         out[0] = asinh_acosh(F, a, 1.0);
-    else if (IS("acosh"))
+        break;
+    case B_ACOSH:
         out[0] = asinh_acosh(F, a, -1.0);
-    else if (IS("atanh"))
+        break;
+    case B_ATANH:
         out[0] = atanh_iv(F, a);
-    else if (IS("pow"))
+        break;
+    case B_POW:
         out[0] = pow_iv(F, a, in[1]);
-    else if (IS("floor"))
+        break;
+    case B_FLOOR:
         out[0] = stex_iv_floor_fn(F, a);
-    else if (IS("ceil"))
+        break;
+    case B_CEIL:
         out[0] = stex_iv_ceil_fn(F, a);
-    else if (IS("round"))
+        break;
+    case B_ROUND:
         out[0] = stex_iv_round_fn(F, a);
-    else if (IS("trunc"))
+        break;
+    case B_TRUNC:
         out[0] = stex_iv_trunc_fn(F, a);
-    else if (IS("fract")) /* x - floor(x) */
+        break;
+    case B_FRACT:
+        /* x - floor(x) */
         out[0] = stex_iv_sub(F, a, stex_iv_floor_fn(F, a));
-    else if (IS("abs"))
+        break;
+    case B_ABS:
         out[0] = abs_iv(F, a);
-    else if (IS("sign"))
+        break;
+    case B_SIGN:
         out[0] = sign_iv(F, a);
-    else if (IS("saturate"))
+        break;
+    case B_SATURATE:
         out[0] = stex_iv_clamp(F, a, pt(0), pt(1));
-    else if (IS("degrees")) /* x * 57.295779513082322865 */
+        break;
+    case B_DEGREES:
+        /* x * 57.295779513082322865 */
         out[0] = stex_iv_mul(F, a, stex_iv_const(F, 57.295779513082322865));
-    else if (IS("radians")) /* x * 0.017453292519943295474 */
+        break;
+    case B_RADIANS:
+        /* x * 0.017453292519943295474 */
         out[0] = stex_iv_mul(F, a, stex_iv_const(F, 0.017453292519943295474));
-    else if (IS("frexp"))
+        break;
+    case B_FREXP:
         frexp_iv(F, a, &out[0], &out[1]);
-    else if (IS("modf"))
+        break;
+    case B_MODF:
         modf_iv(F, a, &out[0], &out[1]);
-    else if (IS("min"))
+        break;
+    case B_MIN:
         out[0] = stex_iv_min(F, a, in[1]);
-    else if (IS("max"))
+        break;
+    case B_MAX:
         out[0] = stex_iv_max(F, a, in[1]);
-    else if (IS("step"))
+        break;
+    case B_STEP:
         out[0] = step_iv(F, a, in[1]);
-    else if (IS("ldexp"))
+        break;
+    case B_LDEXP:
         out[0] = ldexp_iv(F, a, in[1]);
-    else if (IS("clamp"))
+        break;
+    case B_CLAMP:
         out[0] = stex_iv_clamp(F, a, in[1], in[2]);
-    else if (IS("smoothstep"))
+        break;
+    case B_SMOOTHSTEP:
         out[0] = smoothstep_iv(F, a, in[1], in[2]);
-    else if (IS("mix"))
+        break;
+    case B_MIX:
         out[0] = mix_iv(F, a, in[1], in[2]);
-    else
-        return false;
-#undef IS
-    return true;
+        break;
+    default:
+        break;
+    }
 }

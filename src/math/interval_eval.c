@@ -11,6 +11,7 @@
  */
 #include "math/interval_internal.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #include "common/error.h"
@@ -355,26 +356,49 @@ static bool eval_float_op(stex_math_fn fn, const iv_fmt *F, const iv *in, iv *ou
     }
 }
 
+/* per overload, worked out once: word types, its float type, its builtin */
+typedef struct fn_shape {
+    char it[8], ot[8];
+    int nin, nout;
+    const iv_fmt *F;
+    int builtin; /* stex_iv_builtin_id, -1 if none */
+} fn_shape;
+
+static fn_shape shapes[STEX_MATH_FN_COUNT];
+static pthread_once_t shapes_once = PTHREAD_ONCE_INIT;
+
+static void shapes_init(void)
+{
+    for (int fn = 0; fn < STEX_MATH_FN_COUNT; fn++) {
+        const stex_math_fn_info *info = stex_math_fn_get((stex_math_fn)fn);
+        fn_shape *s = &shapes[fn];
+        s->nin = stex_math_word_types(info->sig, s->it, 8);
+        s->nout = stex_math_word_types(strstr(info->sig, "->") + 2, s->ot, 8);
+        /* the float type of the overload: its result's, else its first float argument's */
+        char ft = 'f';
+        for (int i = s->nin - 1; i >= 0; i--)
+            ft = s->it[i] == 'f' || s->it[i] == 'h' ? s->it[i] : ft;
+        if (s->ot[0] == 'h' || (s->ot[0] == 'f' && ft != 'h'))
+            ft = s->ot[0];
+        s->F = fmt_of(ft);
+        bool float_result = s->ot[0] == 'f' || s->ot[0] == 'h';
+        s->builtin = float_result ? stex_iv_builtin_id(info->op) : -1;
+    }
+}
+
 stex_status stex_ival_eval(stex_math_fn fn, const stex_ival *in, stex_ival *out)
 {
-    const stex_math_fn_info *info = stex_math_fn_get(fn);
-    if (!info || !in || !out)
+    if ((unsigned)fn >= STEX_MATH_FN_COUNT || !in || !out)
         return stex_fail(STEX_INVALID_ARGUMENT,
                          "stex_ival_eval: fn %d is not an overload of stex/math.def or an "
                          "argument is NULL", (int)fn);
-    char it[8], ot[8];
-    int nin = stex_math_word_types(info->sig, it, 8);
-    int nout = stex_math_word_types(strstr(info->sig, "->") + 2, ot, 8);
-    /* the float type of the overload: its first float word, in or out */
-    char ft = 'f';
-    for (int i = nin - 1; i >= 0; i--)
-        ft = it[i] == 'f' || it[i] == 'h' ? it[i] : ft;
-    if (ot[0] == 'h' || (ot[0] == 'f' && ft != 'h'))
-        ft = ot[0];
-    const iv_fmt *F = fmt_of(ft);
-    if (eval_float_op(fn, F, in, out))
+    pthread_once(&shapes_once, shapes_init);
+    const fn_shape *s = &shapes[fn];
+    if (eval_float_op(fn, s->F, in, out))
         return STEX_OK;
-    if ((ot[0] == 'f' || ot[0] == 'h') && stex_iv_builtin(F, info->op, in, out))
+    if (s->builtin >= 0) {
+        stex_iv_builtin(s->F, s->builtin, in, out);
         return STEX_OK;
-    return eval_int(fn, it, nin, ot, nout, in, out);
+    }
+    return eval_int(fn, s->it, s->nin, s->ot, s->nout, in, out);
 }

@@ -109,7 +109,9 @@ stex_ival stex_iv_convert(const iv_fmt *to, const iv_fmt *from, stex_ival a);
 
 /* ---- builtins (interval_builtin.c): out[] as the overload's results ---- */
 
-/* op as in stex/math.def ("sin", "pow", ...); false if not a float builtin here */
-bool stex_iv_builtin(const iv_fmt *F, const char *op, const stex_ival *in, stex_ival *out);
+/* the id of a float builtin of this file by its math.def name ("sin",
+ * "pow", ...), -1 if none; then its results for arguments in[] */
+int stex_iv_builtin_id(const char *op);
+void stex_iv_builtin(const iv_fmt *F, int id, const stex_ival *in, stex_ival *out);
 
 #endif

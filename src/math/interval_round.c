@@ -43,6 +43,10 @@ double stex_iv_floor(const iv_fmt *F, double x)
 {
     if (isnan(x) || isinf(x))
         return x;
+    if (F->type == 'f') { /* f32: the host's conversion (to nearest), one step down if above */
+        float r = (float)x;
+        return (double)r > x ? (double)nextafterf(r, -INFINITY) : (double)r;
+    }
     double r = x >= 0 ? floor_abs(F, x) : -ceil_abs(F, -x);
     if (r > F->max)
         return F->max;
