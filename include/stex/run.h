@@ -134,6 +134,14 @@ typedef struct stex_run_options {
     /* List every file the run reads with its SHA-256 (stex_run_input_*),
      * for a golden's record: it hashes every byte read, so only when asked. */
     bool record_inputs;
+    /* Allowed mode (stex/wgsl.h, docs/intervals.md): NULL, or the shadows
+     * (caller-owned, outliving the run's dispatches) in which every WGSL
+     * pipeline keeps the set of values a conformant device may hold; read
+     * them with stex_allowed_texture / stex_allowed_buffer.  The run is
+     * refused (STEX_INVALID_ARGUMENT at the entry) where sets would be
+     * lost: a built-in kernel's C module, a compile hook of the caller's,
+     * a copy, write or clear step on a texture or buffer holding sets. */
+    struct stex_allowed *allowed;
 } stex_run_options;
 
 /* Reads and parses the run file at path; relative file names inside it are

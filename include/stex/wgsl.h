@@ -33,6 +33,7 @@
 
 #include "stex/api.h"
 #include "stex/dispatch.h"
+#include "stex/interval.h"
 #include "stex/status.h"
 
 #ifdef __cplusplus
@@ -175,6 +176,10 @@ typedef struct stex_wgsl_options {
      * equal group of another explicit layout serve it too. */
     const stex_layout_entry *layout;
     uint32_t layout_count;
+    /* Allowed mode (docs/intervals.md): NULL, or the shadows (below) in
+     * which the pipeline's dispatches keep, beside every float word they
+     * compute, the set of values a conformant device may hold there. */
+    struct stex_allowed *allowed;
 } stex_wgsl_options;
 
 /* createComputePipeline with layout 'auto' from entry point `entry_point`
@@ -219,6 +224,49 @@ STEX_API stex_status stex_wgsl_workgroup_memory_size(const stex_wgsl_module *m,
  * them); NaN for one with no value (no default, not given).  bool as 0/1. */
 STEX_API stex_status stex_wgsl_override_values(const stex_wgsl_module *m,
                                                const stex_wgsl_options *opt, double *values);
+
+/* ---- allowed mode ----
+ * A pipeline made with stex_wgsl_options.allowed runs one invocation at a
+ * time with every f32/f16 value an interval (stex/interval.h): WGSL's
+ * accuracy rules for each operation, both sides of a select or of an `if`
+ * on an uncertain condition followed and joined, WebGPU's conversions on
+ * every textureStore.  What it cannot follow - an uncertain loop exit or
+ * index, a branch whose sides end differently - it marks STEX_IVAL_ANY
+ * with the source line as the reason.  The textures and buffers it writes
+ * keep their sets in the stex_allowed (their bytes hold what the
+ * dispatch's profile computes, always inside the sets), so later
+ * dispatches read them; it must outlive those pipelines' dispatches and
+ * the resources it was used with must outlive their queries. */
+typedef struct stex_allowed stex_allowed;
+STEX_API stex_status stex_allowed_create(stex_allowed **out);
+STEX_API void stex_allowed_destroy(stex_allowed *a);
+
+/* What a conformant device may leave in one texture level or buffer. */
+typedef struct stex_allowed_output {
+    const char *name;          /* the run's output name (NULL from the calls below) */
+    bool is_texture;
+    stex_format format;        /* textures; buffers: STEX_FORMAT_UNDEFINED */
+    uint32_t width, height, layers;  /* textures; buffers: words in width, 1, 1 */
+    char word_type;            /* buffers: 'f','h','i','u' of each word stored with
+                                * a set, or 'x' unknown/mixed (exact); textures 0 */
+    stex_ival *v;              /* texel-major, 4 channels per texel (unused channels:
+                                * the point textureLoad reads); buffers: one per word */
+    uint32_t *reason;          /* per value: 0, or an index into reasons[] (ANY values) */
+    const char *const *reasons; /* the stex_allowed's table (reasons[0] = ""): valid
+                                 * while it lives */
+    uint32_t nreasons;
+} stex_allowed_output;
+
+/* Texture t's level mip: the sets its shadows hold; a texel no allowed
+ * dispatch stored gives what textureLoad may read of its bytes. */
+STEX_API stex_status stex_allowed_texture(stex_allowed *a, stex_texture *t, uint32_t mip,
+                                          stex_allowed_output *out);
+/* Buffer b's words [offset / 4, (offset + size) / 4): a word no allowed
+ * dispatch stored a set in is its bits' point (word_type 'x' when none was). */
+STEX_API stex_status stex_allowed_buffer(stex_allowed *a, stex_buffer *b, uint64_t offset,
+                                         uint64_t size, stex_allowed_output *out);
+/* Frees what the two calls above allocated (v, reason). */
+STEX_API void stex_allowed_output_free(stex_allowed_output *o);
 
 #ifdef __cplusplus
 }

@@ -144,9 +144,15 @@ static stex_status make_pipeline(stex_run *r, const char *name, const char *path
                              name};
         if (!r->opt.compile) /* stex's own WGSL front end */
             return run_wgsl_pipeline(r, (run_module *)(uintptr_t)m, &s, path, out);
+        if (r->opt.allowed)
+            return run_fail(r, STEX_INVALID_ARGUMENT, p, "allowed mode runs WGSL on stex's own "
+                            "front end, not on the caller's compiler");
         return (st = r->opt.compile(r->opt.compile_user, r->device, &s, out)) ? run_wrap(r, st, path)
                                                                               : STEX_OK;
     }
+    if (r->opt.allowed) /* its stores would keep no sets */
+        return run_fail(r, STEX_INVALID_ARGUMENT, p, "allowed mode follows WGSL only: kernel %s's "
+                        "C module has no sets to give (run its WGSL instead)", m->kernel->name);
     const stex_kernel_pass *pass = &m->kernel->passes[m->pass];
     if (pp->entry_point && strcmp(pp->entry_point, pass->entry_point))
         return run_fail(r, BAD, p, "entryPoint '%s': pass %u of kernel %s is '%s'", pp->entry_point,

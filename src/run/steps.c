@@ -6,8 +6,20 @@
 #include <string.h>
 
 #include "run/run_internal.h"
+#include "wgsl/interp_ival.h"
 
 #define BAD STEX_FILE_FORMAT_ERROR
+
+/* Allowed mode: a step may not touch a resource holding sets (the sets
+ * would not follow the bytes). */
+static stex_status no_sets(stex_run *r, const void *res, const char *path)
+{
+    if (!r->opt.allowed || !res || !ival_holds(r->opt.allowed, res))
+        return STEX_OK;
+    return run_fail(r, STEX_INVALID_ARGUMENT, path, "allowed mode: an earlier dispatch stored "
+                    "sets of values in this resource, and stex does not carry them through "
+                    "copies, writes or clears");
+}
 
 /* GPUTexelCopyTextureInfo: {"texture", "mipLevel", "origin": [x, y, z]}. */
 static stex_status texture_info(stex_run *r, const json_t *d, const char *path, stex_copy_texture *t)
@@ -162,6 +174,10 @@ static stex_status write_buffer(stex_run *r, const json_t *d, const char *path)
         (st = run_want_object(r, json_object_get(d, "data"), p)) ||
         (st = run_data(r, json_object_get(d, "data"), p, &bytes, &size)))
         return st;
+    if ((st = no_sets(r, b, path))) {
+        free(bytes);
+        return st;
+    }
     st = stex_queue_write_buffer(b, offset, bytes, size);
     free(bytes);
     return st ? run_wrap(r, st, path) : STEX_OK;
@@ -188,6 +204,10 @@ static stex_status write_texture(stex_run *r, const json_t *d, const char *path)
         (st = run_want_object(r, json_object_get(d, "data"), pdata)) ||
         (st = run_data(r, json_object_get(d, "data"), pdata, &bytes, &n)))
         return st;
+    if ((st = no_sets(r, dst.texture, path))) {
+        free(bytes);
+        return st;
+    }
     st = stex_queue_write_texture(&dst, bytes, n, &layout, (stex_extent3d){size[0], size[1], size[2]});
     free(bytes);
     return st ? run_wrap(r, st, path) : STEX_OK;
@@ -206,6 +226,8 @@ static stex_status copy_b2b(stex_run *r, const json_t *d, const char *path)
         (st = run_get_u64(r, d, path, "sourceOffset", false, &so)) ||
         (st = run_get_u64(r, d, path, "destinationOffset", false, &doff)) ||
         (st = run_get_u64(r, d, path, "size", true, &size)))
+        return st;
+    if ((st = no_sets(r, src, path)) || (st = no_sets(r, dst, path)))
         return st;
     return (st = stex_copy_buffer_to_buffer(src, so, dst, doff, size)) ? run_wrap(r, st, path) : STEX_OK;
 }
@@ -228,6 +250,8 @@ static stex_status copy_with_texture(stex_run *r, const json_t *d, const char *p
         (st = texture_info(r, tj, to_texture ? pd : ps, &t)) ||
         (st = run_get_extent(r, d, path, "copySize", true, size)))
         return st;
+    if ((st = no_sets(r, b, path)) || (st = no_sets(r, t.texture, path)))
+        return st;
     stex_extent3d e = {size[0], size[1], size[2]};
     st = to_texture ? stex_copy_buffer_to_texture(b, &l, &t, e) : stex_copy_texture_to_buffer(&t, b, &l, e);
     return st ? run_wrap(r, st, path) : STEX_OK;
@@ -243,6 +267,8 @@ static stex_status clear_buffer(stex_run *r, const json_t *d, const char *path)
         (st = run_get_ref(r, d, path, "buffer", &r->buffers, "buffer", (void **)&b)) ||
         (st = run_get_u64(r, d, path, "offset", false, &offset)) ||
         (st = run_get_u64(r, d, path, "size", false, &size)))
+        return st;
+    if ((st = no_sets(r, b, path)))
         return st;
     return (st = stex_clear_buffer(b, offset, size)) ? run_wrap(r, st, path) : STEX_OK;
 }

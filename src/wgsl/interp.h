@@ -28,6 +28,9 @@ typedef struct wg_exec_program {
      * operation), so its lock-step groups are its sub-groups: the
      * interleaved schedule keeps them `width` wide */
     bool uses_subgroups;
+    /* allowed mode (stex_wgsl_options.allowed): the shadows its dispatches
+     * keep; the pipeline runs wg_ival_run_workgroup (interp_ival.c) */
+    struct stex_allowed *allowed;
 } wg_exec_program;
 
 /* A number no other program gets while the process runs. */

@@ -12,6 +12,7 @@
 #include "common/error.h"
 #include "dispatch/phase.h"
 #include "wgsl/interp.h"
+#include "wgsl/interp_ival.h"
 #include "wgsl/locations.h"
 #include "wgsl/opt.h"
 #include "wgsl/lower.h"
@@ -918,7 +919,9 @@ static stex_status pipeline_create(stex_device *d, const stex_wgsl_module *mod,
                                  .uses_barriers = ep.pub.uses_barriers,
                                  .label = ep.pub.name,
                                  .shared_layout = own /* explicit: group-equivalent bind groups */};
-        phase_executor x = {wg_run_workgroup, xp, program_destroy, wg_site_name, location_name};
+        xp->allowed = opt ? opt->allowed : NULL;
+        phase_executor x = {xp->allowed ? wg_ival_run_workgroup : wg_run_workgroup, xp,
+                            program_destroy, wg_site_name, location_name};
         st = pipeline_create_with_executor(d, &pd, &x, out);
     }
     wg_diags_free(&diags);

@@ -1,0 +1,1513 @@
+/* The allowed-mode executor (interp_ival.h): the optimised bytecode of
+ * interp.c, one invocation at a time, every register word with a shadow
+ * set (stex/interval.h) beside the bits the dispatch's profile computes.
+ *
+ * - Arithmetic: the bits from stex_math_eval under the profile, the set
+ *   from stex_ival_eval (WGSL's accuracy rules, no profile).  A set that is
+ *   the point of its bits is dropped: the word is exact again.
+ * - Memory: buffers, textures and var<workgroup> keep shadows
+ *   (interp_ival_state.c); a textureStore keeps stex_ival_store's set, the
+ *   values textureLoad may return after any conforming conversion.
+ * - Uncertain conditions: a select joins both operands; an `if` runs both
+ *   sides from one state (their stores "weak": joined with what memory
+ *   held) and joins the registers at the ENDIF.  When the sides end in
+ *   different control states, or a loop's exit is uncertain, the path not
+ *   taken runs on as a "ghost" to the end of the program, both paths'
+ *   stores weak from there on.  A ghost that meets a barrier, or too many
+ *   forks, makes every writable resource the invocation can reach ANY
+ *   ("lost"), the reason being the source line.
+ * - An index or a coordinate that is not a point: the load is ANY, a store
+ *   makes the whole resource ANY. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dispatch/phase.h"
+#include "shader/exec.h"
+#include "shader/lanes.h"
+#include "stex/cancel.h"
+#include "stex/resource.h"
+#include "wgsl/interp_ival.h"
+
+enum { MAX_FORK_DEPTH = 6, MAX_GHOSTS = 64 };
+
+/* One invocation's state: registers, their shadows (ty 0: exact; else the
+ * type letter of v), mask slots (bit 0: this invocation). */
+typedef struct ilane {
+    uint32_t *r;
+    stex_ival *v;
+    uint8_t *ty;
+    uint32_t *why;
+    uint64_t *slot;
+    uint64_t exec;
+    uint32_t pc;
+    uint64_t steps;
+    uint32_t lid;
+    bool done;
+    bool weak;       /* another path may skip its stores: each joins memory's set */
+    uint32_t taint;  /* lost: every value it writes is ANY for this reason */
+    uint32_t forks;  /* ghosts started so far */
+    uint32_t depth;  /* nested `if` forks */
+} ilane;
+
+/* One workgroup's run. */
+typedef struct ictx {
+    const wg_exec_program *xp;
+    const wg_program *p;
+    stex_allowed *a;
+    const stex_profile *prof;
+    stex_invocation inv;     /* the workgroup's template (lanes builtins) */
+    uint32_t nregs, nslots;
+    const uint8_t *rt;       /* each register's type where the code tells (infer_types) */
+    uint32_t lidv;           /* stex_lanes' one lane */
+    uint64_t one;
+    /* var<workgroup> shadows */
+    stex_ival *wgv;
+    uint32_t *wgwhy;
+    uint8_t *wghas;
+    uint64_t wgwords;
+} ictx;
+
+typedef enum istop { I_BARRIER, I_END, I_ERROR, I_AT } istop;
+
+static uint32_t reason_at(ictx *c, const wg_ins *i, const char *what)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s:%u: %s", c->xp->filename, i->line, what);
+    return ival_reason(c->a, buf);
+}
+
+/* ---- word types of the math layer's overloads ---- */
+typedef struct fn_types {
+    char in[16], out[8];
+} fn_types;
+static fn_types fn_tab[STEX_MATH_FN_COUNT];
+static pthread_once_t fn_once = PTHREAD_ONCE_INIT;
+
+static void fn_init(void)
+{
+    for (int f = 0; f < STEX_MATH_FN_COUNT; f++) {
+        const stex_math_fn_info *info = stex_math_fn_get((stex_math_fn)f);
+        const char *arrow = info ? strstr(info->sig, "->") : NULL;
+        if (!arrow)
+            continue;
+        char args[64];
+        size_t n = (size_t)(arrow - info->sig) < sizeof args - 1 ? (size_t)(arrow - info->sig)
+                                                                  : sizeof args - 1;
+        memcpy(args, info->sig, n);
+        args[n] = 0;
+        stex_math_word_types(args, fn_tab[f].in, (int)sizeof fn_tab[f].in - 1);
+        stex_math_word_types(arrow + 2, fn_tab[f].out, (int)sizeof fn_tab[f].out - 1);
+    }
+}
+
+static bool is_float_type(char t) { return t == 'f' || t == 'h'; }
+
+/* The type letter of each register where an instruction that reads or
+ * writes it says (math arguments and results, comparisons, stored texels),
+ * carried across copies and selects: what a join of two exact words of
+ * different bits reads them as.  0: nothing tells. */
+static void infer_types(const wg_exec_program *xp, uint8_t *t)
+{
+    const wg_program *p = &xp->prog;
+    uint32_t n = p->nregs;
+    memset(t, 0, n);
+#define SET(r, ty)                                                                 \
+    do {                                                                           \
+        char ty_ = (char)(ty);                                                     \
+        if ((r) < n && !t[r] && ty_)                                               \
+            t[r] = (uint8_t)ty_;                                                   \
+    } while (0)
+#define UNIFY(x, y) do { if ((x) < n && (y) < n) { SET(x, t[y]); SET(y, t[x]); } } while (0)
+    for (int pass = 0; pass < 4; pass++) {
+        for (uint32_t pc = 0; pc < p->ncode; pc++) {
+            const wg_ins *i = &p->code[pc];
+            switch ((wg_opcode)i->op) {
+            case OP_MATH: {
+                const fn_types *ft = &fn_tab[i->imm < STEX_MATH_FN_COUNT ? i->imm : 0];
+                SET(i->a, ft->in[0]);
+                if (ft->in[0] && ft->in[1])
+                    SET(i->b, ft->in[1]);
+                if (ft->in[0] && ft->in[1] && ft->in[2])
+                    SET(i->c, ft->in[2]);
+                SET(i->d, ft->out[0]);
+                break;
+            }
+            case OP_MATHV: {
+                const fn_types *ft = &fn_tab[i->imm < STEX_MATH_FN_COUNT ? i->imm : 0];
+                for (uint32_t k = 0; k < sizeof ft->in && ft->in[k]; k++)
+                    SET(i->a + k, ft->in[k]);
+                for (uint32_t k = 0; k < sizeof ft->out && ft->out[k]; k++)
+                    SET(i->d + k, ft->out[k]);
+                break;
+            }
+            case OP_CMP: {
+                char ty = i->n == TY_F32 ? 'f' : i->n == TY_I32 ? 'i' : 'u';
+                SET(i->a, ty);
+                SET(i->b, ty);
+                SET(i->d, 'b');
+                break;
+            }
+            case OP_SELECT:
+                for (uint32_t k = 0; k < (i->n ? i->n : 1u); k++) {
+                    SET(i->imm ? i->c + k : i->c, 'b');
+                    UNIFY(i->d + k, i->a + k);
+                    UNIFY(i->d + k, i->b + k);
+                }
+                break;
+            case OP_MOV: case OP_MOVM:
+                for (uint32_t k = 0; k < i->n; k++)
+                    UNIFY(i->d + k, i->a + k);
+                break;
+            case OP_TEX_STORE:
+                for (uint32_t k = 0; k < 4; k++)
+                    SET(i->d + k, i->c == STEX_SCALAR_I32 ? 'i' : i->c == STEX_SCALAR_U32 ? 'u' : 'f');
+                break;
+            case OP_IF: case OP_BREAK_IF: case OP_BREAK_JUMP:
+                SET(i->a, 'b');
+                break;
+            default:
+                break;
+            }
+        }
+    }
+#undef SET
+#undef UNIFY
+}
+
+/* ---- register values ---- */
+static stex_ival get(const ilane *l, uint32_t reg, char t)
+{
+    uint8_t ty = l->ty[reg];
+    if (!ty)
+        return stex_ival_of_bits(t, l->r[reg]);
+    if (ty == (uint8_t)t && !(l->v[reg].flags & STEX_IVAL_ANY))
+        return l->v[reg];
+    if (!(l->v[reg].flags & STEX_IVAL_ANY) && stex_ival_is_point((char)ty, &l->v[reg]))
+        return stex_ival_of_bits(t, l->r[reg]);
+    return stex_ival_any(t); /* read as another type (a bitcast): any bits */
+}
+
+static bool exact(const ilane *l, uint32_t reg) { return !l->ty[reg]; }
+
+static void set_exact(ilane *l, uint32_t reg, uint32_t bits)
+{
+    l->r[reg] = bits;
+    if (!l->taint) {
+        l->ty[reg] = 0;
+        return;
+    }
+    l->ty[reg] = 'x';
+    l->v[reg] = stex_ival_any('u');
+    l->why[reg] = l->taint;
+}
+
+/* reg = bits with set v of type t; why: the reason if v is ANY */
+static void set(ilane *l, uint32_t reg, char t, uint32_t bits, stex_ival v, uint32_t why)
+{
+    l->r[reg] = bits;
+    if (l->taint) {
+        l->ty[reg] = (uint8_t)t;
+        l->v[reg] = stex_ival_any(t);
+        l->why[reg] = l->taint;
+        return;
+    }
+    if (!(v.flags & (STEX_IVAL_ANY | STEX_IVAL_NAN)) && stex_ival_is_point(t, &v) &&
+        stex_ival_contains_bits(t, &v, bits)) {
+        l->ty[reg] = 0;
+        return;
+    }
+    l->ty[reg] = (uint8_t)t;
+    l->v[reg] = v;
+    l->why[reg] = v.flags & STEX_IVAL_ANY ? why : 0;
+}
+
+static void set_any(ilane *l, uint32_t reg, char t, uint32_t bits, uint32_t why)
+{
+    set(l, reg, t, bits, stex_ival_any(t), why);
+}
+
+static void copy_reg(ilane *l, uint32_t d, uint32_t a)
+{
+    l->r[d] = l->r[a];
+    l->ty[d] = l->ty[a];
+    l->v[d] = l->v[a];
+    l->why[d] = l->why[a];
+    if (l->taint && !l->ty[d])
+        set_exact(l, d, l->r[d]);
+}
+
+/* the first reason among registers, for a result they make ANY */
+static uint32_t why_of(const ilane *l, const uint32_t *regs, unsigned n)
+{
+    for (unsigned k = 0; k < n; k++)
+        if (regs[k] != WG_NONE_REG && l->ty[regs[k]] && l->why[regs[k]])
+            return l->why[regs[k]];
+    return 0;
+}
+
+/* a bool (or 0/1 word) known to be 0 or 1: -1 when either */
+static int truth(const ilane *l, uint32_t reg)
+{
+    if (exact(l, reg))
+        return l->r[reg] != 0;
+    const stex_ival *v = &l->v[reg];
+    if (!(v->flags & (STEX_IVAL_ANY | STEX_IVAL_NAN | STEX_IVAL_NO_NUMBER)) && v->lo == v->hi)
+        return v->lo != 0;
+    return -1;
+}
+
+/* ---- memory shadows ---- */
+static const exec_binding *binding(const ictx *c, uint32_t ref)
+{
+    return exec_binding_at(c->inv.exec, ref);
+}
+
+/* Every value of a resource bound at ref (its bound range) ANY. */
+static void resource_any(ictx *c, uint32_t ref, uint32_t why)
+{
+    const exec_binding *b = binding(c, ref);
+    if (b->type == STEX_BINDING_STORAGE_TEXTURE && b->access != STEX_ACCESS_READ_ONLY) {
+        ival_shadow *s = ival_texture_shadow(c->a, b->texture, b->mip, c->prof);
+        for (uint64_t k = 0; s && k < s->count; k++)
+            s->v[k] = stex_ival_any('f'), s->why[k] = why;
+    } else if (b->type == STEX_BINDING_STORAGE_BUFFER) {
+        ival_shadow *s = ival_buffer_shadow(c->a, b->buffer);
+        uint64_t first = b->offset / 4;
+        for (uint64_t k = 0; s && k < b->words && first + k < s->count; k++)
+            s->v[first + k] = stex_ival_any('u'), s->why[first + k] = why, s->has[first + k] = 'x';
+    }
+}
+
+static void workgroup_any(ictx *c, uint32_t why)
+{
+    for (uint64_t k = 0; k < c->wgwords; k++)
+        c->wgv[k] = stex_ival_any('u'), c->wgwhy[k] = why, c->wghas[k] = 'x';
+}
+
+/* The invocation's path can no longer be followed: whatever it may write
+ * is ANY from here on. */
+static void lose(ictx *c, ilane *l, uint32_t why)
+{
+    const exec_dispatch *d = c->inv.exec->ctx;
+    for (uint32_t k = 0; k < d->nb; k++)
+        if (d->b[k].type)
+            resource_any(c, d->b[k].ref, why);
+    workgroup_any(c, why);
+    l->taint = why;
+}
+
+/* A word's new set after a store of v (type t) where old was (weak: joined). */
+static void store_word(ilane *l, stex_ival *sv, uint8_t *sh, uint32_t *sw, char t, uint32_t old_bits,
+                       const stex_ival *v, uint32_t why)
+{
+    stex_ival nv = *v;
+    if (l->taint)
+        nv = stex_ival_any(t), why = l->taint;
+    if (l->weak) {
+        stex_ival o = *sh ? (*sh == (uint8_t)t ? *sv : stex_ival_any(t))
+                          : stex_ival_of_bits(t, old_bits);
+        uint32_t ow = *sh ? *sw : 0;
+        nv = stex_ival_join(t, o, nv);
+        if (!why)
+            why = ow;
+    }
+    *sv = nv;
+    *sh = (uint8_t)t;
+    *sw = nv.flags & STEX_IVAL_ANY ? why : 0;
+}
+
+/* ---- the instructions ---- */
+static inline uint32_t off_of(const ilane *l, uint32_t reg)
+{
+    return reg == WG_NONE_REG ? 0 : l->r[reg];
+}
+
+static inline uint32_t offs_k(const wg_program *p, const wg_ins *i, uint32_t k)
+{
+    return i->offs == WG_NO_OFFS ? k : p->pool[i->offs + k];
+}
+
+/* the register's static type where a typed instruction reads or writes it */
+static char reg_type(const ilane *l, uint32_t reg, char fallback)
+{
+    return l->ty[reg] && l->ty[reg] != 'x' ? (char)l->ty[reg] : fallback;
+}
+
+static void op_math(ictx *c, ilane *l, const wg_ins *i, bool vector)
+{
+    stex_math_fn fn = (stex_math_fn)i->imm;
+    const stex_math_fn_info *info = stex_math_fn_get(fn);
+    const fn_types *ft = &fn_tab[fn];
+    uint32_t nin = info->in_words, nout = vector ? info->out_words : 1;
+    uint32_t regs[16], in[16], out[8];
+    bool all_exact = true;
+    for (uint32_t k = 0; k < nin && k < 16; k++) {
+        regs[k] = vector ? i->a + k : k == 0 ? i->a : k == 1 ? i->b : i->c;
+        in[k] = l->r[regs[k]];
+        all_exact &= exact(l, regs[k]);
+    }
+    /* the nominal words: the profile's */
+    if (vector && fn == STEX_MATH_UNPACK4X8UNORM) {
+        const float *t = ((const stex_exec_fast *)(const void *)c->inv.exec)->unpack_u8;
+        for (uint32_t k = 0; k < 4; k++)
+            memcpy(&out[k], &t[in[0] >> (8 * k) & 255], 4);
+    } else {
+        stex_math_eval(c->prof, fn, in, out);
+    }
+    bool float_out = false;
+    for (uint32_t k = 0; k < nout; k++)
+        float_out |= is_float_type(ft->out[k]);
+    if (all_exact && !float_out) { /* integers and bools of exact words: exact */
+        for (uint32_t k = 0; k < nout; k++)
+            set_exact(l, i->d + k, out[k]);
+        return;
+    }
+    stex_ival vin[16], vout[8];
+    for (uint32_t k = 0; k < nin && k < 16; k++)
+        vin[k] = get(l, regs[k], ft->in[k]);
+    stex_ival_eval(fn, vin, vout);
+    uint32_t why = why_of(l, regs, nin);
+    for (uint32_t k = 0; k < nout; k++) {
+        uint32_t w = why;
+        if ((vout[k].flags & STEX_IVAL_ANY) && !w) {
+            char what[160];
+            snprintf(what, sizeof what, "%s (%s) may give any value here (WGSL: an "
+                     "indeterminate result)", info->op, info->sig);
+            w = reason_at(c, i, what);
+        }
+        set(l, i->d + k, ft->out[k], out[k], vout[k], w);
+    }
+}
+
+static bool cmp_bits(const stex_profile *prof, int kind, int cmp, uint32_t a, uint32_t b)
+{
+    if (kind == TY_F32) {
+        uint32_t in[2] = {a, b}, lt_ab, lt_ba, eq;
+        stex_math_eval(prof, STEX_MATH_LT_F32, in, &lt_ab);
+        stex_math_eval(prof, STEX_MATH_EQ_F32, in, &eq);
+        in[0] = b, in[1] = a;
+        stex_math_eval(prof, STEX_MATH_LT_F32, in, &lt_ba);
+        switch (cmp) {
+        case CMP_LT: return lt_ab;
+        case CMP_LE: return lt_ab || eq;
+        case CMP_GT: return lt_ba;
+        case CMP_GE: return lt_ba || eq;
+        case CMP_EQ: return eq;
+        default: return !eq;
+        }
+    }
+    int64_t x = kind == TY_I32 ? (int64_t)(int32_t)a : (int64_t)a;
+    int64_t y = kind == TY_I32 ? (int64_t)(int32_t)b : (int64_t)b;
+    switch (cmp) {
+    case CMP_LT: return x < y;
+    case CMP_LE: return x <= y;
+    case CMP_GT: return x > y;
+    case CMP_GE: return x >= y;
+    case CMP_EQ: return x == y;
+    default: return x != y;
+    }
+}
+
+/* bool sets: [lo, hi] within [0, 1] */
+static stex_ival bset(double lo, double hi) { return (stex_ival){lo, hi, 0}; }
+
+static void op_cmp(ictx *c, ilane *l, const wg_ins *i)
+{
+    bool r = cmp_bits(c->prof, i->n, i->sub, l->r[i->a], l->r[i->b]);
+    if (exact(l, i->a) && exact(l, i->b)) {
+        set_exact(l, i->d, r);
+        return;
+    }
+    char t = i->n == TY_F32 ? 'f' : i->n == TY_I32 ? 'i' : 'u';
+    stex_ival x = get(l, i->a, t), y = get(l, i->b, t), lt, gt, eq, res;
+    uint32_t regs[2] = {i->a, i->b};
+    if (t == 'f') {
+        stex_ival in[2] = {x, y};
+        stex_ival_eval(STEX_MATH_LT_F32, in, &lt);
+        stex_ival_eval(STEX_MATH_EQ_F32, in, &eq);
+        in[0] = y, in[1] = x;
+        stex_ival_eval(STEX_MATH_LT_F32, in, &gt);
+    } else if ((x.flags | y.flags) & STEX_IVAL_ANY) {
+        lt = gt = eq = bset(0, 1);
+    } else {
+        lt = bset(x.hi < y.lo, x.lo < y.hi);
+        gt = bset(y.hi < x.lo, y.lo < x.hi);
+        eq = bset(x.lo == x.hi && y.lo == y.hi && x.lo == y.lo, x.lo <= y.hi && y.lo <= x.hi);
+    }
+    if ((lt.flags | gt.flags | eq.flags) & STEX_IVAL_ANY)
+        lt = gt = eq = bset(0, 1);
+    switch (i->sub) {
+    case CMP_LT: res = lt; break;
+    case CMP_GT: res = gt; break;
+    case CMP_EQ: res = eq; break;
+    case CMP_NE: res = bset(1 - eq.hi, 1 - eq.lo); break;
+    case CMP_LE: res = bset(lt.lo || eq.lo, lt.hi || eq.hi); break;
+    default: res = bset(gt.lo || eq.lo, gt.hi || eq.hi); break;
+    }
+    res.flags = 0;
+    set(l, i->d, 'b', r, res, why_of(l, regs, 2));
+}
+
+static void op_bits(ictx *c, ilane *l, const wg_ins *i)
+{
+    uint32_t a = l->r[i->a], b = i->sub == BITS_NOT || i->sub == BITS_LNOT ? 0 : l->r[i->b];
+    uint32_t r;
+    switch (i->sub) {
+    case BITS_AND: r = a & b; break;
+    case BITS_OR: r = a | b; break;
+    case BITS_XOR: r = a ^ b; break;
+    case BITS_NOT: r = ~a; break;
+    default: r = !a; break;
+    }
+    bool unary = i->sub == BITS_NOT || i->sub == BITS_LNOT;
+    if (exact(l, i->a) && (unary || exact(l, i->b))) {
+        set_exact(l, i->d, r);
+        return;
+    }
+    uint32_t regs[2] = {i->a, unary ? WG_NONE_REG : i->b};
+    int x = truth(l, i->a), y = unary ? 0 : truth(l, i->b);
+    bool bools = (l->ty[i->a] == 'b' || exact(l, i->a)) &&
+                 (unary || l->ty[i->b] == 'b' || exact(l, i->b)) && i->sub != BITS_NOT &&
+                 (exact(l, i->a) ? a <= 1 : true) && (unary || !exact(l, i->b) || b <= 1);
+    if (!bools) {
+        set_any(l, i->d, reg_type(l, i->a, 'u'), r,
+                why_of(l, regs, 2) ? why_of(l, regs, 2)
+                                   : reason_at(c, i, "a bitwise operation on an uncertain "
+                                               "integer"));
+        return;
+    }
+    /* bools: 0, 1, or -1 for either */
+    double lo, hi;
+    int xl = x < 0 ? 0 : x, xh = x < 0 ? 1 : x, yl = y < 0 ? 0 : y, yh = y < 0 ? 1 : y;
+    switch (i->sub) {
+    case BITS_AND: lo = xl & yl, hi = xh & yh; break;
+    case BITS_OR: lo = xl | yl, hi = xh | yh; break;
+    case BITS_XOR: lo = x < 0 || y < 0 ? 0 : x ^ y, hi = x < 0 || y < 0 ? 1 : x ^ y; break;
+    default: lo = !xh, hi = !xl; break;
+    }
+    set(l, i->d, 'b', r, bset(lo, hi), why_of(l, regs, 2));
+}
+
+/* The type two words share when joined: their shadows' or 'f' ... the
+ * caller's guess; 0 when nothing tells. */
+static char join_type(const ictx *c, const ilane *l, uint32_t x, uint32_t y)
+{
+    if (l->ty[x] && l->ty[x] != 'x')
+        return (char)l->ty[x];
+    if (l->ty[y] && l->ty[y] != 'x')
+        return (char)l->ty[y];
+    return (char)(c->rt[x] ? c->rt[x] : c->rt[y]);
+}
+
+/* d = join of registers x and y (as seen in two states). */
+static void join_regs(ictx *c, const wg_ins *i, ilane *d, uint32_t reg, const ilane *s1,
+                      const ilane *s2, uint32_t why_unknown)
+{
+    (void)i;
+    bool ex1 = !s1->ty[reg], ex2 = !s2->ty[reg];
+    if (ex1 && ex2 && s1->r[reg] == s2->r[reg]) {
+        set_exact(d, reg, s1->r[reg]);
+        return;
+    }
+    char t = !ex1 && s1->ty[reg] != 'x' ? (char)s1->ty[reg]
+           : !ex2 && s2->ty[reg] != 'x' ? (char)s2->ty[reg] : (char)c->rt[reg];
+    uint32_t bits = s1->r[reg];
+    if (!t) {
+        uint32_t w = !ex1 && s1->why[reg] ? s1->why[reg] : !ex2 ? s2->why[reg] : 0;
+        set_any(d, reg, 'u', bits, w ? w : why_unknown);
+        d->ty[reg] = 'x';
+        return;
+    }
+    stex_ival v = stex_ival_join(t, get(s1, reg, t), get(s2, reg, t));
+    uint32_t w = !ex1 && s1->why[reg] ? s1->why[reg] : !ex2 ? s2->why[reg] : 0;
+    set(d, reg, t, bits, v, w);
+}
+
+static void op_select(ictx *c, ilane *l, const wg_ins *i)
+{
+    uint32_t n = i->n ? i->n : 1;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t cr = i->imm ? i->c + k : i->c;
+        int t = truth(l, cr);
+        uint32_t d = i->d + k, a = i->a + k, b = i->b + k;
+        if (t >= 0) {
+            copy_reg(l, d, t ? b : a);
+            continue;
+        }
+        /* both operands: their join (the nominal bits: the profile's choice) */
+        uint32_t bits = l->r[cr] ? l->r[b] : l->r[a];
+        char ty = join_type(c, l, a, b);
+        if (!ty)
+            ty = (char)c->rt[d];
+        if (exact(l, a) && exact(l, b) && l->r[a] == l->r[b]) {
+            set_exact(l, d, bits);
+        } else if (!ty) {
+            /* two exact words of a type nothing tells */
+            set_any(l, d, 'u', bits,
+                    l->why[cr] ? l->why[cr]
+                               : reason_at(c, i, "a select on an uncertain condition between "
+                                           "words of unknown type"));
+            l->ty[d] = 'x';
+        } else {
+            uint32_t regs[3] = {cr, a, b};
+            stex_ival v = stex_ival_join(ty, get(l, a, ty), get(l, b, ty));
+            set(l, d, ty, bits, v, why_of(l, regs, 3));
+        }
+    }
+}
+
+/* OP_ADDR as interp.c computes it, ANY where the index is not a point. */
+static void op_addr(ictx *c, ilane *l, const wg_ins *i)
+{
+    uint32_t base = off_of(l, i->a), idx = l->r[i->b], at = idx, res;
+    if (base == WG_NONE) {
+        res = WG_NONE;
+    } else if (i->c) {
+        stex_oob_action act = stex_math_oob(c->prof, (stex_array_kind)i->sub, i->c, i->n, idx,
+                                            &at);
+        uint64_t w = (uint64_t)base + (uint64_t)at * i->imm;
+        res = act == STEX_OOB_ZERO || w >= WG_NONE ? WG_NONE : (uint32_t)w;
+    } else {
+        uint64_t w = (uint64_t)base + (uint64_t)idx * i->imm;
+        res = w >= WG_NONE ? WG_NONE : (uint32_t)w;
+    }
+    bool sure = (i->a == WG_NONE_REG || exact(l, i->a)) && exact(l, i->b);
+    if (!sure) {
+        uint32_t regs[2] = {i->a, i->b};
+        uint32_t w = why_of(l, regs, 2);
+        set_any(l, i->d, 'u', res, w ? w : reason_at(c, i, "an index that depends on a float"));
+        return;
+    }
+    if (i->c && idx >= i->c) { /* WGSL: any element, or 0 / a dropped write */
+        set_any(l, i->d, 'u', res, reason_at(c, i, "an index out of bounds (WGSL: any element "
+                                             "of the array, or zero)"));
+        return;
+    }
+    set_exact(l, i->d, res);
+}
+
+/* var<workgroup> or buffer words: load (d) or store (b) through the
+ * builtins for the bits, the shadows beside them. */
+static void op_mem(ictx *c, ilane *l, const wg_ins *i, const stex_lanes *L)
+{
+    bool wg = i->op == OP_WG_LOAD || i->op == OP_WG_STORE;
+    bool load = i->op == OP_WG_LOAD || i->op == OP_BUF_LOAD;
+    stex_invocation *inv = L->inv;
+    stex_lanes_enter(L, 0);
+    uint32_t base = off_of(l, i->a);
+    bool addr_ok = i->a == WG_NONE_REG || exact(l, i->a);
+    uint32_t aw = i->a != WG_NONE_REG && !exact(l, i->a) ? l->why[i->a] : 0;
+    const exec_binding *b = wg ? NULL : binding(c, i->imm);
+    ival_shadow *s = NULL;
+    if (!wg && b->buffer)
+        s = load ? ival_find(c->a, b->buffer, 0) : ival_buffer_shadow(c->a, b->buffer);
+    uint64_t first = b ? b->offset / 4 : 0;
+    uint64_t limit = wg ? c->wgwords : b ? b->words : 0;
+    if (!load && !addr_ok) {
+        uint32_t w = aw ? aw : reason_at(c, i, "a store at an index that depends on a float");
+        if (wg)
+            workgroup_any(c, w);
+        else
+            resource_any(c, i->imm, w);
+    }
+    for (uint32_t k = 0; k < i->n; k++) {
+        uint32_t o = offs_k(c->p, i, k);
+        bool half = i->sub && (o & WG_OFF_HALF);
+        uint64_t h = base == WG_NONE ? UINT64_MAX : (uint64_t)base + i->e + (o & ~WG_OFF_HALF);
+        uint64_t w = h == UINT64_MAX ? UINT64_MAX : i->sub ? h / 2 : h;
+        /* the bits: the builtins (out of bounds as the profile's) */
+        uint32_t old = 0, val = load ? 0 : l->r[i->b + k], got = 0;
+        if (!load && w < limit) /* a weak store joins what was there */
+            old = wg ? stex_workgroup_load_u32(inv, w)
+                     : (memcpy(&old, b->bytes + w * 4, 4), old);
+        if (half) {
+            if (wg && load)
+                got = exec_workgroup_load_half(inv, h);
+            else if (wg)
+                exec_workgroup_store_half(inv, h, val);
+            else if (load)
+                got = exec_buffer_load_half(inv, i->imm, h);
+            else
+                exec_buffer_store_half(inv, i->imm, h, val);
+        } else if (wg) {
+            if (load)
+                got = stex_workgroup_load_u32(inv, w);
+            else
+                stex_workgroup_store_u32(inv, w, val);
+        } else if (load) {
+            got = stex__buffer_load(inv, i->imm, w);
+        } else {
+            stex__buffer_store(inv, i->imm, w, val);
+        }
+        stex_ival *sv = NULL;
+        uint8_t *sh = NULL;
+        uint32_t *sw = NULL;
+        if (wg && w < c->wgwords)
+            sv = &c->wgv[w], sh = &c->wghas[w], sw = &c->wgwhy[w];
+        else if (!wg && s && w < limit && first + w < s->count)
+            sv = &s->v[first + w], sh = &s->has[first + w], sw = &s->why[first + w];
+        if (load) {
+            uint32_t d = i->d + k;
+            if (!addr_ok)
+                set_any(l, d, 'u', got, aw), l->ty[d] = 'x';
+            else if (w >= limit) /* WGSL: any element of the buffer, or zero */
+                set_any(l, d, 'u', got, reason_at(c, i, "a load out of bounds (WGSL: any "
+                                                  "element or zero)")), l->ty[d] = 'x';
+            else if (sh && *sh && half) /* f16 halves of a word with a set: not followed */
+                set_any(l, d, 'h', got, *sw ? *sw : reason_at(c, i, "an f16 in memory whose "
+                                                              "word holds a set"));
+            else if (sh && *sh)
+                set(l, d, (char)*sh, got, *sv, *sw), l->ty[d] = *sh;
+            else
+                set_exact(l, d, got);
+            continue;
+        }
+        if (!addr_ok)
+            continue; /* the whole resource is ANY already */
+        uint32_t vr = i->b + k;
+        if (w >= limit) {
+            /* WGSL: the write may land on any element: every word joins it */
+            if (!exact(l, vr) || l->taint) {
+                uint32_t why = reason_at(c, i, "a store out of bounds (WGSL: any element)");
+                if (wg)
+                    workgroup_any(c, why);
+                else
+                    resource_any(c, i->imm, why);
+            }
+            continue;
+        }
+        if (!sv) {
+            if (!exact(l, vr) || l->taint || l->weak) { /* no shadow: no memory */
+                if (!wg)
+                    resource_any(c, i->imm, reason_at(c, i, "out of memory for a shadow"));
+            }
+            continue;
+        }
+        if (half) {
+            if (!exact(l, vr) || l->taint)
+                store_word(l, sv, sh, sw, 'x', old, &(stex_ival){0, 0, STEX_IVAL_ANY},
+                           l->why[vr] ? l->why[vr]
+                                      : reason_at(c, i, "an uncertain f16 stored in memory"));
+            continue;
+        }
+        if (exact(l, vr) && !l->taint && !l->weak) {
+            *sh = 0; /* exactly its bits again */
+            continue;
+        }
+        char t = exact(l, vr) ? (*sh && *sh != 'x' ? (char)*sh : 'u') : (char)l->ty[vr];
+        stex_ival v = get(l, vr, t);
+        store_word(l, sv, sh, sw, t, old, &v, l->why[vr]);
+    }
+}
+
+static void op_atomic(ictx *c, ilane *l, const wg_ins *i, const stex_lanes *L)
+{
+    bool wg = i->n != 0;
+    stex_invocation *inv = L->inv;
+    stex_lanes_enter(L, 0);
+    uint32_t base = off_of(l, i->a);
+    uint64_t w = base == WG_NONE ? UINT64_MAX : (uint64_t)base + i->e + offs_k(c->p, i, 0);
+    bool ex = false, cx = i->sub == STEX_ATOMIC_COMPARE_EXCHANGE;
+    uint32_t cmpv = i->c != WG_NONE_REG ? l->r[i->c] : 0, old;
+    if (wg) {
+        old = exec_workgroup_atomic(inv, (stex_atomic_op)i->sub, w, l->r[i->b], cmpv, &ex);
+    } else {
+        uint64_t idx = w;
+        stex_lanes_atomic(L, (stex_atomic_op)i->sub, i->imm, &idx, &l->r[i->b], cx ? &cmpv : NULL,
+                          &old, cx ? &ex : NULL);
+    }
+    const exec_binding *b = wg ? NULL : binding(c, i->imm);
+    ival_shadow *s = wg ? NULL : ival_find(c->a, b->buffer, 0);
+    uint64_t limit = wg ? c->wgwords : b->words;
+    uint8_t *sh = NULL;
+    uint32_t *sw = NULL;
+    stex_ival *sv = NULL;
+    if (wg && w < limit)
+        sh = &c->wghas[w], sw = &c->wgwhy[w], sv = &c->wgv[w];
+    else if (!wg && s && w < limit && b->offset / 4 + w < s->count)
+        sh = &s->has[b->offset / 4 + w], sw = &s->why[b->offset / 4 + w],
+        sv = &s->v[b->offset / 4 + w];
+    uint32_t regs[3] = {i->a, i->b, i->c};
+    bool sure = exact(l, i->b) && (i->a == WG_NONE_REG || exact(l, i->a)) &&
+                (i->c == WG_NONE_REG || exact(l, i->c)) && !(sh && *sh) && !l->taint && !l->weak;
+    if (sure) {
+        if (i->sub != STEX_ATOMIC_STORE)
+            set_exact(l, i->d, old);
+        if (cx)
+            set_exact(l, i->d + 1, ex);
+        return;
+    }
+    uint32_t why = l->taint ? l->taint : why_of(l, regs, 3);
+    if (!why && sh && *sh)
+        why = *sw;
+    if (!why)
+        why = reason_at(c, i, "an atomic on an uncertain value");
+    if (i->sub != STEX_ATOMIC_STORE)
+        set_any(l, i->d, 'u', old, why), l->ty[i->d] = 'x';
+    if (cx)
+        set(l, i->d + 1, 'b', ex, bset(0, 1), why);
+    if (i->sub == STEX_ATOMIC_LOAD)
+        return;
+    if (w >= limit || !(i->a == WG_NONE_REG || exact(l, i->a)) || !sh) {
+        if (wg)
+            workgroup_any(c, why);
+        else
+            resource_any(c, i->imm, why);
+        return;
+    }
+    *sv = stex_ival_any('u'), *sh = 'x', *sw = why;
+}
+
+/* A texel's coordinates (and array layer): false when one is not a point. */
+static bool tex_coords(const ilane *l, const wg_ins *i, int64_t *x, int64_t *y, int64_t *z,
+                       uint32_t *why)
+{
+    bool sc = i->n & 1, sl = i->n & 2;
+    uint32_t nc = i->sub == STEX_VIEW_DIMENSION_1D ? 1 : i->sub == STEX_VIEW_DIMENSION_3D ? 3 : 2;
+    int64_t v[3] = {0, 0, 0};
+    bool ok = true;
+    *why = 0;
+    for (uint32_t k = 0; k < nc; k++) {
+        uint32_t u = l->r[i->a + k];
+        v[k] = sc ? (int64_t)(int32_t)u : (int64_t)u;
+        if (!exact(l, i->a + k))
+            ok = false, *why = *why ? *why : l->why[i->a + k];
+    }
+    if (i->b != WG_NONE_REG) {
+        uint32_t u = l->r[i->b];
+        v[2] = sl ? (int64_t)(int32_t)u : (int64_t)u;
+        if (!exact(l, i->b))
+            ok = false, *why = *why ? *why : l->why[i->b];
+    }
+    *x = v[0], *y = v[1], *z = v[2];
+    return ok;
+}
+
+/* The shadow values of texel (x, y, z) of binding b at mip level `level`
+ * past its view's: NULL out of bounds or without a shadow. */
+static stex_ival *texel_shadow(ictx *c, const exec_binding *b, uint32_t level, int64_t x,
+                               int64_t y, int64_t z, bool create, uint32_t **why)
+{
+    ival_shadow *s = create ? ival_texture_shadow(c->a, b->texture, b->mip + level, c->prof)
+                            : ival_find(c->a, b->texture, b->mip + level);
+    if (!s)
+        return NULL;
+    int64_t layer = z + (int64_t)exec_layer0(b);
+    stex_extent3d vd = stex_view_dimensions(b->view);
+    uint32_t vw = vd.width >> level ? vd.width >> level : 1;
+    uint32_t vh = vd.height >> level ? vd.height >> level : 1;
+    if (x < 0 || y < 0 || z < 0 || x >= vw || y >= vh || x >= s->w || y >= s->h ||
+        layer >= s->layers)
+        return NULL;
+    uint64_t k = (((uint64_t)layer * s->h + (uint64_t)y) * s->w + (uint64_t)x) * 4;
+    *why = s->why + k;
+    return s->v + k;
+}
+
+static bool in_view(const exec_binding *b, uint32_t level, int64_t x, int64_t y, int64_t z)
+{
+    stex_extent3d vd = stex_view_dimensions(b->view);
+    int64_t vw = vd.width >> level ? vd.width >> level : 1;
+    int64_t vh = vd.height >> level ? vd.height >> level : 1;
+    int64_t vz = b->dim == STEX_VIEW_DIMENSION_3D ? (vd.depth_or_array_layers >> level ? vd.depth_or_array_layers >> level : 1)
+                                                   : stex_view_num_layers(b->view);
+    return x >= 0 && y >= 0 && z >= 0 && x < vw && y < vh && z < vz;
+}
+
+/* The four channels loaded (bits in out) as sets into d..d+3. */
+static void tex_result(ictx *c, ilane *l, const wg_ins *i, const exec_binding *b, uint32_t level,
+                       bool ok, uint32_t cwhy, int64_t x, int64_t y, int64_t z,
+                       const uint32_t out[4])
+{
+    char t = b->format && stex_format_get(b->format)->scalar == STEX_SCALAR_I32 ? 'i'
+           : b->format && stex_format_get(b->format)->scalar == STEX_SCALAR_U32 ? 'u' : 'f';
+    if (!ok) {
+        for (uint32_t k = 0; k < 4; k++)
+            set_any(l, i->d + k, t, out[k], cwhy ? cwhy : reason_at(c, i, "a texel at a "
+                                                                      "coordinate that depends on a float"));
+        return;
+    }
+    if (!in_view(b, level, x, y, z)) { /* WGSL: any texel of the level, or zero */
+        uint32_t w = reason_at(c, i, "textureLoad out of bounds (WGSL: any texel or zero)");
+        for (uint32_t k = 0; k < 4; k++)
+            set_any(l, i->d + k, t, out[k], w);
+        return;
+    }
+    uint32_t *why = NULL;
+    stex_ival *sv = texel_shadow(c, b, level, x, y, z, false, &why);
+    for (uint32_t k = 0; k < 4; k++) {
+        if (sv) {
+            set(l, i->d + k, t, out[k], sv[k], why[k]);
+        } else {
+            stex_vec4 dv;
+            memcpy(dv.u, out, sizeof dv.u);
+            set(l, i->d + k, t, out[k], ival_texel_channel(b->format, k, &dv), 0);
+        }
+    }
+}
+
+static void op_tex(ictx *c, ilane *l, const wg_ins *i, const stex_lanes *L)
+{
+    int64_t x, y, z, lv = 0;
+    uint32_t cwhy;
+    bool ok = tex_coords(l, i, &x, &y, &z, &cwhy);
+    const exec_binding *b = binding(c, i->imm);
+    if (i->op == OP_TEX_LOAD_LEVEL && i->c != WG_NONE_REG) {
+        uint32_t u = l->r[i->c];
+        lv = i->n & 2 ? (int64_t)(int32_t)u : (int64_t)u;
+        if (!exact(l, i->c))
+            ok = false, cwhy = cwhy ? cwhy : l->why[i->c];
+    }
+    if (i->op == OP_TEX_STORE) {
+        stex_value v = {.type = (stex_scalar_type)i->c};
+        char t = i->c == STEX_SCALAR_I32 ? 'i' : i->c == STEX_SCALAR_U32 ? 'u' : 'f';
+        for (uint32_t k = 0; k < 4; k++)
+            v.v.u[k] = l->r[i->d + k];
+        bool inside = ok && in_view(b, 0, x, y, z);
+        uint32_t *why = NULL;
+        /* the shadow first: it starts from the texels as they were */
+        stex_ival *sv = inside ? texel_shadow(c, b, 0, x, y, z, true, &why) : NULL;
+        stex_lanes_textureStore(L, i->imm, (stex_view_dimension)i->sub, &x, &y, &z, &v);
+        uint32_t vwhy = 0;
+        for (uint32_t k = 0; k < 4 && !vwhy; k++)
+            vwhy = exact(l, i->d + k) ? 0 : l->why[i->d + k];
+        if (!ok) {
+            resource_any(c, i->imm, cwhy ? cwhy : reason_at(c, i, "a textureStore at a "
+                                                            "coordinate that depends on a float"));
+            return;
+        }
+        if (!inside) {
+            /* WGSL: not executed, or the value lands on some texel: every
+             * texel of the level joins it */
+            ival_shadow *s = ival_texture_shadow(c->a, b->texture, b->mip, c->prof);
+            uint32_t w = reason_at(c, i, "textureStore out of bounds");
+            for (uint64_t k = 0; s && k < s->count; k++) {
+                stex_ival st = stex_ival_store(b->format, (unsigned)(k & 3),
+                                               get(l, i->d + (uint32_t)(k & 3), t));
+                s->v[k] = stex_ival_join('f', s->v[k], st);
+                if (s->v[k].flags & STEX_IVAL_ANY)
+                    s->why[k] = s->why[k] ? s->why[k] : vwhy ? vwhy : w;
+            }
+            return;
+        }
+        if (!sv) { /* out of memory for the shadow */
+            resource_any(c, i->imm, reason_at(c, i, "out of memory for a shadow"));
+            return;
+        }
+        for (uint32_t k = 0; k < 4; k++) {
+            uint32_t r = i->d + k;
+            stex_ival st = l->taint ? stex_ival_any('f')
+                                    : stex_ival_store(b->format, k, get(l, r, t));
+            if (l->weak)
+                st = stex_ival_join('f', sv[k], st);
+            uint32_t w = l->taint ? l->taint : exact(l, r) ? vwhy : l->why[r];
+            if ((st.flags & STEX_IVAL_ANY) && !w)
+                w = l->weak && why[k] ? why[k] : reason_at(c, i, "textureStore of a value any "
+                                                           "conversion may change");
+            sv[k] = st;
+            why[k] = st.flags & STEX_IVAL_ANY ? w : 0;
+        }
+        return;
+    }
+    stex_vec4 out4;
+    if (i->op == OP_TEX_LOAD_LEVEL) {
+        stex_lanes_textureLoad_level_2d(L, i->imm, &x, &y, &lv, &out4);
+    } else {
+        stex_value out;
+        stex_lanes_textureLoad(L, i->imm, (stex_view_dimension)i->sub, &x, &y, &z, &out);
+        out4 = out.v;
+    }
+    if (lv < 0 || (uint64_t)lv >= 32)
+        ok = ok && false;
+    tex_result(c, l, i, b, ok ? (uint32_t)lv : 0, ok, cwhy, x, y, z, out4.u);
+}
+
+/* OP_TEX_FETCH: textureLoad of a sampled texture (read-only here; a
+ * texture an earlier dispatch stored to keeps its sets). */
+static void op_fetch(ictx *c, ilane *l, const wg_ins *i, const stex_lanes *L)
+{
+    int64_t x, y, z, ls = 0;
+    uint32_t cwhy;
+    bool ok = tex_coords(l, i, &x, &y, &z, &cwhy);
+    if (i->c != WG_NONE_REG) {
+        uint32_t u = l->r[i->c];
+        ls = i->n & 2 ? (int64_t)(int32_t)u : (int64_t)u;
+        ok = ok && exact(l, i->c);
+    }
+    stex_value out;
+    stex_lanes_textureLoad_sampled(L, i->imm, (stex_view_dimension)i->sub, &x, &y, &z, &ls, &out);
+    const exec_binding *b = binding(c, i->imm);
+    bool level = !stex_view_num_samples(b->view) || stex_view_num_samples(b->view) == 1;
+    if (!level || !b->format) { /* multisampled or depth: the bits, not followed */
+        for (uint32_t k = 0; k < 4; k++)
+            set_exact(l, i->d + k, out.v.u[k]);
+        return;
+    }
+    tex_result(c, l, i, b, ok && ls >= 0 && ls < 32 ? (uint32_t)ls : 0, ok && ls >= 0 && ls < 32,
+               cwhy, x, y, z, out.v.u);
+}
+
+/* Sampling: the result is not followed (filter weights' precision is the
+ * device's): ANY unless every operand and texel is exact and the profile's
+ * result stands for every device - which WebGPU does not promise. */
+static void op_sample(ictx *c, ilane *l, const wg_ins *i, const stex_lanes *L);
+
+/* ---- control flow ---- */
+typedef struct snap {
+    uint32_t *r;
+    stex_ival *v;
+    uint8_t *ty;
+    uint32_t *why;
+    uint64_t *slot;
+} snap;
+
+static bool snap_alloc(const ictx *c, snap *s)
+{
+    s->r = malloc(c->nregs * sizeof *s->r);
+    s->v = malloc(c->nregs * sizeof *s->v);
+    s->ty = malloc(c->nregs);
+    s->why = malloc(c->nregs * sizeof *s->why);
+    s->slot = malloc((c->nslots + 1) * sizeof *s->slot);
+    return s->r && s->v && s->ty && s->why && s->slot;
+}
+
+static void snap_free(snap *s)
+{
+    free(s->r), free(s->v), free(s->ty), free(s->why), free(s->slot);
+}
+
+static void snap_take(const ictx *c, const ilane *l, snap *s)
+{
+    memcpy(s->r, l->r, c->nregs * sizeof *s->r);
+    memcpy(s->v, l->v, c->nregs * sizeof *s->v);
+    memcpy(s->ty, l->ty, c->nregs);
+    memcpy(s->why, l->why, c->nregs * sizeof *s->why);
+    memcpy(s->slot, l->slot, (c->nslots + 1) * sizeof *s->slot);
+}
+
+/* l's registers and slots from s (exec and pc are the caller's) */
+static void snap_put(const ictx *c, ilane *l, const snap *s)
+{
+    memcpy(l->r, s->r, c->nregs * sizeof *s->r);
+    memcpy(l->v, s->v, c->nregs * sizeof *s->v);
+    memcpy(l->ty, s->ty, c->nregs);
+    memcpy(l->why, s->why, c->nregs * sizeof *s->why);
+    memcpy(l->slot, s->slot, (c->nslots + 1) * sizeof *s->slot);
+}
+
+static istop run_lane(ictx *c, ilane *l, uint32_t stop_at, uint8_t *kind);
+
+/* The state s as a lane (its arrays), for reading */
+static ilane as_lane(const snap *s)
+{
+    return (ilane){.r = s->r, .v = s->v, .ty = s->ty, .why = s->why, .slot = s->slot};
+}
+
+/* A ghost: the path not taken from l's state `from` (exec, pc given), run
+ * to the end with weak stores.  False: it cannot be followed. */
+static bool run_ghost(ictx *c, ilane *l, const snap *from, uint64_t exec, uint32_t pc,
+                      uint32_t why)
+{
+    if (++l->forks > MAX_GHOSTS)
+        return false;
+    snap mine;
+    if (!snap_alloc(c, &mine)) {
+        snap_free(&mine);
+        return false;
+    }
+    snap_take(c, l, &mine);
+    uint64_t my_exec = l->exec, my_steps = l->steps;
+    uint32_t my_pc = l->pc, my_depth = l->depth;
+    snap_put(c, l, from);
+    l->exec = exec, l->pc = pc, l->weak = true;
+    uint8_t kind;
+    istop s = run_lane(c, l, UINT32_MAX, &kind);
+    bool ok = s == I_END;
+    if (s == I_BARRIER) /* the ghost would wait at a barrier: the others' phases are past */
+        lose(c, l, why);
+    snap_put(c, l, &mine);
+    l->exec = my_exec, l->pc = my_pc, l->steps = my_steps, l->depth = my_depth;
+    l->weak = true;
+    snap_free(&mine);
+    return ok || s == I_BARRIER;
+}
+
+/* OP_IF on a condition that is not a point (i at pc - 1): both sides from
+ * one state, run through the ENDIF, joined there when they end alike;
+ * l->pc is then past the ENDIF. */
+static void fork_if(ictx *c, ilane *l, const wg_ins *i, int nominal)
+{
+    uint32_t why = l->why[i->a] ? l->why[i->a]
+                                : reason_at(c, i, "a branch on a condition that depends on a "
+                                            "float");
+    uint32_t endif = l->pc;
+    while (endif < c->p->ncode &&
+           !(c->p->code[endif].op == OP_ENDIF && c->p->code[endif].imm == i->imm))
+        endif++;
+    endif++; /* the sides stop past it: the ENDIF joins each side's lanes */
+    snap s0, s1;
+    bool mem = snap_alloc(c, &s0) & snap_alloc(c, &s1);
+    if (!mem || endif >= c->p->ncode || l->depth >= MAX_FORK_DEPTH) {
+        snap_free(&s0), snap_free(&s1);
+        lose(c, l, why);
+        /* the profile's side */
+        l->slot[i->imm] = nominal ? 0 : l->exec;
+        l->exec = nominal ? l->exec : 0;
+        if (!l->exec)
+            l->pc = i->b;
+        return;
+    }
+    snap_take(c, l, &s0);
+    uint64_t exec0 = l->exec;
+    uint32_t pc0 = l->pc;
+    bool weak0 = l->weak;
+    l->depth++;
+    l->weak = true;
+    istop st[2];
+    uint64_t exec_end[2];
+    uint8_t kind;
+    for (int side = 0; side < 2; side++) { /* 0: then, 1: else */
+        if (side) {
+            snap_take(c, l, &s1); /* the then-side's end */
+            snap_put(c, l, &s0);
+        }
+        l->slot[i->imm] = side ? exec0 : 0;
+        l->exec = side ? 0 : exec0;
+        l->pc = l->exec ? pc0 : i->b;
+        st[side] = run_lane(c, l, endif, &kind);
+        exec_end[side] = l->exec;
+        l->slot[i->imm] = 0; /* dead past the ENDIF */
+    }
+    l->depth--;
+    /* l: the else-side's end; s1: the then-side's */
+    ilane t = as_lane(&s1);
+    bool alike = st[0] == I_AT && st[1] == I_AT && exec_end[0] == exec_end[1] &&
+                 !memcmp(s1.slot, l->slot, (c->nslots + 1) * sizeof *l->slot);
+    if (alike) {
+        snap e;
+        if (snap_alloc(c, &e)) {
+            snap_take(c, l, &e);
+            ilane el = as_lane(&e);
+            /* the bits: the profile's side's (join_regs keeps its first) */
+            for (uint32_t r = 0; r < c->nregs; r++)
+                if (t.r[r] != el.r[r] || t.ty[r] || el.ty[r])
+                    join_regs(c, i, l, r, nominal ? &t : &el, nominal ? &el : &t, why);
+        } else {
+            lose(c, l, why);
+        }
+        snap_free(&e);
+        l->weak = weak0;
+        l->pc = endif;
+        snap_free(&s0), snap_free(&s1);
+        return;
+    }
+    /* the sides end differently: the profile's side goes on, the other
+     * runs to the end as a ghost; both store weakly from here */
+    bool ok = true;
+    if (st[0] == I_AT && st[1] == I_AT) {
+        snap e;
+        if (snap_alloc(c, &e)) {
+            snap_take(c, l, &e);
+            uint64_t other_exec = nominal ? exec_end[1] : exec_end[0];
+            if (nominal) { /* go on with the then-side's state */
+                snap_put(c, l, &s1);
+                l->exec = exec_end[0];
+            }
+            l->pc = endif;
+            ok = run_ghost(c, l, nominal ? &e : &s1, other_exec, endif, why);
+        } else {
+            ok = false;
+        }
+        snap_free(&e);
+    } else {
+        ok = false; /* a barrier, the end or an error inside a side */
+    }
+    if (!ok) {
+        lose(c, l, why);
+        if (st[0] != I_AT || st[1] != I_AT) { /* start again on the profile's side, lost */
+            snap_put(c, l, &s0);
+            l->slot[i->imm] = nominal ? 0 : exec0;
+            l->exec = nominal ? exec0 : 0;
+            l->pc = l->exec ? pc0 : i->b;
+        }
+    }
+    snap_free(&s0), snap_free(&s1);
+    l->weak = true;
+}
+
+/* ---- the loop ---- */
+static istop run_lane(ictx *c, ilane *l, uint32_t stop_at, uint8_t *kind)
+{
+    const wg_program *p = c->p;
+    uint32_t lidv = l->lid;
+    stex_lanes L = {&c->inv, &lidv, &c->one, 1, 0};
+    for (;;) {
+        if (l->pc == stop_at)
+            return I_AT;
+        const wg_ins *i = &p->code[l->pc++];
+        L.site = l->pc;
+        l->steps++;
+        switch ((wg_opcode)i->op) {
+        case OP_CONST:
+            set_exact(l, i->d, i->imm);
+            break;
+        case OP_MOV:
+            if (i->d < i->a)
+                for (uint32_t k = 0; k < i->n; k++)
+                    copy_reg(l, i->d + k, i->a + k);
+            else if (i->d > i->a)
+                for (uint32_t k = i->n; k-- > 0;)
+                    copy_reg(l, i->d + k, i->a + k);
+            break;
+        case OP_MOVM:
+            if (l->exec) {
+                if (i->d < i->a)
+                    for (uint32_t k = 0; k < i->n; k++)
+                        copy_reg(l, i->d + k, i->a + k);
+                else if (i->d > i->a)
+                    for (uint32_t k = i->n; k-- > 0;)
+                        copy_reg(l, i->d + k, i->a + k);
+            }
+            break;
+        case OP_MATH:
+            op_math(c, l, i, false);
+            break;
+        case OP_MATHV:
+            op_math(c, l, i, true);
+            break;
+        case OP_CMP:
+            op_cmp(c, l, i);
+            break;
+        case OP_BITS:
+            op_bits(c, l, i);
+            break;
+        case OP_SELECT:
+            op_select(c, l, i);
+            break;
+        case OP_LOADIDX: {
+            uint32_t o = l->r[i->b];
+            if (!exact(l, i->b)) {
+                uint32_t w = l->why[i->b] ? l->why[i->b]
+                                          : reason_at(c, i, "an index that depends on a float");
+                for (uint32_t k = 0; k < i->n; k++)
+                    set_any(l, i->d + k, 'u', 0, w), l->ty[i->d + k] = 'x';
+                break;
+            }
+            for (uint32_t k = 0; k < i->n; k++) {
+                if (o == WG_NONE)
+                    set_exact(l, i->d + k, 0);
+                else if (i->d + k != i->a + o + k)
+                    copy_reg(l, i->d + k, i->a + o + k);
+            }
+            break;
+        }
+        case OP_STOREIDX: {
+            uint32_t o = l->r[i->b];
+            if (!l->exec)
+                break;
+            if (!exact(l, i->b)) { /* any element of the array: every register from it */
+                uint32_t w = l->why[i->b] ? l->why[i->b]
+                                          : reason_at(c, i, "an index that depends on a float");
+                uint32_t end = c->xp->nconsts ? c->xp->const_reg : c->nregs;
+                for (uint32_t r = i->d; r < end; r++)
+                    set_any(l, r, 'u', l->r[r], w), l->ty[r] = 'x';
+                break;
+            }
+            if (o == WG_NONE)
+                break;
+            for (uint32_t k = 0; k < i->n; k++)
+                copy_reg(l, i->d + o + k, i->a + k);
+            break;
+        }
+        case OP_ADDR:
+            op_addr(c, l, i);
+            break;
+        case OP_BUF_LOAD:
+        case OP_BUF_STORE:
+        case OP_WG_LOAD:
+        case OP_WG_STORE:
+            if (l->exec || (i->op == OP_BUF_LOAD && i->c == 1 && i->a == WG_NONE_REG))
+                op_mem(c, l, i, &L);
+            break;
+        case OP_ATOMIC:
+            if (l->exec)
+                op_atomic(c, l, i, &L);
+            break;
+        case OP_TEX_LOAD:
+        case OP_TEX_LOAD_LEVEL:
+        case OP_TEX_STORE:
+            if (l->exec)
+                op_tex(c, l, i, &L);
+            break;
+        case OP_TEX_FETCH:
+            if (l->exec)
+                op_fetch(c, l, i, &L);
+            break;
+        case OP_TEX_SAMPLE:
+        case OP_TEX_SAMPLE_ANY:
+            if (l->exec)
+                op_sample(c, l, i, &L);
+            break;
+        case OP_TEX_DIMS: {
+            stex_lanes_enter(&L, 0);
+            uint32_t dims[3] = {0, 0, 0};
+            if (i->sub) {
+                dims[0] = stex_textureNumLayers(&c->inv, i->imm);
+            } else if (i->c == STEX_VIEW_DIMENSION_1D) {
+                dims[0] = stex_textureDimensions_1d(&c->inv, i->imm);
+            } else if (i->c == STEX_VIEW_DIMENSION_3D) {
+                stex_uvec3 v = stex_textureDimensions_3d(&c->inv, i->imm);
+                dims[0] = v.x, dims[1] = v.y, dims[2] = v.z;
+            } else {
+                stex_uvec2 v = stex_textureDimensions_2d(&c->inv, i->imm);
+                dims[0] = v.x, dims[1] = v.y;
+            }
+            for (uint32_t k = 0; k < i->n; k++)
+                set_exact(l, i->d + k, dims[k]);
+            break;
+        }
+        case OP_TEX_QUERY: {
+            if (!l->exec)
+                break;
+            stex_lanes_enter(&L, 0);
+            int64_t lv = 0;
+            if (i->a != WG_NONE_REG)
+                lv = i->b ? (int64_t)(int32_t)l->r[i->a] : (int64_t)l->r[i->a];
+            uint32_t q[3] = {0, 0, 0};
+            if (i->sub == WG_QUERY_DIMS) {
+                stex_uvec3 v = stex_textureDimensions_level(&c->inv, i->imm, lv);
+                q[0] = v.x, q[1] = v.y, q[2] = v.z;
+            } else if (i->sub == WG_QUERY_LAYERS) {
+                q[0] = stex_textureNumLayers(&c->inv, i->imm);
+            } else if (i->sub == WG_QUERY_LEVELS) {
+                q[0] = stex_textureNumLevels(&c->inv, i->imm);
+            } else {
+                q[0] = stex_textureNumSamples(&c->inv, i->imm);
+            }
+            for (uint32_t k = 0; k < i->n; k++)
+                if (i->a == WG_NONE_REG || exact(l, i->a))
+                    set_exact(l, i->d + k, q[k]);
+                else
+                    set_any(l, i->d + k, 'u', q[k], l->why[i->a]);
+            break;
+        }
+        case OP_ARRAY_LEN: {
+            stex_lanes_enter(&L, 0);
+            uint32_t bytes = stex_arrayLength(&c->inv, i->imm, 1);
+            set_exact(l, i->d, bytes > i->a ? (bytes - i->a) / i->b : 0);
+            break;
+        }
+        case OP_SUBGROUP: {
+            /* one invocation at a time has no sub-group to follow */
+            uint32_t w = reason_at(c, i, "a subgroup operation (not followed in allowed mode)");
+            uint32_t out = i->sub == WG_SG_BALLOT ? 4 : i->sub <= WG_SG_ANY ? 1 : i->n;
+            for (uint32_t k = 0; k < out; k++)
+                set_any(l, i->d + k, 'u', 0, w), l->ty[i->d + k] = 'x';
+            break;
+        }
+        case OP_BARRIER:
+            *kind = i->sub;
+            return I_BARRIER;
+        case OP_IF: {
+            int t = truth(l, i->a);
+            if (t < 0 && l->exec) { /* both sides; l->pc past the ENDIF */
+                fork_if(c, l, i, l->r[i->a] != 0);
+                break;
+            }
+            uint64_t cnd = t > 0 || (t < 0 && l->r[i->a]);
+            l->slot[i->imm] = l->exec & ~cnd;
+            l->exec &= cnd;
+            if (!l->exec)
+                l->pc = i->b;
+            break;
+        }
+        case OP_ELSE: {
+            uint64_t t = l->slot[i->imm];
+            l->slot[i->imm] = l->exec;
+            l->exec = t;
+            if (!l->exec)
+                l->pc = i->b;
+            break;
+        }
+        case OP_ENDIF:
+        case OP_MERGE:
+            l->exec |= l->slot[i->imm];
+            break;
+        case OP_MASK_CLEAR:
+            l->slot[i->imm] = 0;
+            break;
+        case OP_EXIT:
+            l->slot[i->imm] |= l->exec;
+            l->exec = 0;
+            break;
+        case OP_BREAK_IF:
+        case OP_BREAK_JUMP: {
+            int t = truth(l, i->a);
+            uint64_t cnd = t > 0 || (t < 0 && l->r[i->a]);
+            if (t < 0 && l->exec) {
+                /* the loop may end here or go on: the other way as a ghost */
+                uint32_t why = l->why[i->a] ? l->why[i->a]
+                                            : reason_at(c, i, "a loop exit that depends on a "
+                                                        "float");
+                snap s;
+                bool ok = snap_alloc(c, &s);
+                if (ok) {
+                    snap_take(c, l, &s);
+                    uint64_t other = !cnd;
+                    /* the other outcome's state: slot and exec */
+                    s.slot[i->imm] |= l->exec & other;
+                    uint64_t gexec = l->exec & ~other;
+                    uint32_t gpc = !gexec && i->op == OP_BREAK_JUMP ? i->b : l->pc;
+                    ok = run_ghost(c, l, &s, gexec, gpc, why);
+                }
+                snap_free(&s);
+                if (!ok)
+                    lose(c, l, why);
+                l->weak = true;
+            }
+            l->slot[i->imm] |= l->exec & cnd;
+            l->exec &= ~cnd;
+            if (!l->exec && i->op == OP_BREAK_JUMP)
+                l->pc = i->b;
+            break;
+        }
+        case OP_LOOP_END:
+            if (l->exec) {
+                if (l->steps > c->xp->max_steps) {
+                    stex_lanes_enter(&L, 0);
+                    exec_shader_error(&c->inv, "%s:%u: the loop ran past --max-steps (%llu "
+                                      "instructions of one invocation in one workgroup) "
+                                      "[max-steps]", c->xp->filename, i->line,
+                                      (unsigned long long)c->xp->max_steps);
+                    return I_ERROR;
+                }
+                if ((l->steps & 0xffff) == 0 && stex_cancel_check(c->inv.exec->ctx->cancel)) {
+                    exec_shader_error(&c->inv, "%s:%u: stopped (the dispatch was cancelled)",
+                                      c->xp->filename, i->line);
+                    return I_ERROR;
+                }
+                l->pc = i->b;
+            } else {
+                l->exec = l->slot[i->imm];
+            }
+            break;
+        case OP_END:
+            return I_END;
+        }
+    }
+}
+
+static void op_sample(ictx *c, ilane *l, const wg_ins *i, const stex_lanes *L)
+{
+    stex_vec4 out;
+    if (i->op == OP_TEX_SAMPLE) {
+        float u, v, lv;
+        memcpy(&u, &l->r[i->a], 4), memcpy(&v, &l->r[i->b], 4), memcpy(&lv, &l->r[i->c], 4);
+        stex_lanes_textureSampleLevel_2d(L, i->imm, i->e, &u, &v, &lv, &out);
+    } else {
+        memset(&out, 0, sizeof out); /* not followed: ANY below */
+    }
+    uint32_t w = reason_at(c, i, "a sampled value (filtering is not followed)");
+    for (uint32_t k = 0; k < 4; k++)
+        set_any(l, i->d + k, 'f', out.u[k], w);
+}
+
+/* ---- a workgroup ---- */
+/* The thread's register types of the program it ran last (infer_types). */
+static _Thread_local struct {
+    uint64_t uid;
+    uint8_t *t;
+} types_kept;
+
+static const uint8_t *types_of(const wg_exec_program *xp)
+{
+    if (xp->uid && types_kept.uid == xp->uid)
+        return types_kept.t;
+    uint8_t *t = realloc(types_kept.t, xp->prog.nregs ? xp->prog.nregs : 1);
+    if (!t)
+        return NULL;
+    types_kept.t = t;
+    infer_types(xp, t);
+    types_kept.uid = xp->uid;
+    return t;
+}
+
+void wg_ival_run_workgroup(const stex_workgroup *w, void *user)
+{
+    const wg_exec_program *xp = user;
+    const wg_program *p = &xp->prog;
+    pthread_once(&fn_once, fn_init);
+    struct stex_exec *e = w->inv->exec;
+    uint32_t total = w->size[0] * w->size[1] * w->size[2];
+    ictx c = {.xp = xp, .p = p, .a = xp->allowed, .prof = stex_invocation_profile(w->inv),
+              .inv = *w->inv, .nregs = p->nregs, .nslots = p->nslots, .one = 1};
+    c.wgwords = e->ctx->wg_memory_size / 4;
+    c.rt = types_of(xp);
+    size_t nr = (size_t)total * p->nregs, ns = (size_t)total * (p->nslots + 1);
+    ilane *lanes = calloc(total ? total : 1, sizeof *lanes);
+    uint32_t *r = calloc(nr ? nr : 1, sizeof *r);
+    stex_ival *v = malloc((nr ? nr : 1) * sizeof *v);
+    uint8_t *ty = calloc(nr ? nr : 1, 1);
+    uint32_t *why = calloc(nr ? nr : 1, sizeof *why);
+    uint64_t *slots = calloc(ns ? ns : 1, sizeof *slots);
+    c.wgv = malloc((c.wgwords ? c.wgwords : 1) * sizeof *c.wgv);
+    c.wgwhy = calloc(c.wgwords ? c.wgwords : 1, sizeof *c.wgwhy);
+    c.wghas = calloc(c.wgwords ? c.wgwords : 1, 1);
+    if (!lanes || !r || !v || !ty || !why || !slots || !c.wgv || !c.wgwhy || !c.wghas || !c.rt) {
+        exec_shader_error(w->inv, "the WGSL interpreter (allowed mode) ran out of memory");
+        for (uint32_t k = 0; k < total; k++)
+            phase_return(e, k);
+        phase_end(e);
+        goto done;
+    }
+    for (uint32_t k = 0; k < total; k++) {
+        ilane *l = &lanes[k];
+        l->r = r + (size_t)k * p->nregs, l->v = v + (size_t)k * p->nregs;
+        l->ty = ty + (size_t)k * p->nregs, l->why = why + (size_t)k * p->nregs;
+        l->slot = slots + (size_t)k * (p->nslots + 1);
+        l->exec = 1, l->lid = k;
+        /* the builtin ids and the constant registers */
+        const uint32_t *lid = w->lid[k];
+        for (uint32_t a = 0; a < 3; a++) {
+            if (REG_LOCAL_ID + a < p->nregs)
+                l->r[REG_LOCAL_ID + a] = lid[a];
+            if (REG_GLOBAL_ID + a < p->nregs)
+                l->r[REG_GLOBAL_ID + a] = w->base[a] + lid[a];
+            if (REG_WORKGROUP_ID + a < p->nregs)
+                l->r[REG_WORKGROUP_ID + a] = w->inv->workgroup_id[a];
+            if (REG_NUM_WORKGROUPS + a < p->nregs)
+                l->r[REG_NUM_WORKGROUPS + a] = w->inv->num_workgroups[a];
+        }
+        if (REG_LOCAL_INDEX < p->nregs)
+            l->r[REG_LOCAL_INDEX] = k;
+        for (uint32_t q = 0; q < xp->nconsts && xp->const_reg + q < p->nregs; q++)
+            l->r[xp->const_reg + q] = xp->consts[q];
+    }
+    for (;;) {
+        const uint32_t *order = phase_order(e);
+        for (uint32_t k = 0; k < total; k++) {
+            ilane *l = &lanes[order ? order[k] : k];
+            if (l->done) {
+                phase_return(e, l->lid);
+                continue;
+            }
+            uint8_t kind = 0;
+            istop s = run_lane(&c, l, UINT32_MAX, &kind);
+            if (s == I_BARRIER && l->exec) {
+                phase_arrive(e, l->lid, (exec_barrier)kind, l->pc - 1);
+            } else if (s == I_BARRIER && !(l->slot[p->ret_slot] & 1)) {
+                /* in another branch of divergent control flow: not at this barrier */
+                phase_arrive(e, l->lid, (exec_barrier)kind, (l->pc - 1) | 0x80000000u);
+            } else {
+                l->done = true;
+                phase_return(e, l->lid);
+            }
+        }
+        if (phase_end(e) != PHASE_NEXT)
+            break;
+    }
+done:
+    free(lanes), free(r), free(v), free(ty), free(why), free(slots);
+    free(c.wgv), free(c.wgwhy), free(c.wghas);
+}
