@@ -19,12 +19,27 @@ typedef struct un_taint {
     const char *why;
 } un_taint;
 
+/* Where paths of the function meet (a loop's or switch's breaks, a loop's
+ * continues, a function's returns): the symbols' taints joined over the
+ * paths that reached it (WGSL "Function-scope Variable Value Analysis"). */
+typedef struct un_flow {
+    un_taint *t;
+    int n, cap;
+    bool any;              /* some path reached it */
+    bool grow;             /* a loop's continues: the body's own names reach 'continuing' */
+} un_flow;
+
 typedef struct un_sym {
     const char *name;
-    un_taint t;
-    int alias;             /* a pointer: the symbol it points to, -1 none */
+    un_taint t;            /* a value, or a function-scope variable's value here */
     const wg_decl *sdecl;  /* an entry point's struct parameter: its members' builtins */
-    int level;             /* the control-flow nesting it was declared at */
+    /* a pointer (a let or a parameter of pointer type), as WGSL's analysis
+     * desugars it: the memory view it was made from */
+    bool ptr;
+    int alias;             /* the local variable it points into, -1 none */
+    const wg_decl *global; /* or the module-scope one */
+    un_taint addr;         /* its address: the indices that made it */
+    bool full;             /* a full pointer: the whole variable */
 } un_sym;
 
 typedef struct un_ctx {
@@ -35,14 +50,16 @@ typedef struct un_ctx {
     int nsyms, cap;
     int sym_base;          /* the first symbol of the function being analysed */
     bool fragment;         /* a fragment entry point: derivatives need uniform control flow */
-    int level;             /* branches, cases, loop bodies and calls entered */
     bool oom;
+    bool dead;             /* no path reaches this statement (after a break, continue or
+                            * return): WGSL does not analyse it */
     un_taint cf;           /* the control flow of the statement being walked */
     un_taint poison;       /* a 'return' of some invocations: the rest of the function */
     un_taint brk;          /* a 'break' (or a loop condition) of some invocations: the rest
                             * of the innermost loop or switch */
     un_taint cont;         /* a 'continue' of some invocations: the rest of the loop */
     un_taint ret;          /* the function's return value */
+    un_flow *brkf, *contf, *retf; /* where a break, continue and return take the values */
     const wg_decl **stack; /* the functions being analysed, one per declaration at most */
     wg_loc *calls;         /* their call sites */
     int depth;
@@ -83,7 +100,7 @@ static int sym_push(un_ctx *u, const char *name, un_taint t)
         }
         u->syms = s, u->cap = cap;
     }
-    u->syms[u->nsyms] = (un_sym){name, t, -1, NULL, u->level};
+    u->syms[u->nsyms] = (un_sym){.name = name, .t = t, .alias = -1};
     return u->nsyms++;
 }
 
@@ -93,14 +110,6 @@ static int sym_find(const un_ctx *u, const char *name)
         if (u->syms[i].name && !strcmp(u->syms[i].name, name))
             return i;
     return -1;
-}
-
-/* The symbol a pointer symbol ultimately points to. */
-static int sym_target(const un_ctx *u, int i)
-{
-    for (int n = 0; i >= 0 && u->syms[i].alias >= 0 && n < 64; n++)
-        i = u->syms[i].alias;
-    return i;
 }
 
 static const wg_decl *global(const un_ctx *u, const char *name, wg_decl_kind kind)
@@ -142,27 +151,133 @@ static un_taint global_taint(const wg_decl *g, wg_loc loc)
 static un_taint expr(un_ctx *u, const wg_expr *e);
 static void stmt(un_ctx *u, const wg_stmt *s);
 
-/* The local symbol an lvalue or pointer expression names (-1: none, or a global). */
-static int root_sym(const un_ctx *u, const wg_expr *e)
+/* What a memory view or pointer expression names (WGSL "Pointer
+ * Desugaring"): a function-scope variable, else a module-scope one; the
+ * uniformity of its address - the indices on the way and a pointer's own,
+ * as they were when the pointer was made; whether it is the whole variable
+ * (a full reference or full pointer: only a store through one replaces
+ * the variable's value). */
+typedef struct un_view {
+    int var;
+    const wg_decl *global;
+    un_taint addr;
+    bool full;
+} un_view;
+
+static un_view view(un_ctx *u, const wg_expr *e)
 {
-    while (e && (e->kind == E_INDEX || e->kind == E_MEMBER ||
-                 (e->kind == E_UNARY && (e->op == TK_AMP || e->op == TK_STAR))))
-        e = e->a;
-    if (!e || e->kind != E_IDENT)
-        return -1;
-    return sym_target(u, sym_find(u, e->name));
+    un_view v = {-1, NULL, UNIFORM, true};
+    for (; e && e->kind != E_IDENT; e = e->a) {
+        if (e->kind == E_INDEX)
+            v.addr = join(v.addr, expr(u, e->b));
+        else if (!(e->kind == E_MEMBER ||
+                   (e->kind == E_UNARY && (e->op == TK_AMP || e->op == TK_STAR))))
+            break;
+        if (e->kind != E_UNARY)
+            v.full = false;
+    }
+    if (!e || e->kind != E_IDENT) {
+        v.full = false;
+        return v;
+    }
+    int s = sym_find(u, e->name);
+    if (s >= 0 && u->syms[s].ptr) {
+        const un_sym *p = &u->syms[s];
+        v.var = p->alias, v.global = p->global;
+        v.addr = join(v.addr, p->addr);
+        v.full = v.full && p->full;
+    } else if (s >= 0) {
+        v.var = s;
+    } else {
+        v.global = global(u, e->name, D_VAR);
+    }
+    return v;
 }
 
-/* The taints of an lvalue's indices (a[i].b[j]: i and j). */
-static un_taint lvalue_indices(un_ctx *u, const wg_expr *e)
+/* What a load through the view gives: the memory's value and the address's. */
+static un_taint view_load(const un_ctx *u, const un_view *v, wg_loc loc)
 {
-    un_taint t = UNIFORM;
-    while (e && (e->kind == E_INDEX || e->kind == E_MEMBER || e->kind == E_UNARY)) {
-        if (e->kind == E_INDEX)
-            t = join(t, expr(u, e->b));
-        e = e->a;
+    un_taint t = v->var >= 0 ? u->syms[v->var].t : v->global ? global_taint(v->global, loc)
+                                                               : UNIFORM;
+    return join(t, v->addr);
+}
+
+/* Whether e is a pointer: &r, or a name of one. */
+static bool is_pointer(const un_ctx *u, const wg_expr *e)
+{
+    if (e->kind == E_UNARY && e->op == TK_AMP)
+        return true;
+    int s = e->kind == E_IDENT ? sym_find(u, e->name) : -1;
+    return s >= 0 && u->syms[s].ptr;
+}
+
+static void make_pointer(un_sym *p, const un_view *v)
+{
+    p->ptr = true;
+    p->alias = v->var, p->global = v->global;
+    p->addr = v->addr, p->full = v->full;
+}
+
+/* The flows where paths meet.  A flow keeps the taints of symbols 0..n-1
+ * (those that live where the paths meet). */
+static void flow_init(un_ctx *u, un_flow *f, int n, bool grow)
+{
+    *f = (un_flow){.n = n, .cap = n > 0 ? n : 1, .grow = grow};
+    f->t = malloc((size_t)f->cap * sizeof *f->t);
+    if (!f->t)
+        u->oom = true, f->n = 0;
+}
+
+/* The path that reaches here goes to f (a break, a continue, a return). */
+static void flow_add(un_ctx *u, un_flow *f)
+{
+    if (!f || u->dead || !f->t)
+        return;
+    int n = f->n;
+    if (f->grow && u->nsyms > n) {
+        if (u->nsyms > f->cap) {
+            un_taint *t = realloc(f->t, (size_t)u->nsyms * sizeof *t);
+            if (!t) {
+                u->oom = true;
+                return;
+            }
+            f->t = t, f->cap = u->nsyms;
+        }
+        for (int i = n; i < u->nsyms; i++)
+            f->t[i] = u->syms[i].t;
+        f->n = u->nsyms;
     }
+    for (int i = 0; i < n && i < u->nsyms; i++)
+        f->t[i] = f->any ? join(f->t[i], u->syms[i].t) : u->syms[i].t;
+    f->any = true;
+}
+
+/* Where the paths of f and the current one (unless dead) meet. */
+static void flow_merge(un_ctx *u, const un_flow *f)
+{
+    if (!f->any || !f->t)
+        return;
+    for (int i = 0; i < f->n && i < u->nsyms; i++)
+        u->syms[i].t = u->dead ? f->t[i] : join(u->syms[i].t, f->t[i]);
+    u->dead = false;
+}
+
+static un_taint *snapshot(un_ctx *u)
+{
+    un_taint *t = malloc((size_t)(u->nsyms ? u->nsyms : 1) * sizeof *t);
+    if (!t) {
+        u->oom = true;
+        return NULL;
+    }
+    for (int i = 0; i < u->nsyms; i++)
+        t[i] = u->syms[i].t;
     return t;
+}
+
+static void restore(un_ctx *u, const un_taint *t, int n)
+{
+    for (int i = 0; t && i < n && i < u->nsyms; i++)
+        u->syms[i].t = t[i];
 }
 
 static void check_sync(un_ctx *u, const wg_expr *e, const char *name)
@@ -198,46 +313,75 @@ static void check_derivative(un_ctx *u, const wg_expr *e, const char *name)
               u->cf.why ? u->cf.why : "a non-uniform value");
 }
 
+/* WGSL "Uniformity Rules for Function Calls": subgroupShuffleUp's and
+ * subgroupShuffleDown's delta and subgroupShuffleXor's mask must be uniform
+ * values, under the subgroup_uniformity rule (a diagnostic filter may lower
+ * or silence it). */
+static void check_subgroup_operand(un_ctx *u, const wg_expr *e, const char *name, un_taint t)
+{
+    if (!u->report || !nonuni(t) || e->nargs < 2)
+        return;
+    int sev = wg_ast_severity(u->ast, "subgroup_uniformity", e->args[1]->loc, WG_ERROR);
+    if (sev < 0)
+        return;
+    wg_report(u->d, (wg_severity)sev, e->args[1]->loc, "subgroup_uniformity", "the %s of %s "
+              "must be a uniform value: it depends on %s (line %u:%u)",
+              strcmp(name, "subgroupShuffleXor") ? "delta" : "mask", name,
+              t.why ? t.why : "a non-uniform value", t.at.line, t.at.col);
+}
+
 static un_taint user_call(un_ctx *u, const wg_decl *fn, const wg_expr *e)
 {
     un_taint args = UNIFORM;
     uint32_t n = e->nargs;
-    int *alias = malloc((n ? n : 1) * sizeof *alias);
+    un_view *v = malloc((n ? n : 1) * sizeof *v);
     un_taint *t = malloc((n ? n : 1) * sizeof *t);
-    if (!alias || !t || !u->stack) {
-        free(alias);
+    bool *ptr = malloc(n ? n : 1);
+    if (!v || !t || !ptr || !u->stack) {
+        free(v);
         free(t);
+        free(ptr);
         u->oom = true;
         return at(e->loc, "a call stex had no memory to analyse");
     }
     for (uint32_t i = 0; i < n; i++) {
         const wg_expr *a = e->args[i];
-        t[i] = join(expr(u, a), u->cf);
-        alias[i] = -1;
-        if ((a->kind == E_UNARY && a->op == TK_AMP) ||
-            (a->kind == E_IDENT && sym_find(u, a->name) >= 0 &&
-             u->syms[sym_find(u, a->name)].alias >= 0))
-            alias[i] = root_sym(u, a);
+        v[i] = (un_view){-1, NULL, UNIFORM, false};
+        ptr[i] = is_pointer(u, a);
+        if (ptr[i]) {
+            /* a pointer parameter is the caller's memory view */
+            v[i] = view(u, a);
+            t[i] = v[i].addr = join(v[i].addr, u->cf);
+        } else {
+            t[i] = join(expr(u, a), u->cf);
+        }
         args = join(args, t[i]);
     }
     for (int k = 0; k < u->depth; k++)
         if (u->stack[k] == fn) {
-            free(alias);
+            free(v);
             free(t);
+            free(ptr);
             return args; /* recursion: reported by lowering */
         }
     int base = u->nsyms, sym_base = u->sym_base;
     u->sym_base = base; /* the callee sees its parameters, not the caller's names */
-    u->level++;
     for (uint32_t i = 0; i < n && i < fn->nparams; i++) {
         int s = sym_push(u, fn->params[i].name, t[i]);
-        if (s >= 0)
-            u->syms[s].alias = alias[i];
+        if (s >= 0 && ptr[i])
+            make_pointer(&u->syms[s], &v[i]);
     }
-    free(alias);
+    free(v);
     free(t);
+    free(ptr);
     un_taint saved_poison = u->poison, saved_ret = u->ret, saved_brk = u->brk,
              saved_cont = u->cont, saved_cf = u->cf;
+    un_flow *brkf = u->brkf, *contf = u->contf, *retf = u->retf, ret;
+    /* the caller's variables it may store to through its pointers, as its
+     * returns leave them */
+    flow_init(u, &ret, base, false);
+    u->brkf = u->contf = NULL;
+    u->retf = &ret;
     u->poison = u->brk = u->cont = UNIFORM;
     u->ret = UNIFORM;
     u->calls[u->depth] = e->loc;
@@ -245,14 +389,18 @@ static un_taint user_call(un_ctx *u, const wg_decl *fn, const wg_expr *e)
     if (fn->body)
         stmt(u, fn->body);
     u->depth--;
+    flow_add(u, &ret); /* the end of the body, if it is reached */
+    u->nsyms = base;
+    u->dead = true;
+    flow_merge(u, &ret);
+    free(ret.t);
     un_taint r = u->ret;
     u->poison = saved_poison;
     u->brk = saved_brk;
     u->cont = saved_cont;
     u->ret = saved_ret;
-    u->nsyms = base;
+    u->brkf = brkf, u->contf = contf, u->retf = retf;
     u->sym_base = sym_base;
-    u->level--;
     /* every invocation that made the call returns from it: the callee's
      * early returns end its own uniform control flow, not the caller's */
     u->cf = saved_cf;
@@ -288,12 +436,10 @@ static un_taint call(un_ctx *u, const wg_expr *e)
         check_derivative(u, e, name);
     if (!strcmp(name, "workgroupUniformLoad")) {
         check_sync(u, e, name);
-        for (uint32_t i = 0; i < e->nargs; i++)
-            expr(u, e->args[i]);
-        /* its pointer is the same in every invocation: &a[i] with i uniform */
+        /* its pointer is the same in every invocation: &a[i] with i uniform,
+         * or a pointer made so */
         const wg_expr *a = e->nargs ? e->args[0] : NULL;
-        un_taint p = a && a->kind == E_UNARY && a->op == TK_AMP ? lvalue_indices(u, a->a)
-                                                                 : UNIFORM;
+        un_taint p = !a ? UNIFORM : is_pointer(u, a) ? view(u, a).addr : expr(u, a);
         if (u->report && nonuni(p))
             wg_error(u->d, a->loc, "uniformity", "the pointer of workgroupUniformLoad must be "
                      "uniform: it depends on %s (line %u:%u)", p.why ? p.why : "a non-uniform "
@@ -303,14 +449,14 @@ static un_taint call(un_ctx *u, const wg_expr *e)
     const wg_decl *fn = global(u, name, D_FN);
     if (fn)
         return user_call(u, fn, e);
-    un_taint t = UNIFORM;
+    un_taint t = UNIFORM, second = UNIFORM;
     for (uint32_t i = 0; i < e->nargs; i++) {
         const wg_expr *a = e->args[i];
         /* a pointer argument (atomics, arrayLength): the pointer, not the value */
-        if (a->kind == E_UNARY && a->op == TK_AMP)
-            t = join(t, lvalue_indices(u, a->a));
-        else
-            t = join(t, expr(u, a));
+        un_taint ti = is_pointer(u, a) ? view(u, a).addr : expr(u, a);
+        t = join(t, ti);
+        if (i == 1)
+            second = ti;
     }
     if (is_atomic(name))
         return join(t, at(e->loc, "an atomic's result"));
@@ -320,6 +466,9 @@ static un_taint call(un_ctx *u, const wg_expr *e)
         /* uniform control flow only, as Dawn checks them (its subgroup
          * uniformity: an error); their results vary per invocation */
         check_sync(u, e, name);
+        if (!strcmp(name, "subgroupShuffleUp") || !strcmp(name, "subgroupShuffleDown") ||
+            !strcmp(name, "subgroupShuffleXor"))
+            check_subgroup_operand(u, e, name, second);
         return join(t, at(e->loc, "a subgroup builtin's result"));
     }
     if (!strcmp(name, "textureLoad") && e->nargs && e->args[0]->kind == E_IDENT &&
@@ -346,8 +495,13 @@ static un_taint expr(un_ctx *u, const wg_expr *e)
         return UNIFORM;
     case E_IDENT: {
         int s = sym_find(u, e->name);
+        if (s >= 0 && u->syms[s].ptr) { /* a pointer used as a value: what it points to */
+            const un_sym *p = &u->syms[s];
+            un_view v = {p->alias, p->global, p->addr, p->full};
+            return view_load(u, &v, e->loc);
+        }
         if (s >= 0)
-            return u->syms[sym_target(u, s)].t;
+            return u->syms[s].t;
         const wg_decl *g = global(u, e->name, D_VAR);
         return g ? global_taint(g, e->loc) : UNIFORM;
     }
@@ -383,20 +537,17 @@ static un_taint expr(un_ctx *u, const wg_expr *e)
     return UNIFORM;
 }
 
-/* A write of value taint t to lvalue e (joined: a partial write keeps the rest). */
+/* A write of value taint t to lvalue e: through a full reference it is
+ * the variable's value from here on, through a partial one (an element, a
+ * member) it joins the rest (WGSL "Function-scope Variable Value
+ * Analysis"). */
 static void assign(un_ctx *u, const wg_expr *lhs, un_taint t)
 {
-    t = join(join(t, u->cf), lvalue_indices(u, lhs));
-    int s = root_sym(u, lhs);
-    if (s < 0)
+    un_view v = view(u, lhs);
+    t = join(join(t, u->cf), v.addr);
+    if (v.var < 0)
         return;
-    /* the whole variable, on every path from its declaration on (no branch,
-     * loop or call between): its old value is gone (WGSL's analysis); else
-     * either value may be there */
-    if (lhs->kind == E_IDENT && u->syms[s].level == u->level)
-        u->syms[s].t = t;
-    else
-        u->syms[s].t = join(u->syms[s].t, t);
+    u->syms[v.var].t = v.full ? t : join(u->syms[v.var].t, t);
 }
 
 /* What the early exits of some invocations make of the statements after them. */
@@ -408,13 +559,20 @@ static void early_exit(un_ctx *u, un_taint *which, wg_loc loc, const char *why)
         *which = at(loc, why);
 }
 
-static void block(un_ctx *u, const wg_stmt *s)
+/* A block's statements, up to the first one no path reaches (WGSL does
+ * not analyse statically unreachable code); its names stay. */
+static void statements(un_ctx *u, const wg_stmt *s)
 {
-    int base = u->nsyms;
-    for (uint32_t i = 0; i < s->n; i++) {
+    for (uint32_t i = 0; i < s->n && !u->dead; i++) {
         stmt(u, s->stmts[i]);
         u->cf = join(u->cf, exits(u));
     }
+}
+
+static void block(un_ctx *u, const wg_stmt *s)
+{
+    int base = u->nsyms;
+    statements(u, s);
     u->nsyms = base;
 }
 
@@ -428,22 +586,40 @@ static uint64_t state_hash(const un_ctx *u)
     return h;
 }
 
-/* One iteration: the condition (for, while), body, continuing / update. */
-static void iteration(un_ctx *u, const wg_stmt *s)
+/* A loop's head: the values from before the loop joined with those its
+ * iterations so far ended with. */
+static void loop_head(un_ctx *u, const un_taint *entry, int n, const un_flow *back)
+{
+    u->nsyms = n;
+    restore(u, entry, n);
+    u->dead = false;
+    flow_merge(u, back);
+}
+
+/* One iteration from the head: the condition (for, while), body,
+ * continuing / update; where it ends goes to `back`. */
+static void iteration(un_ctx *u, const wg_stmt *s, un_flow *back, const un_flow *contf)
 {
     if (s->cond && s->kind != S_LOOP) {
         un_taint c = join(expr(u, s->cond), u->cf);
         if (nonuni(c) && !nonuni(u->brk))
             u->brk = at(s->loc, c.why); /* some invocations leave the loop here */
+        flow_add(u, u->brkf);
         u->cf = join(u->cf, exits(u));
     }
     int base = u->nsyms;
-    stmt(u, s->body);
+    /* the body's names stay for 'continuing' */
+    if (s->body && s->body->kind == S_BLOCK && un_step(u, s->body->loc))
+        statements(u, s->body);
+    else
+        stmt(u, s->body);
+    flow_merge(u, contf); /* 'continuing' also starts where a 'continue' was */
     u->cf = join(u->cf, exits(u));
-    if (s->kind == S_LOOP && s->continuing)
+    if (!u->dead && s->kind == S_LOOP && s->continuing)
         stmt(u, s->continuing);
-    if (s->kind == S_FOR && s->update)
+    if (!u->dead && s->kind == S_FOR && s->update)
         stmt(u, s->update);
+    flow_add(u, back);
     u->nsyms = base;
 }
 
@@ -452,30 +628,49 @@ static void loop(un_ctx *u, const wg_stmt *s)
     int base = u->nsyms;
     if (s->kind == S_FOR && s->init)
         stmt(u, s->init);
+    int n = u->nsyms;
     un_taint cf0 = u->cf, brk0 = u->brk, cont0 = u->cont;
+    un_flow *brkf0 = u->brkf, *contf0 = u->contf, brkf, contf, back;
+    un_taint *entry = snapshot(u);
+    flow_init(u, &brkf, n, false);
+    flow_init(u, &contf, n, true);
+    flow_init(u, &back, n, false);
+    u->brkf = &brkf, u->contf = &contf;
     u->brk = u->cont = UNIFORM;
     /* let the taints settle (they only grow), then walk once reporting */
     bool report = u->report, settled = false;
     u->report = false;
-    for (int round = 0; round < 32 && !settled; round++) {
+    for (int round = 0; round < 32 && !settled && !u->oom; round++) {
+        loop_head(u, entry, n, &back);
         uint64_t before = state_hash(u);
         u->cf = join(cf0, exits(u));
-        iteration(u, s);
+        iteration(u, s, &back, &contf);
+        loop_head(u, entry, n, &back);
         settled = state_hash(u) == before;
     }
     u->report = report;
+    loop_head(u, entry, n, &back);
     u->cf = join(cf0, exits(u));
     /* a settled walk repeated finds nothing new: only a reporting one is
      * needed (so loops nested in a settling loop cost one walk each) */
     if (report || !settled)
-        iteration(u, s);
+        iteration(u, s, &back, &contf);
+    /* after the loop, the values its breaks and condition took out; none:
+     * it is left only by a return, or never (the rest is unreachable) */
+    u->dead = true;
+    flow_merge(u, &brkf);
     /* every invocation that broke out or left by the condition is back:
      * a loop's 'break' and 'continue' end with it (its behaviour is Next),
      * a 'return' in it does not */
     u->brk = brk0;
     u->cont = cont0;
+    u->brkf = brkf0, u->contf = contf0;
     u->cf = join(cf0, exits(u));
     u->nsyms = base;
+    free(entry);
+    free(brkf.t);
+    free(contf.t);
+    free(back.t);
 }
 
 static void stmt(un_ctx *u, const wg_stmt *s)
@@ -488,13 +683,17 @@ static void stmt(un_ctx *u, const wg_stmt *s)
         break;
     case S_DECL: {
         const wg_decl *d = s->decl;
-        un_taint t = d->init ? join(expr(u, d->init), u->cf) : u->cf;
-        int sym = sym_push(u, d->name, t);
-        if (sym >= 0 && d->init && d->kind == D_LET)
-            if ((d->init->kind == E_UNARY && d->init->op == TK_AMP) ||
-                (d->init->kind == E_IDENT && sym_find(u, d->init->name) >= 0 &&
-                 u->syms[sym_find(u, d->init->name)].alias >= 0))
-                u->syms[sym].alias = root_sym(u, d->init);
+        if (d->kind == D_LET && d->init && is_pointer(u, d->init)) {
+            /* a pointer: the view it names, its indices' values taken now */
+            un_view v = view(u, d->init);
+            v.addr = join(v.addr, u->cf);
+            int sym = sym_push(u, d->name, v.addr);
+            if (sym >= 0)
+                make_pointer(&u->syms[sym], &v);
+            break;
+        }
+        /* var x; holds the zero value, made in this control flow */
+        sym_push(u, d->name, d->init ? join(expr(u, d->init), u->cf) : u->cf);
         break;
     }
     case S_ASSIGN:
@@ -518,11 +717,22 @@ static void stmt(un_ctx *u, const wg_stmt *s)
         if (nonuni(c))
             u->cf = join(u->cf, at(s->loc, c.why));
         un_taint inner = u->cf;
-        u->level++;
+        /* after it, the values of the branches that reach its end */
+        int n = u->nsyms;
+        un_taint *pre = snapshot(u);
+        un_flow out;
+        flow_init(u, &out, n, false);
         stmt(u, s->body);
+        flow_add(u, &out);
+        restore(u, pre, n);
+        u->dead = false;
         u->cf = inner;
         stmt(u, s->els);
-        u->level--;
+        flow_add(u, &out);
+        u->dead = true;
+        flow_merge(u, &out);
+        free(pre);
+        free(out.t);
         u->cf = join(saved, exits(u));
         break;
     }
@@ -533,12 +743,24 @@ static void stmt(un_ctx *u, const wg_stmt *s)
         if (nonuni(c))
             u->cf = join(u->cf, at(s->loc, c.why));
         un_taint inner = u->cf;
-        u->level++;
+        /* after it, the values of the cases that end or break */
+        int n = u->nsyms;
+        un_taint *pre = snapshot(u);
+        un_flow *brkf0 = u->brkf, out;
+        flow_init(u, &out, n, false);
+        u->brkf = &out;
         for (uint32_t i = 0; i < s->ncases; i++) {
+            restore(u, pre, n);
+            u->dead = false;
             u->cf = inner;
             stmt(u, s->cases[i].body);
+            flow_add(u, &out);
         }
-        u->level--;
+        u->dead = true;
+        flow_merge(u, &out);
+        u->brkf = brkf0;
+        free(pre);
+        free(out.t);
         u->brk = brk0;
         u->cf = join(saved, exits(u));
         break;
@@ -546,26 +768,31 @@ static void stmt(un_ctx *u, const wg_stmt *s)
     case S_LOOP:
     case S_FOR:
     case S_WHILE:
-        u->level++;
         loop(u, s);
-        u->level--;
         break;
     case S_BREAK:
         early_exit(u, &u->brk, s->loc, "a 'break' taken by only some invocations");
+        flow_add(u, u->brkf);
+        u->dead = true;
         break;
     case S_CONTINUE:
         early_exit(u, &u->cont, s->loc, "a 'continue' taken by only some invocations");
+        flow_add(u, u->contf);
+        u->dead = true;
         break;
     case S_BREAK_IF: {
         un_taint c = join(expr(u, s->cond), u->cf);
         if (nonuni(c) && !nonuni(u->brk))
             u->brk = at(s->loc, c.why);
+        flow_add(u, u->brkf);
         break;
     }
     case S_RETURN:
         if (s->cond)
             u->ret = join(u->ret, join(expr(u, s->cond), u->cf));
         early_exit(u, &u->poison, s->loc, "a 'return' taken by only some invocations");
+        flow_add(u, u->retf);
+        u->dead = true;
         break;
     case S_DISCARD:
     case S_EMPTY:
