@@ -18,6 +18,7 @@
  *   ("lost"), the reason being the source line.
  * - An index or a coordinate that is not a point: the load is ANY, a store
  *   makes the whole resource ANY. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -317,6 +318,13 @@ static void store_word(ilane *l, stex_ival *sv, uint8_t *sh, uint32_t *sw, char 
     *sw = nv.flags & STEX_IVAL_ANY ? why : 0;
 }
 
+/* The set textureLoad reads from channel c after textureStore of v: any
+ * bits stay any bits (and keep their reason). */
+static stex_ival stored(stex_format f, unsigned c, stex_ival v)
+{
+    return v.flags & STEX_IVAL_ANY ? stex_ival_any('f') : stex_ival_store(f, c, v);
+}
+
 /* ---- the instructions ---- */
 static inline uint32_t off_of(const ilane *l, uint32_t reg)
 {
@@ -366,14 +374,21 @@ static void op_math(ictx *c, ilane *l, const wg_ins *i, bool vector)
     stex_ival vin[16], vout[8];
     for (uint32_t k = 0; k < nin && k < 16; k++)
         vin[k] = get(l, regs[k], ft->in[k]);
+    bool any_in = false;
+    for (uint32_t k = 0; k < nin && k < 16; k++)
+        any_in |= (vin[k].flags & STEX_IVAL_ANY) != 0;
     stex_ival_eval(fn, vin, vout);
     uint32_t why = why_of(l, regs, nin);
+    if (any_in) /* any bits in: any bits out, for the same reason */
+        for (uint32_t k = 0; k < nout; k++)
+            vout[k] = stex_ival_any(ft->out[k]);
     for (uint32_t k = 0; k < nout; k++) {
         uint32_t w = why;
         if ((vout[k].flags & STEX_IVAL_ANY) && !w) {
             char what[160];
-            snprintf(what, sizeof what, "%s (%s) may give any value here (WGSL: an "
-                     "indeterminate result)", info->op, info->sig);
+            snprintf(what, sizeof what, "%s (%s) may give any value here (WGSL bounds "
+                     "no error: an argument outside its accuracy range, an overflow or a "
+                     "NaN)", info->op, info->sig);
             w = reason_at(c, i, what);
         }
         set(l, i->d + k, ft->out[k], out[k], vout[k], w);
@@ -883,8 +898,8 @@ static void op_tex(ictx *c, ilane *l, const wg_ins *i, const stex_lanes *L)
             ival_shadow *s = ival_texture_shadow(c->a, b->texture, b->mip, c->prof);
             uint32_t w = reason_at(c, i, "textureStore out of bounds");
             for (uint64_t k = 0; s && k < s->count; k++) {
-                stex_ival st = stex_ival_store(b->format, (unsigned)(k & 3),
-                                               get(l, i->d + (uint32_t)(k & 3), t));
+                stex_ival st = stored(b->format, (unsigned)(k & 3),
+                                      get(l, i->d + (uint32_t)(k & 3), t));
                 s->v[k] = stex_ival_join('f', s->v[k], st);
                 if (s->v[k].flags & STEX_IVAL_ANY)
                     s->why[k] = s->why[k] ? s->why[k] : vwhy ? vwhy : w;
@@ -898,7 +913,7 @@ static void op_tex(ictx *c, ilane *l, const wg_ins *i, const stex_lanes *L)
         for (uint32_t k = 0; k < 4; k++) {
             uint32_t r = i->d + k;
             stex_ival st = l->taint ? stex_ival_any('f')
-                                    : stex_ival_store(b->format, k, get(l, r, t));
+                                    : stored(b->format, k, get(l, r, t));
             if (l->weak)
                 st = stex_ival_join('f', sv[k], st);
             uint32_t w = l->taint ? l->taint : exact(l, r) ? vwhy : l->why[r];
@@ -948,9 +963,7 @@ static void op_fetch(ictx *c, ilane *l, const wg_ins *i, const stex_lanes *L)
                cwhy, x, y, z, out.v.u);
 }
 
-/* Sampling: the result is not followed (filter weights' precision is the
- * device's): ANY unless every operand and texel is exact and the profile's
- * result stands for every device - which WebGPU does not promise. */
+/* Sampling (below): the hull of the texels the filter may read. */
 static void op_sample(ictx *c, ilane *l, const wg_ins *i, const stex_lanes *L);
 
 /* ---- control flow ---- */
@@ -1398,19 +1411,146 @@ static istop run_lane(ictx *c, ilane *l, uint32_t stop_at, uint8_t *kind)
     }
 }
 
+/* A texel index past the edge as the address mode takes it back. */
+static int64_t address(int64_t x, int64_t n, stex_address_mode m)
+{
+    if (m == STEX_ADDRESS_REPEAT)
+        return (x % n + n) % n;
+    if (m == STEX_ADDRESS_MIRROR_REPEAT) {
+        int64_t k = (x % (2 * n) + 2 * n) % (2 * n);
+        return k < n ? k : 2 * n - 1 - k;
+    }
+    return x < 0 ? 0 : x >= n ? n - 1 : x;
+}
+
+/* A filter's position along one axis: the texel coordinate x = u * n - 0.5
+ * (linear) of every u in the set, widened by SUBTEXEL: WebGPU leaves the
+ * filter's sub-texel precision to the platform; Vulkan's least
+ * (subTexelPrecisionBits = 4) snaps the weights to 1/16, D3D12's to 1/256. */
+#define SUBTEXEL (1.0 / 16)
+static bool position(stex_ival u, uint32_t n, bool linear, double *lo, double *hi)
+{
+    if (u.flags & (STEX_IVAL_ANY | STEX_IVAL_NAN | STEX_IVAL_NO_NUMBER) || !isfinite(u.lo) ||
+        !isfinite(u.hi))
+        return false;
+    *lo = u.lo * n - (linear ? 0.5 : 0) - SUBTEXEL;
+    *hi = u.hi * n - (linear ? 0.5 : 0) + SUBTEXEL;
+    return *hi - *lo <= 64 && fabs(*lo) <= 1e9 && fabs(*hi) <= 1e9;
+}
+
+/* The sets of one texel's channels, addressed as the sampler says. */
+static bool texel_sets(ictx *c, const exec_binding *b, const ival_shadow *s,
+                       const stex_sampler_desc *sd, stex_extent3d e, int64_t xx, int64_t yy,
+                       stex_ival t[4])
+{
+    int64_t x = address(xx, e.width, sd->address_mode_u);
+    int64_t y = address(yy, e.height, sd->address_mode_v);
+    if (s) {
+        uint64_t k = (((uint64_t)exec_layer0(b) * s->h + (uint64_t)y) * s->w + (uint64_t)x) * 4;
+        memcpy(t, s->v + k, 4 * sizeof *t);
+    } else {
+        stex_vec4 dv;
+        stex_decode_texel(stex_profile_get(STEX_PROFILE_SPEC), b->format,
+                          stex_texture_memory(b->texture) +
+                              stex_texture_texel_offset(b->texture, b->mip, (uint32_t)x,
+                                                        (uint32_t)y, (uint32_t)exec_layer0(b)),
+                          &dv);
+        for (unsigned k = 0; k < 4; k++)
+            t[k] = ival_texel_channel(b->format, k, &dv);
+    }
+    (void)c;
+    for (unsigned k = 0; k < 4; k++)
+        if (t[k].flags & (STEX_IVAL_ANY | STEX_IVAL_NAN | STEX_IVAL_NO_NUMBER) ||
+            !isfinite(t[k].lo) || !isfinite(t[k].hi))
+            return false; /* a NaN or an infinity spreads through the weights */
+    return true;
+}
+
+static double lerp(double a, double b, double f) { return a + (b - a) * f; }
+
+/* textureSampleLevel on a texture_2d<f32> of one level: bilinear (or
+ * nearest) filtering is monotonic in each texel and, for fixed texels,
+ * bilinear in the two weights, so over every texel pair the position
+ * allows (position()) and every weight in it, each channel lies between
+ * the filter of the texels' least values and of their greatest at the
+ * corners of the weights' box - widened by the rounding of the weighted
+ * sum.  Any other sampling: false (ANY). */
+static bool sample_hull(ictx *c, ilane *l, const wg_ins *i, stex_ival out[4])
+{
+    const exec_binding *b = binding(c, i->imm), *sb = binding(c, i->e);
+    if (!b->view || !sb->sampler || !b->format || stex_view_num_levels(b->view) != 1 ||
+        !exact(l, i->c))
+        return false;
+    const stex_sampler_desc *sd = stex_sampler_get_desc(sb->sampler);
+    if (sd->compare)
+        return false;
+    bool linear = sd->mag_filter == STEX_FILTER_LINEAR || sd->min_filter == STEX_FILTER_LINEAR;
+    stex_extent3d e = stex_view_dimensions(b->view);
+    double xl, xh, yl, yh;
+    if (!position(get(l, i->a, 'f'), e.width, linear, &xl, &xh) ||
+        !position(get(l, i->b, 'f'), e.height, linear, &yl, &yh))
+        return false;
+    const ival_shadow *s = ival_find(c->a, b->texture, b->mip);
+    double lo[4], hi[4];
+    for (unsigned k = 0; k < 4; k++)
+        lo[k] = INFINITY, hi[k] = -INFINITY;
+    for (int64_t ky = (int64_t)floor(yl); ky <= (int64_t)floor(yh); ky++)
+        for (int64_t kx = (int64_t)floor(xl); kx <= (int64_t)floor(xh); kx++) {
+            /* texels kx, kx + 1 (x) and ky, ky + 1 (y); nearest: kx, ky */
+            stex_ival t[2][2][4];
+            for (int dy = 0; dy < (linear ? 2 : 1); dy++)
+                for (int dx = 0; dx < (linear ? 2 : 1); dx++)
+                    if (!texel_sets(c, b, s, sd, e, kx + dx, ky + dy, t[dy][dx]))
+                        return false;
+            if (!linear) {
+                for (unsigned k = 0; k < 4; k++)
+                    lo[k] = fmin(lo[k], t[0][0][k].lo), hi[k] = fmax(hi[k], t[0][0][k].hi);
+                continue;
+            }
+            double fx[2] = {fmax(0, xl - kx), fmin(1, xh - kx)};
+            double fy[2] = {fmax(0, yl - ky), fmin(1, yh - ky)};
+            for (int cy = 0; cy < 2; cy++)
+                for (int cx = 0; cx < 2; cx++)
+                    for (unsigned k = 0; k < 4; k++) {
+                        double vl = lerp(lerp(t[0][0][k].lo, t[0][1][k].lo, fx[cx]),
+                                         lerp(t[1][0][k].lo, t[1][1][k].lo, fx[cx]), fy[cy]);
+                        double vh = lerp(lerp(t[0][0][k].hi, t[0][1][k].hi, fx[cx]),
+                                         lerp(t[1][0][k].hi, t[1][1][k].hi, fx[cx]), fy[cy]);
+                        lo[k] = fmin(lo[k], vl), hi[k] = fmax(hi[k], vh);
+                    }
+        }
+    for (unsigned k = 0; k < 4; k++) {
+        /* the weighted sum's rounding: devices filter in reduced precision */
+        double m = fmax(fabs(lo[k]), fabs(hi[k])) * 0x1p-12;
+        out[k] = (stex_ival){lo[k] - m, hi[k] + m, 0};
+        if (lo[k] > hi[k])
+            return false;
+    }
+    return true;
+}
+
 static void op_sample(ictx *c, ilane *l, const wg_ins *i, const stex_lanes *L)
 {
     stex_vec4 out;
+    stex_ival hull[4];
+    bool ok = false;
     if (i->op == OP_TEX_SAMPLE) {
         float u, v, lv;
         memcpy(&u, &l->r[i->a], 4), memcpy(&v, &l->r[i->b], 4), memcpy(&lv, &l->r[i->c], 4);
         stex_lanes_textureSampleLevel_2d(L, i->imm, i->e, &u, &v, &lv, &out);
+        ok = sample_hull(c, l, i, hull);
     } else {
         memset(&out, 0, sizeof out); /* not followed: ANY below */
     }
-    uint32_t w = reason_at(c, i, "a sampled value (filtering is not followed)");
-    for (uint32_t k = 0; k < 4; k++)
-        set_any(l, i->d + k, 'f', out.u[k], w);
+    uint32_t w = ok ? 0 : reason_at(c, i, "a sampled value (this sampling is not followed)");
+    for (uint32_t k = 0; k < 4; k++) {
+        if (ok && !stex_ival_contains_bits('f', &hull[k], out.u[k]))
+            hull[k] = stex_ival_join('f', hull[k], stex_ival_of_bits('f', out.u[k]));
+        if (ok)
+            set(l, i->d + k, 'f', out.u[k], hull[k], 0);
+        else
+            set_any(l, i->d + k, 'f', out.u[k], w);
+    }
 }
 
 /* ---- a workgroup ---- */
