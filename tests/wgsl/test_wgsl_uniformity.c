@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "stex/stex.h"
+#include "../io/io_test.h"
 
 typedef struct uni_case {
     const char *cts;  /* the CTS case it comes from */
@@ -350,6 +351,50 @@ static void test_continuing_sees_body_names(void **s)
     check(CONTINUING_NAMES, CONTINUING_CASES, sizeof CONTINUING_CASES / sizeof CONTINUING_CASES[0]);
 }
 
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+    return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/* tests/data/uniformity: modules beyond the CTS's cases, each with the
+ * verdict Dawn gave it on its second line ("// Dawn ...: valid" or
+ * "refused [rule]"). */
+static void test_dawn_verdicts(void **s)
+{
+    (void)s;
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/uniformity", getenv("STEX_TEST_DATA"));
+    struct dirent **ents;
+    int n = scandir(dir, &ents, NULL, by_name), cases = 0;
+    assert_true(n > 0);
+    for (int i = 0; i < n; i++) {
+        const char *nm = ents[i]->d_name;
+        size_t len = strlen(nm);
+        if (len > 5 && !strcmp(nm + len - 5, ".wgsl")) {
+            char path[2048];
+            snprintf(path, sizeof path, "%s/%s", dir, nm);
+            char *src = slurp_text(path);
+            assert_non_null(src);
+            const char *verdict = strstr(src, "// Dawn ");
+            const char *rule = verdict ? strstr(verdict, "refused ") : NULL;
+            const char *eol = verdict ? strchr(verdict, '\n') : NULL;
+            if (!verdict || !eol)
+                fail_msg("%s: no \"// Dawn ...\" line", nm);
+            char want[64] = "";
+            if (rule && rule < eol)
+                snprintf(want, sizeof want, "%.*s", (int)(eol - rule - 8), rule + 8);
+            /* the file is the whole module: a template without a hole */
+            const uni_case c = {nm, src, want[0] ? want : NULL};
+            check("%s", &c, 1);
+            free(src);
+            cases++;
+        }
+        free(ents[i]);
+    }
+    free(ents);
+    assert_true(cases > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -358,6 +403,7 @@ int main(void)
         cmocka_unit_test(test_pointer_parameters),
         cmocka_unit_test(test_subgroup_operands),
         cmocka_unit_test(test_continuing_sees_body_names),
+        cmocka_unit_test(test_dawn_verdicts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,11 @@
+// Both branches store a uniform value: the old one is gone.
+// Dawn (webgpu 0.6.2, lavapipe): valid
+@group(0) @binding(0) var<storage, read_write> buf : array<u32, 4>;
+@group(0) @binding(1) var<storage> ro : array<u32, 4>;
+var<workgroup> wg : array<u32, 4>;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i : u32) {
+  var x = buf[0];
+  if ro[0] > 0 { x = ro[1]; } else { x = ro[2]; }
+  if x > 0 { workgroupBarrier(); }
+}

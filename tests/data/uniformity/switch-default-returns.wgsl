@@ -1,0 +1,12 @@
+// The case that returns brings nothing to the code after the switch.
+// Dawn (webgpu 0.6.2, lavapipe): valid
+@group(0) @binding(0) var<storage, read_write> buf : array<u32, 4>;
+@group(0) @binding(1) var<storage> ro : array<u32, 4>;
+var<workgroup> wg : array<u32, 4>;
+var<private> pv : u32;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i : u32) {
+  var x = buf[0];
+  switch ro[0] { case 0 { x = ro[1]; } default { return; } }
+  if x > 0 { workgroupBarrier(); }
+}

@@ -1,0 +1,11 @@
+// workgroupUniformLoad through a let pointer made with a uniform index.
+// Dawn (webgpu 0.6.2, lavapipe): valid
+@group(0) @binding(0) var<storage, read_write> buf : array<u32, 4>;
+@group(0) @binding(1) var<storage> ro : array<u32, 4>;
+var<workgroup> wg : array<u32, 4>;
+var<private> pv : u32;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i : u32) {
+  let p = &wg[ro[0]];
+  if workgroupUniformLoad(p) > 0 { workgroupBarrier(); }
+}
