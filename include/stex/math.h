@@ -108,6 +108,21 @@ typedef enum stex_matmul_rule {
 } stex_matmul_rule;
 
 STEX_API stex_matmul_rule stex_math_matmul_rule(const stex_profile *p); /* NULL: spec */
+
+/* Whether the profile's shader compiler rewrites run-time f32 arithmetic
+ * with operands it knows to be constant before the program runs.  WGSL
+ * allows it (15.7.5: an implementation may reassociate operations; a
+ * zero's sign may be ignored, and an infinity or NaN at run time is an
+ * indeterminate value); the WGSL interpreter applies the rewrites to the
+ * bytecode (src/wgsl/opt_lavapipe.c). */
+typedef enum stex_float_rewrite_rule {
+    STEX_FLOAT_REWRITE_NONE,   /* every operation as written (spec, nvidia) */
+    STEX_FLOAT_REWRITE_NIR,    /* Mesa NIR's algebraic rules on inexact float
+                                * operations: x * 0 = +0, x + 0 = x, fma(0, x, c)
+                                * = c, mix(a, b, 0) = a... (lavapipe) */
+} stex_float_rewrite_rule;
+
+STEX_API stex_float_rewrite_rule stex_math_float_rewrite_rule(const stex_profile *p); /* NULL: spec */
 STEX_API const char *stex_const_rule_name(stex_const_rule rule);       /* "wgsl", "tint" */
 
 /* fn as a WGSL const-expression under rule: its value, or STEX_SHADER_ERROR

@@ -58,6 +58,8 @@ static const stex_math_rules rules_lavapipe = {
     .f16_nan_to_int_low = true,      /* measured: i32(NaN) = -65504, u32(NaN) = 0 */
     .const_eval = STEX_CONST_TINT,  /* measured through Dawn: tests/math/test_const.c */
     .matmul = STEX_MATMUL_FMA_FROM_LAST, /* measured: tests/data/difftest/regress/mat4x2-times-vec4-rounding.wgsl */
+    /* measured: tests/data/difftest/regress/nir-*.wgsl, one per rule */
+    .rewrite = STEX_FLOAT_REWRITE_NIR,
     .oob_fixed = STEX_OOB_CLAMP,     /* measured: index 4, 100, 2^32-1 -> element 3 */
     .oob_runtime = STEX_OOB_ZERO,    /* measured: 0, write dropped */
     .oob_function = STEX_OOB_CLAMP,  /* measured */
@@ -117,6 +119,11 @@ stex_const_rule stex_math_const_rule(const stex_profile *p)
 stex_matmul_rule stex_math_matmul_rule(const stex_profile *p)
 {
     return stex_math_rules_of(p)->matmul;
+}
+
+stex_float_rewrite_rule stex_math_float_rewrite_rule(const stex_profile *p)
+{
+    return stex_math_rules_of(p)->rewrite;
 }
 
 const char *stex_const_rule_name(stex_const_rule rule)

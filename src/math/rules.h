@@ -137,6 +137,7 @@ typedef struct stex_math_rules {
     /* const-expressions: WGSL's rules or Dawn's front end (math/const.c) */
     stex_const_rule const_eval;
     stex_matmul_rule matmul;        /* matrix products at run time */
+    stex_float_rewrite_rule rewrite; /* the compiler's rewrites of f32 arithmetic */
     /* buffer and array indices past the end */
     stex_oob_action oob_fixed, oob_runtime, oob_function;
     bool oob_byte_wrap;  /* a runtime-array byte offset past 2^32 wraps */

@@ -218,6 +218,16 @@ static bool describe(wg_ins *i, ins_info *f)
     return false;
 }
 
+bool wg_opt_written(wg_ins *i, uint32_t *first, uint32_t *count)
+{
+    ins_info f;
+    if (!describe(i, &f))
+        return false;
+    *first = f.wr.reg ? *f.wr.reg : WG_NONE_REG;
+    *count = f.wr.reg ? f.wr.count : 0;
+    return true;
+}
+
 static bool is_jump(const wg_ins *i)
 {
     return i->op == OP_IF || i->op == OP_ELSE || i->op == OP_LOOP_END || i->op == OP_BREAK_JUMP;

@@ -18,4 +18,14 @@ bool wg_optimize(wg_exec_program *xp);
 void wg_optimize_set_enabled(bool on);
 bool wg_optimize_enabled(void);
 
+/* The registers instruction i writes: *count from *first (UINT32_MAX: every
+ * register from *first on; 0: none); false for an opcode the pass does not
+ * describe. */
+bool wg_opt_written(wg_ins *i, uint32_t *first, uint32_t *count);
+
+/* The profile's compiler rewrites of f32 arithmetic on operands known to be
+ * constant (stex_math_float_rewrite_rule; opt_lavapipe.c), applied to
+ * xp->prog before wg_optimize; nothing for a profile without them. */
+void wg_opt_float_rewrites(wg_exec_program *xp, const stex_profile *p);
+
 #endif
