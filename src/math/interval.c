@@ -128,11 +128,12 @@ stex_ival stex_iv_ulp_err(const iv_fmt *F, double lo, double hi, double n)
 {
     if (isnan(lo) || isnan(hi))
         return stex_iv_any_float();
-    double l0 = stex_iv_floor(F, lo), h0 = stex_iv_ceil(F, hi);
-    if (!(l0 >= -F->max && h0 <= F->max))
-        return stex_iv_any_float();
-    double m = fabs(l0) > fabs(h0) ? fabs(l0) : fabs(h0), u = n * stex_iv_ulp(F, m);
-    double l = nextafter(l0 - u, -INFINITY), h = nextafter(h0 + u, INFINITY);
+    /* |v - x| <= n ULP(x) for some x in [lo, hi]; ULP grows with |x|, so
+     * the ULP at the larger end bounds it over the range.  The bounds go
+     * to the grid only at the end, so that a widened exact value (a hair
+     * below a grid value) gives the same result as the exact one. */
+    double u = n * stex_iv_ulp(F, fmax(fabs(lo), fabs(hi)));
+    double l = nextafter(lo - u, -INFINITY), h = nextafter(hi + u, INFINITY);
     return allowed_reals(F, l, h);
 }
 

@@ -25,29 +25,36 @@ static bool wild(const iv *a)
     return stex_iv_wild(a);
 }
 
-/* Is f(x) exact in double, so that it needs no widening?  exp2 of an
- * integer and log2 of a power of two (the C library's are exact there),
- * exp(0) and log(1). */
-static bool exact_at(double (*f)(double), double x)
+/* Bounds that f(x) is known to keep, from points where it is exactly a
+ * power of two or zero (exp2 of an integer, exp(0), log(1), log2 of a
+ * power of two): the widened C library value is clamped into them, so a
+ * value that lies just below a power of two is never widened across it
+ * (where WGSL's ULP doubles), and exact values stay exact. */
+static void anchors(double (*f)(double), double x, double *lo, double *hi)
 {
     int e;
-    if (f == exp2)
-        return x == floor(x) && fabs(x) < 1000;
-    if (f == log2)
-        return x > 0 && frexp(x, &e) == 0.5;
-    return (f == exp && x == 0) || (f == log && x == 1);
+    *lo = -INFINITY, *hi = INFINITY;
+    if (f == exp2 && fabs(x) < 1000) {
+        *lo = ldexp(1.0, (int)floor(x)), *hi = ldexp(1.0, (int)ceil(x));
+    } else if (f == exp) {
+        *lo = x >= 0 ? 1 : 0, *hi = x <= 0 ? 1 : INFINITY;
+    } else if (f == log2 && x > 0) {
+        double m = frexp(x, &e); /* x = m 2^e, m in [0.5, 1) */
+        *lo = e - 1, *hi = m == 0.5 ? e - 1 : e;
+    } else if (f == log && x > 0) {
+        *lo = x >= 1 ? 0 : -INFINITY, *hi = x <= 1 ? 0 : INFINITY;
+    }
 }
 
 /* f monotone non-decreasing: [f(lo), f(hi)] as a widened real range */
 static void range_up(double (*f)(double), iv a, double *lo, double *hi)
 {
+    double al, ah, bl, bh;
     *lo = f(a.lo), *hi = f(a.hi);
-    double l = *lo, h = *hi;
     stex_iv_widen(lo, hi);
-    if (exact_at(f, a.lo))
-        *lo = l;
-    if (exact_at(f, a.hi))
-        *hi = h;
+    anchors(f, a.lo, &al, &ah);
+    anchors(f, a.hi, &bl, &bh);
+    *lo = fmax(*lo, al), *hi = fmin(*hi, bh);
 }
 
 static iv sin_cos(const iv_fmt *F, iv a, bool is_cos)
@@ -119,14 +126,15 @@ static iv inverse_sqrt(const iv_fmt *F, iv a)
     a = stex_iv_flush_in(F, a);
     if (!(a.lo > 0))
         return stex_iv_any_float(); /* 1/sqrt(0) is inf, sqrt(x < 0) NaN */
-    double lo = 1 / sqrt(a.hi), hi = 1 / sqrt(a.lo), l = lo, h = hi;
+    double lo = 1 / sqrt(a.hi), hi = 1 / sqrt(a.lo);
     stex_iv_widen(&lo, &hi);
-    /* exact where sqrt(x) and 1 / sqrt(x) are (x = 4^k): no widening there */
-    double sl = sqrt(a.hi), sh = sqrt(a.lo);
-    if (fma(-sl, sl, a.hi) == 0 && fma(-l, sl, 1) == 0)
-        lo = l;
-    if (fma(-sh, sh, a.lo) == 0 && fma(-h, sh, 1) == 0)
-        hi = h;
+    /* x in [2^k, 2^(k+1)): 1 / sqrt(x) in [2^-ceil((k+1)/2), 2^-floor(k/2)],
+     * exact at x = 4^j; the widened value is clamped into that */
+    int el, eh;
+    frexp(a.hi, &eh), frexp(a.lo, &el);
+    int kh = eh - 1, kl = el - 1;
+    lo = fmax(lo, ldexp(1.0, -(int)ceil((kh + 1) / 2.0)));
+    hi = fmin(hi, ldexp(1.0, -(int)floor(kl / 2.0)));
     return stex_iv_ulp_err(F, lo, hi, 2);
 }
 

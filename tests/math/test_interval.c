@@ -12,6 +12,8 @@
  *             or its two neighbours (checked against MPFR-free exact
  *             arithmetic in long double / integers); a chain of n adds no
  *             wider than n roundings allow.
+ *  inclusion  the result of a set holds the result of every point in it
+ *             (what an executor carrying sets relies on), for every overload.
  *  storage    the set stex_ival_store gives for a value holds every texel
  *             stex_texel_allowed accepts for it, and nothing it refuses. */
 #include <math.h>
@@ -447,6 +449,113 @@ static void test_storage(void **state)
     assert_true(checked > 10000);
 }
 
+
+/* ---- inclusion: a set's result holds the result of every point in it ---- */
+
+/* a word of type t near a value drawn from where the rules change */
+static double draw_center(char t)
+{
+    static const double spots[] = {0, 1, -1, 0.5, 2, 1.5707963, -1.5707963, 3.1, -3.1, 0x1p-126,
+                                   -0x1p-140, 100, -88, 1e-3, 0.999, 65504, 1e30, -7.25};
+    double v = spots[next_u32() % (sizeof spots / sizeof spots[0])];
+    if (t == 'i' || t == 'u')
+        return (double)(int)(next_u32() % 11) - (t == 'i' ? 5 : 0);
+    if (next_u32() & 1)
+        v *= 1.0 + (double)(int32_t)next_u32() * 0x1p-40;
+    return v;
+}
+
+static stex_ival draw_set(char t, double c)
+{
+    if (t == 'i' || t == 'u' || t == 'b')
+        return (stex_ival){c, c + (double)(next_u32() % 3), 0};
+    stex_ival p = stex_ival_of_value(t, c), q = stex_ival_of_value(t, c * (1 + 0x1p-12));
+    stex_ival r = stex_ival_join(t, p, q);
+    if (next_u32() % 4 == 0) /* a point */
+        r = p.lo == p.hi ? p : stex_ival_of_value(t, p.lo);
+    else if (next_u32() % 3 == 0) /* a wide one, from here to another spot */
+        r = stex_ival_join(t, r, stex_ival_of_value(t, draw_center(t)));
+    return r;
+}
+
+/* a word of type t inside v: one of its ends, or between */
+static uint32_t draw_inside(char t, const stex_ival *v)
+{
+    double x = next_u32() % 3 == 0 ? v->lo : next_u32() % 2 ? v->hi
+                                             : v->lo + (v->hi - v->lo) * (next_u32() % 1000) / 1000.0;
+    if (t == 'i')
+        return (uint32_t)(int32_t)floor(x);
+    if (t == 'u' || t == 'b')
+        return (uint32_t)floor(x);
+    if (t == 'h') {
+        uint32_t b;
+        stex_math_f16_from_double(x, &b); /* nearest: inside the set's f16 ends */
+        stex_ival h = stex_ival_of_bits('h', b);
+        if (h.lo < v->lo || h.hi > v->hi)
+            stex_math_f16_from_double(v->lo, &b);
+        return b;
+    }
+    float f = (float)x;
+    if (f < v->lo || f > v->hi)
+        f = (float)v->lo;
+    return f_bits(f);
+}
+
+static bool holds(const stex_ival *big, const stex_ival *small)
+{
+    if (big->flags & STEX_IVAL_ANY)
+        return true;
+    if (small->flags & STEX_IVAL_ANY)
+        return false;
+    if ((small->flags & STEX_IVAL_NAN) && !(big->flags & STEX_IVAL_NAN))
+        return false;
+    if (small->flags & STEX_IVAL_NO_NUMBER)
+        return true;
+    if (big->flags & STEX_IVAL_NO_NUMBER)
+        return false;
+    return small->lo >= big->lo && small->hi <= big->hi;
+}
+
+static void test_inclusion(void **state)
+{
+    (void)state;
+    unsigned checked = 0;
+    const char *seed = getenv("STEX_INTERVAL_SEED"); /* another draw of the same sizes */
+    if (seed)
+        rng = strtoull(seed, NULL, 0) | 1;
+    for (int fn = 0; fn < STEX_MATH_FN_COUNT; fn++) {
+        const stex_math_fn_info *info = stex_math_fn_get((stex_math_fn)fn);
+        char it[8], ot[8];
+        int nin = stex_math_word_types(info->sig, it, 8);
+        int nout = stex_math_word_types(strstr(info->sig, "->") + 2, ot, 8);
+        for (int trial = 0; trial < 300; trial++) {
+            stex_ival set[8], big[8];
+            for (int i = 0; i < nin; i++)
+                set[i] = draw_set(it[i], draw_center(it[i]));
+            assert_int_equal(stex_ival_eval((stex_math_fn)fn, set, big), STEX_OK);
+            for (int k = 0; k < 4; k++) {
+                stex_ival pt[8], small[8];
+                for (int i = 0; i < nin; i++)
+                    pt[i] = stex_ival_of_bits(it[i], draw_inside(it[i], &set[i]));
+                assert_int_equal(stex_ival_eval((stex_math_fn)fn, pt, small), STEX_OK);
+                for (int o = 0; o < nout; o++) {
+                    if (!holds(&big[o], &small[o])) {
+                        char a[96], b[96], c[96] = "", d[96] = "";
+                        stex_ival_format(ot[o], &big[o], a, sizeof a);
+                        stex_ival_format(ot[o], &small[o], b, sizeof b);
+                        stex_ival_format(it[0], &set[0], c, sizeof c);
+                        stex_ival_format(it[0], &pt[0], d, sizeof d);
+                        fail_msg("%s %s result %d: the set's result %s lacks the point's %s "
+                                 "(first argument %s, point %s)", info->op, info->sig, o, a, b, c, d);
+                    }
+                    checked++;
+                }
+            }
+        }
+    }
+    printf("inclusion: %u point results inside their sets' results\n", checked);
+}
+
 /* const-expressions (Dawn's front end on each device): their values too
  * lie inside what a run-time evaluation may give */
 static void test_sound_const(void **state)
@@ -467,6 +576,7 @@ int main(void)
         cmocka_unit_test(test_tight_chain),
         cmocka_unit_test(test_rules),
         cmocka_unit_test(test_storage),
+        cmocka_unit_test(test_inclusion),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
