@@ -57,6 +57,7 @@ typedef struct ictx {
     const wg_program *p;
     stex_allowed *a;
     const stex_profile *prof;
+    bool ieee;               /* stex_math_f32_is_ieee(prof) */
     stex_invocation inv;     /* the workgroup's template (lanes builtins) */
     uint32_t nregs, nslots;
     const uint8_t *rt;       /* each register's type where the code tells (infer_types) */
@@ -342,6 +343,120 @@ static char reg_type(const ilane *l, uint32_t reg, char fallback)
     return l->ty[reg] && l->ty[reg] != 'x' ? (char)l->ty[reg] : fallback;
 }
 
+/* ---- f32 + - * and a * b + c on sets, inline ----
+ * The common case of stex_ival_eval's rules (src/math/interval_arith.c) -
+ * every bound zero or a normal value, every exact result bound zero or well
+ * inside the normal range - without its general path: the exact bound
+ * rounded down and up to f32 (a set holding zero holds both zeros).  Any
+ * other case returns false and goes to stex_ival_eval; test_wgsl_allowed
+ * checks the two agree. */
+static inline bool normal_bound(double x)
+{
+    double a = fabs(x);
+    return a == 0 || (a >= 0x1p-126 && a <= 0x1p126);
+}
+
+static inline bool plain_set(const stex_ival *v)
+{
+    return !v->flags && normal_bound(v->lo) && normal_bound(v->hi);
+}
+
+/* s + t (exact; |t| below half an ulp of s) rounded to f32: down or up */
+static inline double round32(double s, double t, bool up)
+{
+    float f = (float)s;
+    double d = f;
+    if (up ? d < s || (d == s && t > 0) : d > s || (d == s && t < 0))
+        f = nextafterf(f, up ? INFINITY : -INFINITY);
+    return f;
+}
+
+static inline double two_sum(double a, double b, double *t)
+{
+    double s = a + b, bb = s - a;
+    *t = (a - (s - bb)) + (b - bb);
+    return s;
+}
+
+/* the set of exact bounds [sl + tl, sh + th] rounded outward; false when
+ * a bound is past the plain range */
+static inline bool finish32(double sl, double tl, double sh, double th, stex_ival *out)
+{
+    if ((sl != 0 && (fabs(sl) < 0x1p-125 || fabs(sl) > 0x1p126)) ||
+        (sh != 0 && (fabs(sh) < 0x1p-125 || fabs(sh) > 0x1p126)) || (sl == 0 && tl != 0) ||
+        (sh == 0 && th != 0))
+        return false;
+    double lo = sl == 0 ? -0.0 : round32(sl, tl, false);
+    double hi = sh == 0 ? 0.0 : round32(sh, th, true);
+    if (lo <= 0 && hi >= 0) /* a set holding a zero holds both */
+        lo = lo == 0 ? -0.0 : lo, hi = hi == 0 ? 0.0 : hi;
+    *out = (stex_ival){lo, hi, 0};
+    return true;
+}
+
+static inline bool fast_add(stex_ival a, stex_ival b, stex_ival *out)
+{
+    if (!plain_set(&a) || !plain_set(&b))
+        return false;
+    double tl, th, sl = two_sum(a.lo, b.lo, &tl), sh = two_sum(a.hi, b.hi, &th);
+    return finish32(sl, tl, sh, th, out);
+}
+
+static inline bool fast_mul(stex_ival a, stex_ival b, stex_ival *out)
+{
+    if (!plain_set(&a) || !plain_set(&b))
+        return false;
+    double p[4] = {a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi}, lo = p[0], hi = p[0];
+    for (int k = 1; k < 4; k++)
+        lo = p[k] < lo ? p[k] : lo, hi = p[k] > hi ? p[k] : hi;
+    return finish32(lo + 0.0, 0, hi + 0.0, 0, out); /* products of f32 are exact in double */
+}
+
+/* fn on plain sets, as stex_ival_eval would give it; false: not served */
+static bool fast_ival(stex_math_fn fn, const stex_ival *in, stex_ival *out)
+{
+    stex_ival p;
+    switch (fn) {
+    case STEX_MATH_ADD_F32: return fast_add(in[0], in[1], out);
+    case STEX_MATH_SUB_F32:
+        return fast_add(in[0], (stex_ival){-in[1].hi, -in[1].lo, in[1].flags}, out);
+    case STEX_MATH_MUL_F32: return fast_mul(in[0], in[1], out);
+    case STEX_MATH_MUL_ADD_F32: case STEX_MATH_ADD_MUL_F32: case STEX_MATH_MUL_ADD_LET_F32:
+    case STEX_MATH_FMA_F32:
+        return fast_mul(in[0], in[1], &p) && fast_add(p, in[2], out);
+    default:
+        return false;
+    }
+}
+
+/* The profile's f32 + - * / and unfused a * b + c where they are the host's
+ * IEEE operators (as interp.c's f32_lanes): false otherwise, or for a NaN
+ * result (the profile's NaN is the math layer's to give). */
+static bool fast_bits(stex_math_fn fn, bool ieee, const uint32_t *in, uint32_t *out)
+{
+    if (!ieee)
+        return false;
+    float a, b, c, r;
+    memcpy(&a, &in[0], 4), memcpy(&b, &in[1], 4), memcpy(&c, &in[2], 4);
+    switch (fn) {
+    case STEX_MATH_ADD_F32: r = a + b; break;
+    case STEX_MATH_SUB_F32: r = a - b; break;
+    case STEX_MATH_MUL_F32: r = a * b; break;
+    case STEX_MATH_DIV_F32: r = a / b; break;
+    case STEX_MATH_MUL_ADD_F32: case STEX_MATH_ADD_MUL_F32: case STEX_MATH_MUL_ADD_LET_F32: {
+        volatile float prod = a * b; /* rounded: an IEEE profile does not contract */
+        r = prod + c;
+        break;
+    }
+    default:
+        return false;
+    }
+    if (r != r)
+        return false;
+    memcpy(out, &r, 4);
+    return true;
+}
+
 static void op_math(ictx *c, ilane *l, const wg_ins *i, bool vector)
 {
     stex_math_fn fn = (stex_math_fn)i->imm;
@@ -360,7 +475,7 @@ static void op_math(ictx *c, ilane *l, const wg_ins *i, bool vector)
         const float *t = ((const stex_exec_fast *)(const void *)c->inv.exec)->unpack_u8;
         for (uint32_t k = 0; k < 4; k++)
             memcpy(&out[k], &t[in[0] >> (8 * k) & 255], 4);
-    } else {
+    } else if (vector || !fast_bits(fn, c->ieee, in, out)) {
         stex_math_eval(c->prof, fn, in, out);
     }
     bool float_out = false;
@@ -377,7 +492,8 @@ static void op_math(ictx *c, ilane *l, const wg_ins *i, bool vector)
     bool any_in = false;
     for (uint32_t k = 0; k < nin && k < 16; k++)
         any_in |= (vin[k].flags & STEX_IVAL_ANY) != 0;
-    stex_ival_eval(fn, vin, vout);
+    if (vector || !fast_ival(fn, vin, vout))
+        stex_ival_eval(fn, vin, vout);
     uint32_t why = why_of(l, regs, nin);
     if (any_in) /* any bits in: any bits out, for the same reason */
         for (uint32_t k = 0; k < nout; k++)
@@ -1554,6 +1670,29 @@ static void op_sample(ictx *c, ilane *l, const wg_ins *i, const stex_lanes *L)
 }
 
 /* ---- a workgroup ---- */
+/* A thread's state for its workgroups, kept from one to the next. */
+static _Thread_local struct {
+    ilane *lanes;
+    uint32_t *r, *why, *wgwhy;
+    stex_ival *v, *wgv;
+    uint8_t *ty, *wghas;
+    uint64_t *slots;
+    size_t nlanes, nr, nwhy, nwgwhy, nv, nwgv, nty, nwghas, nslots;
+} kept;
+
+/* *p holds at least n elements of size bytes (false: out of memory). */
+static bool grow(void *p, size_t *cap, size_t n, size_t size)
+{
+    if (n <= *cap && *(void **)p)
+        return true;
+    void *q = realloc(*(void **)p, (n ? n : 1) * size);
+    if (!q)
+        return false;
+    *(void **)p = q;
+    *cap = n ? n : 1;
+    return true;
+}
+
 /* The thread's register types of the program it ran last (infer_types). */
 static _Thread_local struct {
     uint64_t uid;
@@ -1584,23 +1723,34 @@ void wg_ival_run_workgroup(const stex_workgroup *w, void *user)
               .inv = *w->inv, .nregs = p->nregs, .nslots = p->nslots, .one = 1};
     c.wgwords = e->ctx->wg_memory_size / 4;
     c.rt = types_of(xp);
+    c.ieee = stex_math_f32_is_ieee(c.prof);
     size_t nr = (size_t)total * p->nregs, ns = (size_t)total * (p->nslots + 1);
-    ilane *lanes = calloc(total ? total : 1, sizeof *lanes);
-    uint32_t *r = calloc(nr ? nr : 1, sizeof *r);
-    stex_ival *v = malloc((nr ? nr : 1) * sizeof *v);
-    uint8_t *ty = calloc(nr ? nr : 1, 1);
-    uint32_t *why = calloc(nr ? nr : 1, sizeof *why);
-    uint64_t *slots = calloc(ns ? ns : 1, sizeof *slots);
-    c.wgv = malloc((c.wgwords ? c.wgwords : 1) * sizeof *c.wgv);
-    c.wgwhy = calloc(c.wgwords ? c.wgwords : 1, sizeof *c.wgwhy);
-    c.wghas = calloc(c.wgwords ? c.wgwords : 1, 1);
-    if (!lanes || !r || !v || !ty || !why || !slots || !c.wgv || !c.wgwhy || !c.wghas || !c.rt) {
+    /* the thread's buffers, grown as needed: registers and their types
+     * zeroed per workgroup, the sets written before they are read */
+    if (!grow(&kept.lanes, &kept.nlanes, total, sizeof *kept.lanes) ||
+        !grow(&kept.r, &kept.nr, nr, sizeof *kept.r) || !grow(&kept.v, &kept.nv, nr, sizeof *kept.v) ||
+        !grow(&kept.ty, &kept.nty, nr, 1) || !grow(&kept.why, &kept.nwhy, nr, sizeof *kept.why) ||
+        !grow(&kept.slots, &kept.nslots, ns, sizeof *kept.slots) ||
+        !grow(&kept.wgv, &kept.nwgv, c.wgwords, sizeof *kept.wgv) ||
+        !grow(&kept.wgwhy, &kept.nwgwhy, c.wgwords, sizeof *kept.wgwhy) ||
+        !grow(&kept.wghas, &kept.nwghas, c.wgwords, 1) || !c.rt) {
         exec_shader_error(w->inv, "the WGSL interpreter (allowed mode) ran out of memory");
         for (uint32_t k = 0; k < total; k++)
             phase_return(e, k);
         phase_end(e);
-        goto done;
+        return;
     }
+    ilane *lanes = kept.lanes;
+    uint32_t *r = kept.r, *why = kept.why;
+    stex_ival *v = kept.v;
+    uint8_t *ty = kept.ty;
+    uint64_t *slots = kept.slots;
+    memset(lanes, 0, total * sizeof *lanes);
+    memset(r, 0, nr * sizeof *r);
+    memset(ty, 0, nr);
+    memset(slots, 0, ns * sizeof *slots);
+    c.wgv = kept.wgv, c.wgwhy = kept.wgwhy, c.wghas = kept.wghas;
+    memset(c.wghas, 0, c.wgwords);
     for (uint32_t k = 0; k < total; k++) {
         ilane *l = &lanes[k];
         l->r = r + (size_t)k * p->nregs, l->v = v + (size_t)k * p->nregs;
@@ -1647,7 +1797,4 @@ void wg_ival_run_workgroup(const stex_workgroup *w, void *user)
         if (phase_end(e) != PHASE_NEXT)
             break;
     }
-done:
-    free(lanes), free(r), free(v), free(ty), free(why), free(slots);
-    free(c.wgv), free(c.wgwhy), free(c.wghas);
 }

@@ -94,11 +94,36 @@ static char format_type(stex_format f)
     return !fi || fi->scalar == STEX_SCALAR_F32 ? 'f' : fi->scalar == STEX_SCALAR_I32 ? 'i' : 'u';
 }
 
+/* The sets of texel channels' decoded values already asked for, per thread
+ * (a format's 8-bit codes give at most 256 values a channel). */
+enum { CHANNEL_CACHE = 4096 };
+static _Thread_local struct {
+    uint64_t key[CHANNEL_CACHE]; /* format, channel, bits; 0: empty */
+    stex_ival v[CHANNEL_CACHE];
+} channel_cache;
+
 stex_ival ival_texel_channel(stex_format f, unsigned c, const stex_vec4 *decoded)
 {
+    const stex_format_info *fi = stex_format_get(f);
+    char t = format_type(f);
+    uint32_t bits = decoded->u[c];
+    if (!fi || c >= fi->channels)
+        return stex_ival_of_bits(t, bits); /* 0, 0, 1: what textureLoad reads */
+    /* a 32-bit channel holds its value exactly: itself, unless a special */
+    if (fi->bits[c] == 32 &&
+        (t != 'f' || ((bits >> 23 & 255) != 0 && (bits >> 23 & 255) != 255) ||
+         !(bits & 0x7fffffffu)))
+        return stex_ival_of_bits(t, bits);
     /* a decoded value is a value the channel can hold: stored again it
      * gives its own code, which loads as any device converts it */
-    return stex_ival_store(f, c, stex_ival_of_bits(format_type(f), decoded->u[c]));
+    uint64_t key = ((uint64_t)f << 34 | (uint64_t)c << 32 | bits) + 1;
+    uint32_t h = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 52) & (CHANNEL_CACHE - 1);
+    if (channel_cache.key[h] == key)
+        return channel_cache.v[h];
+    stex_ival v = stex_ival_store(f, c, stex_ival_of_bits(t, bits));
+    channel_cache.key[h] = key;
+    channel_cache.v[h] = v;
+    return v;
 }
 
 /* Adds s (published for lock-free readers last); frees it when full. */

@@ -15,16 +15,19 @@
 
 #include "wgsl_fixture.h"
 
-/* One dispatch of `src` (entry "main", @workgroup_size(1)) in allowed mode:
- * @binding(0) inputs (f32 words), @binding(1) 8 output words, and, when
- * the shader declares it, @binding(2) a 4x1 rgba8unorm storage texture. */
+/* One dispatch of one workgroup of `src` (entry "main") in allowed mode:
+ * @binding(0) nin input words, @binding(1) nout output words (8 when 0),
+ * and, when the shader declares it, @binding(2) a 4x1 rgba8unorm storage
+ * texture. */
 typedef struct allowed_run {
     stex_allowed_output buf, tex;
     stex_allowed *allowed;
 } allowed_run;
 
-static void run_allowed(const char *src, const float *in, uint32_t nin, allowed_run *out)
+static void run_allowed_n(const char *src, const float *in, uint32_t nin, uint32_t nout,
+                         allowed_run *out)
 {
+    nout = nout ? nout : 8;
     stex_adapter *a;
     stex_device *dev = fixture_device(STEX_PROFILE_SPEC, &a);
     stex_wgsl_module *m = fixture_module(src, "allowed.wgsl");
@@ -35,10 +38,10 @@ static void run_allowed(const char *src, const float *in, uint32_t nin, allowed_
         fail_msg("%s", stex_last_error());
     uint32_t usage = STEX_BUFFER_USAGE_STORAGE | STEX_BUFFER_USAGE_COPY_DST;
     stex_buffer *bin, *bout;
-    assert_int_equal(stex_buffer_create(dev, &(stex_buffer_desc){.size = 64, .usage = usage}, &bin),
-                     STEX_OK);
-    assert_int_equal(stex_buffer_create(dev, &(stex_buffer_desc){.size = 32, .usage = usage},
-                                        &bout), STEX_OK);
+    assert_int_equal(stex_buffer_create(dev, &(stex_buffer_desc){.size = 4 * nin, .usage = usage},
+                                        &bin), STEX_OK);
+    assert_int_equal(stex_buffer_create(dev, &(stex_buffer_desc){.size = 4 * nout,
+                                                                 .usage = usage}, &bout), STEX_OK);
     memcpy(stex_buffer_data(bin), in, nin * 4);
     stex_texture *t = NULL;
     stex_texture_view *v = NULL;
@@ -55,7 +58,7 @@ static void run_allowed(const char *src, const float *in, uint32_t nin, allowed_
     assert_int_equal(stex_bind_group_create(p, be, nb, &g), STEX_OK);
     if (stex_dispatch(p, g, 1, 1, 1, NULL))
         fail_msg("%s", stex_last_error());
-    assert_int_equal(stex_allowed_buffer(out->allowed, bout, 0, 32, &out->buf), STEX_OK);
+    assert_int_equal(stex_allowed_buffer(out->allowed, bout, 0, 4 * nout, &out->buf), STEX_OK);
     memset(&out->tex, 0, sizeof out->tex);
     if (t)
         assert_int_equal(stex_allowed_texture(out->allowed, t, 0, &out->tex), STEX_OK);
@@ -68,6 +71,11 @@ static void run_allowed(const char *src, const float *in, uint32_t nin, allowed_
     stex_wgsl_module_destroy(m);
     stex_device_destroy(dev);
     stex_adapter_destroy(a);
+}
+
+static void run_allowed(const char *src, const float *in, uint32_t nin, allowed_run *out)
+{
+    run_allowed_n(src, in, nin, 0, out);
 }
 
 static void run_free(allowed_run *r)
@@ -251,6 +259,72 @@ static void uncertain_loop_exit(void **state)
     run_free(&r);
 }
 
+/* The executor's own f32 + - * and a * b + c on sets give what
+ * stex_ival_eval gives, on values of every magnitude: zeros, subnormals,
+ * normals near both ends, past the largest finite (its fast path is for
+ * plain bounds; the rest goes to the math layer). */
+static void arithmetic_as_the_math_layer(void **state)
+{
+    (void)state;
+    static const char *src =
+        "@group(0) @binding(0) var<storage, read> inp : array<f32>;\n"
+        "@group(0) @binding(1) var<storage, read_write> out : array<f32>;\n"
+        "@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) i : u32) {\n"
+        "  let a = inp[3u * i];\n"
+        "  let b = inp[3u * i + 1u];\n"
+        "  let c = inp[3u * i + 2u];\n"
+        "  out[5u * i] = a + b;\n"
+        "  out[5u * i + 1u] = a - b;\n"
+        "  out[5u * i + 2u] = a * b;\n"
+        "  out[5u * i + 3u] = a * b + c;\n"
+        "  out[5u * i + 4u] = (a + c) * (b - c);\n"
+        "}\n";
+    static const float pick[] = {0.0f, -0.0f, 1.0f, -3.5f, 0x1p-126f, 0x1p-149f, 0x1.8p-130f,
+                                 0x1.fffffep127f, 1e30f, -7e-39f, 0.1f, 1.0f / 3.0f,
+                                 1.0f + 0x1p-23f, 123456.789f, -0x1p-125f, 2e-38f};
+    enum { N = 64 };
+    float in[3 * N];
+    uint32_t x = 12345;
+    for (uint32_t k = 0; k < 3 * N; k++) {
+        x = x * 1103515245u + 12345u;
+        in[k] = k < 48 ? pick[k % 16] * (k / 16 ? -1.0f : 1.0f)
+                       : pick[(x >> 16) % 16] * (float)((x >> 8) % 7 + 1) / 3.0f;
+    }
+    allowed_run r;
+    run_allowed_n(src, in, 3 * N, 5 * N, &r);
+    for (uint32_t k = 0; k < N; k++) {
+        stex_ival p[3] = {stex_ival_of_bits('f', bits(in[3 * k])),
+                          stex_ival_of_bits('f', bits(in[3 * k + 1])),
+                          stex_ival_of_bits('f', bits(in[3 * k + 2]))};
+        stex_ival want[5], t[2], s2[2];
+        stex_ival_eval(STEX_MATH_ADD_F32, p, &want[0]);
+        stex_ival_eval(STEX_MATH_SUB_F32, p, &want[1]);
+        stex_ival_eval(STEX_MATH_MUL_F32, p, &want[2]);
+        stex_ival_eval(STEX_MATH_MUL_ADD_F32, p, &want[3]);
+        stex_ival ac[2] = {p[0], p[2]}, bc[2] = {p[1], p[2]};
+        stex_ival_eval(STEX_MATH_ADD_F32, ac, &t[0]);
+        stex_ival_eval(STEX_MATH_SUB_F32, bc, &t[1]);
+        s2[0] = t[0], s2[1] = t[1];
+        stex_ival_eval(STEX_MATH_MUL_F32, s2, &want[4]);
+        for (uint32_t j = 0; j < 5; j++) {
+            const stex_ival *g = &r.buf.v[5 * k + j];
+            bool any_w = want[j].flags & STEX_IVAL_ANY, any_g = g->flags & STEX_IVAL_ANY;
+            if (any_w && any_g)
+                continue;
+            if (any_w != any_g || g->lo != want[j].lo || g->hi != want[j].hi ||
+                g->flags != want[j].flags || signbit(g->lo) != signbit(want[j].lo) ||
+                signbit(g->hi) != signbit(want[j].hi)) {
+                char a[96], b[96];
+                stex_ival_format('f', g, a, sizeof a);
+                stex_ival_format('f', &want[j], b, sizeof b);
+                fail_msg("case %u op %u (%a, %a, %a): executor %s, math layer %s", k, j,
+                         (double)in[3 * k], (double)in[3 * k + 1], (double)in[3 * k + 2], a, b);
+            }
+        }
+    }
+    run_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -259,6 +333,7 @@ int main(void)
         cmocka_unit_test(uncertain_select_and_if_join),
         cmocka_unit_test(uncertain_index_any_with_line),
         cmocka_unit_test(uncertain_loop_exit),
+        cmocka_unit_test(arithmetic_as_the_math_layer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
