@@ -47,6 +47,16 @@ typedef struct kval {
     uint32_t v;
 } kval;
 
+/* What NIR sees as one SSA value: the value number each register holds,
+ * and for a sum or difference of f32 values, its operands (as value
+ * numbers, and the registers that held them). */
+typedef struct vdef {
+    uint32_t fn;      /* STEX_MATH_ADD_F32, STEX_MATH_SUB_F32, or 0 */
+    uint32_t va, vb;  /* the operands' value numbers */
+    uint32_t ra, rb;  /* their registers then */
+    kval ka, kb;      /* and what was known of them */
+} vdef;
+
 #define F32_ONE 0x3f800000u
 
 static bool is_zero(kval k) { return k.known && (k.v & 0x7fffffffu) == 0; }
@@ -199,8 +209,48 @@ static int matmul_rule(const wg_ins *i, const kval *k, int splat)
     return i->imm == STEX_MATH_MUL_F32 ? R_ZERO : R_COPY_C;
 }
 
+/* NIR's ~fadd(fneg(a), fadd(a, b)) = b and ~fadd(a, fadd(fneg(a), b)) = b,
+ * its fsub being fadd(a, fneg(b)): (a + b) - a = b, (a + b) - b = a,
+ * (a - b) - a = -b, a + (b - a) = b, (b - a) + a = b, where the same value
+ * a appears twice (through lets and vars too); a - (a - b) stays
+ * (float-add-sub-cancel.wgsl).  The operand rewritten to must still be in
+ * its register. */
+static bool cancel(wg_ins *i, const uint32_t *vn, const vdef *def)
+{
+    if (i->op != OP_MATH || i->sub != 1)
+        return false;
+    const vdef *x = &def[i->a], *y = &def[i->b];
+    uint32_t want = 0, reg = 0; /* the value the result is, and where it was */
+    kval known = {false, 0};
+    bool neg = false;
+    if (i->imm == STEX_MATH_SUB_F32 && x->fn == STEX_MATH_ADD_F32 && vn[i->b] == x->va)
+        want = x->vb, reg = x->rb, known = x->kb;
+    else if (i->imm == STEX_MATH_SUB_F32 && x->fn == STEX_MATH_ADD_F32 && vn[i->b] == x->vb)
+        want = x->va, reg = x->ra, known = x->ka;
+    else if (i->imm == STEX_MATH_SUB_F32 && x->fn == STEX_MATH_SUB_F32 && vn[i->b] == x->va)
+        want = x->vb, reg = x->rb, known = x->kb, neg = true;
+    else if (i->imm == STEX_MATH_ADD_F32 && y->fn == STEX_MATH_SUB_F32 && vn[i->a] == y->vb)
+        want = y->va, reg = y->ra, known = y->ka;
+    else if (i->imm == STEX_MATH_ADD_F32 && x->fn == STEX_MATH_SUB_F32 && vn[i->b] == x->vb)
+        want = x->va, reg = x->ra, known = x->ka;
+    if (!want)
+        return false;
+    if (vn[reg] != want && !known.known)
+        return false; /* no longer in its register */
+    if (vn[reg] != want) { /* a constant: written again */
+        i->op = OP_CONST, i->imm = neg ? known.v ^ 0x80000000u : known.v, i->n = 1, i->sub = 0;
+        return true;
+    }
+    if (neg)
+        to_math(i, STEX_MATH_NEG_F32, reg, 0, 1);
+    else
+        to_mov(i, reg);
+    return true;
+}
+
 /* Forget what the loops starting at instruction h write. */
-static void loop_heads(wg_program *p, uint32_t h, kval *k, uint32_t nregs)
+static void loop_heads(wg_program *p, uint32_t h, kval *k, uint32_t *vn, vdef *def,
+                       uint32_t *next_vn, uint32_t nregs)
 {
     for (uint32_t e = h; e < p->ncode; e++) {
         if (p->code[e].op != OP_LOOP_END || p->code[e].b != h)
@@ -211,8 +261,10 @@ static void loop_heads(wg_program *p, uint32_t h, kval *k, uint32_t nregs)
                 continue;
             if (count > nregs - first)
                 count = nregs - first;
-            for (uint32_t r = first; r < first + count; r++)
+            for (uint32_t r = first; r < first + count; r++) {
                 k[r].known = false;
+                vn[r] = (*next_vn)++, def[r].fn = 0;
+            }
         }
     }
 }
@@ -231,11 +283,18 @@ void wg_opt_float_rewrites(wg_exec_program *xp, const stex_profile *p)
     }
     kval *k = calloc(nregs ? nregs : 1, sizeof *k);
     bool *head = calloc(prog->ncode + 1, sizeof *head);
-    if (!k || !head) {
+    uint32_t *vn = calloc(nregs ? nregs : 1, sizeof *vn);
+    vdef *def = calloc(nregs ? nregs : 1, sizeof *def);
+    if (!k || !head || !vn || !def) {
         free(k);
         free(head);
+        free(vn);
+        free(def);
         return; /* out of memory: as written */
     }
+    uint32_t next_vn = 1;
+    for (uint32_t r = 0; r < nregs; r++)
+        vn[r] = next_vn++;
     for (uint32_t r = REG_FIRST_FREE; r < nregs; r++)
         k[r] = (kval){true, 0};
     for (uint32_t j = 0; j < prog->ncode; j++)
@@ -247,7 +306,7 @@ void wg_opt_float_rewrites(wg_exec_program *xp, const stex_profile *p)
     for (uint32_t j = 0; j < prog->ncode; j++) {
         wg_ins *i = &prog->code[j];
         if (head[j])
-            loop_heads(prog, j, k, nregs);
+            loop_heads(prog, j, k, vn, def, &next_vn, nregs);
         if (i->op == OP_MATH && i->sub == 1 && j >= group_end) {
             /* a new vector operation: one rule for all its components */
             group_end = j + group_len(prog, j);
@@ -261,6 +320,43 @@ void wg_opt_float_rewrites(wg_exec_program *xp, const stex_profile *p)
         }
         if (i->op == OP_MATH && i->sub == 1 && j < group_end && group_rule)
             apply(i, group_rule); /* its destination's knowledge below */
+        else
+            cancel(i, vn, def);
+        /* value numbers: a copy keeps its source's, a masked copy its own
+         * where both agree, every other write makes a new one */
+        {
+            uint32_t first, count;
+            wg_opt_written(i, &first, &count);
+            if (count > nregs - (first < nregs ? first : nregs))
+                count = first < nregs ? nregs - first : 0;
+            if (i->op == OP_MOV && i->a + i->n <= nregs) {
+                for (uint32_t w = 0; w < i->n; w++)
+                    vn[i->d + w] = vn[i->a + w], def[i->d + w] = def[i->a + w];
+            } else if (i->op == OP_MOVM) {
+                for (uint32_t w = 0; w < i->n; w++)
+                    if (vn[i->d + w] != vn[i->a + w])
+                        vn[i->d + w] = next_vn++, def[i->d + w].fn = 0;
+            } else {
+                vdef nd = {0};
+                if (i->op == OP_MATH && i->sub == 1 &&
+                    (i->imm == STEX_MATH_ADD_F32 || i->imm == STEX_MATH_SUB_F32 ||
+                     i->imm == STEX_MATH_MUL_F32))
+                    nd = (vdef){i->imm, vn[i->a], vn[i->b], i->a, i->b, k[i->a], k[i->b]};
+                /* a * b + c, unfused on this profile: the sum of the product
+                 * the lowering kept in a register and c */
+                if (i->op == OP_MATH && i->sub == 1 &&
+                    (i->imm == STEX_MATH_MUL_ADD_F32 || i->imm == STEX_MATH_ADD_MUL_F32 ||
+                     i->imm == STEX_MATH_MUL_ADD_LET_F32))
+                    for (uint32_t r = 0; r < nregs; r++)
+                        if (def[r].fn == STEX_MATH_MUL_F32 && def[r].va == vn[i->a] &&
+                            def[r].vb == vn[i->b]) {
+                            nd = (vdef){STEX_MATH_ADD_F32, vn[r], vn[i->c], r, i->c, k[r], k[i->c]};
+                            break;
+                        }
+                for (uint32_t r = first; r < first + count; r++)
+                    vn[r] = next_vn++, def[r] = nd;
+            }
+        }
         switch ((wg_opcode)i->op) {
         case OP_CONST:
             k[i->d] = (kval){true, i->imm};
@@ -324,4 +420,6 @@ void wg_opt_float_rewrites(wg_exec_program *xp, const stex_profile *p)
     }
     free(k);
     free(head);
+    free(vn);
+    free(def);
 }
