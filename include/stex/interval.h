@@ -103,8 +103,9 @@ STEX_API stex_status stex_ival_eval(stex_math_fn fn, const stex_ival *in, stex_i
  * normalized channels).  v's type is the format's sampled type: f32 for
  * float, unorm and snorm formats, i32 or u32 for sint and uint ones.  An
  * unused channel (c >= the format's channels) gives the point 0 (1 for
- * alpha, as textureLoad reads it).  A format without a texel encoder, or
- * STEX_IVAL_ANY in v, gives stex_ival_any. */
+ * alpha, as textureLoad reads it).  A format without a texel encoder gives
+ * stex_ival_any('f'); STEX_IVAL_ANY in v gives stex_ival_any of the
+ * channel's value type (an unconstrained value stays unconstrained). */
 STEX_API stex_ival stex_ival_store(stex_format f, unsigned c, stex_ival v);
 /* The codes (the channel's bits, right-aligned, as stex_texel_allowed reads
  * them) of the least and the greatest value of stored, a result of

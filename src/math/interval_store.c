@@ -147,10 +147,13 @@ stex_ival stex_ival_store(stex_format f, unsigned c, stex_ival v)
         fi->packing == STEX_PACKING_OPAQUE)
         return stex_iv_any_float();
     bool is_int = fi->type == STEX_CHANNEL_UINT || fi->type == STEX_CHANNEL_SINT;
+    char vt = fi->type == STEX_CHANNEL_SINT ? 'i' : fi->type == STEX_CHANNEL_UINT ? 'u' : 'f';
     if (c >= stored_channels(fi)) { /* textureLoad reads 0, 0, 1 for what is absent */
         double one = c == 3 ? 1 : 0;
         return is_int ? (iv){one, one, 0} : stex_iv_make(one, one);
     }
+    if (v.flags & STEX_IVAL_ANY) /* unconstrained stays so (its reason with it) */
+        return stex_ival_any(vt);
     switch (fi->type) {
     case STEX_CHANNEL_UNORM:
     case STEX_CHANNEL_SNORM: {

@@ -447,6 +447,19 @@ static void test_storage(void **state)
         }
     }
     assert_true(checked > 10000);
+    /* an unconstrained value stays unconstrained when stored (its reason
+     * travels with the flag), in every channel a format stores */
+    for (int f = 1; f < STEX_FORMAT_COUNT; f++) {
+        const stex_format_info *fi = stex_format_get((stex_format)f);
+        if (!storable((stex_format)f))
+            continue;
+        char vt = fi->type == STEX_CHANNEL_SINT ? 'i' : fi->type == STEX_CHANNEL_UINT ? 'u' : 'f';
+        for (unsigned c = 0; c < fi->channels; c++) {
+            stex_ival r = stex_ival_store((stex_format)f, c, stex_ival_any(vt));
+            if (!(r.flags & STEX_IVAL_ANY))
+                fail_msg("%s channel %u: any value stored is not unconstrained", fi->name, c);
+        }
+    }
 }
 
 
