@@ -457,6 +457,24 @@ static bool fast_bits(stex_math_fn fn, bool ieee, const uint32_t *in, uint32_t *
     return true;
 }
 
+/* Why an operation on exact words gives any value. */
+static uint32_t any_reason(ictx *c, const wg_ins *i, const stex_math_fn_info *info)
+{
+    char what[160];
+    snprintf(what, sizeof what, "%s (%s) may give any value here (WGSL bounds no error: an "
+             "argument outside its accuracy range, an overflow or a NaN)", info->op, info->sig);
+    return reason_at(c, i, what);
+}
+
+/* The sets of operations on exact words already asked for, per thread: an
+ * image filter unpacks each source word for every neighbour. */
+enum { MEMO = 2048 };
+static _Thread_local struct {
+    uint32_t fn[MEMO];   /* fn + 1; 0: empty */
+    uint32_t in[MEMO][3];
+    stex_ival out[MEMO][4];
+} memo;
+
 static void op_math(ictx *c, ilane *l, const wg_ins *i, bool vector)
 {
     stex_math_fn fn = (stex_math_fn)i->imm;
@@ -487,6 +505,20 @@ static void op_math(ictx *c, ilane *l, const wg_ins *i, bool vector)
         return;
     }
     stex_ival vin[16], vout[8];
+    uint32_t h = 0;
+    bool memo_ok = all_exact && nin <= 3 && nout <= 4;
+    if (memo_ok) {
+        h = ((uint32_t)fn * 0x9e3779b1u ^ in[0] * 0x85ebca6bu ^
+             (nin > 1 ? in[1] * 0xc2b2ae35u : 0) ^ (nin > 2 ? in[2] * 0x27d4eb2fu : 0));
+        h = (h ^ h >> 15) & (MEMO - 1);
+        if (memo.fn[h] == (uint32_t)fn + 1 && memo.in[h][0] == in[0] &&
+            (nin < 2 || memo.in[h][1] == in[1]) && (nin < 3 || memo.in[h][2] == in[2])) {
+            for (uint32_t k = 0; k < nout; k++) /* exact inputs: no reason but the op's */
+                set(l, i->d + k, ft->out[k], out[k], memo.out[h][k],
+                    memo.out[h][k].flags & STEX_IVAL_ANY ? any_reason(c, i, info) : 0);
+            return;
+        }
+    }
     for (uint32_t k = 0; k < nin && k < 16; k++)
         vin[k] = get(l, regs[k], ft->in[k]);
     bool any_in = false;
@@ -498,15 +530,15 @@ static void op_math(ictx *c, ilane *l, const wg_ins *i, bool vector)
     if (any_in) /* any bits in: any bits out, for the same reason */
         for (uint32_t k = 0; k < nout; k++)
             vout[k] = stex_ival_any(ft->out[k]);
+    if (memo_ok) {
+        memo.fn[h] = (uint32_t)fn + 1;
+        memcpy(memo.in[h], in, nin * sizeof *in);
+        memcpy(memo.out[h], vout, nout * sizeof *vout);
+    }
     for (uint32_t k = 0; k < nout; k++) {
         uint32_t w = why;
-        if ((vout[k].flags & STEX_IVAL_ANY) && !w) {
-            char what[160];
-            snprintf(what, sizeof what, "%s (%s) may give any value here (WGSL bounds "
-                     "no error: an argument outside its accuracy range, an overflow or a "
-                     "NaN)", info->op, info->sig);
-            w = reason_at(c, i, what);
-        }
+        if ((vout[k].flags & STEX_IVAL_ANY) && !w)
+            w = any_reason(c, i, info);
         set(l, i->d + k, ft->out[k], out[k], vout[k], w);
     }
 }
