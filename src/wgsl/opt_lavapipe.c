@@ -30,7 +30,9 @@
  *  - `~fmul a, 1.0 -> a`; 0 / y is +0 where y is not constant too
  *    (nir-div-zero.wgsl; 0 / 0 of constants is folded, NaN);
  *  - `~fadd a, 0.0 -> a`: -0 + 0 is -0; a - 0 is a, 0 - a is -a (NIR's
- *    fsub is fadd(a, fneg(b))) (nir-add-zero.wgsl);
+ *    fsub is fadd(a, fneg(b))) (nir-add-zero.wgsl; where both are known
+ *    zeros the device gave -0 once, known/nir-const-fold.wgsl, and a over
+ *    more random programs);
  *  - `~ffma 0.0, a, b -> b` and `~ffma a, b, 0.0 -> fmul a, b` for fma()
  *    and the fused steps of matrix products (nir-fma-zero.wgsl);
  *  - `~flrp a, b, 0.0 -> a`, `~flrp a, b, 1.0 -> b`, `~flrp 0.0, a, b ->
@@ -126,7 +128,8 @@ static int rule_of(const wg_ins *i, const kval *k)
         return is_zero(b) ? R_COPY_A : is_zero(a) ? R_COPY_B : R_NONE;
     case STEX_MATH_SUB_F32:
         return is_zero(b) ? R_COPY_A : is_zero(a) ? R_NEG_B : R_NONE;
-    case STEX_MATH_FMA_F32:
+    case STEX_MATH_FMA_F32: /* (of constants it folds as a product and a sum, as
+                             * at run time: NIR lowers ffma on lavapipe) */
         return is_zero(a) || is_zero(b) ? R_COPY_C : is_zero(c) ? R_MUL_AB : R_NONE;
     case STEX_MATH_MIX_F32:
         return is_zero(c) ? R_COPY_A : is_one(c) ? R_COPY_B : is_zero(a) ? R_MUL_BC : R_NONE;
