@@ -211,6 +211,23 @@ STEX_API const char *stex_run_input_sha256(const stex_run *r, size_t i);
 /* How many dispatchWorkgroups calls ran (each repeat counts). */
 STEX_API uint64_t stex_run_dispatch_count(const stex_run *r);
 
+/* ---- allowed goldens ----
+ * The bounds (stex/io.h) of an output from the sets the allowed-mode
+ * executor gives for it (stex/wgsl.h: stex_allowed_texture, _buffer), with
+ * `img` its exact texels (the output image, whose format and size the
+ * bounds take).  A texture's channels take their sets' codes
+ * (stex_ival_channel_codes); a buffer read as texels: a 32-bit channel of
+ * its words' own type takes the word's set, a narrower channel its exact
+ * code unless the word is uncertain (then unconstrained, with a reason);
+ * an unconstrained set keeps its reason's text. */
+struct stex_allowed_output;
+STEX_API stex_status stex_bounds_from_allowed(const struct stex_allowed_output *o,
+                                              const stex_image *img, stex_bounds *out);
+/* The bounds of "outputs" entry i of a run executed with
+ * stex_run_options.allowed (stex_run_write_outputs writes them beside each
+ * .bin of the entry as X.bin.allowed). */
+STEX_API stex_status stex_run_output_bounds(stex_run *r, size_t i, stex_bounds *out);
+
 #ifdef __cplusplus
 }
 #endif

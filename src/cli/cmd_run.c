@@ -1,5 +1,6 @@
 /* stex run: run one of the lessons' kernels and write its output. */
 #include "cli/cmd_run.h"
+#include "cli/allowed_summary.h"
 #include "cli/cmd_run_file.h"
 #include "cli/program.h"
 #include "cli/progress.h"
@@ -46,6 +47,7 @@ static const char EPILOGUE[] =
     "  stex run --list\n"
     "  stex run decaer --size 64x64 --out golden.bin\n"
     "  stex run generar --out golden.bin --record-allowed\n"
+    "  stex run decaer --out golden.bin --golden allowed  # any device's result\n"
     "  stex run generar --out pattern.png --out pattern.npy --json\n"
     "  stex run difundir --seed 7 --threads 2 --race-check   # shuffled, seed 7\n"
     "  stex run blur --in photo.png --out blurred.png\n"
@@ -153,6 +155,17 @@ static bool parse_executor(const char *cmd, const char *s, void *field)
     return true;
 }
 
+/* --golden: exact (false) or allowed (true) */
+static bool parse_golden(const char *cmd, const char *s, void *field)
+{
+    if (strcmp(s, "exact") && strcmp(s, "allowed")) {
+        cli_usage(cmd, "--golden: '%s' is not a kind of golden (accepted: exact, allowed)", s);
+        return false;
+    }
+    *(bool *)field = !strcmp(s, "allowed");
+    return true;
+}
+
 static bool parse_dump_input(const char *cmd, const char *s, void *field)
 {
     stex_file_kind kind = stex_file_kind_of(s);
@@ -214,6 +227,12 @@ static const cli_option run_options[] = {
      .help = "with a .bin output, also write X.bin.inputs (the value\n"
              "last stored to each texel) for `stex compare --tolerance\n"
              "allowed`; runs on one thread"},
+    {.name = "golden", .kind = CLI_CUSTOM, .parse = parse_golden, .at = AT(golden_allowed),
+     .metavar = "G",
+     .help = "exact (default): X.bin is what this profile computes;\n"
+             "allowed: also X.bin.allowed, the bounds of every value\n"
+             "a conformant device may store (docs/intervals.md), which\n"
+             "`stex compare X.bin READBACK` checks; WGSL only"},
     {.name = "constant", .kind = CLI_CUSTOM, .parse = parse_constant, .at = AT(constants),
      .metavar = "NAME=VALUE",
      .help = "FILE.wgsl: a pipeline-overridable constant's value,\nby name or @id "
@@ -283,6 +302,34 @@ static void record_store(void *user, const stex_texture_view *view, int64_t x, i
         return;
     uint32_t layer = (uint32_t)z + vd->base_array_layer;
     stex_inputs_set(&r->in, (uint32_t)x, (uint32_t)y, layer, value);
+}
+
+/* --golden allowed: what it goes with.  file: a run file (its outputs name
+ * the .bin files), else a kernel's or a .wgsl's --out must name one. */
+static int check_golden(const cli_args *a, const run_opts *o, bool file)
+{
+    const char *cmd = "run";
+    if (!o->golden_allowed)
+        return CLI_OK;
+    if (!o->wgsl)
+        return cli_usage(cmd, "--golden allowed: the allowed mode runs the kernel's WGSL; drop "
+                              "--executor c");
+    if (o->record)
+        return cli_usage(cmd, "--golden allowed and --record-allowed: the bounds already hold "
+                              "every value allowed for each texel; give one of them");
+    if (o->replay)
+        return cli_usage(cmd, "--golden: not with --replay (the sidecar says how the golden was "
+                              "made)");
+    if (o->race_check)
+        return cli_usage(cmd, "--golden allowed: bounds do not cover a race's outcomes; check "
+                              "races without it (stex race, or --race-check alone)");
+    bool any_bin = file;
+    for (int i = 0; i < o->outs.n; i++)
+        any_bin |= stex_file_kind_of(o->outs.path[i]) == STEX_FILE_BIN;
+    (void)a;
+    return any_bin ? CLI_OK
+                   : cli_usage(cmd, "--golden allowed: needs a .bin output (--out X.bin) to "
+                                    "write X.bin.allowed beside it");
 }
 
 /* The checks that need more than one option, or the kernel. */
@@ -420,7 +467,8 @@ static stex_status dump_input(const run_opts *o, const stex_kernel *k, const cli
  * of them, or (if one cannot be written) none, every target left as it was.
  * Each sidecar records the run (run_record.c). */
 static stex_status write_outputs(const run_opts *o, const stex_kernel *k, const stex_image *out,
-                                 const recorder *rec, const char *input_sha)
+                                 const recorder *rec, const char *input_sha,
+                                 const stex_bounds *bounds)
 {
     char *run = run_record_json(o, k, out->width, out->height, input_sha);
     if (!run)
@@ -428,7 +476,7 @@ static stex_status write_outputs(const run_opts *o, const stex_kernel *k, const 
     stex_io_meta meta = {.kernel = k->name, .profile = stex_profile_name(o->profile),
                          .schedule = stex_schedule_name(o->schedule), .seed = o->seed,
                          .has_seed = true, .inputs = o->record ? &rec->in : NULL,
-                         .run_json = run};
+                         .run_json = run, .bounds = bounds};
     stex_status st = stex_write_images((size_t)o->outs.n, o->outs.path, out, &meta);
     free(run);
     return st;
@@ -476,7 +524,7 @@ static void json_sidecar(json_t *files, const char *path, const char *ext)
 
 static void print_json(const run_opts *o, const stex_kernel *k, const cli_program *p,
                        stex_race_detector *rd, double ms, const run_replay *rp,
-                       const replay_result *res)
+                       const replay_result *res, const stex_bounds *bounds)
 {
     json_t *files = json_array();
     for (int i = 0; i < o->outs.n; i++) {
@@ -485,6 +533,8 @@ static void print_json(const run_opts *o, const stex_kernel *k, const cli_progra
         json_array_append_new(files, cli_json_text(path));
         if (bin && o->record)
             json_sidecar(files, path, ".inputs");
+        if (bin && o->golden_allowed)
+            json_sidecar(files, path, ".allowed");
         if (bin)
             json_sidecar(files, path, ".json");
     }
@@ -510,12 +560,17 @@ static void print_json(const run_opts *o, const stex_kernel *k, const cli_progra
                         .step_ms = steps, .nsteps = nsteps, .rd = rd,
                         .races_list = o->races, .files = files, .input_dump = o->dump_input,
                         .replay = replay};
+    cli_bounds_summary s;
+    if (bounds && !cli_bounds_summarize(bounds, &s)) {
+        r.allowed = json_array();
+        json_array_append_new(r.allowed, cli_bounds_json(k->name, bounds, &s));
+    }
     cli_run_report_print(&r);
 }
 
 static void print_text(const run_opts *o, const stex_kernel *k, const cli_program *p,
                        stex_race_detector *rd, double ms, const run_replay *rp,
-                       const replay_result *res)
+                       const replay_result *res, const stex_bounds *bounds)
 {
     uint32_t it = o->iterations ? o->iterations : 1;
     int threads = cli_threads(o->threads);
@@ -534,7 +589,11 @@ static void print_text(const run_opts *o, const stex_kernel *k, const cli_progra
     for (int i = 0; i < o->outs.n; i++)
         printf("wrote %s%s\n", o->outs.path[i],
                stex_file_kind_of(o->outs.path[i]) != STEX_FILE_BIN ? ""
-               : o->record ? " (+ .json sidecar, + .inputs)" : " (+ .json sidecar)");
+               : o->record ? " (+ .json sidecar, + .inputs)"
+               : bounds ? " (+ .json sidecar, + .allowed)" : " (+ .json sidecar)");
+    cli_bounds_summary s;
+    if (bounds && !cli_bounds_summarize(bounds, &s))
+        cli_bounds_print(stdout, k->name, bounds, &s);
     if (!rp)
         return;
     if (res->identical)
@@ -577,10 +636,13 @@ static int execute(const run_opts *o, const stex_kernel *k, const stex_kernel_se
                            .progress = o->quiet ? NULL : cli_progress_note};
     recorder rec = {0};
     stex_image out = {0};
+    stex_bounds bounds = {0};
     replay_result res = {0};
     stex_status st = STEX_OK;
     stex_race_options ro = {.max_reported = cli_races_keep(o->races, 0)};
     if (o->race_check && (st = stex_race_detector_create(&ro, &rd)))
+        goto done;
+    if (o->golden_allowed && (st = stex_allowed_create(&pd.allowed)))
         goto done;
     if ((st = cli_program_create(&pd, &prog)))
         goto done;
@@ -600,27 +662,33 @@ static int execute(const run_opts *o, const stex_kernel *k, const stex_kernel_se
     double ms = cli_program_steps_ms(prog); /* the dispatches, not the setup */
     if (!st && (o->outs.n || rp))
         st = cli_program_image(prog, &out);
+    if (!st && o->golden_allowed)
+        st = cli_program_bounds(prog, &bounds);
     if (!st && o->outs.n)
-        st = write_outputs(o, k, &out, &rec, input_sha);
+        st = write_outputs(o, k, &out, &rec, input_sha, o->golden_allowed ? &bounds : NULL);
     if (!st && rp)
         st = compare_with_golden(rp, &out, &res);
     if (st)
         goto done;
     if (o->json)
-        print_json(o, k, prog, rd, ms, rp, &res);
+        print_json(o, k, prog, rd, ms, rp, &res, o->golden_allowed ? &bounds : NULL);
     else
-        print_text(o, k, prog, rd, ms, rp, &res);
+        print_text(o, k, prog, rd, ms, rp, &res, o->golden_allowed ? &bounds : NULL);
     /* the exit status while the detector is there to ask */
     rc = cli_races_exit(rp && !res.identical ? CLI_REFUSED : CLI_OK, o->fail_on_race, rd);
 done:
     stex_image_free(&out);
+    stex_bounds_free(&bounds);
     cli_program_destroy(prog);
+    stex_allowed_destroy(pd.allowed); /* after the program, whose resources it shadowed */
     stex_race_detector_destroy(rd);
     stex_inputs_free(&rec.in);
     if (st)
         return cli_fail("run", st);
     return rc;
 }
+
+static int run_file_or_wgsl(const cli_args *a, run_opts *o, const cli_run_file_opts *fo);
 
 /* KERNEL ending in .json: a run file, with the options that apply to it;
  * ending in .wgsl: a shader with one storage texture (cmd_run_wgsl.c). */
@@ -642,6 +710,18 @@ static int run_file(const cli_args *a, run_opts *o)
                            .quiet = o->quiet, .record = o->record, .scale = o->scale};
     f.races = o->races;
     f.fail_on_race = o->fail_on_race;
+    stex_status st = o->golden_allowed ? stex_allowed_create(&f.allowed) : STEX_OK;
+    if (st)
+        return cli_fail("run", st);
+    int rc = run_file_or_wgsl(a, o, &f);
+    stex_allowed_destroy(f.allowed); /* after the run, whose resources it shadowed */
+    return rc;
+}
+
+/* run_file's second half: which of the two. */
+static int run_file_or_wgsl(const cli_args *a, run_opts *o, const cli_run_file_opts *fo)
+{
+    cli_run_file_opts f = *fo;
     if (!cli_is_wgsl_file(a->value[0])) {
         if (o->constants.n)
             return cli_usage("run", "--constant: only for a WGSL file; a run file gives its "
@@ -680,7 +760,10 @@ int cli_run(int argc, char **argv)
     cli_cancel_install();
     if (o.list)
         return list_kernels(o.json);
-    if (a.count >= 1 && (cli_is_run_file(a.value[0]) || cli_is_wgsl_file(a.value[0])))
+    bool is_file = a.count >= 1 && (cli_is_run_file(a.value[0]) || cli_is_wgsl_file(a.value[0]));
+    if ((rc = check_golden(&a, &o, is_file && cli_is_run_file(a.value[0]))))
+        return rc;
+    if (is_file)
         return run_file(&a, &o); /* FILE.json, FILE.wgsl: cmd_run_file.c, cmd_run_wgsl.c */
     if (o.constants.n)
         return cli_usage("run", "--constant: only for a WGSL file (the lessons' kernels have "

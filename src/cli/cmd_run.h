@@ -46,6 +46,7 @@ typedef struct run_opts {
     uint32_t scale;             /* --scale N (a run file's, a .wgsl's .png outputs) */
     uint64_t races;             /* --races all|N: racing locations listed (race_output.h) */
     bool fail_on_race;          /* --fail-on-race: exit status 3 on a race */
+    bool golden_allowed;        /* --golden allowed: X.bin.allowed beside each .bin */
 } run_opts;
 
 /* The WGSL of every pass, as `stex run K --print-wgsl` prints it. */

@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "cli/allowed_summary.h"
 #include "cli/cli_kernel.h"
 #include "cli/cmd_run.h"
 #include "cli/progress.h"
@@ -43,6 +44,7 @@ stex_run_options cli_run_file_options(const cli_run_file_opts *o)
                               .allow_path_count = o->allow ? o->allow->n : 0,
                               .output_dir = o->out_dir, .record_allowed = o->record,
                               .png_scale = o->scale, .record_inputs = true,
+                              .allowed = o->allowed,
                               .progress = o->quiet ? NULL : cli_progress_note};
 }
 
@@ -75,20 +77,55 @@ static int refuse_kernel_options(const cli_spec *spec, const cli_args *a)
     return CLI_OK;
 }
 
+/* --golden allowed: each "outputs" entry's bounds, summarised (text on
+ * stdout, or a JSON array); NULL when not asked or out of memory. */
+static json_t *allowed_summaries(const cli_run_file_opts *o, stex_run *r)
+{
+    if (!o->allowed)
+        return NULL;
+    json_t *all = json_array();
+    for (size_t i = 0; i < stex_run_output_entry_count(r); i++) {
+        stex_bounds b;
+        cli_bounds_summary s;
+        bool is_buffer;
+        const char *name = stex_run_output_resource(r, i, &is_buffer);
+        if (stex_run_output_bounds(r, i, &b))
+            continue; /* written already: only the summary is missing */
+        if (!cli_bounds_summarize(&b, &s)) {
+            if (o->json)
+                json_array_append_new(all, cli_bounds_json(name, &b, &s));
+            else
+                cli_bounds_print(stdout, name, &b, &s);
+        }
+        stex_bounds_free(&b);
+    }
+    return all;
+}
+
 static void print_summary(const cli_run_file_opts *o, const char *path, stex_run *r,
                           stex_race_detector *rd, double ms)
 {
     size_t n = stex_run_output_count(r);
+    json_t *allowed = o->json ? allowed_summaries(o, r) : NULL;
     if (o->json) { /* the schema of every `stex run --json` (run_json.h) */
         json_t *files = json_array();
-        for (size_t i = 0; i < n; i++)
-            json_array_append_new(files, cli_json_text(stex_run_output_path(r, i)));
+        for (size_t i = 0; i < n; i++) {
+            const char *f = stex_run_output_path(r, i);
+            json_array_append_new(files, cli_json_text(f));
+            if (o->allowed && stex_file_kind_of(f) == STEX_FILE_BIN) { /* its bounds */
+                char *b = malloc(strlen(f) + sizeof ".allowed");
+                if (b)
+                    json_array_append_new(files, cli_json_text(strcat(strcpy(b, f), ".allowed")));
+                free(b);
+            }
+        }
         cli_run_report j = {.subject = cli_is_wgsl_file(path) ? "wgsl" : "run_file",
                             .file = path, .profile = o->profile, .schedule = o->schedule,
                             .seed = o->seed, .threads = o->threads, .vis = o->vis,
                             .oob = o->oob, .executor = "wgsl",
                             .dispatches = stex_run_dispatch_count(r), .dispatch_ms = ms,
-                            .rd = rd, .races_list = o->races, .files = files};
+                            .rd = rd, .races_list = o->races, .files = files,
+                            .allowed = allowed};
         cli_run_report_print(&j);
         return;
     }
@@ -100,7 +137,10 @@ static void print_summary(const cli_run_file_opts *o, const char *path, stex_run
     if (rd)
         cli_races_print(stdout, rd, o->races);
     for (size_t i = 0; i < n; i++)
-        printf("wrote %s\n", stex_run_output_path(r, i));
+        printf("wrote %s%s\n", stex_run_output_path(r, i),
+               o->allowed && stex_file_kind_of(stex_run_output_path(r, i)) == STEX_FILE_BIN
+                   ? " (+ .json sidecar, + .allowed)" : "");
+    json_decref(allowed_summaries(o, r));
 }
 
 int cli_run_file(const cli_spec *spec, const cli_args *a, const cli_run_file_opts *o)

@@ -42,6 +42,7 @@ typedef struct cli_run_file_opts {
     uint32_t scale;        /* --scale: .png outputs, pixels a texel a side (0: 1) */
     uint64_t races;        /* --races all|N: racing locations listed (race_output.h) */
     bool fail_on_race;     /* --fail-on-race: exit status 3 on a race */
+    stex_allowed *allowed; /* --golden allowed: the sets' shadows (the caller's), NULL: off */
 } cli_run_file_opts;
 
 /* Whether `arg` names a run file (ends in .json). */

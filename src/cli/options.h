@@ -54,7 +54,7 @@ typedef struct cli_spec {
     const cli_option *options; /* ends with an entry whose name is NULL */
 } cli_spec;
 
-enum { CLI_MAX_OPTIONS = 32, CLI_MAX_VALUES = 8 };
+enum { CLI_MAX_OPTIONS = 40, CLI_MAX_VALUES = 8 };
 
 /* What argv held besides the options. */
 typedef struct cli_args {

@@ -208,7 +208,8 @@ static stex_status execute(cli_program *p, const char *json, const stex_dispatch
                            .subgroup_width = p->d.subgroup_width, .max_steps = p->d.max_steps,
                            .allow_paths = p->d.allow_paths,
                            .allow_path_count = p->d.allow_path_count,
-                           .progress = p->d.progress, .progress_user = p->d.progress_user};
+                           .progress = p->d.progress, .progress_user = p->d.progress_user,
+                           .allowed = p->d.allowed};
     p->steps_ms = 0;
     p->nstep_ms = 0;
     if (p->d.kernel) {
@@ -265,6 +266,31 @@ stex_status cli_program_image(cli_program *p, stex_image *out)
         return stex_fail(STEX_INVALID_ARGUMENT, "%s: no \"outputs\": say which texture or buffer "
                                                 "to compare between runs", p->d.path);
     return stex_run_output_image(p->run, 0, out);
+}
+
+stex_status cli_program_bounds(cli_program *p, stex_bounds *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!p->d.allowed || !p->run)
+        return stex_fail(STEX_INVALID_ARGUMENT, "cli_program_bounds: no allowed run");
+    if (!p->d.kernel)
+        return stex_run_output_bounds(p->run, 0, out);
+    const kernel_output *o = &p->kr.output[p->kr.iterations - 1];
+    stex_image img;
+    stex_status st = kernel_image(p, p->run, o, &img);
+    if (st)
+        return st;
+    stex_allowed_output ao = {0};
+    st = o->texture ? stex_allowed_texture(p->d.allowed, stex_run_texture(p->run, o->texture), 0,
+                                           &ao)
+                    : stex_allowed_buffer(p->d.allowed, stex_run_buffer(p->run, o->buffer), 0,
+                                          img.width * (uint64_t)stex_format_get(img.format)->bytes *
+                                              img.height, &ao);
+    if (!st)
+        st = stex_bounds_from_allowed(&ao, &img, out);
+    stex_allowed_output_free(&ao);
+    stex_image_free(&img);
+    return st;
 }
 
 /* ---- frames ---- */

@@ -20,6 +20,7 @@ typedef struct cli_program_desc {
     size_t allow_path_count;
     void (*progress)(void *user, uint64_t done, uint64_t total); /* WGSL: after each dispatch */
     void *progress_user;
+    stex_allowed *allowed;         /* WGSL: allowed mode's shadows (the caller's), NULL: off */
 } cli_program_desc;
 
 typedef struct cli_program cli_program;
@@ -52,6 +53,8 @@ stex_status cli_program_run_phase_frames(cli_program *p, const stex_dispatch_opt
 /* The output after a run (a kernel's output, a run file's first "outputs"
  * entry), as an image. */
 stex_status cli_program_image(cli_program *p, stex_image *out);
+/* Allowed mode (desc.allowed): the bounds of the output after a run. */
+stex_status cli_program_bounds(cli_program *p, stex_bounds *out);
 /* Whether a kernel's output is a texture (box3x3-buffer's is a buffer). */
 bool cli_program_output_is_texture(const cli_program *p);
 

@@ -70,7 +70,8 @@ void cli_run_report_print(cli_run_report *r)
     json_object_set_new(j, "files", r->files ? r->files : json_array());
     json_object_set_new(j, "input_dump", text_or_null(r->input_dump));
     json_object_set_new(j, "replay", r->replay ? r->replay : json_null());
-    r->files = r->replay = NULL;
+    json_object_set_new(j, "allowed", r->allowed ? r->allowed : json_null());
+    r->files = r->replay = r->allowed = NULL;
     char *text = json_dumps(j, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
     json_decref(j);
     if (text)

@@ -34,6 +34,8 @@ typedef struct cli_run_report {
     struct json_t *files;         /* taken over (NULL: none) */
     const char *input_dump;
     struct json_t *replay;        /* taken over (NULL: null) */
+    struct json_t *allowed;       /* --golden allowed: the bounds' summaries (taken over;
+                                   * NULL: null) */
 } cli_run_report;
 
 /* Prints r as one JSON object and a newline on stdout (consumes files and

@@ -377,8 +377,13 @@ stex_status stex_run_write_outputs(stex_run *r)
         record = record_of(r, i, &st);
         meta.run_json = record;
         meta.inputs = r->outputs[i].allowed;
+        stex_bounds bounds = {0};
         if (!st)
             st = output_image(r, &r->outputs[i], p, &img);
+        /* allowed mode: X.bin.allowed beside each .bin of the output */
+        if (!st && r->opt.allowed)
+            st = run_output_bounds(r, &r->outputs[i], p, &img, &bounds);
+        meta.bounds = r->opt.allowed ? &bounds : NULL;
         for (size_t k = 0; !st && k < r->outputs[i].file_count; k++) {
             /* checked again: the folders may have changed since the parse */
             const run_output *o = &r->outputs[i];
@@ -388,6 +393,7 @@ stex_status stex_run_write_outputs(stex_run *r)
                 st = run_wrap(r, st, p);
         }
         stex_image_free(&img);
+        stex_bounds_free(&bounds);
     }
     free(record);
     if (st) {
@@ -395,6 +401,24 @@ stex_status stex_run_write_outputs(stex_run *r)
         return st;
     }
     return io_batch_commit(&batch);
+}
+
+stex_status stex_run_output_bounds(stex_run *r, size_t i, stex_bounds *out)
+{
+    if (out)
+        memset(out, 0, sizeof *out);
+    if (!r || !out || !r->executed || !r->opt.allowed || i >= r->output_count)
+        return stex_fail(STEX_INVALID_ARGUMENT, "stex_run_output_bounds: a run file executed "
+                                                "with stex_run_options.allowed, and an output "
+                                                "entry it has");
+    char p[RUN_PATH_MAX];
+    run_path_index(p, "$.outputs", i);
+    stex_image img = {0};
+    stex_status st = output_image(r, &r->outputs[i], p, &img);
+    if (!st)
+        st = run_output_bounds(r, &r->outputs[i], p, &img, out);
+    stex_image_free(&img);
+    return st;
 }
 
 size_t stex_run_output_count(const stex_run *r) { return r ? r->output_path_count : 0; }

@@ -164,6 +164,7 @@ stex_status run_reserve_memory(stex_run *r, uint64_t bytes, const char *path, co
 /* ---- tables (table.c) ---- */
 stex_status run_table_add(run_table *t, const char *name, void *item);
 void *run_table_find(const run_table *t, const char *name);
+
 void run_table_free(run_table *t);
 /* The object named by obj[key], which must be a string naming an entry of t
  * ("<what> '<name>' is not declared"). */

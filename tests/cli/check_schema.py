@@ -35,6 +35,10 @@ COMMANDS = [
     "run --replay shift-cells.bin.json --json",
     "run stats.json --race-check --json",
     "run blur.wgsl --size 16x16 --race-check --json",
+    # an allowed golden: the bounds' summaries in "allowed"
+    "run decaer --size 8x8 --out g.bin --golden allowed --json",
+    "run reduce.json --golden allowed --json",
+    "run blur.wgsl --size 16x16 --out bw.bin --golden allowed --json",
     "run blur.json --fail-on-race --json",
     "race difundir --size 8x8 --runs 2 --threads 1 --json",
     # seeds past 2^63 - 1: their digits as a string, never a negative number
