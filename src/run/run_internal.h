@@ -164,7 +164,6 @@ stex_status run_reserve_memory(stex_run *r, uint64_t bytes, const char *path, co
 /* ---- tables (table.c) ---- */
 stex_status run_table_add(run_table *t, const char *name, void *item);
 void *run_table_find(const run_table *t, const char *name);
-
 void run_table_free(run_table *t);
 /* The object named by obj[key], which must be a string naming an entry of t
  * ("<what> '<name>' is not declared"). */
@@ -214,5 +213,11 @@ void run_free_outputs(stex_run *r);
 /* At stex_run_execute: fills {profile} and {seed} into the output names
  * and, with record_allowed, starts recording the output textures' stores. */
 stex_status run_prepare_outputs(stex_run *r);
+
+/* ---- allowed goldens (allowed_bounds.c) ---- */
+/* The bounds of output o (its image img, as written) from the sets of the
+ * run's stex_run_options.allowed; path names it in errors. */
+stex_status run_output_bounds(stex_run *r, const run_output *o, const char *path,
+                              const stex_image *img, stex_bounds *out);
 
 #endif
