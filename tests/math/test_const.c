@@ -25,21 +25,7 @@
 
 #include "const_explain.h"
 #include "const_zeros.h"
-
-static int parse_hex_list(const char *s, uint32_t *out, int max)
-{
-    int n = 0;
-    while (*s && n < max) {
-        char *end;
-        out[n++] = (uint32_t)strtoul(s, &end, 16);
-        if (end == s)
-            return -1;
-        s = end;
-        if (*s == ',')
-            s++;
-    }
-    return n;
-}
+#include "hex_list.h"
 
 static void replay(const char *name, stex_const_rule rule)
 {

@@ -18,6 +18,8 @@
 
 #include "stex/math.h"
 
+#include "hex_list.h"
+
 typedef struct group {
     char op[32], sig[48];
     unsigned rows, exact, shown;
@@ -61,21 +63,6 @@ static long h_ulp(uint32_t a, uint32_t b)
 }
 
 enum { MAX_GROUPS = 128 };
-
-static int parse_hex_list(const char *s, uint32_t *out, int max)
-{
-    int n = 0;
-    while (*s && n < max) {
-        char *end;
-        out[n++] = (uint32_t)strtoul(s, &end, 16);
-        if (end == s)
-            return -1;
-        s = end;
-        if (*s == ',')
-            s++;
-    }
-    return n;
-}
 
 static group *group_of(group *g, int *ng, const char *op, const char *sig)
 {

@@ -34,6 +34,8 @@
 #include "stex/interval.h"
 #include "stex/math.h"
 
+#include "hex_list.h"
+
 enum { MAX_GROUPS = 160 };
 
 typedef struct group {
@@ -42,21 +44,6 @@ typedef struct group {
     double *widths; /* of rows with a constrained first result */
     unsigned nwidths, cap;
 } group;
-
-static int parse_hex_list(const char *s, uint32_t *out, int max)
-{
-    int n = 0;
-    while (*s && n < max) {
-        char *end;
-        out[n++] = (uint32_t)strtoul(s, &end, 16);
-        if (end == s)
-            return -1;
-        s = end;
-        if (*s == ',')
-            s++;
-    }
-    return n;
-}
 
 static group *group_of(group *g, int *ng, const char *op, const char *sig)
 {

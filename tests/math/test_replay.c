@@ -28,6 +28,8 @@
 
 #include "stex/math.h"
 
+#include "hex_list.h"
+
 /* Groups modelled approximately: rows bit-exact and ulp bound as measured
  * today (ulp over rows whose expected and actual results are both finite;
  * -1 = not bounded: the model is a placeholder). */
@@ -49,21 +51,6 @@ typedef struct group {
 } group;
 
 #define MAX_GROUPS 256
-
-static int parse_hex_list(const char *s, uint32_t *out, int max)
-{
-    int n = 0;
-    while (*s && n < max) {
-        char *end;
-        out[n++] = (uint32_t)strtoul(s, &end, 16);
-        if (end == s)
-            return -1;
-        s = end;
-        if (*s == ',')
-            s++;
-    }
-    return n;
-}
 
 static long ulp_distance(uint32_t a, uint32_t b)
 {
