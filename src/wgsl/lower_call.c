@@ -401,21 +401,30 @@ static int constructor_type(wg_ctx *x, const wg_expr *callee, wg_val *args, uint
 
 /* ---- numeric builtins through the math layer ---- */
 
-static const char *const NUMERIC[] = {
-    "abs", "min", "max", "clamp", "floor", "ceil", "round", "trunc", "fract", "sqrt",
-    "inverseSqrt", "sin", "cos", "tan", "exp", "exp2", "log", "log2", "pow", "atan", "atan2",
-    "asin", "acos", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "sign", "saturate",
-    "step", "smoothstep", "mix", "fma", "degrees", "radians", "ldexp", "countOneBits",
-    "reverseBits", "countLeadingZeros", "countTrailingZeros", "firstLeadingBit",
-    "firstTrailingBit", "extractBits", "insertBits", NULL};
+/* The numeric builtins and their parameter counts (WGSL 17.5, 17.6). */
+static const struct numeric_builtin {
+    const char *name;
+    uint32_t nargs;
+} NUMERIC[] = {
+    {"abs", 1}, {"min", 2}, {"max", 2}, {"clamp", 3}, {"floor", 1}, {"ceil", 1},
+    {"round", 1}, {"trunc", 1}, {"fract", 1}, {"sqrt", 1}, {"inverseSqrt", 1}, {"sin", 1},
+    {"cos", 1}, {"tan", 1}, {"exp", 1}, {"exp2", 1}, {"log", 1}, {"log2", 1}, {"pow", 2},
+    {"atan", 1}, {"atan2", 2}, {"asin", 1}, {"acos", 1}, {"sinh", 1}, {"cosh", 1},
+    {"tanh", 1}, {"asinh", 1}, {"acosh", 1}, {"atanh", 1}, {"sign", 1}, {"saturate", 1},
+    {"step", 2}, {"smoothstep", 3}, {"mix", 3}, {"fma", 3}, {"degrees", 1}, {"radians", 1},
+    {"ldexp", 2}, {"countOneBits", 1}, {"reverseBits", 1}, {"countLeadingZeros", 1},
+    {"countTrailingZeros", 1}, {"firstLeadingBit", 1}, {"firstTrailingBit", 1},
+    {"extractBits", 3}, {"insertBits", 4}, {NULL, 0}};
 
-static bool is_numeric_builtin(const char *n)
+static const struct numeric_builtin *numeric_builtin(const char *n)
 {
-    for (int i = 0; NUMERIC[i]; i++)
-        if (!strcmp(n, NUMERIC[i]))
-            return true;
-    return false;
+    for (int i = 0; NUMERIC[i].name; i++)
+        if (!strcmp(n, NUMERIC[i].name))
+            return &NUMERIC[i];
+    return NULL;
 }
+
+static bool is_numeric_builtin(const char *n) { return numeric_builtin(n) != NULL; }
 
 /* Which overloads a numeric builtin has: float only; float and integer
  * (abs, clamp, max, min, sign: AbstractInt too); integer only (the bit
@@ -491,8 +500,10 @@ static wg_val numeric_const(wg_ctx *x, const wg_expr *e, const char *name, wg_va
 static wg_val numeric(wg_ctx *x, const wg_expr *e, const char *name, wg_val *args, uint32_t n)
 {
     wg_types *ts = TS(x);
-    if (n == 0 || n > 4) {
-        WG_ERR(x, e->loc, "builtin-functions", "%s: wrong number of arguments", name);
+    uint32_t want = numeric_builtin(name)->nargs;
+    if (n != want) {
+        WG_ERR(x, e->loc, "builtin-functions", "%s takes %u argument%s, not %u", name, want,
+               want == 1 ? "" : "s", n);
         return wg_error_val();
     }
     /* the arguments' common type (the bit builtins' counts stay u32; ldexp's i32) */

@@ -712,6 +712,11 @@ static wg_val binary(wg_ctx *x, const wg_expr *e)
         WG_ERR(x, e->loc, "arithmetic", "'%s' cannot take bool operands", wg_tok_spelling(e->op));
         return wg_error_val();
     }
+    if (e->op == TK_CARET && is_bool) { /* WGSL 8.9: & and | take bool, ^ does not */
+        WG_ERR(x, e->loc, "bit-expr", "'^' takes integer operands, not %s (for bool: !=)",
+               wg_tname(x, type));
+        return wg_error_val();
+    }
     if ((e->op == TK_AMP || e->op == TK_PIPE || e->op == TK_CARET) &&
         !is_bool && !wg_type_is_integer(ts, type)) {
         WG_ERR(x, e->loc, "bit-expr", "'%s' takes integer or bool operands, not %s",

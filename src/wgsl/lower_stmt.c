@@ -383,6 +383,9 @@ static void assign_stmt(wg_ctx *x, const wg_stmt *s)
 {
     if (!s->lhs) { /* _ = e */
         wg_val v = wg_expr_lower(x, s->rhs);
+        if (v.kind == V_VOID) /* WGSL 9.2.2: e is a value */
+            WG_ERR(x, s->rhs->loc, "phony-assignment", "'_ =' needs a value; the call returns "
+                   "none");
         if (v.kind == V_REF)
             wg_load(x, v, s->rhs->loc);
         return;
@@ -472,6 +475,22 @@ static void return_stmt(wg_ctx *x, const wg_stmt *s)
     emit_slot(x, OP_EXIT, f->ret_slot);
 }
 
+/* WGSL 9.6: a call statement may drop a result, unless its function is
+ * @must_use: a user function so marked, a value constructor, and every
+ * builtin that returns a value except the atomics (atomicLoad and the
+ * read-modify-writes). */
+static bool must_use(wg_ctx *x, const wg_expr *call)
+{
+    if (call->kind != E_CALL || !call->a || call->a->kind != E_IDENT)
+        return false;
+    const char *name = call->a->name;
+    int32_t i = wg_ast_find(x->ast, name);
+    const wg_decl *d = i >= 0 ? x->ast->decls[i] : NULL;
+    if (d && d->kind == D_FN)
+        return wg_find_attr(d->attrs, d->nattrs, "must_use") != NULL;
+    return strncmp(name, "atomic", 6) != 0;
+}
+
 static void stmt(wg_ctx *x, const wg_stmt *s)
 {
     if (!wg_deeper(x, s->loc))
@@ -485,7 +504,10 @@ static void stmt(wg_ctx *x, const wg_stmt *s)
     case S_INCDEC: incdec_stmt(x, s); break;
     case S_CALL: {
         wg_val v = wg_expr_lower(x, s->rhs);
-        (void)v; /* a call statement may drop any result (WGSL 9.6) */
+        if (v.kind != V_ERROR && v.kind != V_VOID && must_use(x, s->rhs))
+            WG_ERR(x, s->rhs->loc, "function-call-statement", "the result of '%s' is unused: "
+                   "it is @must_use (use it, or write `_ = %s(...);`)", s->rhs->a->name,
+                   s->rhs->a->name);
         break;
     }
     case S_IF: if_stmt(x, s); break;

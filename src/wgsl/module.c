@@ -212,6 +212,9 @@ static void graphics_entry_check(wg_ctx *x, const wg_decl *fn, bool vertex)
                      "%u), which the %s stage may not", stage, fn->name, what, g->decl->name,
                      g->decl->loc.line, stage);
     }
+    if (x->uses_barriers) /* WGSL 17.11, 17.12: the compute stage's builtins */
+        wg_error(x->d, fn->loc, "shader-stage", "%s entry point '%s' reaches a barrier or "
+                 "workgroupUniformLoad, which only a compute shader may call", stage, fn->name);
     binding_collisions(x);
 }
 

@@ -1,8 +1,7 @@
 /* Declarations: what each address space, stage and initializer allows.
  * Every case is a module of the WebGPU CTS's webgpu:shader,validation,decl
  * tests (at 3314e410, named beside it) with the verdict the CTS expects
- * from the WGSL spec, which Dawn gives; a refused module is checked for the
- * rule its first error names. */
+ * from the WGSL spec, which Dawn gives (wgsl_cases.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,29 +12,8 @@
 #include <cmocka.h>
 
 #include "stex/stex.h"
+#include "wgsl_cases.h"
 #include "wgsl_fixture.h"
-
-typedef struct decl_case {
-    const char *cts;  /* the CTS case it comes from */
-    const char *src;
-    const char *rule; /* NULL: valid; else the rule of the expected error, "[rule]" */
-} decl_case;
-
-static void check(const decl_case *c, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        stex_wgsl_module *m = NULL;
-        stex_status st = stex_wgsl_module_create(c[i].src, "t.wgsl", &m);
-        const char *text = m ? stex_wgsl_module_diagnostics(m) : "";
-        if (!c[i].rule && st)
-            fail_msg("%s: valid, refused:\n%s\n%s", c[i].cts, c[i].src, text);
-        if (c[i].rule && !st)
-            fail_msg("%s: invalid, accepted:\n%s", c[i].cts, c[i].src);
-        if (c[i].rule && !strstr(text, c[i].rule))
-            fail_msg("%s: refused without '%s':\n%s", c[i].cts, c[i].rule, text);
-        stex_wgsl_module_destroy(m);
-    }
-}
 
 /* decl,var:module_scope_types / function_scope_types and
  * decl,override:array_size: an array whose count is an override-expression
@@ -44,7 +22,7 @@ static void check(const decl_case *c, size_t n)
  * nor host-shareable, and never inside another array or a struct. */
 #define SIZES "const array_size_const = 4;\noverride array_size_override = 4;\n" \
               "alias MyType = array<vec4u, array_size_override>;\n"
-static const decl_case OVERRIDE_SIZED[] = {
+static const wgsl_case OVERRIDE_SIZED[] = {
     {"var:module_scope_types:kind=comment", SIZES "// array<vec4u, array_size_override>;\n", NULL},
     {"var:module_scope_types:kind=workgroup", SIZES
      "var<workgroup> foo : array<vec4u, array_size_override>;\n", NULL},
@@ -78,13 +56,13 @@ static const decl_case OVERRIDE_SIZED[] = {
 static void test_override_sized_arrays(void **s)
 {
     (void)s;
-    check(OVERRIDE_SIZED, sizeof OVERRIDE_SIZED / sizeof OVERRIDE_SIZED[0]);
+    WGSL_CHECK(OVERRIDE_SIZED);
 }
 
 /* decl,var:module_scope_types kind=workgroup: WGSL 6.4.1, the workgroup
  * address space holds types with a fixed footprint - no runtime-sized
  * array, at the top or as a struct's last member. */
-static const decl_case WORKGROUP[] = {
+static const wgsl_case WORKGROUP[] = {
     {"type=array<vec4u>", "var<workgroup> foo : array<vec4u>;\n", "[address-space]"},
     {"type=array<vec4u>;via_alias", "alias MyType = array<vec4u>;\nvar<workgroup> foo : MyType;\n",
      "[address-space]"},
@@ -99,7 +77,7 @@ static const decl_case WORKGROUP[] = {
 static void test_workgroup_fixed_footprint(void **s)
 {
     (void)s;
-    check(WORKGROUP, sizeof WORKGROUP / sizeof WORKGROUP[0]);
+    WGSL_CHECK(WORKGROUP);
 }
 
 /* decl,var:initializer_kind, decl,override:initializer and decl,let:module_scope:
@@ -109,7 +87,7 @@ static void test_workgroup_fixed_footprint(void **s)
 #define INIT_DECLS "const my_const_42u = 42u;\noverride my_override_42u : u32;\n" \
                    "var<private> another_private_var = 42u;\n" \
                    "fn user_func() -> u32 {\n  return 42u;\n}\n"
-static const decl_case INITIALIZERS[] = {
+static const wgsl_case INITIALIZERS[] = {
     {"initializer=my_override_42u", INIT_DECLS "var<private> foo : u32 = my_override_42u;\n",
      NULL},
     {"initializer=vec4u(1, 2, 3, 4)[my_override_42u / 20]", INIT_DECLS
@@ -131,7 +109,7 @@ static const decl_case INITIALIZERS[] = {
 static void test_initializers(void **s)
 {
     (void)s;
-    check(INITIALIZERS, sizeof INITIALIZERS / sizeof INITIALIZERS[0]);
+    WGSL_CHECK(INITIALIZERS);
 }
 
 /* The var<private> initialized from an override without a default holds the
@@ -178,7 +156,7 @@ static void test_private_from_override_runs(void **s)
  * @location is a const-expression like its @align and @size, so a const
  * that constructs the struct may not be the member's location. */
 #define LOC_STRUCT(T) "struct S {\n  @location(" T ") a : i32\n}\nconst a = 4;\nconst b = S(4).a;\n"
-static const decl_case LOCATIONS[] = {
+static const wgsl_case LOCATIONS[] = {
     {"target=a;attribute=location", LOC_STRUCT("a"), NULL},
     {"target=b;attribute=location", LOC_STRUCT("b"), "[module-scope-cycle]"},
     {"target=b;attribute=align", "struct S {\n  @align(b) a : i32\n}\nconst a = 4;\n"
@@ -188,7 +166,7 @@ static const decl_case LOCATIONS[] = {
 static void test_struct_location_is_evaluated(void **s)
 {
     (void)s;
-    check(LOCATIONS, sizeof LOCATIONS / sizeof LOCATIONS[0]);
+    WGSL_CHECK(LOCATIONS);
 }
 
 /* decl,var:shader_stage and decl,var:binding_collisions: a @vertex or
@@ -209,7 +187,7 @@ static void test_struct_location_is_evaluated(void **s)
     "@group(" B ") @binding(0) var<uniform> b : vec4f;\n@fragment\nfn main1() {\n  _ = a;\n" \
     SPLIT "  _ = b;\n}\n"
 #define APART "}\n@fragment\nfn main2() {\n"
-static const decl_case STAGES[] = {
+static const wgsl_case STAGES[] = {
     {"stage=vertex;kind=handle_wo", VERTEX(WO), "[shader-stage]"},
     {"stage=vertex;kind=handle_rw", VERTEX(RW), "[shader-stage]"},
     {"stage=vertex;kind=storage_rw", VERTEX(SRW), "[shader-stage]"},
@@ -234,7 +212,7 @@ static const decl_case STAGES[] = {
 static void test_graphics_stages(void **s)
 {
     (void)s;
-    check(STAGES, sizeof STAGES / sizeof STAGES[0]);
+    WGSL_CHECK(STAGES);
 }
 
 int main(void)

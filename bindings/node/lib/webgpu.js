@@ -279,7 +279,29 @@ class GPUDevice extends EventTarget {
     // the watchdog (flag timeout) is its deadline (src/addon_queue.c)
     this._cancel = native.cancelCreate();
     // stex's own: what no GPU reports (docs: bindings/node/README.md)
-    this.stex = { profile: info.profile, raceReports: [] };
+    this.stex = { profile: info.profile, raceReports: [], allowedBounds: (r, o) => this._allowedBounds(r, o) };
+    // flag allowed=1: every pipeline keeps the sets a conformant device may hold
+    this._allowed = config.allowed ? native.allowedCreate() : undefined;
+  }
+  // device.stex.allowedBounds(texture, {mipLevel}) or (buffer, {offset,
+  // format, width, height}): after the work submitted so far, the bounds of
+  // every value a conformant device may leave there, with check(readback).
+  async _allowedBounds(resource, options = {}) {
+    if (!this._allowed) throw new TypeError('device.stex.allowedBounds: create the provider with the flag allowed=1');
+    if (!(resource instanceof GPUTexture) && !(resource instanceof GPUBuffer)) throw new TypeError('device.stex.allowedBounds: not a GPUTexture or GPUBuffer');
+    if (resource._device !== this) throw new TypeError('device.stex.allowedBounds: the resource belongs to another device');
+    if (!resource._h) throw new TypeError('device.stex.allowedBounds: the resource is destroyed or invalid');
+    await this.queue.onSubmittedWorkDone();
+    let h;
+    try { h = native.allowedBounds(this._allowed, resource._h, options); } catch (e) { throw new TypeError(`device.stex.allowedBounds: ${e.message}`); }
+    const info = native.boundsInfo(h);
+    return Object.freeze({
+      ...info,
+      unconstrained: info.flags.reduce((n, f) => n + ((f & 4) ? 1 : 0), 0),
+      // the readback (copyTextureToBuffer's bytes; layout {bytesPerRow,
+      // rowsPerImage}, default unpadded rows) against the bounds
+      check: (readback, layout = {}) => native.boundsCheck(h, readback, layout.bytesPerRow, layout.rowsPerImage),
+    });
   }
   // Reports err (a GPUError) as WebGPU does: the innermost scope whose
   // filter it matches, else an uncapturederror event.  scopes: the stack
@@ -408,7 +430,7 @@ class GPUDevice extends EventTarget {
       entries = layout._bgls.flatMap((bgl, group) => (bgl ? bgl._entries.map((e) => ({ ...e, group })) : []));
     }
     try {
-      return { h: native.pipelineCreate(this._h, module._h, entryPoint, constants, entries, this._config.subgroupWidth, this._config.maxSteps), layout };
+      return { h: native.pipelineCreate(this._h, module._h, entryPoint, constants, entries, this._config.subgroupWidth, this._config.maxSteps, this._allowed), layout };
     } catch (e) {
       return { h: null, error: gpuError(e) };
     }
@@ -1215,6 +1237,8 @@ const FLAG_VALUES = {
     c.timeout = s;
   },
   'max-steps': (v, c) => { c.maxSteps = whole(v, 1, Number.MAX_SAFE_INTEGER, 'a step count'); },
+  // 1: pipelines run in allowed mode (docs/intervals.md), device.stex.allowedBounds answers
+  allowed: (v, c) => { c.allowed = ['1', 'on', 'true'].includes(oneOf(v, ['0', '1', 'off', 'on', 'false', 'true'])); },
 };
 const FLAGS = Object.keys(FLAG_VALUES);
 function oneOf(v, values) {

@@ -12,7 +12,8 @@
 
 static const char *const KIND_NAMES[ADDON_KIND_COUNT] = {
     "GPUAdapter", "GPUDevice", "GPUBuffer", "GPUTexture", "GPUTextureView", "GPUSampler",
-    "GPUShaderModule", "GPUComputePipeline", "GPUBindGroupLayout", "GPUBindGroup"};
+    "GPUShaderModule", "GPUComputePipeline", "GPUBindGroupLayout", "GPUBindGroup",
+    "stex allowed sets", "stex bounds"};
 
 /* Handles alive per kind, over the process (every environment that loads
  * the addon shares them): counted where a handle is made and freed. */
@@ -33,6 +34,8 @@ static void destroy(addon_kind kind, void *ptr)
     case ADDON_MODULE: stex_wgsl_module_destroy(ptr); break;
     case ADDON_PIPELINE: case ADDON_LAYOUT: stex_pipeline_destroy(ptr); break;
     case ADDON_BIND_GROUP: stex_bind_group_destroy(ptr); break;
+    case ADDON_ALLOWED: stex_allowed_destroy(ptr); break;
+    case ADDON_BOUNDS: stex_bounds_free(ptr); free(ptr); break;
     case ADDON_KIND_COUNT: break;
     }
 }
@@ -391,5 +394,6 @@ NAPI_MODULE_INIT()
     addon_define_device(env, exports);
     addon_define_shader(env, exports);
     addon_define_queue(env, exports);
+    addon_define_allowed(env, exports);
     return exports;
 }

@@ -35,7 +35,10 @@ typedef enum addon_kind {
     ADDON_ADAPTER, ADDON_DEVICE, ADDON_BUFFER, ADDON_TEXTURE, ADDON_VIEW, ADDON_SAMPLER,
     ADDON_MODULE, ADDON_PIPELINE,
     ADDON_LAYOUT, /* createBindGroupLayout's: a stex pipeline with no kernel */
-    ADDON_BIND_GROUP, ADDON_KIND_COUNT
+    ADDON_BIND_GROUP,
+    ADDON_ALLOWED, /* flag allowed=1: a device's stex_allowed (addon_allowed.c) */
+    ADDON_BOUNDS,  /* the bounds of a readback (a stex_bounds) */
+    ADDON_KIND_COUNT
 } addon_kind;
 
 typedef struct addon_handle {
@@ -105,6 +108,7 @@ void addon_define_lifetime(napi_env env, napi_value exports);
 void addon_define_device(napi_env env, napi_value exports);
 void addon_define_shader(napi_env env, napi_value exports);
 void addon_define_queue(napi_env env, napi_value exports);
+void addon_define_allowed(napi_env env, napi_value exports);
 /* dispatch(..., run) of addon_shader.c with run = {cancel, timeout}: the
  * dispatch as async work (addon_queue.c), a promise of the race report;
  * takes o->races. */

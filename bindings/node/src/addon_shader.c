@@ -218,13 +218,18 @@ static napi_value layout_create(napi_env env, napi_callback_info info)
 /* pipelineCreate(device, module, entryPoint | undefined, constants | undefined,
  *                layout entries with .group | undefined for 'auto',
  *                subgroup width | undefined (the interpreter's lanes: 1..64),
- *                max steps | undefined (a sub-group's instructions per workgroup)) */
+ *                max steps | undefined (a sub-group's instructions per workgroup),
+ *                allowed | undefined (allowedCreate's: allowed mode)) */
 static napi_value pipeline_create(napi_env env, napi_callback_info info)
 {
-    ADDON_ARGS(7);
+    ADDON_ARGS(8);
     addon_handle *dev = addon_unwrap(env, argv[0], ADDON_DEVICE, "createComputePipeline");
     addon_handle *mod = dev ? addon_unwrap(env, argv[1], ADDON_MODULE, "compute.module") : NULL;
     if (!mod)
+        return NULL;
+    addon_handle *allowed = NULL;
+    if (!addon_is_undefined(env, argv[7]) &&
+        !(allowed = addon_unwrap(env, argv[7], ADDON_ALLOWED, "createComputePipeline allowed")))
         return NULL;
     char *entry = NULL;
     if (!addon_is_undefined(env, argv[2]) && !(entry = string_arg(env, argv[2], "entryPoint")))
@@ -271,7 +276,8 @@ static napi_value pipeline_create(napi_env env, napi_callback_info info)
         stex_wgsl_options o = {.overrides = ov, .override_count = n, .layout = layout,
                                .layout_count = nlayout, .subgroup_width = width,
                                .max_steps = steps >= 1 && steps < 9007199254740992.0
-                                                ? (uint64_t)steps : 0};
+                                                ? (uint64_t)steps : 0,
+                               .allowed = allowed ? allowed->ptr : NULL};
         st = stex_wgsl_pipeline_create(dev->ptr, mod->ptr, entry, &o, &p);
     }
     free(layout);
@@ -282,8 +288,9 @@ static napi_value pipeline_create(napi_env env, napi_callback_info info)
         return NULL;
     if (st)
         return addon_throw_status(env, st);
-    addon_handle *deps[1] = {dev}; /* the module is not needed once the pipeline exists */
-    return addon_wrap(env, addon_handle_new(ADDON_PIPELINE, p, deps, 1));
+    /* the module is not needed once the pipeline exists; the sets are */
+    addon_handle *deps[2] = {dev, allowed};
+    return addon_wrap(env, addon_handle_new(ADDON_PIPELINE, p, deps, allowed ? 2 : 1));
 }
 
 /* bindGroupCreate(pipeline | layout, group, [{binding, buffer?, offset?, size?, view?, sampler?}]) */

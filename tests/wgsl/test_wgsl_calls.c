@@ -1,0 +1,133 @@
+/* Calls and operators as the WebGPU CTS's shader,validation,expression
+ * tests (at 3314e410, named beside each case) expect from the WGSL spec:
+ * @must_use, phony assignments, builtins' parameter counts, the compute
+ * stage's barriers, and bool operands of '^' (wgsl_cases.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "wgsl_cases.h"
+
+/* WGSL 9.6 and the builtins' declarations: a call statement may not call a
+ * @must_use function - every value constructor and builtin that returns a
+ * value (the atomics excepted: atomicLoad and the read-modify-writes are
+ * not @must_use), and a user function declared so; a phony assignment or a
+ * let uses the value. */
+#define ATOMIC "@group(0) @binding(0) var<storage, read_write> a : atomic<u32>;\n"
+static const wgsl_case MUST_USE[] = {
+    {"call,builtin,atan2:must_use:use=false", "fn f() { atan2(1, 2); }\n",
+     "[function-call-statement]"},
+    {"call,builtin,atan2:must_use:use=true", "fn f() { _ = atan2(1, 2); }\n", NULL},
+    {"call,builtin,ceil:must_use:use=false", "fn f() { ceil(1.0f); }\n",
+     "[function-call-statement]"},
+    {"call,builtin,bitcast:must_use:case=bitcast<u32>(1i);use=false",
+     "fn foo() {\n  bitcast<u32>(1i);\n}\n", "[function-call-statement]"},
+    {"value constructor (@must_use in WGSL 17.1)", "fn foo() {\n  vec2f();\n}\n",
+     "[function-call-statement]"},
+    {"call,builtin,atomicAdd (not @must_use)", ATOMIC
+     "fn f() {\n  atomicAdd(&a, 1u);\n  atomicLoad(&a);\n}\n", NULL},
+    {"functions,restrictions: a user @must_use function", "@must_use fn g() -> u32 { return 1u; }\n"
+     "fn f() {\n  g();\n}\n", "[function-call-statement]"},
+    {"a user function without @must_use", "fn g() -> u32 { return 1u; }\nfn f() {\n  g();\n  "
+     "let v = g();\n}\n", NULL},
+};
+
+static void test_must_use(void **s)
+{
+    (void)s;
+    WGSL_CHECK(MUST_USE);
+}
+
+/* call,builtin,barriers:no_return_value: '_ = e' needs a value (WGSL 9.2.2),
+ * which a call of a function without a return type is not. */
+static const wgsl_case PHONY[] = {
+    {"assign=true;rhs=bar", "fn bar() {}\nfn foo() {\n  _ =  bar();\n}\n", "[phony-assignment]"},
+    {"assign=true;rhs=workgroupBarrier", "fn foo() {\n  _ =  workgroupBarrier();\n}\n",
+     "[phony-assignment]"},
+    {"assign=false;rhs=workgroupBarrier", "fn foo() {\n  workgroupBarrier();\n}\n", NULL},
+};
+
+static void test_phony_needs_a_value(void **s)
+{
+    (void)s;
+    WGSL_CHECK(PHONY);
+}
+
+/* call,builtin,*:parameters:test=too_many_params and too_few: each numeric
+ * builtin takes the parameters its declaration lists (WGSL 17.5, 17.6). */
+static const wgsl_case ARITY[] = {
+    {"asin:parameters:test=too_many_params", "fn f() { _ = asin(1, 2); }\n",
+     "[builtin-functions]"},
+    {"atan2:parameters:test=too_many_params", "fn f() { _ = atan2(1, 2, 3); }\n",
+     "[builtin-functions]"},
+    {"clamp with two arguments", "fn f() { _ = clamp(1, 2); }\n", "[builtin-functions]"},
+    {"insertBits with its four", "fn f() { _ = insertBits(1u, 2u, 3u, 4u); }\n", NULL},
+    {"mix with its three", "fn f() { _ = mix(1.0, 2.0, 0.5); }\n", NULL},
+};
+
+static void test_builtin_parameter_counts(void **s)
+{
+    (void)s;
+    WGSL_CHECK(ARITY);
+}
+
+/* call,builtin,barriers:only_in_compute: the barriers (WGSL 17.11) and
+ * workgroupUniformLoad (17.12) belong to the compute stage, also when a
+ * helper that a vertex or fragment entry point calls reaches them. */
+#define HELPER(CALL) "fn bar() {}\n\nfn foo() {\n  " CALL ";\n}\n"
+static const wgsl_case BARRIERS[] = {
+    {"entry_point=vertex;call=workgroupBarrier",
+     "@vertex\nfn main() -> @builtin(position) vec4f {\n  foo();\n  return vec4f();\n}\n"
+     HELPER("workgroupBarrier()"), "[shader-stage]"},
+    {"entry_point=fragment;call=storageBarrier", "@fragment\nfn main() {\n  foo();\n}\n"
+     HELPER("storageBarrier()"), "[shader-stage]"},
+    {"entry_point=compute_and_fragment;call=textureBarrier",
+     "@compute @workgroup_size(1)\nfn main1() {\n  foo();\n}\n\n@fragment\nfn main2() {\n  "
+     "foo();\n}\n" HELPER("textureBarrier()"), "[shader-stage]"},
+    {"entry_point=compute;call=workgroupBarrier",
+     "@compute @workgroup_size(1)\nfn main() {\n  foo();\n}\n" HELPER("workgroupBarrier()"),
+     NULL},
+    {"entry_point=fragment;call=bar", "@fragment\nfn main() {\n  foo();\n}\n" HELPER("bar()"),
+     NULL},
+    {"workgroupUniformLoad from a fragment shader", "var<workgroup> w : u32;\n@fragment\n"
+     "fn main() {\n  _ = workgroupUniformLoad(&w);\n}\n", "[shader-stage]"},
+};
+
+static void test_barriers_only_in_compute(void **s)
+{
+    (void)s;
+    WGSL_CHECK(BARRIERS);
+}
+
+/* binary,and_or_xor:scalar_vector: '&' and '|' take bool operands, '^'
+ * does not (WGSL 8.9). */
+static const wgsl_case BOOL_XOR[] = {
+    {"lhs=bool;rhs=bool;op=xor", "const lhs = false;\nconst rhs = false;\nconst foo = lhs ^ rhs;\n",
+     "[bit-expr]"},
+    {"lhs=vec2<bool>;op=xor;compound_assignment=true",
+     "fn f() {\n  var foo = vec2(false, false);\n  foo ^= vec2(false, false);\n}\n", "[bit-expr]"},
+    {"lhs=bool;rhs=bool;op=and", "const foo = false & true;\n", NULL},
+    {"lhs=u32;rhs=u32;op=xor", "const foo = 1u ^ 3u;\n", NULL},
+};
+
+static void test_bool_xor(void **s)
+{
+    (void)s;
+    WGSL_CHECK(BOOL_XOR);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_must_use),
+        cmocka_unit_test(test_phony_needs_a_value),
+        cmocka_unit_test(test_builtin_parameter_counts),
+        cmocka_unit_test(test_barriers_only_in_compute),
+        cmocka_unit_test(test_bool_xor),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
