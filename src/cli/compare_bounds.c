@@ -48,12 +48,16 @@ static void allowed_text(stex_format f, const stex_bound_miss *m, char *buf, siz
         snprintf(buf, n, "only NaN");
         return;
     }
+    char lh[16], hh[16];
     code_value(f, m->channel, b->lo, lo, sizeof lo);
     code_value(f, m->channel, b->hi, hi, sizeof hi);
+    code_hex(f, m->channel, b->lo, lh, sizeof lh);
+    code_hex(f, m->channel, b->hi, hh, sizeof hh);
     if (b->lo == b->hi)
-        snprintf(buf, n, "%s%s", lo, b->flags & STEX_BOUND_NAN ? " or NaN" : "");
+        snprintf(buf, n, "%s (%s)%s", lo, lh, b->flags & STEX_BOUND_NAN ? " or NaN" : "");
     else
-        snprintf(buf, n, "[%s, %s]%s", lo, hi, b->flags & STEX_BOUND_NAN ? " or NaN" : "");
+        snprintf(buf, n, "[%s, %s] (%s..%s)%s", lo, hi, lh, hh,
+                 b->flags & STEX_BOUND_NAN ? " or NaN" : "");
 }
 
 static void distance_text(const stex_bound_miss *m, const char *unit, char *buf, size_t n)
@@ -111,7 +115,7 @@ void compare_bounds_print_text(const compare_report *rep, const stex_bounds *b,
     printf("first values outside (texel, channel: readback; allowed; distance):\n");
     for (uint32_t i = 0; i < r->listed; i++) {
         const stex_bound_miss *m = &r->first[i];
-        char v[32], h[16], al[80], d[40];
+        char v[32], h[16], al[120], d[40];
         code_value(b->format, m->channel, m->code, v, sizeof v);
         code_hex(b->format, m->channel, m->code, h, sizeof h);
         allowed_text(b->format, m, al, sizeof al);
