@@ -293,21 +293,23 @@ static void check_sync(un_ctx *u, const wg_expr *e, const char *name)
              u->cf.at.line, u->cf.at.col, u->cf.why ? u->cf.why : "a non-uniform value");
 }
 
-/* WGSL's derivative_uniformity (2.3.2, 14.2): a derivative in non-uniform
- * control flow of a fragment shader, an error unless a diagnostic filter
- * over the call makes it a warning, an info or nothing. */
-static void check_derivative(un_ctx *u, const wg_expr *e, const char *name)
+/* WGSL's filterable uniformity rules (2.3.2, 14.2): derivative_uniformity
+ * (a derivative in non-uniform control flow of a fragment shader) and
+ * subgroup_uniformity (a subgroup or quad builtin in non-uniform control
+ * flow), errors unless a diagnostic filter over the call makes them a
+ * warning, an info or nothing. */
+static void check_filtered(un_ctx *u, const wg_expr *e, const char *name, const char *rule)
 {
     if (!u->report || !nonuni(u->cf))
         return;
-    int sev = wg_ast_severity(u->ast, "derivative_uniformity", e->loc, WG_ERROR);
+    int sev = wg_ast_severity(u->ast, rule, e->loc, WG_ERROR);
     if (sev < 0)
         return;
     char where[96] = "";
     if (u->depth > 0)
         snprintf(where, sizeof where, " (in function '%s', called at line %u)",
                  u->stack[u->depth - 1]->name, u->calls[0].line);
-    wg_report(u->d, (wg_severity)sev, e->loc, "derivative_uniformity", "%s must only be called "
+    wg_report(u->d, (wg_severity)sev, e->loc, rule, "%s must only be called "
               "from uniform control flow%s: control flow is non-uniform from line %u:%u, which "
               "depends on %s", name, where, u->cf.at.line, u->cf.at.col,
               u->cf.why ? u->cf.why : "a non-uniform value");
@@ -433,7 +435,7 @@ static un_taint call(un_ctx *u, const wg_expr *e)
         return UNIFORM;
     }
     if (u->fragment && needs_derivatives(name))
-        check_derivative(u, e, name);
+        check_filtered(u, e, name, "derivative_uniformity");
     if (!strcmp(name, "workgroupUniformLoad")) {
         check_sync(u, e, name);
         /* its pointer is the same in every invocation: &a[i] with i uniform,
@@ -463,9 +465,8 @@ static un_taint call(un_ctx *u, const wg_expr *e)
     if (needs_derivatives(name)) /* a neighbour's value enters it */
         return join(t, at(e->loc, "a derivative's result"));
     if (!strncmp(name, "subgroup", 8) || !strncmp(name, "quad", 4)) {
-        /* uniform control flow only, as Dawn checks them (its subgroup
-         * uniformity: an error); their results vary per invocation */
-        check_sync(u, e, name);
+        /* uniform control flow only; their results vary per invocation */
+        check_filtered(u, e, name, "subgroup_uniformity");
         if (!strcmp(name, "subgroupShuffleUp") || !strcmp(name, "subgroupShuffleDown") ||
             !strcmp(name, "subgroupShuffleXor"))
             check_subgroup_operand(u, e, name, second);

@@ -1,0 +1,12 @@
+// A subgroup builtin in non-uniform control flow, the module's filter
+// makes it a warning.
+// Dawn (webgpu 0.6.2, lavapipe): valid
+enable subgroups;
+diagnostic(warning, subgroup_uniformity);
+@group(0) @binding(0) var<storage, read_write> buf : array<u32, 4>;
+@compute @workgroup_size(4)
+fn main(@builtin(local_invocation_index) i : u32) {
+  if i > 0 {
+    buf[i] = subgroupAdd(i);
+  }
+}
