@@ -46,6 +46,7 @@
 
 typedef struct kval {
     bool known;
+    bool rule;  /* known through a rewrite of this pass, not by folding alone */
     uint32_t v;
 } kval;
 
@@ -66,7 +67,7 @@ static bool is_one(kval k) { return k.known && k.v == F32_ONE; }
 
 static kval meet(kval a, kval b)
 {
-    return (kval){a.known && b.known && a.v == b.v, a.v};
+    return (kval){a.known && b.known && a.v == b.v, a.rule || b.rule, a.v};
 }
 
 /* Folding that gives what NIR's constant folding gives (IEEE, the C
@@ -112,30 +113,51 @@ enum {
     R_MUL_BC,     /* b * c */
 };
 
-/* The rule NIR applies to one f32 operation (sub = 1: the lowering's f32
- * form), knowing what k knows. */
-static int rule_of(const wg_ins *i, const kval *k)
+#define BIT(r) (1u << (r))
+
+/* The rules NIR could apply to one f32 operation (sub = 1: the lowering's
+ * f32 form), knowing what k knows, as a set of bits. */
+static unsigned rules_of(const wg_ins *i, const kval *k)
 {
-    kval none = {false, 0};
+    kval none = {false, false, 0};
     kval a = i->a != WG_NONE_REG ? k[i->a] : none, b = i->b != WG_NONE_REG ? k[i->b] : none,
          c = i->c != WG_NONE_REG ? k[i->c] : none;
     switch ((stex_math_fn)i->imm) {
     case STEX_MATH_MUL_F32:
-        return is_zero(a) || is_zero(b) ? R_ZERO : is_one(b) ? R_COPY_A : is_one(a) ? R_COPY_B : R_NONE;
+        return (is_zero(a) || is_zero(b) ? BIT(R_ZERO) : 0) | (is_one(b) ? BIT(R_COPY_A) : 0) |
+               (is_one(a) ? BIT(R_COPY_B) : 0);
     case STEX_MATH_DIV_F32: /* 0 / y = +0 for a y not known (0 / 0 of constants is folded: NaN) */
-        return is_zero(a) && !b.known ? R_ZERO : R_NONE;
+        return is_zero(a) && !b.known ? BIT(R_ZERO) : 0;
     case STEX_MATH_ADD_F32:
-        return is_zero(b) ? R_COPY_A : is_zero(a) ? R_COPY_B : R_NONE;
-    case STEX_MATH_SUB_F32:
-        return is_zero(b) ? R_COPY_A : is_zero(a) ? R_NEG_B : R_NONE;
+        return (is_zero(b) ? BIT(R_COPY_A) : 0) | (is_zero(a) ? BIT(R_COPY_B) : 0);
+    case STEX_MATH_SUB_F32: /* two zeros NIR folded before are folded: +0 - +0 = +0
+                             * (v - trunc(v) of a zero v: gen.mjs seed 700425) */
+        return (is_zero(b) ? BIT(R_COPY_A) : 0) |
+               (is_zero(a) && (!is_zero(b) || b.rule) ? BIT(R_NEG_B) : 0);
     case STEX_MATH_FMA_F32: /* (of constants it folds as a product and a sum, as
                              * at run time: NIR lowers ffma on lavapipe) */
-        return is_zero(a) || is_zero(b) ? R_COPY_C : is_zero(c) ? R_MUL_AB : R_NONE;
+        return (is_zero(a) || is_zero(b) ? BIT(R_COPY_C) : 0) | (is_zero(c) ? BIT(R_MUL_AB) : 0);
     case STEX_MATH_MIX_F32:
-        return is_zero(c) ? R_COPY_A : is_one(c) ? R_COPY_B : is_zero(a) ? R_MUL_BC : R_NONE;
+        return (is_zero(c) ? BIT(R_COPY_A) : 0) | (is_one(c) ? BIT(R_COPY_B) : 0) |
+               (is_zero(a) ? BIT(R_MUL_BC) : 0);
     default:
-        return R_NONE;
+        return 0;
     }
+}
+
+/* Which rule wins where several match every component, in the order NIR
+ * finds them.  a - b is fadd(a, fneg(b)) there, and fneg(b) is no constant
+ * yet when ~fadd(a, 0.0) is tried, so the zero is found as the first
+ * operand: 0 - b = -b, and 0 - 0 = -0 where b became a zero through a rule
+ * (v - (v + 0.0) of a zero v: gen.mjs seeds 710457, 700078). */
+static int first_rule(stex_math_fn fn, unsigned set)
+{
+    static const int order[] = {R_ZERO, R_NEG_B, R_COPY_A, R_COPY_B, R_COPY_C, R_MUL_AB, R_MUL_BC};
+    (void)fn;
+    for (unsigned j = 0; j < sizeof order / sizeof *order; j++)
+        if (set & BIT(order[j]))
+            return order[j];
+    return R_NONE;
 }
 
 static void apply(wg_ins *i, int rule)
@@ -224,7 +246,7 @@ static bool cancel(wg_ins *i, const uint32_t *vn, const vdef *def)
         return false;
     const vdef *x = &def[i->a], *y = &def[i->b];
     uint32_t want = 0, reg = 0; /* the value the result is, and where it was */
-    kval known = {false, 0};
+    kval known = {.known = false};
     bool neg = false;
     if (i->imm == STEX_MATH_SUB_F32 && x->fn == STEX_MATH_ADD_F32 && vn[i->b] == x->va)
         want = x->vb, reg = x->rb, known = x->kb;
@@ -299,7 +321,7 @@ void wg_opt_float_rewrites(wg_exec_program *xp, const stex_profile *p)
     for (uint32_t r = 0; r < nregs; r++)
         vn[r] = next_vn++;
     for (uint32_t r = REG_FIRST_FREE; r < nregs; r++)
-        k[r] = (kval){true, 0};
+        k[r] = (kval){.known = true, .v = 0};
     for (uint32_t j = 0; j < prog->ncode; j++)
         if (prog->code[j].op == OP_LOOP_END && prog->code[j].b <= j)
             head[prog->code[j].b] = true;
@@ -313,15 +335,16 @@ void wg_opt_float_rewrites(wg_exec_program *xp, const stex_profile *p)
         if (i->op == OP_MATH && i->sub == 1 && j >= group_end) {
             /* a new vector operation: one rule for all its components */
             group_end = j + group_len(prog, j);
-            group_rule = rule_of(i, k);
-            for (uint32_t g = j + 1; g < group_end && group_rule; g++)
-                if (rule_of(&prog->code[g], k) != group_rule)
-                    group_rule = R_NONE;
+            unsigned set = rules_of(i, k);
+            for (uint32_t g = j + 1; g < group_end; g++)
+                set &= rules_of(&prog->code[g], k);
+            group_rule = first_rule((stex_math_fn)i->imm, set);
             int splat = group_end == j + 1 ? matmul_step(prog, j) : 0;
             if (splat)
                 group_rule = matmul_rule(i, k, splat);
         }
-        if (i->op == OP_MATH && i->sub == 1 && j < group_end && group_rule)
+        bool applied = i->op == OP_MATH && i->sub == 1 && j < group_end && group_rule;
+        if (applied)
             apply(i, group_rule); /* its destination's knowledge below */
         else
             cancel(i, vn, def);
@@ -362,10 +385,12 @@ void wg_opt_float_rewrites(wg_exec_program *xp, const stex_profile *p)
         }
         switch ((wg_opcode)i->op) {
         case OP_CONST:
-            k[i->d] = (kval){true, i->imm};
+            k[i->d] = (kval){true, applied, i->imm};
             continue;
         case OP_MOV:
             memmove(k + i->d, k + i->a, i->n * sizeof *k);
+            if (applied)
+                k[i->d].rule = true;
             continue;
         case OP_MOVM:
             for (uint32_t w = 0; w < i->n; w++)
@@ -381,29 +406,32 @@ void wg_opt_float_rewrites(wg_exec_program *xp, const stex_profile *p)
                 all = regs[w] != WG_NONE_REG && k[regs[w]].known;
                 in[w] = all ? k[regs[w]].v : 0;
             }
-            k[i->d] = (kval){all && stex_math_eval(ieee, fn, in, out) == STEX_OK, out[0]};
+            bool via = applied;
+            for (uint32_t w = 0; all && w < info->in_words; w++)
+                via |= k[regs[w]].rule;
+            k[i->d] = (kval){all && stex_math_eval(ieee, fn, in, out) == STEX_OK, via, out[0]};
             /* NIR: imul(a, 0) = 0; ishl, ishr, ushr of 0 = 0 */
             if ((fn == STEX_MATH_MUL_I32 || fn == STEX_MATH_MUL_U32) &&
                 ((k[i->a].known && !k[i->a].v) || (k[i->b].known && !k[i->b].v)))
-                k[i->d] = (kval){true, 0};
+                k[i->d] = (kval){.known = true, .v = 0};
             if ((fn == STEX_MATH_SHL_I32 || fn == STEX_MATH_SHR_I32 || fn == STEX_MATH_SHL_U32 ||
                  fn == STEX_MATH_SHR_U32) && k[i->a].known && !k[i->a].v)
-                k[i->d] = (kval){true, 0};
+                k[i->d] = (kval){.known = true, .v = 0};
             continue;
         }
         case OP_BITS: {
             /* NIR: iand(a, 0) = 0, ior(a, ~0) = ~0 (the generator's run-time
              * zeros and all-ones are constants there), else folded */
-            kval a = k[i->a], b = i->sub <= BITS_XOR ? k[i->b] : (kval){true, 0};
+            kval a = k[i->a], b = i->sub <= BITS_XOR ? k[i->b] : (kval){.known = true, .v = 0};
             uint32_t absorb = i->sub == BITS_AND ? 0u : 0xffffffffu;
             if ((i->sub == BITS_AND || i->sub == BITS_OR) &&
                 ((a.known && a.v == absorb) || (b.known && b.v == absorb)))
-                k[i->d] = (kval){true, absorb};
+                k[i->d] = (kval){.known = true, .v = absorb};
             else if (a.known && b.known)
-                k[i->d] = (kval){true, i->sub == BITS_AND ? a.v & b.v : i->sub == BITS_OR ? a.v | b.v
+                k[i->d] = (kval){.known = true, .v = i->sub == BITS_AND ? a.v & b.v : i->sub == BITS_OR ? a.v | b.v
                                      : i->sub == BITS_XOR ? a.v ^ b.v : i->sub == BITS_NOT ? ~a.v : !a.v};
             else
-                k[i->d] = (kval){false, 0};
+                k[i->d] = (kval){.known = false};
             continue;
         }
         case OP_SELECT:
