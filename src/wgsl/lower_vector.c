@@ -224,6 +224,13 @@ wg_val wg_vector_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_val *
             m = wg_convert(x, m, wg_type_concrete(ts, m.type), loc, "the matrix");
         /* det(M) = det(transpose(M)): element (i, j) is column i's row j */
         static const uint32_t idx[4] = {0, 1, 2, 3};
+        if (m.kind == V_CONST && x->const_rule == STEX_CONST_TINT) {
+            /* Tint's const-eval (Det2..Det4 in its eval.cc) expands along the
+             * first row - element (i, j) is column j's row i - each step
+             * rounded in that order (const-determinant-4x4.wgsl) */
+            uint32_t col_start[4] = {0, t->n, 2 * t->n, 3 * t->n};
+            return det(x, m, 1, idx, col_start, t->n, loc);
+        }
         return det(x, m, t->n, idx, idx, t->n, loc);
     }
     /* the common type: float vectors (dot: integer ones too); refract's
