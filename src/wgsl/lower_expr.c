@@ -739,6 +739,25 @@ static wg_val binary(wg_ctx *x, const wg_expr *e)
         }
         return (wg_val){.kind = V_CONST, .type = rtype, .c = c};
     }
+    /* WGSL 8.7, 8.9: a const-expression divisor of 0, or a const shift by
+     * the bit width or more, is a shader-creation error though the left
+     * operand is only known at run time */
+    if (b.kind == V_CONST && (e->op == TK_SLASH || e->op == TK_PERCENT || shift) &&
+        wg_type_is_integer(ts, type) && kind_of(x, s) != TY_AINT) {
+        for (uint32_t k = 0; k < n; k++) {
+            if (!shift && b.c[k].u == 0) {
+                WG_ERR(x, e->b->loc, "arithmetic", "integer %s by zero: the right operand is "
+                       "a const-expression 0", e->op == TK_SLASH ? "division" : "remainder");
+                return wg_error_val();
+            }
+            if (shift && b.c[k].u >= 32) {
+                WG_ERR(x, e->b->loc, "arithmetic", "'%s' by %" PRIu32 ": a const shift must "
+                       "be less than the 32 bits of %s", wg_tok_spelling(e->op), b.c[k].u,
+                       wg_tname(x, s));
+                return wg_error_val();
+            }
+        }
+    }
     if (wg_type_is_abstract(ts, type)) {
         int ct = wg_type_concrete(ts, type);
         a = wg_convert(x, a, ct, e->a->loc, "the left operand");

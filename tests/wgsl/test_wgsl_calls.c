@@ -1,7 +1,8 @@
 /* Calls and operators as the WebGPU CTS's shader,validation,expression
  * tests (at 3314e410, named beside each case) expect from the WGSL spec:
  * @must_use, phony assignments, builtins' parameter counts, the compute
- * stage's barriers, and bool operands of '^' (wgsl_cases.h). */
+ * stage's barriers, bool operands of '^', and the errors a const right
+ * operand makes of '/', '%' and shifts (wgsl_cases.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -120,6 +121,33 @@ static void test_bool_xor(void **s)
     WGSL_CHECK(BOOL_XOR);
 }
 
+/* binary,div_rem:scalar_vector(_out_of_range) and
+ * binary,bitwise_shift:partial_eval_errors: an integer '/' or '%' whose
+ * right operand is a const-expression with a zero component, or a shift
+ * by a const-expression of 32 or more, is a shader-creation error even
+ * when the left operand is a run-time value (WGSL 8.7, 8.9). */
+static const wgsl_case PARTIAL_EVAL[] = {
+    {"div_rem:lhs=abstract-int;rhs=abstract-int;compound_assignment=true;rhs_value=0",
+     "fn f() {\n  var v = 0;\n  v /= 0;\n}\n", "[arithmetic]"},
+    {"div_rem:scalar_vector_out_of_range:lhs=vec2<i32>;leftRuntime=true;stage=constant",
+     "var<private> left = vec2(i32(42), i32(1));\nconst right = vec2(i32(0), i32(1));\n"
+     "fn f() { _ = left / right; }\n", "[arithmetic]"},
+    {"div_rem:op=rem;rhs_value=0", "fn f() {\n  var v = 7u;\n  v %= 0u;\n}\n", "[arithmetic]"},
+    {"div_rem:rhs_value=1", "fn f() {\n  var v = 0;\n  v /= 1;\n}\n", NULL},
+    {"bitwise_shift:partial_eval_errors:op=>>;type=u32;value=32",
+     "fn foo() -> u32 {\n  var v : u32 = 0;\n  return v >> 32u;\n}\n", "[arithmetic]"},
+    {"bitwise_shift:partial_eval_errors:op=<<;type=i32;value=31",
+     "fn foo() -> i32 {\n  var v : i32 = 0;\n  return v << 31u;\n}\n", NULL},
+    {"float division by a const 0 (no error: f32 has infinity)",
+     "fn f() -> f32 {\n  var v = 1.0;\n  return v / 0.0;\n}\n", NULL},
+};
+
+static void test_partial_evaluation(void **s)
+{
+    (void)s;
+    WGSL_CHECK(PARTIAL_EVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -128,6 +156,7 @@ int main(void)
         cmocka_unit_test(test_builtin_parameter_counts),
         cmocka_unit_test(test_barriers_only_in_compute),
         cmocka_unit_test(test_bool_xor),
+        cmocka_unit_test(test_partial_evaluation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
