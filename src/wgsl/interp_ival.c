@@ -1184,14 +1184,15 @@ static bool run_ghost(ictx *c, ilane *l, const snap *from, uint64_t exec, uint32
     l->exec = exec, l->pc = pc, l->weak = true;
     uint8_t kind;
     istop s = run_lane(c, l, UINT32_MAX, &kind);
-    bool ok = s == I_END;
-    if (s == I_BARRIER) /* the ghost would wait at a barrier: the others' phases are past */
+    /* a ghost that returned has nothing left to do at a barrier */
+    bool ok = s == I_END || (s == I_BARRIER && !l->exec && (l->slot[c->p->ret_slot] & 1));
+    if (s == I_BARRIER && !ok) /* it would wait there: the others' phases are past */
         lose(c, l, why);
     snap_put(c, l, &mine);
     l->exec = my_exec, l->pc = my_pc, l->steps = my_steps, l->depth = my_depth;
     l->weak = true;
     snap_free(&mine);
-    return ok || s == I_BARRIER;
+    return ok || s == I_BARRIER; /* lost: what it could write is unconstrained already */
 }
 
 /* OP_IF on a condition that is not a point (i at pc - 1): both sides from
