@@ -13,22 +13,29 @@
 
 static char dir[256];
 
-typedef enum { R_BIN, R_NPY, R_PNG, R_INPUTS } reader;
+typedef enum { R_BIN, R_NPY, R_PNG, R_INPUTS, R_BOUNDS } reader;
 
 static void check_read(reader r, const char *path)
 {
     stex_image img = {0};
     stex_inputs in = {0};
+    stex_bounds b = {0};
     stex_status st;
     switch (r) {
     case R_BIN: st = stex_read_bin(path, &img, NULL); break;
     case R_NPY: st = stex_read_npy(path, STEX_FORMAT_UNDEFINED, &img); break;
     case R_PNG: st = stex_read_png(path, &img); break;
+    case R_BOUNDS: st = stex_read_bounds(path, &b); break;
     default: st = stex_read_inputs(path, &in); break;
     }
     if (st == STEX_OK) {
         if (r == R_INPUTS) {
             assert_non_null(in.values);
+        } else if (r == R_BOUNDS) { /* every value's record and reason there */
+            volatile uint32_t sink = b.v[(size_t)b.width * b.height * b.depth * b.channels - 1].hi;
+            (void)sink;
+            for (uint32_t i = 0; i < b.nreasons; i++)
+                assert_non_null(b.reasons[i]);
         } else {
             /* a consistent image: every texel addressable inside data */
             const stex_format_info *fi = stex_format_get(img.format);
@@ -43,9 +50,11 @@ static void check_read(reader r, const char *path)
                     st == STEX_INVALID_ARGUMENT || st == STEX_OUT_OF_MEMORY);
         assert_true(stex_last_error()[0] != '\0');
         assert_null(img.data);
+        assert_null(b.v);
     }
     stex_image_free(&img);
     stex_inputs_free(&in);
+    stex_bounds_free(&b);
 }
 
 /* Mutations of one valid file: flips, truncations, extensions, and a
@@ -93,8 +102,8 @@ static void test_fuzz_random_bytes(void **state)
     char p[512];
     uint64_t seed = 12345;
     uint8_t buf[512];
-    const char *names[] = {"r.bin", "r.npy", "r.png", "r.inputs"};
-    for (int r = 0; r < 4; r++) {
+    const char *names[] = {"r.bin", "r.npy", "r.png", "r.inputs", "r.bin.allowed"};
+    for (int r = 0; r < 5; r++) {
         snprintf(p, sizeof p, "%s/%s", dir, names[r]);
         for (int i = 0; i < 200; i++) {
             size_t len = rng_next(&seed) % sizeof buf;
@@ -107,6 +116,8 @@ static void test_fuzz_random_bytes(void **state)
                 memcpy(buf, "\x89PNG\r\n\x1a\n", 8);
             if (i % 3 == 0 && r == R_INPUTS && len > 8)
                 memcpy(buf, "STEXINP1", 8);
+            if (i % 3 == 0 && r == R_BOUNDS && len > 8)
+                memcpy(buf, "STEXBND1", 8);
             spit(p, buf, len);
             if (r == R_BIN) { /* noise as the sidecar of a valid-looking .bin */
                 char side[520];
@@ -163,6 +174,19 @@ static void test_fuzz_mutated_files(void **state)
     mutate_and_read(R_INPUTS, p, NULL, orig, n, 400, 5);
     free(orig);
     stex_inputs_free(&in);
+
+    stex_bounds b; /* a few values of each kind, two reasons */
+    assert_int_equal(stex_bounds_init(&b, STEX_FORMAT_RGBA16FLOAT, 3, 2, 1), STEX_OK);
+    for (size_t i = 0; i < 24; i++)
+        b.v[i] = (stex_bound){0x3c00, (uint32_t)(0x3c00 + i), i % 5 == 0 ? STEX_BOUND_NAN : 0, 0};
+    b.v[7] = (stex_bound){0, 0, STEX_BOUND_ANY, stex_bounds_reason(&b, "line 3: a reason")};
+    b.v[9] = (stex_bound){0, 0, STEX_BOUND_ANY, stex_bounds_reason(&b, "line 9: another")};
+    snprintf(p, sizeof p, "%s/m.bin.allowed", dir);
+    assert_int_equal(stex_write_bounds(p, &b), STEX_OK);
+    orig = slurp(p, &n);
+    mutate_and_read(R_BOUNDS, p, NULL, orig, n, 600, 6);
+    free(orig);
+    stex_bounds_free(&b);
     stex_image_free(&img);
 }
 
