@@ -178,15 +178,54 @@ static void infer_types(const wg_exec_program *xp, uint8_t *t)
 }
 
 /* ---- register values ---- */
+/* stex_ival_of_bits, inline for the common words: a finite f32 that is not
+ * a subnormal (a zero is both zeros), integers and bools. */
+static inline stex_ival point_of(char t, uint32_t bits)
+{
+    if (t == 'f') {
+        uint32_t e = bits >> 23 & 255;
+        if (!(bits & 0x7fffffffu))
+            return (stex_ival){-0.0, 0.0, 0};
+        if (e != 0 && e != 255) {
+            float f;
+            memcpy(&f, &bits, 4);
+            return (stex_ival){f, f, 0};
+        }
+    } else if (t == 'i') {
+        return (stex_ival){(int32_t)bits, (int32_t)bits, 0};
+    } else if (t == 'u') {
+        return (stex_ival){bits, bits, 0};
+    }
+    return stex_ival_of_bits(t, bits);
+}
+
+/* v is exactly the point of bits (stex_ival_is_point and
+ * stex_ival_contains_bits), inline for the common words */
+static inline bool is_point_of(char t, const stex_ival *v, uint32_t bits)
+{
+    if (v->flags)
+        return false;
+    if (t == 'f' && (bits >> 23 & 255) != 0 && (bits >> 23 & 255) != 255) {
+        float f;
+        memcpy(&f, &bits, 4);
+        return v->lo == v->hi && v->lo == f;
+    }
+    if (t == 'i')
+        return v->lo == v->hi && v->lo == (int32_t)bits;
+    if (t == 'u')
+        return v->lo == v->hi && v->lo == bits;
+    return stex_ival_is_point(t, v) && stex_ival_contains_bits(t, v, bits);
+}
+
 static stex_ival get(const ilane *l, uint32_t reg, char t)
 {
     uint8_t ty = l->ty[reg];
     if (!ty)
-        return stex_ival_of_bits(t, l->r[reg]);
+        return point_of(t, l->r[reg]);
     if (ty == (uint8_t)t && !(l->v[reg].flags & STEX_IVAL_ANY))
         return l->v[reg];
     if (!(l->v[reg].flags & STEX_IVAL_ANY) && stex_ival_is_point((char)ty, &l->v[reg]))
-        return stex_ival_of_bits(t, l->r[reg]);
+        return point_of(t, l->r[reg]);
     return stex_ival_any(t); /* read as another type (a bitcast): any bits */
 }
 
@@ -214,8 +253,7 @@ static void set(ilane *l, uint32_t reg, char t, uint32_t bits, stex_ival v, uint
         l->why[reg] = l->taint;
         return;
     }
-    if (!(v.flags & (STEX_IVAL_ANY | STEX_IVAL_NAN)) && stex_ival_is_point(t, &v) &&
-        stex_ival_contains_bits(t, &v, bits)) {
+    if (is_point_of(t, &v, bits)) {
         l->ty[reg] = 0;
         return;
     }
@@ -272,7 +310,7 @@ static void resource_any(ictx *c, uint32_t ref, uint32_t why)
     if (b->type == STEX_BINDING_STORAGE_TEXTURE && b->access != STEX_ACCESS_READ_ONLY) {
         ival_shadow *s = ival_texture_shadow(c->a, b->texture, b->mip, c->prof);
         for (uint64_t k = 0; s && k < s->count; k++)
-            s->v[k] = stex_ival_any('f'), s->why[k] = why;
+            ival_texel_put(s, k, stex_ival_any('f'), why);
     } else if (b->type == STEX_BINDING_STORAGE_BUFFER) {
         ival_shadow *s = ival_buffer_shadow(c->a, b->buffer);
         uint64_t first = b->offset / 4;
@@ -947,25 +985,20 @@ static bool tex_coords(const ilane *l, const wg_ins *i, int64_t *x, int64_t *y, 
     return ok;
 }
 
-/* The shadow values of texel (x, y, z) of binding b at mip level `level`
- * past its view's: NULL out of bounds or without a shadow. */
-static stex_ival *texel_shadow(ictx *c, const exec_binding *b, uint32_t level, int64_t x,
-                               int64_t y, int64_t z, bool create, uint32_t **why)
+/* The shadow of binding b's level `level` past its view's and the index of
+ * texel (x, y, z)'s first value in it: NULL out of bounds or without one. */
+static ival_shadow *texel_at(ictx *c, const exec_binding *b, uint32_t level, int64_t x,
+                             int64_t y, int64_t z, bool create, uint64_t *k)
 {
     ival_shadow *s = create ? ival_texture_shadow(c->a, b->texture, b->mip + level, c->prof)
                             : ival_find(c->a, b->texture, b->mip + level);
     if (!s)
         return NULL;
     int64_t layer = z + (int64_t)exec_layer0(b);
-    stex_extent3d vd = stex_view_dimensions(b->view);
-    uint32_t vw = vd.width >> level ? vd.width >> level : 1;
-    uint32_t vh = vd.height >> level ? vd.height >> level : 1;
-    if (x < 0 || y < 0 || z < 0 || x >= vw || y >= vh || x >= s->w || y >= s->h ||
-        layer >= s->layers)
+    if (x < 0 || y < 0 || z < 0 || x >= s->w || y >= s->h || layer >= s->layers)
         return NULL;
-    uint64_t k = (((uint64_t)layer * s->h + (uint64_t)y) * s->w + (uint64_t)x) * 4;
-    *why = s->why + k;
-    return s->v + k;
+    *k = (((uint64_t)layer * s->h + (uint64_t)y) * s->w + (uint64_t)x) * 4;
+    return s;
 }
 
 static bool in_view(const exec_binding *b, uint32_t level, int64_t x, int64_t y, int64_t z)
@@ -997,11 +1030,11 @@ static void tex_result(ictx *c, ilane *l, const wg_ins *i, const exec_binding *b
             set_any(l, i->d + k, t, out[k], w);
         return;
     }
-    uint32_t *why = NULL;
-    stex_ival *sv = texel_shadow(c, b, level, x, y, z, false, &why);
+    uint64_t k0 = 0;
+    ival_shadow *s = texel_at(c, b, level, x, y, z, false, &k0);
     for (uint32_t k = 0; k < 4; k++) {
-        if (sv) {
-            set(l, i->d + k, t, out[k], sv[k], why[k]);
+        if (s && s->has[k0 + k]) {
+            set(l, i->d + k, t, out[k], s->v[k0 + k], s->why[k0 + k]);
         } else {
             stex_vec4 dv;
             memcpy(dv.u, out, sizeof dv.u);
@@ -1028,9 +1061,12 @@ static void op_tex(ictx *c, ilane *l, const wg_ins *i, const stex_lanes *L)
         for (uint32_t k = 0; k < 4; k++)
             v.v.u[k] = l->r[i->d + k];
         bool inside = ok && in_view(b, 0, x, y, z);
-        uint32_t *why = NULL;
-        /* the shadow first: it starts from the texels as they were */
-        stex_ival *sv = inside ? texel_shadow(c, b, 0, x, y, z, true, &why) : NULL;
+        uint64_t k0 = 0;
+        ival_shadow *s = inside ? texel_at(c, b, 0, x, y, z, true, &k0) : NULL;
+        /* a weak store joins what the texel held: read before the store */
+        stex_ival old[4];
+        for (uint32_t k = 0; s && l->weak && k < 4; k++)
+            old[k] = ival_texel_get(s, k0 + k);
         stex_lanes_textureStore(L, i->imm, (stex_view_dimension)i->sub, &x, &y, &z, &v);
         uint32_t vwhy = 0;
         for (uint32_t k = 0; k < 4 && !vwhy; k++)
@@ -1043,18 +1079,18 @@ static void op_tex(ictx *c, ilane *l, const wg_ins *i, const stex_lanes *L)
         if (!inside) {
             /* WGSL: not executed, or the value lands on some texel: every
              * texel of the level joins it */
-            ival_shadow *s = ival_texture_shadow(c->a, b->texture, b->mip, c->prof);
+            ival_shadow *all = ival_texture_shadow(c->a, b->texture, b->mip, c->prof);
             uint32_t w = reason_at(c, i, "textureStore out of bounds");
-            for (uint64_t k = 0; s && k < s->count; k++) {
+            for (uint64_t k = 0; all && k < all->count; k++) {
                 stex_ival st = stored(b->format, (unsigned)(k & 3),
                                       get(l, i->d + (uint32_t)(k & 3), t));
-                s->v[k] = stex_ival_join('f', s->v[k], st);
-                if (s->v[k].flags & STEX_IVAL_ANY)
-                    s->why[k] = s->why[k] ? s->why[k] : vwhy ? vwhy : w;
+                uint32_t ow = all->has[k] ? all->why[k] : 0;
+                ival_texel_put(all, k, stex_ival_join('f', ival_texel_get(all, k), st),
+                               ow ? ow : vwhy ? vwhy : w);
             }
             return;
         }
-        if (!sv) { /* out of memory for the shadow */
+        if (!s) { /* out of memory for the shadow */
             resource_any(c, i->imm, reason_at(c, i, "out of memory for a shadow"));
             return;
         }
@@ -1062,14 +1098,14 @@ static void op_tex(ictx *c, ilane *l, const wg_ins *i, const stex_lanes *L)
             uint32_t r = i->d + k;
             stex_ival st = l->taint ? stex_ival_any('f')
                                     : stored(b->format, k, get(l, r, t));
+            uint32_t ow = s->has[k0 + k] ? s->why[k0 + k] : 0;
             if (l->weak)
-                st = stex_ival_join('f', sv[k], st);
+                st = stex_ival_join('f', old[k], st);
             uint32_t w = l->taint ? l->taint : exact(l, r) ? vwhy : l->why[r];
             if ((st.flags & STEX_IVAL_ANY) && !w)
-                w = l->weak && why[k] ? why[k] : reason_at(c, i, "textureStore of a value any "
-                                                           "conversion may change");
-            sv[k] = st;
-            why[k] = st.flags & STEX_IVAL_ANY ? w : 0;
+                w = l->weak && ow ? ow : reason_at(c, i, "textureStore of a value any "
+                                                   "conversion may change");
+            ival_texel_put(s, k0 + k, st, w);
         }
         return;
     }
@@ -1596,7 +1632,8 @@ static bool texel_sets(ictx *c, const exec_binding *b, const ival_shadow *s,
     int64_t y = address(yy, e.height, sd->address_mode_v);
     if (s) {
         uint64_t k = (((uint64_t)exec_layer0(b) * s->h + (uint64_t)y) * s->w + (uint64_t)x) * 4;
-        memcpy(t, s->v + k, 4 * sizeof *t);
+        for (unsigned q = 0; q < 4; q++)
+            t[q] = ival_texel_get(s, k + q);
     } else {
         stex_vec4 dv;
         stex_decode_texel(stex_profile_get(STEX_PROFILE_SPEC), b->format,

@@ -28,7 +28,8 @@ typedef struct ival_shadow {
     uint64_t count;          /* values */
     stex_ival *v;
     uint32_t *why;           /* an ANY value's reason (stex_allowed's table), else 0 */
-    uint8_t *has;            /* buffers: 0 = exact bytes, else the word's type letter */
+    uint8_t *has;            /* 0: the value its bytes give; buffers: else the word's
+                              * type letter (textures: 1) */
 } ival_shadow;
 
 enum { IVAL_MAX_SHADOWS = 1024 };
@@ -41,10 +42,14 @@ struct stex_allowed {
     uint32_t nreasons, reasons_cap;
 };
 
-/* The shadow of texture t's level mip, created from its texels (NULL: out
- * of memory, or no room).  Thread-safe. */
+/* The shadow of texture t's level mip, every texel its bytes' sets at
+ * first (NULL: out of memory, or no room).  Thread-safe. */
 ival_shadow *ival_texture_shadow(stex_allowed *a, stex_texture *t, uint32_t mip,
                                  const stex_profile *p);
+/* Value k (texel k / 4, channel k % 4) of a texture's shadow: the set
+ * stored there, or what textureLoad may read of its bytes. */
+stex_ival ival_texel_get(const ival_shadow *s, uint64_t k);
+void ival_texel_put(ival_shadow *s, uint64_t k, stex_ival v, uint32_t why);
 /* The shadow of buffer b, every word exact at first (NULL: out of memory). */
 ival_shadow *ival_buffer_shadow(stex_allowed *a, stex_buffer *b);
 /* The existing shadow of a resource, or NULL. */

@@ -126,6 +126,28 @@ stex_ival ival_texel_channel(stex_format f, unsigned c, const stex_vec4 *decoded
     return v;
 }
 
+stex_ival ival_texel_get(const ival_shadow *s, uint64_t k)
+{
+    if (s->has[k])
+        return s->v[k];
+    uint64_t texel = k / 4;
+    uint32_t x = (uint32_t)(texel % s->w), y = (uint32_t)(texel / s->w % s->h);
+    uint32_t z = (uint32_t)(texel / s->w / s->h);
+    stex_texture *t = (stex_texture *)(uintptr_t)s->res;
+    stex_vec4 dv;
+    /* any profile's decode: its value's set holds every device's */
+    stex_decode_texel(stex_profile_get(STEX_PROFILE_SPEC), s->format,
+                      stex_texture_memory(t) + stex_texture_texel_offset(t, s->mip, x, y, z), &dv);
+    return ival_texel_channel(s->format, (unsigned)(k % 4), &dv);
+}
+
+void ival_texel_put(ival_shadow *s, uint64_t k, stex_ival v, uint32_t why)
+{
+    s->v[k] = v;
+    s->why[k] = v.flags & STEX_IVAL_ANY ? why : 0;
+    s->has[k] = 1;
+}
+
 /* Adds s (published for lock-free readers last); frees it when full. */
 static ival_shadow *publish(stex_allowed *a, ival_shadow *s)
 {
@@ -155,23 +177,15 @@ ival_shadow *ival_texture_shadow(stex_allowed *a, stex_texture *t, uint32_t mip,
     s->res = t, s->is_texture = true, s->mip = mip, s->format = d->format;
     s->w = e.width, s->h = e.height, s->layers = e.depth_or_array_layers;
     s->count = (uint64_t)s->w * s->h * s->layers * 4;
+    /* no value yet: a texel's set is its bytes' until stored (ival_texel_get) */
     s->v = malloc(s->count * sizeof *s->v);
     s->why = calloc(s->count, sizeof *s->why);
-    if (!s->v || !s->why) {
+    s->has = calloc(s->count, 1);
+    if (!s->v || !s->why || !s->has) {
         shadow_free(s);
         return NULL;
     }
-    const uint8_t *mem = stex_texture_memory(t);
-    for (uint32_t z = 0; z < s->layers; z++)
-        for (uint32_t y = 0; y < s->h; y++)
-            for (uint32_t x = 0; x < s->w; x++) {
-                stex_vec4 dv;
-                stex_decode_texel(p, s->format, mem + stex_texture_texel_offset(t, mip, x, y, z),
-                                  &dv);
-                stex_ival *o = s->v + (((uint64_t)z * s->h + y) * s->w + x) * 4;
-                for (unsigned c = 0; c < 4; c++)
-                    o[c] = ival_texel_channel(s->format, c, &dv);
-            }
+    (void)p;
     return publish(a, s);
 }
 
@@ -225,8 +239,10 @@ stex_status stex_allowed_texture(stex_allowed *a, stex_texture *t, uint32_t mip,
     out->is_texture = true;
     out->format = s->format;
     out->width = s->w, out->height = s->h, out->layers = s->layers;
-    memcpy(out->v, s->v, s->count * sizeof *out->v);
-    memcpy(out->reason, s->why, s->count * sizeof *out->reason);
+    for (uint64_t k = 0; k < s->count; k++) {
+        out->v[k] = ival_texel_get(s, k);
+        out->reason[k] = s->has[k] ? s->why[k] : 0;
+    }
     out->reasons = (const char *const *)a->reasons;
     out->nreasons = a->nreasons;
     return STEX_OK;
