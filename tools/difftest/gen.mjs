@@ -25,6 +25,9 @@
 //  - loops count with a counter of their own that only the loop writes,
 //    increment it before anything that could continue, and stop at <= 6;
 //    loops nest (through calls too) at most two deep;
+//  - an index inside an index nests at most 16 deep, and a program nested
+//    more than NESTING_MAX brackets deep is drawn again from its seed with
+//    at most 2 (Tint's parser stops at depth 128);
 //  - each invocation writes only out[base + k], k < K, base = its linear
 //    index * K; workgroup data is written at [local_invocation_index] and
 //    read after a workgroupBarrier() (at the top level of main); atomics
