@@ -1024,10 +1024,29 @@ static void tex_result(ictx *c, ilane *l, const wg_ins *i, const exec_binding *b
                                                                       "coordinate that depends on a float"));
         return;
     }
-    if (!in_view(b, level, x, y, z)) { /* WGSL: any texel of the level, or zero */
+    if (!in_view(b, level, x, y, z)) {
+        /* WGSL: any texel of the level, or a zero vector (alpha 0 or 1) -
+         * the hull of them where the level cannot change in this dispatch
+         * (bound read-only: WebGPU's usage rules keep writers out) */
         uint32_t w = reason_at(c, i, "textureLoad out of bounds (WGSL: any texel or zero)");
-        for (uint32_t k = 0; k < 4; k++)
-            set_any(l, i->d + k, t, out[k], w);
+        bool fixed = b->type == STEX_BINDING_TEXTURE ||
+                     (b->type == STEX_BINDING_STORAGE_TEXTURE &&
+                      b->access == STEX_ACCESS_READ_ONLY);
+        ival_shadow *s = fixed ? ival_texture_shadow(c->a, b->texture, b->mip + level, c->prof)
+                               : NULL;
+        stex_ival hull[4];
+        if (s)
+            ival_texture_hull(c->a, s, hull);
+        for (uint32_t k = 0; k < 4; k++) {
+            if (!s || (hull[k].flags & STEX_IVAL_ANY)) {
+                set_any(l, i->d + k, t, out[k], w);
+                continue;
+            }
+            stex_ival v = stex_ival_join(t, hull[k], point_of(t, 0));
+            if (k == 3)
+                v = stex_ival_join(t, v, t == 'f' ? point_of('f', 0x3f800000u) : point_of(t, 1));
+            set(l, i->d + k, t, out[k], v, 0);
+        }
         return;
     }
     uint64_t k0 = 0;

@@ -30,6 +30,11 @@ typedef struct ival_shadow {
     uint32_t *why;           /* an ANY value's reason (stex_allowed's table), else 0 */
     uint8_t *has;            /* 0: the value its bytes give; buffers: else the word's
                               * type letter (textures: 1) */
+    /* textures: stores so far, and the hull of every value as of hull_gen */
+    _Atomic uint64_t gen;
+    uint64_t hull_gen;
+    bool hull_ok;
+    stex_ival hull[4];
 } ival_shadow;
 
 enum { IVAL_MAX_SHADOWS = 1024 };
@@ -50,6 +55,11 @@ ival_shadow *ival_texture_shadow(stex_allowed *a, stex_texture *t, uint32_t mip,
  * stored there, or what textureLoad may read of its bytes. */
 stex_ival ival_texel_get(const ival_shadow *s, uint64_t k);
 void ival_texel_put(ival_shadow *s, uint64_t k, stex_ival v, uint32_t why);
+/* Per channel, the hull of every texel's set of a texture level (for a
+ * textureLoad out of bounds, which may read any texel): computed once per
+ * run of stores.  Call it only where no store can run meanwhile (the
+ * texture bound read-only in this dispatch).  Thread-safe. */
+void ival_texture_hull(stex_allowed *a, ival_shadow *s, stex_ival out[4]);
 /* The shadow of buffer b, every word exact at first (NULL: out of memory). */
 ival_shadow *ival_buffer_shadow(stex_allowed *a, stex_buffer *b);
 /* The existing shadow of a resource, or NULL. */

@@ -146,6 +146,24 @@ void ival_texel_put(ival_shadow *s, uint64_t k, stex_ival v, uint32_t why)
     s->v[k] = v;
     s->why[k] = v.flags & STEX_IVAL_ANY ? why : 0;
     s->has[k] = 1;
+    s->gen++;
+}
+
+void ival_texture_hull(stex_allowed *a, ival_shadow *s, stex_ival out[4])
+{
+    pthread_mutex_lock(&a->lock);
+    if (!s->hull_ok || s->hull_gen != s->gen) {
+        char t = format_type(s->format);
+        for (uint64_t k = 0; k < s->count; k++) {
+            stex_ival v = ival_texel_get(s, k);
+            s->hull[k % 4] = k < 4 ? v : stex_ival_join(t, s->hull[k % 4], v);
+        }
+        s->hull_gen = s->gen;
+        s->hull_ok = s->count > 0;
+    }
+    for (unsigned c = 0; c < 4; c++)
+        out[c] = s->hull_ok ? s->hull[c] : stex_ival_any(format_type(s->format));
+    pthread_mutex_unlock(&a->lock);
 }
 
 /* Adds s (published for lock-free readers last); frees it when full. */

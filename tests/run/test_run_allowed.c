@@ -119,6 +119,62 @@ static void sets_cross_dispatches(void **state)
     stex_allowed_destroy(al);
 }
 
+/* textureLoad out of bounds may read any texel of the level or zero
+ * (WGSL): from a texture bound read-only, the hull of its values and 0. */
+static void out_of_bounds_load_hull(void **state)
+{
+    (void)state;
+    stex_allowed *al;
+    stex_run *r = NULL;
+    stex_device *d = NULL;
+    /* b[x] = a[x - 1]: texel 0 reads out of bounds */
+    const char *text =
+        "{\"shaderModules\": {\"m\": {\"code\": "
+        "\"@group(0) @binding(0) var src : texture_storage_2d<r32float, read>;\\n"
+        "@group(0) @binding(1) var dst : texture_storage_2d<r32float, write>;\\n"
+        "@compute @workgroup_size(4) fn main(@builtin(global_invocation_id) id : vec3<u32>) {\\n"
+        "  let c = vec2<i32>(id.xy);\\n"
+        "  textureStore(dst, c, textureLoad(src, c - vec2<i32>(1, 0)));\\n"
+        "}\\n\"}},"
+        " \"textures\": {"
+        "  \"a\": {\"size\": [4, 1], \"format\": \"r32float\", \"usage\": [\"STORAGE_BINDING\","
+        "         \"COPY_DST\"], \"contents\": {\"f32\": [1.0, 2.0, 5.0, 7.0]}},"
+        "  \"b\": {\"size\": [4, 1], \"format\": \"r32float\", \"usage\": [\"STORAGE_BINDING\"]}},"
+        " \"views\": {\"a\": {\"texture\": \"a\"}, \"b\": {\"texture\": \"b\"}},"
+        " \"pipelines\": {\"p\": {\"layout\": \"auto\", \"compute\": {\"module\": \"m\"}}},"
+        " \"bindGroups\": {\"g\": {\"layout\": {\"pipeline\": \"p\", \"group\": 0}, \"entries\": ["
+        "   {\"binding\": 0, \"resource\": \"a\"}, {\"binding\": 1, \"resource\": \"b\"}]}},"
+        " \"steps\": [{\"dispatchWorkgroups\": {\"pipeline\": \"p\", \"bindGroups\": [\"g\"],"
+        "             \"workgroupCount\": [1, 1, 1]}}]}";
+    assert_int_equal(stex_allowed_create(&al), STEX_OK);
+    stex_adapter *a;
+    assert_int_equal(stex_adapter_create(NULL, &a), STEX_OK);
+    assert_int_equal(stex_device_create(a, NULL, &d), STEX_OK);
+    stex_adapter_destroy(a);
+    stex_run_options o = {.allowed = al};
+    stex_status st = stex_run_parse(text, "run.json", ".", &o, &r);
+    if (!st)
+        st = stex_run_execute(r, d, NULL);
+    if (st)
+        fail_msg("%s", stex_last_error());
+    stex_allowed_output b;
+    assert_int_equal(stex_allowed_texture(al, stex_run_texture(r, "b"), 0, &b), STEX_OK);
+    /* texel 0 read out of bounds: any of 1, 2, 5, 7 or 0, and nothing else */
+    assert_false(b.v[0].flags & STEX_IVAL_ANY);
+    static const float can[] = {0.0f, 1.0f, 2.0f, 5.0f, 7.0f};
+    for (size_t k = 0; k < 5; k++)
+        assert_true(stex_ival_contains_bits('f', &b.v[0], bits(can[k])));
+    assert_false(stex_ival_contains_bits('f', &b.v[0], bits(7.5f)));
+    assert_false(stex_ival_contains_bits('f', &b.v[0], bits(-0.5f)));
+    /* texel 1 read texel 0 in bounds: 1 exactly */
+    assert_true(stex_ival_is_point('f', &b.v[4]));
+    assert_true(stex_ival_contains_bits('f', &b.v[4], bits(1.0f)));
+    stex_allowed_output_free(&b);
+    stex_run_destroy(r);
+    stex_device_destroy(d);
+    stex_allowed_destroy(al);
+}
+
 /* A write over a texture holding sets would leave sets that no longer
  * describe its bytes: refused, naming the step. */
 static void copy_of_sets_refused(void **state)
@@ -172,6 +228,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(sets_cross_dispatches),
+        cmocka_unit_test(out_of_bounds_load_hull),
         cmocka_unit_test(copy_of_sets_refused),
         cmocka_unit_test(c_module_refused),
     };
