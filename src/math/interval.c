@@ -104,37 +104,42 @@ void stex_iv_widen(double *lo, double *hi)
     *hi += dh;
 }
 
-/* The grid values within the real range [l, h] of allowed results.  An
- * allowed result past the finite range rounds to the largest value or to
- * infinity ("If an allowed result is outside the finite range of the result
- * type, then the rules in [[#floating-point-rounding-and-overflow]] apply"),
- * and an infinity is an indeterminate value at run time. */
-static stex_ival allowed_reals(const iv_fmt *F, double l, double h)
+/* The grid values next to the real range [lo - e, hi + e] of allowed
+ * results, the two ends exact (two-sum): an allowed result is itself
+ * rounded either way to the type, as the CTS builds its intervals (a
+ * device it accepts may return the value just outside an absolute or ULP
+ * bound).  An allowed result past the finite range rounds to the largest
+ * value or to infinity ("If an allowed result is outside the finite range
+ * of the result type, then the rules in
+ * [[#floating-point-rounding-and-overflow]] apply"), and an infinity is an
+ * indeterminate value at run time. */
+static stex_ival allowed_reals(const iv_fmt *F, double lo, double hi, double e)
 {
-    if (!(l >= -F->max && h <= F->max))
+    double tl, th, sl = stex_iv_two_sum(lo, -e, &tl), sh = stex_iv_two_sum(hi, e, &th);
+    if (!(sl >= -F->max && sh <= F->max))
         return stex_iv_any_float();
-    return stex_iv_finish(F, stex_iv_ceil(F, l), stex_iv_floor(F, h));
+    return stex_iv_finish(F, stex_iv_rd(F, sl, tl), stex_iv_ru(F, sh, th));
 }
 
 stex_ival stex_iv_abs_err(const iv_fmt *F, double lo, double hi, double e)
 {
     if (isnan(lo) || isnan(hi))
         return stex_iv_any_float();
-    double l = nextafter(lo - e, -INFINITY), h = nextafter(hi + e, INFINITY);
-    return allowed_reals(F, l, h);
+    return allowed_reals(F, lo, hi, e);
 }
 
 stex_ival stex_iv_ulp_err(const iv_fmt *F, double lo, double hi, double n)
 {
     if (isnan(lo) || isnan(hi))
         return stex_iv_any_float();
-    /* |v - x| <= n ULP(x) for some x in [lo, hi]; ULP grows with |x|, so
-     * the ULP at the larger end bounds it over the range.  The bounds go
-     * to the grid only at the end, so that a widened exact value (a hair
-     * below a grid value) gives the same result as the exact one. */
-    double u = n * stex_iv_ulp(F, fmax(fabs(lo), fabs(hi)));
-    double l = nextafter(lo - u, -INFINITY), h = nextafter(hi + u, INFINITY);
-    return allowed_reals(F, l, h);
+    /* |v - x| <= n ULP(x) for some x in [lo, hi]; ULP grows with |x| but
+     * for the values below the least normal (stex_iv_ulp), so the larger of
+     * the ULP at the larger end and, when the range reaches below the least
+     * normal, the least normal bounds it over the range. */
+    double u = stex_iv_ulp(F, fmax(fabs(lo), fabs(hi)));
+    if (lo < F->min_normal && hi > -F->min_normal) /* ULP is the least normal there */
+        u = fmax(u, F->min_normal);
+    return allowed_reals(F, lo, hi, n * u);
 }
 
 /* ---- the public functions ---- */

@@ -135,6 +135,8 @@ static iv inverse_sqrt(const iv_fmt *F, iv a)
     int kh = eh - 1, kl = el - 1;
     lo = fmax(lo, ldexp(1.0, -(int)ceil((kh + 1) / 2.0)));
     hi = fmin(hi, ldexp(1.0, -(int)floor(kl / 2.0)));
+    if (kh % 2 == 0 && a.hi == ldexp(1.0, kh)) /* a.hi = 4^j: exactly 2^-j */
+        lo = ldexp(1.0, -kh / 2);
     return stex_iv_ulp_err(F, lo, hi, 2);
 }
 

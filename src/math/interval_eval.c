@@ -177,9 +177,11 @@ static bool int_codes(iv k, unsigned bits, codes *c)
 static bool f16_codes(iv h, codes *c)
 {
     c->n = 0;
-    if (stex_iv_wild(&h) || stex_ival_width_ulps('h', &h) >= 60)
+    if (stex_iv_wild(&h))
         return false;
     for (double x = h.lo; x <= h.hi; x = stex_iv_next_up(&stex_iv_f16, x)) {
+        if (c->n >= 62) /* room for this value and the other zero */
+            return false;
         uint32_t b = stex_m_d2h(x);
         c->v[c->n++] = b;
         if (x == 0)
@@ -324,6 +326,9 @@ static bool eval_float_op(stex_math_fn fn, const iv_fmt *F, const iv *in, iv *ou
     case STEX_MATH_FMA_F16:
         *out = stex_iv_add(F, stex_iv_mul(F, in[0], in[1]), in[2]);
         return true;
+    /* a * b - c and c - a * b (the nvidia profile's contractions), the same way */
+    case STEX_MATH_MUL_SUB_F32: *out = stex_iv_sub(F, stex_iv_mul(F, in[0], in[1]), in[2]); return true;
+    case STEX_MATH_SUB_MUL_F32: *out = stex_iv_sub(F, in[2], stex_iv_mul(F, in[0], in[1])); return true;
     case STEX_MATH_F32_TO_I32: *out = stex_iv_to_int(F32, in[0], 'i'); return true;
     case STEX_MATH_F32_TO_U32: *out = stex_iv_to_int(F32, in[0], 'u'); return true;
     case STEX_MATH_F16_TO_I32: *out = stex_iv_to_int(F16, in[0], 'i'); return true;

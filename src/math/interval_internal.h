@@ -36,6 +36,14 @@ typedef struct iv_fmt {
 
 extern const iv_fmt stex_iv_f32, stex_iv_f16;
 
+/* exact a + b = s + t (Knuth's two-sum), for the rounding functions below */
+static inline double stex_iv_two_sum(double a, double b, double *t)
+{
+    double s = a + b, bb = s - a;
+    *t = (a - (s - bb)) + (b - bb);
+    return s;
+}
+
 /* ---- the grid (interval_round.c) ---- */
 
 /* The largest grid value <= x and the least >= x, in the extended reals:
@@ -50,8 +58,10 @@ double stex_iv_next_down(const iv_fmt *F, double x);
  * rounded down and up onto the grid. */
 double stex_iv_rd(const iv_fmt *F, double s, double t);
 double stex_iv_ru(const iv_fmt *F, double s, double t);
-/* WGSL's ULP of every x with |x| <= m (m on the grid): the spacing below
- * m when m is a power of two, else the spacing at m; min_sub near zero. */
+/* WGSL's ULP at m, an upper bound of it for every x with least_normal <=
+ * |x| <= m: the spacing below m when m is a power of two, else the spacing
+ * at m; below the least normal the least normal (a flushing device's ULP,
+ * as the CTS takes it). */
 double stex_iv_ulp(const iv_fmt *F, double m);
 
 /* ---- sets (interval.c) ---- */

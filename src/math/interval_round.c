@@ -108,7 +108,11 @@ double stex_iv_ulp(const iv_fmt *F, double m)
     m = fabs(m);
     if (isinf(m) || m > F->max)
         m = F->max;
-    if (m <= F->min_normal)
+    /* below the least normal a device that flushes has no values but zero:
+     * its ULP there is the least normal (the CTS's ULP in flush mode) */
+    if (m < F->min_normal)
+        return F->min_normal;
+    if (m == F->min_normal)
         return F->min_sub;
     int e = ilogb(m);
     if (m == ldexp(1.0, e))

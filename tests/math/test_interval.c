@@ -14,6 +14,9 @@
  *             wider than n roundings allow.
  *  inclusion  the result of a set holds the result of every point in it
  *             (what an executor carrying sets relies on), for every overload.
+ *  CTS        the WebGPU CTS's acceptance intervals for the same inputs
+ *             (tests/data/cts-intervals-*, tools/cts/intervals.js) lie inside
+ *             stex's sets but for the operations listed in against_cts.
  *  storage    the set stex_ival_store gives for a value holds every texel
  *             stex_texel_allowed accepts for it, and nothing it refuses. */
 #include <math.h>
@@ -285,14 +288,16 @@ static stex_ival eval2(stex_math_fn fn, float a, float b)
 static void test_rules(void **state)
 {
     (void)state;
-    /* sin(1): absolute error 2^-11 on [-pi, pi]: the f32 values in [s - e, s + e] */
+    /* sin(1): absolute error 2^-11 on [-pi, pi]: the f32 values in [s - e,
+     * s + e] and the one just outside each end (the bound's value itself
+     * rounded either way, as the CTS accepts) */
     double s = sin(1.0), e = 0x1p-11;
     stex_ival r = eval1(STEX_MATH_SIN_F32, 1.0f);
     float want_lo = (float)(s - e), want_hi = (float)(s + e);
-    if (want_lo < s - e)
-        want_lo = nextafterf(want_lo, INFINITY);
-    if (want_hi > s + e)
-        want_hi = nextafterf(want_hi, -INFINITY);
+    if (want_lo > s - e)
+        want_lo = nextafterf(want_lo, -INFINITY);
+    if (want_hi < s + e)
+        want_hi = nextafterf(want_hi, INFINITY);
     assert_true(r.lo == want_lo && r.hi == want_hi);
     /* outside [-pi, pi] the accuracy is undefined: any value */
     assert_true(eval1(STEX_MATH_SIN_F32, 4.0f).flags & STEX_IVAL_ANY);
@@ -302,7 +307,7 @@ static void test_rules(void **state)
     /* x / y: 2.5 ULP for |y| in [2^-126, 2^126], any beyond */
     r = eval2(STEX_MATH_DIV_F32, 1.0f, 3.0f);
     assert_true(stex_ival_contains_bits('f', &r, f_bits(1.0f / 3.0f)));
-    assert_true(stex_ival_width_ulps('f', &r) <= 5);
+    assert_true(stex_ival_width_ulps('f', &r) <= 7); /* 2.5 ULP each way, each end rounded outward */
     assert_true(eval2(STEX_MATH_DIV_F32, 1.0f, 0x1p127f).flags & STEX_IVAL_ANY);
     assert_true(eval2(STEX_MATH_DIV_F32, 1.0f, 0.0f).flags & STEX_IVAL_ANY);
     /* overflow is an indeterminate value at run time */
@@ -556,6 +561,143 @@ static void test_inclusion(void **state)
     printf("inclusion: %u point results inside their sets' results\n", checked);
 }
 
+
+/* ---- against the CTS's acceptance intervals ---- */
+
+/* an endpoint of tools/cts/intervals.js: x and f32 bits, or a decimal */
+static double cts_number(const char *s)
+{
+    return s[0] == 'x' ? (double)bits_f((uint32_t)strtoul(s + 1, NULL, 16)) : strtod(s, NULL);
+}
+
+typedef struct cts_group {
+    char op[32], sig[48];
+    unsigned rows, narrower, cts_any_stex_bounded;
+    double *ratio; /* stex width / CTS width, both bounded and the CTS's wider than a point */
+    unsigned nratio, cap;
+} cts_group;
+
+/* Every row where the CTS bounds the result: stex's set holds the CTS's
+ * interval (so a device the CTS accepts is inside stex's set too).  Prints
+ * per operation how much wider stex is (median of the width ratio) and
+ * where the CTS says "any" but stex bounds the result. */
+static void against_cts(const char *file)
+{
+    const char *dir = getenv("STEX_TEST_DATA");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir ? dir : "tests/data", file);
+    gzFile f = gzopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    static cts_group g[MAX_GROUPS];
+    int ng = 0;
+    unsigned rows = 0, narrower = 0;
+    char line[512];
+    while (gzgets(f, line, sizeof line)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        line[strcspn(line, "\r\n")] = 0;
+        char *op = strtok(line, "\t"), *sig = strtok(NULL, "\t"), *inputs = strtok(NULL, "\t");
+        char *lo_s = strtok(NULL, "\t"), *hi_s = strtok(NULL, "\t");
+        assert_non_null(hi_s);
+        stex_math_fn fn;
+        assert_true(stex_math_fn_find(op, sig, &fn));
+        char it[8], ot[8];
+        int nin = stex_math_word_types(sig, it, 8);
+        stex_math_word_types(strstr(sig, "->") + 2, ot, 8);
+        uint32_t in[8];
+        assert_int_equal(parse_hex_list(inputs, in, 8), nin);
+        stex_ival iv[8], r[2];
+        for (int i = 0; i < nin; i++)
+            iv[i] = stex_ival_of_bits(it[i], in[i]);
+        assert_int_equal(stex_ival_eval(fn, iv, r), STEX_OK);
+        cts_group *c = NULL;
+        for (int i = 0; i < ng && !c; i++)
+            if (!strcmp(g[i].op, op) && !strcmp(g[i].sig, sig))
+                c = &g[i];
+        if (!c) {
+            assert_true(ng < MAX_GROUPS);
+            c = &g[ng++];
+            memset(c, 0, sizeof *c);
+            snprintf(c->op, sizeof c->op, "%s", op);
+            snprintf(c->sig, sizeof c->sig, "%s", sig);
+        }
+        c->rows++;
+        rows++;
+        bool any = stex_ival_is_any(ot[0], &r[0]);
+        if (!strcmp(lo_s, "any")) {
+            c->cts_any_stex_bounded += !any;
+            continue;
+        }
+        /* the CTS's ends are real numbers (n +- k ULP, x +- e); the values of
+         * the type inside them are what a device may return */
+        stex_ival cts = {cts_number(lo_s), cts_number(hi_s), 0};
+        stex_ival lo_n = stex_ival_of_value(ot[0], cts.lo), hi_n = stex_ival_of_value(ot[0], cts.hi);
+        cts.lo = lo_n.hi, cts.hi = hi_n.lo;
+        if (cts.lo > cts.hi)
+            continue; /* no value of the type inside */
+        if (!any && (cts.lo < r[0].lo || cts.hi > r[0].hi)) {
+            narrower++;
+            if (c->narrower++ < 2) {
+                char a[96], b[96];
+                stex_ival_format(ot[0], &r[0], a, sizeof a);
+                stex_ival_format(ot[0], &cts, b, sizeof b);
+                fprintf(stderr, "%s: %s %s (%s): stex %s lacks part of the CTS's %s\n", file, op,
+                        sig, inputs, a, b);
+            }
+        }
+        double wc = stex_ival_width_ulps(ot[0], &cts), ws = stex_ival_width_ulps(ot[0], &r[0]);
+        if (!any && wc > 0) {
+            if (c->nratio == c->cap) {
+                c->cap = c->cap ? 2 * c->cap : 256;
+                c->ratio = realloc(c->ratio, c->cap * sizeof *c->ratio);
+                assert_non_null(c->ratio);
+            }
+            c->ratio[c->nratio++] = ws / wc;
+        }
+    }
+    gzclose(f);
+    printf("%s: %u rows, %u where stex's set lacks part of the CTS's interval\n", file, rows,
+           narrower);
+    printf("  %-12s %-18s %6s %9s %s\n", "op", "signature", "rows", "cts-any*", "median stex/cts width");
+    for (int i = 0; i < ng; i++) {
+        double med = NAN;
+        if (g[i].nratio) {
+            qsort(g[i].ratio, g[i].nratio, sizeof *g[i].ratio, cmp_double);
+            med = g[i].ratio[g[i].nratio / 2];
+        }
+        printf("  %-12s %-18s %6u %9u %.3g%s\n", g[i].op, g[i].sig, g[i].rows,
+               g[i].cts_any_stex_bounded, med, g[i].narrower ? "  NARROWER" : "");
+        free(g[i].ratio);
+    }
+    printf("  (* rows the CTS leaves unbounded that stex bounds)\n");
+    /* Where the CTS's interval still reaches one value of the type further
+     * than stex's at some rows: the CTS's bounds of these pass through one
+     * more rounding than WGSL's rule (measured: sin(-0x1.99891p-11) + 2^-11
+     * rounds up to -0.000292845623 in f32, the CTS accepts -0.000292845594),
+     * and inherited forms carry the CTS's real-valued ends into the next
+     * step.  Every other operation's CTS interval lies inside stex's set. */
+    static const char *const one_more[] = {"div", "sin", "cos", "tan", "exp", "exp2", "tanh",
+                                           "atan", "sinh", "cosh", "asinh", "atanh", "pow",
+                                           "atan2", "smoothstep", "log", "log2", "sqrt",
+                                           "inverseSqrt", "asin", "acos", "acosh", "rem", "mix"};
+    for (int i = 0; i < ng; i++) {
+        bool known = false;
+        for (size_t k = 0; k < sizeof one_more / sizeof *one_more; k++)
+            known |= !strcmp(g[i].op, one_more[k]);
+        if (g[i].narrower && !known)
+            fail_msg("%s %s: stex's set lacks part of the CTS's interval at %u rows", g[i].op,
+                     g[i].sig, g[i].narrower);
+    }
+}
+
+static void test_cts(void **state)
+{
+    (void)state;
+    against_cts("cts-intervals-f32.tsv.gz");
+    against_cts("cts-intervals-f16.tsv.gz");
+}
+
 /* const-expressions (Dawn's front end on each device): their values too
  * lie inside what a run-time evaluation may give */
 static void test_sound_const(void **state)
@@ -577,6 +719,7 @@ int main(void)
         cmocka_unit_test(test_rules),
         cmocka_unit_test(test_storage),
         cmocka_unit_test(test_inclusion),
+        cmocka_unit_test(test_cts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
