@@ -116,10 +116,14 @@ STEX_API stex_matmul_rule stex_math_matmul_rule(const stex_profile *p); /* NULL:
  * indeterminate value); the WGSL interpreter applies the rewrites to the
  * bytecode (src/wgsl/opt_lavapipe.c). */
 typedef enum stex_float_rewrite_rule {
-    STEX_FLOAT_REWRITE_NONE,   /* every operation as written (spec, nvidia) */
+    STEX_FLOAT_REWRITE_NONE,   /* every operation as written (spec) */
     STEX_FLOAT_REWRITE_NIR,    /* Mesa NIR's algebraic rules on inexact float
                                 * operations: x * 0 = +0, x + 0 = x, fma(0, x, c)
                                 * = c, mix(a, b, 0) = a... (lavapipe) */
+    STEX_FLOAT_REWRITE_NVIDIA, /* NVIDIA's compiler: a sum or difference with a
+                                * product operand fused wherever the product
+                                * comes from, x / sqrt(y) = x * inverseSqrt(y)
+                                * (src/wgsl/opt_nvidia.c; nvidia) */
 } stex_float_rewrite_rule;
 
 STEX_API stex_float_rewrite_rule stex_math_float_rewrite_rule(const stex_profile *p); /* NULL: spec */

@@ -158,6 +158,8 @@ static stex_status eval_abstract(stex_const_rule rule, stex_math_fn fn, const ui
     case STEX_MATH_MUL_ADD_F32: case STEX_MATH_ADD_MUL_F32: case STEX_MATH_MUL_ADD_LET_F32:
         v = a * b + c;
         break;
+    case STEX_MATH_MUL_SUB_F32: v = a * b - c; break;
+    case STEX_MATH_SUB_MUL_F32: v = c - a * b; break;
     default:
         return stex_fail(STEX_INVALID_ARGUMENT, "const: %s %s has no AbstractFloat form here",
                          stex_math_fn_get(fn)->op, stex_math_fn_get(fn)->sig);

@@ -276,6 +276,15 @@ int stex_m_eval_f32(const stex_math_rules *r, const stex_profile *p, stex_math_f
     case STEX_MATH_MUL_ADD_F32:
     case STEX_MATH_ADD_MUL_F32:
     case STEX_MATH_MUL_ADD_LET_F32: v = stex_m_mul_add(r, a, b, c); break;
+    /* a * b - c and c - a * b: fused where the profile contracts */
+    case STEX_MATH_MUL_SUB_F32:
+        v = r->contract && r->fma_fused ? stex_m_fma(r, a, b, -c)
+                                        : stex_m_sub(r, stex_m_mul(r, a, b), c);
+        break;
+    case STEX_MATH_SUB_MUL_F32:
+        v = r->contract && r->fma_fused ? stex_m_fma(r, -a, b, c)
+                                        : stex_m_sub(r, c, stex_m_mul(r, a, b));
+        break;
     case STEX_MATH_FMA_F32:
         v = r->fma_fused ? stex_m_fma(r, a, b, c) : stex_m_add(r, stex_m_mul(r, a, b), c);
         break;
@@ -295,9 +304,13 @@ int stex_m_eval_f32(const stex_math_rules *r, const stex_profile *p, stex_math_f
     case STEX_MATH_TRUNC_F32: v = isnan(a) ? stex_m_nan2(r, a, a) : truncf(a); break;
     /* round half to even: the default rounding mode, which stex never changes */
     case STEX_MATH_ROUND_F32: v = isnan(a) ? stex_m_nan2(r, a, a) : nearbyintf(a); break;
-    case STEX_MATH_FRACT_F32:
-        v = isnan(a) ? stex_m_nan2(r, a, a) : stex_m_sub(r, a, floorf(a));
+    case STEX_MATH_FRACT_F32: {
+        /* x - floor(x), floor seeing x as the profile's floor does (nvidia:
+         * unflushed, so fract(-2^-149) = 0 - (-1) = 1; tests/data/nvprobe) */
+        float x = r->flush_subnormals && r->keeps_subnormals[STEX_MATH_FLOOR_F32] ? m_float(in[0]) : a;
+        v = isnan(a) ? stex_m_nan2(r, a, a) : stex_m_sub(r, a, floorf(x));
         break;
+    }
     case STEX_MATH_ABS_F32: v = m_out(r, m_float(m_bits(a) & 0x7fffffffu)); break;
     case STEX_MATH_SIGN_F32: v = a > 0.0f ? 1.0f : a < 0.0f ? -1.0f : 0.0f; break;
     case STEX_MATH_SATURATE_F32: v = fmin_(r, fmax_(r, a, 0.0f), 1.0f); break;

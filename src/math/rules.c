@@ -73,7 +73,8 @@ static const stex_math_rules rules_nvidia = {
     .default_nan = 0x7fffffffu,
     /* measured: min, max, clamp and ceil see and return subnormals */
     .keeps_subnormals = {[STEX_MATH_MIN_F32] = true, [STEX_MATH_MAX_F32] = true,
-                         [STEX_MATH_CLAMP_F32] = true, [STEX_MATH_CEIL_F32] = true},
+                         [STEX_MATH_CLAMP_F32] = true, [STEX_MATH_CEIL_F32] = true,
+                         [STEX_MATH_FLOOR_F32] = true},
     .contract = true,                /* measured: 254/254 probe rows fused, also via `let` */
     .fma_fused = true,
     .minmax = STEX_RULE_MINMAX_IEEE,
@@ -93,6 +94,8 @@ static const stex_math_rules rules_nvidia = {
     .f16_nan_to_int_low = true,
     .const_eval = STEX_CONST_TINT,  /* measured through Dawn: tests/math/test_const.c */
     .matmul = STEX_MATMUL_SUM,
+    /* measured: tests/data/nvprobe (tools/nvprobe), one probe per rule */
+    .rewrite = STEX_FLOAT_REWRITE_NVIDIA,
     .oob_fixed = STEX_OOB_CLAMP,     /* measured, reads and writes */
     .oob_runtime = STEX_OOB_ZERO,    /* measured */
     .oob_function = STEX_OOB_CLAMP,  /* measured */

@@ -228,6 +228,16 @@ bool wg_opt_written(wg_ins *i, uint32_t *first, uint32_t *count)
     return true;
 }
 
+int wg_opt_read(wg_ins *i, uint32_t *first, uint32_t *count)
+{
+    ins_info f;
+    if (!describe(i, &f))
+        return -1;
+    for (uint32_t k = 0; k < f.nrd; k++)
+        first[k] = *f.rd[k].reg, count[k] = f.rd[k].count;
+    return (int)f.nrd;
+}
+
 static bool is_jump(const wg_ins *i)
 {
     return i->op == OP_IF || i->op == OP_ELSE || i->op == OP_LOOP_END || i->op == OP_BREAK_JUMP;

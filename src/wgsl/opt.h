@@ -28,4 +28,12 @@ bool wg_opt_written(wg_ins *i, uint32_t *first, uint32_t *count);
  * xp->prog before wg_optimize; nothing for a profile without them. */
 void wg_opt_float_rewrites(wg_exec_program *xp, const stex_profile *p);
 
+/* The registers instruction i reads: returns how many ranges (at most 6),
+ * range k being count[k] registers from first[k] (UINT32_MAX: every
+ * register from first[k] on); -1 for an opcode the pass does not describe. */
+int wg_opt_read(wg_ins *i, uint32_t *first, uint32_t *count);
+
+/* The nvidia profile's rewrites (opt_nvidia.c), called by wg_opt_float_rewrites. */
+void wg_opt_nvidia(wg_exec_program *xp);
+
 #endif

@@ -296,6 +296,10 @@ static void loop_heads(wg_program *p, uint32_t h, kval *k, uint32_t *vn, vdef *d
 
 void wg_opt_float_rewrites(wg_exec_program *xp, const stex_profile *p)
 {
+    if (stex_math_float_rewrite_rule(p) == STEX_FLOAT_REWRITE_NVIDIA) {
+        wg_opt_nvidia(xp);
+        return;
+    }
     if (stex_math_float_rewrite_rule(p) != STEX_FLOAT_REWRITE_NIR)
         return;
     wg_program *prog = &xp->prog;

@@ -52,9 +52,9 @@ add('contract', 'determinant2', 'determinant(mat2x2<f32>(a, b, c, d))', { fuse_f
 add('contract', 'determinant3', 'determinant(mat3x3<f32>(a, b, c, d, e, f, g, h, a))');
 // factoring: the compiler rewrites a*x + a*y as a*(x + y) (found through dot(v, w) with a shared component)
 add('factor', 'shared_dot3', 'dot(vec3(a, b, c), vec3(d, a, b))', { factored: 'fma(a, d + b, c * b)' });
-add('factor', 'mul_add_mul', 'a * b + a * c', { factored: 'a * (b + c)' });
-add('factor', 'mul_sub_mul', 'a * b - a * c', { factored: 'a * (b - c)' });
-add('factor', 'mul_add_mul3', 'a * b + c * d + a * e', { factored: 'fma(a, b + e, c * d)' });
+add('factor', 'factor_add', 'a * b + a * c', { factored: 'a * (b + c)' });
+add('factor', 'factor_sub', 'a * b - a * c', { factored: 'a * (b - c)' });
+add('factor', 'factor_add3', 'a * b + c * d + a * e', { factored: 'fma(a, b + e, c * d)' });
 // division
 add('divide', 'div', 'a / b', { rcp: 'a * (1.0 / b)' });
 add('divide', 'recip', '1.0 / a');
@@ -76,6 +76,20 @@ add('reassoc', 'sum_half', '(a + b) * 0.5', { fma: 'fma(a, 0.5, b * 0.5)' });
 add('reassoc', 'mul_add_mul', '(a * 0.5 + 0.25) * 2.0', { fma: 'fma(a, 1.0, 0.5)' });
 add('reassoc', 'add_sub', '(a + b) - a', { folded: 'b' });
 add('reassoc', 'mul_zero', 'a * 0.0', { folded: '0.0' });
+add('reassoc', 'sub_zero', 'a - 0.0', { folded: 'a' });
+add('reassoc', 'zero_sub', '0.0 - a', { folded: '-a' });
+add('reassoc', 'zero_div', '0.0 / a', { folded: '0.0' });
+add('reassoc', 'fma_zero', 'fma(0.0, a, b)', { folded: 'b' });
+add('reassoc', 'fma_zero_c', 'fma(a, b, 0.0)', { folded: 'a * b' });
+add('reassoc', 'mix_zero', 'mix(a, b, 0.0)', { folded: 'a' });
+add('reassoc', 'mix_one', 'mix(a, b, 1.0)', { folded: 'b' });
+add('reassoc', 'sub_add', '(a - b) + b', { folded: 'a' });
+add('reassoc', 'add_sub_b', '(a + b) - b', { folded: 'a' });
+add('reassoc', 'sub_sub', '(a - b) - a', { folded: '-b' });
+add('reassoc', 'mul_div', '(a * b) / b');
+add('reassoc', 'const_add_mul', '0.25 + a * 2.0');
+add('reassoc', 'mul_neg_const', '(a + 2.0) * -3.0', { fma: 'fma(a, -3.0, -6.0)' });
+add('reassoc', 'var_const', null, { fma: 'fma(a, 0.1, -0.05)' }, { body: 'var k = 0.5; let r : f32 = (a - k) * 0.1;' });
 // flushing and the sign of zero, per builtin (rows of kind 4 and 7)
 for (const [name, expr] of [
   ['copy', 'a'], ['neg', '-a'], ['abs', 'abs(a)'], ['min', 'min(a, c)'], ['max', 'max(a, c)'],

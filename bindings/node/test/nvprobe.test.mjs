@@ -1,7 +1,7 @@
 // The nvidia profile against the NVIDIA GPU's own results: the probes of tools/nvprobe measured
 // on an H100 (tests/data/nvprobe; the device and the command are in its README), replayed on
-// stex under profile=nvidia.  Each probe named in EXACT must give the device's bits on every
-// row; the others (compiler rewrites not modelled yet, issue 28) are reported, not asserted.
+// stex under profile=nvidia.  Every probe must give the device's bits on every row, but those
+// NOT_YET names with what is missing (issue 28), which are reported.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -10,20 +10,27 @@ import { loadGPU, runProbes } from '../../../tools/nvprobe/probe.mjs';
 
 const DATA = new URL('../../../tests/data/nvprobe/', import.meta.url);
 
-// Probes stex reproduces on every measured row, by what they show.
-const EXACT = {
-  'h100-round1.json.gz': [
-    // contraction of a * b + c in the forms the lowering fuses
-    'mad', 'mad_rev', 'let_mad', 'two_products', 'vec2_mad_y', 'vec3_mad_y', 'mix',
-    // division: x * MUFU.RCP(y); constants' reciprocals folded
-    'div', 'recip', 'recip_mul', 'div_const3', 'div_const01', 'div_pow2', 'rem',
-    // builtins on subnormals and -0 (flushing, the sign of zero)
-    'copy', 'neg', 'abs', 'min', 'max', 'sign', 'ceil', 'round', 'trunc', 'saturate', 'select',
-    'add', 'mul', 'fma', 'ldexp', 'frexp_fract', 'modf_fract', 'step', 'degrees', 'radians',
-    // the special-function unit and what is built from it
-    'sqrt', 'inverseSqrt', 'exp', 'exp2', 'log', 'log2', 'pow', 'sin', 'cos', 'tan', 'sinh', 'cosh',
-    'exp_from_exp2', 'log_from_log2', 'pow_pos', 'sinh_b', 'cosh_b',
-  ],
+// Every probe must give the device's bits on every row but these, not
+// modelled yet (tests/data/nvprobe/README.md says what each shows).
+const APPROX = 'the builtin approximation is not reproduced yet (1-2 ulp on 2-14% of rows)';
+const DIVFMA = 'a quotient fused into the following sum, fma(a, rcp(b), c)';
+const builtins = Object.fromEntries(['asin', 'acos', 'atan', 'atan2', 'tanh', 'asinh', 'acosh',
+  'atanh', 'tanh_b', 'atan_b', 'asin_unit', 'acos_unit'].map((n) => [n, APPROX]));
+const common = {
+  ...builtins,
+  negprod_sub: '-(a*b) - c fused as fma(-a, b, -c)',
+  div_sub: DIVFMA, div_add: DIVFMA, loop_div: DIVFMA,
+  clamp: 'a negated or absolute operand of min, max or clamp is not flushed there',
+  quantize: 'quantizeToF16 flushes f16 subnormals',
+};
+const NOT_YET = {
+  'h100-round1.json.gz': { ...common,
+    dot4: 'dot(v, w) with shared components: more than one common factor taken out' },
+  'h100-round2.json.gz': { ...common,
+    faceforward_x: 'faceForward\'s dot and comparison', mul_div: '(a * b) / b',
+    particle: DIVFMA + ' and constants through a loop', boids: 'clamp of a length, normalize',
+    mlp: 'tanh', lerp_color: 'fract, mix and a dot of constants', div_loop: DIVFMA,
+    atan_angle: 'atan2 and sin' },
 };
 
 function load(name) {
@@ -40,7 +47,7 @@ function probeOf(rec) {
 const gpu = await loadGPU('stex', ['profile=nvidia']);
 const device = await (await gpu.requestAdapter()).requestDevice();
 
-for (const [file, names] of Object.entries(EXACT)) {
+for (const [file, names] of Object.entries(NOT_YET)) {
   test(`nvidia profile reproduces ${file}`, async () => {
     const { d, inp } = load(file);
     const report = [];
@@ -55,13 +62,13 @@ for (const [file, names] of Object.entries(EXACT)) {
         if (got.out[i] === want[i]) same++;
         else if (first < 0) first = i;
       }
-      report.push(`${rec.name} ${same}/${want.length}`);
-      if (names.includes(rec.name)) {
+      if (same < want.length) report.push(`${rec.name} ${same}/${want.length}`);
+      if (!(rec.name in names)) {
         assert.equal(same, want.length, `${rec.name} (${rec.expr}): row ${first} gives ` +
           `0x${got.out[first]?.toString(16)}, the device 0x${want[first]?.toString(16)}`);
       }
     }
-    for (const n of names) assert.ok(d.probes.some((r) => r.name === n), `${n} not in ${file}`);
-    console.log(`${file}: ${report.join(', ')}`);
+    for (const n of Object.keys(names)) assert.ok(d.probes.some((r) => r.name === n), `${n} not in ${file}`);
+    console.log(`${file}: not modelled yet: ${report.join(', ')}`);
   });
 }

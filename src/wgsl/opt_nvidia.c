@@ -1,0 +1,457 @@
+/* The nvidia profile's compiler rewrites (stex_math_float_rewrite_rule
+ * STEX_FLOAT_REWRITE_NVIDIA): what NVIDIA's shader compiler does to f32
+ * arithmetic before the program runs, each rule measured on the GPU by
+ * tools/nvprobe (tests/data/nvprobe/README.md names the probe and its rows):
+ *  - contraction: a sum or a difference with a product operand is one fused
+ *    multiply-add, wherever the product comes from - the same expression, a
+ *    `let`, a `var` written in the same straight-line code, a function's one
+ *    return: x*y + c and c + x*y (mul_add, add_mul), x*y - c (mul_sub),
+ *    c - x*y (sub_mul); with two products the left one is fused
+ *    (a*b + c*d = fma(a, b, c*d)), so dot(v, w) of a vec3, summed left to
+ *    right by the lowering, is fma(v2, w2, fma(v0, w0, v1*w1)) as the device
+ *    gives it (probes mad ... cross_x, dot2, normalize3_x, length3);
+ *  - a quotient by a square root is a product by the reciprocal square root:
+ *    x / sqrt(y) = x * inverseSqrt(y) (normalize(v) = v * inverseSqrt(dot(v,
+ *    v)); probes rsqrt_div, div_sqrt, normalize2_x), when every reader of
+ *    the root divides by it.
+ * WGSL allows both (15.7.5: contraction, and operations may be evaluated
+ * to the accuracy of the expression's builtins).  The pass runs on the
+ * bytecode as lowered, before wg_optimize, keeping for each register the
+ * operation whose value it holds (a value number per write; a copy keeps its
+ * source's), so an operand that changed in between is never used. */
+#include "wgsl/opt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct pdef {
+    bool has;        /* false: nothing known */
+    stex_math_fn fn; /* the f32 operation whose value it is (ADD, SUB, MUL; NEG
+                      * of a product: NEG with ra, rb the product's) */
+    uint32_t ra, rb; /* the operands' registers */
+    uint32_t va, vb; /* and their value numbers then */
+    uint32_t at;     /* the instruction that computed it */
+} pdef;
+
+typedef struct state {
+    uint32_t nregs, next;
+    uint32_t *vn;   /* value number per register */
+    pdef *def;      /* what each register's value is */
+    bool *masked;   /* written by a masked copy since the execution mask last changed */
+    bool *known;    /* holds a constant the compiler sees */
+    uint32_t *k;    /* which */
+} state;
+
+static void fresh(state *s, uint32_t r)
+{
+    if (r >= s->nregs)
+        return;
+    s->vn[r] = s->next++;
+    s->def[r].has = false;
+    s->masked[r] = false;
+    s->known[r] = false;
+}
+
+/* The execution mask changes: a masked copy no longer equals its source in
+ * every lane that runs next. */
+static void mask_changes(state *s)
+{
+    for (uint32_t r = 0; r < s->nregs; r++)
+        if (s->masked[r])
+            fresh(s, r);
+}
+
+/* How often each register is read and written in the whole program, and
+ * how often read as a divisor: an instruction rewritten in place (into a
+ * constant, or a square root into its reciprocal) must have one reader. */
+typedef struct uses {
+    uint32_t *reads, *writes, *divisor;
+    uint32_t all_from; /* registers from here on are read as a whole range */
+} uses;
+
+static bool count_uses(const wg_program *p, uint32_t nregs, uses *u)
+{
+    u->reads = calloc(nregs ? nregs : 1, sizeof *u->reads);
+    u->writes = calloc(nregs ? nregs : 1, sizeof *u->writes);
+    u->divisor = calloc(nregs ? nregs : 1, sizeof *u->divisor);
+    u->all_from = nregs;
+    if (!u->reads || !u->writes || !u->divisor)
+        return false;
+    for (uint32_t j = 0; j < p->ncode; j++) {
+        wg_ins *i = &p->code[j];
+        uint32_t first[6], count[6], wf, wc;
+        int n = wg_opt_read(i, first, count);
+        for (int k = 0; k < n; k++) {
+            if (count[k] == UINT32_MAX) {
+                if (first[k] < u->all_from)
+                    u->all_from = first[k];
+                continue;
+            }
+            for (uint32_t w = 0; w < count[k] && first[k] + w < nregs; w++)
+                u->reads[first[k] + w]++;
+        }
+        if (i->op == OP_MATH && i->imm == STEX_MATH_DIV_F32 && i->b < nregs && i->a != i->b)
+            u->divisor[i->b]++;
+        wg_opt_written(i, &wf, &wc);
+        if (wc == UINT32_MAX) {
+            if (wf < u->all_from)
+                u->all_from = wf;
+            continue;
+        }
+        for (uint32_t w = 0; w < wc && wf + w < nregs; w++)
+            u->writes[wf + w]++;
+    }
+    return true;
+}
+
+static bool single_use(const uses *u, uint32_t r)
+{
+    return r < u->all_from && u->reads[r] == 1 && u->writes[r] == 1;
+}
+
+/* What register r holds with its operands still in place: its pdef if of
+ * operation fn, else NULL. */
+static const pdef *holds(const state *s, uint32_t r, stex_math_fn fn)
+{
+    if (r >= s->nregs)
+        return NULL;
+    const pdef *d = &s->def[r];
+    if (!d->has || d->fn != fn || s->vn[d->ra] != d->va || s->vn[d->rb] != d->vb)
+        return NULL;
+    return d;
+}
+
+static bool kbits(const state *s, uint32_t r, uint32_t *v)
+{
+    if (r >= s->nregs || !s->known[r])
+        return false;
+    *v = s->k[r];
+    return true;
+}
+
+static bool is_zero(const state *s, uint32_t r)
+{
+    uint32_t v;
+    return kbits(s, r, &v) && (v & 0x7fffffffu) == 0;
+}
+
+static bool is_one(const state *s, uint32_t r)
+{
+    uint32_t v;
+    return kbits(s, r, &v) && v == 0x3f800000u;
+}
+
+static float as_f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static uint32_t f_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+
+static void to_mov(wg_ins *i, uint32_t a) { i->op = OP_MOV, i->a = a, i->n = 1, i->sub = 0; }
+
+static void to_const(wg_ins *i, uint32_t v) { i->op = OP_CONST, i->imm = v, i->n = 1, i->sub = 0; }
+
+static void to_math(wg_ins *i, stex_math_fn fn, uint32_t a, uint32_t b, uint32_t c, uint16_t n)
+{
+    i->op = OP_MATH, i->imm = (uint32_t)fn, i->a = a, i->b = b, i->c = c, i->n = n, i->sub = 1;
+}
+
+/* Folds the compiler makes (probes mul_zero ... sub_sub, each 16,384 rows):
+ * x * 0 = +0, x * 1 = x, x + 0 = x and x - 0 = x (-0 kept, a subnormal
+ * unflushed), 0 - x = -x, 0 / x = +0, fma(0, a, c) = c, fma(a, b, 0) =
+ * a * b, mix(a, b, 0) = a, mix(a, b, 1) = b, and the cancellations
+ * (a + b) - a = b, (a + b) - b = a, (a - b) + b = a, (a - b) - a = -b. */
+static bool fold(const state *s, wg_ins *i)
+{
+    stex_math_fn fn = (stex_math_fn)i->imm;
+    uint32_t a = i->a, b = i->b, c = i->c;
+    switch (fn) {
+    case STEX_MATH_MUL_F32:
+        if (is_zero(s, a) || is_zero(s, b))
+            return to_const(i, 0), true;
+        if (is_one(s, a) || is_one(s, b))
+            return to_mov(i, is_one(s, b) ? a : b), true;
+        return false;
+    case STEX_MATH_ADD_F32:
+        if (is_zero(s, a) || is_zero(s, b))
+            return to_mov(i, is_zero(s, b) ? a : b), true;
+        break;
+    case STEX_MATH_SUB_F32:
+        if (is_zero(s, b))
+            return to_mov(i, a), true;
+        if (is_zero(s, a))
+            return to_math(i, STEX_MATH_NEG_F32, b, 0, 0, 1), true;
+        break;
+    case STEX_MATH_DIV_F32:
+        if (is_zero(s, a) && !s->known[b])
+            return to_const(i, 0), true;
+        return false;
+    case STEX_MATH_FMA_F32:
+        if (is_zero(s, a) || is_zero(s, b))
+            return to_mov(i, c), true;
+        if (is_zero(s, c))
+            return to_math(i, STEX_MATH_MUL_F32, a, b, 0, 2), true;
+        return false;
+    case STEX_MATH_MIX_F32:
+        if (is_zero(s, c) || is_one(s, c))
+            return to_mov(i, is_zero(s, c) ? a : b), true;
+        return false;
+    default:
+        return false;
+    }
+    const pdef *xa = holds(s, a, STEX_MATH_ADD_F32), *xs = holds(s, a, STEX_MATH_SUB_F32);
+    if (fn == STEX_MATH_SUB_F32 && xa && s->vn[b] == xa->va)
+        return to_mov(i, xa->rb), true;
+    if (fn == STEX_MATH_SUB_F32 && xa && s->vn[b] == xa->vb)
+        return to_mov(i, xa->ra), true;
+    if (fn == STEX_MATH_ADD_F32 && xs && s->vn[b] == xs->vb)
+        return to_mov(i, xs->ra), true;
+    if (fn == STEX_MATH_SUB_F32 && xs && s->vn[b] == xs->va)
+        return to_math(i, STEX_MATH_NEG_F32, xs->rb, 0, 0, 1), true;
+    return false;
+}
+
+/* A common factor taken out (probes factor_add, factor_sub, shared_dot3):
+ * p*q + p*r = p * (q + r), p*q - p*r = p * (q - r), the second product,
+ * read only here, becoming the inner sum (a * b + c arrives as the
+ * lowering's mul_add, its product the first). */
+static bool factor(const state *s, const uses *u, wg_program *p, wg_ins *i)
+{
+    stex_math_fn fn = (stex_math_fn)i->imm;
+    const pdef *x, *y;
+    pdef own; /* the product a * b + c names itself (the lowering's mul_add) */
+    uint32_t other; /* the register of the second product */
+    if (fn == STEX_MATH_ADD_F32 || fn == STEX_MATH_SUB_F32) {
+        if (!single_use(u, i->a) || !single_use(u, i->b))
+            return false;
+        x = holds(s, i->a, STEX_MATH_MUL_F32), y = holds(s, i->b, STEX_MATH_MUL_F32);
+        other = i->b;
+    } else if (fn == STEX_MATH_MUL_ADD_F32 || fn == STEX_MATH_MUL_ADD_LET_F32) {
+        if (!single_use(u, i->c))
+            return false;
+        own = (pdef){true, STEX_MATH_MUL_F32, i->a, i->b, s->vn[i->a], s->vn[i->b], 0};
+        x = &own, y = holds(s, i->c, STEX_MATH_MUL_F32), fn = STEX_MATH_ADD_F32;
+        other = i->c;
+    } else {
+        return false;
+    }
+    if (!x || !y || (x != &own && y->at < x->at))
+        return false;
+    uint32_t xv[2] = {x->va, x->vb}, xr[2] = {x->ra, x->rb}, yv[2] = {y->va, y->vb},
+             yr[2] = {y->ra, y->rb};
+    for (int m = 0; m < 2; m++)
+        for (int n = 0; n < 2; n++) {
+            /* the factor, and the other operands, still in their registers */
+            if (xv[m] != yv[n] || s->vn[xr[1 - m]] != xv[1 - m] || s->vn[yr[1 - n]] != yv[1 - n])
+                continue;
+            uint32_t t = other, q = xr[1 - m], r = yr[1 - n], f = xr[m];
+            to_math(&p->code[y->at], fn, q, r, 0, 2);
+            to_math(i, STEX_MATH_MUL_F32, f, t, 0, 2);
+            return true;
+        }
+    return false;
+}
+
+/* Constants re-associated (probes sub_mul, add_mul, mul_mul, add_add):
+ * (x + k1) * k2 = fma(x, k2, k1*k2), (x - k1) * k2 = fma(x, k2, -(k1*k2)),
+ * (x * k1) * k2 = x * (k1*k2), (x + k1) + k2 = x + (k1+k2), the constants'
+ * step in f32.  The inner operation, read only here, becomes the constant. */
+static bool reassociate(state *s, const uses *u, wg_program *p, wg_ins *i)
+{
+    stex_math_fn fn = (stex_math_fn)i->imm;
+    uint32_t k2, k1;
+    if ((fn != STEX_MATH_MUL_F32 && fn != STEX_MATH_ADD_F32) || !kbits(s, i->b, &k2) ||
+        !single_use(u, i->a))
+        return false;
+    const pdef *x = NULL;
+    stex_math_fn inner[3] = {STEX_MATH_ADD_F32, STEX_MATH_SUB_F32, STEX_MATH_MUL_F32};
+    for (int t = 0; t < 3 && !x; t++)
+        if (fn == STEX_MATH_MUL_F32 || inner[t] == STEX_MATH_ADD_F32)
+            x = holds(s, i->a, inner[t]);
+    uint32_t unused;
+    if (!x || kbits(s, x->ra, &unused) || !kbits(s, x->rb, &k1)) /* (both constant: as is) */
+        return false;
+    float a = as_f(k1), b = as_f(k2), v;
+    if (fn == STEX_MATH_ADD_F32)
+        v = a + b;
+    else
+        v = x->fn == STEX_MATH_SUB_F32 ? -(a * b) : a * b;
+    uint32_t t = i->a, xr = x->ra;
+    to_const(&p->code[x->at], f_bits(v));
+    s->def[t].has = false, s->known[t] = true, s->k[t] = f_bits(v);
+    if (fn == STEX_MATH_ADD_F32)
+        to_math(i, STEX_MATH_ADD_F32, xr, t, 0, 2);
+    else if (x->fn == STEX_MATH_MUL_F32)
+        to_math(i, STEX_MATH_MUL_F32, xr, t, 0, 2);
+    else
+        to_math(i, STEX_MATH_MUL_ADD_F32, xr, i->b, t, 3);
+    return true;
+}
+
+/* An f32 sum or difference with a product operand (or a negated product)
+ * becomes one fused step, the left operand's product first. */
+static void contract(const state *s, wg_ins *i)
+{
+    stex_math_fn fn = (stex_math_fn)i->imm;
+    if (fn != STEX_MATH_ADD_F32 && fn != STEX_MATH_SUB_F32)
+        return;
+    bool add = fn == STEX_MATH_ADD_F32;
+    const pdef *xm = holds(s, i->a, STEX_MATH_MUL_F32), *xn = holds(s, i->a, STEX_MATH_NEG_F32);
+    const pdef *ym = holds(s, i->b, STEX_MATH_MUL_F32), *yn = holds(s, i->b, STEX_MATH_NEG_F32);
+    uint32_t a = i->a, b = i->b;
+    if (xm) /* x*y + c, x*y - c */
+        to_math(i, add ? STEX_MATH_MUL_ADD_F32 : STEX_MATH_MUL_SUB_F32, xm->ra, xm->rb, b, 3);
+    else if (xn && add) /* -(x*y) + c = c - x*y */
+        to_math(i, STEX_MATH_SUB_MUL_F32, xn->ra, xn->rb, b, 3);
+    else if (ym) /* c + x*y, c - x*y */
+        to_math(i, add ? STEX_MATH_ADD_MUL_F32 : STEX_MATH_SUB_MUL_F32, ym->ra, ym->rb, a, 3);
+    else if (yn) /* c + -(x*y) = c - x*y, c - -(x*y) = c + x*y */
+        to_math(i, add ? STEX_MATH_SUB_MUL_F32 : STEX_MATH_ADD_MUL_F32, yn->ra, yn->rb, a, 3);
+}
+
+static void rewrite(state *s, const uses *u, wg_program *p, uint32_t j)
+{
+    wg_ins *i = &p->code[j];
+    if (i->op != OP_MATH || !i->sub)
+        return;
+    if (fold(s, i) || factor(s, u, p, i) || reassociate(s, u, p, i))
+        return;
+    contract(s, i);
+}
+
+/* x / sqrt(y) as x * inverseSqrt(y), where every reader of the root
+ * divides by it. */
+static void rsqrt_divisions(wg_program *p, const uses *u)
+{
+    for (uint32_t j = 0; j < p->ncode; j++) {
+        wg_ins *i = &p->code[j];
+        uint32_t r = i->d;
+        if (i->op != OP_MATH || !i->sub || i->imm != STEX_MATH_SQRT_F32 || r >= u->all_from ||
+            u->writes[r] != 1 || u->reads[r] != u->divisor[r])
+            continue;
+        i->imm = STEX_MATH_INVERSESQRT_F32;
+        for (uint32_t k = 0; k < p->ncode; k++) {
+            wg_ins *q = &p->code[k];
+            if (q->op == OP_MATH && q->imm == STEX_MATH_DIV_F32 && q->b == r)
+                q->imm = STEX_MATH_MUL_F32;
+        }
+    }
+}
+
+/* The slots a single OP_EXIT leaves: a function with one return at its end. */
+static uint32_t *exit_counts(const wg_program *p, uint32_t *nslots)
+{
+    uint32_t n = 0;
+    for (uint32_t j = 0; j < p->ncode; j++) {
+        uint8_t op = p->code[j].op;
+        if ((op == OP_EXIT || op == OP_MERGE || op == OP_MASK_CLEAR) && p->code[j].imm + 1 > n)
+            n = p->code[j].imm + 1;
+    }
+    uint32_t *c = calloc(n ? n : 1, sizeof *c);
+    for (uint32_t j = 0; c && j < p->ncode; j++)
+        if (p->code[j].op == OP_EXIT)
+            c[p->code[j].imm]++;
+    *nslots = n;
+    return c;
+}
+
+void wg_opt_nvidia(wg_exec_program *xp)
+{
+    wg_program *p = &xp->prog;
+    for (uint32_t j = 0; j < p->ncode; j++) { /* an instruction the pass cannot describe */
+        uint32_t first, count;
+        if (!wg_opt_written(&p->code[j], &first, &count))
+            return;
+    }
+    state s = {.nregs = p->nregs};
+    uint32_t nslots = 0;
+    s.vn = calloc(s.nregs ? s.nregs : 1, sizeof *s.vn);
+    s.def = calloc(s.nregs ? s.nregs : 1, sizeof *s.def);
+    s.masked = calloc(s.nregs ? s.nregs : 1, sizeof *s.masked);
+    s.known = calloc(s.nregs ? s.nregs : 1, sizeof *s.known);
+    s.k = calloc(s.nregs ? s.nregs : 1, sizeof *s.k);
+    uses u = {0};
+    bool *head = calloc(p->ncode + 1, sizeof *head);
+    uint32_t *exits = exit_counts(p, &nslots);
+    if (!s.vn || !s.def || !s.masked || !s.known || !s.k || !head || !exits ||
+        !count_uses(p, s.nregs, &u))
+        goto done; /* out of memory: as written */
+    for (uint32_t r = 0; r < s.nregs; r++)
+        s.vn[r] = ++s.next;
+    s.next++;
+    for (uint32_t j = 0; j < p->ncode; j++)
+        if (p->code[j].op == OP_LOOP_END && p->code[j].b <= j)
+            head[p->code[j].b] = true;
+    uint32_t single_exit = UINT32_MAX; /* the slot the last instruction left by its one EXIT */
+    for (uint32_t j = 0; j < p->ncode; j++) {
+        wg_ins *i = &p->code[j];
+        if (head[j]) { /* a loop's head: what the loop writes is not known here */
+            for (uint32_t e = j; e < p->ncode; e++) {
+                if (p->code[e].op != OP_LOOP_END || p->code[e].b != j)
+                    continue;
+                for (uint32_t k = j; k <= e; k++) {
+                    uint32_t first, count;
+                    wg_opt_written(&p->code[k], &first, &count);
+                    for (uint32_t w = 0; w < count && first + w < s.nregs; w++)
+                        fresh(&s, first + w);
+                }
+            }
+            mask_changes(&s);
+        }
+        rewrite(&s, &u, p, j);
+        switch ((wg_opcode)i->op) {
+        case OP_MOV: case OP_MOVM: /* a masked copy equals its source in the lanes running now */
+            for (uint32_t w = 0; w < i->n && i->d + w < s.nregs && i->a + w < s.nregs; w++) {
+                uint32_t d = i->d + w, a = i->a + w;
+                s.vn[d] = s.vn[a], s.def[d] = s.def[a], s.known[d] = s.known[a], s.k[d] = s.k[a];
+                s.masked[d] = i->op == OP_MOVM || s.masked[a];
+            }
+            continue;
+        case OP_CONST:
+            fresh(&s, i->d);
+            s.known[i->d] = true, s.k[i->d] = i->imm;
+            continue;
+        case OP_EXIT:
+            /* a function's only return: the lanes after its MERGE are the
+             * ones that ran the copies before it */
+            single_exit = i->imm < nslots && exits[i->imm] == 1 ? i->imm : UINT32_MAX;
+            if (single_exit == UINT32_MAX)
+                mask_changes(&s);
+            continue;
+        case OP_MERGE:
+            if (i->imm != single_exit)
+                mask_changes(&s);
+            single_exit = UINT32_MAX;
+            continue;
+        case OP_IF: case OP_ELSE: case OP_ENDIF: case OP_MASK_CLEAR: case OP_BREAK_IF:
+        case OP_LOOP_END: case OP_BREAK_JUMP: case OP_END:
+            mask_changes(&s);
+            single_exit = UINT32_MAX;
+            continue;
+        default:
+            break;
+        }
+        uint32_t first, count;
+        wg_opt_written(i, &first, &count);
+        for (uint32_t w = 0; w < count && first + w < s.nregs; w++)
+            fresh(&s, first + w);
+        if (i->op != OP_MATH || !i->sub || count != 1 || i->d >= s.nregs || i->a == i->d ||
+            i->b == i->d || i->a >= s.nregs || i->b >= s.nregs)
+            continue;
+        stex_math_fn fn = (stex_math_fn)i->imm;
+        const pdef *neg = fn == STEX_MATH_NEG_F32 ? holds(&s, i->a, STEX_MATH_MUL_F32) : NULL;
+        if (fn == STEX_MATH_MUL_F32 || fn == STEX_MATH_ADD_F32 || fn == STEX_MATH_SUB_F32)
+            s.def[i->d] = (pdef){true, fn, i->a, i->b, s.vn[i->a], s.vn[i->b], j};
+        else if (neg)
+            s.def[i->d] = (pdef){true, STEX_MATH_NEG_F32, neg->ra, neg->rb, neg->va, neg->vb, j};
+    }
+    rsqrt_divisions(p, &u);
+done:
+    free(s.vn);
+    free(s.def);
+    free(s.masked);
+    free(s.known);
+    free(s.k);
+    free(u.reads);
+    free(u.writes);
+    free(u.divisor);
+    free(head);
+    free(exits);
+}
