@@ -400,6 +400,12 @@ STEX_API stex_bound_verdict stex_bound_check(stex_format f, unsigned c, const st
  * when they cannot be compared. */
 STEX_API stex_status stex_compare_bounds(const stex_bounds *b, const stex_image *actual,
                                          stex_bounds_result *res);
+/* The diff picture against bounds (as stex_write_diff_png's, each texel
+ * its worst channel's colour): inside dark grey, unconstrained blue,
+ * outside red (1 unit) to yellow (4096 or more), a sign of zero cyan, a
+ * NaN where none may be (or a number where only NaN may) magenta. */
+STEX_API stex_status stex_write_bounds_diff_png(const char *path, const stex_bounds *b,
+                                                const stex_image *actual);
 
 #ifdef __cplusplus
 }

@@ -135,7 +135,9 @@ static const cli_option compare_options[] = {
      .help = "write a picture of the differences (.png): equal\n"
              "texels dark grey, tolerated blue, mismatches red (1\n"
              "unit) to yellow (4096 or more), a legend below naming\n"
-             "each colour and its count of texels"},
+             "each colour and its count of texels (an allowed\n"
+             "golden: inside grey, unconstrained blue, outside red\n"
+             "to yellow by the distance)"},
     {.name = "json", .kind = CLI_FLAG, .at = AT(json), .help = "print the result as one JSON object"},
     {0}};
 #undef AT
@@ -276,9 +278,6 @@ static int read_inputs(const compare_opts *o, const char *gpath, const stex_io_m
 static int compare_with_bounds(const compare_opts *o, const char *gpath, const stex_image *a,
                                const compare_report *rep)
 {
-    if (o->diff)
-        return cli_usage("compare", "--diff: no picture is drawn against an allowed golden's "
-                                    "bounds; give --tolerance to compare with its X.bin");
     stex_bounds b;
     stex_status st = stex_read_allowed_golden(gpath, &b, NULL, NULL);
     if (st)
@@ -286,8 +285,10 @@ static int compare_with_bounds(const compare_opts *o, const char *gpath, const s
     stex_bounds_result r;
     int rc;
     st = stex_compare_bounds(&b, a, &r);
-    if (st && st != STEX_MISMATCH)
-        rc = cli_fail("compare", st);
+    stex_status dst = st && st != STEX_MISMATCH ? st
+                      : o->diff ? stex_write_bounds_diff_png(o->diff, &b, a) : STEX_OK;
+    if (dst)
+        rc = cli_fail("compare", dst);
     else {
         if (o->json)
             compare_bounds_print_json(rep, &b, &r);

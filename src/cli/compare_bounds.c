@@ -77,8 +77,8 @@ static const char *reason_text(const stex_bounds *b, uint32_t reason)
     return reason && reason <= b->nreasons ? b->reasons[reason - 1] : "no reason recorded";
 }
 
-void compare_bounds_print_text(const compare_report *rep, const stex_bounds *b,
-                               const stex_bounds_result *r)
+static void print_verdict(const compare_report *rep, const stex_bounds *b,
+                          const stex_bounds_result *r)
 {
     const stex_format_info *fi = stex_format_get(b->format);
     if (rep->swizzled)
@@ -125,6 +125,14 @@ void compare_bounds_print_text(const compare_report *rep, const stex_bounds *b,
     }
     if (r->outside > r->listed)
         printf("  ... and %" PRIu64 " more\n", r->outside - r->listed);
+}
+
+void compare_bounds_print_text(const compare_report *rep, const stex_bounds *b,
+                               const stex_bounds_result *r)
+{
+    print_verdict(rep, b, r);
+    if (rep->diff)
+        printf("wrote %s (its legend below the texels)\n", rep->diff);
 }
 
 /* A value for JSON: a number, or NaN / inf as a string. */
@@ -214,5 +222,10 @@ void compare_bounds_print_json(const compare_report *rep, const stex_bounds *b,
         fputs(i ? ", " : "", stdout);
         json_miss(b, &r->first[i]);
     }
-    puts("]}");
+    fputs("], \"diff_png\": ", stdout);
+    if (rep->diff)
+        cli_json_string(stdout, rep->diff);
+    else
+        fputs("null", stdout);
+    puts("}");
 }

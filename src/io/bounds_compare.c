@@ -4,6 +4,8 @@
  * unconstrained value passes and is counted under its reason. */
 #include "io/io_internal.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
@@ -137,4 +139,77 @@ stex_status stex_compare_bounds(const stex_bounds *b, const stex_image *a, stex_
             }
     sort_reasons(res);
     return res->outside ? STEX_MISMATCH : STEX_OK;
+}
+
+/* The diff picture's colours against bounds, least severe first: a texel
+ * takes its worst channel's.  As stex_write_diff_png's where they mean the
+ * same (docs/file-formats.md). */
+enum { BP_INSIDE, BP_FREE, BP_ZERO, BP_1, BP_16, BP_256, BP_4096, BP_HUGE, BP_NAN, BP_COUNT };
+static const struct {
+    uint8_t rgb[3];
+    const char *label; /* %s: the unit */
+} BOUND_PAINT[BP_COUNT] = {
+    [BP_INSIDE] = {{40, 40, 40}, "inside"},
+    [BP_FREE] = {{40, 80, 255}, "unconstrained (anything passes)"},
+    [BP_ZERO] = {{0, 224, 224}, "outside: sign of zero"},
+    [BP_1] = {{255, 0, 0}, "outside: 1 %s"},
+    [BP_16] = {{255, 64, 0}, "outside: 2-15 %s"},
+    [BP_256] = {{255, 128, 0}, "outside: 16-255 %s"},
+    [BP_4096] = {{255, 192, 0}, "outside: 256-4095 %s"},
+    [BP_HUGE] = {{255, 255, 0}, "outside: 4096 %s or more"},
+    [BP_NAN] = {{255, 0, 255}, "outside: NaN where none may be"},
+};
+
+static unsigned bound_paint(stex_bound_verdict v, uint64_t d)
+{
+    switch (v) {
+    case STEX_BOUND_INSIDE:
+        return BP_INSIDE;
+    case STEX_BOUND_UNCONSTRAINED:
+        return BP_FREE;
+    case STEX_BOUND_OUTSIDE:
+        return d == 0 ? BP_ZERO : d == 1 ? BP_1 : d < 16 ? BP_16 : d < 256 ? BP_256
+               : d < 4096 ? BP_4096 : BP_HUGE;
+    default:
+        return BP_NAN;
+    }
+}
+
+stex_status stex_write_bounds_diff_png(const char *path, const stex_bounds *b,
+                                       const stex_image *actual)
+{
+    stex_bounds_result r;
+    stex_status st = stex_compare_bounds(b, actual, &r);
+    if (st && st != STEX_MISMATCH)
+        return st;
+    const stex_format_info *fi = stex_format_get(b->format);
+    uint32_t w = b->width, h = b->height * b->depth;
+    uint8_t *paint = malloc((size_t)w * h);
+    if (!paint)
+        return stex_fail(STEX_OUT_OF_MEMORY, "diff picture: out of memory");
+    io_legend_row rows[BP_COUNT];
+    memset(rows, 0, sizeof rows);
+    const stex_bound *v = b->v;
+    for (uint32_t z = 0; z < b->depth; z++)
+        for (uint32_t y = 0; y < b->height; y++)
+            for (uint32_t x = 0; x < w; x++) {
+                const uint8_t *t = stex_image_texel(actual, x, y, z);
+                unsigned worst = BP_INSIDE;
+                for (unsigned c = 0; c < b->channels; c++, v++) {
+                    stex_bound_miss m;
+                    stex_bound_verdict verdict = stex_bound_check(b->format, c, v, t, &m);
+                    unsigned k = bound_paint(verdict, m.distance);
+                    worst = k > worst ? k : worst;
+                }
+                paint[((size_t)z * b->height + y) * w + x] = (uint8_t)worst;
+                rows[worst].count++;
+            }
+    for (unsigned k = 0; k < BP_COUNT; k++) {
+        memcpy(rows[k].rgb, BOUND_PAINT[k].rgb, 3);
+        snprintf(rows[k].label, sizeof rows[k].label, BOUND_PAINT[k].label,
+                 is_float(fi) ? "ULP" : "LSB");
+    }
+    st = io_write_paint_png(path, paint, w, h, rows, BP_COUNT);
+    free(paint);
+    return st;
 }

@@ -375,27 +375,7 @@ stex_status stex_write_diff_png(const char *path, const stex_image *golden,
             snprintf(rows[k].label, sizeof rows[k].label, PAINT[k].label,
                      is_float(fi) ? "ULP" : "LSB");
     }
-    /* a small texture is scaled up (whole pixels per texel) until the
-     * picture is about 256 pixels on its longer side, so one texel shows;
-     * the legend goes below, the picture widened (black) if it is narrower */
-    uint32_t longer = w > h ? w : h, k = longer >= 256 ? 1 : 256 / longer;
-    uint32_t lw, lh;
-    io_legend_size(rows, PAINTS, &lw, &lh);
-    uint32_t pw = w * k > lw ? w * k : lw, ph = h * k + lh;
-    uint8_t *rgba = calloc((size_t)pw * ph, 4);
-    if (!rgba) {
-        free(paint);
-        return stex_fail(STEX_OUT_OF_MEMORY, "diff picture: out of memory");
-    }
-    for (size_t i = 0; i < (size_t)pw * ph; i++)
-        rgba[i * 4 + 3] = 255;
-    for (uint32_t y = 0; y < h * k; y++)
-        for (uint32_t x = 0; x < w * k; x++)
-            memcpy(rgba + ((size_t)y * pw + x) * 4, PAINT[paint[(size_t)(y / k) * w + x / k]].rgb,
-                   3);
-    io_legend_draw(rgba, pw, 0, h * k, rows, PAINTS);
-    st = stex_write_png_rgba8(path, rgba, pw, ph);
-    free(rgba);
+    st = io_write_paint_png(path, paint, w, h, rows, PAINTS);
     free(paint);
     return st;
 }

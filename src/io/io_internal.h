@@ -106,5 +106,9 @@ void io_legend_size(const io_legend_row *rows, size_t n, uint32_t *w, uint32_t *
 /* Draws it into an RGBA picture `width` pixels wide, top-left at (x0, y0). */
 void io_legend_draw(uint8_t *rgba, uint32_t width, uint32_t x0, uint32_t y0,
                     const io_legend_row *rows, size_t n);
+/* A diff picture: texel i (w x h, layers stacked) in the colour of
+ * rows[paint[i]], scaled up to about 256 pixels, the legend below. */
+stex_status io_write_paint_png(const char *path, const uint8_t *paint, uint32_t w, uint32_t h,
+                               const io_legend_row *rows, size_t n);
 
 #endif

@@ -4,7 +4,10 @@
 #include "io/io_internal.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "common/error.h"
 
 /* Rows of 5 pixels, top to bottom; bit 4 is the leftmost pixel. */
 static const uint8_t GLYPH[64][7] = {
@@ -127,4 +130,28 @@ void io_legend_draw(uint8_t *rgba, uint32_t width, uint32_t x0, uint32_t y0,
         row_text(rows, n, i, buf, sizeof buf);
         draw_text(rgba, width, x0 + TEXT_X, y + 1, buf);
     }
+}
+
+stex_status io_write_paint_png(const char *path, const uint8_t *paint, uint32_t w, uint32_t h,
+                               const io_legend_row *rows, size_t n)
+{
+    /* a small texture is scaled up (whole pixels per texel) until the
+     * picture is about 256 pixels on its longer side, so one texel shows;
+     * the legend goes below, the picture widened (black) if it is narrower */
+    uint32_t longer = w > h ? w : h, k = longer >= 256 ? 1 : 256 / longer;
+    uint32_t lw, lh;
+    io_legend_size(rows, n, &lw, &lh);
+    uint32_t pw = w * k > lw ? w * k : lw, ph = h * k + lh;
+    uint8_t *rgba = calloc((size_t)pw * ph, 4);
+    if (!rgba)
+        return stex_fail(STEX_OUT_OF_MEMORY, "diff picture: out of memory");
+    for (size_t i = 0; i < (size_t)pw * ph; i++)
+        rgba[i * 4 + 3] = 255;
+    for (uint32_t y = 0; y < h * k; y++)
+        for (uint32_t x = 0; x < w * k; x++)
+            memcpy(rgba + ((size_t)y * pw + x) * 4, rows[paint[(size_t)(y / k) * w + x / k]].rgb, 3);
+    io_legend_draw(rgba, pw, 0, h * k, rows, n);
+    stex_status st = stex_write_png_rgba8(path, rgba, pw, ph);
+    free(rgba);
+    return st;
 }

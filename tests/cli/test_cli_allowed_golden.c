@@ -99,6 +99,26 @@ static void test_outside(void **state)
     assert_non_null(strstr(r.out, "NaN, none allowed"));
     cli_free(&r);
 
+    /* the picture: each texel in its verdict's colour (docs/file-formats.md),
+     * 64 pixels a texel (4 texels scaled to 256) */
+    char png[512];
+    path_in(png, sizeof png, "bad.png");
+    r = run_stex("compare '%s' '%s' --diff '%s'", golden, rb, png);
+    CLI_EXPECT(r, 1, NULL);
+    assert_non_null(strstr(r.out, "wrote"));
+    cli_free(&r);
+    stex_image pic;
+    assert_int_equal(stex_read_png(png, &pic), STEX_OK);
+    static const uint8_t colour[4][3] = {
+        {255, 64, 0},  /* 3 ULP outside: the 2-15 units colour */
+        {255, 0, 255}, /* a NaN where none may be */
+        {40, 40, 40},  /* inside */
+        {40, 80, 255}, /* unconstrained */
+    };
+    for (uint32_t x = 0; x < 4; x++)
+        assert_memory_equal(stex_image_texel(&pic, x * 64 + 32, 32, 0), colour[x], 3);
+    stex_image_free(&pic);
+
     r = run_stex("compare '%s' '%s' --json", golden, rb);
     CLI_EXPECT(r, 1, NULL);
     json_error_t e;
@@ -127,16 +147,13 @@ static void test_outside(void **state)
     cli_free(&r);
 }
 
-/* Companions that do not belong together, and what an allowed golden
- * cannot do. */
+/* Companions that do not belong together. */
 static void test_refused(void **state)
 {
     (void)state;
     char rb[512], alw[600], keep[600];
     readback("ok.bin", (float[4]){q_lo, q_lo, q_lo, 0}, rb, sizeof rb);
-    cli_result r = run_stex("compare '%s' '%s' --diff '%s/d.png'", golden, rb, cli_dir);
-    CLI_EXPECT(r, 2, "--diff: no picture is drawn against an allowed golden");
-    cli_free(&r);
+    cli_result r;
     snprintf(alw, sizeof alw, "%s.allowed", golden);
     snprintf(keep, sizeof keep, "%s.keep", golden);
     assert_int_equal(rename(alw, keep), 0);
@@ -201,11 +218,11 @@ static int compare_code(const char *golden_bin, const char *readback)
     return code;
 }
 
-/* A shader of our own: r = 1 / (2x + 3) in r32float (no quotient exact).  WGSL allows a
- * quotient within 2.5 ULP of the exact value: the correctly rounded one
- * and 2 floats either side are inside whatever the device; 4 floats away
- * (more than 2.5 ULP plus the rounding of the bound) are outside.  g = the
- * same value, b a float loop whose exit depends on the device's rounding. */
+/* A shader of our own: r = 1 / (2x + 3) in r32float (no quotient exact).
+ * WGSL allows a quotient within 2.5 ULP of the exact value: the correctly
+ * rounded one and 2 floats either side are inside whatever the device; 6
+ * floats away are outside under any reading (the CTS's rounds each end of
+ * the 2.5 ULP interval outward once more, which reaches 4 at most). */
 static void test_run_wgsl(void **state)
 {
     (void)state;
@@ -229,9 +246,10 @@ static void test_run_wgsl(void **state)
     assert_non_null(a);
     assert_int_equal(json_integer_value(json_object_get(a, "values")), 8);
     assert_int_equal(json_integer_value(json_object_get(a, "unconstrained")), 0);
-    /* 2.5 ULP either side: at least 4 ULP wide, at most 6 (rounded outward) */
+    /* 2.5 ULP either side: at least 4 ULP wide, at most 8 (each end rounded
+     * outward twice) */
     json_int_t w = json_integer_value(json_object_get(a, "median_width"));
-    assert_true(w >= 4 && w <= 6);
+    assert_true(w >= 4 && w <= 8);
     json_t *files = json_object_get(o, "files");
     bool lists_allowed = false;
     for (size_t i = 0; i < json_array_size(files); i++)
@@ -250,9 +268,9 @@ static void test_run_wgsl(void **state)
             if (compare_code(bin, rb) != 0)
                 fail_msg("x = %u: 1/%u %+d ULP refused", x, 2 * x + 3, k);
         }
-        perturbed(bin, "out.bin", x, step_float(q, x % 2 ? 4 : -4), rb, sizeof rb);
+        perturbed(bin, "out.bin", x, step_float(q, x % 2 ? 6 : -6), rb, sizeof rb);
         if (compare_code(bin, rb) != 1)
-            fail_msg("x = %u: 1/%u 4 ULP away accepted", x, 2 * x + 3);
+            fail_msg("x = %u: 1/%u 6 ULP away accepted", x, 2 * x + 3);
     }
     free(data);
 }
@@ -328,9 +346,9 @@ static void test_run_file_buffer(void **state)
         perturbed(bin, "b-in.bin", x, step_float(q, 2), rb, sizeof rb);
         if (compare_code(bin, rb) != 0)
             fail_msg("word %u: %u/9 + 2 ULP refused", x, x + 1);
-        perturbed(bin, "b-out.bin", x, step_float(q, -4), rb, sizeof rb);
+        perturbed(bin, "b-out.bin", x, step_float(q, -6), rb, sizeof rb);
         if (compare_code(bin, rb) != 1)
-            fail_msg("word %u: %u/9 - 4 ULP accepted", x, x + 1);
+            fail_msg("word %u: %u/9 - 6 ULP accepted", x, x + 1);
     }
 }
 
