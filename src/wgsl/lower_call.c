@@ -497,6 +497,59 @@ static wg_val numeric_const(wg_ctx *x, const wg_expr *e, const char *name, wg_va
     return (wg_val){.kind = V_CONST, .type = rt, .c = c};
 }
 
+/* Component c of constant v, as a double. */
+static double const_value(wg_ctx *x, wg_val v, uint32_t c)
+{
+    wg_cword w = v.c[c];
+    float f;
+    memcpy(&f, &w.u, 4);
+    switch (kind_of(x, wg_type_scalar(TS(x), v.type))) {
+    case TY_AINT: return (double)w.i;
+    case TY_AFLOAT: return w.f;
+    case TY_I32: return (double)(int32_t)w.u;
+    case TY_U32: return (double)w.u;
+    case TY_F16: return (double)stex_math_f16_to_float(w.u);
+    default: return (double)f;
+    }
+}
+
+/* The shader-creation errors of a numeric builtin whose other arguments
+ * are run-time values (WGSL 17.5, 17.6: "if ... are const-expressions"):
+ * clamp's constant low above its constant high, extractBits' and
+ * insertBits' constant offset + count past 32, ldexp's constant e2 past
+ * the bias + 1 of e1's type.  cv: the arguments, converted. */
+static bool partial_eval_ok(wg_ctx *x, const wg_expr *e, const char *name, const wg_val *cv,
+                            uint32_t n, uint32_t lanes)
+{
+    if (!strcmp(name, "clamp") && cv[1].kind == V_CONST && cv[2].kind == V_CONST) {
+        for (uint32_t c = 0; c < lanes; c++)
+            if (const_value(x, cv[1], c) > const_value(x, cv[2], c)) {
+                WG_ERR(x, e->loc, "const-eval", "clamp called with a constant 'low' (%g) "
+                       "greater than its constant 'high' (%g)", const_value(x, cv[1], c),
+                       const_value(x, cv[2], c));
+                return false;
+            }
+    }
+    bool bits = !strcmp(name, "extractBits") || !strcmp(name, "insertBits");
+    if (bits && cv[n - 2].kind == V_CONST && cv[n - 1].kind == V_CONST &&
+        (uint64_t)cv[n - 2].c[0].u + cv[n - 1].c[0].u > 32) {
+        WG_ERR(x, e->loc, "const-eval", "%s with a constant offset %u and count %u: their sum "
+               "passes 32", name, cv[n - 2].c[0].u, cv[n - 1].c[0].u);
+        return false;
+    }
+    if (!strcmp(name, "ldexp") && cv[1].kind == V_CONST) {
+        bool half = kind_of(x, wg_type_scalar(TS(x), cv[0].type)) == TY_F16;
+        int32_t bias = half ? 15 : 127;
+        for (uint32_t c = 0; c < lanes; c++)
+            if ((int32_t)cv[1].c[c].u > bias + 1) {
+                WG_ERR(x, e->loc, "const-eval", "ldexp with a constant e2 of %d: at most %d for "
+                       "%s", (int32_t)cv[1].c[c].u, bias + 1, half ? "f16" : "f32");
+                return false;
+            }
+    }
+    return true;
+}
+
 static wg_val numeric(wg_ctx *x, const wg_expr *e, const char *name, wg_val *args, uint32_t n)
 {
     wg_types *ts = TS(x);
@@ -515,9 +568,8 @@ static wg_val numeric(wg_ctx *x, const wg_expr *e, const char *name, wg_val *arg
     int t = args[0].type;
     for (uint32_t i = 1; i < common_n && t >= 0; i++) {
         uint32_t la = wg_type_lanes(ts, t), lb = wg_type_lanes(ts, args[i].type);
-        if (la > 1 && lb == 1 && (!strcmp(name, "mix") || !strcmp(name, "step") ||
-                                  !strcmp(name, "clamp")))
-            continue; /* a scalar blend factor / bound: splatted below */
+        if (la > 1 && lb == 1 && i == 2 && !strcmp(name, "mix"))
+            continue; /* mix(vecN, vecN, f32): the blend factor, splatted below */
         t = wg_common_type(x, t, args[i].type);
     }
     if (t < 0 || !wg_type_is_numeric(ts, t)) {
@@ -529,6 +581,9 @@ static wg_val numeric(wg_ctx *x, const wg_expr *e, const char *name, wg_val *arg
     bool all_const = true;
     for (uint32_t i = 0; i < n; i++)
         all_const &= args[i].kind == V_CONST;
+    if (all_const && !strcmp(name, "clamp") &&
+        !partial_eval_ok(x, e, name, args, n, wg_type_lanes(ts, t)))
+        return wg_error_val();
     if (all_const) /* a const-expression (or an override-expression) */
         return numeric_const(x, e, name, args, n, t, common_n);
     uint32_t lanes = wg_type_lanes(ts, t);
@@ -536,6 +591,7 @@ static wg_val numeric(wg_ctx *x, const wg_expr *e, const char *name, wg_val *arg
     int ct = wg_type_concrete(ts, t);
     int cs = wg_type_scalar(ts, ct);
     uint32_t regs[4];
+    wg_val cv[4];
     for (uint32_t i = 0; i < n; i++) {
         int want = i < common_n ? ct : tail_u32 ? T_U32 : !strcmp(name, "ldexp")
                                                           ? wg_type_with_scalar(ts, ct, T_I32) : ct;
@@ -546,6 +602,7 @@ static wg_val numeric(wg_ctx *x, const wg_expr *e, const char *name, wg_val *arg
         wg_val a = wg_convert(x, args[i], want, e->args[i]->loc, "the argument");
         if (a.kind == V_ERROR)
             return a;
+        cv[i] = a;
         regs[i] = wg_to_reg(x, a, e->args[i]->loc);
         if (wg_type_lanes(ts, a.type) == 1 && lanes > 1) { /* splat */
             uint32_t d = wg_reg_alloc(x, lanes);
@@ -556,6 +613,8 @@ static wg_val numeric(wg_ctx *x, const wg_expr *e, const char *name, wg_val *arg
             regs[i] = d;
         }
     }
+    if (!partial_eval_ok(x, e, name, cv, n, lanes))
+        return wg_error_val();
     wg_type_kind sk = kind_of(x, cs);
     /* integer overloads the math table leaves out: exact, done here */
     if (sk != TY_F32 && sk != TY_F16 &&

@@ -137,6 +137,13 @@ static int struct_type(wg_ctx *x, wg_global *g)
             return -1;
         }
         const wg_type *mt = wg_ty(x->types, m[i].type);
+        if (!wg_type_plain(x->types, m[i].type)) { /* WGSL 6.2.10: plain member types */
+            WG_ERR(x, d->params[i].loc, "struct-types", "struct %s's member '%s' cannot be %s "
+                   "(a member is a number, vector, matrix, atomic, array or struct)", d->name,
+                   m[i].name, wg_tname(x, m[i].type));
+            free(m);
+            return -1;
+        }
         if (mt->kind == TY_ARRAY && mt->n == 0 && i + 1 != d->nparams)
             WG_ERR(x, d->params[i].loc, "runtime-sized-array",
                    "a runtime-sized array must be the last member of a struct");

@@ -148,6 +148,38 @@ static void test_partial_evaluation(void **s)
     WGSL_CHECK(PARTIAL_EVAL);
 }
 
+/* call,builtin,clamp:low_high / mismatched / values, insertBits and
+ * extractBits:count_offset, ldexp:partial_values: a builtin's constant
+ * arguments are checked though another is a run-time value - clamp's low
+ * at most its high, offset + count at most 32, ldexp's e2 at most bias + 1
+ * (128 for f32) - and clamp takes no scalar bounds for a vector (WGSL
+ * 17.5: clamp(e: T, low: T, high: T); only mix has a scalar blend). */
+#define RUNTIME "fn foo() {\n  var v : f32;\n  var e : u32;\n  var nb : u32;\n  var w : vec3f;\n"
+static const wgsl_case BUILTIN_PARTIAL[] = {
+    {"clamp:low_high:type=f32;lowStage=constant;highStage=constant;low=1;high=0",
+     RUNTIME "  let tmp = clamp(v, 1.0f, 0.0f);\n}\n", "[const-eval]"},
+    {"clamp:low_high:low=1;high=1", RUNTIME "  let tmp = clamp(v, 1.0f, 1.0f);\n}\n", NULL},
+    {"clamp:low_high:lowStage=runtime", RUNTIME "  let tmp = clamp(v, v, 0.0f);\n}\n", NULL},
+    {"clamp:values:stage=constant;type=f16", "enable f16;\n"
+     "const v  = clamp(-65504.0h, -63.96875h, -65504.0h);\n", "[const-eval]"},
+    {"clamp:mismatched:e=vec2<abstract-int>", "const v  = clamp(vec2(1, 1), 0, 2);\n",
+     "[builtin-functions]"},
+    {"insertBits:count_offset:offset=2;count=31", RUNTIME
+     "  let tmp = insertBits(e, nb, 2u, 31u);\n}\n", "[const-eval]"},
+    {"extractBits:count_offset:offset=1;count=31", RUNTIME
+     "  let tmp = extractBits(e, 1u, 31u);\n}\n", NULL},
+    {"ldexp:partial_values:typeA=f32;value=129", RUNTIME "  let tmp = ldexp(v, i32(129));\n}\n",
+     "[const-eval]"},
+    {"ldexp:partial_values:typeA=f32;value=128", RUNTIME "  let tmp = ldexp(v, 128);\n}\n", NULL},
+    {"mix(vec3f, vec3f, f32)", RUNTIME "  let tmp = mix(w, w, 0.5);\n}\n", NULL},
+};
+
+static void test_builtin_partial_evaluation(void **s)
+{
+    (void)s;
+    WGSL_CHECK(BUILTIN_PARTIAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -157,6 +189,7 @@ int main(void)
         cmocka_unit_test(test_barriers_only_in_compute),
         cmocka_unit_test(test_bool_xor),
         cmocka_unit_test(test_partial_evaluation),
+        cmocka_unit_test(test_builtin_partial_evaluation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -215,6 +215,27 @@ static void test_graphics_stages(void **s)
     WGSL_CHECK(STAGES);
 }
 
+/* shader_io,locations:type:use_struct=true with a texture or sampler type
+ * (the module crashed the process, SIGFPE in the struct's layout): a
+ * struct's members are plain types (WGSL 6.2.10) - no texture, sampler or
+ * pointer. */
+static const wgsl_case STRUCT_MEMBERS[] = {
+    {"locations:type:use_struct=true;type=texture_2d<f32>",
+     "struct S {\n  @location(0) @interpolate(flat, either) value : texture_2d<f32>,\n}\n"
+     "@fragment fn main(s : S) {}\n", "[struct-types]"},
+    {"types,struct: a sampler member", "struct S { a : sampler }\n", "[struct-types]"},
+    {"types,struct: a pointer member", "struct S { p : ptr<function, u32> }\n",
+     "[struct-types]"},
+    {"types,struct: an atomic and a runtime-sized array",
+     "struct S { n : atomic<u32>, a : array<u32> }\n", NULL},
+};
+
+static void test_struct_member_types(void **s)
+{
+    (void)s;
+    WGSL_CHECK(STRUCT_MEMBERS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -224,6 +245,7 @@ int main(void)
         cmocka_unit_test(test_private_from_override_runs),
         cmocka_unit_test(test_struct_location_is_evaluated),
         cmocka_unit_test(test_graphics_stages),
+        cmocka_unit_test(test_struct_member_types),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
