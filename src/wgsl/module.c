@@ -895,7 +895,8 @@ static stex_status pipeline_create(stex_device *d, const stex_wgsl_module *mod,
     free(cv.v);
     if (ok && !diags.count)
     {
-        wg_opt_float_rewrites(xp, stex_device_profile(d)); /* the device compiler's */
+        if (!opt || !opt->allowed) /* allowed mode runs the program as written */
+            wg_opt_float_rewrites(xp, stex_device_profile(d)); /* the device compiler's */
         wg_optimize(xp); /* out of memory: the program as lowered */
         wg_prepare(xp); /* out of memory: zero_regs NULL, every register zeroed */
         /* the profile's tables for the builtins it calls are loaded here,

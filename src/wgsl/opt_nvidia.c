@@ -306,6 +306,31 @@ static void contract(const state *s, wg_ins *i)
         to_math(i, add ? STEX_MATH_SUB_MUL_F32 : STEX_MATH_ADD_MUL_F32, yn->ra, yn->rb, a, 3);
 }
 
+/* A quotient read only by a sum or difference is a product by the
+ * reciprocal, fused (probes div_add, div_sub, loop_div): a / b + c =
+ * fma(a, rcp(b), c); the division, read only here, becomes the
+ * reciprocal. */
+static bool contract_quotient(state *s, const uses *u, wg_program *p, wg_ins *i)
+{
+    stex_math_fn fn = (stex_math_fn)i->imm;
+    if (fn != STEX_MATH_ADD_F32 && fn != STEX_MATH_SUB_F32)
+        return false;
+    bool add = fn == STEX_MATH_ADD_F32;
+    const pdef *x = single_use(u, i->a) ? holds(s, i->a, STEX_MATH_DIV_F32) : NULL;
+    const pdef *y = single_use(u, i->b) ? holds(s, i->b, STEX_MATH_DIV_F32) : NULL;
+    const pdef *q = x ? x : y;
+    if (!q || s->known[q->rb])
+        return false; /* a constant divisor: the compiler multiplies by its reciprocal */
+    uint32_t t = x ? i->a : i->b, other = x ? i->b : i->a, num = q->ra;
+    to_math(&p->code[q->at], STEX_MATH_RECIP_F32, q->rb, 0, 0, 1);
+    s->def[t].has = false;
+    if (x)
+        to_math(i, add ? STEX_MATH_MUL_ADD_F32 : STEX_MATH_MUL_SUB_F32, num, t, other, 3);
+    else
+        to_math(i, add ? STEX_MATH_ADD_MUL_F32 : STEX_MATH_SUB_MUL_F32, num, t, other, 3);
+    return true;
+}
+
 static void rewrite(state *s, const uses *u, wg_program *p, uint32_t j)
 {
     wg_ins *i = &p->code[j];
@@ -314,6 +339,8 @@ static void rewrite(state *s, const uses *u, wg_program *p, uint32_t j)
     if (fold(s, i) || factor(s, u, p, i) || reassociate(s, u, p, i))
         return;
     contract(s, i);
+    if (i->op == OP_MATH && (i->imm == STEX_MATH_ADD_F32 || i->imm == STEX_MATH_SUB_F32))
+        contract_quotient(s, u, p, i);
 }
 
 /* x / sqrt(y) as x * inverseSqrt(y), where every reader of the root
@@ -437,7 +464,8 @@ void wg_opt_nvidia(wg_exec_program *xp)
             continue;
         stex_math_fn fn = (stex_math_fn)i->imm;
         const pdef *neg = fn == STEX_MATH_NEG_F32 ? holds(&s, i->a, STEX_MATH_MUL_F32) : NULL;
-        if (fn == STEX_MATH_MUL_F32 || fn == STEX_MATH_ADD_F32 || fn == STEX_MATH_SUB_F32)
+        if (fn == STEX_MATH_MUL_F32 || fn == STEX_MATH_ADD_F32 || fn == STEX_MATH_SUB_F32 ||
+            fn == STEX_MATH_DIV_F32)
             s.def[i->d] = (pdef){true, fn, i->a, i->b, s.vn[i->a], s.vn[i->b], j};
         else if (neg)
             s.def[i->d] = (pdef){true, STEX_MATH_NEG_F32, neg->ra, neg->rb, neg->va, neg->vb, j};
