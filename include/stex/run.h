@@ -45,6 +45,7 @@
 #include "stex/io.h"
 #include "stex/resource.h"
 #include "stex/status.h"
+#include "stex/wgsl.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -104,6 +105,9 @@ typedef struct stex_run_options {
      * stex_wgsl_options. */
     uint32_t subgroup_width;
     uint64_t max_steps;
+    /* Which executor runs the WGSL pipelines (stex_wgsl_options.executor;
+     * 0: the interpreter). */
+    stex_wgsl_executor executor;
     /* Folders besides the run file's own whose files it may name (copied;
      * "/" allows every file).  A run file names only files inside its own
      * folder: an absolute path, a '..' or a symbolic link leading out of it

@@ -163,6 +163,27 @@ typedef struct stex_wgsl_override {
  * and the Node provider default to it too. */
 #define STEX_WGSL_SUBGROUP_WIDTH_DEFAULT 64
 
+/* Which executor runs a pipeline's dispatches.  The JIT compiles the
+ * pipeline's bytecode to native code through LLVM (when this build has it:
+ * stex_wgsl_jit_available) and gives the interpreter's results, byte for
+ * byte, race reports included; what it cannot compile - a construct it
+ * does not cover, allowed mode, the interleaved schedule, a build without
+ * LLVM - runs on the interpreter, said once through stex_wgsl_set_notice. */
+typedef enum stex_wgsl_executor {
+    STEX_WGSL_EXECUTOR_INTERPRETER = 0,
+    STEX_WGSL_EXECUTOR_JIT
+} stex_wgsl_executor;
+
+/* Whether this build has the JIT (LLVM was found when it was built). */
+STEX_API bool stex_wgsl_jit_available(void);
+
+/* Where the library's notices go (the library never prints): fn is called
+ * with a line of text, once per process for each distinct notice (a JIT
+ * pipeline run on the interpreter, and why).  NULL (the default): nowhere.
+ * Set it before creating pipelines. */
+typedef void (*stex_wgsl_notice_fn)(void *user, const char *text);
+STEX_API void stex_wgsl_set_notice(stex_wgsl_notice_fn fn, void *user);
+
 typedef struct stex_wgsl_options {
     /* lanes run in lock step: 1..64; 0 = STEX_WGSL_SUBGROUP_WIDTH_DEFAULT */
     uint32_t subgroup_width;
@@ -180,6 +201,8 @@ typedef struct stex_wgsl_options {
      * which the pipeline's dispatches keep, beside every float word they
      * compute, the set of values a conformant device may hold there. */
     struct stex_allowed *allowed;
+    /* Which executor runs its dispatches (0: the interpreter, the reference). */
+    stex_wgsl_executor executor;
 } stex_wgsl_options;
 
 /* createComputePipeline with layout 'auto' from entry point `entry_point`

@@ -52,6 +52,7 @@ static const char EPILOGUE[] =
     "  stex run difundir --seed 7 --threads 2 --race-check   # shuffled, seed 7\n"
     "  stex run blur --in photo.png --out blurred.png\n"
     "  stex run box3x3-texture --size 64x64 --executor c --out c.bin\n"
+    "  stex run decaer --size 512x512 --executor jit --out jit.bin\n"
     "  stex run difundir --size 32x32 --threads 1 --subgroup-size 1 --race-check\n"
     "  stex run shader.json --fail-on-race --races all  # CI: exit 3 on a race\n"
     "  stex run --replay golden.bin.json             # byte-identical?\n"
@@ -144,14 +145,17 @@ static bool parse_constant(const char *cmd, const char *s, void *field)
     return true;
 }
 
-/* --executor: wgsl (true) or c (false) */
+/* --executor: wgsl (wgsl true), jit (wgsl and jit true) or c (false);
+ * field is the options' wgsl */
 static bool parse_executor(const char *cmd, const char *s, void *field)
 {
-    if (strcmp(s, "wgsl") && strcmp(s, "c")) {
-        cli_usage(cmd, "--executor: unknown executor '%s' (accepted: c, wgsl)", s);
+    if (strcmp(s, "wgsl") && strcmp(s, "c") && strcmp(s, "jit")) {
+        cli_usage(cmd, "--executor: unknown executor '%s' (accepted: c, jit, wgsl)", s);
         return false;
     }
-    *(bool *)field = !strcmp(s, "wgsl");
+    run_opts *o = (run_opts *)(void *)((char *)field - offsetof(run_opts, wgsl));
+    o->wgsl = strcmp(s, "c") != 0;
+    o->jit = !strcmp(s, "jit");
     return true;
 }
 
@@ -241,8 +245,10 @@ static const cli_option run_options[] = {
     {.name = "executor", .kind = CLI_CUSTOM, .parse = parse_executor, .at = AT(wgsl),
      .metavar = "E", .help = "wgsl (default): the kernel's WGSL (--print-wgsl) and\n"
              "run file (docs/kernels.md) through stex's WGSL\n"
-             "interpreter; c: its C version, several times faster,\n"
-             "the same bytes for race-free kernels"},
+             "interpreter; jit: the same WGSL compiled to native\n"
+             "code (LLVM), the interpreter's bytes and races; c:\n"
+             "its C version, several times faster, the same\n"
+             "bytes for race-free kernels"},
     {.name = "subgroup-size", .kind = CLI_U32, .at = AT(subgroup), .metavar = "N", .min = 1,
      .max = 64, .help = CLI_SUBGROUP_HELP},
     {.name = "max-steps", .kind = CLI_U64, .at = AT(max_steps), .metavar = "N",
@@ -633,6 +639,7 @@ static int execute(const run_opts *o, const stex_kernel *k, const stex_kernel_se
     cli_program *prog = NULL;
     cli_program_desc pd = {.kernel = k, .wgsl = o->wgsl, .setup = *setup, .profile = o->profile,
                            .subgroup_width = o->subgroup, .max_steps = o->max_steps,
+                           .executor = o->jit ? STEX_WGSL_EXECUTOR_JIT : 0,
                            .progress = o->quiet ? NULL : cli_progress_note};
     recorder rec = {0};
     stex_image out = {0};
@@ -706,7 +713,7 @@ static int run_file(const cli_args *a, run_opts *o)
                            .threads = o->record ? 1 : o->threads, .seed = o->seed,
                            .profile = o->profile, .schedule = o->schedule, .vis = o->vis,
                            .oob = o->oob, .subgroup = o->subgroup, .max_steps = o->max_steps,
-                           .allow = &o->allow, .out_dir = o->out_dir, .force = o->force,
+                           .executor = o->jit ? STEX_WGSL_EXECUTOR_JIT : 0, .allow = &o->allow, .out_dir = o->out_dir, .force = o->force,
                            .quiet = o->quiet, .record = o->record, .scale = o->scale};
     f.races = o->races;
     f.fail_on_race = o->fail_on_race;

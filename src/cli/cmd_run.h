@@ -27,6 +27,7 @@ typedef struct run_constants {
 
 typedef struct run_opts {
     bool list, json, race_check, record, print_wgsl, print_run, wgsl; /* wgsl: --executor wgsl */
+    bool jit;                   /* --executor jit: the WGSL through the JIT (wgsl too) */
     uint32_t size[3], threads, iterations; /* size[0] == 0: the kernel's own */
     uint32_t subgroup;          /* --subgroup-size (WGSL; 0 = RUN_WGSL_SUBGROUP) */
     uint64_t max_steps;         /* --max-steps (WGSL; 0 = the interpreter's default) */

@@ -40,6 +40,7 @@ bool cli_parse_allow_path(const char *cmd, const char *value, void *field)
 stex_run_options cli_run_file_options(const cli_run_file_opts *o)
 {
     return (stex_run_options){.subgroup_width = o->subgroup, .max_steps = o->max_steps,
+                              .executor = o->executor,
                               .allow_paths = o->allow ? o->allow->dir : NULL,
                               .allow_path_count = o->allow ? o->allow->n : 0,
                               .output_dir = o->out_dir, .record_allowed = o->record,

@@ -34,6 +34,7 @@ typedef struct cli_run_file_opts {
     stex_oob_load oob;
     uint32_t subgroup;     /* WGSL: lanes in lock step (0 = 32) */
     uint64_t max_steps;    /* WGSL: 0 = the interpreter's default */
+    stex_wgsl_executor executor; /* --executor jit: the JIT (0: the interpreter) */
     const cli_allow_paths *allow; /* --allow-paths (NULL: none) */
     const char *out_dir;   /* --out-dir: where the outputs' names start (NULL: as given) */
     bool force;            /* --force: overwrite a golden made under another profile */

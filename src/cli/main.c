@@ -1,6 +1,7 @@
 /* stex: the command-line front end.  `stex help` lists the subcommands. */
 #include "cli/cli.h"
 #include "cli/wrap.h"
+#include "stex/wgsl.h"
 
 #include <errno.h>
 #include <string.h>
@@ -64,9 +65,17 @@ static int dispatch(int argc, char **argv)
     return c ? c->run(argc - 1, argv + 1) : CLI_USAGE;
 }
 
+/* The library's notices (stex_wgsl_set_notice): a line on stderr each. */
+static void print_notice(void *user, const char *text)
+{
+    (void)user;
+    fprintf(stderr, "stex: %s\n", text);
+}
+
 int main(int argc, char **argv)
 {
     cli_wrap_terminals(); /* a terminal's lines within 80 columns */
+    stex_wgsl_set_notice(print_notice, NULL);
     int rc = cli_cancel_exit(dispatch(argc, argv));
     /* Output lost to a full disk or a closed pipe must not look like
      * success: the buffered rest is written here, and any failed write of

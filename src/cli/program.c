@@ -206,7 +206,7 @@ static stex_status execute(cli_program *p, const char *json, const stex_dispatch
     stex_run_options ro = {.before_step = before_step, .after_step = after_step,
                            .step_user = &(step_watch){p, after, user},
                            .subgroup_width = p->d.subgroup_width, .max_steps = p->d.max_steps,
-                           .allow_paths = p->d.allow_paths,
+                           .executor = p->d.executor, .allow_paths = p->d.allow_paths,
                            .allow_path_count = p->d.allow_path_count,
                            .progress = p->d.progress, .progress_user = p->d.progress_user,
                            .allowed = p->d.allowed};

@@ -16,6 +16,7 @@ typedef struct cli_program_desc {
     stex_profile_id profile;       /* the device's profile */
     uint32_t subgroup_width;       /* WGSL: lanes in lock step (0 = 64) */
     uint64_t max_steps;            /* WGSL: a sub-group's instructions per workgroup (0 = 2^32) */
+    stex_wgsl_executor executor;   /* WGSL: --executor jit (0: the interpreter) */
     const char *const *allow_paths; /* run file: other folders its files may be in */
     size_t allow_path_count;
     void (*progress)(void *user, uint64_t done, uint64_t total); /* WGSL: after each dispatch */

@@ -75,6 +75,7 @@ stex_status run_wgsl_pipeline(stex_run *r, run_module *m, const stex_run_shader 
         ov[i] = (stex_wgsl_override){s->constants[i].name, s->constants[i].value};
     stex_wgsl_options o = {.subgroup_width = r->opt.subgroup_width,
                            .max_steps = r->opt.max_steps, .overrides = ov,
+                           .executor = r->opt.executor,
                            .override_count = (uint32_t)s->constant_count,
                            .allowed = r->opt.allowed};
     if (!s->layout_auto) { /* its sample and sampler types are the pipeline's */

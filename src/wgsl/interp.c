@@ -642,10 +642,12 @@ static inline bool is_access(uint8_t op)
 /* Runs sub-group sg from its pc until a barrier, the end, or an error; n
  * is sg->n, a constant where run() expands this for full sub-groups.
  * interleave (a constant too): also stop (STOP_YIELD, resumed at sg->pc)
- * once sg->budget memory accesses have run. */
+ * once sg->budget memory accesses have run.  single (a constant): run the
+ * one instruction at sg->pc and stop with STOP_YIELD - the JIT's way to
+ * run an instruction it does not compile itself (jit.h). */
 STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
                                    const stex_profile *prof, uint8_t *kind, const uint32_t n,
-                                   const bool interleave)
+                                   const bool interleave, const bool single)
 {
     const wg_program *p = &xp->prog;
     const bool ieee = stex_math_f32_is_ieee(prof);
@@ -1163,6 +1165,8 @@ STEX__ALWAYS_INLINE stop run_lanes(const wg_exec_program *xp, subgroup *sg, stex
         }
         if (interleave && is_access(i->op) && --sg->budget == 0)
             STOP(STOP_YIELD);
+        if (single)
+            STOP(STOP_YIELD);
     }
 #undef STOP
 #undef RR
@@ -1181,22 +1185,113 @@ __attribute__((target("avx2"), noinline)) static stop run64_avx2(const wg_exec_p
                                                                  const stex_profile *prof,
                                                                  uint8_t *kind)
 {
-    return run_lanes(xp, sg, inv, prof, kind, 64, false);
+    return run_lanes(xp, sg, inv, prof, kind, 64, false, false);
 }
 #else
 #define RUN_AVX2 0
 #endif
 
+/* ---- the JIT's side (jit.h) ----
+ * A compiled program runs on the same sub-group state; what it does not
+ * compile itself it hands back one instruction at a time to run_lanes
+ * (single), so both executors share every instruction's code but the
+ * arithmetic and control flow the JIT emits. */
+#if RUN_AVX2
+__attribute__((target("avx2"), noinline)) static stop step64_avx2(const wg_exec_program *xp,
+                                                                  subgroup *sg,
+                                                                  stex_invocation *inv,
+                                                                  const stex_profile *prof,
+                                                                  uint8_t *kind)
+{
+    return run_lanes(xp, sg, inv, prof, kind, 64, false, true);
+}
+#endif
+
+typedef struct jit_run {
+    wg_jit_frame f;  /* first: the compiled code's frame is this */
+    const wg_exec_program *xp;
+    stex_invocation *inv;
+} jit_run;
+
+/* wg_jit_frame.step: instruction pc, through the interpreter's own code */
+static int jit_step(wg_jit_frame *f, uint32_t pc)
+{
+    jit_run *j = (jit_run *)(void *)f;
+    subgroup *sg = f->sg;
+    uint64_t steps = sg->steps;
+    uint8_t kind = 0;
+    stop s;
+    sg->pc = pc;
+#if RUN_AVX2
+    if (sg->n == 64 && __builtin_cpu_supports("avx2"))
+        s = step64_avx2(j->xp, sg, j->inv, f->prof, &kind);
+    else
+#endif
+    if (sg->n == 64)
+        s = run_lanes(j->xp, sg, j->inv, f->prof, &kind, 64, false, true);
+    else
+        s = run_lanes(j->xp, sg, j->inv, f->prof, &kind, sg->n, false, true);
+    sg->steps = steps; /* the JIT counts its own */
+    if (s == STOP_YIELD)
+        return -1;
+    f->pc = sg->pc;
+    f->kind = kind;
+    return (int)s;
+}
+
+/* wg_jit_frame.loop_check: the step limit and the cancel flag at a loop's
+ * end, as run_lanes' OP_LOOP_END (f->steps: the count with the loop end) */
+static int jit_loop_check(wg_jit_frame *f, uint32_t pc)
+{
+    jit_run *j = (jit_run *)(void *)f;
+    subgroup *sg = f->sg;
+    const wg_exec_program *xp = j->xp;
+    const wg_ins *i = &xp->prog.code[pc];
+    stex_lanes L = {j->inv, sg->lid, &sg->exec, sg->n, pc + 1};
+    if (f->steps > xp->max_steps) {
+        uint32_t first = (uint32_t)__builtin_ctzll(sg->exec);
+        stex_lanes_enter(&L, first);
+        exec_shader_error(j->inv, "%s:%u: the loop ran past --max-steps (%llu "
+                          "instructions of one sub-group in one workgroup) "
+                          "[max-steps]", xp->filename, i->line,
+                          (unsigned long long)xp->max_steps);
+        return 1;
+    }
+    if (stex_cancel_check(j->inv->exec->ctx->cancel)) {
+        exec_shader_error(j->inv, "%s:%u: stopped (the dispatch was cancelled)",
+                          xp->filename, i->line);
+        return 1;
+    }
+    return 0;
+}
+
+static stop run_jit(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
+                    const stex_profile *prof, uint8_t *kind)
+{
+    jit_run j = {{.regs = sg->r, .exec = &sg->exec, .slot = sg->slot, .sg = sg, .all = sg->all,
+                  .steps = sg->steps, .max_steps = xp->max_steps, .n = sg->n, .pc = sg->pc,
+                  .step = jit_step, .loop_check = jit_loop_check, .prof = prof},
+                 xp, inv};
+    int s = xp->jit_fn(&j.f);
+    sg->pc = j.f.pc;
+    sg->steps = j.f.steps;
+    *kind = (uint8_t)j.f.kind;
+    return (stop)s;
+}
+
 static stop run(const wg_exec_program *xp, subgroup *sg, stex_invocation *inv,
                 const stex_profile *prof, uint8_t *kind)
 {
+    /* the JIT's code is the program's at its width under its profile */
+    if (xp->jit_fn && prof == xp->jit_prof && sg->stride == xp->width)
+        return run_jit(xp, sg, inv, prof, kind);
 #if RUN_AVX2
     if (sg->n == 64 && __builtin_cpu_supports("avx2"))
         return run64_avx2(xp, sg, inv, prof, kind);
 #endif
     if (sg->n == 64)
-        return run_lanes(xp, sg, inv, prof, kind, 64, false);
-    return run_lanes(xp, sg, inv, prof, kind, sg->n, false);
+        return run_lanes(xp, sg, inv, prof, kind, 64, false, false);
+    return run_lanes(xp, sg, inv, prof, kind, sg->n, false, false);
 }
 
 /* run() under the interleaved schedule, yielding (64 lanes: their own copy) */
@@ -1204,8 +1299,8 @@ static stop run_yielding(const wg_exec_program *xp, subgroup *sg, stex_invocatio
                          const stex_profile *prof, uint8_t *kind)
 {
     if (sg->n == 64)
-        return run_lanes(xp, sg, inv, prof, kind, 64, true);
-    return run_lanes(xp, sg, inv, prof, kind, sg->n, true);
+        return run_lanes(xp, sg, inv, prof, kind, 64, true, false);
+    return run_lanes(xp, sg, inv, prof, kind, sg->n, true, false);
 }
 
 /* ---- which registers a workgroup must zero ----

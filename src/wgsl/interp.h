@@ -5,6 +5,7 @@
 
 #include "stex/dispatch.h"
 #include "wgsl/ir.h"
+#include "wgsl/jit.h"
 
 typedef struct wg_exec_program {
     wg_program prog;
@@ -31,6 +32,12 @@ typedef struct wg_exec_program {
     /* allowed mode (stex_wgsl_options.allowed): the shadows its dispatches
      * keep; the pipeline runs wg_ival_run_workgroup (interp_ival.c) */
     struct stex_allowed *allowed;
+    /* --executor jit (jit.h): the compiled program, run by wg_run_workgroup
+     * instead of the interpreter for sub-groups of `width` lanes under
+     * profile jit_prof (NULL: the interpreter runs it all) */
+    struct wg_jit_code *jit;
+    wg_jit_fn jit_fn;
+    const stex_profile *jit_prof;
 } wg_exec_program;
 
 /* A number no other program gets while the process runs. */

@@ -11,6 +11,7 @@
 
 #include "common/error.h"
 #include "dispatch/phase.h"
+#include "wgsl/executor.h"
 #include "wgsl/interp.h"
 #include "wgsl/interp_ival.h"
 #include "wgsl/locations.h"
@@ -819,6 +820,7 @@ static bool location_name(void *user, stex_race_memory m, uint32_t ref, uint64_t
 static void program_destroy(void *user)
 {
     wg_exec_program *xp = user;
+    wg_executor_release(xp);
     wg_locmap_free(xp->locs);
     program_free(&xp->prog);
     wg_unprepare(xp);
@@ -925,6 +927,7 @@ static stex_status pipeline_create(stex_device *d, const stex_wgsl_module *mod,
                                  .label = ep.pub.name,
                                  .shared_layout = own /* explicit: group-equivalent bind groups */};
         xp->allowed = opt ? opt->allowed : NULL;
+        wg_executor_setup(xp, stex_device_profile(d), opt ? opt->executor : 0);
         phase_executor x = {xp->allowed ? wg_ival_run_workgroup : wg_run_workgroup, xp,
                             program_destroy, wg_site_name, location_name};
         st = pipeline_create_with_executor(d, &pd, &x, out);
