@@ -1758,6 +1758,282 @@ static void op_sample(ictx *c, ilane *l, const wg_ins *i, const stex_lanes *L)
     }
 }
 
+/* ---- the lanes in step ----
+ * While no running lane's path is uncertain, a workgroup of up to 64
+ * invocations runs one instruction for every lane before the next, as
+ * interp.c's sub-group does: exec masks for control flow, integer
+ * operations of exact words inline, and every other instruction the
+ * per-lane function above for each running lane (the same sets).  At the
+ * first instruction that needs one lane's own path - a running lane's
+ * uncertain condition, a barrier, an instruction not served here - each
+ * lane takes the masks as its own (its exec and slot bits) and goes on
+ * alone from that instruction (run_lane).  Between barriers a race-free
+ * program's result does not depend on the order. */
+typedef struct group {
+    ilane *ls;
+    uint32_t n;
+    uint64_t exec;  /* running lanes */
+    uint64_t *slot; /* the masks of interp.c's slots */
+    uint64_t steps;
+} group;
+
+/* every lane of m has reg exact */
+static inline bool lanes_exact(const group *g, uint64_t m, uint32_t reg)
+{
+    for (; m; m &= m - 1)
+        if (g->ls[__builtin_ctzll(m)].ty[reg])
+            return false;
+    return true;
+}
+
+/* an integer operation of exact words, as the math layer computes it
+ * (src/math/int.c); false: not one of these */
+static inline bool int_op(stex_math_fn fn, uint32_t a, uint32_t b, uint32_t c, uint32_t *out)
+{
+    int32_t sa = (int32_t)a, sb = (int32_t)b, sc = (int32_t)c;
+    switch (fn) {
+    case STEX_MATH_ADD_I32: case STEX_MATH_ADD_U32: *out = a + b; return true;
+    case STEX_MATH_SUB_I32: case STEX_MATH_SUB_U32: *out = a - b; return true;
+    case STEX_MATH_MUL_I32: case STEX_MATH_MUL_U32: *out = a * b; return true;
+    case STEX_MATH_MIN_I32: *out = (uint32_t)(sa < sb ? sa : sb); return true;
+    case STEX_MATH_MIN_U32: *out = a < b ? a : b; return true;
+    case STEX_MATH_CLAMP_I32: {
+        int32_t m = sa > sb ? sa : sb;
+        *out = (uint32_t)(m < sc ? m : sc);
+        return true;
+    }
+    case STEX_MATH_CLAMP_U32: {
+        uint32_t m = a > b ? a : b;
+        *out = m < c ? m : c;
+        return true;
+    }
+    case STEX_MATH_SHL_I32: case STEX_MATH_SHL_U32: *out = a << (b & 31); return true;
+    case STEX_MATH_SHR_U32: *out = a >> (b & 31); return true;
+    case STEX_MATH_I32_TO_U32: case STEX_MATH_U32_TO_I32: *out = a; return true;
+    default: return false;
+    }
+}
+
+/* OP_MATH of integers on exact words in every running lane: false when
+ * it is not one */
+static bool group_int_math(group *g, const wg_ins *i)
+{
+    stex_math_fn fn = (stex_math_fn)i->imm;
+    uint32_t nin = stex_math_fn_get(fn)->in_words, out;
+    if (!int_op(fn, 0, 1, 1, &out) || !lanes_exact(g, g->exec, i->a) ||
+        (nin > 1 && !lanes_exact(g, g->exec, i->b)) || (nin > 2 && !lanes_exact(g, g->exec, i->c)))
+        return false;
+    for (uint64_t m = g->exec; m; m &= m - 1) {
+        ilane *l = &g->ls[__builtin_ctzll(m)];
+        int_op(fn, l->r[i->a], nin > 1 ? l->r[i->b] : 0, nin > 2 ? l->r[i->c] : 0, &out);
+        l->r[i->d] = out, l->ty[i->d] = 0;
+    }
+    return true;
+}
+
+/* OP_CMP of exact integers in every running lane */
+static bool group_int_cmp(group *g, const wg_ins *i)
+{
+    if (i->n == TY_F32 || !lanes_exact(g, g->exec, i->a) || !lanes_exact(g, g->exec, i->b))
+        return false;
+    for (uint64_t m = g->exec; m; m &= m - 1) {
+        ilane *l = &g->ls[__builtin_ctzll(m)];
+        l->r[i->d] = cmp_bits(NULL, i->n, i->sub, l->r[i->a], l->r[i->b]), l->ty[i->d] = 0;
+    }
+    return true;
+}
+
+/* the running lanes' condition: false when a running lane's is uncertain */
+static bool group_cond(const group *g, uint32_t reg, uint64_t *cnd)
+{
+    *cnd = 0;
+    for (uint64_t m = g->exec; m; m &= m - 1) {
+        int k = __builtin_ctzll(m), t = truth(&g->ls[k], reg);
+        if (t < 0)
+            return false;
+        *cnd |= (uint64_t)t << k;
+    }
+    return true;
+}
+
+/* Each lane from instruction pc on its own: the masks its bits. */
+static void group_spill(const ictx *c, group *g, uint32_t pc)
+{
+    for (uint32_t k = 0; k < g->n; k++) {
+        ilane *l = &g->ls[k];
+        l->pc = pc, l->steps = g->steps, l->exec = g->exec >> k & 1;
+        for (uint32_t s = 0; s <= c->nslots; s++)
+            l->slot[s] = g->slot[s] >> k & 1;
+    }
+}
+
+/* Runs the lanes in step from the start: true when they reached the end
+ * together (every lane done), false when each goes on alone (spilled). */
+static bool group_run(ictx *c, group *g)
+{
+    const wg_program *p = c->p;
+    uint64_t all = g->n == 64 ? ~0ull : (1ull << g->n) - 1;
+    uint32_t pc = 0;
+    uint64_t check_at = 0x10000;
+    g->exec = all;
+    memset(g->slot, 0, (c->nslots + 1) * sizeof *g->slot);
+    for (;;) {
+        const wg_ins *i = &p->code[pc];
+        uint64_t run = g->exec, m;
+        uint32_t lidv;
+        stex_lanes L = {&c->inv, &lidv, &c->one, 1, pc + 1};
+#define EACH(mask) for (m = (mask); m && (lidv = (uint32_t)__builtin_ctzll(m), 1); m &= m - 1)
+        switch ((wg_opcode)i->op) {
+        case OP_CONST:
+            EACH(all) set_exact(&g->ls[lidv], i->d, i->imm);
+            break;
+        case OP_MOV:
+        case OP_MOVM:
+            if (i->d == i->a)
+                break;
+            EACH(i->op == OP_MOV ? all : run) {
+                ilane *l = &g->ls[lidv];
+                if (i->d < i->a)
+                    for (uint32_t k = 0; k < i->n; k++)
+                        copy_reg(l, i->d + k, i->a + k);
+                else
+                    for (uint32_t k = i->n; k-- > 0;)
+                        copy_reg(l, i->d + k, i->a + k);
+            }
+            break;
+        case OP_MATH:
+            if (!group_int_math(g, i))
+                EACH(run) op_math(c, &g->ls[lidv], i, false);
+            break;
+        case OP_MATHV:
+            EACH(run) op_math(c, &g->ls[lidv], i, true);
+            break;
+        case OP_CMP:
+            if (!group_int_cmp(g, i))
+                EACH(run) op_cmp(c, &g->ls[lidv], i);
+            break;
+        case OP_BITS:
+            EACH(run) op_bits(c, &g->ls[lidv], i);
+            break;
+        case OP_SELECT:
+            EACH(run) op_select(c, &g->ls[lidv], i);
+            break;
+        case OP_ADDR:
+            EACH(run) op_addr(c, &g->ls[lidv], i);
+            break;
+        case OP_BUF_LOAD:
+        case OP_BUF_STORE:
+        case OP_WG_LOAD:
+        case OP_WG_STORE:
+            EACH(i->op == OP_BUF_LOAD && i->c == 1 && i->a == WG_NONE_REG ? all : run)
+                op_mem(c, &g->ls[lidv], i, &L);
+            break;
+        case OP_TEX_LOAD:
+        case OP_TEX_LOAD_LEVEL:
+        case OP_TEX_STORE:
+            EACH(run) op_tex(c, &g->ls[lidv], i, &L);
+            break;
+        case OP_TEX_FETCH:
+            EACH(run) op_fetch(c, &g->ls[lidv], i, &L);
+            break;
+        case OP_TEX_DIMS:
+            if (i->sub || i->c == STEX_VIEW_DIMENSION_1D || i->c == STEX_VIEW_DIMENSION_3D) {
+                group_spill(c, g, pc);
+                return false;
+            } else {
+                lidv = 0;
+                stex_lanes_enter(&L, 0);
+                stex_uvec2 v = stex_textureDimensions_2d(&c->inv, i->imm);
+                uint32_t dims[2] = {v.x, v.y};
+                EACH(all) for (uint32_t k = 0; k < i->n && k < 2; k++)
+                    set_exact(&g->ls[lidv], i->d + k, dims[k]);
+            }
+            break;
+        case OP_IF: {
+            uint64_t cnd;
+            if (!group_cond(g, i->a, &cnd)) {
+                group_spill(c, g, pc);
+                return false;
+            }
+            g->slot[i->imm] = g->exec & ~cnd;
+            g->exec &= cnd;
+            if (!g->exec) {
+                pc = i->b, g->steps++;
+                continue;
+            }
+            break;
+        }
+        case OP_ELSE: {
+            uint64_t t = g->slot[i->imm];
+            g->slot[i->imm] = g->exec;
+            g->exec = t;
+            if (!g->exec) {
+                pc = i->b, g->steps++;
+                continue;
+            }
+            break;
+        }
+        case OP_ENDIF:
+        case OP_MERGE:
+            g->exec |= g->slot[i->imm];
+            break;
+        case OP_MASK_CLEAR:
+            g->slot[i->imm] = 0;
+            break;
+        case OP_EXIT:
+            g->slot[i->imm] |= g->exec;
+            g->exec = 0;
+            break;
+        case OP_BREAK_IF:
+        case OP_BREAK_JUMP: {
+            uint64_t cnd;
+            if (!group_cond(g, i->a, &cnd)) {
+                group_spill(c, g, pc);
+                return false;
+            }
+            g->slot[i->imm] |= g->exec & cnd;
+            g->exec &= ~cnd;
+            if (!g->exec && i->op == OP_BREAK_JUMP) {
+                pc = i->b, g->steps++;
+                continue;
+            }
+            break;
+        }
+        case OP_LOOP_END:
+            if (g->exec) {
+                /* past the step limit each lane's own run reports it */
+                if (g->steps > c->xp->max_steps) {
+                    group_spill(c, g, pc);
+                    return false;
+                }
+                if (g->steps >= check_at) {
+                    check_at = g->steps + 0x10000;
+                    if (stex_cancel_check(c->inv.exec->ctx->cancel)) {
+                        exec_shader_error(&c->inv, "%s:%u: stopped (the dispatch was "
+                                          "cancelled)", c->xp->filename, i->line);
+                        for (uint32_t k = 0; k < g->n; k++)
+                            g->ls[k].done = true;
+                        return true;
+                    }
+                }
+                pc = i->b, g->steps++;
+                continue;
+            }
+            g->exec = g->slot[i->imm];
+            break;
+        case OP_END:
+            for (uint32_t k = 0; k < g->n; k++)
+                g->ls[k].done = true;
+            return true;
+        default: /* barriers, atomics, sampling, indexed registers, queries, subgroups */
+            group_spill(c, g, pc);
+            return false;
+        }
+#undef EACH
+        pc++, g->steps++;
+    }
+}
+
 /* ---- a workgroup ---- */
 /* A thread's state for its workgroups, kept from one to the next. */
 static _Thread_local struct {
@@ -1765,8 +2041,8 @@ static _Thread_local struct {
     uint32_t *r, *why, *wgwhy;
     stex_ival *v, *wgv;
     uint8_t *ty, *wghas;
-    uint64_t *slots;
-    size_t nlanes, nr, nwhy, nwgwhy, nv, nwgv, nty, nwghas, nslots;
+    uint64_t *slots, *gslots;
+    size_t nlanes, nr, nwhy, nwgwhy, nv, nwgv, nty, nwghas, nslots, ngslots;
 } kept;
 
 /* *p holds at least n elements of size bytes (false: out of memory). */
@@ -1820,6 +2096,7 @@ void wg_ival_run_workgroup(const stex_workgroup *w, void *user)
         !grow(&kept.r, &kept.nr, nr, sizeof *kept.r) || !grow(&kept.v, &kept.nv, nr, sizeof *kept.v) ||
         !grow(&kept.ty, &kept.nty, nr, 1) || !grow(&kept.why, &kept.nwhy, nr, sizeof *kept.why) ||
         !grow(&kept.slots, &kept.nslots, ns, sizeof *kept.slots) ||
+        !grow(&kept.gslots, &kept.ngslots, p->nslots + 1, sizeof *kept.gslots) ||
         !grow(&kept.wgv, &kept.nwgv, c.wgwords, sizeof *kept.wgv) ||
         !grow(&kept.wgwhy, &kept.nwgwhy, c.wgwords, sizeof *kept.wgwhy) ||
         !grow(&kept.wghas, &kept.nwghas, c.wgwords, 1) || !c.rt) {
@@ -1862,6 +2139,10 @@ void wg_ival_run_workgroup(const stex_workgroup *w, void *user)
             l->r[REG_LOCAL_INDEX] = k;
         for (uint32_t q = 0; q < xp->nconsts && xp->const_reg + q < p->nregs; q++)
             l->r[xp->const_reg + q] = xp->consts[q];
+    }
+    if (total <= 64) { /* in step while every path is certain */
+        group g = {.ls = lanes, .n = total, .slot = kept.gslots};
+        group_run(&c, &g);
     }
     for (;;) {
         const uint32_t *order = phase_order(e);
