@@ -15,6 +15,21 @@ static void *notice_user;
 /* the texts said so far: few and short (one per construct) */
 static char **said;
 static size_t nsaid;
+static wg_executor_counts counts; /* under notice_lock */
+
+void wg_executor_get_counts(wg_executor_counts *out)
+{
+    pthread_mutex_lock(&notice_lock);
+    *out = counts;
+    pthread_mutex_unlock(&notice_lock);
+}
+
+static void count(uint64_t *field, uint64_t by)
+{
+    pthread_mutex_lock(&notice_lock);
+    *field += by;
+    pthread_mutex_unlock(&notice_lock);
+}
 
 void stex_wgsl_set_notice(stex_wgsl_notice_fn fn, void *user)
 {
@@ -62,22 +77,29 @@ void wg_executor_setup(wg_exec_program *xp, const stex_profile *prof,
     if (executor != STEX_WGSL_EXECUTOR_JIT)
         return;
     if (xp->allowed) {
+        count(&counts.fallback, 1);
         wg_notice_once("executor jit: allowed mode runs on its own executor (sets of values), "
                        "not the JIT");
         return;
     }
 #ifdef STEX_HAVE_JIT
     char why[300] = "";
-    wg_jit_code *c = wg_jit_get(xp, prof, NULL, why, sizeof why);
+    wg_jit_stats st;
+    wg_jit_code *c = wg_jit_get(xp, prof, &st, why, sizeof why);
     if (!c) {
+        count(&counts.fallback, 1);
         wg_notice_once("executor jit: %s; the pipeline runs on the interpreter", why);
         return;
     }
+    count(&counts.jit, 1);
+    count(&counts.native, st.native);
+    count(&counts.stepped, st.stepped);
     xp->jit = c;
     xp->jit_fn = wg_jit_entry(c);
     xp->jit_prof = prof;
 #else
     (void)prof;
+    count(&counts.fallback, 1);
     wg_notice_once("executor jit: this build has no JIT (LLVM was not found when it was "
                    "built); the interpreter runs every pipeline");
 #endif

@@ -12,6 +12,16 @@
  * interpreter).  Never fails: the interpreter is the fallback. */
 void wg_executor_setup(wg_exec_program *xp, const stex_profile *prof,
                        stex_wgsl_executor executor);
+/* What wg_executor_setup did in this process (tests, benchmarks):
+ * pipelines given compiled code (compiled now or from the cache), pipelines
+ * that asked for the JIT and run on the interpreter, and over the compiled
+ * ones the instructions compiled to native code and those left to the
+ * interpreter's step. */
+typedef struct wg_executor_counts {
+    uint64_t jit, fallback, native, stepped;
+} wg_executor_counts;
+void wg_executor_get_counts(wg_executor_counts *out);
+
 /* Frees what wg_executor_setup took. */
 void wg_executor_release(wg_exec_program *xp);
 

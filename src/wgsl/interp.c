@@ -27,6 +27,7 @@
 #include "dispatch/phase.h"
 #include "shader/exec.h"
 #include "shader/lanes.h"
+#include "wgsl/executor.h"
 
 #if defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__))
 #include <emmintrin.h>
@@ -1649,6 +1650,17 @@ static void run_interleaved(const wg_exec_program *xp, subgroup *sgs, uint32_t n
     }
 }
 
+/* The JIT's code runs sub-groups in lock step to their barriers; the
+ * interleaved schedule's turns between memory accesses are the
+ * interpreter's (said once). */
+static void jit_interleaved_notice(void)
+{
+    static atomic_bool said;
+    if (!atomic_exchange(&said, true))
+        wg_notice_once("executor jit: the interleaved schedule runs on the interpreter (its "
+                       "sub-groups take turns between memory accesses)");
+}
+
 void wg_run_workgroup(const stex_workgroup *w, void *user)
 {
     const wg_exec_program *xp = user;
@@ -1657,6 +1669,8 @@ void wg_run_workgroup(const stex_workgroup *w, void *user)
     const stex_profile *prof = stex_invocation_profile(w->inv);
     uint64_t iseed = 0;
     bool interleaved = phase_interleave(e, &iseed);
+    if (interleaved && xp->jit_fn)
+        jit_interleaved_notice();
     uint32_t total = w->size[0] * w->size[1] * w->size[2];
     uint32_t width = interleaved ? interleaved_width(xp, iseed) : xp->width;
     uint32_t ngroups = (total + width - 1) / width;
