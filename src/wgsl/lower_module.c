@@ -366,6 +366,12 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
             }
         }
         const wg_type *et = wg_ty(ts, el);
+        if (!wg_type_plain(ts, el)) { /* WGSL 6.2.9: a pointer has no size to stride by */
+            WG_ERR(x, e->targs[0]->loc, "array-types", "an array's element cannot be %s (an "
+                   "element is a number, vector, matrix, atomic, array or struct)",
+                   wg_tname(x, el));
+            return -1;
+        }
         if (et->kind == TY_ARRAY && et->n == 0) {
             WG_ERR(x, e->targs[0]->loc, "array-types", "an array's element may not be a "
                    "runtime-sized array");

@@ -236,6 +236,28 @@ static void test_struct_member_types(void **s)
     WGSL_CHECK(STRUCT_MEMBERS);
 }
 
+/* An array of pointers (the module crashed the process, SIGFPE in the
+ * element's stride): an array's element is a plain type (WGSL 6.2.9), in
+ * every place a type is written. */
+static const wgsl_case ARRAY_ELEMENTS[] = {
+    {"types,array: a pointer element", "var<private> a : array<ptr<function, u32>, 2>;\n",
+     "[array-types]"},
+    {"types,array: a runtime-sized array of pointers",
+     "var<workgroup> a : array<ptr<workgroup, u32>>;\n", "[array-types]"},
+    {"types,array: a let's pointer array",
+     "fn f() { let x : array<ptr<private, u32>, 2> = array(); }\n", "[array-types]"},
+    {"types,array: a sampler element", "var<private> a : array<sampler, 2>;\n",
+     "[array-types]"},
+    {"types,array: atomics and nested arrays",
+     "var<workgroup> a : array<array<atomic<u32>, 2>, 2>;\n", NULL},
+};
+
+static void test_array_element_types(void **s)
+{
+    (void)s;
+    WGSL_CHECK(ARRAY_ELEMENTS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -246,6 +268,7 @@ int main(void)
         cmocka_unit_test(test_struct_location_is_evaluated),
         cmocka_unit_test(test_graphics_stages),
         cmocka_unit_test(test_struct_member_types),
+        cmocka_unit_test(test_array_element_types),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
