@@ -4,10 +4,11 @@
  * the process's CPU time of one dispatch on one thread, fastest of REPS
  * (CPU time, not wall time: this machine is shared), and their ratio.
  *
- *     ./build/bench/bench_allowed [SIZE [REPS]]      # default 256 5
+ *     ./build/bench/bench_allowed [SIZE [REPS [KERNEL]]]   # default 256 5, all four
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "stex/stex.h"
@@ -71,13 +72,15 @@ int main(int argc, char **argv)
     uint32_t size = argc > 1 ? (uint32_t)atoi(argv[1]) : 256;
     int reps = argc > 2 ? atoi(argv[2]) : 5;
     if (!size || reps < 1) {
-        fprintf(stderr, "usage: bench_allowed [SIZE [REPS]]\n");
+        fprintf(stderr, "usage: bench_allowed [SIZE [REPS [KERNEL]]]\n");
         return 2;
     }
     static const char *const names[] = {"decaer", "generar", "box3x3-texture", "box3x3-buffer"};
     printf("%-15s %9s %9s %6s   (%ux%u, 1 thread, CPU ms, fastest of %d)\n", "kernel", "plain",
            "allowed", "ratio", size, size, reps);
     for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+        if (argc > 3 && strcmp(argv[3], names[k]))
+            continue;
         double p = fastest(names[k], size, reps, 0), a = fastest(names[k], size, reps, 1);
         if (p < 0 || a < 0)
             return 1;

@@ -72,11 +72,44 @@ typedef struct ictx {
 
 typedef enum istop { I_BARRIER, I_END, I_ERROR, I_AT } istop;
 
+/* The reasons already interned, per thread, by run, program, instruction
+ * and text (a literal, or the math function's info): a value that is ANY in
+ * every lane would otherwise format and look up its reason per lane. */
+enum { REASONS = 256 };
+static _Thread_local struct {
+    uint64_t serial[REASONS], uid[REASONS];
+    const void *what[REASONS];
+    uint32_t pc[REASONS], id[REASONS];
+} reasons;
+
+static uint32_t reason_cached(ictx *c, const wg_ins *i, const void *what, uint32_t *slot)
+{
+    uint32_t pc = (uint32_t)(i - c->p->code);
+    uint32_t h = (pc * 0x9e3779b1u ^ (uint32_t)(uintptr_t)what * 0x85ebca6bu) >> 24;
+    *slot = h;
+    if (c->xp->uid && reasons.serial[h] == c->a->serial && reasons.uid[h] == c->xp->uid &&
+        reasons.pc[h] == pc && reasons.what[h] == what)
+        return reasons.id[h];
+    return 0;
+}
+
+static uint32_t reason_keep(ictx *c, const wg_ins *i, const void *what, uint32_t slot,
+                            uint32_t id)
+{
+    reasons.serial[slot] = c->a->serial, reasons.uid[slot] = c->xp->uid;
+    reasons.pc[slot] = (uint32_t)(i - c->p->code), reasons.what[slot] = what;
+    reasons.id[slot] = id;
+    return id;
+}
+
 static uint32_t reason_at(ictx *c, const wg_ins *i, const char *what)
 {
+    uint32_t slot, id = reason_cached(c, i, what, &slot);
+    if (id)
+        return id;
     char buf[512];
     snprintf(buf, sizeof buf, "%s:%u: %s", c->xp->filename, i->line, what);
-    return ival_reason(c->a, buf);
+    return reason_keep(c, i, what, slot, ival_reason(c->a, buf));
 }
 
 /* ---- word types of the math layer's overloads ---- */
@@ -399,13 +432,24 @@ static inline bool plain_set(const stex_ival *v)
     return !v->flags && normal_bound(v->lo) && normal_bound(v->hi);
 }
 
-/* s + t (exact; |t| below half an ulp of s) rounded to f32: down or up */
+/* the f32 next to f (nonzero, finite, not the largest) up or down */
+static inline float step32(float f, bool up)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    u += up == !(u >> 31) ? 1u : UINT32_MAX; /* a negative value's magnitude goes the other way */
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* s + t (exact; |t| below half an ulp of s; |s| normal, as finish32
+ * checks) rounded to f32: down or up */
 static inline double round32(double s, double t, bool up)
 {
     float f = (float)s;
     double d = f;
     if (up ? d < s || (d == s && t > 0) : d > s || (d == s && t < 0))
-        f = nextafterf(f, up ? INFINITY : -INFINITY);
+        f = step32(f, up);
     return f;
 }
 
@@ -498,10 +542,15 @@ static bool fast_bits(stex_math_fn fn, bool ieee, const uint32_t *in, uint32_t *
 /* Why an operation on exact words gives any value. */
 static uint32_t any_reason(ictx *c, const wg_ins *i, const stex_math_fn_info *info)
 {
+    uint32_t slot, id = reason_cached(c, i, info, &slot);
+    if (id)
+        return id;
     char what[160];
     snprintf(what, sizeof what, "%s (%s) may give any value here (WGSL bounds no error: an "
              "argument outside its accuracy range, an overflow or a NaN)", info->op, info->sig);
-    return reason_at(c, i, what);
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s:%u: %s", c->xp->filename, i->line, what);
+    return reason_keep(c, i, info, slot, ival_reason(c->a, buf));
 }
 
 /* The sets of operations on exact words already asked for, per thread: an
@@ -1843,6 +1892,49 @@ static bool group_int_cmp(group *g, const wg_ins *i)
     return true;
 }
 
+/* OP_MATH f32 + - * and a * b + c (fast_ival's) for every running lane:
+ * the sets of plain arguments inline, any other lane op_math's way.  False:
+ * not one of these. */
+static bool group_f32(ictx *c, group *g, const wg_ins *i)
+{
+    stex_math_fn fn = (stex_math_fn)i->imm;
+    uint32_t nin;
+    switch (fn) {
+    case STEX_MATH_ADD_F32: case STEX_MATH_SUB_F32: case STEX_MATH_MUL_F32: nin = 2; break;
+    case STEX_MATH_MUL_ADD_F32: case STEX_MATH_ADD_MUL_F32: case STEX_MATH_MUL_ADD_LET_F32:
+    case STEX_MATH_FMA_F32:
+        nin = 3;
+        break;
+    default:
+        return false;
+    }
+    if (!c->ieee)
+        return false;
+    const uint32_t regs[3] = {i->a, i->b, i->c};
+    for (uint64_t m = g->exec; m; m &= m - 1) {
+        ilane *l = &g->ls[__builtin_ctzll(m)];
+        uint32_t in[3] = {0, 0, 0}, out;
+        stex_ival v[3], res;
+        bool plain = true;
+        for (uint32_t k = 0; k < nin; k++) {
+            uint32_t r = regs[k];
+            in[k] = l->r[r];
+            if (!l->ty[r])
+                v[k] = point_of('f', in[k]);
+            else if (l->ty[r] == 'f')
+                v[k] = l->v[r];
+            else
+                plain = false;
+        }
+        if (plain && fn != STEX_MATH_FMA_F32 && fast_bits(fn, true, in, &out) &&
+            fast_ival(fn, v, &res))
+            set(l, i->d, 'f', out, res, 0);
+        else
+            op_math(c, l, i, false);
+    }
+    return true;
+}
+
 /* the running lanes' condition: false when a running lane's is uncertain */
 static bool group_cond(const group *g, uint32_t reg, uint64_t *cnd)
 {
@@ -1902,7 +1994,7 @@ static bool group_run(ictx *c, group *g)
             }
             break;
         case OP_MATH:
-            if (!group_int_math(g, i))
+            if (!group_int_math(g, i) && !group_f32(c, g, i))
                 EACH(run) op_math(c, &g->ls[lidv], i, false);
             break;
         case OP_MATHV:

@@ -45,6 +45,7 @@ struct stex_allowed {
     _Atomic uint32_t nsh;
     char **reasons;          /* reasons[0] unused: 0 means none */
     uint32_t nreasons, reasons_cap;
+    uint64_t serial;         /* never reused: keys the executor's cache of reasons */
 };
 
 /* The shadow of texture t's level mip, every texel its bytes' sets at

@@ -23,6 +23,8 @@ stex_status stex_allowed_create(stex_allowed **out)
         return stex_fail(STEX_OUT_OF_MEMORY, "stex_allowed_create: out of memory");
     }
     a->nreasons = 1, a->reasons_cap = 8;
+    static _Atomic uint64_t serials;
+    a->serial = ++serials;
     pthread_mutex_init(&a->lock, NULL);
     *out = a;
     return STEX_OK;
