@@ -69,7 +69,8 @@ stex_ival stex_iv_div(const iv_fmt *F, stex_ival a, stex_ival b)
         return stex_iv_any_float();
     a = stex_iv_flush_in(F, a), b = stex_iv_flush_in(F, b);
     /* 2.5 ULP only for |y| in [2^-e, 2^e]; outside, the accuracy is undefined */
-    double ymin = ldexp(1.0, -F->div_exp), ymax = ldexp(1.0, F->div_exp);
+    double ymin = F->type == 'f' ? 0x1p-126 : ldexp(1.0, -F->div_exp);
+    double ymax = F->type == 'f' ? 0x1p126 : ldexp(1.0, F->div_exp);
     bool pos = b.lo >= ymin && b.hi <= ymax, neg = b.hi <= -ymin && b.lo >= -ymax;
     if (!pos && !neg)
         return stex_iv_any_float();

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -391,6 +392,64 @@ static void arithmetic_as_the_math_layer(void **state)
     run_free(&r);
 }
 
+/* Up to 64 invocations run in step (one instruction for every lane) until
+ * a lane's path is uncertain, then each alone; a larger workgroup runs one
+ * invocation at a time.  Per invocation both give the same sets: the same
+ * shader at @workgroup_size(64) and (128) (lanes 64.. return at once),
+ * with integer indices, a loop, f32 arithmetic, a division, a select and a
+ * branch that is uncertain in some lanes only (four f32(0.75 * 0.1) summed,
+ * at most f32(0.3), against the f32 below it) and certain in the others. */
+static void lanes_in_step_as_one_at_a_time(void **state)
+{
+    (void)state;
+    static const char *fmt =
+        "@group(0) @binding(0) var<storage, read> inp : array<f32>;\n"
+        "@group(0) @binding(1) var<storage, read_write> out : array<f32>;\n"
+        "@compute @workgroup_size(%d) fn main(@builtin(local_invocation_index) i : u32) {\n"
+        "  if (i >= 64u) { return; }\n"
+        "  let j = clamp(i32(i) - 3, 0, 60);\n"
+        "  var s = 0.0;\n"
+        "  for (var k = 0; k < 4; k++) {\n"
+        "    s += inp[u32(j + k)] * 0.1;\n"
+        "  }\n"
+        "  out[4u * i] = s / 3.0;\n"
+        "  if (s > 0.29999998) {\n"
+        "    out[4u * i + 1u] = s - 0.29999998;\n"
+        "  } else {\n"
+        "    out[4u * i + 1u] = 1.0;\n"
+        "  }\n"
+        "  out[4u * i + 2u] = select(2.0, s, s < 0.25);\n"
+        "  out[4u * i + 3u] = s + f32(j);\n"
+        "}\n";
+    enum { N = 64 };
+    float in[N];
+    for (uint32_t k = 0; k < N; k++)
+        in[k] = k < 20 ? 0.75f : (float)k * 0.01f;
+    char src[2][1024];
+    allowed_run r[2];
+    for (int w = 0; w < 2; w++) {
+        snprintf(src[w], sizeof src[w], fmt, w ? 128 : 64);
+        run_allowed_n(src[w], in, N, 4 * N, &r[w]);
+    }
+    uint32_t uncertain = 0;
+    for (uint32_t k = 0; k < 4 * N; k++) {
+        const stex_ival *a = &r[0].buf.v[k], *b = &r[1].buf.v[k];
+        if (a->lo != b->lo || a->hi != b->hi || a->flags != b->flags ||
+            signbit(a->lo) != signbit(b->lo) || signbit(a->hi) != signbit(b->hi)) {
+            char x[96], y[96];
+            stex_ival_format('f', a, x, sizeof x);
+            stex_ival_format('f', b, y, sizeof y);
+            fail_msg("word %u: in step %s, one at a time %s", k, x, y);
+        }
+        if (k % 4 == 1 && holds(&r[0], k, 1.0f) && !stex_ival_is_point('f', a))
+            uncertain++; /* both sides' stores joined */
+    }
+    /* the branch went both ways in some lanes: the spill was taken */
+    assert_true(uncertain > 0 && uncertain < N);
+    run_free(&r[0]);
+    run_free(&r[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -402,6 +461,7 @@ int main(void)
         cmocka_unit_test(uncertain_return_both_paths),
         cmocka_unit_test(lost_path_any_with_line),
         cmocka_unit_test(arithmetic_as_the_math_layer),
+        cmocka_unit_test(lanes_in_step_as_one_at_a_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
