@@ -78,8 +78,9 @@ stex_ival stex_iv_div(const iv_fmt *F, stex_ival a, stex_ival b)
      * q = a / b rounded, and the exact residual a - q * b says which side of
      * q the quotient lies */
     double lo = INFINITY, hi = -INFINITY, xs[2] = {a.lo, a.hi}, ys[2] = {b.lo, b.hi};
-    for (int i = 0; i < 2; i++)
-        for (int j = 0; j < 2; j++) {
+    int nx = a.lo == a.hi ? 1 : 2, ny = b.lo == b.hi ? 1 : 2; /* a point has one corner */
+    for (int i = 0; i < nx; i++)
+        for (int j = 0; j < ny; j++) {
             double q = xs[i] / ys[j], r = fma(-q, ys[j], xs[i]), t = ys[j] > 0 ? r : -r;
             double d = stex_iv_rd(F, q, t), u = stex_iv_ru(F, q, t);
             lo = d < lo ? d : lo;
@@ -164,8 +165,22 @@ static double median(double x, double y, double z)
     return fmax(fmin(x, y), fmin(fmax(x, y), z));
 }
 
+/* no flags and every end zero or a finite normal: flushing changes nothing */
+static bool plain(const iv_fmt *F, const stex_ival *v)
+{
+    double a = fabs(v->lo), b = fabs(v->hi);
+    return !v->flags && (a == 0 || (a >= F->min_normal && a <= F->max)) &&
+           (b == 0 || (b >= F->min_normal && b <= F->max));
+}
+
 stex_ival stex_iv_clamp(const iv_fmt *F, stex_ival x, stex_ival lo, stex_ival hi)
 {
+    /* plain sets with low <= high at both ends: min(max(x, low), high) and
+     * the median agree; with no zero in x or high, no subnormal rule of min,
+     * max or clamp applies (pack's clamp(e, 0.0, 1.0) of a nonzero e) */
+    if (plain(F, &x) && plain(F, &lo) && plain(F, &hi) && !has_subnormal(F, &x) &&
+        !has_subnormal(F, &hi) && lo.lo <= hi.lo && lo.hi <= hi.hi)
+        return stex_iv_make(fmin(fmax(x.lo, lo.lo), hi.lo), fmin(fmax(x.hi, lo.hi), hi.hi));
     if (WILD2(x, lo) || WILD1(hi))
         return stex_iv_any_float();
     /* min(max(x, low), high) or the median of the three (they differ when low > high) */

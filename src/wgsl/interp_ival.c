@@ -1935,6 +1935,39 @@ static bool group_f32(ictx *c, group *g, const wg_ins *i)
     return true;
 }
 
+/* unpack4x8unorm's set of each component by its byte (a component's set
+ * depends on its byte alone), once per thread */
+static _Thread_local struct {
+    bool ready;
+    stex_ival v[256][4];
+} unpack_sets;
+
+/* OP_MATHV unpack4x8unorm of exact words in every running lane: false
+ * when it is not one */
+static bool group_unpack(ictx *c, group *g, const wg_ins *i)
+{
+    if (i->imm != STEX_MATH_UNPACK4X8UNORM || !lanes_exact(g, g->exec, i->a))
+        return false;
+    if (!unpack_sets.ready) {
+        for (uint32_t b = 0; b < 256; b++) {
+            stex_ival in = point_of('u', b * 0x01010101u);
+            stex_ival_eval(STEX_MATH_UNPACK4X8UNORM, &in, unpack_sets.v[b]);
+        }
+        unpack_sets.ready = true;
+    }
+    const float *t = ((const stex_exec_fast *)(const void *)c->inv.exec)->unpack_u8;
+    for (uint64_t m = g->exec; m; m &= m - 1) {
+        ilane *l = &g->ls[__builtin_ctzll(m)];
+        uint32_t w = l->r[i->a];
+        for (uint32_t k = 0; k < 4; k++) {
+            uint32_t byte = w >> (8 * k) & 255, bits;
+            memcpy(&bits, &t[byte], 4);
+            set(l, i->d + k, 'f', bits, unpack_sets.v[byte][k], 0);
+        }
+    }
+    return true;
+}
+
 /* the running lanes' condition: false when a running lane's is uncertain */
 static bool group_cond(const group *g, uint32_t reg, uint64_t *cnd)
 {
@@ -1998,7 +2031,8 @@ static bool group_run(ictx *c, group *g)
                 EACH(run) op_math(c, &g->ls[lidv], i, false);
             break;
         case OP_MATHV:
-            EACH(run) op_math(c, &g->ls[lidv], i, true);
+            if (!group_unpack(c, g, i))
+                EACH(run) op_math(c, &g->ls[lidv], i, true);
             break;
         case OP_CMP:
             if (!group_int_cmp(g, i))
