@@ -94,6 +94,10 @@ void wg_executor_setup(wg_exec_program *xp, const stex_profile *prof,
     count(&counts.jit, 1);
     count(&counts.native, st.native);
     count(&counts.stepped, st.stepped);
+    pthread_mutex_lock(&notice_lock);
+    counts.compiled += !st.cached;
+    counts.compile_ms += st.compile_ms;
+    pthread_mutex_unlock(&notice_lock);
     xp->jit = c;
     xp->jit_fn = wg_jit_entry(c);
     xp->jit_prof = prof;

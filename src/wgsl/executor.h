@@ -19,6 +19,8 @@ void wg_executor_setup(wg_exec_program *xp, const stex_profile *prof,
  * interpreter's step. */
 typedef struct wg_executor_counts {
     uint64_t jit, fallback, native, stepped;
+    uint64_t compiled;     /* of the JIT pipelines, those compiled (not cached) */
+    double compile_ms;     /* their compile time, in all */
 } wg_executor_counts;
 void wg_executor_get_counts(wg_executor_counts *out);
 

@@ -107,13 +107,22 @@ static bool init(void)
     features = LLVMGetHostCPUFeatures();
     tm = LLVMCreateTargetMachine(target, triple, cpu, features, LLVMCodeGenLevelDefault,
                                  LLVMRelocDefault, LLVMCodeModelJITDefault);
+    /* the code generator's own level (STEX_JIT_CODEGEN=0..3, default 1:
+     * its register allocation and instruction selection, fewer of its
+     * passes - the IR arrives optimised) */
+    const char *cg = getenv("STEX_JIT_CODEGEN");
+    LLVMCodeGenOptLevel level = cg && *cg == '0' ? LLVMCodeGenLevelNone
+                              : cg && *cg == '2' ? LLVMCodeGenLevelDefault
+                              : cg && *cg == '3' ? LLVMCodeGenLevelAggressive
+                                                 : LLVMCodeGenLevelLess;
+    LLVMTargetMachineRef jit_tm = LLVMCreateTargetMachine(target, triple, cpu, features, level,
+                                                          LLVMRelocDefault,
+                                                          LLVMCodeModelJITDefault);
     LLVMDisposeMessage(triple);
-    LLVMOrcJITTargetMachineBuilderRef jtmb;
-    LLVMErrorRef e = LLVMOrcJITTargetMachineBuilderDetectHost(&jtmb);
-    if (e) {
-        take_error(e, init_why, sizeof init_why, "LLVM");
-        return false;
-    }
+    /* the builder takes the target machine over */
+    LLVMOrcJITTargetMachineBuilderRef jtmb =
+        LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(jit_tm);
+    LLVMErrorRef e;
     LLVMOrcLLJITBuilderRef b = LLVMOrcCreateLLJITBuilder();
     LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(b, jtmb);
     if ((e = LLVMOrcCreateLLJIT(&jit, b))) {
@@ -139,7 +148,7 @@ static bool init(void)
 static double now_ms(void)
 {
     struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); /* the machine may be shared */
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
@@ -150,6 +159,10 @@ static const char *pipeline_text(void)
     const char *o = getenv("STEX_JIT_OPT");
     if (o && o[0] == '0' && !o[1])
         return NULL;
+    if (o && o[0] == 'f' && !o[1]) /* a few function passes */
+        return "function(sroa,early-cse,instcombine,simplifycfg,gvn,dse,simplifycfg)";
+    if (o && o[0] == 'p' && o[1] == ':') /* a pipeline of the caller's */
+        return o + 2;
     if (o && o[0] == '1' && !o[1])
         return "default<O1>";
     if (o && o[0] == '3' && !o[1])
@@ -192,6 +205,14 @@ static wg_jit_code *compile(const wg_exec_program *xp, const stex_profile *prof,
     const char *passes = pipeline_text();
     if (passes) {
         LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+        /* the code is vectorised already (a chunk of lanes a vector), and
+         * its loops over chunks are better kept than unrolled: less to
+         * compile */
+        if (!getenv("STEX_JIT_UNROLL")) {
+            LLVMPassBuilderOptionsSetLoopUnrolling(po, 0);
+            LLVMPassBuilderOptionsSetLoopVectorization(po, 0);
+            LLVMPassBuilderOptionsSetSLPVectorization(po, 0);
+        }
         LLVMErrorRef e = LLVMRunPasses(mod, passes, tm, po);
         LLVMDisposePassBuilderOptions(po);
         if (e) {

@@ -36,6 +36,10 @@ typedef struct emit {
     LLVMValueRef fn;
     LLVMTypeRef i1, i32, i64, ptr, v32, v64, vf, vmask, step_ty;
     uint32_t w;                /* lanes: the program's width */
+    /* the lanes the vector types above hold (vw) from lane `off` (an i64):
+     * every lane (w, 0), or inside a run of arithmetic a chunk of them */
+    uint32_t vw;
+    LLVMValueRef off;
     bool ieee;
     const wg_exec_program *xp;
     const stex_profile *prof;
@@ -63,15 +67,26 @@ static LLVMValueRef splat(emit *e, LLVMValueRef scalar, LLVMTypeRef vt)
 {
     LLVMValueRef undef = LLVMGetUndef(vt);
     LLVMValueRef v = LLVMBuildInsertElement(e->b, undef, scalar, c32(e, 0), "");
-    LLVMValueRef zeros = LLVMConstNull(LLVMVectorType(e->i32, e->w));
+    LLVMValueRef zeros = LLVMConstNull(LLVMVectorType(e->i32, e->vw));
     return LLVMBuildShuffleVector(e->b, v, undef, zeros, "");
+}
+
+/* the vector types for vw lanes from lane off */
+static void set_lanes(emit *e, uint32_t vw, LLVMValueRef off)
+{
+    e->vw = vw;
+    e->off = off;
+    e->v32 = LLVMVectorType(e->i32, vw);
+    e->v64 = LLVMVectorType(e->i64, vw);
+    e->vf = LLVMVectorType(LLVMFloatTypeInContext(e->cx), vw);
+    e->vmask = LLVMVectorType(e->i1, vw);
 }
 static LLVMValueRef vconst(emit *e, uint32_t v) { return splat(e, c32(e, v), e->v32); }
 
 /* register r's words (every lane) */
 static LLVMValueRef reg_ptr(emit *e, uint32_t r)
 {
-    LLVMValueRef idx = c64(e, (uint64_t)r * e->w);
+    LLVMValueRef idx = LLVMBuildAdd(e->b, c64(e, (uint64_t)r * e->w), e->off, "");
     return LLVMBuildGEP2(e->b, e->i32, e->regs, &idx, 1, "");
 }
 static LLVMValueRef load_reg(emit *e, uint32_t r)
@@ -89,18 +104,23 @@ static LLVMValueRef as_f(emit *e, LLVMValueRef v) { return LLVMBuildBitCast(e->b
 static LLVMValueRef as_u(emit *e, LLVMValueRef v) { return LLVMBuildBitCast(e->b, v, e->v32, ""); }
 static LLVMValueRef zext_bool(emit *e, LLVMValueRef m) { return LLVMBuildZExt(e->b, m, e->v32, ""); }
 
-/* an i64 lane mask as a vector of i1 (bit l: lane l) and back */
+/* an i64 lane mask (bit l: lane l) as a vector of i1 for the lanes from
+ * off, and back */
 static LLVMValueRef mask_vec(emit *e, LLVMValueRef m64)
 {
-    LLVMValueRef m = e->w == 64 ? m64 : LLVMBuildTrunc(e->b, m64, LLVMIntTypeInContext(e->cx, e->w), "");
+    m64 = LLVMBuildLShr(e->b, m64, e->off, "");
+    LLVMValueRef m = e->vw == 64 ? m64
+                                 : LLVMBuildTrunc(e->b, m64, LLVMIntTypeInContext(e->cx, e->vw), "");
     return LLVMBuildBitCast(e->b, m, e->vmask, "");
 }
 static LLVMValueRef vec_mask(emit *e, LLVMValueRef v1)
 {
-    LLVMValueRef m = LLVMBuildBitCast(e->b, v1, LLVMIntTypeInContext(e->cx, e->w), "");
-    return e->w == 64 ? m : LLVMBuildZExt(e->b, m, e->i64, "");
+    LLVMValueRef m = LLVMBuildBitCast(e->b, v1, LLVMIntTypeInContext(e->cx, e->vw), "");
+    return e->vw == 64 ? m : LLVMBuildZExt(e->b, m, e->i64, "");
 }
-/* lane_mask(): bit l when lane l's word is not zero, lanes < n */
+/* the sub-group's lanes among those from off, as vec_mask gives them */
+static LLVMValueRef all_here(emit *e) { return LLVMBuildLShr(e->b, e->all, e->off, ""); }
+/* lane_mask(): bit l when lane l's word is not zero, lanes < n (every lane) */
 static LLVMValueRef lane_mask(emit *e, uint32_t r)
 {
     LLVMValueRef ne = LLVMBuildICmp(e->b, LLVMIntNE, load_reg(e, r), vconst(e, 0), "");
@@ -168,7 +188,7 @@ static void emit_f32(emit *e, const wg_ins *i, stex_math_fn fn)
     }
     /* a NaN in lanes < n: the math layer's NaN for those lanes */
     LLVMValueRef isnan = LLVMBuildFCmp(e->b, LLVMRealUNO, r, r, "");
-    LLVMValueRef any = LLVMBuildAnd(e->b, vec_mask(e, isnan), e->all, "");
+    LLVMValueRef any = LLVMBuildAnd(e->b, vec_mask(e, isnan), all_here(e), "");
     LLVMValueRef ru = as_u(e, r);
     LLVMBasicBlockRef here = LLVMGetInsertBlock(e->b);
     LLVMBasicBlockRef fix = new_block(e, "nan"), done = new_block(e, "");
@@ -182,8 +202,14 @@ static void emit_f32(emit *e, const wg_ins *i, stex_math_fn fn)
     LLVMSetAlignment(LLVMBuildStore(e->b, ru, tmp), 4);
     LLVMTypeRef params[] = {e->ptr, e->i32, e->i32, e->ptr, e->ptr, e->ptr, e->ptr};
     LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(e->cx), params, 7, false);
+    /* the lanes < n of these: n - off, at most vw */
+    LLVMValueRef left = LLVMBuildSub(e->b, e->n, LLVMBuildTrunc(e->b, e->off, e->i32, ""), "");
+    LLVMValueRef lanes = LLVMBuildSelect(
+        e->b, LLVMBuildICmp(e->b, LLVMIntSLT, left, c32(e, 0), ""), c32(e, 0),
+        LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSGT, left, c32(e, e->vw), ""),
+                        c32(e, e->vw), left, ""), "");
     LLVMValueRef args[] = {LLVMConstIntToPtr(c64(e, (uint64_t)(uintptr_t)e->prof), e->ptr),
-                           c32(e, fn), e->n, tmp, reg_ptr(e, i->a), reg_ptr(e, i->b),
+                           c32(e, fn), lanes, tmp, reg_ptr(e, i->a), reg_ptr(e, i->b),
                            three ? reg_ptr(e, i->c) : LLVMConstNull(e->ptr)};
     LLVMBuildCall2(e->b, fty, rt_fn(e, "wg_jit_rt_f32_nan", (void *)wg_jit_rt_f32_nan, fty),
                    args, 7, "");
@@ -197,6 +223,50 @@ static void emit_f32(emit *e, const wg_ins *i, stex_math_fn fn)
     LLVMBasicBlockRef from[] = {here, fix_end};
     LLVMAddIncoming(phi, vals, from, 2);
     store_reg(e, i->d, phi);
+}
+
+/* The integer functions emit_math compiles (interp.c's fast_math). */
+static bool int_native(stex_math_fn fn)
+{
+    switch (fn) {
+    case STEX_MATH_ADD_I32: case STEX_MATH_ADD_U32: case STEX_MATH_SUB_I32:
+    case STEX_MATH_SUB_U32: case STEX_MATH_MUL_I32: case STEX_MATH_MUL_U32:
+    case STEX_MATH_SHL_I32: case STEX_MATH_SHL_U32: case STEX_MATH_SHR_U32:
+    case STEX_MATH_SHR_I32: case STEX_MATH_MIN_I32: case STEX_MATH_MIN_U32:
+    case STEX_MATH_CLAMP_I32: case STEX_MATH_CLAMP_U32: case STEX_MATH_DIV_U32:
+    case STEX_MATH_REM_U32: case STEX_MATH_DIV_I32: case STEX_MATH_REM_I32:
+    case STEX_MATH_ABS_I32: case STEX_MATH_NOT_I32: case STEX_MATH_NEG_I32:
+    case STEX_MATH_I32_TO_U32: case STEX_MATH_U32_TO_I32: case STEX_MATH_BITCAST_U32_F32:
+    case STEX_MATH_BITCAST_F32_I32: case STEX_MATH_I32_TO_F32: case STEX_MATH_U32_TO_F32:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Whether instruction i is arithmetic on every lane that emit_ins compiles
+ * lane by lane (no stop, no jump, no call but a NaN's): a run of them
+ * becomes one loop over chunks of lanes, its values kept in registers. */
+static bool lanewise(const emit *e, const wg_ins *i)
+{
+    switch ((wg_opcode)i->op) {
+    case OP_CONST: case OP_BITS: case OP_SELECT:
+        return true;
+    case OP_MOV: /* every word loaded, then stored: memmove's result, lane by lane */
+        return i->n <= 16;
+    case OP_MOVM:
+        return i->n <= 16 && (i->d == i->a || i->d >= i->a + i->n || i->a >= i->d + i->n);
+    case OP_MATH: {
+        stex_math_fn fn = (stex_math_fn)i->imm;
+        return int_native(fn) || (e->ieee && is_f32_ieee_fn(fn));
+    }
+    case OP_CMP:
+        return i->sub <= CMP_NE && (i->n != TY_F32 || e->ieee);
+    case OP_ADDR:
+        return !i->c;
+    default:
+        return false;
+    }
 }
 
 /* OP_MATH the interpreter computes without the math layer (fast_math):
@@ -408,20 +478,25 @@ static void emit_loop_end(emit *e, const wg_ins *i, uint32_t pc)
     LLVMBuildBr(e->b, e->blocks[i->b]);
 }
 
-/* One instruction at the builder's block; false (and why) where the JIT
- * cannot run it (the pipeline then runs on the interpreter). */
-static bool emit_ins(emit *e, const wg_ins *i, uint32_t pc, wg_jit_stats *st, char *why,
-                     size_t why_size)
+/* An arithmetic instruction on the lanes the vector types hold; false
+ * where the JIT leaves it to the interpreter. */
+static bool emit_arith(emit *e, const wg_ins *i)
 {
-    uint32_t nc = e->xp->prog.ncode;
     LLVMBuilderRef b = e->b;
     bool native = true;
     switch ((wg_opcode)i->op) {
     case OP_CONST: store_reg(e, i->d, vconst(e, i->imm)); break;
     case OP_MOV:
-        if (i->d != i->a)
+        if (i->d != i->a && e->vw < e->w) { /* a chunk of lanes: load all, then store */
+            LLVMValueRef v[16];
+            for (uint32_t k = 0; k < i->n; k++)
+                v[k] = load_reg(e, i->a + k);
+            for (uint32_t k = 0; k < i->n; k++)
+                store_reg(e, i->d + k, v[k]);
+        } else if (i->d != i->a) {
             LLVMBuildMemMove(b, reg_ptr(e, i->d), 4, reg_ptr(e, i->a), 4,
                              c64(e, (uint64_t)i->n * e->w * 4));
+        }
         break;
     case OP_MOVM: emit_movm(e, i); break;
     case OP_MATH: native = emit_math(e, i); break;
@@ -445,6 +520,26 @@ static bool emit_ins(emit *e, const wg_ins *i, uint32_t pc, wg_jit_stats *st, ch
         break;
     }
     case OP_ADDR: native = emit_addr(e, i); break;
+    default:
+        native = false;
+        break;
+    }
+    return native;
+}
+
+/* One instruction at the builder's block; false (and why) where the JIT
+ * cannot run it (the pipeline then runs on the interpreter). */
+static bool emit_ins(emit *e, const wg_ins *i, uint32_t pc, wg_jit_stats *st, char *why,
+                     size_t why_size)
+{
+    uint32_t nc = e->xp->prog.ncode;
+    LLVMBuilderRef b = e->b;
+    bool native = true;
+    switch ((wg_opcode)i->op) {
+    case OP_CONST: case OP_MOV: case OP_MOVM: case OP_MATH: case OP_CMP: case OP_BITS:
+    case OP_SELECT: case OP_ADDR:
+        native = emit_arith(e, i);
+        break;
     case OP_IF: {
         LLVMValueRef c = lane_mask(e, i->a), exec = get_exec(e);
         LLVMBuildStore(b, LLVMBuildAnd(b, exec, LLVMBuildNot(b, c, ""), ""), slot_ptr(e, i->imm));
@@ -546,10 +641,7 @@ bool wg_jit_emit(const wg_exec_program *xp, const stex_profile *prof, LLVMContex
     e.i32 = LLVMInt32TypeInContext(cx);
     e.i64 = LLVMInt64TypeInContext(cx);
     e.ptr = LLVMPointerTypeInContext(cx, 0);
-    e.v32 = LLVMVectorType(e.i32, e.w);
-    e.v64 = LLVMVectorType(e.i64, e.w);
-    e.vf = LLVMVectorType(LLVMFloatTypeInContext(cx), e.w);
-    e.vmask = LLVMVectorType(e.i1, e.w);
+    set_lanes(&e, e.w, LLVMConstInt(e.i64, 0, false));
     LLVMTypeRef sp[] = {e.ptr, e.i32};
     e.step_ty = LLVMFunctionType(e.i32, sp, 2, false);
     LLVMTypeRef fp[] = {e.ptr};
@@ -585,13 +677,60 @@ bool wg_jit_emit(const wg_exec_program *xp, const stex_profile *prof, LLVMContex
     for (uint32_t pc = 0; pc < p->ncode; pc++)
         if (p->code[pc].op == OP_BARRIER)
             LLVMAddCase(sw, c32(&e, pc + 1), e.blocks[pc + 1]);
-    bool ok = true;
+    /* the instructions a jump or a resume reaches: a run of arithmetic
+     * (lanewise) starts at one or goes on past none */
+    bool *leader = calloc(p->ncode + 1, sizeof *leader);
+    bool ok = leader != NULL;
+    for (uint32_t pc = 0; ok && pc < p->ncode; pc++) {
+        const wg_ins *i = &p->code[pc];
+        if ((i->op == OP_IF || i->op == OP_ELSE || i->op == OP_BREAK_JUMP ||
+             i->op == OP_LOOP_END) && i->b <= p->ncode)
+            leader[i->b] = true;
+        if (i->op == OP_BARRIER)
+            leader[pc + 1] = true;
+    }
+    /* a run's lanes in chunks of 8 (an AVX2 register of words) when the
+     * width has them, else all at once */
+    uint32_t chunk = e.w % 8 == 0 ? 8 : e.w;
     for (uint32_t pc = 0; ok && pc < p->ncode; pc++) {
         LLVMPositionBuilderAtEnd(e.b, e.blocks[pc]);
+        uint32_t end = pc;
+        while (end < p->ncode && lanewise(&e, &p->code[end]) && (end == pc || !leader[end]))
+            end++;
         LLVMValueRef s = LLVMBuildLoad2(e.b, e.i64, e.steps_v, "");
-        LLVMBuildStore(e.b, LLVMBuildAdd(e.b, s, c64(&e, 1), ""), e.steps_v);
-        ok = emit_ins(&e, &p->code[pc], pc, st, why, why_size);
+        LLVMBuildStore(e.b, LLVMBuildAdd(e.b, s, c64(&e, end > pc ? end - pc : 1), ""),
+                       e.steps_v);
+        if (end == pc) {
+            ok = emit_ins(&e, &p->code[pc], pc, st, why, why_size);
+            continue;
+        }
+        /* pc .. end: one loop over the chunks, each running every instruction */
+        uint32_t nchunks = e.w / chunk;
+        LLVMBasicBlockRef pre = LLVMGetInsertBlock(e.b), body = new_block(&e, "lanes");
+        LLVMBuildBr(e.b, body);
+        LLVMPositionBuilderAtEnd(e.b, body);
+        LLVMValueRef ci = LLVMBuildPhi(e.b, e.i64, "chunk");
+        set_lanes(&e, chunk, LLVMBuildMul(e.b, ci, c64(&e, chunk), ""));
+        for (uint32_t k = pc; k < end; k++) {
+            emit_arith(&e, &p->code[k]);
+            st->native++;
+        }
+        set_lanes(&e, e.w, c64(&e, 0));
+        LLVMValueRef next = LLVMBuildAdd(e.b, ci, c64(&e, 1), "");
+        LLVMBasicBlockRef last = LLVMGetInsertBlock(e.b);
+        LLVMBuildCondBr(e.b, LLVMBuildICmp(e.b, LLVMIntULT, next, c64(&e, nchunks), ""), body,
+                        e.blocks[end]);
+        LLVMValueRef inc[] = {c64(&e, 0), next};
+        LLVMBasicBlockRef from[] = {pre, last};
+        LLVMAddIncoming(ci, inc, from, 2);
+        /* the instructions inside the run have no block of their own */
+        for (uint32_t k = pc + 1; k < end; k++) {
+            LLVMDeleteBasicBlock(e.blocks[k]);
+            e.blocks[k] = NULL;
+        }
+        pc = end - 1;
     }
+    free(leader);
     if (ok) { /* past the last instruction: as the interpreter, the end */
         LLVMPositionBuilderAtEnd(e.b, e.blocks[p->ncode]);
         stop_at(&e, p->ncode, WG_JIT_END);

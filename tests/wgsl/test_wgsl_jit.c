@@ -263,6 +263,20 @@ static int by_name(const struct dirent **a, const struct dirent **b)
     return strcmp((*a)->d_name, (*b)->d_name);
 }
 
+/* every k-th program of the two large corpora: STEX_JIT_STRIDE, else 1 (4
+ * under AddressSanitizer, whose interpreter runs some ten times slower) */
+static unsigned corpus_stride(void)
+{
+    const char *s = getenv("STEX_JIT_STRIDE");
+    if (s && atoi(s) > 0)
+        return (unsigned)atoi(s);
+#ifdef __SANITIZE_ADDRESS__
+    return 4;
+#else
+    return 1;
+#endif
+}
+
 static const uint32_t WIDTHS[] = {64, 8};
 static const uint32_t WIDTHS_ODD[] = {64, 8, 5};
 
@@ -301,8 +315,8 @@ static void test_difftest_regress(void **s)
     assert_int_equal(t.differ, 0);
 }
 
-/* tests/data/difftest/corpus.wgsl.gz: every random program (STEX_JIT_STRIDE
- * = k: every k-th, for a quicker run) */
+/* tests/data/difftest/corpus.wgsl.gz: every random program (every k-th:
+ * corpus_stride) */
 static void test_difftest_corpus(void **s)
 {
     (void)s;
@@ -310,8 +324,7 @@ static void test_difftest_corpus(void **s)
     char *all = read_gz("difftest/corpus.wgsl.gz");
     if (!all)
         skip();
-    const char *stride_env = getenv("STEX_JIT_STRIDE");
-    unsigned stride = stride_env ? (unsigned)atoi(stride_env) : 1, k = 0;
+    unsigned stride = corpus_stride(), k = 0;
     tally t = {0};
     char *p = strstr(all, "//! case ");
     while (p) {
@@ -320,7 +333,7 @@ static void test_difftest_corpus(void **s)
             *next++ = 0;
         char name[128] = "";
         sscanf(p + 9, "%127s", name);
-        if (k++ % (stride ? stride : 1) == 0) {
+        if (k++ % stride == 0) {
             uint32_t groups[3], features;
             difftest_header(p, groups, &features);
             check_module(p, name, features, groups, WIDTHS, 2, &t);
@@ -380,9 +393,8 @@ static void test_peer_modules(void **s)
 {
     (void)s;
     clock_t t0 = clock();
-    const char *stride_env = getenv("STEX_JIT_STRIDE");
     tally t = {0};
-    check_records("peer-wgsl.txt.gz", stride_env ? (unsigned)atoi(stride_env) : 1, &t);
+    check_records("peer-wgsl.txt.gz", corpus_stride(), &t);
     report("peer modules", &t, t0);
     assert_true(t.runs > 0);
     assert_int_equal(t.differ, 0);
