@@ -430,7 +430,7 @@ class GPUDevice extends EventTarget {
       entries = layout._bgls.flatMap((bgl, group) => (bgl ? bgl._entries.map((e) => ({ ...e, group })) : []));
     }
     try {
-      return { h: native.pipelineCreate(this._h, module._h, entryPoint, constants, entries, this._config.subgroupWidth, this._config.maxSteps, this._allowed), layout };
+      return { h: native.pipelineCreate(this._h, module._h, entryPoint, constants, entries, this._config.subgroupWidth, this._config.maxSteps, this._allowed, this._config.executor), layout };
     } catch (e) {
       return { h: null, error: gpuError(e) };
     }
@@ -1237,6 +1237,9 @@ const FLAG_VALUES = {
     c.timeout = s;
   },
   'max-steps': (v, c) => { c.maxSteps = whole(v, 1, Number.MAX_SAFE_INTEGER, 'a step count'); },
+  // jit: pipelines compiled to native code (the interpreter's results; the
+  // interpreter where the build has no JIT, said once on stderr)
+  executor: (v, c) => { c.executor = oneOf(v, ['interp', 'jit']); },
   // 1: pipelines run in allowed mode (docs/intervals.md), device.stex.allowedBounds answers
   allowed: (v, c) => { c.allowed = ['1', 'on', 'true'].includes(oneOf(v, ['0', '1', 'off', 'on', 'false', 'true'])); },
 };

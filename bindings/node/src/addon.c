@@ -384,12 +384,24 @@ void addon_export(napi_env env, napi_value exports, const char *name, napi_callb
     napi_set_named_property(env, exports, name, f);
 }
 
+/* the library's notices (a JIT pipeline run on the interpreter, and why):
+ * once each, on stderr as the command line prints them */
+static void print_notice(void *user, const char *text)
+{
+    (void)user;
+    fprintf(stderr, "stex: %s\n", text);
+}
+
 NAPI_MODULE_INIT()
 {
     /* the interpreter's default lock-step width, the `subgroup` flag's default */
-    napi_value width;
+    napi_value width, jit;
     napi_create_uint32(env, STEX_WGSL_SUBGROUP_WIDTH_DEFAULT, &width);
     napi_set_named_property(env, exports, "subgroupWidthDefault", width);
+    /* whether flag executor=jit compiles (LLVM was there when it was built) */
+    napi_get_boolean(env, stex_wgsl_jit_available(), &jit);
+    napi_set_named_property(env, exports, "jitAvailable", jit);
+    stex_wgsl_set_notice(print_notice, NULL);
     addon_define_lifetime(env, exports);
     addon_define_device(env, exports);
     addon_define_shader(env, exports);

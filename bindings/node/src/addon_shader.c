@@ -219,10 +219,11 @@ static napi_value layout_create(napi_env env, napi_callback_info info)
  *                layout entries with .group | undefined for 'auto',
  *                subgroup width | undefined (the interpreter's lanes: 1..64),
  *                max steps | undefined (a sub-group's instructions per workgroup),
- *                allowed | undefined (allowedCreate's: allowed mode)) */
+ *                allowed | undefined (allowedCreate's: allowed mode),
+ *                executor | undefined ('jit': the JIT, else the interpreter)) */
 static napi_value pipeline_create(napi_env env, napi_callback_info info)
 {
-    ADDON_ARGS(8);
+    ADDON_ARGS(9);
     addon_handle *dev = addon_unwrap(env, argv[0], ADDON_DEVICE, "createComputePipeline");
     addon_handle *mod = dev ? addon_unwrap(env, argv[1], ADDON_MODULE, "compute.module") : NULL;
     if (!mod)
@@ -272,12 +273,21 @@ static napi_value pipeline_create(napi_env env, napi_callback_info info)
     double steps = 0; /* the provider checked it: a whole number in [1, 2^53) */
     if (ok && !addon_is_undefined(env, argv[6]))
         ok = napi_get_value_double(env, argv[6], &steps) == napi_ok;
+    stex_wgsl_executor executor = STEX_WGSL_EXECUTOR_INTERPRETER;
+    if (ok && !addon_is_undefined(env, argv[8])) {
+        char *ex = string_arg(env, argv[8], "executor");
+        ok = ex != NULL;
+        if (ex && !strcmp(ex, "jit"))
+            executor = STEX_WGSL_EXECUTOR_JIT;
+        free(ex);
+    }
     if (ok) {
         stex_wgsl_options o = {.overrides = ov, .override_count = n, .layout = layout,
                                .layout_count = nlayout, .subgroup_width = width,
                                .max_steps = steps >= 1 && steps < 9007199254740992.0
                                                 ? (uint64_t)steps : 0,
-                               .allowed = allowed ? allowed->ptr : NULL};
+                               .allowed = allowed ? allowed->ptr : NULL,
+                               .executor = executor};
         st = stex_wgsl_pipeline_create(dev->ptr, mod->ptr, entry, &o, &p);
     }
     free(layout);
