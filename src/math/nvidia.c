@@ -1,10 +1,14 @@
 /*
- * math/nvidia.c - models of the NVIDIA H200's approximations (division,
- * sqrt, inverseSqrt, transcendentals), fitted to nvidia/wgslexpr.tsv.
- * Inputs arrive flushed; results are flushed and NaNs canonicalised by the
- * caller (math/f32.c).  How close each model comes is in docs/profiles.md
- * and asserted by tests/math/replay_models.h.
+ * math/nvidia.c - the NVIDIA GPU's arithmetic units as the nvidia profile
+ * models them (division, the special-function unit's exp2, log2, sqrt,
+ * inverseSqrt, sin, cos and reciprocal from measured tables, and exp, log,
+ * pow, tan, sinh, cosh built from them); nvidia_lib.c builds the driver's
+ * library functions from these and holds the profile's table.  Inputs
+ * arrive flushed; results are flushed and NaNs canonicalised by the caller
+ * (math/f32.c).  How close each model comes is in docs/profiles.md and
+ * asserted by tests/math/test_replay.c.
  */
+#include "math/nvidia_units.h"
 #include "math/ops.h"
 
 #include <pthread.h>
@@ -13,12 +17,10 @@
 
 /* flush-to-zero of an f32 result (the caller flushes too; the models need
  * it between steps) */
-static float ftz(float x)
+float stex_nv_ftz(float x)
 {
     return m_is_subnormal(x) ? m_float(m_bits(x) & 0x80000000u) : x;
 }
-
-static float rcp(float y);
 
 /* x / y as x * MUFU.RCP(y) (rcp below: the reciprocal unit's table, flushed),
  * then one multiply rounded to 24 bits and flushed if below 2^-126 (so
@@ -26,9 +28,9 @@ static float rcp(float y);
  * by tools/nvprobe: `a / b`, `1.0 / a` and `a * (1.0 / b)` on 16,384 rows of
  * every kind (tests/data/nvprobe); a correctly rounded reciprocal instead
  * misses 7% of them, though none of nvidia/wgslexpr.tsv's division rows. */
-static float div_recip(float x, float y)
+float stex_nv_div(float x, float y)
 {
-    double p = (double)x * (double)rcp(y); /* exact */
+    double p = (double)x * (double)stex_nv_rcp(y); /* exact */
     if (fabs(p) < 0x1p-126 && fabs(ldexp((double)(float)ldexp(p, 64), -64)) < 0x1p-126)
         return copysignf(0.0f, (float)p);
     return (float)p;
@@ -92,9 +94,9 @@ static float nudge(float v, int d)
     return m_float((uint32_t)((int64_t)m_bits(v) + d));
 }
 
-static float ex2(float x)
+float stex_nv_ex2(float x)
 {
-    x = ftz(x);
+    x = stex_nv_ftz(x);
     if (!isfinite(x))
         return stex_m_correct1(STEX_MATH_EXP2_F32, x);
     double a = fabs((double)x), n = floor(a);
@@ -103,9 +105,9 @@ static float ex2(float x)
     if (n > 200)
         n = 200; /* beyond any f32 result: ldexp saturates */
     if (x >= 0.0f)
-        return ftz(ldexpf(nudge(stex_m_correct1(STEX_MATH_EXP2_F32, fk),
+        return stex_nv_ftz(ldexpf(nudge(stex_m_correct1(STEX_MATH_EXP2_F32, fk),
                                 sfu_corr(SFU_EXP2_POS, k)), (int)n));
-    return ftz(ldexpf(nudge(stex_m_correct1(STEX_MATH_EXP2_F32, -fk),
+    return stex_nv_ftz(ldexpf(nudge(stex_m_correct1(STEX_MATH_EXP2_F32, -fk),
                             sfu_corr(SFU_EXP2_NEG, k)), -(int)n));
 }
 
@@ -113,7 +115,7 @@ static float ex2(float x)
  * parity at its mantissa */
 static float sfu_root(stex_math_fn fn, int t, float x)
 {
-    x = ftz(x);
+    x = stex_nv_ftz(x);
     float v = stex_m_correct1(fn, x);
     if (!(x > 0.0f) || !isfinite(x))
         return v;
@@ -122,8 +124,8 @@ static float sfu_root(stex_math_fn fn, int t, float x)
     return nudge(v, sfu_corr(t + odd, u & 0x7fffffu));
 }
 
-static float nv_sqrt(float x) { return sfu_root(STEX_MATH_SQRT_F32, SFU_SQRT, x); }
-static float nv_rsqrt(float x) { return sfu_root(STEX_MATH_INVERSESQRT_F32, SFU_RSQ, x); }
+float stex_nv_sqrt(float x) { return sfu_root(STEX_MATH_SQRT_F32, SFU_SQRT, x); }
+float stex_nv_rsqrt(float x) { return sfu_root(STEX_MATH_INVERSESQRT_F32, SFU_RSQ, x); }
 
 /* MUFU.LG2 as measured on the H200 (tools/nvsweep, tests/data/nvsweep):
  * x = 2^e m, m in [1, 2).  The unit gives a value L(m) (x >= 1) or L'(m)
@@ -235,7 +237,7 @@ static float lg2_table_value(int t, uint32_t i)
 
 /* a + b rounded toward zero to f32 (a, b doubles holding f32 values or
  * small integers; the sum is exact as s + err) */
-static float add_rz(double a, double b)
+float stex_nv_add_rz(double a, double b)
 {
     double s = a + b, bp = s - a, ap = s - bp, err = (a - ap) + (b - bp);
     float f = (float)s;
@@ -245,27 +247,27 @@ static float add_rz(double a, double b)
     return f;
 }
 
-static float lg2(float x)
+float stex_nv_lg2(float x)
 {
-    x = ftz(x);
+    x = stex_nv_ftz(x);
     if (!(x > 0.0f) || !isfinite(x))
         return stex_m_correct1(STEX_MATH_LOG2_F32, x);
     uint32_t u = m_bits(x), i = u & 0x7fffffu;
     int e = (int)(u >> 23) - 127;
     if (e >= 0)
-        return e == 0 ? lg2_table_value(0, i) : add_rz((double)e, (double)lg2_table_value(0, i));
+        return e == 0 ? lg2_table_value(0, i) : stex_nv_add_rz((double)e, (double)lg2_table_value(0, i));
     float d = lg2_table_value(1, i);
-    return e == -1 ? d : add_rz((double)(e + 1), (double)d);
+    return e == -1 ? d : stex_nv_add_rz((double)(e + 1), (double)d);
 }
 
-static float f_mul(float a, float b)
+float stex_nv_mul(float a, float b)
 {
-    return ftz(ftz(a) * ftz(b));
+    return stex_nv_ftz(stex_nv_ftz(a) * stex_nv_ftz(b));
 }
 
-static float f_add(float a, float b)
+float stex_nv_add(float a, float b)
 {
-    return ftz(ftz(a) + ftz(b));
+    return stex_nv_ftz(stex_nv_ftz(a) + stex_nv_ftz(b));
 }
 
 /* MUFU.SIN / MUFU.COS as measured on the H200 (every f32 of [0.5, 8)):
@@ -301,7 +303,7 @@ static float sin_quadrant(uint32_t j)
 
 static float sincos_rev(float x, int cosine)
 {
-    x = ftz(x);
+    x = stex_nv_ftz(x);
     if (!isfinite(x))
         return NAN;
     double p = fabs((double)x) * (double)(float)(1.0 / (2.0 * M_PI)); /* exact */
@@ -317,19 +319,19 @@ static float sincos_rev(float x, int cosine)
         v = -v;
     if (!cosine && signbit(x)) /* sin(-0) = -0, also for a flushed -subnormal (measured) */
         v = -v;
-    return ftz(v);
+    return stex_nv_ftz(v);
 }
 
-static float nv_sin(float x) { return sincos_rev(x, 0); }
-static float nv_cos(float x) { return sincos_rev(x, 1); }
+float stex_nv_sin(float x) { return sincos_rev(x, 0); }
+float stex_nv_cos(float x) { return sincos_rev(x, 1); }
 
 /* MUFU.RCP as measured on the H200 (every f32 of [1, 2), the sweep of
  * `1.0 / x`; 13 % of the mantissas 1 ulp from the correctly rounded value):
  * y = +-2^e m, the table's 1/m scaled by 2^-e, flushed below 2^-126.  The
  * table is nvidia_sin.gz's second. */
-static float rcp(float y)
+float stex_nv_rcp(float y)
 {
-    y = ftz(y);
+    y = stex_nv_ftz(y);
     if (y == 0.0f || !isfinite(y))
         return 1.0f / y;
     uint32_t u = m_bits(y), i = u & 0x7fffffu;
@@ -343,45 +345,27 @@ static float rcp(float y)
 }
 
 /* tan as sin(x) * MUFU.RCP(cos(x)) (every row of the device's file) */
-static float nv_tan(float x) { return f_mul(nv_sin(x), rcp(nv_cos(x))); }
+float stex_nv_tan(float x) { return stex_nv_mul(stex_nv_sin(x), stex_nv_rcp(stex_nv_cos(x))); }
 
 /* exp, log, pow, sinh, cosh through exp2/log2, as GLSL.std.450 compilers
- * expand them: exp(x) = ex2(x * log2 e), log(x) = lg2(x) * ln 2,
- * pow(x, y) = ex2(lg2(x) * y), sinh/cosh = (e^x -+ e^-x) * 0.5 */
-static float nv_exp(float x) { return ex2(f_mul(x, (float)M_LOG2E)); }
-static float nv_log(float x) { return f_mul(lg2(x), (float)M_LN2); }
-static float nv_pow(float x, float y) { return ex2(f_mul(lg2(x), y)); }
-static float nv_sinh(float x) { return f_mul(f_add(nv_exp(x), -nv_exp(-x)), 0.5f); }
-static float nv_cosh(float x) { return f_mul(f_add(nv_exp(x), nv_exp(-x)), 0.5f); }
+ * expand them: exp(x) = stex_nv_ex2(x * log2 e), log(x) = stex_nv_lg2(x) * ln 2,
+ * pow(x, y) = stex_nv_ex2(stex_nv_lg2(x) * y), sinh/cosh = (e^x -+ e^-x) * 0.5 */
+float stex_nv_exp(float x) { return stex_nv_ex2(stex_nv_mul(x, (float)M_LOG2E)); }
+float stex_nv_log(float x) { return stex_nv_mul(stex_nv_lg2(x), (float)M_LN2); }
+float stex_nv_pow(float x, float y) { return stex_nv_ex2(stex_nv_mul(stex_nv_lg2(x), y)); }
+float stex_nv_sinh(float x) { return stex_nv_mul(stex_nv_add(stex_nv_exp(x), -stex_nv_exp(-x)), 0.5f); }
+float stex_nv_cosh(float x) { return stex_nv_mul(stex_nv_add(stex_nv_exp(x), stex_nv_exp(-x)), 0.5f); }
 
 /* The three tables inflated at once (~0.4 s the first time in a process),
  * before a pipeline's first dispatch rather than inside it. */
-static void nv_prepare(void)
+void stex_nv_prepare(void)
 {
     pthread_once(&sfu_once, sfu_load);
     pthread_once(&lg2_once, lg2_load);
     pthread_once(&sin_once, sin_load);
 }
 
-static unsigned nv_loaded(void)
+unsigned stex_nv_loaded(void)
 {
     return (sfu != NULL) + (lg2_buf != NULL) + (sin_buf != NULL);
 }
-
-const stex_math_approx stex_math_approx_nvidia = {
-    .prepare = nv_prepare,
-    .loaded = nv_loaded,
-    .source = "fitted to nvidia/wgslexpr.tsv (every other case measured on an H200); "
-              "exp2, sqrt, inverseSqrt from per-mantissa tables measured on the H200 (tests/data/nvsweep); "
-              "log2 from per-mantissa tables of [1, 2) and [0.5, 1) plus the exponent rounded toward zero; "
-              "sin/cos from a first-quadrant table of 2^23 entries after the device's reduction",
-    .unary = {
-        [STEX_MATH_EXP2_F32] = ex2,     [STEX_MATH_LOG2_F32] = lg2,
-        [STEX_MATH_SIN_F32] = nv_sin,   [STEX_MATH_COS_F32] = nv_cos,
-        [STEX_MATH_TAN_F32] = nv_tan,   [STEX_MATH_EXP_F32] = nv_exp,
-        [STEX_MATH_LOG_F32] = nv_log,   [STEX_MATH_SINH_F32] = nv_sinh,
-        [STEX_MATH_COSH_F32] = nv_cosh,
-        [STEX_MATH_SQRT_F32] = nv_sqrt, [STEX_MATH_INVERSESQRT_F32] = nv_rsqrt,
-    },
-    .binary = {[STEX_MATH_DIV_F32] = div_recip, [STEX_MATH_POW_F32] = nv_pow},
-};

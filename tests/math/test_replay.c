@@ -3,11 +3,9 @@
  * conformance files, columns op, type, inputs, output) through the matching
  * profile, one (op, type) group at a time.
  *
- * Every group must replay bit-exactly, except the groups of MODELS below:
- * device approximations that stex models only approximately.  For those the
- * test asserts the counts as they are today (rows bit-exact, largest ulp
- * distance), so an improvement is welcome and a regression fails; each
- * entry names its reason.  oob_read / oob_write / arrayLength rows replay
+ * Every group must replay bit-exactly: since the nvidia profile carries the
+ * driver's sequences for atan, atan2, asin, acos, tanh and the inverse
+ * hyperbolics (math/nvidia_lib.c), no group is modelled only approximately.  oob_read / oob_write / arrayLength rows replay
  * stex_math_oob against the harness's buffer (word w holds 0xca000000 | w,
  * the binding starts at word 0x40; function/private arrays hold
  * 0xca000000 + k).
@@ -30,20 +28,6 @@
 
 #include "hex_list.h"
 
-/* Groups modelled approximately: rows bit-exact and ulp bound as measured
- * today (ulp over rows whose expected and actual results are both finite;
- * -1 = not bounded: the model is a placeholder). */
-typedef struct model {
-    const char *profile, *op, *sig;
-    unsigned min_exact;
-    long max_ulp;
-    const char *why;
-} model;
-
-static const model MODELS[] = {
-#include "replay_models.h"
-};
-
 typedef struct group {
     char op[32], sig[48];
     unsigned rows, exact, shown;
@@ -63,15 +47,6 @@ static long ulp_distance(uint32_t a, uint32_t b)
 static int is_finite_bits(uint32_t u)
 {
     return (u & 0x7f800000u) != 0x7f800000u;
-}
-
-static const model *find_model(const char *profile, const char *op, const char *sig)
-{
-    for (size_t i = 0; i < sizeof MODELS / sizeof MODELS[0]; i++)
-        if (!strcmp(MODELS[i].profile, profile) && !strcmp(MODELS[i].op, op) &&
-            !strcmp(MODELS[i].sig, sig))
-            return &MODELS[i];
-    return NULL;
 }
 
 /* The out-of-bounds rows: returns the output the profile predicts. */
@@ -170,8 +145,7 @@ static void replay(const char *profile_name, stex_profile_id id)
             g->max_ulp = ulp;
         const char *show_env = getenv("STEX_REPLAY_SHOW");
         unsigned show = show_env ? (unsigned)atoi(show_env) : 6u; /* mismatches printed per group */
-        if ((!find_model(profile_name, op, sig) || getenv("STEX_REPLAY_ALL")) && g->shown++ < show
-            && ++failures)
+        if (g->shown++ < show && ++failures)
             fprintf(stderr, "[%s] %s %s (%s): device %s, stex %s\n", profile_name, op, sig,
                     inputs, output, expect);
     }
@@ -181,21 +155,12 @@ static void replay(const char *profile_name, stex_profile_id id)
     printf("[%s] group rows-bit-exact/rows max-ulp\n", profile_name);
     for (int i = 0; i < ng; i++) {
         group *g = &groups[i];
-        const model *m = find_model(profile_name, g->op, g->sig);
-        printf("  %-20s %-22s %6u/%-6u %s%ld%s\n", g->op, g->sig, g->exact, g->rows,
-               g->exact == g->rows ? "" : "ulp ", g->exact == g->rows ? 0 : g->max_ulp,
-               m ? "  (model)" : "");
-        if (!m && g->exact != g->rows) {
-            fprintf(stderr, "[%s] %s %s: %u of %u rows differ (a rule-based group must be "
-                    "bit-exact)\n", profile_name, g->op, g->sig, g->rows - g->exact, g->rows);
+        printf("  %-20s %-22s %6u/%-6u %s%ld\n", g->op, g->sig, g->exact, g->rows,
+               g->exact == g->rows ? "" : "ulp ", g->exact == g->rows ? 0 : g->max_ulp);
+        if (g->exact != g->rows) {
+            fprintf(stderr, "[%s] %s %s: %u of %u rows differ (every group must be bit-exact)\n",
+                    profile_name, g->op, g->sig, g->rows - g->exact, g->rows);
             bad = 1;
-        } else if (m && (g->exact < m->min_exact || (m->max_ulp >= 0 && g->max_ulp > m->max_ulp))) {
-            fprintf(stderr, "[%s] %s %s regressed: %u bit-exact (recorded %u), max ulp %ld "
-                    "(recorded %ld)\n", profile_name, g->op, g->sig, g->exact, m->min_exact,
-                    g->max_ulp, m->max_ulp);
-            bad = 1;
-        } else if (m && g->exact > m->min_exact) {
-            printf("    improved: update replay_models.h to %u\n", g->exact);
         }
     }
     assert_false(bad);

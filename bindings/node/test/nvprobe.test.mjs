@@ -12,12 +12,8 @@ const DATA = new URL('../../../tests/data/nvprobe/', import.meta.url);
 
 // Every probe must give the device's bits on every row but these, not
 // modelled yet (tests/data/nvprobe/README.md says what each shows).
-const APPROX = 'the builtin approximation is not reproduced yet (1-2 ulp on 2-14% of rows)';
 const DIVLOOP = 'a quotient by a loop-invariant divisor summed in an unrolled loop (1 ulp on 5-8% of rows)';
-const builtins = Object.fromEntries(['asin', 'acos', 'atan', 'atan2', 'tanh', 'asinh', 'acosh',
-  'atanh', 'tanh_b', 'atan_b', 'asin_unit', 'acos_unit'].map((n) => [n, APPROX]));
 const common = {
-  ...builtins,
   negprod_sub: '-(a*b) - c fused as fma(-a, b, -c)',
   loop_div: DIVLOOP,
   clamp: 'a negated or absolute operand of min, max or clamp is not flushed there',
@@ -29,8 +25,7 @@ const NOT_YET = {
   'h100-round2.json.gz': { ...common,
     faceforward_x: 'faceForward\'s dot and comparison', mul_div: '(a * b) / b',
     particle: 'constants through a loop', boids: 'clamp of a length, normalize',
-    mlp: 'tanh', lerp_color: 'fract, mix and a dot of constants', div_loop: DIVLOOP,
-    atan_angle: 'atan2 and sin' },
+    lerp_color: 'fract, mix and a dot of constants', div_loop: DIVLOOP },
 };
 
 function load(name) {
