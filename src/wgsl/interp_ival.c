@@ -1065,8 +1065,9 @@ static void tex_result(ictx *c, ilane *l, const wg_ins *i, const exec_binding *b
                        bool ok, uint32_t cwhy, int64_t x, int64_t y, int64_t z,
                        const uint32_t out[4])
 {
-    char t = b->format && stex_format_get(b->format)->scalar == STEX_SCALAR_I32 ? 'i'
-           : b->format && stex_format_get(b->format)->scalar == STEX_SCALAR_U32 ? 'u' : 'f';
+    const stex_format_info *fi = b->format ? stex_format_get(b->format) : NULL;
+    char t = fi && fi->scalar == STEX_SCALAR_I32 ? 'i' : fi && fi->scalar == STEX_SCALAR_U32 ? 'u'
+                                                                                         : 'f';
     if (!ok) {
         for (uint32_t k = 0; k < 4; k++)
             set_any(l, i->d + k, t, out[k], cwhy ? cwhy : reason_at(c, i, "a texel at a "
@@ -1101,8 +1102,15 @@ static void tex_result(ictx *c, ilane *l, const wg_ins *i, const exec_binding *b
     uint64_t k0 = 0;
     ival_shadow *s = texel_at(c, b, level, x, y, z, false, &k0);
     for (uint32_t k = 0; k < 4; k++) {
+        uint32_t e = out[k] >> 23 & 255;
         if (s && s->has[k0 + k]) {
             set(l, i->d + k, t, out[k], s->v[k0 + k], s->why[k0 + k]);
+        } else if (fi && (k >= fi->channels ||
+                          (fi->bits[k] == 32 && (t != 'f' || (e && e != 255) ||
+                                                 !(out[k] & 0x7fffffffu))))) {
+            /* an absent channel (0, 0, 1) or a 32-bit one that is not a
+             * special: exactly its bits (ival_texel_channel's point) */
+            set_exact(l, i->d + k, out[k]);
         } else {
             stex_vec4 dv;
             memcpy(dv.u, out, sizeof dv.u);
