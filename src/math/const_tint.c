@@ -9,8 +9,10 @@
  * transcendental builtins are the C library's float functions (sinf,
  * coshf, ...), the pack builtins compute floor(0.5 + scale * v) in f32 and
  * pack2x16float truncates to f16.  Each formula here was read in Tint's
- * evaluator; tests/math/test_const.c replays the rows measured through
- * Dawn under this rule, every one bit for bit.  Because the builtins are
+ * evaluator, but modf's, measured through Dawn (fract is e - trunc(e):
+ * modf(-4.0).fract is +0, where C's modf and the run time keep e's sign;
+ * regress/const-modf-fract-zero.wgsl); tests/math/test_const.c replays
+ * the rows measured through Dawn under this rule, every one bit for bit.  Because the builtins are
  * the C library's, their last bit is the host libm's (glibc here, as for
  * the Dawn that was measured).
  *
@@ -138,6 +140,16 @@ stex_status stex_m_const_tint(stex_math_fn fn, const uint32_t *in, uint32_t *out
     case STEX_MATH_PACK2X16SNORM: out[0] = pack_norm(in, 2, -1.0f, 32767.0f, 16); return STEX_OK;
     case STEX_MATH_PACK4X8UNORM:  out[0] = pack_norm(in, 4, 0.0f, 255.0f, 8); return STEX_OK;
     case STEX_MATH_PACK4X8SNORM:  out[0] = pack_norm(in, 4, -1.0f, 127.0f, 8); return STEX_OK;
+    case STEX_MATH_MODF_F32: /* fract is e - trunc(e): +0 for a negative whole number */
+        out[0] = m_bits(a - truncf(a));
+        out[1] = m_bits(truncf(a));
+        return STEX_OK;
+    case STEX_MATH_MODF_F16: { /* the same, exact on the widened value */
+        float h = stex_m_h2f(in[0] & 0xffffu);
+        out[0] = stex_m_f2h(h - truncf(h));
+        out[1] = stex_m_f2h(truncf(h));
+        return STEX_OK;
+    }
     default:
         *handled = false;
         return STEX_OK;

@@ -202,6 +202,8 @@ bool wg_const_abstract_word(wg_ctx *x, const char *name, bool is_int, const wg_c
         return false;
     }
     double v = afloat_value(name, a, &second);
+    if (x->const_rule == STEX_CONST_TINT && !strcmp(name, "modf"))
+        v = a[0] - second; /* Dawn's front end: +0 for a negative whole number (const_tint.c) */
     if (!isfinite(v)) {
         WG_ERR(x, loc, "const-eval", "%s in a const-expression: the value is not a finite "
                "abstract-float", name);

@@ -11,6 +11,7 @@
 
 #include "common/error.h"
 #include "dispatch/phase.h"
+#include "wgsl/decl_order.h"
 #include "wgsl/executor.h"
 #include "wgsl/interp.h"
 #include "wgsl/interp_ival.h"
@@ -681,12 +682,27 @@ static void check_module(stex_wgsl_module *m)
         wg_ctx x;
         wg_program prog_x;
         ctx_init(&x, m, &m->diags, &prog_x, NULL);
-        for (uint32_t i = 0; m->eps && i < m->ast.n; i++) {
+        /* under Dawn's rule in its front end's order, since the first f32
+         * zero that makes is every zero of the module (decl_order.c); the
+         * entry points and overrides are listed in source order all the same */
+        uint32_t *order = m->const_rule == STEX_CONST_TINT ? wg_decl_order(&m->ast) : NULL;
+        uint32_t *slot = order ? calloc(m->ast.n, sizeof *slot) : NULL;
+        for (uint32_t i = 0, k = 0; slot && i < m->ast.n; i++)
+            if (m->ast.decls[i]->kind == D_FN &&
+                wg_find_attr(m->ast.decls[i]->attrs, m->ast.decls[i]->nattrs, "compute"))
+                slot[i] = k++;
+        if (!slot) {
+            free(order);
+            order = NULL;
+        }
+        for (uint32_t j = 0; m->eps && j < m->ast.n; j++) {
+            uint32_t i = order ? order[j] : j;
             const wg_decl *d = m->ast.decls[i];
             wg_program prog = {0};
             if (d->kind == D_FN) {
                 bool entry = wg_find_attr(d->attrs, d->nattrs, "compute") != NULL;
-                entry_info *ep = entry ? &m->eps[m->neps++] : NULL;
+                entry_info *ep = entry ? &m->eps[order ? slot[i] : m->neps] : NULL;
+                m->neps += entry;
                 if (ep) {
                     ep->decl = d;
                     ep->pub.name = d->name;
@@ -711,13 +727,20 @@ static void check_module(stex_wgsl_module *m)
                     wg_expr id = {.kind = E_IDENT, .loc = d->loc, .name = d->name};
                     if (d->kind == D_STRUCT || d->kind == D_ALIAS)
                         wg_resolve_type(&x, &id);
-                    else if (d->kind != D_OVERRIDE)
-                        wg_global_find(&x, d->name, d->loc);
+                    else if (d->kind != D_OVERRIDE || order)
+                        wg_global_find(&x, d->name, d->loc); /* order: its info below */
                     else
                         override_info(m, &x, d);
                 }
             }
         }
+        for (uint32_t i = 0; order && i < m->ast.n; i++)
+            if (!x.oom && m->ast.decls[i]->kind == D_OVERRIDE && m->ast.decls[i]->name) {
+                x.line = m->ast.decls[i]->loc.line;
+                override_info(m, &x, m->ast.decls[i]);
+            }
+        free(order);
+        free(slot);
         ctx_free(&x);
         program_free(&prog_x);
     }

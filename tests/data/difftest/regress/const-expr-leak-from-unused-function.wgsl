@@ -1,7 +1,8 @@
-// A const-expression in main gives -0 (clamp(unpack4x8snorm(pack4x8unorm(...)).w,
-// -1.0, 5.5), +0 on Dawn) only while an unused function holds the constant
-// modf(vec3(-4.0)).fract (-0): without fn6, or with another constant there,
-// stex gives +0 too. A front-end bug, not lavapipe's (gen.mjs seed 710058, reduced).
+// A const-expression in main gave -0 (clamp(unpack4x8snorm(pack4x8unorm(...)).w,
+// -1.0, 5.5), +0 on Dawn) while an unused function held the constant
+// modf(vec3(-4.0)).fract: Dawn's front end keeps one f32 zero per module, the
+// first it makes, and its modf's fract is e - trunc(e), +0 here; stex took
+// C's modf (-0), so main's zero became -0 (gen.mjs seed 710058, reduced).
 //! dispatch 1 1 1
 //! out 32
 //! expect 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000 00000000
