@@ -145,6 +145,11 @@ static void compile_times(void)
     }
     printf("compile time of the JIT (LLVM: IR, passes, machine code), spec, width 64\n");
     printf("%-28s %8s %12s\n", "shader", "ms", "instructions");
+    double ms0;
+    uint64_t ins0;
+    if (compile_ms(d, "@compute @workgroup_size(1) fn main() {}", "empty.wgsl", &ms0, &ins0))
+        printf("%-28s %8.1f %12llu  (the first: LLVM's start-up)\n", "empty", ms0,
+               (unsigned long long)ins0);
     for (size_t i = 0; i < stex_kernel_count(); i++) {
         const stex_kernel *k = stex_kernel_at(i);
         for (uint32_t p = 0; p < k->pass_count; p++) {
