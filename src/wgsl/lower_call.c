@@ -301,6 +301,7 @@ static wg_val construct(wg_ctx *x, const wg_expr *e, int type, wg_val *args, uin
                     else if (tk == TY_F32) {
                         float f = (float)v;
                         memcpy(&c[k].u, &f, 4);
+                        c[k].u = wg_f32_const(x, c[k].u); /* f32(false) can be the first zero */
                     } else if (tk == TY_I32)
                         c[k].u = fk == TY_U32 ? w.u : (uint32_t)(int32_t)(v < -2147483648.0 ?
                                  -2147483648.0 : v > 2147483647.0 ? 2147483647.0 : v);
