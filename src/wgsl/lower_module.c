@@ -147,6 +147,10 @@ static int struct_type(wg_ctx *x, wg_global *g)
         if (mt->kind == TY_ARRAY && mt->n == 0 && i + 1 != d->nparams)
             WG_ERR(x, d->params[i].loc, "runtime-sized-array",
                    "a runtime-sized array must be the last member of a struct");
+        else if (mt->kind != TY_ARRAY && !wg_type_fixed_footprint(x->types, m[i].type))
+            WG_ERR(x, d->params[i].loc, "runtime-sized-array", "struct %s's member '%s' is "
+                   "a struct ending in a runtime-sized array, which only a variable may hold",
+                   d->name, m[i].name);
         if (mt->kind == TY_ARRAY && mt->override_sized) {
             WG_ERR(x, d->params[i].loc, "struct-types", "struct %s's member '%s' is an array "
                    "whose element count is an override-expression, which no struct may hold",
@@ -285,7 +289,20 @@ static int declared_type(wg_ctx *x, const wg_expr *e, wg_global *g)
     return g->type;
 }
 
+static int resolve_type(wg_ctx *x, const wg_expr *e);
+
+/* A type is evaluated even in an operand that short-circuits (an array's
+ * element count of -1 is an error there too). */
 int wg_resolve_type(wg_ctx *x, const wg_expr *e)
+{
+    bool unevaluated = x->d->unevaluated;
+    x->d->unevaluated = false;
+    int t = resolve_type(x, e);
+    x->d->unevaluated = unevaluated;
+    return t;
+}
+
+static int resolve_type(wg_ctx *x, const wg_expr *e)
 {
     if (!e || !wg_deeper(x, e->loc))
         return -1;
@@ -372,9 +389,9 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e)
                    wg_tname(x, el));
             return -1;
         }
-        if (et->kind == TY_ARRAY && et->n == 0) {
+        if (!wg_type_fixed_footprint(ts, el)) { /* a runtime-sized array, or a struct ending in one */
             WG_ERR(x, e->targs[0]->loc, "array-types", "an array's element may not be a "
-                   "runtime-sized array");
+                   "runtime-sized array, or a struct ending in one");
             return -1;
         }
         if (et->kind == TY_ARRAY && et->override_sized) {

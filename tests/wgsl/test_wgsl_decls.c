@@ -248,6 +248,10 @@ static const wgsl_case ARRAY_ELEMENTS[] = {
      "fn f() { let x : array<ptr<private, u32>, 2> = array(); }\n", "[array-types]"},
     {"types,array: a sampler element", "var<private> a : array<sampler, 2>;\n",
      "[array-types]"},
+    {"types,array: a struct ending in a runtime-sized array (crashed)",
+     "struct R { a : array<u32> }\nvar<private> x : array<R, 2>;\n", "[array-types]"},
+    {"types,struct: a struct ending in a runtime-sized array as a member (Dawn: cannot be "
+     "nested)", "struct R { a : array<u32> }\nstruct Q { m : R }\n", "[runtime-sized-array]"},
     {"types,array: atomics and nested arrays",
      "var<workgroup> a : array<array<atomic<u32>, 2>, 2>;\n", NULL},
 };
