@@ -31,6 +31,7 @@ typedef struct wg_diags {
     size_t count;         /* the errors among them: the module is valid at 0 */
     size_t n, cap;
     bool quiet;           /* while lowering an inlined call: do not report twice */
+    bool unevaluated;     /* in the operand a const '&&'/'||' skips: no evaluation errors */
 } wg_diags;
 
 /* The errors one module records; past them one "more than N errors" note. */

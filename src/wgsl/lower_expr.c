@@ -605,7 +605,10 @@ static wg_val logical(wg_ctx *x, const wg_expr *e)
         /* b is still checked, and what it names is statically used (a
          * binding it reads stays in the 'auto' layout); its code is dropped */
         uint32_t ncode = x->prog->ncode, regs = x->reg_next;
+        bool unevaluated = x->d->unevaluated;
+        x->d->unevaluated |= skip;
         wg_val b = wg_load(x, wg_expr_lower(x, e->b), e->b->loc);
+        x->d->unevaluated = unevaluated;
         if (skip) {
             if (b.kind != V_ERROR && b.type != T_BOOL)
                 WG_ERR(x, e->b->loc, "logical-expr", "'%s' takes bool operands, not %s",

@@ -241,9 +241,11 @@ wg_val wg_vector_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_val *
         t = wg_common_type(x, t, a[i].type);
     uint32_t lanes = t >= 0 ? wg_type_lanes(ts, t) : 0;
     bool is_dot = !strcmp(name, "dot");
-    if (!lanes || (!wg_type_is_float(ts, t) && !(is_dot && wg_type_is_integer(ts, t))))
+    int s = lanes ? wg_type_scalar(ts, t) : -1;
+    /* an abstract int converts to an abstract float (WGSL 15.7.2) */
+    if (!lanes || (!wg_type_is_float(ts, t) && s != T_AINT &&
+                   !(is_dot && wg_type_is_integer(ts, t))))
         return no_overload(x, e, name, a[0].type);
-    int s = wg_type_scalar(ts, t);
     if (s == T_AINT && !is_dot)
         s = T_AFLOAT;
     if (!all_const || !strcmp(name, "quantizeToF16"))

@@ -180,6 +180,62 @@ static void test_builtin_partial_evaluation(void **s)
     WGSL_CHECK(BUILTIN_PARTIAL);
 }
 
+/* expression,binary,short_circuiting_and_or:invalid_rhs_const: a const
+ * left operand that decides '&&' or '||' leaves the right one unevaluated,
+ * so its values raise no const-expression error (each was refused); its
+ * types, and an array type's element count, still must be right
+ * (invalid_array_count_on_rhs). */
+#define SC_CONSTS "const thirty_one = 31u;\nconst zero_i32 = 0i;\nconst one_f32 = 1.0f;\n"
+static const wgsl_case SHORT_CIRCUIT[] = {
+    {"invalid_rhs_const:op=\"&&\";rhs=\"overflow\";short_circuit=true",
+     SC_CONSTS "fn f() { let foo = false && i32(1<<thirty_one) < 0; }\n", NULL},
+    {"invalid_rhs_const:op=\"&&\";rhs=\"div_zero_i32\";short_circuit=true",
+     SC_CONSTS "fn f() { let foo = false && (1 / zero_i32) == 0; }\n", NULL},
+    {"invalid_rhs_const:op=\"||\";rhs=\"div_zero_f32\";short_circuit=true",
+     SC_CONSTS "fn f() { let foo = true || (one_f32 / 0) == 0; }\n", NULL},
+    {"invalid_rhs_const:op=\"||\";rhs=\"builtin\";short_circuit=true",
+     SC_CONSTS "fn f() { let foo = true || sqrt(-one_f32) == 0; }\n", NULL},
+    {"invalid_rhs_const:op=\"&&\";rhs=\"div_zero_i32\";short_circuit=false",
+     SC_CONSTS "fn f() { let foo = true && (1 / zero_i32) == 0; }\n", "[arithmetic]"},
+    {"invalid_rhs_const:op=\"||\";rhs=\"builtin\";short_circuit=false",
+     SC_CONSTS "fn f() { let foo = false || sqrt(-one_f32) == 0; }\n", "[const-eval]"},
+    {"invalid_array_count_on_rhs:op=\"&&\";rhs=\"sqrt_neg1\";control=false",
+     "const value = 1;\nfn f() { let foo = false && array<bool, u32(sqrt(value - 2))>()[0]; }\n",
+     "[const-eval]"},
+    {"a skipped operand's types", "fn f() { let foo = false && (1u + 1i) == 0; }\n",
+     "[type-mismatch]"},
+};
+
+static void test_short_circuit_leaves_values_unevaluated(void **s)
+{
+    (void)s;
+    WGSL_CHECK(SHORT_CIRCUIT);
+}
+
+/* expression,call,builtin,{cross,distance,faceForward}:args:arg="good" and
+ * values:type=vec3<abstract-int>: abstract integers convert to abstract
+ * floats for the float-only vector builtins (cross(vec3(0), vec3(1)) had no
+ * overload). */
+static const wgsl_case VECTOR_ABSTRACT_INT[] = {
+    {"cross:args:arg=\"good\"", "fn f() { _ = cross(vec3(0), vec3(1)); }\n", NULL},
+    {"distance:args:arg=\"good\"", "fn f() { _ = distance(vec3(0), vec3(1)); }\n", NULL},
+    {"distance:values:type=\"abstract-int\"",
+     "fn f() { _ = distance(-9223372036854775807 - 1, 4); }\n", NULL},
+    {"faceForward:values:type=\"vec2<abstract-int>\"",
+     "fn f() { _ = faceForward(vec2(1, 2), vec2(3, 4), vec2(5, 6)); }\n", NULL},
+    {"length, normalize, reflect, refract of abstract ints",
+     "fn f() { _ = length(vec2(3, 4)); _ = normalize(vec2(3, 4));\n"
+     "  _ = reflect(vec2(1, 2), vec2(0, 1)); _ = refract(vec2(1, 2), vec2(0, 1), 1); }\n", NULL},
+    {"cross of booleans", "fn f() { _ = cross(vec3(true), vec3(false)); }\n",
+     "[builtin-functions]"},
+};
+
+static void test_vector_builtins_of_abstract_ints(void **s)
+{
+    (void)s;
+    WGSL_CHECK(VECTOR_ABSTRACT_INT);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -190,6 +246,8 @@ int main(void)
         cmocka_unit_test(test_bool_xor),
         cmocka_unit_test(test_partial_evaluation),
         cmocka_unit_test(test_builtin_partial_evaluation),
+        cmocka_unit_test(test_short_circuit_leaves_values_unevaluated),
+        cmocka_unit_test(test_vector_builtins_of_abstract_ints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
