@@ -723,7 +723,11 @@ static bool sample_level_2d(wg_ctx *x, const wg_expr *e, const char *name, const
 static wg_val texture_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a)
 {
     wg_types *ts = TS(x);
-    if (e->nargs == 0 || !handle_arg(x, e, 0, a[0], TY_TEXTURE, TY_STORAGE_TEXTURE, name))
+    if (e->nargs == 0) {
+        WG_ERR(x, e->loc, "texture-builtin-functions", "%s needs a texture argument", name);
+        return wg_error_val();
+    }
+    if (!handle_arg(x, e, 0, a[0], TY_TEXTURE, TY_STORAGE_TEXTURE, name))
         return wg_error_val();
     const wg_type *t = wg_ty(ts, a[0].type);
     uint32_t binding = a[0].ref.binding, nc = dim_coords(t->dim);
@@ -1536,6 +1540,11 @@ wg_val wg_call_lower(wg_ctx *x, const wg_expr *e)
         return wg_error_val();
     if (wg_sample_call_is(name) && !sample_level_2d(x, e, name, a))
         return wg_sample_call(x, e, name, a);
+    if (!strncmp(name, "texture_", 8)) { /* a texture type: a handle, never a value */
+        WG_ERR(x, callee->loc, "value-constructor", "%s cannot be constructed (a texture is "
+               "only a module-scope variable's)", name);
+        return wg_error_val();
+    }
     if (!strncmp(name, "texture", 7))
         return texture_builtin(x, e, name, a);
     if (!strncmp(name, "atomic", 6))

@@ -560,6 +560,90 @@ static void stmt(wg_ctx *x, const wg_stmt *s)
     x->line = line;
 }
 
+/* ---- behaviour analysis (WGSL 9.8) ---- */
+
+enum { BH_NEXT = 1, BH_RETURN = 2, BH_BREAK = 4, BH_CONTINUE = 8 };
+
+static unsigned behaviour(wg_ctx *x, const wg_stmt *s, bool *reported);
+
+/* loop {body continuing {cont}}: the body's B1 and the continuing's B2. */
+static unsigned loop_behaviour(unsigned b1, unsigned b2)
+{
+    if (b1 == BH_RETURN)
+        return BH_RETURN;
+    unsigned u = b1 | b2;
+    return u & BH_BREAK ? (u | BH_NEXT) & ~(unsigned)(BH_BREAK | BH_CONTINUE)
+                        : u & ~(unsigned)(BH_CONTINUE | BH_NEXT);
+}
+
+/* The set of ways execution leaves s; a statement whose set is empty (a
+ * loop with no break and no return) is an error, reported once. */
+static unsigned behaviour(wg_ctx *x, const wg_stmt *s, bool *reported)
+{
+    unsigned b = BH_NEXT;
+    if (!s)
+        return b;
+    switch (s->kind) {
+    case S_BLOCK:
+        for (uint32_t i = 0; i < s->n; i++) {
+            unsigned bi = behaviour(x, s->stmts[i], reported); /* also when unreachable */
+            if (b & BH_NEXT)
+                b = (b & ~(unsigned)BH_NEXT) | bi;
+        }
+        return b;
+    case S_RETURN: return BH_RETURN;
+    case S_BREAK: return BH_BREAK;
+    case S_CONTINUE: return BH_CONTINUE;
+    case S_BREAK_IF: return BH_BREAK | BH_NEXT;
+    case S_IF:
+        return behaviour(x, s->body, reported) | behaviour(x, s->els, reported);
+    case S_SWITCH:
+        b = 0;
+        for (uint32_t i = 0; i < s->ncases; i++)
+            b |= behaviour(x, s->cases[i].body, reported);
+        return b & BH_BREAK ? (b | BH_NEXT) & ~(unsigned)BH_BREAK : b;
+    case S_LOOP: {
+        unsigned b1 = behaviour(x, s->body, reported);
+        unsigned b2 = behaviour(x, s->continuing, reported);
+        if ((b2 & (BH_CONTINUE | BH_RETURN)) && !*reported) {
+            WG_ERR(x, s->continuing->loc, "behaviors", "a continuing block cannot leave "
+                   "through 'return' or 'continue'");
+            *reported = true;
+        }
+        b = loop_behaviour(b1, b2);
+        break;
+    }
+    case S_WHILE: /* loop { if !cond { break; } body } */
+        b = loop_behaviour(BH_BREAK | behaviour(x, s->body, reported), BH_NEXT);
+        break;
+    case S_FOR: /* init; loop { if !cond { break; } body continuing { update } } */
+        behaviour(x, s->init, reported);
+        b = loop_behaviour((s->cond ? BH_BREAK : 0) | behaviour(x, s->body, reported),
+                           behaviour(x, s->update, reported));
+        break;
+    default: return BH_NEXT;
+    }
+    if (!b && !*reported) {
+        WG_ERR(x, s->loc, "behaviors", "this loop never ends: it has no 'break' and no "
+               "'return' it can reach (WGSL 9.8: every statement has a way out)");
+        *reported = true;
+    }
+    return b;
+}
+
+/* A function's body: {Return} where it returns a value (no way to fall off
+ * its end), else within {Next, Return}. */
+static void check_behaviour(wg_ctx *x, const wg_decl *fn, int rt)
+{
+    bool reported = false;
+    unsigned b = behaviour(x, fn->body, &reported);
+    if (reported || !fn->body)
+        return;
+    if (rt != T_VOID && rt >= 0 && b != BH_RETURN)
+        WG_ERR(x, fn->loc, "behaviors", "function '%s' returns %s, but can reach the end of "
+               "its body without a 'return'", fn->name, wg_tname(x, rt));
+}
+
 /* Binds a function's parameters and lowers its body with a fresh return slot. */
 static void function_body(wg_ctx *x, const wg_decl *fn, const wg_val *params, wg_val *result)
 {
@@ -814,12 +898,24 @@ void wg_lower_function(wg_ctx *x, const wg_decl *fn, bool entry)
                                                                              pt->elem)->words)
                                                       : 0}};
         } else {
+            wg_type_kind k = x->types->t[t].kind;
+            if (!wg_type_constructible(x->types, t) && k != TY_SAMPLER && k != TY_TEXTURE &&
+                k != TY_STORAGE_TEXTURE) /* WGSL 11.1 */
+                WG_ERR(x, fn->params[i].loc, "function-restriction", "parameter '%s' cannot "
+                       "be %s (a parameter is a constructible type, a pointer, a texture or "
+                       "a sampler)", fn->params[i].name, wg_tname(x, t));
             params[i] = (wg_val){.kind = V_REG, .type = t,
                                  .reg = wg_reg_alloc(x, wg_ty(x->types, t)->words)};
         }
     }
     if (entry && fn->ret)
         WG_ERR(x, fn->ret->loc, "entry-point-io", "a compute entry point returns nothing");
+    int rt = fn->ret ? wg_resolve_type(x, fn->ret) : T_VOID;
+    if (!entry && rt >= 0 && rt != T_VOID && !wg_type_constructible(x->types, rt))
+        WG_ERR(x, fn->ret->loc, "function-restriction", "function '%s' cannot return %s (a "
+               "return type is constructible: no pointer, atomic, runtime-sized array, "
+               "texture or sampler)", fn->name, wg_tname(x, rt));
+    check_behaviour(x, fn, rt);
     wg_val r;
     function_body(x, fn, params, &r);
     if (entry)
