@@ -400,6 +400,58 @@ static void test_peer_modules(void **s)
     assert_int_equal(t.differ, 0);
 }
 
+/* The operations the JIT compiles itself at their edges, which random
+ * programs seldom reach: every comparison of equal and unequal i32, u32 and
+ * f32 (zeros of both signs, NaN), integer division and remainder by zero
+ * and of the least i32 by -1, shifts by 31 and more, min, clamp and abs at
+ * the ends, conversions, selects and masked stores in divergent branches. */
+static const char EDGES[] =
+    "@group(0) @binding(0) var<storage, read_write> o: array<u32>;\n"
+    "@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) li: u32) {\n"
+    "  let iv = array<i32, 8>(0, 1, -1, 2, -2147483647 - 1, 2147483647, 31, 33);\n"
+    "  let uv = array<u32, 8>(0u, 1u, 4294967295u, 2u, 2147483648u, 31u, 32u, 33u);\n"
+    "  let fv = array<f32, 8>(0.0, -0.0, 1.0, -1.0, 1e-45, 3.4e38, 0.5, 2.0);\n"
+    "  let a = iv[li % 8u]; let b = iv[li / 8u];\n"
+    "  let ua = uv[li % 8u]; let ub = uv[li / 8u];\n"
+    "  var fa = fv[li % 8u]; var fb = fv[li / 8u];\n"
+    "  if (li % 9u == 4u) { fa = fa / 0.0 - fa / 0.0; } // NaN in some lanes\n"
+    "  let base = li * 24u;\n"
+    "  o[base + 0u] = u32(a < b) | u32(a <= b) << 1u | u32(a > b) << 2u | u32(a >= b) << 3u\n"
+    "      | u32(a == b) << 4u | u32(a != b) << 5u | u32(ua < ub) << 6u | u32(ua <= ub) << 7u\n"
+    "      | u32(ua > ub) << 8u | u32(ua >= ub) << 9u | u32(ua == ub) << 10u | u32(ua != ub) << 11u\n"
+    "      | u32(fa < fb) << 12u | u32(fa <= fb) << 13u | u32(fa > fb) << 14u | u32(fa >= fb) << 15u\n"
+    "      | u32(fa == fb) << 16u | u32(fa != fb) << 17u;\n"
+    "  o[base + 1u] = u32(a / b); o[base + 2u] = u32(a % b);\n"
+    "  o[base + 3u] = ua / ub; o[base + 4u] = ua % ub;\n"
+    "  o[base + 5u] = u32(a << ub); o[base + 6u] = u32(a >> ub); o[base + 7u] = ua >> ub;\n"
+    "  o[base + 8u] = u32(min(a, b)); o[base + 9u] = min(ua, ub);\n"
+    "  o[base + 10u] = u32(clamp(a, -5, b)); o[base + 11u] = clamp(ua, 1u, ub | 1u);\n"
+    "  o[base + 12u] = u32(abs(a)); o[base + 13u] = u32(-a) ^ ~ua;\n"
+    "  o[base + 14u] = bitcast<u32>(f32(a)); o[base + 15u] = bitcast<u32>(f32(ua));\n"
+    "  o[base + 16u] = bitcast<u32>(fa + fb); o[base + 17u] = bitcast<u32>(fa - fb);\n"
+    "  o[base + 18u] = bitcast<u32>(fa * fb); o[base + 19u] = bitcast<u32>(fa / fb);\n"
+    "  o[base + 20u] = bitcast<u32>(fa * fb + fa);\n"
+    "  o[base + 21u] = select(ua, ub, a < b) + u32(!(a == 0));\n"
+    "  var m = 7u;\n"
+    "  if (a < b) { m = ua * 3u; } else if (ua == ub) { m = 9u; } else { m = ub - ua; }\n"
+    "  o[base + 22u] = m;\n"
+    "  var s = 0u;\n"
+    "  for (var k = 0u; k < li % 5u; k++) { if (k == 2u) { continue; } s += k * ua; }\n"
+    "  o[base + 23u] = s;\n"
+    "}\n";
+
+static void test_edges(void **s)
+{
+    (void)s;
+    clock_t t0 = clock();
+    tally t = {0};
+    static const uint32_t groups[3] = {1, 1, 1};
+    check_module(EDGES, "edges.wgsl", 0, groups, WIDTHS_ODD, 3, &t);
+    report("edges", &t, t0);
+    assert_int_equal(t.runs, 3 * STEX_PROFILE_COUNT);
+    assert_int_equal(t.differ, 0);
+}
+
 /* ---- the lesson kernels on their own resources ---- */
 typedef struct kernel_make {
     uint32_t width;
@@ -509,6 +561,7 @@ int main(void)
     stex_wgsl_set_notice(on_notice, NULL);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_availability),
+        cmocka_unit_test(test_edges),
         cmocka_unit_test(test_lesson_kernels),
         cmocka_unit_test(test_difftest_regress),
         cmocka_unit_test(test_lesson_snippets),
