@@ -160,6 +160,7 @@ static stex_status eval_abstract(stex_const_rule rule, stex_math_fn fn, const ui
         break;
     case STEX_MATH_MUL_SUB_F32: v = a * b - c; break;
     case STEX_MATH_SUB_MUL_F32: v = c - a * b; break;
+    case STEX_MATH_NEG_MUL_SUB_F32: v = -(a * b) - c; break;
     default:
         return stex_fail(STEX_INVALID_ARGUMENT, "const: %s %s has no AbstractFloat form here",
                          stex_math_fn_get(fn)->op, stex_math_fn_get(fn)->sig);

@@ -282,6 +282,10 @@ int stex_m_eval_f32(const stex_math_rules *r, const stex_profile *p, stex_math_f
                                         : stex_m_sub(r, stex_m_mul(r, a, b), c);
         break;
     case STEX_MATH_RECIP_F32: v = stex_m_div(r, 1.0f, a); break; /* 1.0 / a */
+    case STEX_MATH_NEG_MUL_SUB_F32: /* fma(-a, b, -c) */
+        v = r->contract && r->fma_fused ? stex_m_fma(r, -a, b, -c)
+                                        : stex_m_sub(r, -stex_m_mul(r, a, b), c);
+        break;
     case STEX_MATH_SUB_MUL_F32:
         v = r->contract && r->fma_fused ? stex_m_fma(r, -a, b, c)
                                         : stex_m_sub(r, c, stex_m_mul(r, a, b));

@@ -329,6 +329,9 @@ static bool eval_float_op(stex_math_fn fn, const iv_fmt *F, const iv *in, iv *ou
     /* a * b - c and c - a * b (the nvidia profile's contractions), the same way */
     case STEX_MATH_MUL_SUB_F32: *out = stex_iv_sub(F, stex_iv_mul(F, in[0], in[1]), in[2]); return true;
     case STEX_MATH_SUB_MUL_F32: *out = stex_iv_sub(F, in[2], stex_iv_mul(F, in[0], in[1])); return true;
+    case STEX_MATH_NEG_MUL_SUB_F32:
+        *out = stex_iv_sub(F, stex_iv_neg(F, stex_iv_mul(F, in[0], in[1])), in[2]);
+        return true;
     case STEX_MATH_RECIP_F32: *out = stex_iv_div(F, (iv){1.0, 1.0, 0}, in[0]); return true;
     case STEX_MATH_F32_TO_I32: *out = stex_iv_to_int(F32, in[0], 'i'); return true;
     case STEX_MATH_F32_TO_U32: *out = stex_iv_to_int(F32, in[0], 'u'); return true;

@@ -298,8 +298,8 @@ static void contract(const state *s, wg_ins *i)
     uint32_t a = i->a, b = i->b;
     if (xm) /* x*y + c, x*y - c */
         to_math(i, add ? STEX_MATH_MUL_ADD_F32 : STEX_MATH_MUL_SUB_F32, xm->ra, xm->rb, b, 3);
-    else if (xn && add) /* -(x*y) + c = c - x*y */
-        to_math(i, STEX_MATH_SUB_MUL_F32, xn->ra, xn->rb, b, 3);
+    else if (xn) /* -(x*y) + c = c - x*y; -(x*y) - c = fma(-x, y, -c) (probe negprod_sub) */
+        to_math(i, add ? STEX_MATH_SUB_MUL_F32 : STEX_MATH_NEG_MUL_SUB_F32, xn->ra, xn->rb, b, 3);
     else if (ym) /* c + x*y, c - x*y */
         to_math(i, add ? STEX_MATH_ADD_MUL_F32 : STEX_MATH_SUB_MUL_F32, ym->ra, ym->rb, a, 3);
     else if (yn) /* c + -(x*y) = c - x*y, c - -(x*y) = c + x*y */

@@ -14,7 +14,6 @@ const DATA = new URL('../../../tests/data/nvprobe/', import.meta.url);
 // modelled yet (tests/data/nvprobe/README.md says what each shows).
 const DIVLOOP = 'a quotient by a loop-invariant divisor summed in an unrolled loop (1 ulp on 5-8% of rows)';
 const common = {
-  negprod_sub: '-(a*b) - c fused as fma(-a, b, -c)',
   loop_div: DIVLOOP,
   clamp: 'a negated or absolute operand of min, max or clamp is not flushed there',
   quantize: 'quantizeToF16 flushes f16 subnormals',
