@@ -885,10 +885,11 @@ void wg_lower_function(wg_ctx *x, const wg_decl *fn, bool entry)
             params[i] = wg_error_val();
         } else if (x->types->t[t].kind == TY_PTR) {
             const wg_type *pt = wg_ty(x->types, t);
+            /* every address space a pointer names: unrestricted_pointer_parameters */
             if (pt->space != SP_FUNCTION && pt->space != SP_PRIVATE &&
-                pt->space != SP_WORKGROUP && pt->space != SP_STORAGE)
+                pt->space != SP_WORKGROUP && pt->space != SP_STORAGE && pt->space != SP_UNIFORM)
                 WG_ERR(x, fn->params[i].loc, "function-restriction", "a pointer parameter may "
-                       "point into function, private, workgroup or storage memory");
+                       "point into function, private, workgroup, storage or uniform memory");
             bool regs = pt->space == SP_FUNCTION || pt->space == SP_PRIVATE;
             params[i] = (wg_val){.kind = V_PTR, .type = t,
                                  .ref = {.space = pt->space, .access = pt->access,

@@ -140,6 +140,12 @@ static const wgsl_case SIGNATURES[] = {
     {"function_parameter_types:type=\"texture\"", "fn foo(p : texture_2d<f32>) { }\n", NULL},
     {"function_parameter_types:type=\"sampler\"", "fn foo(p : sampler) { }\n", NULL},
     {"function_parameter_types:type=\"ptr\"", "fn foo(p : ptr<function, u32>) { }\n", NULL},
+    /* stex offers unrestricted_pointer_parameters: a uniform pointer too (was refused) */
+    {"function_parameter_types:case=\"ptr8\"", "fn foo(p : ptr<uniform, u32>) { }\n", NULL},
+    {"a uniform pointer argument",
+     "@group(0) @binding(0) var<uniform> u : vec4u;\n"
+     "fn foo(p : ptr<uniform, vec4u>) -> u32 { return (*p).x; }\n"
+     "@compute @workgroup_size(1) fn main() { _ = foo(&u); }\n", NULL},
 };
 
 static void test_signature_types(void **s)
