@@ -208,8 +208,10 @@ static void emit_f32(emit *e, const wg_ins *i, stex_math_fn fn)
         e->b, LLVMBuildICmp(e->b, LLVMIntSLT, left, c32(e, 0), ""), c32(e, 0),
         LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSGT, left, c32(e, e->vw), ""),
                         c32(e, e->vw), left, ""), "");
-    LLVMValueRef args[] = {LLVMConstIntToPtr(c64(e, (uint64_t)(uintptr_t)e->prof), e->ptr),
-                           c32(e, fn), lanes, tmp, reg_ptr(e, i->a), reg_ptr(e, i->b),
+    /* the dispatch's profile, from the frame: the code is shared by every
+     * profile of the same IEEE-ness (jit.c's cache), each with its NaNs */
+    LLVMValueRef args[] = {FIELD(e, prof, e->ptr), c32(e, fn), lanes, tmp,
+                           reg_ptr(e, i->a), reg_ptr(e, i->b),
                            three ? reg_ptr(e, i->c) : LLVMConstNull(e->ptr)};
     LLVMBuildCall2(e->b, fty, rt_fn(e, "wg_jit_rt_f32_nan", (void *)wg_jit_rt_f32_nan, fty),
                    args, 7, "");

@@ -404,9 +404,11 @@ static void test_peer_modules(void **s)
  * programs seldom reach: every comparison of equal and unequal i32, u32 and
  * f32 (zeros of both signs, NaN), integer division and remainder by zero
  * and of the least i32 by -1, shifts by 31 and more, min, clamp and abs at
- * the ends, conversions, selects and masked stores in divergent branches. */
+ * the ends, conversions, selects and masked stores in divergent branches;
+ * NaNs the host makes (inf - inf, 0 / 0), whose bits are each profile's:
+ * the profiles whose code the JIT's cache shares must each get their own. */
 static const char EDGES[] =
-    "@group(0) @binding(0) var<storage, read_write> o: array<u32>;\n"
+    "@group(0) @binding(0) var<storage, read_write> o: array<u32, 1664>;\n"
     "@compute @workgroup_size(64) fn main(@builtin(local_invocation_index) li: u32) {\n"
     "  let iv = array<i32, 8>(0, 1, -1, 2, -2147483647 - 1, 2147483647, 31, 33);\n"
     "  let uv = array<u32, 8>(0u, 1u, 4294967295u, 2u, 2147483648u, 31u, 32u, 33u);\n"
@@ -415,7 +417,9 @@ static const char EDGES[] =
     "  let ua = uv[li % 8u]; let ub = uv[li / 8u];\n"
     "  var fa = fv[li % 8u]; var fb = fv[li / 8u];\n"
     "  if (li % 9u == 4u) { fa = fa / 0.0 - fa / 0.0; } // NaN in some lanes\n"
-    "  let base = li * 24u;\n"
+    "  let base = li * 26u;\n"
+    "  o[base + 24u] = bitcast<u32>(fa * 1e38 * 10.0 - fb * 1e38 * 10.0);\n"
+    "  o[base + 25u] = bitcast<u32>((fa - fa) / (fb - fb));\n"
     "  o[base + 0u] = u32(a < b) | u32(a <= b) << 1u | u32(a > b) << 2u | u32(a >= b) << 3u\n"
     "      | u32(a == b) << 4u | u32(a != b) << 5u | u32(ua < ub) << 6u | u32(ua <= ub) << 7u\n"
     "      | u32(ua > ub) << 8u | u32(ua >= ub) << 9u | u32(ua == ub) << 10u | u32(ua != ub) << 11u\n"
