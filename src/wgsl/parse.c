@@ -1048,6 +1048,12 @@ static wg_decl *global_decl(parser *p)
         if (d->nparams > WG_MAX_PARAMS)
             wg_error(p->d, d->loc, "limits", "function '%s' declares %u parameters; the limit "
                      "is %u", d->name, d->nparams, (unsigned)WG_MAX_PARAMS);
+        for (uint32_t i = 0; i < d->nparams; i++)
+            for (uint32_t j = 0; j < i; j++)
+                if (d->params[i].name && d->params[j].name &&
+                    !strcmp(d->params[i].name, d->params[j].name))
+                    wg_error(p->d, d->params[i].loc, "function-declaration", "function '%s' "
+                             "has two parameters named '%s'", d->name, d->params[i].name);
         expect(p, TK_RPAREN);
         if (accept(p, TK_ARROW)) {
             uint32_t nr;
@@ -1066,6 +1072,9 @@ static wg_decl *global_decl(parser *p)
         d->name = decl_name(p, "a struct name");
         expect(p, TK_LBRACE);
         d->params = params(p, TK_RBRACE, &d->nparams, true);
+        if (!d->nparams && !p->panic) /* WGSL's grammar: struct_body_decl has a member */
+            wg_error(p->d, d->loc, "struct-types", "struct '%s' has no members (a struct has "
+                     "at least one)", d->name);
         if (d->nparams > WG_MAX_MEMBERS)
             wg_error(p->d, d->loc, "limits", "struct '%s' declares %u members; the limit is %u",
                      d->name, d->nparams, (unsigned)WG_MAX_MEMBERS);
@@ -1132,6 +1141,9 @@ static wg_decl *global_decl(parser *p)
         d->nattrs = nattrs;
         if (d->kind == D_FN) /* @diagnostic on a function: a filter over all of it */
             attr_filters(p, attrs, nattrs, loc);
+        if (d->kind == D_FN && !d->ret && wg_find_attr(attrs, nattrs, "must_use"))
+            wg_error(p->d, d->loc, "must-use", "function '%s' is @must_use but returns "
+                     "nothing", d->name);
     }
     return d;
 }

@@ -148,10 +148,23 @@ static const wgsl_case SIGNATURES[] = {
      "@compute @workgroup_size(1) fn main() { _ = foo(&u); }\n", NULL},
 };
 
+/* Declarations Dawn refuses too (each was accepted): functions,restrictions:
+ * param_names_must_differ and must_use_requires_return:ret=false,
+ * types,struct:structures:case="empty". */
+static const wgsl_case DECLARATIONS[] = {
+    {"param_names_must_differ:p1=\"a\";p2=\"a\"", "fn f(a : u32, a : u32) { }\n",
+     "[function-declaration]"},
+    {"param_names_must_differ:p1=\"a\";p2=\"b\"", "fn f(a : u32, b : u32) { }\n", NULL},
+    {"must_use_requires_return:ret=false", "@must_use fn g() { }\n", "[must-use]"},
+    {"must_use_requires_return:ret=true", "@must_use fn g() -> u32 { return 1u; }\n", NULL},
+    {"structures:case=\"empty\"", "struct S { }\n", "[struct-types]"},
+};
+
 static void test_signature_types(void **s)
 {
     (void)s;
     WGSL_CHECK(SIGNATURES);
+    WGSL_CHECK(DECLARATIONS);
 }
 
 /* A texture type named as a call is no value constructor (WGSL 8.x: only
