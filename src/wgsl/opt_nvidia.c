@@ -157,7 +157,8 @@ static void to_math(wg_ins *i, stex_math_fn fn, uint32_t a, uint32_t b, uint32_t
  * x * 0 = +0, x * 1 = x, x + 0 = x and x - 0 = x (-0 kept, a subnormal
  * unflushed), 0 - x = -x, 0 / x = +0, fma(0, a, c) = c, fma(a, b, 0) =
  * a * b, mix(a, b, 0) = a, mix(a, b, 1) = b, and the cancellations
- * (a + b) - a = b, (a + b) - b = a, (a - b) + b = a, (a - b) - a = -b. */
+ * (a + b) - a = b, (a + b) - b = a, (a - b) + b = a, (a - b) - a = -b,
+ * and (a * b) / b = a. */
 static bool fold(const state *s, wg_ins *i)
 {
     stex_math_fn fn = (stex_math_fn)i->imm;
@@ -179,10 +180,14 @@ static bool fold(const state *s, wg_ins *i)
         if (is_zero(s, a))
             return to_math(i, STEX_MATH_NEG_F32, b, 0, 0, 1), true;
         break;
-    case STEX_MATH_DIV_F32:
+    case STEX_MATH_DIV_F32: {
         if (is_zero(s, a) && !s->known[b])
             return to_const(i, 0), true;
+        const pdef *m = holds(s, a, STEX_MATH_MUL_F32); /* (x * y) / y = x (probe mul_div) */
+        if (m && s->vn[b] == m->vb)
+            return to_mov(i, m->ra), true;
         return false;
+    }
     case STEX_MATH_FMA_F32:
         if (is_zero(s, a) || is_zero(s, b))
             return to_mov(i, c), true;

@@ -22,7 +22,7 @@ const NOT_YET = {
   'h100-round1.json.gz': { ...common,
     dot4: 'dot(v, w) with shared components: more than one common factor taken out' },
   'h100-round2.json.gz': { ...common,
-    faceforward_x: 'faceForward\'s dot and comparison', mul_div: '(a * b) / b',
+    faceforward_x: 'faceForward\'s dot and comparison',
     particle: 'constants through a loop', boids: 'clamp of a length, normalize',
     lerp_color: 'fract, mix and a dot of constants', div_loop: DIVLOOP },
 };
