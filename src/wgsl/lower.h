@@ -111,6 +111,8 @@ typedef struct wg_ctx {
     wg_arena *arena;
     stex_const_rule const_rule; /* the module's: WGSL's or Dawn's front end */
     stex_matmul_rule matmul;    /* the module's profile's matrix products */
+    bool unroll;                /* the profile's compiler unrolls counted loops (nvidia) */
+    uint32_t unrolled;          /* statements lowered by unrolling so far (bounded) */
     wg_zeros *zeros;            /* the module's first zeros (wg_f32_const) */
     wg_diags *d;
     wg_types *types;
@@ -181,6 +183,10 @@ uint32_t wg_reg_alloc(wg_ctx *x, uint32_t words);
  * bytes), doubling it; false (x->oom set) when out of memory. */
 bool wg_grow(wg_ctx *x, void **arr, uint32_t *cap, uint32_t n, size_t elem);
 uint32_t wg_slot_alloc(wg_ctx *x);
+
+/* lower_unroll.c: the trips of a `for` loop the nvidia profile unrolls */
+enum { WG_UNROLL_MAX_TRIPS = 16, WG_UNROLL_MAX_COPIES = 1024, WG_UNROLL_MAX_CODE = 16384 };
+bool wg_unroll_trips(const wg_stmt *s, int64_t values[WG_UNROLL_MAX_TRIPS], uint32_t *trips);
 wg_ins *wg_emit(wg_ctx *x, wg_opcode op);
 uint32_t wg_pool_add(wg_ctx *x, const uint32_t *offs, uint32_t n);
 wg_cword *wg_cwords(wg_ctx *x, uint32_t n);

@@ -123,6 +123,30 @@ static void loop_stmt(wg_ctx *x, const wg_expr *cond, const wg_stmt *body,
     i->line = loc.line;
 }
 
+/* A counted `for` loop as its body written out once per trip (lower_unroll.c
+ * says which loops and why), each copy a block of its own in which the
+ * counter is a `let` of that trip's value, as the device's compiler sees
+ * it after unrolling; a copy's errors are the first copy's, reported once. */
+static void unrolled_for(wg_ctx *x, const wg_stmt *s, const int64_t *values, uint32_t trips)
+{
+    const wg_val *k = wg_lookup_local(x, s->init->decl->name);
+    int type = k && k->kind == V_REF ? k->type : -1;
+    bool quiet = x->d->quiet;
+    x->unrolled += trips;
+    for (uint32_t t = 0; t < trips && type >= 0; t++) {
+        uint32_t regs = x->reg_next, mark = x->nsyms;
+        uint32_t r = wg_reg_alloc(x, 1);
+        wg_ins *i = wg_emit(x, OP_CONST);
+        i->d = r, i->imm = (uint32_t)values[t];
+        wg_scope_push(x, s->init->decl->name, (wg_val){.kind = V_REG, .type = type, .reg = r});
+        wg_block_lower(x, s->body);
+        x->nsyms = mark;
+        x->reg_next = regs;
+        x->d->quiet = true;
+    }
+    x->d->quiet = quiet;
+}
+
 /* A case value and where it is written, for the duplicate check. */
 typedef struct case_value {
     int64_t v;
@@ -515,11 +539,16 @@ static void stmt(wg_ctx *x, const wg_stmt *s)
     case S_LOOP: loop_stmt(x, NULL, s->body, NULL, s->continuing, s->loc); break;
     case S_WHILE: loop_stmt(x, s->cond, s->body, NULL, NULL, s->loc); break;
     case S_FOR: {
-        uint32_t mark = x->nsyms;
+        uint32_t mark = x->nsyms, trips;
+        int64_t values[WG_UNROLL_MAX_TRIPS];
         if (s->init)
             stmt(x, s->init);
         uint32_t keep = x->reg_next; /* the init's variables live through the loop */
-        loop_stmt(x, s->cond, s->body, s->update, NULL, s->loc);
+        if (x->unroll && wg_unroll_trips(s, values, &trips) &&
+            x->unrolled + trips <= WG_UNROLL_MAX_COPIES && x->prog->ncode < WG_UNROLL_MAX_CODE)
+            unrolled_for(x, s, values, trips);
+        else
+            loop_stmt(x, s->cond, s->body, s->update, NULL, s->loc);
         x->nsyms = mark;
         regs = keep > regs ? keep : regs;
         break;

@@ -52,6 +52,7 @@ struct stex_wgsl_module {
     uint32_t *id_owner;         /* per @id 0..65535: the override's index + 1 (0 none) */
     stex_const_rule const_rule; /* how its const-expressions are evaluated */
     stex_matmul_rule matmul;    /* how its matrix products sum at run time */
+    bool unroll;                /* counted loops unrolled (the nvidia profile's compiler) */
     wg_zeros zeros;             /* its first zeros, under Dawn's rule */
     uint32_t inlined;           /* calls inlined while the module is checked */
     bool limited;               /* a [limits] error: the remaining functions are not lowered */
@@ -112,6 +113,7 @@ static void ctx_init(wg_ctx *x, stex_wgsl_module *m, wg_diags *d, wg_program *pr
     x->arena = &m->arena;
     x->const_rule = m->const_rule;
     x->matmul = m->matmul;
+    x->unroll = m->unroll;
     x->zeros = &m->zeros;
     x->d = d;
     x->types = &m->types;
@@ -592,6 +594,7 @@ static stex_status module_create(const stex_profile *p, const char *source, size
         return stex_fail(STEX_OUT_OF_MEMORY, "stex_wgsl_module_create: out of memory");
     m->const_rule = stex_math_const_rule(p);
     m->matmul = stex_math_matmul_rule(p);
+    m->unroll = stex_math_float_rewrite_rule(p) == STEX_FLOAT_REWRITE_NVIDIA;
     /* the text up to the limit (a longer one is refused below, unread) */
     size_t kept = length > STEX_WGSL_MAX_SOURCE_BYTES ? 0 : length;
     m->source = malloc(kept + 1);

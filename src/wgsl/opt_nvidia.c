@@ -31,6 +31,8 @@ typedef struct pdef {
     uint32_t ra, rb; /* the operands' registers */
     uint32_t va, vb; /* and their value numbers then */
     uint32_t at;     /* the instruction that computed it */
+    bool bk;         /* rb held a constant then (kb); for MUL the constant is */
+    uint32_t kb;     /* always rb: a constant left operand is swapped there */
 } pdef;
 
 typedef struct state {
@@ -40,6 +42,7 @@ typedef struct state {
     bool *masked;   /* written by a masked copy since the execution mask last changed */
     bool *known;    /* holds a constant the compiler sees */
     uint32_t *k;    /* which */
+    uint32_t *kat;  /* and the OP_CONST that wrote it (UINT32_MAX: a copy) */
 } state;
 
 static void fresh(state *s, uint32_t r)
@@ -107,6 +110,35 @@ static bool count_uses(const wg_program *p, uint32_t nregs, uses *u)
 static bool single_use(const uses *u, uint32_t r)
 {
     return r < u->all_from && u->reads[r] == 1 && u->writes[r] == 1;
+}
+
+/* Whether the value instruction w writes to r is read by instruction j
+ * alone: nothing else reads r before r is written again (the lowering
+ * reuses a statement's temporaries; a result nobody reads does not count),
+ * and no loop runs back over w first. */
+static bool read_only_by(wg_program *p, const uses *u, uint32_t w, uint32_t j, uint32_t r)
+{
+    if (r >= u->all_from)
+        return false;
+    bool seen = false;
+    for (uint32_t k = w + 1; k < p->ncode; k++) {
+        wg_ins *q = &p->code[k];
+        uint32_t first[6], count[6], wf, wc;
+        int n = wg_opt_read(q, first, count);
+        bool dead = q->op == OP_MATH && q->d < u->all_from && u->reads[q->d] == 0;
+        for (int m = 0; m < n && !dead; m++)
+            if (r >= first[m] && (count[m] == UINT32_MAX || r - first[m] < count[m])) {
+                if (k != j)
+                    return false;
+                seen = true;
+            }
+        if (q->op == OP_LOOP_END && q->b <= w)
+            return false;
+        wg_opt_written(q, &wf, &wc);
+        if (r >= wf && (wc == UINT32_MAX || r - wf < wc))
+            return seen;
+    }
+    return seen;
 }
 
 /* What register r holds with its operands still in place: its pdef if of
@@ -231,7 +263,7 @@ static bool factor(const state *s, const uses *u, wg_program *p, wg_ins *i)
     } else if (fn == STEX_MATH_MUL_ADD_F32 || fn == STEX_MATH_MUL_ADD_LET_F32) {
         if (!single_use(u, i->c))
             return false;
-        own = (pdef){true, STEX_MATH_MUL_F32, i->a, i->b, s->vn[i->a], s->vn[i->b], 0};
+        own = (pdef){true, STEX_MATH_MUL_F32, i->a, i->b, s->vn[i->a], s->vn[i->b], 0, false, 0};
         x = &own, y = holds(s, i->c, STEX_MATH_MUL_F32), fn = STEX_MATH_ADD_F32;
         other = i->c;
     } else {
@@ -290,6 +322,50 @@ static bool reassociate(state *s, const uses *u, wg_program *p, wg_ins *i)
     return true;
 }
 
+/* A register holding value number v now (r itself if unchanged). */
+static bool holder(const state *s, uint32_t r, uint32_t v, uint32_t *out)
+{
+    if (r < s->nregs && s->vn[r] == v)
+        return *out = r, true;
+    for (uint32_t q = 0; q < s->nregs; q++)
+        if (s->vn[q] == v && !s->known[q])
+            return *out = q, true;
+    return false;
+}
+
+/* (x * k1) * k2 = x * (k1*k2) also where x * k1 has other readers and x
+ * lives on only in another register (probes pow_unrolled_8, sum_unrolled_8:
+ * `v = v * 0.99` written eight times is a * 0.99^8, the powers folded one
+ * step at a time in f32, and each `v * 0.016` beside them a * (0.99^k *
+ * 0.016), fused into the sum p + v * 0.016).  k2's own OP_CONST, read
+ * only here, becomes k1*k2. */
+static bool reassociate_shared(state *s, const uses *u, wg_program *p, wg_ins *i)
+{
+    switch ((stex_math_fn)i->imm) { /* a product, or the product inside a fused step */
+    case STEX_MATH_MUL_F32: case STEX_MATH_MUL_ADD_F32: case STEX_MATH_ADD_MUL_F32:
+    case STEX_MATH_MUL_ADD_LET_F32: case STEX_MATH_MUL_SUB_F32: case STEX_MATH_SUB_MUL_F32:
+    case STEX_MATH_NEG_MUL_SUB_F32:
+        break;
+    default:
+        return false;
+    }
+    uint32_t kr = s->known[i->b] ? i->b : i->a, xr = kr == i->b ? i->a : i->b;
+    if (kr >= s->nregs || xr >= s->nregs || !s->known[kr] || s->known[xr] ||
+        s->kat[kr] == UINT32_MAX || !read_only_by(p, u, s->kat[kr], (uint32_t)(i - p->code), kr))
+        return false;
+    const pdef *x = &s->def[xr];
+    uint32_t r;
+    if (!x->has || x->fn != STEX_MATH_MUL_F32 || !x->bk || !holder(s, x->ra, x->va, &r))
+        return false;
+    wg_ins *k = &p->code[s->kat[kr]];
+    if (k->op != OP_CONST || k->d != kr)
+        return false;
+    uint32_t v = f_bits(as_f(x->kb) * as_f(s->k[kr]));
+    k->imm = v, s->k[kr] = v;
+    i->a = r, i->b = kr;
+    return true;
+}
+
 /* An f32 sum or difference with a product operand (or a negated product)
  * becomes one fused step, the left operand's product first. */
 static void contract(const state *s, wg_ins *i)
@@ -321,8 +397,12 @@ static bool contract_quotient(state *s, const uses *u, wg_program *p, wg_ins *i)
     if (fn != STEX_MATH_ADD_F32 && fn != STEX_MATH_SUB_F32)
         return false;
     bool add = fn == STEX_MATH_ADD_F32;
-    const pdef *x = single_use(u, i->a) ? holds(s, i->a, STEX_MATH_DIV_F32) : NULL;
-    const pdef *y = single_use(u, i->b) ? holds(s, i->b, STEX_MATH_DIV_F32) : NULL;
+    uint32_t j = (uint32_t)(i - p->code);
+    const pdef *x = holds(s, i->a, STEX_MATH_DIV_F32), *y = holds(s, i->b, STEX_MATH_DIV_F32);
+    if (x && !read_only_by(p, u, x->at, j, i->a))
+        x = NULL;
+    if (y && !read_only_by(p, u, y->at, j, i->b))
+        y = NULL;
     const pdef *q = x ? x : y;
     if (!q || s->known[q->rb])
         return false; /* a constant divisor: the compiler multiplies by its reciprocal */
@@ -336,12 +416,25 @@ static bool contract_quotient(state *s, const uses *u, wg_program *p, wg_ins *i)
     return true;
 }
 
+/* f32(k) of an integer the compiler knows (an unrolled loop's counter) is
+ * a constant. */
+static void fold_convert(const state *s, wg_ins *i)
+{
+    uint32_t v;
+    if (i->op != OP_MATH || (i->imm != STEX_MATH_I32_TO_F32 && i->imm != STEX_MATH_U32_TO_F32) ||
+        !kbits(s, i->a, &v))
+        return;
+    to_const(i, f_bits(i->imm == STEX_MATH_I32_TO_F32 ? (float)(int32_t)v : (float)v));
+}
+
 static void rewrite(state *s, const uses *u, wg_program *p, uint32_t j)
 {
     wg_ins *i = &p->code[j];
+    fold_convert(s, i);
     if (i->op != OP_MATH || !i->sub)
         return;
-    if (fold(s, i) || factor(s, u, p, i) || reassociate(s, u, p, i))
+    if (fold(s, i) || factor(s, u, p, i) || reassociate(s, u, p, i) ||
+        reassociate_shared(s, u, p, i))
         return;
     contract(s, i);
     if (i->op == OP_MATH && (i->imm == STEX_MATH_ADD_F32 || i->imm == STEX_MATH_SUB_F32))
@@ -399,10 +492,11 @@ void wg_opt_nvidia(wg_exec_program *xp)
     s.masked = calloc(s.nregs ? s.nregs : 1, sizeof *s.masked);
     s.known = calloc(s.nregs ? s.nregs : 1, sizeof *s.known);
     s.k = calloc(s.nregs ? s.nregs : 1, sizeof *s.k);
+    s.kat = calloc(s.nregs ? s.nregs : 1, sizeof *s.kat);
     uses u = {0};
     bool *head = calloc(p->ncode + 1, sizeof *head);
     uint32_t *exits = exit_counts(p, &nslots);
-    if (!s.vn || !s.def || !s.masked || !s.known || !s.k || !head || !exits ||
+    if (!s.vn || !s.def || !s.masked || !s.known || !s.k || !s.kat || !head || !exits ||
         !count_uses(p, s.nregs, &u))
         goto done; /* out of memory: as written */
     for (uint32_t r = 0; r < s.nregs; r++)
@@ -433,12 +527,13 @@ void wg_opt_nvidia(wg_exec_program *xp)
             for (uint32_t w = 0; w < i->n && i->d + w < s.nregs && i->a + w < s.nregs; w++) {
                 uint32_t d = i->d + w, a = i->a + w;
                 s.vn[d] = s.vn[a], s.def[d] = s.def[a], s.known[d] = s.known[a], s.k[d] = s.k[a];
+                s.kat[d] = UINT32_MAX;
                 s.masked[d] = i->op == OP_MOVM || s.masked[a];
             }
             continue;
         case OP_CONST:
             fresh(&s, i->d);
-            s.known[i->d] = true, s.k[i->d] = i->imm;
+            s.known[i->d] = true, s.k[i->d] = i->imm, s.kat[i->d] = j;
             continue;
         case OP_EXIT:
             /* a function's only return: the lanes after its MERGE are the
@@ -469,11 +564,14 @@ void wg_opt_nvidia(wg_exec_program *xp)
             continue;
         stex_math_fn fn = (stex_math_fn)i->imm;
         const pdef *neg = fn == STEX_MATH_NEG_F32 ? holds(&s, i->a, STEX_MATH_MUL_F32) : NULL;
-        if (fn == STEX_MATH_MUL_F32 || fn == STEX_MATH_ADD_F32 || fn == STEX_MATH_SUB_F32 ||
-            fn == STEX_MATH_DIV_F32)
-            s.def[i->d] = (pdef){true, fn, i->a, i->b, s.vn[i->a], s.vn[i->b], j};
+        if (fn == STEX_MATH_MUL_F32 && s.known[i->a] && !s.known[i->b]) /* the constant second */
+            s.def[i->d] = (pdef){true, fn, i->b, i->a, s.vn[i->b], s.vn[i->a], j, true, s.k[i->a]};
+        else if (fn == STEX_MATH_MUL_F32 || fn == STEX_MATH_ADD_F32 || fn == STEX_MATH_SUB_F32 ||
+                 fn == STEX_MATH_DIV_F32)
+            s.def[i->d] = (pdef){true, fn, i->a, i->b, s.vn[i->a], s.vn[i->b], j, s.known[i->b],
+                                 s.k[i->b]};
         else if (neg)
-            s.def[i->d] = (pdef){true, STEX_MATH_NEG_F32, neg->ra, neg->rb, neg->va, neg->vb, j};
+            s.def[i->d] = (pdef){true, STEX_MATH_NEG_F32, neg->ra, neg->rb, neg->va, neg->vb, j, false, 0};
     }
     rsqrt_divisions(p, &u);
 done:
@@ -482,6 +580,7 @@ done:
     free(s.masked);
     free(s.known);
     free(s.k);
+    free(s.kat);
     free(u.reads);
     free(u.writes);
     free(u.divisor);

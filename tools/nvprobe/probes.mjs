@@ -158,4 +158,39 @@ add('program', 'fn_chain', null, {}, { decls: `fn sq(x : f32) -> f32 { return x 
 fn sub_mul(x : f32, y : f32, z : f32) -> f32 { return x * y - z; }`, body: `let r : f32 = sub_mul(sq(a), b, c) + sq(d);` });
 add('program', 'atan_angle', null, {}, { body: `let ang = atan2(b, a);
   let r : f32 = sin(ang) * length(vec2(a, b)) - b;` });
+
+// loop folding (round 3): what the compiler makes of a constant-trip loop that multiplies by a
+// constant - the powers it folds (pow_loop_N: v = a * 0.99^N), the sums of terms it builds
+// (sum_loop_N: p = b + sum of v_k * 0.016), the same written out by hand (unrolled), and the
+// particle probe's two halves apart
+for (const n of [2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 16]) {
+  add('loopfold', `pow_loop_${n}`, null, {}, { body: `var v = a; for (var k = 0; k < ${n}; k++) { v = v * 0.99; } let r : f32 = v;` });
+}
+add('loopfold', 'pow_unrolled_8', null, {}, { body: `var v = a; ${'v = v * 0.99; '.repeat(8)}let r : f32 = v;` });
+for (const n of [3, 4, 6, 8]) {
+  add('loopfold', `sum_loop_${n}`, null, {}, { body: `var p = b; var v = a; for (var k = 0; k < ${n}; k++) { v = v * 0.99; p = p + v * 0.016; } let r : f32 = p;` });
+}
+add('loopfold', 'sum_unrolled_8', null, {}, { body: `var p = b; var v = a; ${'v = v * 0.99; p = p + v * 0.016; '.repeat(8)}let r : f32 = p;` });
+add('loopfold', 'particle_x', null, {}, { body: `var p = vec2(a, b); var v = vec2(c, d);
+  for (var k = 0; k < 8; k++) { v = v + vec2(0.0, -9.8) * 0.016; v = v * 0.99; p = p + v * 0.016; }
+  let r : f32 = p.x;` });
+add('loopfold', 'particle_y', null, {}, { body: `var p = vec2(a, b); var v = vec2(c, d);
+  for (var k = 0; k < 8; k++) { v = v + vec2(0.0, -9.8) * 0.016; v = v * 0.99; p = p + v * 0.016; }
+  let r : f32 = p.y;` });
+add('loopfold', 'div_unrolled_3', null, {}, { body: `let r : f32 = (a + 0.0) / b + (a + 1.0) / b + (a + 2.0) / b;` });
+// one integration step, as a particle system's compute shader does once per frame: gravity,
+// drag, position, a bounce off the floor and a respawn when the particle's life runs out
+add('program', 'particle_step', null, {}, { body: `var pos = vec2(a, b); var vel = vec2(c, d); let dt = 0.016;
+  vel = vel + vec2(0.0, -9.8) * dt;
+  vel = vel * (1.0 - 0.5 * dt);
+  pos = pos + vel * dt;
+  if (pos.y < 0.0) { pos.y = -pos.y * 0.5; vel.y = -vel.y * 0.8; }
+  let r : f32 = pos.x + pos.y * 0.25 + vel.y * 0.125;` });
+add('program', 'particle_life', null, {}, { body: `var pos = vec3(a, b, c); var vel = vec3(e, f, g); var life = fract(d) * 2.0;
+  let dt = 0.02;
+  vel = vel * 0.98 + vec3(0.0, -1.0, 0.0) * dt;
+  pos = pos + vel * dt;
+  life = life - dt;
+  if (life < 0.0) { pos = vec3(h, 0.0, -h); vel = normalize(vec3(e, 1.0, f)) * 0.5; life = 1.0; }
+  let r : f32 = dot(pos, vec3(1.0, 0.5, 0.25)) + vel.y + life * 0.0625;` });
 export const PROBES = P;

@@ -25,6 +25,15 @@ const NOT_YET = {
     faceforward_x: 'faceForward\'s dot and comparison',
     particle: 'constants through a loop', boids: 'clamp of a length, normalize',
     lerp_color: 'fract, mix and a dot of constants', div_loop: DIVLOOP },
+  'h100-round3.json.gz': { loop_div: DIVLOOP, div_loop: DIVLOOP,
+    particle: 'the sixth power of a loop of six or more trips folded another way (x), the vertical velocity (y)',
+    boids: 'clamp of a length, normalize', lerp_color: 'fract, mix and a dot of constants',
+    sum_loop_6: 'the sixth term\'s constant, 0.99^6 * 0.016, folded as 0.99^3 * 0.99^3 (1 ulp)',
+    sum_loop_8: 'the sixth term\'s constant, as sum_loop_6', particle_x: 'as sum_loop_6',
+    particle_y: '(v + k1) * k2 through an unrolled loop\'s variables',
+    div_unrolled_3: 'three quotients by one divisor summed',
+    particle_step: 'a one-step update: not explained yet (1-4 ulp on 10% of rows)',
+    particle_life: 'not explained yet (1-4 ulp on 5% of rows)' },
 };
 
 function load(name) {
