@@ -126,24 +126,27 @@ static void loop_stmt(wg_ctx *x, const wg_expr *cond, const wg_stmt *body,
 /* A counted `for` loop as its body written out once per trip (lower_unroll.c
  * says which loops and why), each copy a block of its own in which the
  * counter is a `let` of that trip's value, as the device's compiler sees
- * it after unrolling; a copy's errors are the first copy's, reported once. */
+ * it after unrolling; a copy's errors are the first copy's, reported once.
+ * No register is reused inside (each value keeps its own, as in the device
+ * compiler's SSA form), so opt_nvidia.c finds the operands it folds. */
 static void unrolled_for(wg_ctx *x, const wg_stmt *s, const int64_t *values, uint32_t trips)
 {
     const wg_val *k = wg_lookup_local(x, s->init->decl->name);
     int type = k && k->kind == V_REF ? k->type : -1;
     bool quiet = x->d->quiet;
     x->unrolled += trips;
+    x->in_unrolled++;
     for (uint32_t t = 0; t < trips && type >= 0; t++) {
-        uint32_t regs = x->reg_next, mark = x->nsyms;
+        uint32_t mark = x->nsyms;
         uint32_t r = wg_reg_alloc(x, 1);
         wg_ins *i = wg_emit(x, OP_CONST);
         i->d = r, i->imm = (uint32_t)values[t];
         wg_scope_push(x, s->init->decl->name, (wg_val){.kind = V_REG, .type = type, .reg = r});
         wg_block_lower(x, s->body);
         x->nsyms = mark;
-        x->reg_next = regs;
         x->d->quiet = true;
     }
+    x->in_unrolled--;
     x->d->quiet = quiet;
 }
 
@@ -585,7 +588,10 @@ static void stmt(wg_ctx *x, const wg_stmt *s)
         break;
     case S_EMPTY: break;
     }
-    x->reg_next = regs; /* the statement's temporaries are free again */
+    /* the statement's temporaries are free again - but an unrolled loop keeps
+     * every value, as the device compiler's SSA form, while it stays small */
+    if (!x->in_unrolled || x->reg_next > WG_UNROLL_MAX_REGS)
+        x->reg_next = regs;
     x->line = line;
 }
 

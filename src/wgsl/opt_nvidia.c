@@ -141,6 +141,76 @@ static bool read_only_by(wg_program *p, const uses *u, uint32_t w, uint32_t j, u
     return seen;
 }
 
+/* Whether the value instruction w writes is read by instruction j alone,
+ * also through copies: a variable assigned from it and read back into a
+ * temporary (what a loop unrolled through its variables gives) is the
+ * same value with no other reader.  Scans forward with the registers
+ * holding the value until none does. */
+static bool value_read_only_by(wg_program *p, const uses *u, uint32_t w, uint32_t j)
+{
+    enum { MAXH = 8 };
+    uint32_t held[MAXH], nheld = 0;
+    if (p->code[w].d >= u->all_from)
+        return false;
+    held[nheld++] = p->code[w].d;
+    bool seen = false, same_mask = true;
+    for (uint32_t k = w + 1; k < p->ncode && nheld; k++) {
+        wg_ins *q = &p->code[k];
+        uint32_t first[6], count[6], wf, wc;
+        int n = wg_opt_read(q, first, count);
+        bool dead = q->op == OP_MATH && q->d < u->all_from && u->reads[q->d] == 0;
+        bool copy = q->op == OP_MOV || q->op == OP_MOVM;
+        uint32_t to[MAXH], nto = 0; /* where copies put the value */
+        switch ((wg_opcode)q->op) {
+        case OP_IF: case OP_ELSE: case OP_ENDIF: case OP_MASK_CLEAR: case OP_BREAK_IF:
+        case OP_LOOP_END: case OP_BREAK_JUMP: case OP_EXIT: case OP_MERGE: case OP_END:
+            same_mask = false;
+            break;
+        default:
+            break;
+        }
+        for (int m = 0; m < n && !dead; m++)
+            for (uint32_t h = 0; h < nheld; h++)
+                if (held[h] >= first[m] && (count[m] == UINT32_MAX || held[h] - first[m] < count[m])) {
+                    /* a masked copy keeps its destination's lanes that do not
+                     * run: lanes that, under the same mask, never held it */
+                    if (q->op == OP_MOVM && held[h] >= q->d && held[h] - q->d < q->n && same_mask)
+                        continue;
+                    if (k == j)
+                        seen = true;
+                    else if (copy && held[h] >= q->a && held[h] - q->a < q->n && nto < MAXH)
+                        to[nto++] = q->d + (held[h] - q->a);
+                    else
+                        return false;
+                }
+        if (q->op == OP_LOOP_END && q->b <= w)
+            return false;
+        wg_opt_written(q, &wf, &wc);
+        for (uint32_t h = 0; h < nheld;) /* overwritten: no longer the value */
+            if (held[h] >= wf && (wc == UINT32_MAX || held[h] - wf < wc))
+                held[h] = held[--nheld];
+            else
+                h++;
+        for (uint32_t t = 0; t < nto; t++) {
+            if (nheld == MAXH || to[t] >= u->all_from)
+                return false;
+            held[nheld++] = to[t];
+        }
+    }
+    return seen;
+}
+
+/* A register holding value number v now (r itself if unchanged). */
+static bool holder(const state *s, uint32_t r, uint32_t v, uint32_t *out)
+{
+    if (r < s->nregs && s->vn[r] == v)
+        return *out = r, true;
+    for (uint32_t q = 0; q < s->nregs; q++)
+        if (s->vn[q] == v && !s->known[q])
+            return *out = q, true;
+    return false;
+}
+
 /* What register r holds with its operands still in place: its pdef if of
  * operation fn, else NULL. */
 static const pdef *holds(const state *s, uint32_t r, stex_math_fn fn)
@@ -289,13 +359,13 @@ static bool factor(const state *s, const uses *u, wg_program *p, wg_ins *i)
 /* Constants re-associated (probes sub_mul, add_mul, mul_mul, add_add):
  * (x + k1) * k2 = fma(x, k2, k1*k2), (x - k1) * k2 = fma(x, k2, -(k1*k2)),
  * (x * k1) * k2 = x * (k1*k2), (x + k1) + k2 = x + (k1+k2), the constants'
- * step in f32.  The inner operation, read only here, becomes the constant. */
+ * step in f32.  The inner operation, read only here (also through copies),
+ * becomes the constant. */
 static bool reassociate(state *s, const uses *u, wg_program *p, wg_ins *i)
 {
     stex_math_fn fn = (stex_math_fn)i->imm;
     uint32_t k2, k1;
-    if ((fn != STEX_MATH_MUL_F32 && fn != STEX_MATH_ADD_F32) || !kbits(s, i->b, &k2) ||
-        !single_use(u, i->a))
+    if ((fn != STEX_MATH_MUL_F32 && fn != STEX_MATH_ADD_F32) || !kbits(s, i->b, &k2))
         return false;
     const pdef *x = NULL;
     stex_math_fn inner[3] = {STEX_MATH_ADD_F32, STEX_MATH_SUB_F32, STEX_MATH_MUL_F32};
@@ -303,7 +373,8 @@ static bool reassociate(state *s, const uses *u, wg_program *p, wg_ins *i)
         if (fn == STEX_MATH_MUL_F32 || inner[t] == STEX_MATH_ADD_F32)
             x = holds(s, i->a, inner[t]);
     uint32_t unused;
-    if (!x || kbits(s, x->ra, &unused) || !kbits(s, x->rb, &k1)) /* (both constant: as is) */
+    if (!x || kbits(s, x->ra, &unused) || !kbits(s, x->rb, &k1) || /* (both constant: as is) */
+        !value_read_only_by(p, u, x->at, (uint32_t)(i - p->code)))
         return false;
     float a = as_f(k1), b = as_f(k2), v;
     if (fn == STEX_MATH_ADD_F32)
@@ -320,17 +391,6 @@ static bool reassociate(state *s, const uses *u, wg_program *p, wg_ins *i)
     else
         to_math(i, STEX_MATH_MUL_ADD_F32, xr, i->b, t, 3);
     return true;
-}
-
-/* A register holding value number v now (r itself if unchanged). */
-static bool holder(const state *s, uint32_t r, uint32_t v, uint32_t *out)
-{
-    if (r < s->nregs && s->vn[r] == v)
-        return *out = r, true;
-    for (uint32_t q = 0; q < s->nregs; q++)
-        if (s->vn[q] == v && !s->known[q])
-            return *out = q, true;
-    return false;
 }
 
 /* (x * k1) * k2 = x * (k1*k2) also where x * k1 has other readers and x
@@ -397,22 +457,28 @@ static bool contract_quotient(state *s, const uses *u, wg_program *p, wg_ins *i)
     if (fn != STEX_MATH_ADD_F32 && fn != STEX_MATH_SUB_F32)
         return false;
     bool add = fn == STEX_MATH_ADD_F32;
-    uint32_t j = (uint32_t)(i - p->code);
-    const pdef *x = holds(s, i->a, STEX_MATH_DIV_F32), *y = holds(s, i->b, STEX_MATH_DIV_F32);
-    if (x && !read_only_by(p, u, x->at, j, i->a))
-        x = NULL;
-    if (y && !read_only_by(p, u, y->at, j, i->b))
-        y = NULL;
-    const pdef *q = x ? x : y;
-    if (!q || s->known[q->rb])
-        return false; /* a constant divisor: the compiler multiplies by its reciprocal */
-    uint32_t t = x ? i->a : i->b, other = x ? i->b : i->a, num = q->ra;
-    to_math(&p->code[q->at], STEX_MATH_RECIP_F32, q->rb, 0, 0, 1);
+    uint32_t j = (uint32_t)(i - p->code), num[2], den[2];
+    /* each operand's quotient, its operands in some register still (a loop
+     * unrolled through a variable has since reused the temporaries) */
+    const pdef *q[2] = {&s->def[i->a], &s->def[i->b]};
+    uint32_t r[2] = {i->a, i->b};
+    for (int k = 0; k < 2; k++)
+        if (r[k] >= s->nregs || !q[k]->has || q[k]->fn != STEX_MATH_DIV_F32 ||
+            !holder(s, q[k]->ra, q[k]->va, &num[k]) || !holder(s, q[k]->rb, q[k]->vb, &den[k]) ||
+            s->known[den[k]] || /* a constant divisor: the compiler multiplies by its reciprocal */
+            !value_read_only_by(p, u, q[k]->at, j))
+            q[k] = NULL;
+    int k = q[0] ? 0 : 1;
+    if (!q[k])
+        return false;
+    uint32_t t = r[k], other = r[1 - k];
+    wg_ins *d = &p->code[q[k]->at];
+    to_math(d, STEX_MATH_RECIP_F32, d->b, 0, 0, 1);
     s->def[t].has = false;
-    if (x)
-        to_math(i, add ? STEX_MATH_MUL_ADD_F32 : STEX_MATH_MUL_SUB_F32, num, t, other, 3);
+    if (k == 0)
+        to_math(i, add ? STEX_MATH_MUL_ADD_F32 : STEX_MATH_MUL_SUB_F32, num[k], t, other, 3);
     else
-        to_math(i, add ? STEX_MATH_ADD_MUL_F32 : STEX_MATH_SUB_MUL_F32, num, t, other, 3);
+        to_math(i, add ? STEX_MATH_ADD_MUL_F32 : STEX_MATH_SUB_MUL_F32, num[k], t, other, 3);
     return true;
 }
 

@@ -156,6 +156,34 @@ static uint32_t loops_expected(uint32_t x)
     return acc + k * 1000u;
 }
 
+/* Counted loops nested three deep (16 x 16 x 8 trips): the nvidia profile
+ * unrolls them (lower_unroll.c) until its budget of copies and code runs
+ * out and runs the rest as loops - the words are the loops' all the same. */
+static const char NESTED[] =
+    "@group(0) @binding(0) var<storage, read> input : array<u32>;\n"
+    "@group(0) @binding(1) var<storage, read_write> output : array<u32>;\n"
+    "@compute @workgroup_size(64)\n"
+    "fn main(@builtin(global_invocation_id) gid : vec3<u32>) {\n"
+    "  let x = input[gid.x];\n"
+    "  var acc = 0u;\n"
+    "  for (var a = 0u; a < 16u; a++) {\n"
+    "    for (var b = 15; b >= 0; b--) {\n"
+    "      for (var c = 0u; c != 16u; c += 2u) { acc = acc * 3u + (x ^ (a << 8u) ^ (u32(b) << 4u) ^ c); }\n"
+    "    }\n"
+    "  }\n"
+    "  output[gid.x] = acc;\n"
+    "}\n";
+
+static uint32_t nested_expected(uint32_t x)
+{
+    uint32_t acc = 0;
+    for (uint32_t a = 0; a < 16; a++)
+        for (int32_t b = 15; b >= 0; b--)
+            for (uint32_t c = 0; c != 16; c += 2)
+                acc = acc * 3u + (x ^ (a << 8) ^ ((uint32_t)b << 4) ^ c);
+    return acc;
+}
+
 /* Step 9: `s += v` after lanes returned, at the top level (folded) and
  * inside a function after its early return (its returned lanes come back
  * at the call's end: kept masked), and updates reading other words of the
@@ -380,6 +408,12 @@ static void test_counted_loops(void **s)
     compare(LOOPS, loops_expected, false, 2, false);
 }
 
+static void test_nested_counted_loops(void **s)
+{
+    (void)s;
+    compare(NESTED, nested_expected, false, UINT32_MAX, false);
+}
+
 /* Masked copies after the last point lanes can come back become plain
  * ones, and results go straight into their variables (step 9). */
 static void test_folded_copies(void **s)
@@ -482,6 +516,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counted_loops),
+        cmocka_unit_test(test_nested_counted_loops),
         cmocka_unit_test(test_integer_program),
         cmocka_unit_test(test_float_program),
         cmocka_unit_test(test_folded_copies),

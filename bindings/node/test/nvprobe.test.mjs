@@ -12,9 +12,8 @@ const DATA = new URL('../../../tests/data/nvprobe/', import.meta.url);
 
 // Every probe must give the device's bits on every row but these, not
 // modelled yet (tests/data/nvprobe/README.md says what each shows).
-const DIVLOOP = 'a quotient by a loop-invariant divisor summed in an unrolled loop (1 ulp on 5-8% of rows)';
+const DIVLOOP = 'quotients by a loop-invariant divisor summed in an unrolled loop: k * c in the numerator (1-4 ulp on 2% of rows)';
 const common = {
-  loop_div: DIVLOOP,
   clamp: 'a negated or absolute operand of min, max or clamp is not flushed there',
   quantize: 'quantizeToF16 flushes f16 subnormals',
 };
@@ -23,14 +22,14 @@ const NOT_YET = {
     dot4: 'dot(v, w) with shared components: more than one common factor taken out' },
   'h100-round2.json.gz': { ...common,
     faceforward_x: 'faceForward\'s dot and comparison',
-    particle: 'constants through a loop', boids: 'clamp of a length, normalize',
+    particle: 'the sixth power of a loop of six or more trips folded another way (1 ulp)',
+    boids: 'clamp of a length, normalize',
     lerp_color: 'fract, mix and a dot of constants', div_loop: DIVLOOP },
-  'h100-round3.json.gz': { loop_div: DIVLOOP, div_loop: DIVLOOP,
-    particle: 'the sixth power of a loop of six or more trips folded another way (x), the vertical velocity (y)',
+  'h100-round3.json.gz': { div_loop: DIVLOOP,
+    particle: 'the sixth power of a loop of six or more trips folded another way (1 ulp)',
     boids: 'clamp of a length, normalize', lerp_color: 'fract, mix and a dot of constants',
     sum_loop_6: 'the sixth term\'s constant, 0.99^6 * 0.016, folded as 0.99^3 * 0.99^3 (1 ulp)',
     sum_loop_8: 'the sixth term\'s constant, as sum_loop_6', particle_x: 'as sum_loop_6',
-    particle_y: '(v + k1) * k2 through an unrolled loop\'s variables',
     div_unrolled_3: 'three quotients by one divisor summed',
     particle_step: 'a one-step update: not explained yet (1-4 ulp on 10% of rows)',
     particle_life: 'not explained yet (1-4 ulp on 5% of rows)' },
