@@ -178,6 +178,16 @@ add('loopfold', 'particle_y', null, {}, { body: `var p = vec2(a, b); var v = vec
   for (var k = 0; k < 8; k++) { v = v + vec2(0.0, -9.8) * 0.016; v = v * 0.99; p = p + v * 0.016; }
   let r : f32 = p.y;` });
 add('loopfold', 'div_unrolled_3', null, {}, { body: `let r : f32 = (a + 0.0) / b + (a + 1.0) / b + (a + 2.0) / b;` });
+// which term's constant a longer loop folds another way (round 4): the sums for more trip
+// counts, the sum of v itself (its constants are the powers), and a power-of-two step (exact:
+// the constants are the powers again)
+for (const n of [5, 7, 10, 12, 16]) {
+  add('loopfold', `sum_loop_${n}`, null, {}, { body: `var p = b; var v = a; for (var k = 0; k < ${n}; k++) { v = v * 0.99; p = p + v * 0.016; } let r : f32 = p;` });
+}
+for (const n of [6, 8, 12]) {
+  add('loopfold', `sumv_loop_${n}`, null, {}, { body: `var p = b; var v = a; for (var k = 0; k < ${n}; k++) { v = v * 0.99; p = p + v; } let r : f32 = p;` });
+  add('loopfold', `sumq_loop_${n}`, null, {}, { body: `var p = b; var v = a; for (var k = 0; k < ${n}; k++) { v = v * 0.9; p = p + v * 0.25; } let r : f32 = p;` });
+}
 // one integration step, as a particle system's compute shader does once per frame: gravity,
 // drag, position, a bounce off the floor and a respawn when the particle's life runs out
 add('program', 'particle_step', null, {}, { body: `var pos = vec2(a, b); var vel = vec2(c, d); let dt = 0.016;
