@@ -112,7 +112,7 @@ typedef struct wg_ctx {
     stex_const_rule const_rule; /* the module's: WGSL's or Dawn's front end */
     stex_matmul_rule matmul;    /* the module's profile's matrix products */
     bool unroll;                /* the profile's compiler unrolls counted loops (nvidia) */
-    uint32_t unrolled;          /* loop bodies lowered by unrolling so far (bounded) */
+    uint32_t unrolled;          /* syntax nodes lowered by unrolling so far (bounded) */
     uint32_t in_unrolled;       /* inside an unrolled loop: temporaries not reused */
     wg_zeros *zeros;            /* the module's first zeros (wg_f32_const) */
     wg_diags *d;
@@ -186,9 +186,11 @@ bool wg_grow(wg_ctx *x, void **arr, uint32_t *cap, uint32_t n, size_t elem);
 uint32_t wg_slot_alloc(wg_ctx *x);
 
 /* lower_unroll.c: the trips of a `for` loop the nvidia profile unrolls */
-enum { WG_UNROLL_MAX_TRIPS = 16, WG_UNROLL_MAX_COPIES = 1024, WG_UNROLL_MAX_CODE = 16384,
+enum { WG_UNROLL_MAX_TRIPS = 16, WG_UNROLL_MAX_NODES = 4096 /* one loop's copies */,
+       WG_UNROLL_MAX_TOTAL = 32768 /* a module's unrolled nodes */, WG_UNROLL_MAX_CODE = 16384,
        WG_UNROLL_MAX_REGS = 16384 /* temporaries kept, not reused, up to here */ };
-bool wg_unroll_trips(const wg_stmt *s, int64_t values[WG_UNROLL_MAX_TRIPS], uint32_t *trips);
+bool wg_unroll_trips(const wg_stmt *s, int64_t values[WG_UNROLL_MAX_TRIPS], uint32_t *trips,
+                     uint32_t *nodes);
 wg_ins *wg_emit(wg_ctx *x, wg_opcode op);
 uint32_t wg_pool_add(wg_ctx *x, const uint32_t *offs, uint32_t n);
 wg_cword *wg_cwords(wg_ctx *x, uint32_t n);

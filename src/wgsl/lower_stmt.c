@@ -134,7 +134,6 @@ static void unrolled_for(wg_ctx *x, const wg_stmt *s, const int64_t *values, uin
     const wg_val *k = wg_lookup_local(x, s->init->decl->name);
     int type = k && k->kind == V_REF ? k->type : -1;
     bool quiet = x->d->quiet;
-    x->unrolled += trips;
     x->in_unrolled++;
     for (uint32_t t = 0; t < trips && type >= 0; t++) {
         uint32_t mark = x->nsyms;
@@ -542,16 +541,18 @@ static void stmt(wg_ctx *x, const wg_stmt *s)
     case S_LOOP: loop_stmt(x, NULL, s->body, NULL, s->continuing, s->loc); break;
     case S_WHILE: loop_stmt(x, s->cond, s->body, NULL, NULL, s->loc); break;
     case S_FOR: {
-        uint32_t mark = x->nsyms, trips;
+        uint32_t mark = x->nsyms, trips, nodes;
         int64_t values[WG_UNROLL_MAX_TRIPS];
         if (s->init)
             stmt(x, s->init);
         uint32_t keep = x->reg_next; /* the init's variables live through the loop */
-        if (x->unroll && wg_unroll_trips(s, values, &trips) &&
-            x->unrolled + trips <= WG_UNROLL_MAX_COPIES && x->prog->ncode < WG_UNROLL_MAX_CODE)
+        if (x->unroll && wg_unroll_trips(s, values, &trips, &nodes) &&
+            x->unrolled + nodes <= WG_UNROLL_MAX_TOTAL && x->prog->ncode < WG_UNROLL_MAX_CODE) {
+            x->unrolled += nodes;
             unrolled_for(x, s, values, trips);
-        else
+        } else {
             loop_stmt(x, s->cond, s->body, s->update, NULL, s->loc);
+        }
         x->nsyms = mark;
         regs = keep > regs ? keep : regs;
         break;

@@ -9,8 +9,10 @@
  * The shape taken: `for (var k = INT; k OP INT; UPDATE)` where OP is < <=
  * > >= or !=, UPDATE is k++, k--, k += INT or k -= INT, the body never
  * writes k, takes its address, leaves the loop (break, continue, return,
- * discard) or declares another k, and the loop runs 1 to
- * WG_UNROLL_MAX_TRIPS times.  Anything else runs as a loop.  In each copy
+ * discard) or declares another k, the loop runs 1 to
+ * WG_UNROLL_MAX_TRIPS times, and its copies come to at most
+ * WG_UNROLL_MAX_NODES syntax nodes (the lowering also bounds the whole
+ * module's, so hostile nesting cannot multiply code).  Anything else runs as a loop.  In each copy
  * k is a `let` of its trip's value (the body cannot tell: it never writes
  * k), so a conversion f32(k) or an index by k is of a known value. */
 #include "wgsl/lower.h"
@@ -54,6 +56,34 @@ static const wg_expr *root(const wg_expr *e)
     while (e && (e->kind == E_INDEX || e->kind == E_MEMBER))
         e = e->a;
     return e;
+}
+
+/* The size of an expression or a statement in nodes (what a copy costs). */
+static uint32_t expr_nodes(const wg_expr *e, unsigned depth)
+{
+    if (!e || depth > 64)
+        return e ? WG_UNROLL_MAX_NODES : 0;
+    uint32_t n = 1 + expr_nodes(e->a, depth + 1) + expr_nodes(e->b, depth + 1);
+    for (uint32_t i = 0; i < e->nargs && n <= WG_UNROLL_MAX_NODES; i++)
+        n += expr_nodes(e->args[i], depth + 1);
+    return n;
+}
+
+static uint32_t stmt_nodes(const wg_stmt *s, unsigned depth)
+{
+    if (!s || depth > 64)
+        return s ? WG_UNROLL_MAX_NODES : 0;
+    uint32_t n = 1 + expr_nodes(s->lhs, depth) + expr_nodes(s->rhs, depth) +
+                 expr_nodes(s->cond, depth) + stmt_nodes(s->body, depth + 1) +
+                 stmt_nodes(s->els, depth + 1) + stmt_nodes(s->init, depth + 1) +
+                 stmt_nodes(s->update, depth + 1) + stmt_nodes(s->continuing, depth + 1);
+    if (s->kind == S_DECL && s->decl)
+        n += expr_nodes(s->decl->init, depth);
+    for (uint32_t i = 0; i < s->n && n <= WG_UNROLL_MAX_NODES; i++)
+        n += stmt_nodes(s->stmts[i], depth + 1);
+    for (uint32_t i = 0; i < s->ncases && n <= WG_UNROLL_MAX_NODES; i++)
+        n += stmt_nodes(s->cases[i].body, depth + 1);
+    return n;
 }
 
 /* Whether s could change k or leave the loop, or is too deep to tell. */
@@ -106,7 +136,8 @@ static bool holds(wg_tok_kind op, int64_t v, int64_t n)
     }
 }
 
-bool wg_unroll_trips(const wg_stmt *s, int64_t values[WG_UNROLL_MAX_TRIPS], uint32_t *trips)
+bool wg_unroll_trips(const wg_stmt *s, int64_t values[WG_UNROLL_MAX_TRIPS], uint32_t *trips,
+                     uint32_t *nodes)
 {
     const wg_decl *d = s->init && s->init->kind == S_DECL ? s->init->decl : NULL;
     int64_t v, n, step;
@@ -136,6 +167,9 @@ bool wg_unroll_trips(const wg_stmt *s, int64_t values[WG_UNROLL_MAX_TRIPS], uint
     }
     if (t == 0 || blocks(s->body, d->name, 0))
         return false;
+    *nodes = stmt_nodes(s->body, 0) * t;
+    if (*nodes > WG_UNROLL_MAX_NODES)
+        return false; /* a large body stays a loop */
     *trips = t;
     return true;
 }

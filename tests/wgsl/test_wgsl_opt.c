@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -408,6 +409,37 @@ static void test_counted_loops(void **s)
     compare(LOOPS, loops_expected, false, 2, false);
 }
 
+/* Counted loops nested ten deep (16^10 trips, never dispatched): the
+ * nvidia profile's unrolling stops at its budget, so the program stays
+ * small and compiles at once (hostile input: the copies cannot multiply). */
+static void test_unrolling_is_bounded(void **s)
+{
+    (void)s;
+    char src[2048] = "@group(0) @binding(0) var<storage, read_write> output : array<u32>;\n"
+                     "@compute @workgroup_size(1)\nfn main() {\n  var acc = 0u;\n";
+    for (int k = 0; k < 10; k++)
+        snprintf(src + strlen(src), sizeof src - strlen(src),
+                 "for (var i%d = 0u; i%d < 16u; i%d++) {\n", k, k, k);
+    strcat(src, "acc = acc * 3u + i9;\n");
+    for (int k = 0; k < 10; k++)
+        strcat(src, "}\n");
+    strcat(src, "  output[0] = acc;\n}\n");
+    stex_adapter *a;
+    stex_device *dev = fixture_device(STEX_PROFILE_NVIDIA, &a);
+    stex_wgsl_module *m = fixture_module(src, "nested10.wgsl");
+    stex_pipeline *p;
+    stex_wgsl_options o = {.subgroup_width = 1};
+    if (stex_wgsl_pipeline_create(dev, m, "main", &o, &p))
+        fail_msg("%s", stex_last_error());
+    const wg_program *prog = &((const wg_exec_program *)p->executor.user)->prog;
+    assert_true(prog->ncode < 200000);
+    assert_true(count_op(prog, OP_LOOP_END) > 0); /* the inner loops stayed loops */
+    stex_pipeline_destroy(p);
+    stex_wgsl_module_destroy(m);
+    stex_device_destroy(dev);
+    stex_adapter_destroy(a);
+}
+
 static void test_nested_counted_loops(void **s)
 {
     (void)s;
@@ -517,6 +549,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counted_loops),
         cmocka_unit_test(test_nested_counted_loops),
+        cmocka_unit_test(test_unrolling_is_bounded),
         cmocka_unit_test(test_integer_program),
         cmocka_unit_test(test_float_program),
         cmocka_unit_test(test_folded_copies),
