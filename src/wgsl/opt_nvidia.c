@@ -112,35 +112,6 @@ static bool single_use(const uses *u, uint32_t r)
     return r < u->all_from && u->reads[r] == 1 && u->writes[r] == 1;
 }
 
-/* Whether the value instruction w writes to r is read by instruction j
- * alone: nothing else reads r before r is written again (the lowering
- * reuses a statement's temporaries; a result nobody reads does not count),
- * and no loop runs back over w first. */
-static bool read_only_by(wg_program *p, const uses *u, uint32_t w, uint32_t j, uint32_t r)
-{
-    if (r >= u->all_from)
-        return false;
-    bool seen = false;
-    for (uint32_t k = w + 1; k < p->ncode; k++) {
-        wg_ins *q = &p->code[k];
-        uint32_t first[6], count[6], wf, wc;
-        int n = wg_opt_read(q, first, count);
-        bool dead = q->op == OP_MATH && q->d < u->all_from && u->reads[q->d] == 0;
-        for (int m = 0; m < n && !dead; m++)
-            if (r >= first[m] && (count[m] == UINT32_MAX || r - first[m] < count[m])) {
-                if (k != j)
-                    return false;
-                seen = true;
-            }
-        if (q->op == OP_LOOP_END && q->b <= w)
-            return false;
-        wg_opt_written(q, &wf, &wc);
-        if (r >= wf && (wc == UINT32_MAX || r - wf < wc))
-            return seen;
-    }
-    return seen;
-}
-
 /* Whether the value instruction w writes is read by instruction j alone,
  * also through copies: a variable assigned from it and read back into a
  * temporary (what a loop unrolled through its variables gives) is the
@@ -411,7 +382,7 @@ static bool reassociate_shared(state *s, const uses *u, wg_program *p, wg_ins *i
     }
     uint32_t kr = s->known[i->b] ? i->b : i->a, xr = kr == i->b ? i->a : i->b;
     if (kr >= s->nregs || xr >= s->nregs || !s->known[kr] || s->known[xr] ||
-        s->kat[kr] == UINT32_MAX || !read_only_by(p, u, s->kat[kr], (uint32_t)(i - p->code), kr))
+        s->kat[kr] == UINT32_MAX || !value_read_only_by(p, u, s->kat[kr], (uint32_t)(i - p->code)))
         return false;
     const pdef *x = &s->def[xr];
     uint32_t r;
