@@ -131,6 +131,11 @@ enum {
     REG_FIRST_FREE = 13
 };
 
+/* OP_CONST's sub in the nvidia profile's unrolled loops: the counter of one
+ * copy of the body, e the instruction after the copy (read and cleared by
+ * opt_nvidia.c). */
+#define WG_CONST_COPY 1
+
 #define WG_NONE UINT32_MAX     /* a word offset meaning "no element" */
 #define WG_NONE_REG UINT32_MAX /* no register */
 #define WG_NO_OFFS UINT32_MAX

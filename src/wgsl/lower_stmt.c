@@ -128,7 +128,9 @@ static void loop_stmt(wg_ctx *x, const wg_expr *cond, const wg_stmt *body,
  * counter is a `let` of that trip's value, as the device's compiler sees
  * it after unrolling; a copy's errors are the first copy's, reported once.
  * No register is reused inside (each value keeps its own, as in the device
- * compiler's SSA form), so opt_nvidia.c finds the operands it folds. */
+ * compiler's SSA form), so opt_nvidia.c finds the operands it folds; the
+ * counter's OP_CONST marks where each copy starts and ends (WG_CONST_COPY),
+ * since the device folds a loop's body before it unrolls it. */
 static void unrolled_for(wg_ctx *x, const wg_stmt *s, const int64_t *values, uint32_t trips)
 {
     const wg_val *k = wg_lookup_local(x, s->init->decl->name);
@@ -138,10 +140,13 @@ static void unrolled_for(wg_ctx *x, const wg_stmt *s, const int64_t *values, uin
     for (uint32_t t = 0; t < trips && type >= 0; t++) {
         uint32_t mark = x->nsyms;
         uint32_t r = wg_reg_alloc(x, 1);
+        uint32_t at = x->prog->ncode;
         wg_ins *i = wg_emit(x, OP_CONST);
-        i->d = r, i->imm = (uint32_t)values[t];
+        i->d = r, i->imm = (uint32_t)values[t], i->sub = WG_CONST_COPY;
         wg_scope_push(x, s->init->decl->name, (wg_val){.kind = V_REG, .type = type, .reg = r});
         wg_block_lower(x, s->body);
+        if (at < x->prog->ncode) /* (not if the emit failed) */
+            x->prog->code[at].e = x->prog->ncode; /* where the copy ends */
         x->nsyms = mark;
         x->d->quiet = true;
     }

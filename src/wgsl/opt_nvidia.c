@@ -35,6 +35,21 @@ typedef struct pdef {
     uint32_t kb;     /* always rb: a constant left operand is swapped there */
 } pdef;
 
+/* A value made inside one copy of an unrolled loop's body from a value
+ * made before the copy, times constants: base * k.  The device folds a
+ * loop's body before unrolling it, so such a product is folded as one
+ * relative to the base, whatever the base later turns out to be. */
+typedef struct rel {
+    bool has;
+    uint32_t base, bv; /* the base's register and value number then */
+    uint32_t k;        /* the constants' product so far, in f32 */
+    uint32_t copy;     /* the copy (its first value number) */
+    bool rooted;       /* the base was root * rk, folded already (the previous copy) */
+    uint32_t root, rv, rk;
+} rel;
+
+enum { MAX_COPY_DEPTH = 32 }; /* nested unrolled loops followed; deeper ones as straight code */
+
 typedef struct state {
     uint32_t nregs, next;
     uint32_t *vn;   /* value number per register */
@@ -43,6 +58,10 @@ typedef struct state {
     bool *known;    /* holds a constant the compiler sees */
     uint32_t *k;    /* which */
     uint32_t *kat;  /* and the OP_CONST that wrote it (UINT32_MAX: a copy) */
+    rel *rel;       /* what each register is relative to its copy's start */
+    rel pending;    /* the instruction being rewritten: its value's rel */
+    struct { uint32_t vn, end; } copies[MAX_COPY_DEPTH]; /* the copies being run, innermost last */
+    uint32_t ncopies;
 } state;
 
 static void fresh(state *s, uint32_t r)
@@ -53,6 +72,7 @@ static void fresh(state *s, uint32_t r)
     s->def[r].has = false;
     s->masked[r] = false;
     s->known[r] = false;
+    s->rel[r].has = false;
 }
 
 /* The execution mask changes: a masked copy no longer equals its source in
@@ -70,7 +90,77 @@ static void mask_changes(state *s)
 typedef struct uses {
     uint32_t *reads, *writes, *divisor;
     uint32_t all_from; /* registers from here on are read as a whole range */
+    bool *dead;        /* per instruction: its result is overwritten before any read */
 } uses;
+
+/* Which instructions' results nothing reads: written over, in straight
+ * code, before any read (the lowering leaves the product of a fused
+ * multiply-add so, its register reused later).  One backward scan; at a
+ * jump, a merge of lanes or a loop's head every register counts as read,
+ * and only plain register operations (written in every lane) write one
+ * over. */
+static bool find_dead(const wg_program *p, uint32_t nregs, uses *u)
+{
+    uint32_t *killed = calloc(nregs ? nregs : 1, sizeof *killed), epoch = 1;
+    bool *head = calloc(p->ncode + 1, sizeof *head);
+    u->dead = calloc(p->ncode + 1, sizeof *u->dead);
+    if (!killed || !head || !u->dead) {
+        free(killed);
+        free(head);
+        return false;
+    }
+    for (uint32_t j = 0; j < p->ncode; j++)
+        if (p->code[j].op == OP_LOOP_END && p->code[j].b <= j)
+            head[p->code[j].b] = true;
+    for (uint32_t j = p->ncode; j-- > 0;) {
+        wg_ins *i = &p->code[j];
+        uint32_t first[6], count[6], wf, wc;
+        bool plain = false;
+        switch ((wg_opcode)i->op) {
+        case OP_CONST: case OP_MOV: case OP_MATH: case OP_CMP: case OP_BITS: case OP_SELECT:
+            plain = true;
+            break;
+        case OP_IF: case OP_ELSE: case OP_ENDIF: case OP_MASK_CLEAR: case OP_BREAK_IF:
+        case OP_LOOP_END: case OP_BREAK_JUMP: case OP_EXIT: case OP_MERGE: case OP_END:
+            epoch++;
+            continue;
+        default: /* memory, masked copies, barriers: read, never written over */
+            break;
+        }
+        if (plain) {
+            wg_opt_written(i, &wf, &wc);
+            if (wc == UINT32_MAX || wf >= nregs || wc > nregs - wf) {
+                epoch++;
+                continue;
+            }
+            bool dead = wc > 0;
+            for (uint32_t w = 0; w < wc; w++)
+                dead = dead && killed[wf + w] == epoch;
+            u->dead[j] = dead;
+            for (uint32_t w = 0; w < wc; w++)
+                killed[wf + w] = epoch;
+        }
+        int n = wg_opt_read(i, first, count);
+        if (n < 0)
+            epoch++;
+        for (int k = 0; k < n; k++) {
+            if (count[k] == UINT32_MAX || first[k] >= nregs || count[k] > nregs - first[k]) {
+                epoch++;
+                break;
+            }
+            for (uint32_t w = 0; w < count[k]; w++)
+                killed[first[k] + w] = 0;
+        }
+        if (i->op == OP_MOVM && i->d < nregs && i->n <= nregs - i->d) /* keeps d's other lanes */
+            for (uint32_t w = 0; w < i->n; w++)
+                killed[i->d + w] = 0;
+        if (head[j])
+            epoch++;
+    }
+    free(killed);
+    free(head);
+    return true;
+}
 
 static bool count_uses(const wg_program *p, uint32_t nregs, uses *u)
 {
@@ -129,7 +219,7 @@ static bool value_read_only_by(wg_program *p, const uses *u, uint32_t w, uint32_
         wg_ins *q = &p->code[k];
         uint32_t first[6], count[6], wf, wc;
         int n = wg_opt_read(q, first, count);
-        bool dead = q->op == OP_MATH && q->d < u->all_from && u->reads[q->d] == 0;
+        bool dead = q->op == OP_MATH && ((q->d < u->all_from && u->reads[q->d] == 0) || u->dead[k]);
         bool copy = q->op == OP_MOV || q->op == OP_MOVM;
         uint32_t to[MAXH], nto = 0; /* where copies put the value */
         switch ((wg_opcode)q->op) {
@@ -216,6 +306,17 @@ static bool is_one(const state *s, uint32_t r)
 
 static float as_f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 static uint32_t f_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+
+/* The instruction that made value v (into register d) is now OP_CONST k
+ * (at): every register holding v holds k. */
+static void now_constant(state *s, uint32_t v, uint32_t k, uint32_t d, uint32_t at)
+{
+    for (uint32_t q = 0; q < s->nregs; q++)
+        if (s->vn[q] == v) {
+            s->def[q].has = false, s->rel[q].has = false;
+            s->known[q] = true, s->k[q] = k, s->kat[q] = q == d ? at : UINT32_MAX;
+        }
+}
 
 static void to_mov(wg_ins *i, uint32_t a) { i->op = OP_MOV, i->a = a, i->n = 1, i->sub = 0; }
 
@@ -354,7 +455,7 @@ static bool reassociate(state *s, const uses *u, wg_program *p, wg_ins *i)
         v = x->fn == STEX_MATH_SUB_F32 ? -(a * b) : a * b;
     uint32_t t = i->a, xr = x->ra;
     to_const(&p->code[x->at], f_bits(v));
-    s->def[t].has = false, s->known[t] = true, s->k[t] = f_bits(v);
+    now_constant(s, s->vn[t], f_bits(v), p->code[x->at].d, x->at);
     if (fn == STEX_MATH_ADD_F32)
         to_math(i, STEX_MATH_ADD_F32, xr, t, 0, 2);
     else if (x->fn == STEX_MATH_MUL_F32)
@@ -364,12 +465,51 @@ static bool reassociate(state *s, const uses *u, wg_program *p, wg_ins *i)
     return true;
 }
 
+/* The rel of register r valid in the innermost copy. */
+static const rel *copy_rel(const state *s, uint32_t r)
+{
+    if (r >= s->nregs || !s->ncopies)
+        return NULL;
+    const rel *x = &s->rel[r];
+    return x->has && x->copy == s->copies[s->ncopies - 1].vn ? x : NULL;
+}
+
+/* What instruction i, as lowered, makes relative to its copy (before any
+ * rewrite of it): a product by a constant of a value from before the copy,
+ * or of one that is itself such a product. */
+static void note_rel(state *s, const wg_ins *i)
+{
+    s->pending.has = false;
+    if (!s->ncopies || i->op != OP_MATH || i->imm != STEX_MATH_MUL_F32 || i->a >= s->nregs ||
+        i->b >= s->nregs || s->known[i->a] == s->known[i->b])
+        return;
+    uint32_t kr = s->known[i->b] ? i->b : i->a, xr = kr == i->b ? i->a : i->b, root;
+    uint32_t copy = s->copies[s->ncopies - 1].vn;
+    const rel *x = copy_rel(s, xr);
+    const pdef *b = &s->def[xr];
+    if (x) {
+        s->pending = *x;
+        s->pending.k = f_bits(as_f(x->k) * as_f(s->k[kr]));
+    } else if (s->vn[xr] < copy) {
+        s->pending = (rel){true, xr, s->vn[xr], s->k[kr], copy, false, 0, 0, 0};
+        if (b->has && b->fn == STEX_MATH_MUL_F32 && b->bk && holder(s, b->ra, b->va, &root))
+            s->pending.rooted = true, s->pending.root = root, s->pending.rv = b->va,
+            s->pending.rk = b->kb;
+    }
+}
+
 /* (x * k1) * k2 = x * (k1*k2) also where x * k1 has other readers and x
  * lives on only in another register (probes pow_unrolled_8, sum_unrolled_8:
  * `v = v * 0.99` written eight times is a * 0.99^8, the powers folded one
  * step at a time in f32, and each `v * 0.016` beside them a * (0.99^k *
  * 0.016), fused into the sum p + v * 0.016).  k2's own OP_CONST, read
- * only here, becomes k1*k2. */
+ * only here, becomes k1*k2.
+ * Inside a copy of an unrolled loop the body was folded first, with the
+ * values from before the copy unknown: there `v = v * 0.99; p = p + v *
+ * 0.016` gives the term v_before * (0.99 * 0.016), and only then v_before
+ * = a * 0.99^(k-1) is folded in: a * (0.99^(k-1) * (0.99*0.016)) (probes
+ * sum_loop_5 .. sum_loop_16, round 4: a different constant from the
+ * hand-written sum's from the second term on). */
 static bool reassociate_shared(state *s, const uses *u, wg_program *p, wg_ins *i)
 {
     switch ((stex_math_fn)i->imm) { /* a product, or the product inside a fused step */
@@ -384,14 +524,25 @@ static bool reassociate_shared(state *s, const uses *u, wg_program *p, wg_ins *i
     if (kr >= s->nregs || xr >= s->nregs || !s->known[kr] || s->known[xr] ||
         s->kat[kr] == UINT32_MAX || !value_read_only_by(p, u, s->kat[kr], (uint32_t)(i - p->code)))
         return false;
-    const pdef *x = &s->def[xr];
-    uint32_t r;
-    if (!x->has || x->fn != STEX_MATH_MUL_F32 || !x->bk || !holder(s, x->ra, x->va, &r))
-        return false;
+    uint32_t r, k1;
+    const rel *in_copy = copy_rel(s, xr);
+    bool rooted = in_copy && in_copy->rooted && holder(s, in_copy->root, in_copy->rv, &r);
+    if (in_copy && !rooted && !holder(s, in_copy->base, in_copy->bv, &r))
+        in_copy = NULL;
+    if (in_copy) {
+        k1 = in_copy->k;
+    } else {
+        const pdef *x = &s->def[xr];
+        if (!x->has || x->fn != STEX_MATH_MUL_F32 || !x->bk || !holder(s, x->ra, x->va, &r))
+            return false;
+        k1 = x->kb;
+    }
     wg_ins *k = &p->code[s->kat[kr]];
     if (k->op != OP_CONST || k->d != kr)
         return false;
-    uint32_t v = f_bits(as_f(x->kb) * as_f(s->k[kr]));
+    uint32_t v = f_bits(as_f(k1) * as_f(s->k[kr]));
+    if (rooted) /* the base's own constant, folded in after unrolling */
+        v = f_bits(as_f(in_copy->rk) * as_f(v));
     k->imm = v, s->k[kr] = v;
     i->a = r, i->b = kr;
     return true;
@@ -467,6 +618,7 @@ static void fold_convert(const state *s, wg_ins *i)
 static void rewrite(state *s, const uses *u, wg_program *p, uint32_t j)
 {
     wg_ins *i = &p->code[j];
+    note_rel(s, i);
     fold_convert(s, i);
     if (i->op != OP_MATH || !i->sub)
         return;
@@ -514,9 +666,24 @@ static uint32_t *exit_counts(const wg_program *p, uint32_t *nslots)
     return c;
 }
 
+/* The lowering's copy marks, read: the program as any other. */
+static void clear_copy_marks(wg_program *p)
+{
+    for (uint32_t j = 0; j < p->ncode; j++)
+        if (p->code[j].op == OP_CONST && p->code[j].sub == WG_CONST_COPY)
+            p->code[j].sub = 0, p->code[j].e = 0;
+}
+
+static void run(wg_program *p);
+
 void wg_opt_nvidia(wg_exec_program *xp)
 {
-    wg_program *p = &xp->prog;
+    run(&xp->prog);
+    clear_copy_marks(&xp->prog);
+}
+
+static void run(wg_program *p)
+{
     for (uint32_t j = 0; j < p->ncode; j++) { /* an instruction the pass cannot describe */
         uint32_t first, count;
         if (!wg_opt_written(&p->code[j], &first, &count))
@@ -530,11 +697,12 @@ void wg_opt_nvidia(wg_exec_program *xp)
     s.known = calloc(s.nregs ? s.nregs : 1, sizeof *s.known);
     s.k = calloc(s.nregs ? s.nregs : 1, sizeof *s.k);
     s.kat = calloc(s.nregs ? s.nregs : 1, sizeof *s.kat);
+    s.rel = calloc(s.nregs ? s.nregs : 1, sizeof *s.rel);
     uses u = {0};
     bool *head = calloc(p->ncode + 1, sizeof *head);
     uint32_t *exits = exit_counts(p, &nslots);
-    if (!s.vn || !s.def || !s.masked || !s.known || !s.k || !s.kat || !head || !exits ||
-        !count_uses(p, s.nregs, &u))
+    if (!s.vn || !s.def || !s.masked || !s.known || !s.k || !s.kat || !s.rel || !head || !exits ||
+        !count_uses(p, s.nregs, &u) || !find_dead(p, s.nregs, &u))
         goto done; /* out of memory: as written */
     for (uint32_t r = 0; r < s.nregs; r++)
         s.vn[r] = ++s.next;
@@ -545,6 +713,11 @@ void wg_opt_nvidia(wg_exec_program *xp)
     uint32_t single_exit = UINT32_MAX; /* the slot the last instruction left by its one EXIT */
     for (uint32_t j = 0; j < p->ncode; j++) {
         wg_ins *i = &p->code[j];
+        while (s.ncopies && s.copies[s.ncopies - 1].end <= j)
+            s.ncopies--;
+        if (i->op == OP_CONST && i->sub == WG_CONST_COPY && s.ncopies < MAX_COPY_DEPTH &&
+            i->e > j) /* a copy of an unrolled loop's body starts */
+            s.copies[s.ncopies].vn = s.next, s.copies[s.ncopies++].end = i->e;
         if (head[j]) { /* a loop's head: what the loop writes is not known here */
             for (uint32_t e = j; e < p->ncode; e++) {
                 if (p->code[e].op != OP_LOOP_END || p->code[e].b != j)
@@ -564,6 +737,7 @@ void wg_opt_nvidia(wg_exec_program *xp)
             for (uint32_t w = 0; w < i->n && i->d + w < s.nregs && i->a + w < s.nregs; w++) {
                 uint32_t d = i->d + w, a = i->a + w;
                 s.vn[d] = s.vn[a], s.def[d] = s.def[a], s.known[d] = s.known[a], s.k[d] = s.k[a];
+                s.rel[d] = s.rel[a];
                 s.kat[d] = UINT32_MAX;
                 s.masked[d] = i->op == OP_MOVM || s.masked[a];
             }
@@ -596,6 +770,8 @@ void wg_opt_nvidia(wg_exec_program *xp)
         wg_opt_written(i, &first, &count);
         for (uint32_t w = 0; w < count && first + w < s.nregs; w++)
             fresh(&s, first + w);
+        if (s.pending.has && i->op == OP_MATH && count == 1 && i->d < s.nregs)
+            s.rel[i->d] = s.pending;
         if (i->op != OP_MATH || !i->sub || count != 1 || i->d >= s.nregs || i->a == i->d ||
             i->b == i->d || i->a >= s.nregs || i->b >= s.nregs)
             continue;
@@ -618,9 +794,11 @@ done:
     free(s.known);
     free(s.k);
     free(s.kat);
+    free(s.rel);
     free(u.reads);
     free(u.writes);
     free(u.divisor);
+    free(u.dead);
     free(head);
     free(exits);
 }

@@ -8,6 +8,7 @@
  * per distinct argument - give the same output words optimised and as lowered, at sub-group
  * widths 1, 5 and 64 under every profile; the integer program also matches
  * its expectation computed here; and the pass does shorten them. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -326,7 +327,7 @@ static void run(const char *src, uint32_t width, stex_profile_id prof, bool opti
 {
     stex_adapter *a;
     stex_device *dev = fixture_device(prof, &a);
-    stex_wgsl_module *m = fixture_module(src, "opt.wgsl");
+    stex_wgsl_module *m = fixture_module_for(prof, src, "opt.wgsl");
     wg_optimize_set_enabled(optimise);
     stex_pipeline *p;
     stex_wgsl_options o = {.subgroup_width = width, .max_steps = 100000};
@@ -426,7 +427,7 @@ static void test_unrolling_is_bounded(void **s)
     strcat(src, "  output[0] = acc;\n}\n");
     stex_adapter *a;
     stex_device *dev = fixture_device(STEX_PROFILE_NVIDIA, &a);
-    stex_wgsl_module *m = fixture_module(src, "nested10.wgsl");
+    stex_wgsl_module *m = fixture_module_for(STEX_PROFILE_NVIDIA, src, "nested10.wgsl");
     stex_pipeline *p;
     stex_wgsl_options o = {.subgroup_width = 1};
     if (stex_wgsl_pipeline_create(dev, m, "main", &o, &p))
@@ -444,6 +445,80 @@ static void test_nested_counted_loops(void **s)
 {
     (void)s;
     compare(NESTED, nested_expected, false, UINT32_MAX, false);
+}
+
+/* A sum of terms v*s with v = v*c each trip, looped and written out:
+ * NVIDIA's compiler folds each term into one fused step a * C_k + p, its
+ * constant a power of c times s rounded in f32 - but not the same one.
+ * Written out, C_k = f32(c^k * s); in a loop it folded the body first
+ * (v*c)*s = v*(c*s), so C_k = f32(c^(k-1) * f32(c*s)) (round 4 of
+ * tests/data/nvprobe: every row of sum_loop_5 .. sum_loop_16 on the H100),
+ * c^k itself folded one trip at a time. */
+static const char TERMS[] =
+    "@group(0) @binding(0) var<storage, read> input : array<u32>;\n"
+    "@group(0) @binding(1) var<storage, read_write> output : array<u32>;\n"
+    "@compute @workgroup_size(64)\n"
+    "fn main(@builtin(global_invocation_id) gid : vec3<u32>) {\n"
+    "  let x = input[gid.x];\n"
+    "  let a = bitcast<f32>((x * 2654435761u & 0x007fffffu) | 0x40000000u);\n"
+    "  let b = -bitcast<f32>((x * 40503u & 0x007fffffu) | 0x3f000000u);\n"
+    "  var p = b; var v = a;\n"
+    "  for (var k = 0; k < 8; k++) { v = v * 0.99; p = p + v * 0.016; }\n"
+    "  var q = b; var w = a;\n"
+    "  WRITTEN"
+    "  output[gid.x] = select(bitcast<u32>(p), bitcast<u32>(q), gid.x % 2u == 1u);\n"
+    "}\n";
+
+static float term_a(uint32_t x)
+{
+    uint32_t u = (x * 2654435761u & 0x007fffffu) | 0x40000000u;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static float term_b(uint32_t x)
+{
+    uint32_t u = (x * 40503u & 0x007fffffu) | 0x3f000000u;
+    float f;
+    memcpy(&f, &u, 4);
+    return -f;
+}
+
+static uint32_t terms(uint32_t x, bool looped)
+{
+    const float c = 0.99f, s = 0.016f;
+    float a = term_a(x), p = term_b(x), pw = 1.0f; /* c^(k-1) */
+    for (int k = 1; k <= 8; k++) {
+        volatile float cs = c * s, pk = pw * c; /* each product rounded to f32 */
+        float ck = looped ? pw * cs : pk * s;
+        p = fmaf(a, ck, p);
+        pw = pk;
+    }
+    uint32_t u;
+    memcpy(&u, &p, 4);
+    return u;
+}
+
+static void test_looped_term_constants(void **s)
+{
+    (void)s;
+    char src[sizeof TERMS + 512], written[512] = "";
+    for (int k = 0; k < 8; k++)
+        strcat(written, "w = w * 0.99; q = q + w * 0.016; ");
+    const char *at = strstr(TERMS, "WRITTEN");
+    snprintf(src, sizeof src, "%.*s%s\n%s", (int)(at - TERMS), TERMS, written, at + 7);
+    uint32_t out[WORDS], ncode, nloops, nmovm, nmath, differ = 0;
+    run(src, 64, STEX_PROFILE_NVIDIA, true, out, &ncode, &nloops, &nmovm, &nmath);
+    assert_int_equal(nloops, 0); /* unrolled */
+    for (uint32_t i = 0; i < WORDS; i++) {
+        uint32_t x = input_value(i), want = terms(x, i % 2 == 0);
+        if (out[i] != want)
+            fail_msg("word %u (%s): %08x, expected %08x", i, i % 2 ? "written out" : "looped",
+                     out[i], want);
+        differ += terms(x, true) != terms(x, false);
+    }
+    assert_true(differ > 0); /* the two foldings are told apart */
 }
 
 /* Masked copies after the last point lanes can come back become plain
@@ -549,6 +624,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counted_loops),
         cmocka_unit_test(test_nested_counted_loops),
+        cmocka_unit_test(test_looped_term_constants),
         cmocka_unit_test(test_unrolling_is_bounded),
         cmocka_unit_test(test_integer_program),
         cmocka_unit_test(test_float_program),

@@ -36,4 +36,15 @@ static inline stex_wgsl_module *fixture_module(const char *src, const char *file
     return m;
 }
 
+/* The same for devices of profile prof: its front end's constant rule, and
+ * the nvidia profile's unrolled loops (a module is lowered for one profile). */
+static inline stex_wgsl_module *fixture_module_for(stex_profile_id prof, const char *src,
+                                                   const char *file)
+{
+    stex_wgsl_module *m;
+    if (stex_wgsl_module_create_for(stex_profile_get(prof), src, file, &m))
+        fail_msg("%s", stex_wgsl_module_diagnostics(m));
+    return m;
+}
+
 #endif

@@ -15,8 +15,10 @@ const races = args.includes('--races');
 // shuffled ($STEX_SCHEDULE: another schedule, e.g. interleaved - a
 // race-free program gives the same words under every one)
 const schedule = process.env.STEX_SCHEDULE || 'shuffled';
+// $STEX_PROFILE: another profile (e.g. nvidia, whose unrolled loops must
+// leave every integer word as it was: `--off float` programs)
 const flags = impl === 'stex'
-  ? ['profile=lavapipe', 'subgroup=8', 'threads=1', `schedule=${schedule}`, 'seed=1', ...(races ? ['races=1'] : [])]
+  ? [`profile=${process.env.STEX_PROFILE || 'lavapipe'}`, 'subgroup=8', 'threads=1', `schedule=${schedule}`, 'seed=1', ...(races ? ['races=1'] : [])]
   : [];
 // $STEX_PROVIDER: another copy of bindings/node/index.mjs (a snapshot built
 // apart from the shared tree, which may be mid-edit), else this checkout's
