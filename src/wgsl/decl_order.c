@@ -18,7 +18,9 @@ typedef struct walk {
     const char **locals; /* the names declared in the function, innermost last */
     uint32_t nlocals, cap;
     uint32_t *deps;      /* the declarations named, in order of first use */
-    uint32_t ndeps, dcap;
+    wg_loc *at;          /* where each was named (when asked for) */
+    uint32_t ndeps, dcap, acap;
+    bool want_at;
     bool oom;
 } walk;
 
@@ -44,7 +46,7 @@ static void declare(walk *w, const char *name)
     w->locals[w->nlocals++] = name;
 }
 
-static void use(walk *w, const char *name)
+static void use(walk *w, const char *name, wg_loc loc)
 {
     for (uint32_t i = w->nlocals; i-- > 0;)
         if (!strcmp(w->locals[i], name))
@@ -56,6 +58,12 @@ static void use(walk *w, const char *name)
         w->oom = true;
         return;
     }
+    if (w->want_at && !grow((void **)&w->at, &w->acap, w->ndeps, sizeof *w->at)) {
+        w->oom = true;
+        return;
+    }
+    if (w->want_at)
+        w->at[w->ndeps] = loc;
     w->deps[w->ndeps++] = (uint32_t)d;
 }
 
@@ -64,7 +72,7 @@ static void expr(walk *w, const wg_expr *e)
     if (!e)
         return;
     if (e->kind == E_IDENT)
-        use(w, e->name);
+        use(w, e->name, e->loc);
     expr(w, e->a);
     if (e->kind != E_MEMBER)
         expr(w, e->b);
@@ -204,9 +212,64 @@ uint32_t *wg_decl_order(const wg_ast *ast)
     free(state);
     free(w.locals);
     free(w.deps);
+    free(w.at);
     if (!ok || k != n) {
         free(order);
         return NULL;
     }
     return order;
+}
+
+bool wg_call_cycle(const wg_ast *ast, uint32_t *path, uint32_t *npath, wg_loc *at)
+{
+    typedef struct { uint32_t d, start, next, end; } frame;
+    uint32_t n = ast->n, nst = 0, cst = 0;
+    uint8_t *state = calloc(n ? n : 1, 1); /* 1 on the stack, 2 done */
+    frame *st = NULL;
+    walk w = {.ast = ast, .want_at = true};
+    bool found = false, ok = state != NULL;
+    for (uint32_t root = 0; ok && !found && root < n; root++) {
+        if (state[root] || ast->decls[root]->kind != D_FN)
+            continue;
+        decl_deps(&w, ast->decls[root]);
+        ok = !w.oom && grow((void **)&st, &cst, nst, sizeof *st);
+        if (ok)
+            st[nst++] = (frame){root, 0, 0, w.ndeps}, state[root] = 1;
+        while (ok && !found && nst) {
+            frame *f = &st[nst - 1];
+            if (f->next == f->end) {
+                state[f->d] = 2;
+                w.ndeps = f->start;
+                nst--;
+                continue;
+            }
+            uint32_t k = f->next++, d = w.deps[k];
+            /* another function's name (its own: lowering reports that call) */
+            if (ast->decls[d]->kind != D_FN || d == f->d || state[d] == 2)
+                continue;
+            if (state[d] == 1) { /* back on the stack: a cycle of calls */
+                uint32_t from = nst;
+                while (from > 0 && st[from - 1].d != d)
+                    from--;
+                *npath = 0;
+                for (uint32_t i = from - 1; i < nst && *npath < WG_CYCLE_SHOWN; i++)
+                    path[(*npath)++] = st[i].d;
+                *at = w.at[k];
+                found = true;
+                break;
+            }
+            uint32_t start = w.ndeps;
+            decl_deps(&w, ast->decls[d]);
+            ok = !w.oom && grow((void **)&st, &cst, nst, sizeof *st);
+            if (ok)
+                st[nst++] = (frame){d, start, start, w.ndeps}, state[d] = 1;
+        }
+        w.ndeps = 0;
+    }
+    free(st);
+    free(state);
+    free(w.locals);
+    free(w.deps);
+    free(w.at);
+    return found;
 }

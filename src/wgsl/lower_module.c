@@ -234,6 +234,8 @@ static const struct {
 };
 
 /* The type id of sampled texture type n, -1 after an error, -2 if n names none. */
+static const char *buffer_type_problem(const wg_types *ts, int id, wg_space sp, stex_access a);
+
 static int sampled_texture_type(wg_ctx *x, const wg_expr *e, const char *n)
 {
     for (size_t k = 0; k < sizeof SAMPLED_TEXTURES / sizeof SAMPLED_TEXTURES[0]; k++) {
@@ -446,8 +448,42 @@ static int resolve_type(wg_ctx *x, const wg_expr *e)
         stex_access a = sp == SP_STORAGE ? STEX_ACCESS_READ_ONLY : STEX_ACCESS_READ_WRITE;
         if (sp == SP_UNIFORM)
             a = STEX_ACCESS_READ_ONLY;
-        if (e->ntargs == 3 && e->targs[2]->kind == E_IDENT)
-            a = access_of(e->targs[2]->name);
+        /* the access mode is written for the storage address space only
+         * (read or read_write); the others always have their default */
+        if (e->ntargs > 3) {
+            WG_ERR(x, e->targs[3]->loc, "ref-ptr-types", "ptr takes at most three template "
+                   "arguments: ptr<address space, T, access>");
+            return -1;
+        }
+        if (e->ntargs == 3 && sp != SP_STORAGE) {
+            WG_ERR(x, e->targs[2]->loc, "ref-ptr-types", "an access mode is written only for "
+                   "ptr<storage, T, access>; ptr<%s, T> always has its address space's",
+                   e->targs[0]->name);
+            return -1;
+        }
+        if (e->ntargs == 3) {
+            a = e->targs[2]->kind == E_IDENT ? access_of(e->targs[2]->name) : STEX_ACCESS_UNDEFINED;
+            if (a != STEX_ACCESS_READ_ONLY && a != STEX_ACCESS_READ_WRITE) {
+                WG_ERR(x, e->targs[2]->loc, "ref-ptr-types", "a pointer into the storage "
+                       "address space is read or read_write");
+                return -1;
+            }
+        }
+        /* the store type of a variable that address space could declare */
+        const char *sn = e->targs[0]->name, *bad = NULL;
+        if (sp == SP_UNIFORM || sp == SP_STORAGE)
+            bad = buffer_type_problem(ts, el, sp, a);
+        else if (sp == SP_WORKGROUP && (!wg_type_plain(ts, el) || !wg_type_fixed_footprint(ts, el)))
+            bad = "var<workgroup> holds a plain type of a fixed footprint";
+        else if (sp != SP_WORKGROUP && !wg_type_constructible(ts, el))
+            bad = sp == SP_FUNCTION ? "a function-scope var holds a constructible type"
+                                    : "var<private> holds a constructible type";
+        if (bad) {
+            WG_ERR(x, e->targs[1]->loc, "ref-ptr-types", "ptr<%s, %s> points at what no "
+                   "var<%s> holds: %s%s", sn, wg_tname(x, el), sn,
+                   sp == SP_UNIFORM || sp == SP_STORAGE ? "it holds " : "", bad);
+            return -1;
+        }
         return wg_type_ptr(ts, sp, el, a);
     }
     if (!strcmp(n, "sampler") || !strcmp(n, "sampler_comparison"))

@@ -540,6 +540,20 @@ static void check_names(stex_wgsl_module *m)
             wg_error(&m->diags, a->loc, "declaration", "'%s' is already declared at line %u",
                      a->name, m->ast.decls[first]->loc.line);
     }
+    /* WGSL forbids recursion, also through other functions (a call inlined
+     * into its caller does not see it: the callee's errors are its own) */
+    uint32_t path[WG_CYCLE_SHOWN], n = 0;
+    wg_loc at;
+    if (m->diags.count || !wg_call_cycle(&m->ast, path, &n, &at) || n < 2)
+        return;
+    char chain[WG_CYCLE_SHOWN * 72] = "", *c = chain;
+    for (uint32_t i = 0; i < n; i++)
+        c += snprintf(c, (size_t)(chain + sizeof chain - c), "'%.60s' -> ",
+                      m->ast.decls[path[i]]->name);
+    wg_error(&m->diags, at, "recursion", "'%s' calls '%s', which calls it back (%s%s'%s'): "
+             "recursion is not allowed in WGSL", m->ast.decls[path[n - 1]]->name,
+             m->ast.decls[path[0]]->name, chain, n == WG_CYCLE_SHOWN ? "... -> " : "",
+             m->ast.decls[path[0]]->name);
 }
 
 stex_status stex_wgsl_module_create(const char *source, const char *filename,

@@ -50,6 +50,64 @@ static void test_recursion_and_caret(void **s)
     expect(src, want, 1);
 }
 
+/* Recursion through other functions (WGSL 11: no cycles in the call
+ * graph; CTS functions,restrictions:no_indirect_recursion) is refused at
+ * the call that closes the cycle, whether or not an entry point reaches
+ * it; a chain of calls without a cycle is fine. */
+static void test_indirect_recursion(void **s)
+{
+    (void)s;
+    const char *src = "fn a(x : u32) -> u32 { return b(x); }\n"
+                      "fn b(x : u32) -> u32 { if (x == 0u) { return 0u; } return c(x - 1u); }\n"
+                      "fn c(x : u32) -> u32 { return a(x); }\n"
+                      "@compute @workgroup_size(1) fn main() { _ = a(3u); }\n";
+    const char *want[] = {"t.wgsl:3:31: error: 'c' calls 'a', which calls it back ('a' -> 'b' "
+                          "-> 'c' -> 'a'): recursion is not allowed in WGSL [recursion]"};
+    expect(src, want, 1);
+    const char *alone = "fn a() -> u32 { return b(); }\nfn b() -> u32 { return a(); }\n";
+    const char *want2[] = {"t.wgsl:2:24: error: 'b' calls 'a', which calls it back ('a' -> 'b' -> "
+                           "'a'): recursion is not allowed in WGSL [recursion]"};
+    expect(alone, want2, 1);
+    stex_wgsl_module *m;
+    assert_int_equal(stex_wgsl_module_create("fn c() -> u32 { return 1u; }\n"
+                                             "fn b() -> u32 { return c() + c(); }\n"
+                                             "fn a() -> u32 { return b() + c(); }\n", "t.wgsl", &m),
+                     STEX_OK);
+    stex_wgsl_module_destroy(m);
+}
+
+/* A pointer type names a variable some address space could declare
+ * (WGSL "Reference and pointer types"; CTS types,pointer): the access mode
+ * only for storage, and read or read_write there; a store type that
+ * address space holds. */
+static void test_pointer_types(void **s)
+{
+    (void)s;
+    const char *src = "alias p1 = ptr<function, u32, read_write>;\n"
+                      "alias p2 = ptr<storage, u32, write>;\n"
+                      "alias p3 = ptr<private, atomic<u32>>;\n"
+                      "alias p4 = ptr<workgroup, array<i32>>;\n"
+                      "alias p5 = ptr<uniform, array<i32>>;\n"
+                      "alias p6 = ptr<function, sampler>;\n"
+                      "alias ok1 = ptr<storage, array<u32>, read_write>;\n"
+                      "alias ok2 = ptr<workgroup, atomic<u32>>;\n"
+                      "alias ok3 = ptr<storage, u32>;\n";
+    const char *want[] = {
+        "t.wgsl:1:31: error: an access mode is written only for ptr<storage, T, access>; "
+        "ptr<function, T> always has its address space's [ref-ptr-types]",
+        "t.wgsl:2:30: error: a pointer into the storage address space is read or read_write "
+        "[ref-ptr-types]",
+        "t.wgsl:3:25: error: ptr<private, atomic<u32>> points at what no var<private> holds: "
+        "var<private> holds a constructible type [ref-ptr-types]",
+        "t.wgsl:4:27: error: ptr<workgroup, array<i32>> points at what no var<workgroup> "
+        "holds: var<workgroup> holds a plain type of a fixed footprint [ref-ptr-types]",
+        "t.wgsl:5:25: error: ptr<uniform, array<i32>> points at what no var<uniform> holds: it "
+        "holds a runtime-sized array (var<uniform> needs a fixed size) [ref-ptr-types]",
+        "t.wgsl:6:26: error: ptr<function, sampler> points at what no var<function> holds: a "
+        "function-scope var holds a constructible type [ref-ptr-types]"};
+    expect(src, want, 6);
+}
+
 /* WGSL identifiers are Unicode's (UAX #31): XID_Start or '_', then
  * XID_Continue.  Valid: Spanish ñ, Greek, CJK, a combining acute accent
  * after a letter (XID_Continue).  Invalid: the euro sign (no identifier
@@ -443,7 +501,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_syntax_errors_recover), cmocka_unit_test(test_type_errors),
-        cmocka_unit_test(test_recursion_and_caret), cmocka_unit_test(test_valid_module),
+        cmocka_unit_test(test_recursion_and_caret), cmocka_unit_test(test_indirect_recursion),
+        cmocka_unit_test(test_pointer_types), cmocka_unit_test(test_valid_module),
         cmocka_unit_test(test_uniformity), cmocka_unit_test(test_graphics_entry_points),
         cmocka_unit_test(test_unicode_identifiers),
         cmocka_unit_test(test_reserved_words_and_keywords),
