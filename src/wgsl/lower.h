@@ -112,6 +112,7 @@ typedef struct wg_ctx {
     stex_const_rule const_rule; /* the module's: WGSL's or Dawn's front end */
     stex_matmul_rule matmul;    /* the module's profile's matrix products */
     bool unroll;                /* the profile's compiler unrolls counted loops (nvidia) */
+    bool quantize_ftz;          /* quantizeToF16 flushes f16 subnormals to a signed zero (nvidia) */
     uint32_t unrolled;          /* syntax nodes lowered by unrolling so far (bounded) */
     uint32_t in_unrolled;       /* inside an unrolled loop: temporaries not reused */
     wg_zeros *zeros;            /* the module's first zeros (wg_f32_const) */

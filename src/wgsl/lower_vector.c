@@ -153,6 +153,25 @@ static wg_val if_negative(wg_ctx *x, wg_val v, wg_val t, wg_val f, wg_loc loc)
     return (wg_val){.kind = V_REG, .type = v.type, .reg = d};
 }
 
+/* select(v, v's sign bit alone, abs(v) < 2^-14): f32 v, an f16 value. */
+static wg_val flush_f16_subnormal(wg_ctx *x, wg_val v, wg_loc loc)
+{
+    wg_val mag = un(x, "abs", v, loc);
+    if (mag.kind == V_ERROR)
+        return mag;
+    uint32_t rm = wg_to_reg(x, mag, loc);
+    uint32_t least = wg_to_reg(x, wg_const_scalar(x, T_F32, (wg_cword){.u = 0x38800000u}), loc);
+    uint32_t sign = wg_to_reg(x, wg_const_scalar(x, T_U32, (wg_cword){.u = 0x80000000u}), loc);
+    uint32_t c = wg_reg_alloc(x, 1), z = wg_reg_alloc(x, 1), d = wg_reg_alloc(x, 1);
+    wg_ins *i = wg_emit(x, OP_CMP);
+    i->d = c, i->a = rm, i->b = least, i->sub = CMP_LT, i->n = TY_F32;
+    i = wg_emit(x, OP_BITS);
+    i->d = z, i->a = v.reg, i->b = sign, i->sub = BITS_AND, i->n = TY_U32;
+    i = wg_emit(x, OP_SELECT);
+    i->d = d, i->a = v.reg, i->b = z, i->c = c, i->n = 1;
+    return (wg_val){.kind = V_REG, .type = T_F32, .reg = d};
+}
+
 /* The determinant of the n x n matrix whose element (i, j) is component
  * m0 + rows[i] * stride + cols[j], by cofactors along the first row. */
 static wg_val det(wg_ctx *x, wg_val m, uint32_t stride, const uint32_t *rows,
@@ -360,6 +379,8 @@ wg_val wg_vector_builtin(wg_ctx *x, const wg_expr *e, const char *name, wg_val *
         i = wg_emit(x, OP_MATHV);
         i->d = o, i->a = h, i->imm = (uint32_t)unpack;
         r[k] = (wg_val){.kind = V_REG, .type = T_F32, .reg = o};
+        if (x->quantize_ftz) /* an f16 subnormal (below 2^-14) becomes a zero of its sign */
+            r[k] = flush_f16_subnormal(x, r[k], loc);
     }
     return gather(x, t, r, lanes, loc);
 }

@@ -15,7 +15,6 @@ const DATA = new URL('../../../tests/data/nvprobe/', import.meta.url);
 const DIVLOOP = 'quotients summed in an unrolled loop, every one flushed to zero: the sum\'s sign (70 rows)';
 const common = {
   clamp: 'a negated or absolute operand of min, max or clamp is not flushed there',
-  quantize: 'quantizeToF16 flushes f16 subnormals',
 };
 const NOT_YET = {
   'h100-round1.json.gz': { ...common,
