@@ -639,6 +639,13 @@ bool wg_jit_emit(const wg_exec_program *xp, const stex_profile *prof, LLVMContex
         snprintf(why, why_size, "a sub-group width of %u", e.w);
         return false;
     }
+    /* LLVM 15's x86 code generator crashes on some vectors of i1 whose
+     * length is no power of two (a constant `bitcast i5 to <5 x i1>` under
+     * a select, on hosts without AVX-512) and gives wrong lanes on others */
+    if (e.w & (e.w - 1)) {
+        snprintf(why, why_size, "a sub-group width of %u, which is no power of two", e.w);
+        return false;
+    }
     e.i1 = LLVMInt1TypeInContext(cx);
     e.i32 = LLVMInt32TypeInContext(cx);
     e.i64 = LLVMInt64TypeInContext(cx);
