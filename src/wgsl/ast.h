@@ -73,6 +73,8 @@ typedef struct wg_decl {
     wg_param *params;           /* fn parameters, struct members */
     uint32_t nparams;
     wg_expr *ret;               /* fn return type, NULL for none */
+    wg_attr *ret_attrs;         /* fn: the result's attributes (-> @location(0) T) */
+    uint32_t nret_attrs;
     wg_stmt *body;              /* fn */
 } wg_decl;
 
@@ -165,6 +167,22 @@ void wg_ast_free(wg_ast *ast);
 /* The severity (a wg_severity, or -1 for off) of `rule` at `at`: the
  * innermost diagnostic filter's over it, else dflt. */
 int wg_ast_severity(const wg_ast *ast, const char *rule, wg_loc at, int dflt);
+
+/* The places an attribute list may stand (attr_rules.c). */
+typedef enum wg_attr_place {
+    WG_AT_FN = 1,        /* a function declaration */
+    WG_AT_PARAM = 2,     /* a parameter of a function that is no entry point */
+    WG_AT_RESULT = 4,    /* the result type of such a function */
+    WG_AT_ENTRY_IO = 8,  /* an entry point's parameter or result */
+    WG_AT_MEMBER = 16,   /* a struct member */
+    WG_AT_VAR = 32,      /* a module-scope var */
+    WG_AT_OVERRIDE = 64, /* an override */
+    WG_AT_NONE = 128     /* a const, let, alias, struct or const_assert */
+} wg_attr_place;
+
+/* Reports each attribute of a list that WGSL does not allow at `place`,
+ * one given twice, and a function's conflicting stage attributes. */
+void wg_check_attrs(wg_diags *d, const wg_attr *a, uint32_t n, wg_attr_place place);
 
 /* The attribute `name` of a list, or NULL. */
 const wg_attr *wg_find_attr(const wg_attr *a, uint32_t n, const char *name);

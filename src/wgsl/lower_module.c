@@ -231,6 +231,7 @@ static const struct {
     {"texture_depth_cube_array", STEX_VIEW_DIMENSION_CUBE_ARRAY, WG_TEX_DEPTH, false},
     {"texture_depth_multisampled_2d", STEX_VIEW_DIMENSION_2D,
      WG_TEX_DEPTH | WG_TEX_MULTISAMPLED, false},
+    {"texture_external", STEX_VIEW_DIMENSION_2D, WG_TEX_EXTERNAL, false},
 };
 
 /* The type id of sampled texture type n, -1 after an error, -2 if n names none. */

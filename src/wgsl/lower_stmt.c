@@ -736,7 +736,9 @@ wg_val wg_user_call(wg_ctx *x, const wg_decl *fn, const wg_expr *call)
                    "allowed in WGSL)", fn->name);
             return wg_error_val();
         }
-    if (wg_find_attr(fn->attrs, fn->nattrs, "compute")) {
+    if (wg_find_attr(fn->attrs, fn->nattrs, "compute") ||
+        wg_find_attr(fn->attrs, fn->nattrs, "vertex") ||
+        wg_find_attr(fn->attrs, fn->nattrs, "fragment")) {
         WG_ERR(x, call->loc, "call", "entry point '%s' cannot be called", fn->name);
         return wg_error_val();
     }
@@ -770,6 +772,17 @@ wg_val wg_user_call(wg_ctx *x, const wg_decl *fn, const wg_expr *call)
             const wg_type *want = wg_ty(x->types, pt);
             if (v.kind != V_PTR || wg_ty(x->types, v.type)->elem != want->elem ||
                 wg_ty(x->types, v.type)->space != want->space) {
+                WG_ERR(x, call->args[i]->loc, "type-mismatch", "argument %u of '%s' must be %s",
+                       i + 1, fn->name, wg_tname(x, pt));
+                ok = false;
+            }
+            params[i] = v;
+            continue;
+        }
+        wg_type_kind k = x->types->t[pt].kind;
+        if (k == TY_SAMPLER || k == TY_TEXTURE || k == TY_STORAGE_TEXTURE) {
+            /* a handle goes in as itself: the body's builtins name its binding */
+            if (v.kind != V_HANDLE || v.type != pt) {
                 WG_ERR(x, call->args[i]->loc, "type-mismatch", "argument %u of '%s' must be %s",
                        i + 1, fn->name, wg_tname(x, pt));
                 ok = false;
@@ -946,8 +959,12 @@ void wg_lower_function(wg_ctx *x, const wg_decl *fn, bool entry)
                 WG_ERR(x, fn->params[i].loc, "function-restriction", "parameter '%s' cannot "
                        "be %s (a parameter is a constructible type, a pointer, a texture or "
                        "a sampler)", fn->params[i].name, wg_tname(x, t));
-            params[i] = (wg_val){.kind = V_REG, .type = t,
-                                 .reg = wg_reg_alloc(x, wg_ty(x->types, t)->words)};
+            /* a texture or sampler: a handle (this copy is only checked; each
+             * call site lowers the body again with the argument's binding) */
+            bool handle = k == TY_SAMPLER || k == TY_TEXTURE || k == TY_STORAGE_TEXTURE;
+            params[i] = handle ? (wg_val){.kind = V_HANDLE, .type = t}
+                               : (wg_val){.kind = V_REG, .type = t,
+                                          .reg = wg_reg_alloc(x, wg_ty(x->types, t)->words)};
         }
     }
     if (entry && fn->ret)

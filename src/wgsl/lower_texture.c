@@ -68,15 +68,19 @@ static wg_val load(wg_ctx *x, const wg_expr *e, const wg_type *t, uint32_t bindi
                "(cube textures are read with the sampling functions)", tn);
         return wg_error_val();
     }
-    uint32_t need = 3 + arr;
+    bool ext = t->n & WG_TEX_EXTERNAL; /* textureLoad(t, coords): no level */
+    uint32_t need = ext ? 2 : 3 + arr;
     if (!nargs_in(x, e, "textureLoad", tn, need, need))
         return wg_error_val();
-    uint32_t c, layer = WG_NONE_REG, ls;
-    bool sc, sl = false, ss;
+    uint32_t c, layer = WG_NONE_REG, ls = 0;
+    bool sc, sl = false, ss = false;
     if (!int_arg(x, e, 1, a[1], coord_count(t->dim), "the coordinates", &c, &sc) ||
         (arr && !int_arg(x, e, 2, a[2], 1, "the array index", &layer, &sl)) ||
-        !int_arg(x, e, 2 + arr, a[2 + arr], 1, ms ? "the sample index" : "the level", &ls, &ss))
+        (!ext &&
+         !int_arg(x, e, 2 + arr, a[2 + arr], 1, ms ? "the sample index" : "the level", &ls, &ss)))
         return wg_error_val();
+    if (ext)
+        ls = wg_const_reg(x, &(wg_cword){.u = 0}, T_U32);
     uint32_t d = wg_reg_alloc(x, 4);
     wg_ins *i = wg_emit(x, OP_TEX_FETCH);
     wg_ins_at(i, e->loc.line, e->loc.col);
@@ -97,15 +101,16 @@ static wg_val query(wg_ctx *x, const wg_expr *e, const wg_type *t, uint32_t bind
     uint32_t q = !strcmp(name, "textureDimensions") ? WG_QUERY_DIMS
                : !strcmp(name, "textureNumLayers") ? WG_QUERY_LAYERS
                : !strcmp(name, "textureNumLevels") ? WG_QUERY_LEVELS : WG_QUERY_SAMPLES;
-    bool fits = q == WG_QUERY_DIMS || (q == WG_QUERY_LAYERS && arrayed(t->dim)) ||
-                (q == WG_QUERY_LEVELS && !ms) || (q == WG_QUERY_SAMPLES && ms);
+    bool ext = t->n & WG_TEX_EXTERNAL; /* textureDimensions(t) only */
+    bool fits = q == WG_QUERY_DIMS || (!ext && q == WG_QUERY_LAYERS && arrayed(t->dim)) ||
+                (!ext && q == WG_QUERY_LEVELS && !ms) || (q == WG_QUERY_SAMPLES && ms);
     if (!fits) {
         WG_ERR(x, e->loc, "texture-builtin-functions", "%s has no overload for %s", name, tn);
         return wg_error_val();
     }
     uint32_t level = WG_NONE_REG;
     bool sl = false;
-    if (!nargs_in(x, e, name, tn, 1, q == WG_QUERY_DIMS && !ms ? 2 : 1) ||
+    if (!nargs_in(x, e, name, tn, 1, q == WG_QUERY_DIMS && !ms && !ext ? 2 : 1) ||
         (e->nargs == 2 && !int_arg(x, e, 1, a[1], 1, "the level", &level, &sl)))
         return wg_error_val();
     uint32_t n = q == WG_QUERY_DIMS ? coord_count(t->dim) : 1;
@@ -205,7 +210,7 @@ wg_val wg_sample_call(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a)
     if (fragment_only(name) && x->stage_free) {
         /* a fragment shader's call: checked for its texture, never run */
         const wg_type *t = e->nargs ? wg_ty(x->types, a[0].type) : NULL;
-        if (!t || t->kind != TY_TEXTURE || (t->n & WG_TEX_MULTISAMPLED)) {
+        if (!t || t->kind != TY_TEXTURE || (t->n & (WG_TEX_MULTISAMPLED | WG_TEX_EXTERNAL))) {
             WG_ERR(x, e->loc, "texture-builtin-functions", "%s takes a sampled texture first",
                    name);
             return wg_error_val();
@@ -251,6 +256,7 @@ wg_val wg_sample_call(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a)
                  : fn == STEX_SAMPLE_LEVEL ? depth || t->elem == T_F32
                  : !depth && t->elem == T_F32 &&
                        (fn != STEX_SAMPLE_BASE_CLAMP_TO_EDGE || d == STEX_VIEW_DIMENSION_2D);
+    type_ok &= !(t->n & WG_TEX_EXTERNAL) || fn == STEX_SAMPLE_BASE_CLAMP_TO_EDGE;
     if (!dim_ok || !type_ok) {
         WG_ERR(x, e->loc, "texture-builtin-functions", "%s has no overload for %s%s", name, tn,
                fn == STEX_SAMPLE_GATHER && depth && ti ? " with a component" : "");

@@ -32,6 +32,7 @@ typedef struct entry_info {
     uint32_t npairs;
     const wg_decl *decl;
     bool want_locs;         /* a pipeline's lowering: name its memory (locs) */
+    const wg_decl *external; /* a texture_external it uses: no pipeline (stex has none) */
     wg_locmap *locs;
 } entry_info;
 
@@ -192,6 +193,66 @@ static void binding_collisions(wg_ctx *x)
             }
 }
 
+/* The struct declaration a type expression names, or NULL. */
+static const wg_decl *struct_decl(wg_ctx *x, const wg_expr *type)
+{
+    int t = type ? wg_resolve_type(x, type) : -1;
+    if (t < 0 || x->types->t[t].kind != TY_STRUCT || type->kind != E_IDENT)
+        return NULL;
+    const wg_global *g = wg_global_find(x, type->name, type->loc);
+    return g && g->decl->kind == D_STRUCT ? g->decl : NULL;
+}
+
+static bool io_attr(const wg_attr *a, uint32_t n)
+{
+    return wg_find_attr(a, n, "builtin") || wg_find_attr(a, n, "location");
+}
+
+/* The position a vertex shader must return: @builtin(position) itself. */
+static bool is_position(const wg_attr *a, uint32_t n)
+{
+    const wg_attr *b = wg_find_attr(a, n, "builtin");
+    return b && b->nargs && b->args[0]->kind == E_IDENT && !strcmp(b->args[0]->name, "position");
+}
+
+/* WGSL 13.3.1: each input and output of a vertex or fragment shader is a
+ * built-in value or has a @location, itself or in each member of its
+ * struct; a vertex shader returns @builtin(position). */
+static void graphics_io_check(wg_ctx *x, const wg_decl *fn, bool vertex)
+{
+    for (uint32_t i = 0; i < fn->nparams; i++) {
+        const wg_param *p = &fn->params[i];
+        const wg_decl *sd = io_attr(p->attrs, p->nattrs) ? NULL : struct_decl(x, p->type);
+        bool ok = io_attr(p->attrs, p->nattrs) || sd;
+        for (uint32_t k = 0; sd && k < sd->nparams; k++)
+            ok &= io_attr(sd->params[k].attrs, sd->params[k].nattrs);
+        if (!ok)
+            wg_error(x->d, p->loc, "entry-point-io", "parameter '%s' of entry point '%s' needs "
+                     "@builtin(...) or @location(...), itself or on each member of its struct",
+                     p->name ? p->name : "?", fn->name);
+    }
+    if (!fn->ret) {
+        if (vertex)
+            wg_error(x->d, fn->loc, "entry-point-io", "vertex entry point '%s' returns "
+                     "nothing; it must return @builtin(position)", fn->name);
+        return;
+    }
+    const wg_decl *sd = io_attr(fn->ret_attrs, fn->nret_attrs) ? NULL : struct_decl(x, fn->ret);
+    bool ok = io_attr(fn->ret_attrs, fn->nret_attrs) || sd;
+    bool position = is_position(fn->ret_attrs, fn->nret_attrs);
+    for (uint32_t k = 0; sd && k < sd->nparams; k++) {
+        ok &= io_attr(sd->params[k].attrs, sd->params[k].nattrs);
+        position |= is_position(sd->params[k].attrs, sd->params[k].nattrs);
+    }
+    if (!ok)
+        wg_error(x->d, fn->ret->loc, "entry-point-io", "the result of entry point '%s' needs "
+                 "@builtin(...) or @location(...), itself or on each member of its struct",
+                 fn->name);
+    else if (vertex && !position)
+        wg_error(x->d, fn->ret->loc, "entry-point-io", "vertex entry point '%s' does not "
+                 "return @builtin(position)", fn->name);
+}
+
 /* A @vertex or @fragment entry point (checked, never run): what its stage
  * may use (WGSL 6.4: var<workgroup> is the compute stage's alone; a vertex
  * shader writes no storage - neither var<storage, read_write> nor a write or
@@ -222,6 +283,7 @@ static void graphics_entry_check(wg_ctx *x, const wg_decl *fn, bool vertex)
         wg_error(x->d, fn->loc, "shader-stage", "%s entry point '%s' reaches a barrier or "
                  "workgroupUniformLoad, which only a compute shader may call", stage, fn->name);
     binding_collisions(x);
+    graphics_io_check(x, fn, vertex);
 }
 
 /* The layout entries of the resources an entry point used (its reflection). */
@@ -266,6 +328,8 @@ static bool reflect(wg_ctx *x, entry_info *ep)
             e->storage_texture.format = t->format;
             e->storage_texture.view_dimension = or_2d(t->dim);
         } else if (t->kind == TY_TEXTURE) {
+            if ((t->n & WG_TEX_EXTERNAL) && !ep->external)
+                ep->external = g->decl;
             e->type = STEX_BINDING_TEXTURE;
             e->texture_view_dimension = or_2d(t->dim);
             e->texture_multisampled = t->n & WG_TEX_MULTISAMPLED;
@@ -901,6 +965,11 @@ static stex_status pipeline_create(stex_device *d, const stex_wgsl_module *mod,
     if (!src)
         return stex_fail(STEX_INVALID_ARGUMENT, "stex_wgsl_pipeline_create: %s has no "
                          "@compute entry point '%s'", m->filename, entry_point);
+    if (src->external) /* valid WGSL that stex cannot run: no GPUExternalTexture */
+        return stex_fail(STEX_TYPE_ERROR, "createComputePipeline: %s:%u:%u: entry point '%s' "
+                         "uses texture_external '%s'; stex has no external textures (video "
+                         "frames), so it cannot run it", m->filename, src->external->loc.line,
+                         src->external->loc.col, src->pub.name, src->external->name);
     /* WGSL 4.1.1: `enable f16;` is valid only on a device with shader-f16 */
     if (m->ast.enable_f16 && !(stex_device_features(d) & STEX_FEATURE_SHADER_F16))
         return stex_fail(STEX_VALIDATION_ERROR, "createComputePipeline: %s:%u:%u: error: "

@@ -1022,6 +1022,27 @@ static wg_stmt *compound(parser *p)
 }
 
 /* ---- module scope ---- */
+static bool entry_point(const wg_attr *attrs, uint32_t n)
+{
+    return wg_find_attr(attrs, n, "compute") || wg_find_attr(attrs, n, "vertex") ||
+           wg_find_attr(attrs, n, "fragment");
+}
+
+/* Each attribute of a declaration, its parameters and members where WGSL
+ * allows it (the result's were checked as parsed). */
+static void check_decl_attrs(parser *p, const wg_decl *d)
+{
+    wg_attr_place place = d->kind == D_FN ? WG_AT_FN : d->kind == D_VAR ? WG_AT_VAR
+                          : d->kind == D_OVERRIDE ? WG_AT_OVERRIDE : WG_AT_NONE;
+    wg_check_attrs(p->d, d->attrs, d->nattrs, place);
+    if (d->kind != D_FN && d->kind != D_STRUCT)
+        return;
+    place = d->kind == D_STRUCT ? WG_AT_MEMBER
+            : entry_point(d->attrs, d->nattrs) ? WG_AT_ENTRY_IO : WG_AT_PARAM;
+    for (uint32_t i = 0; i < d->nparams; i++)
+        wg_check_attrs(p->d, d->params[i].attrs, d->params[i].nattrs, place);
+}
+
 static wg_decl *global_decl(parser *p)
 {
     uint32_t nattrs;
@@ -1056,8 +1077,9 @@ static wg_decl *global_decl(parser *p)
                              "has two parameters named '%s'", d->name, d->params[i].name);
         expect(p, TK_RPAREN);
         if (accept(p, TK_ARROW)) {
-            uint32_t nr;
-            attributes(p, &nr);
+            d->ret_attrs = attributes(p, &d->nret_attrs);
+            wg_check_attrs(p->d, d->ret_attrs, d->nret_attrs,
+                           entry_point(attrs, nattrs) ? WG_AT_ENTRY_IO : WG_AT_RESULT);
             d->ret = template_ident(p);
         }
         if (!p->panic)
@@ -1139,6 +1161,7 @@ static wg_decl *global_decl(parser *p)
     if (d) {
         d->attrs = attrs;
         d->nattrs = nattrs;
+        check_decl_attrs(p, d);
         if (d->kind == D_FN) /* @diagnostic on a function: a filter over all of it */
             attr_filters(p, attrs, nattrs, loc);
         if (d->kind == D_FN && !d->ret && wg_find_attr(attrs, nattrs, "must_use"))

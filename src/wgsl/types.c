@@ -438,7 +438,9 @@ const char *wg_type_name(const wg_types *ts, int id, char *buf, size_t size)
     case TY_SAMPLER: snprintf(buf, size, t->n ? "sampler_comparison" : "sampler"); break;
     case TY_TEXTURE: {
         const char *el = t->elem == T_I32 ? "i32" : t->elem == T_U32 ? "u32" : "f32";
-        if (t->n == (WG_TEX_DEPTH | WG_TEX_MULTISAMPLED))
+        if (t->n & WG_TEX_EXTERNAL)
+            snprintf(buf, size, "texture_external");
+        else if (t->n == (WG_TEX_DEPTH | WG_TEX_MULTISAMPLED))
             snprintf(buf, size, "texture_depth_multisampled_2d");
         else if (t->n & WG_TEX_DEPTH)
             snprintf(buf, size, "texture_depth_%s", dim_suffix(t->dim));

@@ -66,7 +66,8 @@ typedef struct wg_types {
 } wg_types;
 
 /* A sampled texture's kind (wg_type.n of TY_TEXTURE). */
-enum { WG_TEX_MULTISAMPLED = 1u, WG_TEX_DEPTH = 2u };
+enum { WG_TEX_MULTISAMPLED = 1u, WG_TEX_DEPTH = 2u,
+       WG_TEX_EXTERNAL = 4u /* texture_external: checked; stex has no external textures */ };
 
 /* WGSL requires composite types nested 15 deep; stex takes Tint's 255. */
 enum { WG_MAX_TYPE_NESTING = 255 };

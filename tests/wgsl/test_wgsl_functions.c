@@ -13,7 +13,11 @@
 
 #include <cmocka.h>
 
+#include <string.h>
+
 #include "wgsl_cases.h"
+#include "wgsl_fixture.h"
+#include "wgsl_resources.h"
 
 /* statement,statement_behavior:invalid_statements: each body in
  * `fn foo() { BODY; }`; the loops that never end were accepted (an
@@ -187,12 +191,235 @@ static void test_types_that_are_no_values(void **s)
     WGSL_CHECK(NOT_VALUES);
 }
 
+/* functions,restrictions:function_attributes (WGSL 12: each attribute's
+ * places): a function takes the stage attributes, @workgroup_size with
+ * @compute, @must_use and @diagnostic; a parameter or result of a function
+ * that is no entry point takes none.  Each refused case was accepted. */
+#define ATTR_FN(a) a "\nfn b(foo : i32) -> i32 { return 1; }\n"
+#define ATTR_PARAM(a) "fn b(" a " foo : i32) -> i32 { return 1; }\n"
+#define ATTR_RET(a) "fn b(foo : i32) -> " a " i32 { return 1; }\n"
+static const wgsl_case ATTRIBUTES[] = {
+    {"function_attributes:case=\"align\";placement=\"func\"", ATTR_FN("@align(4)"), "[attributes]"},
+    {"function_attributes:case=\"binding\";placement=\"func\"", ATTR_FN("@binding(5)"), "[attributes]"},
+    {"function_attributes:case=\"id\";placement=\"func\"", ATTR_FN("@id(1)"), "[attributes]"},
+    {"function_attributes:case=\"size\";placement=\"func\"", ATTR_FN("@size(10)"), "[attributes]"},
+    {"function_attributes:case=\"workgroup_size\";placement=\"func\"",
+     ATTR_FN("@workgroup_size(1)"), "[attributes]"},
+    {"function_attributes:case=\"must_use\";placement=\"func\"", ATTR_FN("@must_use"), NULL},
+    {"function_attributes:case=\"diagnostic\";placement=\"func\"",
+     ATTR_FN("@diagnostic(off, derivative_uniformity)"), NULL},
+    {"function_attributes:case=\"location\";placement=\"param\"", ATTR_PARAM("@location(0)"),
+     "[attributes]"},
+    {"function_attributes:case=\"builtin\";placement=\"param\"",
+     ATTR_PARAM("@builtin(position)"), "[attributes]"},
+    {"function_attributes:case=\"must_use\";placement=\"param\"", ATTR_PARAM("@must_use"),
+     "[attributes]"},
+    {"function_attributes:case=\"invariant\";placement=\"ret\"", ATTR_RET("@invariant"),
+     "[attributes]"},
+    {"function_attributes:case=\"group\";placement=\"ret\"", ATTR_RET("@group(1)"),
+     "[attributes]"},
+    {"an attribute given twice", "@group(0) @group(0) @binding(0) var<storage> v : u32;\n",
+     "[attributes]"},
+    {"@id on a var", "@id(1) @group(0) @binding(0) var<storage> v : u32;\n", "[attributes]"},
+    {"@align on a const", "@align(4) const c = 1u;\n", "[attributes]"},
+    {"two stages", "@compute @vertex @workgroup_size(1) fn m() { }\n", "[attributes]"},
+    {"@must_use on an entry point", "@must_use @compute @workgroup_size(1) fn m() { }\n",
+     "[attributes]"},
+    {"@builtin on a compute entry point's parameter",
+     "@compute @workgroup_size(1) fn m(@builtin(local_invocation_index) i : u32) { }\n", NULL},
+    {"@align and @size on members", "struct S { @align(16) @size(32) a : u32 }\n", NULL},
+};
+
+/* functions,restrictions:vertex_returns_position and entry_point_call_target
+ * (WGSL 13.3.1: a vertex shader returns @builtin(position); an entry point's
+ * inputs and outputs are built-in values or have a @location; an entry point
+ * is no call target).  Each refused case was accepted. */
+#define POS_STRUCTS "struct P { @builtin(position) pos : vec4f }\nstruct N { @location(0) x : vec4f }\n"
+static const wgsl_case ENTRY_IO[] = {
+    {"vertex_returns_position:case=\"bare_position\"",
+     "@vertex fn main() -> @builtin(position) vec4f { return vec4f(); }\n", NULL},
+    {"vertex_returns_position:case=\"nested_position\"",
+     POS_STRUCTS "@vertex fn main() -> P { return P(); }\n", NULL},
+    {"vertex_returns_position:case=\"no_bare_position\"",
+     "@vertex fn main() -> vec4f { return vec4f(); }\n", "[entry-point-io]"},
+    {"vertex_returns_position:case=\"no_nested_position\"",
+     POS_STRUCTS "@vertex fn main() -> N { return N(); }\n", "[entry-point-io]"},
+    {"function_attributes:case=\"fragment\";placement=\"func\"",
+     "@fragment fn b(foo : i32) -> i32 { return 1; }\n", "[entry-point-io]"},
+    {"a fragment shader's located input and output",
+     "@fragment fn b(@location(0) @interpolate(flat) foo : i32) -> @location(0) vec4f "
+     "{ return vec4f(f32(foo)); }\n", NULL},
+    {"entry_point_call_target:stage=\"@vertex\";entry_point=\"with\"",
+     "@vertex fn bar() -> @builtin(position) vec4f { return vec4f(); }\n"
+     "fn foo() { let tmp = bar(); }\n", "[call]"},
+    {"entry_point_call_target:stage=\"@fragment\";entry_point=\"with\"",
+     "@fragment fn bar() { }\nfn foo() { bar(); }\n", "[call]"},
+};
+
+/* texture_external (WGSL 6.5.7): a type a function may take, with its own
+ * overloads of textureDimensions, textureLoad (no level) and
+ * textureSampleBaseClampToEdge.  Every module naming it was refused
+ * (functions,restrictions:function_parameter_matching and
+ * function_return_types declare one). */
+#define EXT "@group(0) @binding(0) var t : texture_external;\n" \
+            "@group(0) @binding(1) var s : sampler;\n"
+static const wgsl_case EXTERNAL[] = {
+    {"function_parameter_matching:decl=\"u32\"",
+     EXT "fn bar(p : u32) { }\nfn foo() { bar(1u); }\n", NULL},
+    {"an external texture parameter",
+     EXT "fn dims(p : texture_external) -> vec2u { return textureDimensions(p); }\n"
+     "fn foo() -> vec4f { return textureLoad(t, dims(t) / 2u) + "
+     "textureSampleBaseClampToEdge(t, s, vec2f(0.5)); }\n", NULL},
+    {"textureLoad with a level", EXT "fn foo() -> vec4f { return textureLoad(t, vec2i(), 0); }\n",
+     "[texture-builtin-functions]"},
+    {"textureNumLevels", EXT "fn foo() -> u32 { return textureNumLevels(t); }\n",
+     "[texture-builtin-functions]"},
+    {"textureSampleLevel", EXT "fn foo() -> vec4f { return textureSampleLevel(t, s, vec2f(), 0.0); }\n",
+     "[texture-builtin-functions]"},
+    {"textureDimensions with a level", EXT "fn foo() -> vec2u { return textureDimensions(t, 0); }\n",
+     "[texture-builtin-functions]"},
+    {"function_return_types:case=\"texture_external\"",
+     EXT "fn foo() -> texture_external { return t; }\n", "[function-restriction]"},
+};
+
+/* A texture or sampler parameter used by a builtin inside the function
+ * (WGSL 11.1 lets a function take them): refused while the function was
+ * checked alone, where its parameter was no handle. */
+static const wgsl_case HANDLE_PARAMS[] = {
+    {"textureDimensions of a parameter",
+     "fn f(tt : texture_2d<f32>) -> vec2u { return textureDimensions(tt); }\n", NULL},
+    {"textureSampleLevel through parameters",
+     "fn f(tt : texture_2d<f32>, ss : sampler) -> vec4f "
+     "{ return textureSampleLevel(tt, ss, vec2f(0.5), 0.0); }\n", NULL},
+    {"textureStore to a parameter",
+     "fn f(o : texture_storage_2d<rgba8unorm, write>) { textureStore(o, vec2i(), vec4f()); }\n",
+     NULL},
+};
+
+static void test_attributes_and_entry_points(void **s)
+{
+    (void)s;
+    WGSL_CHECK(ATTRIBUTES);
+    WGSL_CHECK(ENTRY_IO);
+}
+
+static void test_texture_parameters(void **s)
+{
+    (void)s;
+    WGSL_CHECK(EXTERNAL);
+    WGSL_CHECK(HANDLE_PARAMS);
+}
+
+/* A compute pipeline that uses a texture_external: valid WGSL, refused at
+ * pipeline creation with a message that names the variable (stex has no
+ * GPUExternalTexture); the same module's other entry point runs. */
+static void test_external_texture_pipeline(void **s)
+{
+    (void)s;
+    stex_adapter *a;
+    stex_device *d = fixture_device(STEX_PROFILE_SPEC, &a);
+    stex_wgsl_module *m = fixture_module(
+        EXT "@group(0) @binding(2) var<storage, read_write> o : array<u32>;\n"
+        "@compute @workgroup_size(1) fn uses() { o[0] = textureDimensions(t).x; }\n"
+        "@compute @workgroup_size(1) fn plain() { o[0] = 1u; }\n", "ext.wgsl");
+    stex_pipeline *p = NULL;
+    assert_int_equal(stex_wgsl_pipeline_create(d, m, "uses", NULL, &p), STEX_TYPE_ERROR);
+    assert_null(p);
+    if (!strstr(stex_last_error(), "ext.wgsl:1:27: entry point 'uses' uses texture_external 't'"))
+        fail_msg("%s", stex_last_error());
+    assert_int_equal(stex_wgsl_pipeline_create(d, m, "plain", NULL, &p), STEX_OK);
+    stex_pipeline_destroy(p);
+    stex_wgsl_module_destroy(m);
+    stex_device_destroy(d);
+    stex_adapter_destroy(a);
+}
+
+/* Runs the module's entry point `main` once over 2 x 2 workgroups with a
+ * resource made for each binding (wgsl_resources.h); the bytes of the
+ * resource at @binding(0) in out (size bytes). */
+static void run_main(const char *src, uint8_t *out, size_t size)
+{
+    stex_adapter *a;
+    stex_device *d = fixture_device(STEX_PROFILE_SPEC, &a);
+    stex_wgsl_module *m = fixture_module(src, "run.wgsl");
+    stex_pipeline *p;
+    if (stex_wgsl_pipeline_create(d, m, "main", NULL, &p))
+        fail_msg("%s", stex_last_error());
+    const stex_wgsl_entry_point *ep = stex_wgsl_entry_point_find(m, "main");
+    resource r[4];
+    stex_bind_group_entry be[4];
+    assert_true(ep->entry_count <= 4);
+    for (uint32_t i = 0; i < ep->entry_count; i++)
+        make_resource(d, &ep->entries[i], &r[i], &be[i]);
+    stex_bind_group *g;
+    assert_int_equal(stex_bind_group_create(p, be, ep->entry_count, &g), STEX_OK);
+    assert_int_equal(stex_dispatch(p, g, 2, 2, 1, NULL), STEX_OK);
+    for (uint32_t i = 0; i < ep->entry_count; i++) {
+        size_t n;
+        const uint8_t *bytes = resource_bytes(&r[i], &n);
+        if (ep->entries[i].binding == 0) {
+            assert_true(n >= size);
+            memcpy(out, bytes, size);
+        }
+    }
+    stex_bind_group_destroy(g);
+    for (uint32_t i = 0; i < ep->entry_count; i++)
+        free_resource(&r[i]);
+    stex_pipeline_destroy(p);
+    stex_wgsl_module_destroy(m);
+    stex_device_destroy(d);
+    stex_adapter_destroy(a);
+}
+
+/* A texture handed to a function works in its builtins as in the caller's
+ * (WGSL 11.1): the storage texture's stores were silently dropped (the
+ * argument became a register and the callee's calls on it nothing), and a
+ * sampled texture's textureDimensions gave no value. */
+static void test_texture_arguments_run(void **s)
+{
+    (void)s;
+    static const char direct[] =
+        "@group(0) @binding(0) var o : texture_storage_2d<rgba8unorm, write>;\n"
+        "@compute @workgroup_size(4, 4) fn main(@builtin(global_invocation_id) g : vec3u) {\n"
+        "  textureStore(o, g.xy, vec4f(f32(textureDimensions(o).x) / 255.0, f32(g.x) / 255.0, "
+        "f32(g.y) / 255.0, 1.0));\n}\n";
+    static const char helper[] =
+        "@group(0) @binding(0) var o : texture_storage_2d<rgba8unorm, write>;\n"
+        "fn put(t : texture_storage_2d<rgba8unorm, write>, p : vec2u) {\n"
+        "  textureStore(t, p, vec4f(f32(textureDimensions(t).x) / 255.0, f32(p.x) / 255.0, "
+        "f32(p.y) / 255.0, 1.0));\n}\n"
+        "@compute @workgroup_size(4, 4) fn main(@builtin(global_invocation_id) g : vec3u) "
+        "{ put(o, g.xy); }\n";
+    uint8_t want[8 * 8 * 4], got[8 * 8 * 4];
+    run_main(direct, want, sizeof want);
+    run_main(helper, got, sizeof got);
+    /* the texel the invocation at (7, 7) stored: (8, 7, 7, 255) in any layout */
+    bool found = false;
+    for (size_t i = 0; i < sizeof want; i += 4)
+        found |= want[i] == 8 && want[i + 1] == 7 && want[i + 2] == 7 && want[i + 3] == 255;
+    assert_true(found);
+    assert_memory_equal(got, want, sizeof want);
+    static const char sampled[] =
+        "@group(0) @binding(0) var<storage, read_write> out : array<u32, 4>;\n"
+        "@group(0) @binding(1) var t : texture_2d<f32>;\n"
+        "fn dims(tt : texture_2d<f32>) -> vec2u { return textureDimensions(tt, 0); }\n"
+        "@compute @workgroup_size(1) fn main() { out[0] = dims(t).x; out[1] = dims(t).y; }\n";
+    uint32_t words[2];
+    run_main(sampled, (uint8_t *)words, sizeof words);
+    assert_int_equal(words[0], 8); /* wgsl_resources.h's textures are 8 x 8 */
+    assert_int_equal(words[1], 8);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_statement_behaviour),
         cmocka_unit_test(test_signature_types),
         cmocka_unit_test(test_types_that_are_no_values),
+        cmocka_unit_test(test_attributes_and_entry_points),
+        cmocka_unit_test(test_texture_parameters),
+        cmocka_unit_test(test_external_texture_pipeline),
+        cmocka_unit_test(test_texture_arguments_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,91 @@
+/* Where each WGSL attribute may stand (WGSL 12, "Attributes"): a table of
+ * the places an attribute applies to, checked as the parser meets a list. */
+#include "wgsl/ast.h"
+
+#include <string.h>
+
+/* Each attribute's places, as WGSL's attribute table gives them: the
+ * shader-interface ones (builtin, location, ...) go on an entry point's
+ * parameters and result and on struct members only. */
+static const struct {
+    const char *name;
+    unsigned places;
+} rules[] = {
+    {"align", WG_AT_MEMBER},
+    {"binding", WG_AT_VAR},
+    {"blend_src", WG_AT_MEMBER | WG_AT_ENTRY_IO},
+    {"builtin", WG_AT_MEMBER | WG_AT_ENTRY_IO},
+    {"compute", WG_AT_FN},
+    {"diagnostic", WG_AT_FN},
+    {"fragment", WG_AT_FN},
+    {"group", WG_AT_VAR},
+    {"id", WG_AT_OVERRIDE},
+    {"interpolate", WG_AT_MEMBER | WG_AT_ENTRY_IO},
+    {"invariant", WG_AT_MEMBER | WG_AT_ENTRY_IO},
+    {"location", WG_AT_MEMBER | WG_AT_ENTRY_IO},
+    {"must_use", WG_AT_FN},
+    {"size", WG_AT_MEMBER},
+    {"vertex", WG_AT_FN},
+    {"workgroup_size", WG_AT_FN},
+};
+
+static const char *place_name(wg_attr_place place)
+{
+    switch (place) {
+    case WG_AT_FN: return "a function";
+    case WG_AT_PARAM: return "a parameter of a function that is no entry point";
+    case WG_AT_RESULT: return "the result of a function that is no entry point";
+    case WG_AT_ENTRY_IO: return "an entry point's parameter or result";
+    case WG_AT_MEMBER: return "a struct member";
+    case WG_AT_VAR: return "a module-scope 'var'";
+    case WG_AT_OVERRIDE: return "an 'override'";
+    default: return "this declaration";
+    }
+}
+
+void wg_check_attrs(wg_diags *d, const wg_attr *a, uint32_t n, wg_attr_place place)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (!a[i].name)
+            continue;
+        unsigned places = 0;
+        for (size_t k = 0; k < sizeof rules / sizeof rules[0]; k++)
+            if (!strcmp(rules[k].name, a[i].name))
+                places = rules[k].places;
+        if (!places) /* not an attribute: the parser said so already */
+            continue;
+        if (!(places & place)) {
+            wg_error(d, a[i].loc, "attributes", "@%s does not apply to %s", a[i].name,
+                     place_name(place));
+            continue;
+        }
+        /* one of each per object; @diagnostic repeats for different rules */
+        for (uint32_t j = 0; j < i; j++)
+            if (a[j].name && !strcmp(a[j].name, a[i].name) && strcmp(a[i].name, "diagnostic")) {
+                wg_error(d, a[i].loc, "attributes", "@%s is given twice", a[i].name);
+                break;
+            }
+    }
+    if (place != WG_AT_FN)
+        return;
+    /* a function: one shader stage at most; @workgroup_size with @compute;
+     * @must_use on no entry point (its result goes to the pipeline) */
+    const wg_attr *stage = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        bool is_stage = a[i].name && (!strcmp(a[i].name, "compute") ||
+                                      !strcmp(a[i].name, "vertex") ||
+                                      !strcmp(a[i].name, "fragment"));
+        if (is_stage && stage && strcmp(stage->name, a[i].name))
+            wg_error(d, a[i].loc, "attributes", "a function is one shader stage: @%s and @%s",
+                     stage->name, a[i].name);
+        if (is_stage && !stage)
+            stage = &a[i];
+    }
+    const wg_attr *wg = wg_find_attr(a, n, "workgroup_size");
+    if (wg && (!stage || strcmp(stage->name, "compute")))
+        wg_error(d, wg->loc, "attributes", "@workgroup_size applies to a @compute entry point "
+                 "only");
+    const wg_attr *mu = wg_find_attr(a, n, "must_use");
+    if (mu && stage)
+        wg_error(d, mu->loc, "attributes", "@must_use does not apply to an entry point");
+}
