@@ -44,7 +44,8 @@ typedef struct wg_attr {
     const char *name;
     wg_loc loc;
     wg_expr *args[3];
-    uint32_t nargs;
+    uint32_t nargs;  /* of args: the first three */
+    uint32_t given;  /* the arguments written, all of them */
 } wg_attr;
 
 /* A function parameter or a struct member. */

@@ -10,23 +10,24 @@
 static const struct {
     const char *name;
     unsigned places;
+    uint32_t lo, hi; /* how many arguments it takes */
 } rules[] = {
-    {"align", WG_AT_MEMBER},
-    {"binding", WG_AT_VAR},
-    {"blend_src", WG_AT_MEMBER | WG_AT_ENTRY_IO},
-    {"builtin", WG_AT_MEMBER | WG_AT_ENTRY_IO},
-    {"compute", WG_AT_FN},
-    {"diagnostic", WG_AT_FN},
-    {"fragment", WG_AT_FN},
-    {"group", WG_AT_VAR},
-    {"id", WG_AT_OVERRIDE},
-    {"interpolate", WG_AT_MEMBER | WG_AT_ENTRY_IO},
-    {"invariant", WG_AT_MEMBER | WG_AT_ENTRY_IO},
-    {"location", WG_AT_MEMBER | WG_AT_ENTRY_IO},
-    {"must_use", WG_AT_FN},
-    {"size", WG_AT_MEMBER},
-    {"vertex", WG_AT_FN},
-    {"workgroup_size", WG_AT_FN},
+    {"align", WG_AT_MEMBER, 1, 1},
+    {"binding", WG_AT_VAR, 1, 1},
+    {"blend_src", WG_AT_MEMBER | WG_AT_ENTRY_IO, 1, 1},
+    {"builtin", WG_AT_MEMBER | WG_AT_ENTRY_IO, 1, 1},
+    {"compute", WG_AT_FN, 0, 0},
+    {"diagnostic", WG_AT_FN, 2, 2},
+    {"fragment", WG_AT_FN, 0, 0},
+    {"group", WG_AT_VAR, 1, 1},
+    {"id", WG_AT_OVERRIDE, 1, 1},
+    {"interpolate", WG_AT_MEMBER | WG_AT_ENTRY_IO, 1, 2},
+    {"invariant", WG_AT_MEMBER | WG_AT_ENTRY_IO, 0, 0},
+    {"location", WG_AT_MEMBER | WG_AT_ENTRY_IO, 1, 1},
+    {"must_use", WG_AT_FN, 0, 0},
+    {"size", WG_AT_MEMBER, 1, 1},
+    {"vertex", WG_AT_FN, 0, 0},
+    {"workgroup_size", WG_AT_FN, 1, 3},
 };
 
 static const char *place_name(wg_attr_place place)
@@ -48,12 +49,25 @@ void wg_check_attrs(wg_diags *d, const wg_attr *a, uint32_t n, wg_attr_place pla
     for (uint32_t i = 0; i < n; i++) {
         if (!a[i].name)
             continue;
-        unsigned places = 0;
+        size_t r = sizeof rules / sizeof rules[0];
         for (size_t k = 0; k < sizeof rules / sizeof rules[0]; k++)
             if (!strcmp(rules[k].name, a[i].name))
-                places = rules[k].places;
-        if (!places) /* not an attribute: the parser said so already */
+                r = k;
+        if (r == sizeof rules / sizeof rules[0]) /* no attribute: the parser said so */
             continue;
+        unsigned places = rules[r].places;
+        if (a[i].given < rules[r].lo || a[i].given > rules[r].hi) {
+            if (rules[r].hi == 0)
+                wg_error(d, a[i].loc, "attributes", "@%s takes no arguments", a[i].name);
+            else if (rules[r].lo == rules[r].hi)
+                wg_error(d, a[i].loc, "attributes", "@%s takes %u argument%s in parentheses, "
+                         "not %u", a[i].name, rules[r].lo, rules[r].lo == 1 ? "" : "s",
+                         a[i].given);
+            else
+                wg_error(d, a[i].loc, "attributes", "@%s takes %u to %u arguments in "
+                         "parentheses, not %u", a[i].name, rules[r].lo, rules[r].hi, a[i].given);
+            continue;
+        }
         if (!(places & place)) {
             wg_error(d, a[i].loc, "attributes", "@%s does not apply to %s", a[i].name,
                      place_name(place));

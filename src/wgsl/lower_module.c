@@ -68,10 +68,16 @@ static bool override_expr(const wg_ctx *x, wg_val v, uint32_t pending, uint32_t 
 static bool const_int(wg_ctx *x, const wg_expr *e, const char *what, bool override_ok,
                       int64_t *out)
 {
-    uint32_t pending = x->pending_uses, vars = x->var_uses;
+    uint32_t pending = x->pending_uses, vars = x->var_uses, overrides = x->override_uses;
     wg_val v = wg_expr_lower(x, e);
     if (v.kind == V_ERROR)
         return false;
+    /* an override with a default folds to a constant here, yet is none */
+    if (!override_ok && x->override_uses != overrides) {
+        WG_ERR(x, e->loc, "const-expr", "%s must be a const-expression; it names an override",
+               what);
+        return false;
+    }
     if (override_ok && v.kind == V_REG && override_expr(x, v, pending, vars) &&
         wg_type_is_integer(x->types, v.type) && wg_type_is_scalar(x->types, v.type)) {
         *out = 1;
@@ -182,7 +188,7 @@ static int struct_type(wg_ctx *x, wg_global *g)
             WG_ERR(x, lo->loc, "attribute-location", "@location(%lld) is negative",
                    (long long)v);
         if (sz && sz->nargs == 1 && const_int(x, sz->args[0], "@size", false, &v)) {
-            if (v < (int64_t)mt->size || v > (1 << 30) || (mt->kind == TY_ARRAY && mt->n == 0))
+            if (v < (int64_t)mt->size || v > INT32_MAX || (mt->kind == TY_ARRAY && mt->n == 0))
                 WG_ERR(x, sz->loc, "attribute-size", "@size(%lld) is smaller than %s's size "
                        "%u (or the member is a runtime-sized array)", (long long)v,
                        wg_tname(x, m[i].type), mt->size);
@@ -593,9 +599,12 @@ static void resource_var(wg_ctx *x, wg_global *g)
     int64_t group = -1, binding = -1;
     bool known = const_int(x, ga->args[0], "@group", false, &group);
     known &= const_int(x, ba->args[0], "@binding", false, &binding);
-    if (!known || group < 0 || group > 3 || binding < 0 || binding > 65535) {
+    /* WGSL asks only for non-negative values; maxBindGroups (4) is the API's
+     * limit, checked when a pipeline is created */
+    if (!known || group < 0 || group > 65535 || binding < 0 || binding > 65535) {
         if (known)
-            WG_ERR(x, d->loc, "resource-interface", "@group must be 0..3 and @binding 0..65535");
+            WG_ERR(x, d->loc, "resource-interface", "@group and @binding must be 0..65535 "
+                   "(non-negative, as WGSL requires; stex holds each in 16 bits)");
         g->val = wg_error_val();
         return;
     }

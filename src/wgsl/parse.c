@@ -484,6 +484,7 @@ static wg_attr *attributes(parser *p, uint32_t *n)
                 wg_expr *x = expression(p);
                 if (a->nargs < 3)
                     a->args[a->nargs++] = x;
+                a->given++; /* past 3: no attribute takes so many (attr_rules.c) */
                 if (!accept(p, TK_COMMA))
                     break;
             }

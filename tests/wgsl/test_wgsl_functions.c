@@ -296,10 +296,36 @@ static const wgsl_case HANDLE_PARAMS[] = {
      NULL},
 };
 
+/* Attribute values WGSL allows that stex refused: a group beyond the API's
+ * maxBindGroups (shader_io,group:group:attr="const_expr", @group(7); the
+ * pipeline is what maxBindGroups refuses) and a member's @size up to i32's
+ * largest (shader_io,size:size:attr="large"). */
+static const wgsl_case ATTRIBUTE_VALUES[] = {
+    {"group:attr=\"const_expr\"",
+     "const z = 5;\nconst y = 2;\n@group(z + y) @binding(1) var<uniform> u : vec4f;\n", NULL},
+    {"size:attr=\"large\"", "struct S { @size(2147483647) a : f32 }\n", NULL},
+    {"@size past i32", "struct S { @size(2147483648) a : f32 }\n", "[attribute-size]"},
+    /* each was accepted: an override is no const-expression, and each
+     * attribute takes its own number of arguments */
+    {"group:attr=\"override_expr\"",
+     "override z = 5;\n@group(z) @binding(1) var<uniform> u : vec4f;\n", "[const-expr]"},
+    {"expressions:value=\"override\";attribute=\"binding\"",
+     "override z = 5;\n@group(0) @binding(z) var<uniform> u : vec4f;\n", "[const-expr]"},
+    {"group:attr=\"multiple_values\"", "@group(1, 2) @binding(1) var<uniform> u : vec4f;\n",
+     "[attributes]"},
+    {"size:attr=\"no_value\"", "struct S { @size() a : f32 }\n", "[attributes]"},
+    {"size:attr=\"missing_parens\"", "struct S { @size a : f32 }\n", "[attributes]"},
+    {"@workgroup_size of four", "@compute @workgroup_size(1, 1, 1, 1) fn m() { }\n",
+     "[attributes]"},
+    {"@invariant(1)", "struct S { @builtin(position) @invariant(1) p : vec4f }\n",
+     "[attributes]"},
+};
+
 static void test_attributes_and_entry_points(void **s)
 {
     (void)s;
     WGSL_CHECK(ATTRIBUTES);
+    WGSL_CHECK(ATTRIBUTE_VALUES);
     WGSL_CHECK(ENTRY_IO);
 }
 
@@ -329,6 +355,13 @@ static void test_external_texture_pipeline(void **s)
         fail_msg("%s", stex_last_error());
     assert_int_equal(stex_wgsl_pipeline_create(d, m, "plain", NULL, &p), STEX_OK);
     stex_pipeline_destroy(p);
+    stex_wgsl_module_destroy(m);
+    /* @group(7): a valid module; the pipeline breaks maxBindGroups (4) */
+    m = fixture_module("@group(7) @binding(0) var<storage, read_write> o : array<u32>;\n"
+                       "@compute @workgroup_size(1) fn main() { o[0] = 1u; }\n", "g7.wgsl");
+    assert_int_equal(stex_wgsl_pipeline_create(d, m, NULL, NULL, &p), STEX_VALIDATION_ERROR);
+    if (!strstr(stex_last_error(), "maxBindGroups"))
+        fail_msg("%s", stex_last_error());
     stex_wgsl_module_destroy(m);
     stex_device_destroy(d);
     stex_adapter_destroy(a);
