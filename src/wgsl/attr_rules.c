@@ -30,6 +30,16 @@ static const struct {
     {"workgroup_size", WG_AT_FN, 1, 3},
 };
 
+/* the list's attribute `name` (wg_find_attr's work: this file is below
+ * the parser, which calls it) */
+static const wg_attr *find(const wg_attr *a, uint32_t n, const char *name)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (a[i].name && !strcmp(a[i].name, name))
+            return &a[i];
+    return NULL;
+}
+
 static const char *place_name(wg_attr_place place)
 {
     switch (place) {
@@ -95,11 +105,11 @@ void wg_check_attrs(wg_diags *d, const wg_attr *a, uint32_t n, wg_attr_place pla
         if (is_stage && !stage)
             stage = &a[i];
     }
-    const wg_attr *wg = wg_find_attr(a, n, "workgroup_size");
+    const wg_attr *wg = find(a, n, "workgroup_size");
     if (wg && (!stage || strcmp(stage->name, "compute")))
         wg_error(d, wg->loc, "attributes", "@workgroup_size applies to a @compute entry point "
                  "only");
-    const wg_attr *mu = wg_find_attr(a, n, "must_use");
+    const wg_attr *mu = find(a, n, "must_use");
     if (mu && stage)
         wg_error(d, mu->loc, "attributes", "@must_use does not apply to an entry point");
 }
