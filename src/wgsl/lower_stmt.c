@@ -770,8 +770,11 @@ wg_val wg_user_call(wg_ctx *x, const wg_decl *fn, const wg_expr *call)
         }
         if (x->types->t[pt].kind == TY_PTR) {
             const wg_type *want = wg_ty(x->types, pt);
+            /* the same pointer type: store type, address space and access
+             * mode (a read-only storage pointer is no read_write one) */
             if (v.kind != V_PTR || wg_ty(x->types, v.type)->elem != want->elem ||
-                wg_ty(x->types, v.type)->space != want->space) {
+                wg_ty(x->types, v.type)->space != want->space ||
+                wg_ty(x->types, v.type)->access != want->access) {
                 WG_ERR(x, call->args[i]->loc, "type-mismatch", "argument %u of '%s' must be %s",
                        i + 1, fn->name, wg_tname(x, pt));
                 ok = false;

@@ -146,6 +146,18 @@ static const wgsl_case SIGNATURES[] = {
     {"function_parameter_types:type=\"ptr\"", "fn foo(p : ptr<function, u32>) { }\n", NULL},
     /* stex offers unrestricted_pointer_parameters: a uniform pointer too (was refused) */
     {"function_parameter_types:case=\"ptr8\"", "fn foo(p : ptr<uniform, u32>) { }\n", NULL},
+    /* function_parameter_matching:decl="ptr7"/"ptr10"/"ptr11": a pointer
+     * argument's access mode is part of its type (each was accepted) */
+    {"function_parameter_matching:decl=\"ptr7\";arg=\"ptr9\"",
+     "struct H { a : i32, b : u32 }\n@group(1) @binding(0) var<storage> ro : H;\n"
+     "fn bar(p : ptr<storage, u32, read_write>) { }\nfn foo() { bar(&ro.b); }\n",
+     "[type-mismatch]"},
+    {"function_parameter_matching:decl=\"ptr11\";arg=\"ptr10\"",
+     "struct H { a : i32, b : u32 }\n@group(1) @binding(1) var<storage, read_write> rw : H;\n"
+     "fn bar(p : ptr<storage, H, read>) { }\nfn foo() { bar(&rw); }\n", "[type-mismatch]"},
+    {"function_parameter_matching:decl=\"ptr6\";arg=\"ptr9\"",
+     "struct H { a : i32, b : u32 }\n@group(1) @binding(0) var<storage> ro : H;\n"
+     "fn bar(p : ptr<storage, u32, read>) { }\nfn foo() { bar(&ro.b); }\n", NULL},
     {"a uniform pointer argument",
      "@group(0) @binding(0) var<uniform> u : vec4u;\n"
      "fn foo(p : ptr<uniform, vec4u>) -> u32 { return (*p).x; }\n"
