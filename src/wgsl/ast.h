@@ -187,5 +187,8 @@ void wg_check_attrs(wg_diags *d, const wg_attr *a, uint32_t n, wg_attr_place pla
 
 /* The attribute `name` of a list, or NULL. */
 const wg_attr *wg_find_attr(const wg_attr *a, uint32_t n, const char *name);
+/* The list's first shader-stage attribute (@compute, @vertex, @fragment):
+ * an entry point's; NULL for any other function. */
+const wg_attr *wg_stage_attr(const wg_attr *a, uint32_t n);
 
 #endif

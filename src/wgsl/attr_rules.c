@@ -1,5 +1,6 @@
 /* Where each WGSL attribute may stand (WGSL 12, "Attributes"): a table of
- * the places an attribute applies to, checked as the parser meets a list. */
+ * the places an attribute applies to, checked as the parser meets a list;
+ * and the lookups of an attribute list the later passes share. */
 #include "wgsl/ast.h"
 
 #include <string.h>
@@ -30,12 +31,19 @@ static const struct {
     {"workgroup_size", WG_AT_FN, 1, 3},
 };
 
-/* the list's attribute `name` (wg_find_attr's work: this file is below
- * the parser, which calls it) */
-static const wg_attr *find(const wg_attr *a, uint32_t n, const char *name)
+const wg_attr *wg_find_attr(const wg_attr *a, uint32_t n, const char *name)
 {
     for (uint32_t i = 0; i < n; i++)
         if (a[i].name && !strcmp(a[i].name, name))
+            return &a[i];
+    return NULL;
+}
+
+const wg_attr *wg_stage_attr(const wg_attr *a, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (a[i].name && (!strcmp(a[i].name, "compute") || !strcmp(a[i].name, "vertex") ||
+                          !strcmp(a[i].name, "fragment")))
             return &a[i];
     return NULL;
 }
@@ -94,22 +102,16 @@ void wg_check_attrs(wg_diags *d, const wg_attr *a, uint32_t n, wg_attr_place pla
         return;
     /* a function: one shader stage at most; @workgroup_size with @compute;
      * @must_use on no entry point (its result goes to the pipeline) */
-    const wg_attr *stage = NULL;
-    for (uint32_t i = 0; i < n; i++) {
-        bool is_stage = a[i].name && (!strcmp(a[i].name, "compute") ||
-                                      !strcmp(a[i].name, "vertex") ||
-                                      !strcmp(a[i].name, "fragment"));
-        if (is_stage && stage && strcmp(stage->name, a[i].name))
-            wg_error(d, a[i].loc, "attributes", "a function is one shader stage: @%s and @%s",
-                     stage->name, a[i].name);
-        if (is_stage && !stage)
-            stage = &a[i];
-    }
-    const wg_attr *wg = find(a, n, "workgroup_size");
+    const wg_attr *stage = wg_stage_attr(a, n);
+    for (const wg_attr *s = stage; s; s = wg_stage_attr(s + 1, n - (uint32_t)(s + 1 - a)))
+        if (strcmp(stage->name, s->name))
+            wg_error(d, s->loc, "attributes", "a function is one shader stage: @%s and @%s",
+                     stage->name, s->name);
+    const wg_attr *wg = wg_find_attr(a, n, "workgroup_size");
     if (wg && (!stage || strcmp(stage->name, "compute")))
         wg_error(d, wg->loc, "attributes", "@workgroup_size applies to a @compute entry point "
                  "only");
-    const wg_attr *mu = find(a, n, "must_use");
+    const wg_attr *mu = wg_find_attr(a, n, "must_use");
     if (mu && stage)
         wg_error(d, mu->loc, "attributes", "@must_use does not apply to an entry point");
 }

@@ -728,6 +728,12 @@ static void function_body(wg_ctx *x, const wg_decl *fn, const wg_val *params, wg
                      : (wg_val){.kind = V_VOID, .type = T_VOID};
 }
 
+/* a texture or sampler: a parameter holds the caller's handle itself */
+static bool handle_kind(wg_type_kind k)
+{
+    return k == TY_SAMPLER || k == TY_TEXTURE || k == TY_STORAGE_TEXTURE;
+}
+
 wg_val wg_user_call(wg_ctx *x, const wg_decl *fn, const wg_expr *call)
 {
     for (uint32_t i = 0; i < x->nframes; i++)
@@ -736,9 +742,7 @@ wg_val wg_user_call(wg_ctx *x, const wg_decl *fn, const wg_expr *call)
                    "allowed in WGSL)", fn->name);
             return wg_error_val();
         }
-    if (wg_find_attr(fn->attrs, fn->nattrs, "compute") ||
-        wg_find_attr(fn->attrs, fn->nattrs, "vertex") ||
-        wg_find_attr(fn->attrs, fn->nattrs, "fragment")) {
+    if (wg_stage_attr(fn->attrs, fn->nattrs)) {
         WG_ERR(x, call->loc, "call", "entry point '%s' cannot be called", fn->name);
         return wg_error_val();
     }
@@ -782,8 +786,7 @@ wg_val wg_user_call(wg_ctx *x, const wg_decl *fn, const wg_expr *call)
             params[i] = v;
             continue;
         }
-        wg_type_kind k = x->types->t[pt].kind;
-        if (k == TY_SAMPLER || k == TY_TEXTURE || k == TY_STORAGE_TEXTURE) {
+        if (handle_kind(x->types->t[pt].kind)) {
             /* a handle goes in as itself: the body's builtins name its binding */
             if (v.kind != V_HANDLE || v.type != pt) {
                 WG_ERR(x, call->args[i]->loc, "type-mismatch", "argument %u of '%s' must be %s",
@@ -957,15 +960,13 @@ void wg_lower_function(wg_ctx *x, const wg_decl *fn, bool entry)
                                                       : 0}};
         } else {
             wg_type_kind k = x->types->t[t].kind;
-            if (!wg_type_constructible(x->types, t) && k != TY_SAMPLER && k != TY_TEXTURE &&
-                k != TY_STORAGE_TEXTURE) /* WGSL 11.1 */
+            if (!wg_type_constructible(x->types, t) && !handle_kind(k)) /* WGSL 11.1 */
                 WG_ERR(x, fn->params[i].loc, "function-restriction", "parameter '%s' cannot "
                        "be %s (a parameter is a constructible type, a pointer, a texture or "
                        "a sampler)", fn->params[i].name, wg_tname(x, t));
             /* a texture or sampler: a handle (this copy is only checked; each
              * call site lowers the body again with the argument's binding) */
-            bool handle = k == TY_SAMPLER || k == TY_TEXTURE || k == TY_STORAGE_TEXTURE;
-            params[i] = handle ? (wg_val){.kind = V_HANDLE, .type = t}
+            params[i] = handle_kind(k) ? (wg_val){.kind = V_HANDLE, .type = t}
                                : (wg_val){.kind = V_REG, .type = t,
                                           .reg = wg_reg_alloc(x, wg_ty(x->types, t)->words)};
         }

@@ -54,14 +54,6 @@ void wg_arena_free(wg_arena *a)
     }
 }
 
-const wg_attr *wg_find_attr(const wg_attr *a, uint32_t n, const char *name)
-{
-    for (uint32_t i = 0; i < n; i++)
-        if (!strcmp(a[i].name, name))
-            return &a[i];
-    return NULL;
-}
-
 /* ---- parser state ---- */
 typedef struct parser {
     const wg_token *t;
@@ -1023,12 +1015,6 @@ static wg_stmt *compound(parser *p)
 }
 
 /* ---- module scope ---- */
-static bool entry_point(const wg_attr *attrs, uint32_t n)
-{
-    return wg_find_attr(attrs, n, "compute") || wg_find_attr(attrs, n, "vertex") ||
-           wg_find_attr(attrs, n, "fragment");
-}
-
 /* Each attribute of a declaration, its parameters and members where WGSL
  * allows it (the result's were checked as parsed). */
 static void check_decl_attrs(parser *p, const wg_decl *d)
@@ -1039,7 +1025,7 @@ static void check_decl_attrs(parser *p, const wg_decl *d)
     if (d->kind != D_FN && d->kind != D_STRUCT)
         return;
     place = d->kind == D_STRUCT ? WG_AT_MEMBER
-            : entry_point(d->attrs, d->nattrs) ? WG_AT_ENTRY_IO : WG_AT_PARAM;
+            : wg_stage_attr(d->attrs, d->nattrs) ? WG_AT_ENTRY_IO : WG_AT_PARAM;
     for (uint32_t i = 0; i < d->nparams; i++)
         wg_check_attrs(p->d, d->params[i].attrs, d->params[i].nattrs, place);
 }
@@ -1080,7 +1066,7 @@ static wg_decl *global_decl(parser *p)
         if (accept(p, TK_ARROW)) {
             d->ret_attrs = attributes(p, &d->nret_attrs);
             wg_check_attrs(p->d, d->ret_attrs, d->nret_attrs,
-                           entry_point(attrs, nattrs) ? WG_AT_ENTRY_IO : WG_AT_RESULT);
+                           wg_stage_attr(attrs, nattrs) ? WG_AT_ENTRY_IO : WG_AT_RESULT);
             d->ret = template_ident(p);
         }
         if (!p->panic)
