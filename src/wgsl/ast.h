@@ -46,6 +46,7 @@ typedef struct wg_attr {
     wg_expr *args[3];
     uint32_t nargs;  /* of args: the first three */
     uint32_t given;  /* the arguments written, all of them */
+    bool parens;     /* written with parentheses: @compute() is no @compute */
 } wg_attr;
 
 /* A function parameter or a struct member. */

@@ -62,6 +62,45 @@ static const char *place_name(wg_attr_place place)
     }
 }
 
+/* The name an enumerant argument spells (@builtin(position)), or "". */
+static const char *enumerant(const wg_attr *a, uint32_t i)
+{
+    return i < a->nargs && a->args[i]->kind == E_IDENT ? a->args[i]->name : "";
+}
+
+/* @interpolate(type, sampling) (WGSL 12.3.1.3): the sampling each type
+ * takes; both name a user-defined input or output. */
+static void interpolate_rules(wg_diags *d, const wg_attr *a, uint32_t n)
+{
+    static const struct { const char *type, *sampling[3]; } kinds[] = {
+        {"perspective", {"center", "centroid", "sample"}},
+        {"linear", {"center", "centroid", "sample"}},
+        {"flat", {"first", "either", NULL}},
+    };
+    const wg_attr *ip = wg_find_attr(a, n, "interpolate");
+    if (!ip || ip->given < 1 || ip->given > 2)
+        return;
+    if (!wg_find_attr(a, n, "location"))
+        wg_error(d, ip->loc, "attributes", "@interpolate applies to a user-defined input or "
+                 "output, which has @location(...)");
+    const char *type = enumerant(ip, 0), *sampling = enumerant(ip, 1);
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+        if (strcmp(type, kinds[k].type))
+            continue;
+        if (ip->given < 2)
+            return;
+        for (size_t j = 0; j < 3 && kinds[k].sampling[j]; j++)
+            if (!strcmp(sampling, kinds[k].sampling[j]))
+                return;
+        wg_error(d, ip->loc, "attributes", "@interpolate(%s, ...) samples at %s, not '%s'",
+                 type, k < 2 ? "center, centroid or sample" : "first or either",
+                 sampling);
+        return;
+    }
+    wg_error(d, ip->loc, "attributes", "@interpolate's type is perspective, linear or flat, "
+             "not '%s'", type);
+}
+
 void wg_check_attrs(wg_diags *d, const wg_attr *a, uint32_t n, wg_attr_place place)
 {
     for (uint32_t i = 0; i < n; i++) {
@@ -74,9 +113,11 @@ void wg_check_attrs(wg_diags *d, const wg_attr *a, uint32_t n, wg_attr_place pla
         if (r == sizeof rules / sizeof rules[0]) /* no attribute: the parser said so */
             continue;
         unsigned places = rules[r].places;
-        if (a[i].given < rules[r].lo || a[i].given > rules[r].hi) {
+        if (a[i].given < rules[r].lo || a[i].given > rules[r].hi ||
+            (rules[r].hi == 0 && a[i].parens)) {
             if (rules[r].hi == 0)
-                wg_error(d, a[i].loc, "attributes", "@%s takes no arguments", a[i].name);
+                wg_error(d, a[i].loc, "attributes", "@%s takes no arguments and no parentheses",
+                         a[i].name);
             else if (rules[r].lo == rules[r].hi)
                 wg_error(d, a[i].loc, "attributes", "@%s takes %u argument%s in parentheses, "
                          "not %u", a[i].name, rules[r].lo, rules[r].lo == 1 ? "" : "s",
@@ -97,6 +138,15 @@ void wg_check_attrs(wg_diags *d, const wg_attr *a, uint32_t n, wg_attr_place pla
                 wg_error(d, a[i].loc, "attributes", "@%s is given twice", a[i].name);
                 break;
             }
+    }
+    if (place == WG_AT_MEMBER || place == WG_AT_ENTRY_IO) {
+        interpolate_rules(d, a, n);
+        /* WGSL 12.3.1.2: @invariant marks the position built-in alone */
+        const wg_attr *inv = wg_find_attr(a, n, "invariant");
+        const wg_attr *b = wg_find_attr(a, n, "builtin");
+        if (inv && (!b || strcmp(enumerant(b, 0), "position")))
+            wg_error(d, inv->loc, "attributes", "@invariant applies to @builtin(position) "
+                     "only");
     }
     if (place != WG_AT_FN)
         return;

@@ -219,12 +219,20 @@ int wg_resolve_type(wg_ctx *x, const wg_expr *e);
  * names it), when `type` is an array whose count is an override-expression
  * (WGSL 6.2.9: only a var<workgroup> holds one), `what` the declaration. */
 bool wg_not_override_sized(wg_ctx *x, int type, const wg_expr *te, const char *what);
+/* The value of @location(n) attribute a (a non-negative const-expression) in
+ * *out; false after the error. */
+bool wg_location(wg_ctx *x, const wg_attr *a, int64_t *out);
 /* Whether an identifier names a type (so `name(...)` is a constructor). */
 bool wg_names_type(wg_ctx *x, const char *name);
 /* An override's key in a pipeline's constants: its @id in decimal, else its name. */
 const char *wg_override_key(wg_ctx *x, const wg_decl *d, char *buf, size_t size);
 /* matCxR (template <f32> or inferred) or matCxRf: C and R in 2..4; false if not. */
 bool wg_mat_name(const char *n, uint32_t *cols, uint32_t *rows, bool *shorthand);
+
+/* ---- io_rules.c: an entry point's inputs and outputs ---- */
+/* Checks fn's built-in values and @location inputs and outputs for a shader
+ * of `stage` ("compute", "vertex", "fragment"). */
+void wg_entry_io_check(wg_ctx *x, const wg_decl *fn, const char *stage);
 
 /* ---- lower_expr.c: expressions ---- */
 wg_val wg_expr_lower(wg_ctx *x, const wg_expr *e);

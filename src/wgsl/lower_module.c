@@ -93,6 +93,18 @@ static bool const_int(wg_ctx *x, const wg_expr *e, const char *what, bool overri
     return true;
 }
 
+bool wg_location(wg_ctx *x, const wg_attr *a, int64_t *out)
+{
+    if (!const_int(x, a->args[0], "@location", false, out))
+        return false;
+    if (*out < 0 || *out > INT32_MAX) { /* WGSL 12.3.1.4: an i32 or u32, not negative */
+        WG_ERR(x, a->loc, "attribute-location", "@location(%lld) is negative or past i32's "
+               "range", (long long)*out);
+        return false;
+    }
+    return true;
+}
+
 static stex_access access_of(const char *s)
 {
     if (!strcmp(s, "read"))
@@ -184,9 +196,9 @@ static int struct_type(wg_ctx *x, wg_global *g)
         /* @location(n) (WGSL 12.3.1.4): a non-negative constant, evaluated here
          * even where no entry point's interface uses the struct */
         const wg_attr *lo = wg_find_attr(pm->attrs, pm->nattrs, "location");
-        if (lo && lo->nargs == 1 && const_int(x, lo->args[0], "@location", false, &v) && v < 0)
-            WG_ERR(x, lo->loc, "attribute-location", "@location(%lld) is negative",
-                   (long long)v);
+        m[i].location = -1;
+        if (lo && lo->nargs == 1 && wg_location(x, lo, &v))
+            m[i].location = v;
         if (sz && sz->nargs == 1 && const_int(x, sz->args[0], "@size", false, &v)) {
             if (v < (int64_t)mt->size || v > INT32_MAX || (mt->kind == TY_ARRAY && mt->n == 0))
                 WG_ERR(x, sz->loc, "attribute-size", "@size(%lld) is smaller than %s's size "

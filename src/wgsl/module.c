@@ -69,11 +69,18 @@ static void workgroup_size(wg_ctx *x, const wg_decl *fn, uint32_t out[3])
         WG_ERR(x, fn->loc, "entry-point-decl", "a compute entry point needs @workgroup_size");
         return;
     }
+    int concrete = -1; /* WGSL 12.3.1.7: the arguments share one type, i32 or u32 */
     for (uint32_t i = 0; i < a->nargs; i++) {
         uint32_t pending = x->pending_uses;
         wg_val v = wg_expr_lower(x, a->args[i]);
         if (v.kind == V_ERROR)
             continue;
+        int k = x->types->t[v.type].kind;
+        if ((k == TY_I32 || k == TY_U32) && concrete >= 0 && concrete != v.type)
+            WG_ERR(x, a->args[i]->loc, "workgroup-size", "@workgroup_size's arguments are all "
+                   "i32 or all u32 (abstract integers convert), not both");
+        if (k == TY_I32 || k == TY_U32)
+            concrete = v.type;
         if (v.kind == V_REG && x->pending_uses > pending && wg_type_is_scalar(x->types, v.type) &&
             wg_type_is_integer(x->types, v.type)) {
             out[i] = 0; /* an override-expression: the pipeline's constants decide */
@@ -514,6 +521,9 @@ static bool lower(stex_wgsl_module *m, const wg_decl *fn, bool entry, wg_diags *
     bool vertex = wg_find_attr(fn->attrs, fn->nattrs, "vertex") != NULL;
     if (ok && !opt && (vertex || wg_find_attr(fn->attrs, fn->nattrs, "fragment")))
         graphics_entry_check(&x, fn, vertex);
+    const wg_attr *stage = wg_stage_attr(fn->attrs, fn->nattrs);
+    if (ok && !opt && stage)
+        wg_entry_io_check(&x, fn, stage->name);
     if (ok && entry) {
         ep->pub.workgroup_memory_size = (x.wg_memory + 3) / 4 * 4;
         ep->pub.workgroup_memory_by_override = x.wg_memory_pending;

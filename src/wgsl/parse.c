@@ -471,7 +471,7 @@ static wg_attr *attributes(parser *p, uint32_t *n)
             ok |= !strcmp(a->name, known[k]);
         if (a->name && !ok && !p->panic)
             syntax_error(p, at_name, "a WGSL attribute (@const and other names are not)");
-        if (accept(p, TK_LPAREN)) {
+        if ((a->parens = accept(p, TK_LPAREN))) {
             while (!at(p, TK_RPAREN) && !p->panic) {
                 wg_expr *x = expression(p);
                 if (a->nargs < 3)

@@ -33,6 +33,7 @@ typedef struct wg_member {
     uint32_t offset;   /* bytes, in memory */
     uint32_t word;     /* register offset inside the struct's value */
     uint32_t align_attr, size_attr; /* @align(n), @size(n); 0: the type's own */
+    int64_t location;  /* @location(n); -1: none (or not a valid one) */
 } wg_member;
 
 typedef struct wg_type {

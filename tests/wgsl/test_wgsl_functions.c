@@ -268,6 +268,96 @@ static const wgsl_case ENTRY_IO[] = {
      "@fragment fn bar() { }\nfn foo() { bar(); }\n", "[call]"},
 };
 
+/* The shader interface's tables (WGSL 13.3.1): which stage reads or writes
+ * each built-in value and at what type; a @location's types, its
+ * interpolation and no two alike on a side; @interpolate's sampling per
+ * type; @invariant on the position alone.  Names are the CTS queries'
+ * (webgpu:shader,validation,shader_io,...); each refused case was accepted. */
+#define VS_RET " -> @builtin(position) vec4f { return vec4f(); }\n"
+static const wgsl_case SHADER_INTERFACE[] = {
+    {"builtins:stage_inout:name=\"global_invocation_id\";target_stage=\"fragment\"",
+     "@fragment fn main(@builtin(global_invocation_id) v : vec3<u32>) { }\n",
+     "[builtin-values]"},
+    {"builtins:stage_inout:name=\"vertex_index\";target_stage=\"vertex\"",
+     "@vertex fn main(@builtin(vertex_index) v : u32)" VS_RET, NULL},
+    {"builtins:stage_inout:name=\"frag_depth\";target_io=\"in\"",
+     "@fragment fn main(@builtin(frag_depth) v : f32) { }\n", "[builtin-values]"},
+    {"builtins:stage_inout:name=\"position\";stage=\"vertex\";target_io=\"in\"",
+     "@vertex fn main(@builtin(position) p : vec4f)" VS_RET, "[builtin-values]"},
+    {"builtins:type:name=\"front_facing\";target_type=\"u32\"",
+     "@fragment fn main(@builtin(front_facing) v : u32) { }\n", "[builtin-values]"},
+    {"builtins:type:name=\"sample_mask\" (in and out)",
+     "@fragment fn main(@builtin(sample_mask) m : u32) -> @builtin(sample_mask) u32 "
+     "{ return m; }\n", NULL},
+    {"builtins:duplicates:first=\"p1\";second=\"p2\"",
+     "@fragment fn main(@builtin(sample_mask) a : u32, @builtin(sample_mask) b : u32) { }\n",
+     "[entry-point-io]"},
+    {"builtins:duplicates:first=\"s1a\";second=\"p2\"",
+     "struct S { @builtin(sample_mask) a : u32 }\n"
+     "@fragment fn main(s : S, @builtin(sample_mask) b : u32) { }\n", "[entry-point-io]"},
+    {"builtins:nesting:target_stage=\"fragment\"",
+     "struct Inner { @builtin(frag_depth) value : f32 }\nstruct Outer { inner : Inner }\n"
+     "@fragment fn main() -> Outer { return Outer(); }\n", "[entry-point-io]"},
+    {"locations:type:type=\"bool\"",
+     "@fragment fn main(@location(0) @interpolate(flat, either) v : bool) { }\n",
+     "[entry-point-io]"},
+    {"locations:type:type=\"mat2x2f\"",
+     "@fragment fn main(@location(0) @interpolate(flat, either) v : mat2x2f) { }\n",
+     "[entry-point-io]"},
+    {"locations:type:type=\"MyAlias\"",
+     "alias MyAlias = i32;\n"
+     "@fragment fn main(@location(0) @interpolate(flat, either) v : MyAlias) { }\n", NULL},
+    {"locations:out_of_order:case=\"struct_override\"",
+     "struct S { @location(1) x : f32, @location(0) y : f32 }\n"
+     "@fragment fn main(@location(0) p1 : S) { }\n", "[entry-point-io]"},
+    {"locations:out_of_order:case=\"struct_random_overlap\"",
+     "struct S { @location(16) x : f32, @location(4) y : f32 }\n"
+     "struct T { @location(13) x : f32, @location(4) y : f32 }\n"
+     "@fragment fn main(p1 : S, p2 : T) { }\n", "[entry-point-io]"},
+    {"locations:duplicates:first=\"p1\";second=\"rb\" (one input, one output)",
+     "@fragment fn main(@location(0) a : f32) -> @location(0) vec4f { return vec4f(a); }\n",
+     NULL},
+    {"locations:validation:attr=\"negative\"",
+     "@vertex fn main(@location(-1) res : f32)" VS_RET, "[attribute-location]"},
+    {"locations:validation:attr=\"f32_literal\"",
+     "@vertex fn main(@location(1.0) res : f32)" VS_RET, "[const-expr]"},
+    {"locations:validation:attr=\"override_expr\"",
+     "override z = 7;\noverride y = 8;\n@vertex fn main(@location(z + y) res : f32)" VS_RET,
+     "[const-expr]"},
+    {"interpolate:type_and_sampling:type=\"flat\";sampling=\"center\"",
+     "@fragment fn main(@location(0) @interpolate(flat, center) v : f32) { }\n",
+     "[attributes]"},
+    {"interpolate:type_and_sampling:type=\"center\"",
+     "@fragment fn main(@location(0) @interpolate(center) v : f32) { }\n", "[attributes]"},
+    {"interpolate:type_and_sampling:type=\"perspective\";sampling=\"sample\"",
+     "@fragment fn main(@location(0) @interpolate(perspective, sample) v : f32) { }\n", NULL},
+    {"interpolate:require_location:attribute=\"@builtin(position)\"",
+     "@fragment fn main(@builtin(position) @interpolate(flat, either) v : vec4f) { }\n",
+     "[attributes]"},
+    {"interpolate:integral_types:stage=\"fragment\";attribute=\"\"",
+     "@fragment fn main(@location(0) v : vec2<i32>) { }\n", "[entry-point-io]"},
+    {"interpolate:integral_types:attribute=\"@interpolate(linear)\"",
+     "@fragment fn main(@location(0) @interpolate(linear) v : u32) { }\n", "[entry-point-io]"},
+    {"an integer vertex input needs no interpolation",
+     "@vertex fn main(@location(0) v : u32)" VS_RET, NULL},
+    {"invariant:not_valid_on_user_defined_io:use_invariant=true",
+     "struct O { @location(0) @invariant l : vec4f, @builtin(position) p : vec4f }\n"
+     "@vertex fn main() -> O { return O(); }\n", "[attributes]"},
+    {"invariant:valid_only_with_position_in_non_entry_point_struct:has_position=false",
+     "struct A { @invariant a : vec4f }\n", "[attributes]"},
+    {"invariant:valid_only_with_position_in_non_entry_point_struct:has_position=true",
+     "struct A { @invariant @builtin(position) a : vec4f }\n", NULL},
+    {"invariant:parsing:attr=\"empty_parens\"",
+     "struct O { @builtin(position) @invariant() p : vec4f }\n"
+     "@vertex fn main() -> O { return O(); }\n", "[attributes]"},
+    {"pipeline_stage:compute_parsing:val=\"@compute()\"",
+     "@compute() @workgroup_size(1) fn main() { }\n", "[attributes]"},
+    {"workgroup_size:workgroup_size:attr=\"mix_ux\"",
+     "@compute @workgroup_size(1u, 1i, 1i) fn main() { }\n", "[workgroup-size]"},
+    {"workgroup_size: u32 with abstract integers",
+     "@compute @workgroup_size(1u, 1, 1) fn main() { }\n", NULL},
+};
+
 /* texture_external (WGSL 6.5.7): a type a function may take, with its own
  * overloads of textureDimensions, textureLoad (no level) and
  * textureSampleBaseClampToEdge.  Every module naming it was refused
@@ -339,6 +429,7 @@ static void test_attributes_and_entry_points(void **s)
     WGSL_CHECK(ATTRIBUTES);
     WGSL_CHECK(ATTRIBUTE_VALUES);
     WGSL_CHECK(ENTRY_IO);
+    WGSL_CHECK(SHADER_INTERFACE);
 }
 
 static void test_texture_parameters(void **s)
