@@ -11,6 +11,7 @@
 
 #include "common/error.h"
 #include "dispatch/phase.h"
+#include "wgsl/alias.h"
 #include "wgsl/decl_order.h"
 #include "wgsl/executor.h"
 #include "wgsl/interp.h"
@@ -843,6 +844,10 @@ static void check_module(stex_wgsl_module *m)
         ctx_free(&x);
         program_free(&prog_x);
     }
+    /* aliased pointer arguments (WGSL "Alias Analysis"): at every call of
+     * every function, entry point or not, once the module otherwise checks */
+    if (!m->diags.count)
+        wg_alias_analysis(&m->ast, &m->diags);
     /* uniformity: only of entry points that otherwise check (WGSL 14.2) */
     for (uint32_t i = 0; !m->diags.count && i < m->neps; i++)
         wg_uniformity(&m->ast, m->eps[i].decl, false, &m->diags);
