@@ -61,6 +61,8 @@ typedef struct wg_global {
      * depends on such an override), while checking the module: val is a
      * register of its type, so its uses are checked as run-time values */
     bool pending;
+    wg_val dflt;        /* a pending override's default where it is a constant (its
+                         * kind V_CONST): what reflection reports */
     uint32_t wg_offset; /* var<workgroup>: byte offset */
 } wg_global;
 

@@ -779,6 +779,19 @@ static void override(wg_ctx *x, wg_global *g)
     if (v.kind == V_CONST)
         v = wg_convert(x, v, type, d->loc, "the initializer");
     g->val = v;
+    /* while the module is checked, a default is only a default: the pipeline
+     * may give another value, so what the override's uses compute (a
+     * division by it, an index, an array count) is checked at the pipeline,
+     * with the value it has there (WGSL 8.x: override-expressions are
+     * evaluated at pipeline creation) */
+    if (!x->pipeline && v.kind == V_CONST) {
+        g->dflt = v;
+        uint32_t r = wg_reg_alloc(x, 1);
+        wg_ins *i = wg_emit(x, OP_CONST);
+        i->d = r;
+        g->val = (wg_val){.kind = V_REG, .type = type, .reg = r};
+        g->pending = true;
+    }
 }
 
 static void analyse(wg_ctx *x, wg_global *g);

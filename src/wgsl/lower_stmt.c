@@ -806,8 +806,11 @@ wg_val wg_user_call(wg_ctx *x, const wg_decl *fn, const wg_expr *call)
     }
     if (!ok)
         return wg_error_val();
+    /* the body's own errors are reported when it is checked alone; a
+     * pipeline's lowering reports what its overrides' values bring (an index
+     * out of bounds, a division by zero: WGSL's pipeline-creation errors) */
     bool quiet = x->d->quiet;
-    x->d->quiet = true; /* the body's own errors are reported when it is checked alone */
+    x->d->quiet = quiet || !x->pipeline;
     wg_val r;
     uint32_t line = x->line, stage_uses = x->stage_uses;
     x->stage_use_name = NULL;

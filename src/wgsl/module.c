@@ -585,21 +585,22 @@ static void override_info(stex_wgsl_module *m, wg_ctx *x, const wg_decl *d)
     if (!g || (g->val.kind != V_CONST && g->val.kind != V_REG))
         return;
     /* a pending override's default depends on one the pipeline gives: NaN */
-    bool known = g->val.kind == V_CONST;
-    switch (x->types->t[g->val.type].kind) {
+    wg_val val = g->dflt.kind == V_CONST ? g->dflt : g->val;
+    bool known = val.kind == V_CONST;
+    switch (x->types->t[val.type].kind) {
     case TY_BOOL:
-        o->type = "bool", o->default_value = known ? g->val.c[0].u != 0 : NAN;
+        o->type = "bool", o->default_value = known ? val.c[0].u != 0 : NAN;
         break;
     case TY_I32:
-        o->type = "i32", o->default_value = known ? (int32_t)g->val.c[0].u : NAN;
+        o->type = "i32", o->default_value = known ? (int32_t)val.c[0].u : NAN;
         break;
     case TY_U32:
-        o->type = "u32", o->default_value = known ? g->val.c[0].u : NAN;
+        o->type = "u32", o->default_value = known ? val.c[0].u : NAN;
         break;
     default: {
         float f = NAN;
         if (known)
-            memcpy(&f, &g->val.c[0].u, 4);
+            memcpy(&f, &val.c[0].u, 4);
         o->type = "f32", o->default_value = f;
         break;
     }
@@ -764,6 +765,28 @@ stex_status stex_wgsl_expression_length(const char *text, size_t *length)
 }
 
 /* Lexes, parses and checks m's source into m (diagnostics in m->diags). */
+/* An entry point's workgroup size and memory under the overrides' defaults,
+ * for reflection: the module's own check leaves what an override decides to
+ * the pipeline (lower_module.c's override()). */
+static void reflect_defaults(stex_wgsl_module *m, entry_info *src)
+{
+    constants none = {0};
+    wg_diags diags = {.source = m->source, .filename = m->filename};
+    entry_info ep = {.decl = src->decl, .pub = {.name = src->pub.name}};
+    wg_program prog;
+    if (lower(m, src->decl, true, &diags, &none, &prog, &ep) && !diags.count) {
+        memcpy(src->pub.workgroup_size, ep.pub.workgroup_size, sizeof ep.pub.workgroup_size);
+        src->pub.workgroup_memory_size = ep.pub.workgroup_memory_size;
+        src->pub.workgroup_memory_by_override = ep.pub.workgroup_memory_by_override;
+    }
+    program_free(&prog);
+    wg_diags_free(&diags);
+    free(ep.entries);
+    free(ep.names);
+    free(ep.sample_types);
+    free(ep.pairs);
+}
+
 static void check_module(stex_wgsl_module *m)
 {
     wg_lex(m->source, &m->diags, &m->tokens, &m->ntokens);
@@ -843,6 +866,11 @@ static void check_module(stex_wgsl_module *m)
         free(slot);
         ctx_free(&x);
         program_free(&prog_x);
+    }
+    for (uint32_t i = 0; !m->diags.count && i < m->neps; i++) {
+        const uint32_t *ws = m->eps[i].pub.workgroup_size;
+        if (!ws[0] || !ws[1] || !ws[2] || m->eps[i].pub.workgroup_memory_by_override)
+            reflect_defaults(m, &m->eps[i]);
     }
     /* aliased pointer arguments (WGSL "Alias Analysis"): at every call of
      * every function, entry point or not, once the module otherwise checks */

@@ -240,6 +240,65 @@ static void test_errors(void **state)
     }
 }
 
+/* An override-expression is evaluated at pipeline creation (WGSL 8.x), so an
+ * override's default decides nothing while the module is checked: a
+ * division by an override that is 0 by default, an index or array count
+ * from one, are errors only where a pipeline's value makes them so - and a
+ * short-circuit that skips them skips the error too.  Cases from the CTS
+ * (webgpu:shader,validation,expression,binary,short_circuiting_and_or,
+ * types,array:valid:case="override_zero",
+ * expression,access,array:early_eval_errors); each module was refused at
+ * creation, and each index case's pipeline created. */
+static void test_errors_at_pipeline(void **state)
+{
+    (void)state;
+    static const char SHORT[] =
+        "override cond : bool;\noverride zero_i32 = 0i;\n"
+        "@group(0) @binding(0) var<storage, read_write> out : array<u32>;\n"
+        "@compute @workgroup_size(1)\nfn main() {\n"
+        "  let foo = cond && (1 / zero_i32) == 0;\n  out[0] = select(0u, 1u, foo);\n}\n";
+    stex_wgsl_module *m;
+    if (stex_wgsl_module_create(SHORT, "sc.wgsl", &m))
+        fail_msg("%s", stex_wgsl_module_diagnostics(m));
+    uint32_t out[16];
+    stex_wgsl_override off[1] = {{"cond", 0}}, on[1] = {{"cond", 1}};
+    assert_int_equal(pipeline(m, off, 1, out), STEX_OK); /* false && ...: never divides */
+    assert_int_equal(out[0], 0);
+    expect_refused(m, on, 1, "sc.wgsl:6:24: error: integer division by zero");
+    stex_wgsl_override nonzero[2] = {{"cond", 1}, {"zero_i32", 5}};
+    assert_int_equal(pipeline(m, nonzero, 2, out), STEX_OK); /* 1 / 5 == 0 */
+    assert_int_equal(out[0], 1);
+    stex_wgsl_module_destroy(m);
+
+    static const char COUNT[] = "override x = 0;\nalias T = array<u32, x>;\n";
+    if (stex_wgsl_module_create(COUNT, "zero.wgsl", &m))
+        fail_msg("%s", stex_wgsl_module_diagnostics(m));
+    stex_wgsl_module_destroy(m);
+
+    static const char INDEX[] =
+        "override x : i32;\n"
+        "@group(0) @binding(0) var<storage, read_write> out : array<u32>;\n"
+        "fn y() -> u32 {\n  let tmp = array(1, 2, 3)[x];\n  return 0u;\n}\n"
+        "@compute @workgroup_size(1)\nfn main() { out[0] = y(); }\n";
+    assert_int_equal(stex_wgsl_module_create(INDEX, "ix.wgsl", &m), STEX_OK);
+    stex_wgsl_override neg[1] = {{"x", -1}}, pos[1] = {{"x", 3}}, in[1] = {{"x", 2}};
+    expect_refused(m, neg, 1, "ix.wgsl:4:28: error: index -1 is out of bounds");
+    expect_refused(m, pos, 1, "ix.wgsl:4:28: error: index 3 is out of bounds");
+    assert_int_equal(pipeline(m, in, 1, out), STEX_OK);
+    stex_wgsl_module_destroy(m);
+
+    /* reflection still gives a default's workgroup size */
+    static const char SIZE[] =
+        "override w = 16u;\n@group(0) @binding(0) var<storage, read_write> out : array<u32>;\n"
+        "@compute @workgroup_size(w)\nfn main() { out[0] = w; }\n";
+    assert_int_equal(stex_wgsl_module_create(SIZE, "ws.wgsl", &m), STEX_OK);
+    const stex_wgsl_entry_point *ep = stex_wgsl_entry_point_find(m, "main");
+    assert_non_null(ep);
+    assert_int_equal(ep->workgroup_size[0], 16);
+    assert_false(ep->workgroup_memory_by_override);
+    stex_wgsl_module_destroy(m);
+}
+
 /* A module with many overrides, every one given (half by @id, half by
  * name): pipeline creation finds each constant's override in about
  * n log n, so a caller's 20,000 constants are no hang (a pairwise search
@@ -310,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_reflection),
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_errors_at_pipeline),
         cmocka_unit_test(test_many_overrides),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
