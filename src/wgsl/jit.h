@@ -47,6 +47,12 @@ typedef struct wg_jit_frame {
 /* How a compiled function returns: the interpreter's stop codes. */
 enum { WG_JIT_BARRIER = 0, WG_JIT_END = 1, WG_JIT_ERROR = 2 };
 
+/* The most instructions times lanes the JIT hands LLVM: its compile time
+ * grows with both (about 1 ms per instruction at width 64, bench_jit), so
+ * a larger program runs on the interpreter and a module's compile stays
+ * within seconds however large it is. */
+enum { WG_JIT_MAX_LANE_INSTRUCTIONS = 2048 * 64, WG_JIT_MAX_INSTRUCTIONS = 8192 };
+
 typedef int (*wg_jit_fn)(wg_jit_frame *f);
 
 typedef struct wg_jit_code wg_jit_code;

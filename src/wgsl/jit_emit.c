@@ -646,6 +646,13 @@ bool wg_jit_emit(const wg_exec_program *xp, const stex_profile *prof, LLVMContex
         snprintf(why, why_size, "a sub-group width of %u, which is no power of two", e.w);
         return false;
     }
+    if (p->ncode > WG_JIT_MAX_INSTRUCTIONS ||
+        (uint64_t)p->ncode * e.w > WG_JIT_MAX_LANE_INSTRUCTIONS) {
+        snprintf(why, why_size, "a program of %u instructions at width %u, past the %u "
+                 "instructions times lanes the JIT compiles", p->ncode, e.w,
+                 (unsigned)WG_JIT_MAX_LANE_INSTRUCTIONS);
+        return false;
+    }
     e.i1 = LLVMInt1TypeInContext(cx);
     e.i32 = LLVMInt32TypeInContext(cx);
     e.i64 = LLVMInt64TypeInContext(cx);

@@ -594,12 +594,53 @@ static void test_odd_width_interpreted(void **s)
     stex_adapter_destroy(a);
 }
 
+/* A program past WG_JIT_MAX_LANE_INSTRUCTIONS (instructions times lanes)
+ * runs on the interpreter, with a notice: LLVM's compile time grows with
+ * both, and a large or hostile shader must not hold pipeline creation for
+ * minutes (the old code handed LLVM this one whole). */
+static void test_large_program_interpreted(void **s)
+{
+    (void)s;
+    if (!stex_wgsl_jit_available())
+        skip();
+    enum { LINES = 1500 };
+    char *src = malloc(LINES * 40 + 400);
+    assert_non_null(src);
+    int n = sprintf(src, "@group(0) @binding(0) var<storage, read_write> o: array<u32>;\n"
+                         "@compute @workgroup_size(64) fn main(@builtin(local_invocation_index)"
+                         " i : u32) {\n  var x = i;\n");
+    for (int k = 0; k < LINES; k++)
+        n += sprintf(src + n, "  x = x * 3u + %du;\n", k);
+    sprintf(src + n, "  o[i] = x;\n}\n");
+    wg_executor_counts before, after;
+    wg_executor_get_counts(&before);
+    stex_adapter *a;
+    stex_device *d = fixture_device(STEX_PROFILE_SPEC, &a);
+    stex_wgsl_module *m = fixture_module(src, "large.wgsl");
+    stex_pipeline *p;
+    stex_wgsl_options o = {.executor = STEX_WGSL_EXECUTOR_JIT, .subgroup_width = 64};
+    assert_int_equal(stex_wgsl_pipeline_create(d, m, NULL, &o, &p), STEX_OK);
+    stex_pipeline_destroy(p);
+    wg_executor_get_counts(&after);
+    assert_int_equal(after.jit, before.jit);
+    assert_int_equal(after.fallback, before.fallback + 1);
+    bool said = false;
+    for (unsigned k = 0; k < nnotices; k++)
+        said |= strstr(notices[k], "instructions times lanes the JIT compiles") != NULL;
+    assert_true(said);
+    stex_wgsl_module_destroy(m);
+    stex_device_destroy(d);
+    stex_adapter_destroy(a);
+    free(src);
+}
+
 int main(void)
 {
     stex_wgsl_set_notice(on_notice, NULL);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_availability),
         cmocka_unit_test(test_odd_width_interpreted),
+        cmocka_unit_test(test_large_program_interpreted),
         cmocka_unit_test(test_edges),
         cmocka_unit_test(test_lesson_kernels),
         cmocka_unit_test(test_difftest_regress),
