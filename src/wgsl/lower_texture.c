@@ -254,7 +254,7 @@ wg_val wg_sample_call(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a)
     if (b->fragment_only && !x->stage_free) {
         char msg[200];
         snprintf(msg, sizeof msg, "%s computes derivatives and may only be called from a "
-                 "fragment shader; a compute shader uses textureSampleLevel or "
+                 "fragment shader; other stages use textureSampleLevel or "
                  "textureSampleGrad", name);
         wg_stage_error(x, e->loc, "texture-builtin-functions", name, msg);
         return wg_error_val();
