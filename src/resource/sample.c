@@ -418,6 +418,8 @@ void stex_view_sample(const stex_texture_view *v, const stex_sampler *s, const s
         c.dref = c.dref < 0 ? 0 : c.dref > 1 ? 1 : c.dref;
 
     float u[3] = {a->coord[0], a->coord[1], a->coord[2]};
+    if (dim == STEX_VIEW_DIMENSION_1D) /* one coordinate: v is the one row's centre */
+        u[1] = 0.5f;
     int64_t layer = 0;
     if (c.cube) { /* the face's coordinates, clamped to the face (not seamless) */
         uint32_t face = cube_face(a->coord, &u[0], &u[1], NULL, NULL, NULL);

@@ -151,11 +151,11 @@ typedef struct wg_ctx {
     uint32_t inlined;       /* user-function calls inlined so far */
     uint32_t *inline_total; /* the module's count while it is checked (WG_MAX_MODULE_INLINED) */
     bool *queued;           /* per global: met by lower_module.c's prepare (its walk) */
-    /* lowering a function on its own, not for a @compute entry point (a
-     * @vertex or @fragment entry, or a helper): the fragment stage's builtins
+    /* lowering a function on its own, not for a @compute or @vertex entry
+     * point (a @fragment entry, or a helper): the fragment stage's builtins
      * (implicit-derivative sampling, dpdx..., discard) type-check and lower to
-     * zeros that never run; for a compute entry point, and every function it
-     * calls, they are errors */
+     * zeros that never run; for a compute or vertex entry point, and every
+     * function it calls, they are errors */
     bool stage_free;
     /* the fragment-stage builtins met while !stage_free, and the first one
      * since the called body being lowered began (such a body reports nothing

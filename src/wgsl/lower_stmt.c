@@ -818,7 +818,7 @@ wg_val wg_user_call(wg_ctx *x, const wg_decl *fn, const wg_expr *call)
     x->line = line;
     x->d->quiet = quiet;
     /* checked alone, a body may use the fragment stage's builtins; called
-     * from a compute shader it may not: the call is the error */
+     * from a compute or vertex shader it may not: the call is the error */
     if (x->stage_uses > stage_uses && !quiet) {
         WG_ERR(x, call->loc, "shader-stage", "'%s' calls %s (line %u, column %u), which only a "
                "fragment shader may call", fn->name, x->stage_use_name, x->stage_use_loc.line,

@@ -1,8 +1,8 @@
 /* Lowering of the builtins on sampled textures of every kind (texture_1d/
  * 2d/2d_array/3d/cube/cube_array<T>, texture_multisampled_2d<T>, the depth
  * textures): textureLoad, textureDimensions, textureNumLayers,
- * textureNumLevels, textureNumSamples, each checked against WGSL's
- * overloads ("Texture Built-in Functions"). */
+ * textureNumLevels, textureNumSamples and the sampling builtins, each
+ * checked against WGSL's overloads ("Texture Built-in Functions"). */
 #include "wgsl/lower.h"
 
 #include <stdio.h>
@@ -140,31 +140,72 @@ wg_val wg_sampled_texture_call(wg_ctx *x, const wg_expr *e, const char *name, wg
 
 /* ---- the sampling builtins ---- */
 
-static const struct {
+/* What an overload takes after the coordinates (and array index). */
+typedef enum { AFTER_NONE, AFTER_LEVEL, AFTER_BIAS, AFTER_DEPTH_REF, AFTER_GRADS } after_coords;
+
+#define DIM(d) (1u << STEX_VIEW_DIMENSION_##d)
+#define DIMS_2D_CUBE (DIM(2D) | DIM(2D_ARRAY) | DIM(CUBE) | DIM(CUBE_ARRAY))
+#define DIMS_ALL (DIMS_2D_CUBE | DIM(1D) | DIM(3D))
+/* where an overload may end with an offset: 2d, 2d_array and 3d */
+#define DIMS_OFFSET (DIM(2D) | DIM(2D_ARRAY) | DIM(3D))
+
+/* WGSL's overload tables ("Texture Built-in Functions"), one row a builtin:
+ * the view dimensions of texture_*<f32> and of texture_depth_* it samples. */
+static const struct sample_builtin {
     const char *name;
-    stex_sample_fn fn;
+    stex_sample_fn fn;  /* how stex runs it (the fragment-only ones never run) */
+    bool fragment_only; /* implicit derivatives: only a fragment shader has them */
+    uint16_t sampled;   /* dimensions of texture_*<f32> */
+    uint16_t depth;     /* dimensions of texture_depth_* */
+    bool any_sampled;   /* texture_*<i32> and <u32> too (textureGather) */
+    bool comparison;    /* a sampler_comparison, not a sampler */
+    after_coords after;
+    bool offset;        /* an optional offset, on DIMS_OFFSET */
 } SAMPLE_FNS[] = {
-    {"textureSampleLevel", STEX_SAMPLE_LEVEL},
-    {"textureSampleGrad", STEX_SAMPLE_GRAD},
-    {"textureSampleCompareLevel", STEX_SAMPLE_COMPARE_LEVEL},
-    {"textureGather", STEX_SAMPLE_GATHER},
-    {"textureGatherCompare", STEX_SAMPLE_GATHER_COMPARE},
-    {"textureSampleBaseClampToEdge", STEX_SAMPLE_BASE_CLAMP_TO_EDGE},
+    {"textureSample", STEX_SAMPLE_LEVEL, true, DIMS_ALL, DIMS_2D_CUBE, false, false,
+     AFTER_NONE, true},
+    {"textureSampleBias", STEX_SAMPLE_LEVEL, true, DIMS_ALL & ~DIM(1D), 0, false, false,
+     AFTER_BIAS, true},
+    {"textureSampleCompare", STEX_SAMPLE_COMPARE_LEVEL, true, 0, DIMS_2D_CUBE, false, true,
+     AFTER_DEPTH_REF, true},
+    {"textureSampleLevel", STEX_SAMPLE_LEVEL, false, DIMS_ALL, DIMS_2D_CUBE, false, false,
+     AFTER_LEVEL, true},
+    {"textureSampleGrad", STEX_SAMPLE_GRAD, false, DIMS_ALL & ~DIM(1D), 0, false, false,
+     AFTER_GRADS, true},
+    {"textureSampleCompareLevel", STEX_SAMPLE_COMPARE_LEVEL, false, 0, DIMS_2D_CUBE, false, true,
+     AFTER_DEPTH_REF, true},
+    {"textureGather", STEX_SAMPLE_GATHER, false, DIMS_2D_CUBE, DIMS_2D_CUBE, true, false,
+     AFTER_NONE, true},
+    {"textureGatherCompare", STEX_SAMPLE_GATHER_COMPARE, false, 0, DIMS_2D_CUBE, false, true,
+     AFTER_DEPTH_REF, true},
+    /* and texture_external */
+    {"textureSampleBaseClampToEdge", STEX_SAMPLE_BASE_CLAMP_TO_EDGE, false, DIM(2D), 0, false,
+     false, AFTER_NONE, false},
 };
 
-/* WGSL's implicit-derivative sampling, which a compute shader cannot call. */
-static bool fragment_only(const char *name)
+static const struct sample_builtin *sample_builtin(const char *name)
 {
-    return !strcmp(name, "textureSample") || !strcmp(name, "textureSampleBias") ||
-           !strcmp(name, "textureSampleCompare");
+    for (size_t k = 0; k < sizeof SAMPLE_FNS / sizeof SAMPLE_FNS[0]; k++)
+        if (!strcmp(name, SAMPLE_FNS[k].name))
+            return &SAMPLE_FNS[k];
+    return NULL;
 }
 
 bool wg_sample_call_is(const char *name)
 {
-    for (size_t k = 0; k < sizeof SAMPLE_FNS / sizeof SAMPLE_FNS[0]; k++)
-        if (!strcmp(name, SAMPLE_FNS[k].name))
-            return true;
-    return fragment_only(name);
+    return sample_builtin(name) != NULL;
+}
+
+/* Whether builtin b has an overload for texture type t. */
+static bool sample_overload(const struct sample_builtin *b, const wg_type *t)
+{
+    if (t->n & WG_TEX_EXTERNAL)
+        return b->fn == STEX_SAMPLE_BASE_CLAMP_TO_EDGE;
+    if (t->n & WG_TEX_MULTISAMPLED)
+        return false;
+    if (t->n & WG_TEX_DEPTH)
+        return b->depth >> t->dim & 1;
+    return (b->sampled >> t->dim & 1) && (b->any_sampled || t->elem == T_F32);
 }
 
 /* Argument i converted to type `type` (f32 or vecN<f32>), in a register. */
@@ -182,8 +223,10 @@ static bool float_arg(wg_ctx *x, const wg_expr *e, uint32_t i, wg_val v, int typ
 static bool const_ints(wg_ctx *x, const wg_expr *e, uint32_t i, wg_val v, uint32_t n,
                        int32_t lo, int32_t hi, const char *what, int32_t *out)
 {
+    /* an offset is a vector of i32 (abstract integers convert); a component i32 or u32 */
+    bool is_u32 = x->types->t[wg_type_scalar(x->types, v.type)].kind == TY_U32;
     if (v.kind != V_CONST || !wg_type_is_integer(x->types, v.type) ||
-        wg_type_lanes(x->types, v.type) != n) {
+        wg_type_lanes(x->types, v.type) != n || (n > 1 && is_u32)) {
         WG_ERR(x, e->args[i]->loc, "texture-builtin-functions", "%s must be a const-expression "
                "%s", what, n == 1 ? "i32 or u32" : n == 2 ? "vec2<i32>" : "vec3<i32>");
         return false;
@@ -207,29 +250,16 @@ static bool const_ints(wg_ctx *x, const wg_expr *e, uint32_t i, wg_val v, uint32
 
 wg_val wg_sample_call(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a)
 {
-    if (fragment_only(name) && x->stage_free) {
-        /* a fragment shader's call: checked for its texture, never run */
-        const wg_type *t = e->nargs ? wg_ty(x->types, a[0].type) : NULL;
-        if (!t || t->kind != TY_TEXTURE || (t->n & (WG_TEX_MULTISAMPLED | WG_TEX_EXTERNAL))) {
-            WG_ERR(x, e->loc, "texture-builtin-functions", "%s takes a sampled texture first",
-                   name);
-            return wg_error_val();
-        }
-        bool scalar = (t->n & WG_TEX_DEPTH) || !strcmp(name, "textureSampleCompare");
-        return wg_zero_reg(x, scalar ? T_F32 : wg_type_vec(x->types, T_F32, 4));
-    }
-    if (fragment_only(name)) {
+    const struct sample_builtin *b = sample_builtin(name);
+    if (b->fragment_only && !x->stage_free) {
         char msg[200];
         snprintf(msg, sizeof msg, "%s computes derivatives and may only be called from a "
-                 "fragment shader; a compute shader uses textureSampleLevel or "
+                 "fragment shader; other stages use textureSampleLevel or "
                  "textureSampleGrad", name);
         wg_stage_error(x, e->loc, "texture-builtin-functions", name, msg);
         return wg_error_val();
     }
-    stex_sample_fn fn = STEX_SAMPLE_LEVEL;
-    for (size_t k = 0; k < sizeof SAMPLE_FNS / sizeof SAMPLE_FNS[0]; k++)
-        if (!strcmp(name, SAMPLE_FNS[k].name))
-            fn = SAMPLE_FNS[k].fn;
+    stex_sample_fn fn = b->fn;
     uint32_t ti = 0, p[WG_SP_COUNT];
     int32_t comp = 0;
     /* textureGather(component, t, s, ...) on a non-depth texture */
@@ -246,33 +276,24 @@ wg_val wg_sample_call(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a)
     }
     const wg_type *t = wg_ty(x->types, a[ti].type);
     const char *tn = wg_tname(x, a[ti].type);
-    bool depth = t->n & WG_TEX_DEPTH, arr = arrayed(t->dim), cmp = fn == STEX_SAMPLE_COMPARE_LEVEL ||
-                                                                 fn == STEX_SAMPLE_GATHER_COMPARE;
+    bool depth = t->n & WG_TEX_DEPTH, arr = arrayed(t->dim);
     stex_view_dimension d = t->dim;
-    bool dim_ok = d != STEX_VIEW_DIMENSION_1D && !(t->n & WG_TEX_MULTISAMPLED) &&
-                  (d != STEX_VIEW_DIMENSION_3D || fn == STEX_SAMPLE_LEVEL || fn == STEX_SAMPLE_GRAD);
-    bool type_ok = fn == STEX_SAMPLE_GATHER ? depth == !ti
-                 : cmp ? depth
-                 : fn == STEX_SAMPLE_LEVEL ? depth || t->elem == T_F32
-                 : !depth && t->elem == T_F32 &&
-                       (fn != STEX_SAMPLE_BASE_CLAMP_TO_EDGE || d == STEX_VIEW_DIMENSION_2D);
-    type_ok &= !(t->n & WG_TEX_EXTERNAL) || fn == STEX_SAMPLE_BASE_CLAMP_TO_EDGE;
-    if (!dim_ok || !type_ok) {
+    /* a depth texture is gathered without a component, any other with one */
+    if (!sample_overload(b, t) || (fn == STEX_SAMPLE_GATHER && depth == (ti != 0))) {
         WG_ERR(x, e->loc, "texture-builtin-functions", "%s has no overload for %s%s", name, tn,
                fn == STEX_SAMPLE_GATHER && depth && ti ? " with a component" : "");
         return wg_error_val();
     }
     const wg_val *sv = &a[ti + 1];
     if (sv->kind != V_HANDLE || wg_ty(x->types, sv->type)->kind != TY_SAMPLER ||
-        (wg_ty(x->types, sv->type)->n != 0) != cmp) {
+        (wg_ty(x->types, sv->type)->n != 0) != b->comparison) {
         WG_ERR(x, e->args[ti + 1]->loc, "texture-builtin-functions", "argument %u of %s must be "
-               "a %s", ti + 2, name, cmp ? "sampler_comparison" : "sampler");
+               "a %s", ti + 2, name, b->comparison ? "sampler_comparison" : "sampler");
         return wg_error_val();
     }
     uint32_t nc = cube(d) ? 3 : coord_count(d), i = ti + 2; /* a cube: a direction */
-    bool offset_ok = !cube(d) && fn != STEX_SAMPLE_BASE_CLAMP_TO_EDGE;
-    uint32_t fixed = i + 1 + arr + (fn == STEX_SAMPLE_GRAD ? 2 : fn == STEX_SAMPLE_GATHER ||
-                                    fn == STEX_SAMPLE_BASE_CLAMP_TO_EDGE ? 0 : 1);
+    bool offset_ok = b->offset && (DIMS_OFFSET >> d & 1);
+    uint32_t fixed = i + 1 + arr + (b->after == AFTER_GRADS ? 2 : b->after != AFTER_NONE);
     if (!nargs_in(x, e, name, tn, fixed, fixed + offset_ok))
         return wg_error_val();
     for (uint32_t k = 0; k < WG_SP_COUNT; k++)
@@ -283,7 +304,7 @@ wg_val wg_sample_call(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a)
     p[WG_SP_ARRAY_SIGNED] = 0;
     p[WG_SP_LEVEL_KIND] = 0;
     uint32_t creg;
-    int vf = wg_type_vec(x->types, T_F32, nc);
+    int vf = nc == 1 ? T_F32 : wg_type_vec(x->types, T_F32, nc);
     if (!float_arg(x, e, i, a[i], vf, "the coordinates", &creg))
         return wg_error_val();
     i++;
@@ -294,29 +315,43 @@ wg_val wg_sample_call(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a)
         p[WG_SP_ARRAY_SIGNED] = sg;
         i++;
     }
-    if (fn == STEX_SAMPLE_LEVEL && depth) { /* a depth texture's level is an integer */
-        bool sg;
-        if (!int_arg(x, e, i, a[i], 1, "the level", &p[WG_SP_LEVEL], &sg))
+    uint32_t bias;
+    bool sg = false;
+    switch (b->after) {
+    case AFTER_LEVEL: /* a depth texture's level is an integer */
+        if (depth ? !int_arg(x, e, i, a[i], 1, "the level", &p[WG_SP_LEVEL], &sg)
+                  : !float_arg(x, e, i, a[i], T_F32, "the level", &p[WG_SP_LEVEL]))
             return wg_error_val();
-        p[WG_SP_LEVEL_KIND] = sg ? 1 : 2;
+        p[WG_SP_LEVEL_KIND] = depth ? (sg ? 1 : 2) : 0;
         i++;
-    } else if (fn == STEX_SAMPLE_LEVEL) {
-        if (!float_arg(x, e, i, a[i], T_F32, "the level", &p[WG_SP_LEVEL]))
+        break;
+    case AFTER_BIAS:
+        if (!float_arg(x, e, i, a[i], T_F32, "the bias", &bias))
             return wg_error_val();
         i++;
-    } else if (cmp) {
+        break;
+    case AFTER_DEPTH_REF:
         if (!float_arg(x, e, i, a[i], T_F32, "depth_ref", &p[WG_SP_DREF]))
             return wg_error_val();
         i++;
-    } else if (fn == STEX_SAMPLE_GRAD) {
+        break;
+    case AFTER_GRADS:
         if (!float_arg(x, e, i, a[i], vf, "ddx", &p[WG_SP_DDX]) ||
             !float_arg(x, e, i + 1, a[i + 1], vf, "ddy", &p[WG_SP_DDY]))
             return wg_error_val();
         i += 2;
+        break;
+    case AFTER_NONE:
+        break;
     }
     int32_t off[3] = {0, 0, 0};
     if (i < e->nargs && !const_ints(x, e, i, a[i], nc, -8, 7, "the offset", off))
         return wg_error_val();
+    bool scalar = depth && fn != STEX_SAMPLE_GATHER && fn != STEX_SAMPLE_GATHER_COMPARE;
+    int result = scalar ? T_F32
+               : wg_type_vec(x->types, fn == STEX_SAMPLE_GATHER ? t->elem : T_F32, 4);
+    if (b->fragment_only) /* a fragment shader's call: checked, never run */
+        return wg_zero_reg(x, result);
     for (int k = 0; k < 3; k++)
         p[WG_SP_OFF0 + k] = (uint32_t)off[k];
     uint32_t dreg = wg_reg_alloc(x, 4);
@@ -324,7 +359,5 @@ wg_val wg_sample_call(wg_ctx *x, const wg_expr *e, const char *name, wg_val *a)
     wg_ins_at(in, e->loc.line, e->loc.col);
     in->d = dreg, in->a = creg, in->imm = a[ti].ref.binding, in->e = sv->ref.binding;
     in->offs = wg_pool_add(x, p, WG_SP_COUNT);
-    if (depth && fn != STEX_SAMPLE_GATHER && fn != STEX_SAMPLE_GATHER_COMPARE)
-        return reg_of(T_F32, dreg);
-    return reg_of(wg_type_vec(x->types, fn == STEX_SAMPLE_GATHER ? t->elem : T_F32, 4), dreg);
+    return reg_of(result, dreg);
 }

@@ -511,7 +511,9 @@ static bool lower(stex_wgsl_module *m, const wg_decl *fn, bool entry, wg_diags *
 {
     wg_ctx x;
     ctx_init(&x, m, d, prog, opt);
-    x.stage_free = !entry;
+    bool vertex = wg_find_attr(fn->attrs, fn->nattrs, "vertex") != NULL;
+    /* a vertex shader has no fragment-stage builtins either */
+    x.stage_free = !entry && !vertex;
     x.inline_total = opt ? NULL : &m->inlined;
     if (entry)
         workgroup_size(&x, fn, ep->pub.workgroup_size);
@@ -519,7 +521,6 @@ static bool lower(stex_wgsl_module *m, const wg_decl *fn, bool entry, wg_diags *
         wg_lower_function(&x, fn, entry);
     m->limited |= x.limit_hit;
     bool ok = !x.oom;
-    bool vertex = wg_find_attr(fn->attrs, fn->nattrs, "vertex") != NULL;
     if (ok && !opt && (vertex || wg_find_attr(fn->attrs, fn->nattrs, "fragment")))
         graphics_entry_check(&x, fn, vertex);
     const wg_attr *stage = wg_stage_attr(fn->attrs, fn->nattrs);

@@ -293,7 +293,7 @@ static void test_uniformity(void **s)
  * compute ones; stex checks them (they are not run). The fragment stage's
  * builtins - implicit-derivative sampling, dpdx and its kin, discard - are
  * valid there and in helpers only they call, and errors wherever a compute
- * entry point reaches them (the spec's stage rules). */
+ * or vertex entry point reaches them (the spec's stage rules). */
 static const char GRAPHICS[] =
     "struct VOut { @builtin(position) pos : vec4<f32>, @location(0) uv : vec2<f32> };\n"
     "@vertex fn vs(@builtin(vertex_index) i : u32) -> VOut {\n"
@@ -343,6 +343,24 @@ static void test_graphics_entry_points(void **s)
         "shader may call [shader-stage]",
         "t.wgsl:7:21: error: 'discard' is only allowed in fragment shaders [discard-statement]"};
     expect(src, want, 3);
+    /* a vertex entry point that reaches them (textureSample:only_in_fragment,
+     * derivatives:only_in_fragment and discard:placement with a vertex entry
+     * point were accepted) */
+    const char *vsrc =
+        "@group(0) @binding(0) var t : texture_2d<f32>;\n"
+        "@group(0) @binding(1) var s : sampler;\n"
+        "fn foo() { _ = textureSample(t, s, vec2f(0)); }\n"
+        "@vertex fn main() -> @builtin(position) vec4f {\n"
+        "  foo();\n"
+        "  if (dpdy(1.0) > 0.0) { discard; }\n"
+        "  return vec4f();\n"
+        "}\n";
+    const char *vwant[] = {
+        "t.wgsl:5:3: error: 'foo' calls textureSample (line 3, column 16), which only a "
+        "fragment shader may call [shader-stage]",
+        "t.wgsl:6:7: error: dpdy is a derivative and may only be called from a fragment shader",
+        "t.wgsl:6:26: error: 'discard' is only allowed in fragment shaders [discard-statement]"};
+    expect(vsrc, vwant, 3);
 }
 
 /* derivative_uniformity (WGSL 2.3.2, 14.2): each case's severity and

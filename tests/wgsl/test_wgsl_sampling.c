@@ -1,11 +1,14 @@
 /* Sampled textures through the whole stack: the WGSL shaders of
  * tools/measure_sampling.mjs compiled by stex's front end and run by its
  * interpreter under the lavapipe profile, against the bits lavapipe returned
- * (data/lavapipe-sampling.tsv.gz); and the WGSL type and overload errors of
- * the sampled texture types, with their line:col. */
+ * (data/lavapipe-sampling.tsv.gz); the WGSL type and overload errors of
+ * the sampled texture types, with their line:col; the sampling builtins'
+ * overloads as the CTS's expression,call,builtin,texture* cases check them;
+ * textureSampleLevel on a texture_1d run. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +17,7 @@
 #include <zlib.h>
 
 #include "stex/stex.h"
+#include "wgsl_cases.h"
 #include "wgsl_fixture.h"
 
 enum { CASES = 64 };
@@ -329,11 +333,190 @@ static void test_type_and_overload_errors(void **state)
                  "fn f() {", "t.wgsl:11:", "texture_depth_2d takes no template arguments");
 }
 
+/* ---- the sampling builtins' overloads (WGSL "Texture Built-in Functions") ---- */
+
+#define BIND(type) "@group(0) @binding(0) var s : sampler;\n" \
+                   "@group(0) @binding(1) var t : " type ";\n"
+#define BIND_CMP(type) "@group(0) @binding(0) var s : sampler_comparison;\n" \
+                       "@group(0) @binding(1) var t : " type ";\n"
+#define FRAG(call) "@fragment fn fs() -> @location(0) vec4f {\n  let v = " call ";\n" \
+                   "  return vec4f(0);\n}\n"
+
+/* textureSample, textureSampleBias and textureSampleCompare (a fragment
+ * shader's only, never run by stex): each argument's type and the texture
+ * were not checked, so every such module was accepted.  And the offsets of
+ * every sampling builtin: vec2<u32> was taken for vec2<i32>. */
+static const wgsl_case SAMPLE_OVERLOADS[] = {
+    {"textureSample:coords_argument:textureType=\"texture_2d<f32>\";coordType=\"bool\"",
+     BIND("texture_2d<f32>") FRAG("textureSample(t, s, false)"), "[type-mismatch]"},
+    {"textureSample:coords_argument:textureType=\"texture_3d<f32>\";coordType=\"vec2f\"",
+     BIND("texture_3d<f32>") FRAG("textureSample(t, s, vec2f(0))"), "[type-mismatch]"},
+    {"textureSample:coords_argument:textureType=\"texture_1d<f32>\";coordType=\"i32\"",
+     BIND("texture_1d<f32>") FRAG("textureSample(t, s, 0i)"), "[type-mismatch]"},
+    {"textureSample:coords_argument:textureType=\"texture_1d<f32>\";coordType=\"abstract-int\"",
+     BIND("texture_1d<f32>") FRAG("textureSample(t, s, 0)"), NULL},
+    {"textureSample:array_index_argument:textureType=\"texture_2d_array<f32>\";"
+     "arrayIndexType=\"f32\"",
+     BIND("texture_2d_array<f32>") FRAG("textureSample(t, s, vec2f(0), 0f)"),
+     "[texture-builtin-functions]"},
+    {"textureSample:array_index_argument:textureType=\"texture_depth_cube_array\";"
+     "arrayIndexType=\"u32\"",
+     BIND("texture_depth_cube_array") "@fragment fn fs() -> @location(0) vec4f {\n"
+     "  let v : f32 = textureSample(t, s, vec3f(0), 7u);\n  return vec4f(0);\n}\n", NULL},
+    {"textureSample:offset_argument:textureType=\"texture_2d<f32>\";offsetType=\"vec2u\"",
+     BIND("texture_2d<f32>") FRAG("textureSample(t, s, vec2f(0), vec2u(0))"),
+     "[texture-builtin-functions]"},
+    {"textureSample:offset_argument:textureType=\"texture_3d<f32>\";offsetType=\"vec3i\" (-9)",
+     BIND("texture_3d<f32>") FRAG("textureSample(t, s, vec3f(0), vec3i(-9))"),
+     "[texture-builtin-functions]"},
+    {"textureSample:offset_argument,non_const:textureType=\"texture_2d<f32>\";varType=\"l\"",
+     BIND("texture_2d<f32>") "@fragment fn fs() -> @location(0) vec4f {\n"
+     "  let l = vec2i(0);\n  let v = textureSample(t, s, vec2f(0), vec2i(l));\n"
+     "  return vec4f(0);\n}\n", "[texture-builtin-functions]"},
+    {"textureSample:offset_argument,non_const:textureType=\"texture_2d<f32>\";varType=\"c\"",
+     BIND("texture_2d<f32>") "@fragment fn fs() -> @location(0) vec4f {\n"
+     "  const c = 1;\n  let v = textureSample(t, s, vec2f(0), vec2i(c));\n"
+     "  return vec4f(0);\n}\n", NULL},
+    {"textureSample: no offset on a cube",
+     BIND("texture_cube<f32>") FRAG("textureSample(t, s, vec3f(0), vec3i(0))"),
+     "[texture-builtin-functions]"},
+    {"textureSample:return_type:returnType=\"vec4f\";textureType=\"texture_depth_2d\"",
+     BIND("texture_depth_2d") "@fragment fn fs() -> @location(0) vec4f {\n"
+     "  let v : vec4f = textureSample(t, s, vec2f(0));\n  return vec4f(0);\n}\n",
+     "[type-mismatch]"},
+    {"textureSample:texture_type:testTextureType=\"texture_2d<i32>\"",
+     BIND("texture_2d<i32>") FRAG("textureSample(t, s, vec2f(0))"),
+     "[texture-builtin-functions]"},
+    {"textureSample:texture_type:testTextureType=\"texture_2d<f32>\";textureType=\"texture_3d<f32>\"",
+     BIND("texture_2d<f32>") FRAG("textureSample(t, s, vec3f(0))"), "[type-mismatch]"},
+    {"textureSampleBias:bias_argument:textureType=\"texture_2d<f32>\";biasType=\"i32\"",
+     BIND("texture_2d<f32>") FRAG("textureSampleBias(t, s, vec2f(0), 0i)"), "[type-mismatch]"},
+    {"textureSampleBias:bias_argument:textureType=\"texture_2d<f32>\";biasType=\"abstract-float\"",
+     BIND("texture_2d<f32>") FRAG("textureSampleBias(t, s, vec2f(0), -17.0)"), NULL},
+    {"textureSampleBias:coords_argument:textureType=\"texture_cube_array<f32>\";coordType=\"vec4f\"",
+     BIND("texture_cube_array<f32>") FRAG("textureSampleBias(t, s, vec4f(0), 0, 0)"),
+     "[type-mismatch]"},
+    {"textureSampleBias:texture_type:testTextureType=\"texture_depth_2d\"",
+     BIND("texture_depth_2d") FRAG("textureSampleBias(t, s, vec2f(0), 0)"),
+     "[texture-builtin-functions]"},
+    {"textureSampleBias: no texture_1d overload",
+     BIND("texture_1d<f32>") FRAG("textureSampleBias(t, s, 0.5, 0)"),
+     "[texture-builtin-functions]"},
+    {"textureSampleBias: the bias is no optional argument",
+     BIND("texture_2d<f32>") FRAG("textureSampleBias(t, s, vec2f(0))"),
+     "[texture-builtin-functions]"},
+    {"textureSampleCompare:depth_ref_argument:textureType=\"texture_depth_2d\";depthRefType=\"u32\"",
+     BIND_CMP("texture_depth_2d") FRAG("textureSampleCompare(t, s, vec2f(0), 0u)"),
+     "[type-mismatch]"},
+    {"textureSampleCompare:depth_ref_argument:textureType=\"texture_depth_2d\";depthRefType=\"f32\"",
+     BIND_CMP("texture_depth_2d") FRAG("textureSampleCompare(t, s, vec2f(0), 0.5f, vec2i(7))"),
+     NULL},
+    {"textureSampleCompare: a sampler, not a sampler_comparison",
+     BIND("texture_depth_2d") FRAG("textureSampleCompare(t, s, vec2f(0), 0.5f)"),
+     "[texture-builtin-functions]"},
+    {"textureSampleCompare:array_index_argument:textureType=\"texture_depth_2d_array\";"
+     "arrayIndexType=\"bool\"",
+     BIND_CMP("texture_depth_2d_array") FRAG("textureSampleCompare(t, s, vec2f(0), false, 0)"),
+     "[texture-builtin-functions]"},
+    /* the offset of the builtins stex runs */
+    {"textureSampleLevel:offset_argument:textureType=\"texture_2d<f32>\";offsetType=\"vec2u\"",
+     BIND("texture_2d<f32>") FRAG("textureSampleLevel(t, s, vec2f(0), 0, vec2u(0))"),
+     "[texture-builtin-functions]"},
+    {"textureGather:offset_argument:textureType=\"texture_2d\";offsetType=\"vec2u\"",
+     BIND("texture_2d<i32>") FRAG("textureGather(0, t, s, vec2f(0), vec2u(0))"),
+     "[texture-builtin-functions]"},
+    {"textureGather: a u32 component",
+     BIND("texture_2d<u32>") FRAG("textureGather(3u, t, s, vec2f(0), vec2(-8, 7))"), NULL},
+};
+
+/* textureSampleLevel(texture_1d<f32>, sampler, f32, f32): valid WGSL that
+ * was refused ("has no overload"). */
+static const wgsl_case SAMPLE_LEVEL_1D[] = {
+    {"textureSampleLevel:texture_type:testTextureType=\"texture_1d<f32>\"",
+     BIND("texture_1d<f32>") FRAG("textureSampleLevel(t, s, 0f, 0f)"), NULL},
+    {"textureSampleLevel:coords_argument:textureType=\"texture_1d<f32>\";coordType=\"abstract-int\"",
+     BIND("texture_1d<f32>") FRAG("textureSampleLevel(t, s, -1, 0)"), NULL},
+    {"textureSampleLevel:return_type:returnType=\"vec4f\";textureType=\"texture_1d<f32>\"",
+     BIND("texture_1d<f32>") "@compute @workgroup_size(1) fn main() {\n"
+     "  let v : vec4f = textureSampleLevel(t, s, 0.5, 0.0);\n}\n", NULL},
+    {"textureSampleLevel: no offset on a texture_1d",
+     BIND("texture_1d<f32>") FRAG("textureSampleLevel(t, s, 0f, 0f, 1i)"),
+     "[texture-builtin-functions]"},
+    {"textureSampleLevel: a texture_1d's coordinates are a scalar",
+     BIND("texture_1d<f32>") FRAG("textureSampleLevel(t, s, vec2f(0), 0f)"), "[type-mismatch]"},
+};
+
+static void test_sampling_overloads(void **state)
+{
+    (void)state;
+    WGSL_CHECK(SAMPLE_OVERLOADS);
+    WGSL_CHECK(SAMPLE_LEVEL_1D);
+}
+
+/* textureSampleLevel on a texture_1d<f32> in a compute shader: nearest and
+ * linear filtering of its one row, with a texel offset none may take. */
+static void test_sample_level_1d_runs(void **state)
+{
+    (void)state;
+    stex_adapter *adapter;
+    stex_device *d = fixture_device(STEX_PROFILE_SPEC, &adapter);
+    stex_texture_desc td = {.dimension = STEX_TEXTURE_DIMENSION_1D, .size = {4, 1, 1},
+                            .format = STEX_FORMAT_R16FLOAT, .mip_level_count = 1,
+                            .usage = STEX_USAGE_TEXTURE_BINDING | STEX_USAGE_COPY_DST};
+    stex_texture *t;
+    assert_int_equal(stex_texture_create(d, &td, &t), STEX_OK);
+    const uint16_t texels[4] = {0x4900, 0x4d00, 0x4f80, 0x5100}; /* f16 10, 20, 30, 40 */
+    assert_int_equal(stex_texture_set_texels(t, 0, 0, texels, sizeof texels), STEX_OK);
+    stex_texture_view *view;
+    stex_view_desc vd = {.dimension = STEX_VIEW_DIMENSION_1D};
+    assert_int_equal(stex_texture_create_view(t, &vd, &view), STEX_OK);
+    stex_sampler *near = NULL, *lin = NULL;
+    stex_sampler_desc sd = {.lod_max_clamp = 32};
+    assert_int_equal(stex_sampler_create(d, &sd, &near), STEX_OK);
+    sd.mag_filter = sd.min_filter = STEX_FILTER_LINEAR;
+    assert_int_equal(stex_sampler_create(d, &sd, &lin), STEX_OK);
+    stex_wgsl_module *m = fixture_module(
+        "@group(0) @binding(0) var t : texture_1d<f32>;\n"
+        "@group(0) @binding(1) var sn : sampler;\n"
+        "@group(0) @binding(2) var sl : sampler;\n"
+        "@group(0) @binding(3) var<storage, read_write> o : array<f32, 3>;\n"
+        "@compute @workgroup_size(1) fn main() {\n"
+        "  o[0] = textureSampleLevel(t, sn, 0.6, 0.0).x;\n"  /* texel 2 */
+        "  o[1] = textureSampleLevel(t, sl, 0.25, 0.0).x;\n" /* halfway from texel 0 to 1 */
+        "  o[2] = textureSampleLevel(t, sl, 1.0, 0).x;\n"    /* clamped to texel 3 */
+        "}\n", "t1d.wgsl");
+    stex_pipeline *p = NULL;
+    assert_int_equal(stex_wgsl_pipeline_create(d, m, NULL, NULL, &p), STEX_OK);
+    stex_buffer *out;
+    stex_buffer_desc bd = {.size = 12, .usage = STEX_BUFFER_USAGE_STORAGE};
+    assert_int_equal(stex_buffer_create(d, &bd, &out), STEX_OK);
+    stex_bind_group_entry e[4] = {{.binding = 0, .view = view}, {.binding = 1, .sampler = near},
+                                  {.binding = 2, .sampler = lin}, {.binding = 3, .buffer = out}};
+    stex_bind_group *g;
+    assert_int_equal(stex_bind_group_create(p, e, 4, &g), STEX_OK);
+    assert_int_equal(stex_dispatch(p, g, 1, 1, 1, NULL), STEX_OK);
+    float got[3];
+    memcpy(got, stex_buffer_data(out), sizeof got);
+    assert_true(got[0] == 30.0f && got[1] == 15.0f && got[2] == 40.0f);
+    stex_bind_group_destroy(g);
+    stex_buffer_destroy(out);
+    stex_pipeline_destroy(p);
+    stex_wgsl_module_destroy(m);
+    stex_sampler_destroy(near);
+    stex_sampler_destroy(lin);
+    stex_texture_view_destroy(view);
+    stex_texture_destroy(t);
+    stex_device_destroy(d);
+    stex_adapter_destroy(adapter);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_measured_through_wgsl),
         cmocka_unit_test(test_type_and_overload_errors),
+        cmocka_unit_test(test_sampling_overloads),
+        cmocka_unit_test(test_sample_level_1d_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
