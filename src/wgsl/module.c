@@ -290,6 +290,9 @@ static void graphics_entry_check(wg_ctx *x, const wg_decl *fn, bool vertex)
     if (x->uses_barriers) /* WGSL 17.11, 17.12: the compute stage's builtins */
         wg_error(x->d, fn->loc, "shader-stage", "%s entry point '%s' reaches a barrier or "
                  "workgroupUniformLoad, which only a compute shader may call", stage, fn->name);
+    if (vertex && x->uses_discard)
+        wg_error(x->d, fn->loc, "shader-stage", "vertex entry point '%s' reaches a 'discard', "
+                 "which only a fragment shader may use", fn->name);
     binding_collisions(x);
     graphics_io_check(x, fn, vertex);
 }
