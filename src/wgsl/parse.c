@@ -607,7 +607,7 @@ static wg_param *params(parser *p, wg_tok_kind close, uint32_t *n, bool members)
         expect(p, TK_COLON);
         m->type = template_ident(p);
         list_push(p, &l, m);
-        if (!accept(p, TK_COMMA) && !(members && accept(p, TK_SEMI)))
+        if (!accept(p, TK_COMMA)) /* members too: `x : i32;` is not WGSL */
             break;
     }
     uint32_t count;
