@@ -93,19 +93,39 @@ static wg_token *push(lexer *x, wg_tok_kind k, const char *at, size_t len)
     return t;
 }
 
+static uint32_t utf8(const char *p, int *len);
+
+/* WGSL's blankspace at p (3.2: space, tab, the line breaks, U+200E and
+ * U+200F): its length in bytes, 0 if none; *line_break when it is one of
+ * the line breaks (LF, VT, FF, CR, CR LF, U+0085, U+2028, U+2029), which
+ * also end a line comment. */
+static int blank(const char *p, bool *line_break)
+{
+    unsigned char c = (unsigned char)*p;
+    *line_break = c == '\n' || c == '\v' || c == '\f' || c == '\r';
+    if (c == ' ' || c == '\t' || *line_break)
+        return c == '\r' && p[1] == '\n' ? 2 : 1;
+    int n = 0;
+    uint32_t u = c >= 0x80 ? utf8(p, &n) : 0;
+    *line_break = u == 0x85 || u == 0x2028 || u == 0x2029;
+    return *line_break || u == 0x200E || u == 0x200F ? n : 0;
+}
+
 /* Skips blanks and comments (block comments nest); false at end of input. */
 static void skip_blank(lexer *x)
 {
     for (;;) {
         const char *p = x->p;
-        if (*p == '\n') {
-            x->line++;
-            x->line_start = p + 1;
-            x->p++;
-        } else if (isspace((unsigned char)*p)) {
-            x->p++;
+        bool line_break;
+        int n = blank(p, &line_break);
+        if (n) {
+            x->p += n;
+            if (line_break) {
+                x->line++;
+                x->line_start = x->p;
+            }
         } else if (p[0] == '/' && p[1] == '/') {
-            while (*x->p && *x->p != '\n')
+            while (*x->p && !(blank(x->p, &line_break) && line_break))
                 x->p++;
         } else if (p[0] == '/' && p[1] == '*') {
             const char *start = p, *start_line = x->line_start;
@@ -118,9 +138,9 @@ static void skip_blank(lexer *x)
                 } else if (x->p[0] == '*' && x->p[1] == '/') {
                     depth--;
                     x->p += 2;
-                } else if (*x->p == '\n') {
+                } else if ((n = blank(x->p, &line_break)) && line_break) {
                     x->line++;
-                    x->line_start = ++x->p;
+                    x->line_start = x->p += n;
                 } else if (*x->p) {
                     x->p++;
                 } else {
@@ -140,33 +160,34 @@ static void number(lexer *x)
 {
     const char *s = x->p, *p = s;
     bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
-    bool is_float = false;
+    bool is_float = false, exponent = false;
+    bool digits = false, exp_digits = true; /* the grammar wants both: 0x.p2, 1.e+f are not */
     if (hex) {
         p += 2;
-        while (isxdigit((unsigned char)*p) || *p == '.')
+        while (isxdigit((unsigned char)*p) || *p == '.') {
+            digits |= *p != '.';
             is_float |= *p++ == '.';
-        if (*p == 'p' || *p == 'P') {
-            is_float = true;
-            p++;
-            if (*p == '+' || *p == '-')
-                p++;
-            while (isdigit((unsigned char)*p))
-                p++;
         }
+        exponent = *p == 'p' || *p == 'P';
     } else {
-        while (isdigit((unsigned char)*p) || *p == '.')
+        while (isdigit((unsigned char)*p) || *p == '.') {
+            digits |= *p != '.';
             is_float |= *p++ == '.';
-        if (*p == 'e' || *p == 'E') {
-            is_float = true;
-            p++;
-            if (*p == '+' || *p == '-')
-                p++;
-            while (isdigit((unsigned char)*p))
-                p++;
         }
+        exponent = *p == 'e' || *p == 'E';
+    }
+    if (exponent) {
+        is_float = true;
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        exp_digits = isdigit((unsigned char)*p);
+        while (isdigit((unsigned char)*p))
+            p++;
     }
     char suffix = 0;
-    if (*p == 'i' || *p == 'u' || *p == 'f' || *p == 'h')
+    /* a hexadecimal float takes 'f' or 'h' only after its exponent: 0x1p2h, not 0xf.h */
+    if (*p == 'i' || *p == 'u' || ((*p == 'f' || *p == 'h') && (!hex || exponent)))
         suffix = *p;
     if (suffix == 'f' || suffix == 'h')
         is_float = true;
@@ -183,6 +204,11 @@ static void number(lexer *x)
     }
     memcpy(buf, s, len);
     buf[len] = 0;
+    if (!digits || !exp_digits) {
+        wg_error(x->d, t->loc, "literal", "numeric literal '%s' has no digits in its %s", buf,
+                 digits ? "exponent" : "mantissa");
+        return;
+    }
     errno = 0;
     if (is_float) {
         t->fval = strtod(buf, NULL);

@@ -140,12 +140,18 @@ void wg_scope_push(wg_ctx *x, const char *name, wg_val v)
         x->syms[x->nsyms++] = (wg_sym){name, v};
 }
 
-const wg_val *wg_lookup_local(const wg_ctx *x, const char *name)
+int32_t wg_local_index(const wg_ctx *x, const char *name)
 {
     for (uint32_t i = x->nsyms; i-- > x->sym_base;) /* a callee never sees its caller's */
         if (x->syms[i].name && !strcmp(x->syms[i].name, name))
-            return &x->syms[i].val;
-    return NULL;
+            return (int32_t)i;
+    return -1;
+}
+
+const wg_val *wg_lookup_local(const wg_ctx *x, const char *name)
+{
+    int32_t i = wg_local_index(x, name);
+    return i < 0 ? NULL : &x->syms[i].val;
 }
 
 const char *wg_tname(const wg_ctx *x, int type)

@@ -75,6 +75,9 @@ typedef struct wg_sym {
 typedef struct wg_construct {
     uint32_t break_slot, continue_slot; /* switch: its loop's continue slot, or UINT32_MAX */
     bool is_loop;
+    /* a loop's body: its names declared before the statement being lowered,
+     * and that count at the first 'continue' of the loop (UINT32_MAX: none) */
+    uint32_t body_syms, continued_at;
 } wg_construct;
 
 typedef struct wg_fn_frame {
@@ -136,9 +139,12 @@ typedef struct wg_ctx {
     uint32_t break_base;    /* the first of them in the function being lowered */
     uint32_t sym_base;      /* the first local name of the function being lowered */
     uint32_t block_base;    /* the first local name of the innermost block */
-    uint32_t in_continuing;
+    uint32_t continuing_of; /* in a continuing block: its loop's place in cons, plus one; else 0 */
+    uint32_t skipped_from, skipped_to; /* the body's names a 'continue' skips, which its
+                                        * continuing block must not use */
     uint32_t wg_memory;     /* bytes of var<workgroup> laid out so far */
     bool uses_barriers;
+    bool uses_discard;      /* reaches a 'discard': a fragment shader's only */
     bool pipeline;          /* lowering for a pipeline: every override used has a value */
     uint32_t pending_uses;  /* uses of pending overrides so far (wg_global.pending) */
     uint32_t override_uses; /* uses of any override so far: a const may not depend on one */
@@ -199,6 +205,7 @@ uint32_t wg_pool_add(wg_ctx *x, const uint32_t *offs, uint32_t n);
 wg_cword *wg_cwords(wg_ctx *x, uint32_t n);
 void wg_scope_push(wg_ctx *x, const char *name, wg_val v);
 const wg_val *wg_lookup_local(const wg_ctx *x, const char *name);
+int32_t wg_local_index(const wg_ctx *x, const char *name); /* into x->syms, or -1 */
 const char *wg_tname(const wg_ctx *x, int type); /* a type's name (rotating static buffers) */
 #define WG_ERR(x, loc, rule, ...) wg_error((x)->d, (loc), (rule), __VA_ARGS__)
 static inline wg_val wg_error_val(void) { return (wg_val){.kind = V_ERROR, .type = T_VOID}; }

@@ -1508,11 +1508,18 @@ wg_val wg_call_lower(wg_ctx *x, const wg_expr *e)
         x->oom = true;
         return wg_error_val();
     }
-    /* a user function (shadowing no builtin: WGSL forbids redeclaring them at module scope) */
-    if (!wg_lookup_local(x, name)) {
+    /* a user function, or a name that hides the builtin of that name: a
+     * local, or a module-scope value (`let abs = 4;` leaves no abs()) */
+    bool hidden = wg_lookup_local(x, name) != NULL;
+    if (!hidden) {
         wg_global *g = wg_global_find(x, name, callee->loc);
         if (g && g->decl->kind == D_FN)
             return wg_user_call(x, g->decl, e);
+        hidden = g && g->decl->kind != D_STRUCT && g->decl->kind != D_ALIAS;
+    }
+    if (hidden) {
+        WG_ERR(x, callee->loc, "function-calls", "'%s' names a value here, not a function", name);
+        return wg_error_val();
     }
     if (wg_names_type(x, name)) {
         if (!lower_args(x, e, a))

@@ -868,8 +868,11 @@ static wg_val mat_binary(wg_ctx *x, const wg_expr *e, wg_val a, wg_val b)
     const wg_type *ta = wg_ty(ts, a.type), *tb = wg_ty(ts, b.type);
     bool ma = ta->kind == TY_MAT, mb = tb->kind == TY_MAT;
     uint32_t la = wg_type_lanes(ts, a.type), lb = wg_type_lanes(ts, b.type);
-    bool fa = ma || (la && wg_type_is_float(ts, a.type)) || a.type == T_AINT;
-    bool fb = mb || (lb && wg_type_is_float(ts, b.type)) || b.type == T_AINT;
+    /* an AbstractInt scalar or vector converts to the matrix's float type */
+    bool fa = ma || (la && (wg_type_is_float(ts, a.type) ||
+                            wg_type_scalar(ts, a.type) == T_AINT));
+    bool fb = mb || (lb && (wg_type_is_float(ts, b.type) ||
+                            wg_type_scalar(ts, b.type) == T_AINT));
     /* the shapes: a's (columns, rows), b's; a vector on the left is a row */
     uint32_t ac = ma ? ta->n : la == 1 ? 0 : la, ar = ma ? wg_ty(ts, ta->elem)->n : 1;
     uint32_t bc = mb ? tb->n : 1, br = mb ? wg_ty(ts, tb->elem)->n : lb == 1 ? 0 : lb;
@@ -1183,9 +1186,13 @@ static wg_val member_expr(wg_ctx *x, const wg_expr *e)
 
 static wg_val identifier(wg_ctx *x, const wg_expr *e)
 {
-    const wg_val *v = wg_lookup_local(x, e->name);
-    if (v)
-        return *v;
+    int32_t local = wg_local_index(x, e->name);
+    if (local >= 0) {
+        if ((uint32_t)local >= x->skipped_from && (uint32_t)local < x->skipped_to)
+            WG_ERR(x, e->loc, "continue-statement", "a 'continue' of this loop skips the "
+                   "declaration of '%s', so its continuing block cannot use it", e->name);
+        return x->syms[local].val;
+    }
     wg_global *g = wg_global_find(x, e->name, e->loc);
     if (!g) {
         if (!wg_names_type(x, e->name))

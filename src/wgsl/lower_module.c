@@ -45,11 +45,13 @@ bool wg_names_type(wg_ctx *x, const char *name)
                                           "f16", "vec2h", "vec3h", "vec4h"};
     if (wg_lookup_local(x, name))
         return false;
+    wg_global *g = global_named(x, name); /* a module-scope declaration hides a builtin type */
+    if (g)
+        return g->decl->kind == D_STRUCT || g->decl->kind == D_ALIAS;
     for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
         if (!strcmp(name, builtin[i]))
             return true;
-    wg_global *g = global_named(x, name);
-    return g && (g->decl->kind == D_STRUCT || g->decl->kind == D_ALIAS);
+    return false;
 }
 
 /* Whether v, lowered while x->pending_uses and x->var_uses went on from
@@ -105,8 +107,14 @@ bool wg_location(wg_ctx *x, const wg_attr *a, int64_t *out)
     return true;
 }
 
-static stex_access access_of(const char *s)
+/* The access mode named s (written at loc), or UNDEFINED. */
+static stex_access access_of(wg_ctx *x, const char *s, wg_loc loc)
 {
+    /* a module-scope declaration named like one hides it (WGSL 5.x: the
+     * access modes are predeclared enumerants, not keywords) */
+    if (global_named(x, s))
+        WG_ERR(x, loc, "access-mode", "'%s' names a module-scope declaration here, not an "
+               "access mode", s);
     if (!strcmp(s, "read"))
         return STEX_ACCESS_READ_ONLY;
     if (!strcmp(s, "write"))
@@ -338,6 +346,11 @@ static int resolve_type(wg_ctx *x, const wg_expr *e)
     wg_global *g = global_named(x, n);
     if (g && (g->decl->kind == D_STRUCT || g->decl->kind == D_ALIAS))
         return declared_type(x, e, g);
+    if (g) { /* `var<private> f16: i32;` hides the type f16 */
+        WG_ERR(x, e->loc, "type", "'%s' names a module-scope %s here, not a type", n,
+               g->decl->kind == D_FN ? "function" : "value");
+        return -1;
+    }
     if (!strcmp(n, "bool")) return T_BOOL;
     if (!strcmp(n, "i32")) return T_I32;
     if (!strcmp(n, "u32")) return T_U32;
@@ -481,7 +494,8 @@ static int resolve_type(wg_ctx *x, const wg_expr *e)
             return -1;
         }
         if (e->ntargs == 3) {
-            a = e->targs[2]->kind == E_IDENT ? access_of(e->targs[2]->name) : STEX_ACCESS_UNDEFINED;
+            a = e->targs[2]->kind == E_IDENT ? access_of(x, e->targs[2]->name, e->targs[2]->loc)
+                                             : STEX_ACCESS_UNDEFINED;
             if (a != STEX_ACCESS_READ_ONLY && a != STEX_ACCESS_READ_WRITE) {
                 WG_ERR(x, e->targs[2]->loc, "ref-ptr-types", "a pointer into the storage "
                        "address space is read or read_write");
@@ -528,7 +542,7 @@ static int resolve_type(wg_ctx *x, const wg_expr *e)
                    "format", e->targs[0]->name);
             return -1;
         }
-        stex_access a = access_of(e->targs[1]->name);
+        stex_access a = access_of(x, e->targs[1]->name, e->targs[1]->loc);
         if (a == STEX_ACCESS_UNDEFINED) {
             WG_ERR(x, e->targs[1]->loc, "access-mode", "unknown access mode '%s' (read, write "
                    "or read_write)", e->targs[1]->name);
@@ -646,7 +660,7 @@ static void resource_var(wg_ctx *x, wg_global *g)
      * uniform_buffer_standard_layout, which every stex adapter offers */
     stex_access a = STEX_ACCESS_READ_ONLY;
     if (d->access) {
-        a = access_of(d->access);
+        a = access_of(x, d->access, d->loc);
         if (sp == SP_UNIFORM || a == STEX_ACCESS_WRITE_ONLY || a == STEX_ACCESS_UNDEFINED)
             WG_ERR(x, d->loc, "access-mode", "'%s' is not an access mode of var<%s>", d->access,
                    d->space);

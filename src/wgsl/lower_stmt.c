@@ -62,7 +62,7 @@ static bool construct_push(wg_ctx *x, uint32_t bslot, uint32_t cslot, bool loop)
 {
     if (!wg_grow(x, (void **)&x->cons, &x->cons_cap, x->nbreak, sizeof *x->cons))
         return false;
-    x->cons[x->nbreak++] = (wg_construct){bslot, cslot, loop};
+    x->cons[x->nbreak++] = (wg_construct){bslot, cslot, loop, 0, UINT32_MAX};
     return true;
 }
 
@@ -86,11 +86,13 @@ static void loop_stmt(wg_ctx *x, const wg_expr *cond, const wg_stmt *body,
         i = wg_emit(x, OP_BREAK_IF);
         i->imm = bslot, i->a = nc;
     }
-    uint32_t block = x->block_base;
+    uint32_t block = x->block_base, self = x->nbreak - 1;
     x->block_base = mark; /* the body is a block of its own (a for's variable may be hidden) */
     if (body->kind == S_BLOCK)
-        for (uint32_t k = 0; k < body->n; k++)
+        for (uint32_t k = 0; k < body->n; k++) {
+            x->cons[self].body_syms = x->nsyms;
             stmt(x, body->stmts[k]);
+        }
     else
         stmt(x, body);
     x->block_base = block;
@@ -100,7 +102,12 @@ static void loop_stmt(wg_ctx *x, const wg_expr *cond, const wg_stmt *body,
         stmt(x, update);
     }
     if (continuing) {
-        x->in_continuing++;
+        /* a block nested in the body's scope: it sees the body's names and may hide them */
+        uint32_t outer = x->continuing_of, from = x->skipped_from, to = x->skipped_to;
+        x->continuing_of = x->nbreak;
+        x->block_base = x->nsyms;
+        /* WGSL 9.4.5: no 'continue' may skip a declaration the continuing block uses */
+        x->skipped_from = x->cons[self].continued_at, x->skipped_to = x->nsyms;
         for (uint32_t k = 0; k < continuing->n; k++) {
             const wg_stmt *c = continuing->stmts[k];
             if (c->kind == S_BREAK_IF) {
@@ -114,7 +121,9 @@ static void loop_stmt(wg_ctx *x, const wg_expr *cond, const wg_stmt *body,
                 stmt(x, c);
             }
         }
-        x->in_continuing--;
+        x->continuing_of = outer;
+        x->skipped_from = from, x->skipped_to = to;
+        x->block_base = block;
     }
     x->nsyms = mark;
     x->nbreak--;
@@ -192,19 +201,39 @@ static void switch_stmt(wg_ctx *x, const wg_stmt *s)
                wg_tname(x, sel.type));
         return;
     }
-    int st = wg_type_concrete(x->types, sel.type);
-    /* the case values' common type: a concrete selector wins */
+    uint32_t nsel = 0;
+    for (uint32_t k = 0; k < s->ncases; k++)
+        nsel += s->cases[k].nselectors;
+    wg_val *lowered = malloc((nsel ? nsel : 1) * sizeof *lowered);
+    if (!lowered) {
+        x->oom = true;
+        return;
+    }
+    /* WGSL 9.4.2: the selector and the case values convert to one type - a
+     * concrete one among them (an AbstractInt selector takes a u32 case's) */
+    int st = wg_type_is_abstract(x->types, sel.type) ? -1 : sel.type;
+    for (uint32_t k = 0, n = 0; k < s->ncases; k++)
+        for (uint32_t j = 0; j < s->cases[k].nselectors; j++, n++) {
+            const wg_expr *e = s->cases[k].selectors[j];
+            lowered[n] = e ? wg_load(x, wg_expr_lower(x, e), e->loc) : wg_error_val();
+            if (st < 0 && lowered[n].kind != V_ERROR &&
+                !wg_type_is_abstract(x->types, lowered[n].type) &&
+                wg_type_is_integer(x->types, lowered[n].type) &&
+                wg_type_is_scalar(x->types, lowered[n].type))
+                st = lowered[n].type;
+        }
+    if (st < 0)
+        st = wg_type_concrete(x->types, sel.type);
     uint32_t rsel = wg_to_reg(x, wg_convert(x, sel, st, s->cond->loc, "the selector"), s->loc);
     uint32_t bslot = wg_slot_alloc(x);
     emit_slot(x, OP_MASK_CLEAR, bslot);
     uint32_t *slots = malloc((s->ncases + 1) * 2 * sizeof *slots), *pcs = slots + s->ncases + 1;
-    uint32_t nvalues = 0, nsel = 0;
-    for (uint32_t k = 0; k < s->ncases; k++)
-        nsel += s->cases[k].nselectors;
+    uint32_t nvalues = 0, nlowered = 0;
     case_value *values = malloc((nsel ? nsel : 1) * sizeof *values);
     if (!slots || !values || !construct_push(x, bslot, UINT32_MAX, false)) {
         free(slots);
         free(values);
+        free(lowered);
         x->oom = true;
         return;
     }
@@ -215,12 +244,14 @@ static void switch_stmt(wg_ctx *x, const wg_stmt *s)
         uint32_t cond = UINT32_MAX;
         bool has_default = false;
         for (uint32_t j = 0; j < c->nselectors; j++) {
+            wg_val v = lowered[nlowered++];
             if (!c->selectors[j]) {
                 has_default = true;
                 continue;
             }
-            wg_val v = wg_convert(x, wg_expr_lower(x, c->selectors[j]), st, c->selectors[j]->loc,
-                                  "the case value");
+            if (v.kind == V_ERROR)
+                continue;
+            v = wg_convert(x, v, st, c->selectors[j]->loc, "the case value");
             if (v.kind != V_CONST) {
                 if (v.kind != V_ERROR)
                     WG_ERR(x, c->selectors[j]->loc, "switch-statement", "a case value must be a "
@@ -265,6 +296,7 @@ static void switch_stmt(wg_ctx *x, const wg_stmt *s)
     }
     duplicate_cases(x, values, nvalues);
     free(values);
+    free(lowered);
     if (!deflt)
         WG_ERR(x, s->loc, "switch-statement", "a switch needs a default clause");
     else
@@ -565,7 +597,7 @@ static void stmt(wg_ctx *x, const wg_stmt *s)
     case S_BREAK:
         if (x->nbreak == x->break_base)
             WG_ERR(x, s->loc, "break-statement", "'break' outside a loop or switch");
-        else if (x->in_continuing)
+        else if (x->continuing_of == x->nbreak) /* a loop or switch inside may break */
             WG_ERR(x, s->loc, "break-statement", "use 'break if' in a continuing block");
         else
             emit_slot(x, OP_EXIT, x->cons[x->nbreak - 1].break_slot);
@@ -580,14 +612,19 @@ static void stmt(wg_ctx *x, const wg_stmt *s)
             k--;
         if (k == x->break_base)
             WG_ERR(x, s->loc, "continue-statement", "'continue' outside a loop");
-        else if (x->in_continuing)
+        else if (x->continuing_of == k) /* a loop inside may continue */
             WG_ERR(x, s->loc, "continue-statement", "'continue' in a continuing block");
-        else
-            emit_slot(x, OP_EXIT, x->cons[k - 1].continue_slot);
+        else {
+            wg_construct *loop = &x->cons[k - 1];
+            if (loop->continued_at == UINT32_MAX)
+                loop->continued_at = loop->body_syms;
+            emit_slot(x, OP_EXIT, loop->continue_slot);
+        }
         break;
     }
     case S_RETURN: return_stmt(x, s); break;
     case S_DISCARD:
+        x->uses_discard = true;
         if (!x->stage_free) /* in a fragment shader it ends the invocation, never run here */
             wg_stage_error(x, s->loc, "discard-statement", "discard",
                            "'discard' is only allowed in fragment shaders");
@@ -704,11 +741,11 @@ static void function_body(wg_ctx *x, const wg_decl *fn, const wg_val *params, wg
         x->prog->ret_slot = f->ret_slot;
     emit_slot(x, OP_MASK_CLEAR, f->ret_slot);
     /* a callee's break and continue see only its own loops and switches */
-    uint32_t mark = x->nsyms, base = x->break_base, cont = x->in_continuing;
+    uint32_t mark = x->nsyms, base = x->break_base, cont = x->continuing_of;
     uint32_t sym_base = x->sym_base;
     x->break_base = x->nbreak;
     x->sym_base = mark;
-    x->in_continuing = 0;
+    x->continuing_of = 0;
     for (uint32_t i = 0; i < fn->nparams; i++)
         wg_scope_push(x, fn->params[i].name, params[i]);
     /* the parameters and the body's top level are one scope */
@@ -722,7 +759,7 @@ static void function_body(wg_ctx *x, const wg_decl *fn, const wg_val *params, wg
     x->nsyms = mark;
     x->break_base = base;
     x->sym_base = sym_base;
-    x->in_continuing = cont;
+    x->continuing_of = cont;
     x->nframes--;
     *result = rt > 0 ? (wg_val){.kind = V_REG, .type = rt, .reg = f->ret_reg}
                      : (wg_val){.kind = V_VOID, .type = T_VOID};

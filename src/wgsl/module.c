@@ -290,6 +290,9 @@ static void graphics_entry_check(wg_ctx *x, const wg_decl *fn, bool vertex)
     if (x->uses_barriers) /* WGSL 17.11, 17.12: the compute stage's builtins */
         wg_error(x->d, fn->loc, "shader-stage", "%s entry point '%s' reaches a barrier or "
                  "workgroupUniformLoad, which only a compute shader may call", stage, fn->name);
+    if (vertex && x->uses_discard)
+        wg_error(x->d, fn->loc, "shader-stage", "vertex entry point '%s' reaches a 'discard', "
+                 "which only a fragment shader may use", fn->name);
     binding_collisions(x);
     graphics_io_check(x, fn, vertex);
 }
@@ -559,7 +562,13 @@ static void override_info(stex_wgsl_module *m, wg_ctx *x, const wg_decl *d)
     *o = (stex_wgsl_override_info){.name = d->name, .type = "f32", .id = -1};
     const wg_attr *id = wg_find_attr(d->attrs, d->nattrs, "id");
     if (id && id->nargs == 1) {
+        uint32_t overrides = x->override_uses;
         wg_val v = wg_expr_lower(x, id->args[0]);
+        if (v.kind != V_ERROR && x->override_uses != overrides) { /* a default folds, yet */
+            WG_ERR(x, id->args[0]->loc, "override-decls", "@id takes a const-expression; it "
+                   "names an override");
+            v = wg_error_val();
+        }
         if (v.kind == V_CONST && wg_type_is_integer(x->types, v.type) &&
             wg_type_is_scalar(x->types, v.type))
             o->id = x->types->t[v.type].kind == TY_AINT ? v.c[0].i
@@ -845,7 +854,10 @@ static void check_module(stex_wgsl_module *m)
                     if (c.kind != V_ERROR && (c.kind != V_CONST || x.override_uses > overrides))
                         wg_error(&m->diags, d->init->loc, "const-assert", "const_assert takes "
                                  "a const-expression (no override)");
-                    else if (c.kind == V_CONST && c.type == T_BOOL && !c.c[0].u)
+                    else if (c.kind == V_CONST && c.type != T_BOOL)
+                        wg_error(&m->diags, d->init->loc, "const-assert", "const_assert needs "
+                                 "a bool, not %s", wg_tname(&x, c.type));
+                    else if (c.kind == V_CONST && !c.c[0].u)
                         wg_error(&m->diags, d->loc, "const-assert", "const_assert failed");
                 } else if (!x.oom && d->name) {
                     wg_expr id = {.kind = E_IDENT, .loc = d->loc, .name = d->name};

@@ -5,6 +5,7 @@
 #include "wgsl/ast.h"
 
 #include "common/suggest.h"
+#include "stex/webgpu.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,7 @@ typedef struct parser {
     bool stop;      /* a limit was passed: the rest of the module is skipped */
     uint32_t depth; /* nesting levels open (WG_MAX_NESTING) */
     wg_ast *ast;    /* where directives are recorded */
+    bool declared;  /* a declaration was parsed: no directive may follow */
 } parser;
 
 /* A growing list built with malloc, copied into the arena when done. */
@@ -393,60 +395,124 @@ static wg_expr *unary(parser *p)
     return postfix(p, primary(p));
 }
 
-/* Binary precedence, loosest first (WGSL 8.19 forbids some mixes without
- * parentheses; this accepts them with C's precedence). */
-static int precedence(const parser *p, wg_tok_kind *op)
+/* The binary operator that the next token starts, if any: a joined '>' '>'
+ * is a shift, a '--' after an operand a subtraction of a negation (a - -b). */
+static bool binary_op(const parser *p, wg_tok_kind *op)
 {
     const wg_token *t = peek(p);
     *op = t->kind;
     switch (t->kind) {
-    case TK_OR_OR: return 1;
-    case TK_AND_AND: return 2;
-    case TK_PIPE: return 3;
-    case TK_CARET: return 4;
-    case TK_AMP: return 5;
-    case TK_EQ: case TK_NE: case TK_LT: case TK_LE: case TK_GE: return 6;
     case TK_GT:
-        if (peek2(p)->kind == TK_GT && peek2(p)->joined) {
+        if (peek2(p)->kind == TK_GT && peek2(p)->joined)
             *op = TK_SHR;
-            return 7;
-        }
-        return 6;
-    case TK_SHL: return 7;
-    case TK_PLUS: case TK_MINUS: return 8;
-    case TK_MINUS_MINUS: /* a - -b */
+        return true;
+    case TK_MINUS_MINUS:
         *op = TK_MINUS;
-        return 8;
-    case TK_STAR: case TK_SLASH: case TK_PERCENT: return 9;
-    default: return 0;
+        return true;
+    case TK_OR_OR: case TK_AND_AND: case TK_PIPE: case TK_CARET: case TK_AMP:
+    case TK_EQ: case TK_NE: case TK_LT: case TK_LE: case TK_GE: case TK_SHL:
+    case TK_PLUS: case TK_MINUS: case TK_STAR: case TK_SLASH: case TK_PERCENT:
+        return true;
+    default:
+        return false;
     }
 }
 
-static wg_expr *binary(parser *p, int min)
+/* lhs op (the next operand): consumes the operator binary_op found. */
+static wg_expr *take_binary(parser *p, wg_tok_kind op, wg_expr *lhs,
+                            wg_expr *(*operand)(parser *))
+{
+    const wg_token *t = peek(p);
+    if (t->kind == TK_MINUS_MINUS)
+        p->split = true; /* its second '-' starts the right operand */
+    else
+        next(p);
+    if (op == TK_SHR)
+        next(p); /* the joined second '>' */
+    wg_expr *e = node(p, E_BINARY, t->loc);
+    e->op = op;
+    e->a = lhs;
+    e->b = operand(p);
+    height(p, e);
+    return e;
+}
+
+/* WGSL's expression grammar (8.19, "Operator Precedence and Associativity"):
+ * not C's ladder.  A shift takes unary operands and does not chain, nor do
+ * comparisons; '&', '|' and '^' each chain only with themselves, over unary
+ * operands; '&&' and '||' chain only with themselves, over comparisons.  So
+ * `a * b << c`, `a & b | c`, `a < b < c` and `a && b || c` need parentheses.
+ * Each level below continues from its first unary operand, lhs. */
+static wg_expr *multiplicative(parser *p, wg_expr *lhs)
+{
+    wg_tok_kind op;
+    while (!p->panic && binary_op(p, &op) &&
+           (op == TK_STAR || op == TK_SLASH || op == TK_PERCENT))
+        lhs = take_binary(p, op, lhs, unary);
+    return lhs;
+}
+
+static wg_expr *multiplicative_expression(parser *p) { return multiplicative(p, unary(p)); }
+
+static wg_expr *additive(parser *p, wg_expr *lhs)
+{
+    wg_tok_kind op;
+    lhs = multiplicative(p, lhs);
+    while (!p->panic && binary_op(p, &op) && (op == TK_PLUS || op == TK_MINUS))
+        lhs = take_binary(p, op, lhs, multiplicative_expression);
+    return lhs;
+}
+
+static wg_expr *shift(parser *p, wg_expr *lhs)
+{
+    wg_tok_kind op;
+    if (!p->panic && binary_op(p, &op) && (op == TK_SHL || op == TK_SHR))
+        return take_binary(p, op, lhs, unary);
+    return additive(p, lhs);
+}
+
+static wg_expr *shift_expression(parser *p) { return shift(p, unary(p)); }
+
+static wg_expr *relational(parser *p, wg_expr *lhs)
+{
+    wg_tok_kind op;
+    lhs = shift(p, lhs);
+    if (!p->panic && binary_op(p, &op) && (op == TK_EQ || op == TK_NE || op == TK_LT ||
+                                          op == TK_LE || op == TK_GT || op == TK_GE))
+        return take_binary(p, op, lhs, shift_expression);
+    return lhs;
+}
+
+static wg_expr *relational_expression(parser *p) { return relational(p, unary(p)); }
+
+static wg_expr *expression(parser *p)
 {
     wg_expr *lhs = unary(p);
-    for (;;) {
-        wg_tok_kind op;
-        int prec = precedence(p, &op);
-        if (prec == 0 || prec < min || p->panic)
-            return lhs;
-        const wg_token *t = peek(p);
-        if (t->kind == TK_MINUS_MINUS)
-            p->split = true; /* its second '-' starts the right operand */
-        else
-            next(p);
-        if (op == TK_SHR)
-            next(p); /* the joined second '>' */
-        wg_expr *e = node(p, E_BINARY, t->loc);
-        e->op = op;
-        e->a = lhs;
-        e->b = binary(p, prec + 1);
-        height(p, e);
-        lhs = e;
+    wg_tok_kind op, first;
+    if (!p->panic && binary_op(p, &first) &&
+        (first == TK_AMP || first == TK_PIPE || first == TK_CARET)) {
+        while (!p->panic && binary_op(p, &op) && op == first)
+            lhs = take_binary(p, op, lhs, unary);
+    } else {
+        lhs = relational(p, lhs);
+        if (!p->panic && binary_op(p, &first) && (first == TK_AND_AND || first == TK_OR_OR))
+            while (!p->panic && binary_op(p, &op) && op == first)
+                lhs = take_binary(p, op, lhs, relational_expression);
     }
+    /* an operator the grammar did not take here: one that needs parentheses */
+    if (!p->panic && !p->stop && binary_op(p, &op)) {
+        p->panic = true;
+        if (lhs->kind == E_BINARY)
+            wg_error(p->d, peek(p)->loc, "operator-precedence-associativity", "'%s' cannot "
+                     "follow an expression with '%s' without parentheses (WGSL does not mix "
+                     "'&', '|' and '^' with other operators, nor '&&' with '||', and does not "
+                     "chain shifts or comparisons)", wg_tok_spelling(op),
+                     wg_tok_spelling(lhs->op));
+        else
+            syntax_error(p, peek(p), "the end of the expression");
+    }
+    return lhs;
 }
-
-static wg_expr *expression(parser *p) { return binary(p, 1); }
 
 /* ---- attributes ---- */
 static wg_attr *attributes(parser *p, uint32_t *n)
@@ -496,6 +562,7 @@ static wg_attr *attributes(parser *p, uint32_t *n)
 /* ---- declarations ---- */
 static wg_stmt *compound(parser *p);
 static void unreachable_after(parser *p, const wg_stmt *st, bool *ended, bool *noted);
+static void attr_filters(parser *p, const wg_attr *attrs, uint32_t na, wg_loc from);
 
 /* var<space, access> name : type = init  (after 'var') */
 static wg_decl *var_decl(parser *p, wg_decl_kind kind, wg_loc loc)
@@ -540,7 +607,7 @@ static wg_param *params(parser *p, wg_tok_kind close, uint32_t *n, bool members)
         expect(p, TK_COLON);
         m->type = template_ident(p);
         list_push(p, &l, m);
-        if (!accept(p, TK_COMMA) && !(members && accept(p, TK_SEMI)))
+        if (!accept(p, TK_COMMA)) /* members too: `x : i32;` is not WGSL */
             break;
     }
     uint32_t count;
@@ -648,7 +715,9 @@ static wg_stmt *switch_statement(parser *p, wg_loc loc)
 {
     wg_stmt *s = stmt_node(p, S_SWITCH, loc);
     s->cond = expression(p);
-    attributes(p, &(uint32_t){0});
+    uint32_t na;
+    wg_attr *attrs = attributes(p, &na); /* @diagnostic over the body */
+    wg_loc from = peek(p)->loc;
     expect(p, TK_LBRACE);
     wg_case *cases = NULL;
     uint32_t n = 0, selectors = 0;
@@ -694,6 +763,7 @@ static wg_stmt *switch_statement(parser *p, wg_loc loc)
         cases[n++] = c;
     }
     expect(p, TK_RBRACE);
+    attr_filters(p, attrs, na, from);
     s->cases = n ? wg_alloc(p->a, n * sizeof *s->cases) : NULL;
     if (s->cases) {
         memcpy(s->cases, cases, n * sizeof *cases);
@@ -782,6 +852,15 @@ static void filter_add(parser *p, const wg_expr *sev, const wg_expr *rule, wg_lo
     if (!p->ast || !known)
         return;
     wg_ast *a = p->ast;
+    int severity = k == 3 ? -1 : k; /* wg_severity's order: error, warning, info */
+    bool global = from.line == 0 && to.line == UINT32_MAX;
+    for (uint32_t i = 0; global && i < a->nfilters; i++)
+        if (a->filters[i].from.line == 0 && a->filters[i].to.line == UINT32_MAX &&
+            !strcmp(a->filters[i].rule, name) && a->filters[i].severity != severity) {
+            wg_error(p->d, at, "diagnostic", "two diagnostic directives give rule '%s' "
+                     "different severities", name);
+            return;
+        }
     if (a->nfilters == a->filters_cap) {
         uint32_t cap = a->filters_cap ? 2 * a->filters_cap : 8;
         wg_filter *f = realloc(a->filters, cap * sizeof *f);
@@ -793,7 +872,7 @@ static void filter_add(parser *p, const wg_expr *sev, const wg_expr *rule, wg_lo
     }
     wg_filter *f = &a->filters[a->nfilters++];
     snprintf(f->rule, sizeof f->rule, "%s", name);
-    f->severity = k == 3 ? -1 : k; /* wg_severity's order: error, warning, info */
+    f->severity = severity;
     f->from = from, f->to = to;
 }
 
@@ -803,9 +882,21 @@ static void attr_filters(parser *p, const wg_attr *attrs, uint32_t na, wg_loc fr
     wg_loc to = p->i ? p->t[p->i - 1].loc : from;
     for (uint32_t k = 0; k < na; k++)
         if (attrs[k].name && !strcmp(attrs[k].name, "diagnostic")) {
-            if (attrs[k].nargs < 2)
+            if (attrs[k].nargs < 2) {
                 wg_error(p->d, attrs[k].loc, "diagnostic", "@diagnostic takes a severity and "
                          "a rule: @diagnostic(off, derivative_uniformity)");
+                continue;
+            }
+            /* WGSL 2.3.2: two filters on one place name different rules */
+            char name[48], other[48];
+            bool twice = false;
+            for (uint32_t j = 0; j < k && !twice; j++)
+                twice = !strcmp(attrs[j].name, "diagnostic") && attrs[j].nargs >= 2 &&
+                        rule_name(attrs[k].args[1], name, sizeof name) &&
+                        rule_name(attrs[j].args[1], other, sizeof other) && !strcmp(name, other);
+            if (twice)
+                wg_error(p->d, attrs[k].loc, "diagnostic", "a second @diagnostic for rule '%s' "
+                         "in the same place", name);
             else
                 filter_add(p, attrs[k].args[0], attrs[k].args[1], from, to);
         }
@@ -835,13 +926,16 @@ static wg_stmt *statement(parser *p)
     uint32_t na;
     const wg_token *at_attr = peek(p);
     wg_attr *attrs = attributes(p, &na); /* @diagnostic: a filter over the statement */
-    for (uint32_t k = 0; k < na; k++)
-        if (strcmp(attrs[k].name, "diagnostic")) { /* WGSL: a statement takes no other */
+    bool others = false; /* WGSL: a statement takes no other attribute */
+    for (uint32_t k = 0; k < na && !others; k++)
+        if ((others = strcmp(attrs[k].name, "diagnostic") != 0))
             syntax_error(p, at_attr, "a statement (only @diagnostic may come before one)");
-            break;
-        }
     wg_loc from = peek(p)->loc;
     wg_stmt *s = statement_rest(p);
+    if (na && !others && s && s->kind != S_BLOCK && s->kind != S_IF && s->kind != S_SWITCH &&
+        s->kind != S_LOOP && s->kind != S_FOR && s->kind != S_WHILE)
+        wg_error(p->d, at_attr->loc, "diagnostic", "@diagnostic comes before a compound, if, "
+                 "switch, loop, for or while statement only");
     attr_filters(p, attrs, na, from);
     return s;
 }
@@ -870,7 +964,8 @@ static wg_stmt *statement_rest(parser *p)
         if (wg_tok_is(t, "loop")) {
             next(p);
             s = stmt_node(p, S_LOOP, loc);
-            attributes(p, &na);
+            wg_attr *attrs = attributes(p, &na); /* @diagnostic over the body */
+            wg_loc from = peek(p)->loc;
             expect(p, TK_LBRACE);
             if (!enter(p))
                 return s;
@@ -896,6 +991,7 @@ static wg_stmt *statement_rest(parser *p)
             }
             expect(p, TK_RBRACE);
             leave(p);
+            attr_filters(p, attrs, na, from);
             return s;
         }
         if (wg_tok_is(t, "for")) {
@@ -908,8 +1004,13 @@ static wg_stmt *statement_rest(parser *p)
             if (!at(p, TK_SEMI))
                 s->cond = expression(p);
             expect(p, TK_SEMI);
-            if (!at(p, TK_RPAREN))
+            if (!at(p, TK_RPAREN)) {
+                const wg_token *u = peek(p);
                 s->update = simple_statement(p);
+                if (s->update->kind == S_DECL) /* for_update: an assignment, ++/-- or a call */
+                    wg_error(p->d, u->loc, "for-statement", "a for loop's update cannot "
+                             "declare '%s'", s->update->decl->name);
+            }
             expect(p, TK_RPAREN);
             s->body = compound(p);
             return s;
@@ -1030,6 +1131,71 @@ static void check_decl_attrs(parser *p, const wg_decl *d)
         wg_check_attrs(p->d, d->params[i].attrs, d->params[i].nattrs, place);
 }
 
+/* WGSL's enable-extensions that stex knows (WGSL 4.1.1) */
+static const char *const EXTENSIONS[] = {"f16", "clip_distances", "dual_source_blending",
+                                         "subgroups", "primitive_index"};
+
+/* A global directive at t (enable, requires, diagnostic), parsed; false if t
+ * starts none.  Directives come before every declaration, and take no
+ * attributes. */
+static bool directive(parser *p, const wg_token *t, uint32_t nattrs)
+{
+    bool enable = wg_tok_is(t, "enable"), requires = wg_tok_is(t, "requires");
+    if (!enable && !requires && !wg_tok_is(t, "diagnostic"))
+        return false;
+    if (p->declared)
+        wg_error(p->d, t->loc, "directives", "'%.*s' comes after a declaration (directives "
+                 "come first)", (int)t->len, t->text);
+    if (nattrs)
+        wg_error(p->d, t->loc, "directives", "a directive takes no attributes");
+    next(p);
+    if (!enable && !requires) {
+        /* diagnostic(severity, rule);  a filter over the whole module */
+        expect(p, TK_LPAREN);
+        wg_expr *sev = expression(p);
+        expect(p, TK_COMMA);
+        wg_expr *rule = expression(p);
+        accept(p, TK_COMMA);
+        expect(p, TK_RPAREN);
+        expect(p, TK_SEMI);
+        if (!p->panic)
+            filter_add(p, sev, rule, (wg_loc){0, 0}, (wg_loc){UINT32_MAX, UINT32_MAX});
+        return true;
+    }
+    /* enable name, ...;  requires name, ...;  (a trailing comma allowed) */
+    do {
+        const wg_token *name = peek(p);
+        if (!at(p, TK_IDENT)) {
+            syntax_error(p, name, enable ? "an extension name" : "a language feature name");
+            return true;
+        }
+        next(p);
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.*s", (int)name->len, name->text);
+        bool known = false;
+        if (enable) {
+            for (size_t k = 0; k < sizeof EXTENSIONS / sizeof *EXTENSIONS; k++)
+                known |= !strcmp(buf, EXTENSIONS[k]);
+        } else {
+            stex_language_feature f;
+            known = stex_language_feature_from_name(buf, &f);
+        }
+        if (!known)
+            wg_error(p->d, name->loc, enable ? "enable-extensions" : "language-extensions",
+                     "unknown %s '%s'", enable ? "enable-extension" : "language feature", buf);
+        if (enable && !strcmp(buf, "f16") && p->ast) {
+            p->ast->enable_f16 = true; /* the shader-f16 extension (WGSL 4.1.1) */
+            p->ast->enable_f16_loc = t->loc;
+        }
+        if (enable && !strcmp(buf, "subgroups") && p->ast) {
+            p->ast->enable_subgroups = true; /* the subgroups extension */
+            p->ast->enable_subgroups_loc = t->loc;
+        }
+    } while (accept(p, TK_COMMA) && !at(p, TK_SEMI));
+    expect(p, TK_SEMI);
+    return true;
+}
+
 static wg_decl *global_decl(parser *p)
 {
     uint32_t nattrs;
@@ -1109,36 +1275,13 @@ static wg_decl *global_decl(parser *p)
         d->loc = loc;
         d->init = expression(p);
         expect(p, TK_SEMI);
-    } else if (wg_tok_is(t, "diagnostic")) {
-        /* diagnostic(severity, rule);  a filter over the whole module */
-        next(p);
-        expect(p, TK_LPAREN);
-        wg_expr *sev = expression(p);
-        expect(p, TK_COMMA);
-        wg_expr *rule = expression(p);
-        accept(p, TK_COMMA);
-        expect(p, TK_RPAREN);
-        expect(p, TK_SEMI);
-        if (!p->panic)
-            filter_add(p, sev, rule, (wg_loc){0, 0}, (wg_loc){UINT32_MAX, UINT32_MAX});
-        return NULL;
-    } else if (wg_tok_is(t, "enable") || wg_tok_is(t, "requires")) {
-        bool enable = wg_tok_is(t, "enable");
-        while (!at(p, TK_SEMI) && !at(p, TK_EOF)) {
-            if (enable && wg_tok_is(peek(p), "f16") && p->ast) {
-                p->ast->enable_f16 = true; /* the shader-f16 extension (WGSL 4.1.1) */
-                p->ast->enable_f16_loc = t->loc;
-            }
-            if (enable && wg_tok_is(peek(p), "subgroups") && p->ast) {
-                p->ast->enable_subgroups = true; /* the subgroups extension */
-                p->ast->enable_subgroups_loc = t->loc;
-            }
-            next(p); /* other directives: accepted, nothing to do */
-        }
-        expect(p, TK_SEMI);
+    } else if (directive(p, t, nattrs)) {
         return NULL;
     } else if (t->kind == TK_SEMI) {
+        if (nattrs) /* an attribute belongs to a declaration */
+            syntax_error(p, t, "a declaration after the attributes");
         next(p);
+        p->declared = true;
         return NULL;
     } else {
         syntax_error(p, t, "a declaration ('fn', 'var', 'const', 'override', 'struct' or "
@@ -1146,6 +1289,7 @@ static wg_decl *global_decl(parser *p)
         return NULL;
     }
     if (d) {
+        p->declared = true;
         d->attrs = attrs;
         d->nattrs = nattrs;
         check_decl_attrs(p, d);
