@@ -61,8 +61,6 @@ typedef struct wg_global {
      * depends on such an override), while checking the module: val is a
      * register of its type, so its uses are checked as run-time values */
     bool pending;
-    wg_val dflt;        /* a pending override's default where it is a constant (its
-                         * kind V_CONST): what reflection reports */
     uint32_t wg_offset; /* var<workgroup>: byte offset */
 } wg_global;
 
@@ -144,7 +142,6 @@ typedef struct wg_ctx {
                                         * continuing block must not use */
     uint32_t wg_memory;     /* bytes of var<workgroup> laid out so far */
     bool uses_barriers;
-    bool uses_discard;      /* reaches a 'discard': a fragment shader's only */
     bool pipeline;          /* lowering for a pipeline: every override used has a value */
     uint32_t pending_uses;  /* uses of pending overrides so far (wg_global.pending) */
     uint32_t override_uses; /* uses of any override so far: a const may not depend on one */

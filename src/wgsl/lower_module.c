@@ -799,7 +799,6 @@ static void override(wg_ctx *x, wg_global *g)
      * with the value it has there (WGSL 8.x: override-expressions are
      * evaluated at pipeline creation) */
     if (!x->pipeline && v.kind == V_CONST) {
-        g->dflt = v;
         uint32_t r = wg_reg_alloc(x, 1);
         wg_ins *i = wg_emit(x, OP_CONST);
         i->d = r;

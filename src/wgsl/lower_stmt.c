@@ -624,7 +624,6 @@ static void stmt(wg_ctx *x, const wg_stmt *s)
     }
     case S_RETURN: return_stmt(x, s); break;
     case S_DISCARD:
-        x->uses_discard = true;
         if (!x->stage_free) /* in a fragment shader it ends the invocation, never run here */
             wg_stage_error(x, s->loc, "discard-statement", "discard",
                            "'discard' is only allowed in fragment shaders");

@@ -290,9 +290,6 @@ static void graphics_entry_check(wg_ctx *x, const wg_decl *fn, bool vertex)
     if (x->uses_barriers) /* WGSL 17.11, 17.12: the compute stage's builtins */
         wg_error(x->d, fn->loc, "shader-stage", "%s entry point '%s' reaches a barrier or "
                  "workgroupUniformLoad, which only a compute shader may call", stage, fn->name);
-    if (vertex && x->uses_discard)
-        wg_error(x->d, fn->loc, "shader-stage", "vertex entry point '%s' reaches a 'discard', "
-                 "which only a fragment shader may use", fn->name);
     binding_collisions(x);
     graphics_io_check(x, fn, vertex);
 }
@@ -544,7 +541,7 @@ static bool lower(stex_wgsl_module *m, const wg_decl *fn, bool entry, wg_diags *
 }
 
 /* Records override declaration d (analysing it) in m->overrides. */
-static void override_info(stex_wgsl_module *m, wg_ctx *x, const wg_decl *d)
+static void override_info(stex_wgsl_module *m, wg_ctx *x, wg_ctx *defaults, const wg_decl *d)
 {
     wg_global *g = wg_global_find(x, d->name, d->loc);
     stex_wgsl_override_info *o = m->overrides;
@@ -595,7 +592,8 @@ static void override_info(stex_wgsl_module *m, wg_ctx *x, const wg_decl *d)
     if (!g || (g->val.kind != V_CONST && g->val.kind != V_REG))
         return;
     /* a pending override's default depends on one the pipeline gives: NaN */
-    wg_val val = g->dflt.kind == V_CONST ? g->dflt : g->val;
+    const wg_global *gd = defaults ? wg_global_find(defaults, d->name, d->loc) : NULL;
+    wg_val val = gd && gd->val.kind == V_CONST ? gd->val : g->val;
     bool known = val.kind == V_CONST;
     switch (x->types->t[val.type].kind) {
     case TY_BOOL:
@@ -815,6 +813,14 @@ static void check_module(stex_wgsl_module *m)
         wg_ctx x;
         wg_program prog_x;
         ctx_init(&x, m, &m->diags, &prog_x, NULL);
+        /* the overrides' defaults for reflection, as a pipeline given no
+         * constants sees them (quiet: x reports each error once) */
+        wg_ctx xd;
+        wg_program prog_d;
+        wg_diags quiet = {.quiet = true};
+        constants none = {0};
+        ctx_init(&xd, m, &quiet, &prog_d, &none);
+        xd.zeros = NULL; /* Dawn's first f32 zero is x's to meet */
         /* under Dawn's rule in its front end's order, since the first f32
          * zero that makes is every zero of the module (decl_order.c); the
          * entry points and overrides are listed in source order all the same */
@@ -866,19 +872,22 @@ static void check_module(stex_wgsl_module *m)
                     else if (d->kind != D_OVERRIDE || order)
                         wg_global_find(&x, d->name, d->loc); /* order: its info below */
                     else
-                        override_info(m, &x, d);
+                        override_info(m, &x, &xd, d);
                 }
             }
         }
         for (uint32_t i = 0; order && i < m->ast.n; i++)
             if (!x.oom && m->ast.decls[i]->kind == D_OVERRIDE && m->ast.decls[i]->name) {
                 x.line = m->ast.decls[i]->loc.line;
-                override_info(m, &x, m->ast.decls[i]);
+                override_info(m, &x, &xd, m->ast.decls[i]);
             }
         free(order);
         free(slot);
         ctx_free(&x);
         program_free(&prog_x);
+        ctx_free(&xd);
+        program_free(&prog_d);
+        wg_diags_free(&quiet);
     }
     for (uint32_t i = 0; !m->diags.count && i < m->neps; i++) {
         const uint32_t *ws = m->eps[i].pub.workgroup_size;

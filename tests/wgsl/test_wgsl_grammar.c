@@ -266,7 +266,7 @@ static const wgsl_case FOR_AND_DISCARD[] = {
      "[for-statement]"},
     {"discard:placement:place=\"vertex\"",
      "@vertex fn vtx() -> @builtin(position) vec4f {\n  discard;\n  return vec4f(1);\n}\n",
-     "[shader-stage]"},
+     "[discard-statement]"},
     {"discard:placement:place=\"subvert\"",
      "fn subvert() { discard; }\n"
      "@vertex fn vtx() -> @builtin(position) vec4f {\n  subvert();\n  return vec4f(1);\n}\n",
