@@ -764,7 +764,10 @@ static wg_val binary(wg_ctx *x, const wg_expr *e)
     if (wg_type_is_abstract(ts, type)) {
         int ct = wg_type_concrete(ts, type);
         a = wg_convert(x, a, ct, e->a->loc, "the left operand");
-        b = wg_convert(x, b, ct, e->b->loc, "the right operand");
+        if (!shift) /* a shift amount stays u32: 1 << n is an i32 shifted by n */
+            b = wg_convert(x, b, ct, e->b->loc, "the right operand");
+        if (a.kind == V_ERROR || b.kind == V_ERROR)
+            return wg_error_val();
         goto wg_op_check;
     }
     uint32_t ra = wg_to_reg(x, a, e->a->loc), rb = wg_to_reg(x, b, e->b->loc);

@@ -643,6 +643,29 @@ static void test_texture_arguments_run(void **s)
     assert_int_equal(words[1], 8);
 }
 
+/* An abstract integer shifted by a run-time u32 is an i32 (WGSL 8.9: the
+ * shift amount is u32 whatever the left operand; only the left operand
+ * becomes concrete).  `1 << n` was refused ("'<<' cannot take i32 and
+ * void"): the amount was converted to i32 with it.  The values are WGSL's:
+ * the amount is taken modulo 32, >> on i32 copies the sign. */
+static void test_abstract_shift_by_runtime_amount(void **s)
+{
+    (void)s;
+    static const char src[] =
+        "@group(0) @binding(0) var<storage, read_write> out : array<i32, 9>;\n"
+        "@compute @workgroup_size(1) fn main(@builtin(workgroup_id) w : vec3u) {\n"
+        "  let n = w.x + 2u * w.y;\n"
+        "  out[n] = 1 << (n + 29u);\n"
+        "  out[4u + n] = vec2(-8, 5)[0] >> n;\n"
+        "  let v = vec2(1, 3) << vec2(n);\n"
+        "  if (n == 1u) { out[8] = v.x + v.y; }\n"
+        "}\n";
+    int32_t got[9];
+    run_main(src, (uint8_t *)got, sizeof got);
+    const int32_t want[9] = {1 << 29, 1 << 30, INT32_MIN, 1, -8, -4, -2, -1, (1 << 1) + (3 << 1)};
+    assert_memory_equal(got, want, sizeof want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -654,6 +677,7 @@ int main(void)
         cmocka_unit_test(test_texture_parameters),
         cmocka_unit_test(test_external_texture_pipeline),
         cmocka_unit_test(test_texture_arguments_run),
+        cmocka_unit_test(test_abstract_shift_by_runtime_amount),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
