@@ -115,6 +115,15 @@ typedef struct constants {
     uint32_t n;
 } constants;
 
+/* What an entry_info owns (its reflection's arrays). */
+static void entry_info_free(entry_info *ep)
+{
+    free(ep->entries);
+    free(ep->names);
+    free(ep->sample_types);
+    free(ep->pairs);
+}
+
 static void ctx_init(wg_ctx *x, stex_wgsl_module *m, wg_diags *d, wg_program *prog,
                      const constants *opt)
 {
@@ -789,10 +798,7 @@ static void reflect_defaults(stex_wgsl_module *m, entry_info *src)
     }
     program_free(&prog);
     wg_diags_free(&diags);
-    free(ep.entries);
-    free(ep.names);
-    free(ep.sample_types);
-    free(ep.pairs);
+    entry_info_free(&ep);
 }
 
 static void check_module(stex_wgsl_module *m)
@@ -925,10 +931,7 @@ void stex_wgsl_module_destroy(stex_wgsl_module *m)
     if (!m)
         return;
     for (uint32_t i = 0; i < m->neps; i++) {
-        free(m->eps[i].entries);
-        free(m->eps[i].names);
-        free(m->eps[i].sample_types);
-        free(m->eps[i].pairs);
+        entry_info_free(&m->eps[i]);
     }
     free(m->eps);
     free(m->overrides);
@@ -1115,10 +1118,7 @@ static stex_status pipeline_create(stex_device *d, const stex_wgsl_module *mod,
         st = pipeline_create_with_executor(d, &pd, &x, out);
     }
     wg_diags_free(&diags);
-    free(ep.entries);
-    free(ep.names);
-    free(ep.sample_types);
-    free(ep.pairs);
+    entry_info_free(&ep);
     if (st)
         program_destroy(xp);
     return st;
@@ -1326,10 +1326,7 @@ static stex_status workgroup_size_of(const stex_wgsl_module *mod, const char *en
     }
     program_free(&prog);
     wg_diags_free(&diags);
-    free(ep.entries);
-    free(ep.names);
-    free(ep.sample_types);
-    free(ep.pairs);
+    entry_info_free(&ep);
     return st;
 }
 

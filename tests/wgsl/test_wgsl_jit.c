@@ -561,6 +561,32 @@ static void test_availability(void **s)
     stex_adapter_destroy(a);
 }
 
+/* Creates src's pipeline asking for the JIT at `width` lanes and checks
+ * that it went to the interpreter, counted once as a fallback, with a
+ * notice containing `why`. */
+static void expect_interpreted(const char *src, uint32_t width, const char *why)
+{
+    wg_executor_counts before, after;
+    wg_executor_get_counts(&before);
+    stex_adapter *a;
+    stex_device *d = fixture_device(STEX_PROFILE_SPEC, &a);
+    stex_wgsl_module *m = fixture_module(src, "fallback.wgsl");
+    stex_pipeline *p;
+    stex_wgsl_options o = {.executor = STEX_WGSL_EXECUTOR_JIT, .subgroup_width = width};
+    assert_int_equal(stex_wgsl_pipeline_create(d, m, NULL, &o, &p), STEX_OK);
+    stex_pipeline_destroy(p);
+    wg_executor_get_counts(&after);
+    assert_int_equal(after.jit, before.jit);
+    assert_int_equal(after.fallback, before.fallback + 1);
+    bool said = false;
+    for (unsigned k = 0; k < nnotices; k++)
+        said |= strstr(notices[k], why) != NULL;
+    assert_true(said);
+    stex_wgsl_module_destroy(m);
+    stex_device_destroy(d);
+    stex_adapter_destroy(a);
+}
+
 /* A lock-step width that is no power of two is interpreted, with a notice
  * that says why: LLVM 15's x86 code generator crashed (SIGSEGV in
  * SelectionDAG::FoldConstantArithmetic on `bitcast i5 to <5 x i1>`) on a
@@ -571,28 +597,11 @@ static void test_odd_width_interpreted(void **s)
     (void)s;
     if (!stex_wgsl_jit_available())
         skip();
-    wg_executor_counts before, after;
-    wg_executor_get_counts(&before);
-    stex_adapter *a;
-    stex_device *d = fixture_device(STEX_PROFILE_SPEC, &a);
-    stex_wgsl_module *m = fixture_module("@group(0) @binding(0) var<storage, read_write> o: "
-                                         "array<u32>;\n@compute @workgroup_size(7) fn main("
-                                         "@builtin(local_invocation_index) i : u32) "
-                                         "{ if (i % 2u == 0u) { o[i] = i; } }\n", "odd.wgsl");
-    stex_pipeline *p;
-    stex_wgsl_options o = {.executor = STEX_WGSL_EXECUTOR_JIT, .subgroup_width = 5};
-    assert_int_equal(stex_wgsl_pipeline_create(d, m, NULL, &o, &p), STEX_OK);
-    stex_pipeline_destroy(p);
-    wg_executor_get_counts(&after);
-    assert_int_equal(after.jit, before.jit);
-    assert_int_equal(after.fallback, before.fallback + 1);
-    bool said = false;
-    for (unsigned k = 0; k < nnotices; k++)
-        said |= strstr(notices[k], "a sub-group width of 5, which is no power of two") != NULL;
-    assert_true(said);
-    stex_wgsl_module_destroy(m);
-    stex_device_destroy(d);
-    stex_adapter_destroy(a);
+    expect_interpreted("@group(0) @binding(0) var<storage, read_write> o: "
+                       "array<u32>;\n@compute @workgroup_size(7) fn main("
+                       "@builtin(local_invocation_index) i : u32) "
+                       "{ if (i % 2u == 0u) { o[i] = i; } }\n", 5,
+                       "a sub-group width of 5, which is no power of two");
 }
 
 /* A program past WG_JIT_MAX_LANE_INSTRUCTIONS (instructions times lanes)
@@ -613,25 +622,7 @@ static void test_large_program_interpreted(void **s)
     for (int k = 0; k < LINES; k++)
         n += sprintf(src + n, "  x = x * 3u + %du;\n", k);
     sprintf(src + n, "  o[i] = x;\n}\n");
-    wg_executor_counts before, after;
-    wg_executor_get_counts(&before);
-    stex_adapter *a;
-    stex_device *d = fixture_device(STEX_PROFILE_SPEC, &a);
-    stex_wgsl_module *m = fixture_module(src, "large.wgsl");
-    stex_pipeline *p;
-    stex_wgsl_options o = {.executor = STEX_WGSL_EXECUTOR_JIT, .subgroup_width = 64};
-    assert_int_equal(stex_wgsl_pipeline_create(d, m, NULL, &o, &p), STEX_OK);
-    stex_pipeline_destroy(p);
-    wg_executor_get_counts(&after);
-    assert_int_equal(after.jit, before.jit);
-    assert_int_equal(after.fallback, before.fallback + 1);
-    bool said = false;
-    for (unsigned k = 0; k < nnotices; k++)
-        said |= strstr(notices[k], "instructions times lanes the JIT compiles") != NULL;
-    assert_true(said);
-    stex_wgsl_module_destroy(m);
-    stex_device_destroy(d);
-    stex_adapter_destroy(a);
+    expect_interpreted(src, 64, "instructions times lanes the JIT compiles");
     free(src);
 }
 
